@@ -1,0 +1,88 @@
+// `npm run bench`: start-up and one-shot turn timings of the built program against the mock
+// model, peak memory, and the bundled entry against an unbundled build. Prints a table and
+// writes bench/results.json. Not part of CI.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
+
+const root = resolve(import.meta.dirname, "..");
+const bundled = join(root, "dist/cli.js");
+const unbundled = join(root, "bench/.dist/unbundled/cli.js");
+
+interface Run {
+  ms: number;
+  maxRssKb: number;
+  code: number | null;
+}
+
+/** Runs a command under python's getrusage so the child's peak RSS is measured by the kernel. */
+function measure(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
+  const wrapper =
+    "import resource,subprocess,sys,time\n" +
+    "t=time.perf_counter();p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)\n" +
+    "ms=(time.perf_counter()-t)*1000\n" +
+    "print(ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)";
+  return new Promise((res, rej) => {
+    const child = spawn("python3", ["-c", wrapper, process.execPath, ...args], { env, cwd, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("close", () => {
+      const [ms, rss, code] = out.trim().split(" ").map(Number);
+      if (ms === undefined || Number.isNaN(ms)) return rej(new Error(`bad measurement: ${out}`));
+      res({ ms, maxRssKb: rss ?? 0, code: code ?? null });
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const p95 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!;
+};
+
+async function series(label: string, n: number, run: () => Promise<Run>) {
+  await run(); // warm the file cache
+  const runs: Run[] = [];
+  for (let i = 0; i < n; i++) runs.push(await run());
+  const bad = runs.find((r) => r.code !== 0);
+  if (bad) throw new Error(`${label}: exit code ${bad.code}`);
+  return { label, runs: n, medianMs: +median(runs.map((r) => r.ms)).toFixed(1), p95Ms: +p95(runs.map((r) => r.ms)).toFixed(1), peakRssMb: +(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(1) };
+}
+
+async function main() {
+  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
+  // An unbundled build (one file per module, node_modules resolved at run time) as the baseline.
+  const { build } = await import("esbuild");
+  const sources = (readdirSync(join(root, "src"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(root, "src", f));
+  await build({ entryPoints: sources, outdir: join(root, "bench/.dist/unbundled"), outbase: join(root, "src"), format: "esm", platform: "node", target: "node20", bundle: false, logLevel: "warning" });
+  writeFileSync(join(root, "bench/.dist/unbundled/package.json"), '{"type":"module"}');
+
+  const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
+  writeFileSync(join(ws, "README.md"), "# bench\nhello\n");
+  // Each one-shot turn: the model asks for one read_file, then answers.
+  const mock = await startMockServer((_req, i) => (i % 2 === 0 ? toolReply([{ name: "read_file", args: { path: "README.md" } }]) : textReply("The README says hello.")));
+  const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1" };
+
+  const results = [
+    await series("--version (bundled)", 20, () => measure([bundled, "--version"], env, ws)),
+    await series("--version (unbundled)", 20, () => measure([unbundled, "--version"], env, ws)),
+    await series("--help (bundled)", 20, () => measure([bundled, "--help"], env, ws)),
+    await series("one-shot turn, 1 tool call (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], env, ws)),
+    await series("one-shot turn, 1 tool call (unbundled)", 15, () => measure([unbundled, "-p", "what does the README say?"], env, ws)),
+  ];
+  await mock.close();
+
+  const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results };
+  writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(out, null, 2)}\n`);
+  console.log("\nwrote bench/results.json");
+}
+
+await main();

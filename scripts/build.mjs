@@ -1,0 +1,49 @@
+// Bundles src/cli.ts into dist/ with esbuild: one entry plus lazily loaded chunks, so the
+// program starts without resolving node_modules at run time. Files are replaced atomically and
+// stale chunks removed, so a program running from dist/ during a rebuild never sees half a file.
+import { build } from "esbuild";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const dist = join(root, "dist");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ["src/cli.ts"],
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  minify: false,
+  legalComments: "none",
+  chunkNames: "chunks/[name]-[hash]",
+  write: false,
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
+  },
+  define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: "warning",
+});
+
+const written = new Set();
+for (const file of result.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  const tmp = `${file.path}.tmp-${process.pid}`;
+  writeFileSync(tmp, file.contents, { mode: file.path.endsWith("cli.js") ? 0o755 : 0o644 });
+  renameSync(tmp, file.path);
+  written.add(relative(dist, file.path));
+}
+
+function prune(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) prune(path);
+    else if (!written.has(relative(dist, path)) && !entry.name.includes(".tmp-")) rmSync(path, { force: true });
+  }
+}
+prune(dist);

@@ -1,0 +1,260 @@
+// The engine: runs a user turn as model round trips and parallel tool calls, stops only at step
+// boundaries, and keeps the history valid (every assistant tool call has its result) whatever happens.
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import type { BusEvent, TurnEndReason } from "../protocol/events.js";
+import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
+import type { Authorize, ToolRegistry } from "../tools/registry.js";
+import { saveSession, type SessionData } from "../session/store.js";
+import type { ModelClient } from "./model-client.js";
+import { completeWithRetry, describeFailure } from "./retry.js";
+
+export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream">;
+
+export interface AgentOptions {
+  taskId: string;
+  agentId?: string;
+  settings: AgentSettings;
+  client: ModelClient;
+  tools: ToolRegistry;
+  emit(event: BusEvent): void;
+  /** The session this agent reads and extends; saved to `sessionFile` after every turn. */
+  session: SessionData;
+  sessionFile: string | null;
+  systemPrompt: string;
+  authorize?: Authorize;
+}
+
+export interface TurnResult {
+  reason: TurnEndReason;
+  response: string;
+  error?: string;
+  steps: number;
+  usage: { prompt: number; completion: number };
+}
+
+type Distribute<T> = T extends unknown ? Omit<T, "taskId" | "agentId"> : never;
+type EventBody = Distribute<BusEvent>;
+
+export class Agent {
+  readonly taskId: string;
+  private readonly opts: AgentOptions;
+  private running = false;
+  private stopRequested = false;
+  private requestAbort: AbortController | null = null;
+  private toolAbort: AbortController | null = null;
+  private turnCount = 0;
+  private readonly steering: string[] = [];
+  model: string;
+
+  constructor(opts: AgentOptions) {
+    this.opts = opts;
+    this.taskId = opts.taskId;
+    this.model = opts.settings.model;
+    const messages = opts.session.messages;
+    // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
+    if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
+    else messages.unshift({ role: "system", content: opts.systemPrompt });
+  }
+
+  get messages(): ChatMessage[] {
+    return this.opts.session.messages;
+  }
+
+  get session(): SessionData {
+    return this.opts.session;
+  }
+
+  get sessionFile(): string | null {
+    return this.opts.sessionFile;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  private emit(body: EventBody): void {
+    const ids = { taskId: this.taskId, ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}) };
+    this.opts.emit({ ...body, ...ids } as BusEvent);
+  }
+
+  /**
+   * Stop the running turn at the next step boundary. The in-flight model request is aborted now and
+   * its partial reply dropped; running tools finish unless `force`, which kills them.
+   */
+  stop(options: { force?: boolean } = {}): void {
+    if (!this.running) return;
+    this.stopRequested = true;
+    this.requestAbort?.abort();
+    if (options.force) this.toolAbort?.abort();
+  }
+
+  /** A message for the model, delivered at the next step boundary of the running turn. */
+  steer(text: string): void {
+    this.steering.push(text);
+  }
+
+  async run(input: string | ContentPart[]): Promise<TurnResult> {
+    if (this.running) throw new Error("a turn is already running");
+    this.running = true;
+    this.stopRequested = false;
+    this.toolAbort = new AbortController();
+    const turnId = `turn-${++this.turnCount}`;
+    const usage = { prompt: 0, completion: 0 };
+    let reason: TurnEndReason = "completed";
+    let response = "";
+    let error: string | undefined;
+    let steps = 0;
+    this.emit({ type: "turn.started", turnId, prompt: typeof input === "string" ? input : contentText(input) });
+    this.messages.push({ role: "user", content: input });
+    try {
+      for (;;) {
+        if (this.stopRequested) {
+          reason = "interrupted";
+          break;
+        }
+        if (steps >= this.opts.settings.maxIterations) {
+          reason = "max_iterations";
+          error = `stopped after ${steps} model calls without a final answer (max_iterations ${this.opts.settings.maxIterations}); send another prompt to continue or raise --max-iterations`;
+          break;
+        }
+        for (const text of this.steering.splice(0)) this.messages.push({ role: "user", content: text });
+        steps++;
+        const step = await this.step(turnId, steps, usage);
+        if (step.kind === "stopped") {
+          reason = "interrupted";
+          break;
+        }
+        if (step.kind === "failed") {
+          reason = "error";
+          error = step.error;
+          break;
+        }
+        if (step.text) response = step.text;
+        if (step.kind === "final") break;
+      }
+    } catch (bug) {
+      // Anything thrown here is a bug; the turn ends with an error and the history stays valid.
+      log("error", "agent loop threw", bug);
+      reason = "error";
+      error = `internal error: ${bug instanceof Error ? bug.message : String(bug)}`;
+      this.repairHistory();
+    } finally {
+      this.requestAbort = null;
+      this.toolAbort = null;
+      this.running = false;
+    }
+    await this.save();
+    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
+    return { reason, response, steps, usage, ...(error ? { error } : {}) };
+  }
+
+  /** One model round trip and, when it asks for tools, their execution. */
+  private async step(
+    turnId: string,
+    step: number,
+    usage: { prompt: number; completion: number },
+  ): Promise<{ kind: "final" | "tools"; text: string } | { kind: "stopped" } | { kind: "failed"; error: string }> {
+    const settings = this.opts.settings;
+    this.emit({ type: "step.started", turnId, step, model: this.model });
+    const requestAbort = new AbortController();
+    this.requestAbort = requestAbort;
+    if (this.stopRequested) requestAbort.abort();
+    const { outcome, model } = await completeWithRetry(
+      this.opts.client,
+      { model: this.model, messages: this.messages, tools: this.opts.tools.specs(), stream: settings.stream, thinking: settings.thinking, signal: requestAbort.signal },
+      {
+        maxRetries: settings.maxRetries,
+        baseMs: settings.retryBaseMs,
+        fallbackModel: settings.fallbackModel,
+        onRetry: ({ attempt, delayMs, error, model: m }) =>
+          this.emit({ type: "model.retrying", attempt, delayMs, error: describeFailure(error), model: m, ...(error.status !== undefined ? { status: error.status } : {}) }),
+        onFallback: ({ from, to, error }) => this.emit({ type: "model.fallback", from, to, error: describeFailure(error) }),
+      },
+      {
+        onText: (text) => this.emit({ type: "assistant.delta", text }),
+        onReasoning: (text) => this.emit({ type: "reasoning.delta", text }),
+      },
+    );
+    this.requestAbort = null;
+    if (!outcome.ok) {
+      if (outcome.error.aborted || this.stopRequested) return { kind: "stopped" };
+      return { kind: "failed", error: `model request failed: ${describeFailure(outcome.error)}` };
+    }
+    const reply = outcome.reply;
+    if (reply.usage) {
+      usage.prompt += reply.usage.prompt;
+      usage.completion += reply.usage.completion;
+      this.emit({ type: "usage.updated", prompt: reply.usage.prompt, completion: reply.usage.completion, model });
+    }
+    const calls = reply.toolCalls.map((c, i) => ({ ...c, id: c.id || `call_${turnId}_${step}_${i}` }));
+    this.messages.push({
+      role: "assistant",
+      content: reply.content === "" && calls.length > 0 ? null : reply.content,
+      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+    });
+    this.emit({ type: "assistant.completed", text: reply.content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
+    if (calls.length === 0) return { kind: "final", text: reply.content };
+
+    const signal = this.toolAbort?.signal ?? new AbortController().signal;
+    // Parallel calls run concurrently; results are appended in call order whatever finishes first.
+    const results = await Promise.all(
+      calls.map((call) =>
+        this.opts.tools.execute(call, {
+          workspace: settings.workspace,
+          taskId: this.taskId,
+          ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
+          signal,
+          emit: (event) => this.opts.emit(event),
+          ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+        }),
+      ),
+    );
+    calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
+    return { kind: "tools", text: reply.content };
+  }
+
+  /** After a bug mid-step: give every dangling assistant tool call an error result. */
+  private repairHistory(): void {
+    const answered = new Set(this.messages.filter((m) => m.role === "tool").map((m) => (m as { tool_call_id: string }).tool_call_id));
+    const last = [...this.messages].reverse().find((m) => m.role === "assistant");
+    if (!last || last.role !== "assistant" || !last.tool_calls) return;
+    for (const call of last.tool_calls) {
+      if (!answered.has(call.id)) this.messages.push({ role: "tool", tool_call_id: call.id, content: "[interrupted] internal error before this tool finished" });
+    }
+  }
+
+  /** Drops the last `n` user turns (each user message and everything after it). Returns how many were dropped. */
+  undo(n: number): number {
+    if (this.running) throw new Error("cannot undo while a turn runs");
+    const starts: number[] = [];
+    this.messages.forEach((m, i) => {
+      if (m.role === "user") starts.push(i);
+    });
+    const dropped = Math.min(n, starts.length);
+    if (dropped === 0) return 0;
+    this.messages.splice(starts[starts.length - dropped]!);
+    return dropped;
+  }
+
+  /** Empties the conversation, keeping the system prompt. */
+  clear(): void {
+    if (this.running) throw new Error("cannot clear while a turn runs");
+    this.messages.splice(1);
+  }
+
+  /** Persists the session; a failed write is reported and the in-memory history is kept. */
+  async save(): Promise<void> {
+    const file = this.opts.sessionFile;
+    if (!file) return;
+    try {
+      this.opts.session.model = this.model;
+      await saveSession(file, this.opts.session);
+      this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
+    } catch (error) {
+      log("error", `saving session ${file}`, error);
+      this.emit({ type: "notice", level: "error", text: `could not save the session to ${file}: ${(error as Error).message}` });
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// Retries for model requests: 429/500/502/503/504 and network errors, base * 2^(n-1) backoff
+// capped at 30 s (a longer Retry-After is honoured up to the cap), then one try on the fallback.
+import type { ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "./model-client.js";
+
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+export const MAX_BACKOFF_MS = 30_000;
+
+/** Delay before retry number `attempt` (1-based). */
+export function backoffMs(baseMs: number, attempt: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+export function isRetryable(error: ModelFailure): boolean {
+  return !error.aborted && (error.status === undefined || RETRYABLE_STATUSES.has(error.status));
+}
+
+export function describeFailure(error: ModelFailure): string {
+  return error.status !== undefined && !error.message.startsWith(String(error.status)) ? `${error.status} ${error.message}` : error.message;
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseMs: number;
+  fallbackModel: string | undefined;
+  onRetry(info: { attempt: number; delayMs: number; error: ModelFailure; model: string }): void;
+  onFallback(info: { from: string; to: string; error: ModelFailure }): void;
+}
+
+export async function completeWithRetry(
+  client: ModelClient,
+  request: ModelRequest,
+  policy: RetryPolicy,
+  handlers: StreamHandlers,
+): Promise<{ outcome: ModelOutcome; model: string }> {
+  let outcome = await client.complete(request, handlers);
+  for (let attempt = 1; !outcome.ok && isRetryable(outcome.error) && attempt <= policy.maxRetries; attempt++) {
+    const wait = Math.min(MAX_BACKOFF_MS, Math.max(backoffMs(policy.baseMs, attempt), outcome.error.retryAfterMs ?? 0));
+    policy.onRetry({ attempt, delayMs: Math.round(wait), error: outcome.error, model: request.model });
+    await sleep(wait, request.signal);
+    if (request.signal.aborted) {
+      return { outcome: { ok: false, error: { ...outcome.error, aborted: true } }, model: request.model };
+    }
+    outcome = await client.complete(request, handlers);
+  }
+  if (!outcome.ok && isRetryable(outcome.error) && policy.fallbackModel && policy.fallbackModel !== request.model) {
+    policy.onFallback({ from: request.model, to: policy.fallbackModel, error: outcome.error });
+    const fallback = { ...request, model: policy.fallbackModel };
+    return { outcome: await client.complete(fallback, handlers), model: policy.fallbackModel };
+  }
+  return { outcome, model: request.model };
+}

@@ -1,0 +1,97 @@
+// Entry point: parses arguments and picks the front end. Heavy modules load only when needed,
+// so `--version` and `--help` start fast.
+import { VERSION } from "./version.js";
+
+const EXIT_USAGE = 2;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Whether stdin was given to us as data (a pipe or a file), not left open by a parent process. */
+async function stdinIsData(): Promise<boolean> {
+  const { fstatSync } = await import("node:fs");
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { parseFlags, helpText, UsageError } = await import("./config/flags.js");
+  const { loadSettings, ConfigError } = await import("./config/load.js");
+  try {
+    const flags = parseFlags(argv);
+    if (flags.values.help) {
+      process.stdout.write(`${helpText(VERSION)}\n`);
+      return 0;
+    }
+    if (flags.values.version) {
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const settings = loadSettings({ flags });
+    const { setLogFile, registerSecret } = await import("./config/log.js");
+    const { logPath } = await import("./config/paths.js");
+    setLogFile(logPath(settings.home));
+    registerSecret(settings.apiKey);
+
+    const [command, ...rest] = flags.positionals;
+    if (command === "tool") {
+      const { runToolCommand } = await import("./oneshot/tool-run.js");
+      if (rest.length > 2) throw new UsageError("usage: nanohermes tool NAME 'JSON-ARGS' (quote the JSON as one argument)");
+      return await runToolCommand(settings, { name: rest[0], json: rest[1], schema: flags.values.schema === true }, { stdout: process.stdout, stderr: process.stderr });
+    }
+    if (command !== undefined) throw new UsageError(`unknown command "${command}" (to pass a prompt use -p "...")`);
+
+    let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
+    if (prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+    else if (prompt !== undefined && (await stdinIsData())) {
+      const piped = (await readStdin()).trim();
+      if (piped) prompt = `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
+    }
+    if (prompt === undefined) {
+      process.stderr.write("nanohermes: the interactive interface is not available yet; run one turn with -p \"...\" or pipe a prompt on stdin (see --help)\n");
+      return EXIT_USAGE;
+    }
+    if (prompt.trim() === "") {
+      process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");
+      return EXIT_USAGE;
+    }
+    if (!settings.apiKey && !settings.baseUrl) {
+      process.stderr.write("nanohermes: no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server\n");
+      return EXIT_USAGE;
+    }
+    const { runOneShot } = await import("./oneshot/run.js");
+    return await runOneShot(settings, flags, prompt, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`nanohermes: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+// A closed stdout (`nh -p ... | head -1`) must not crash the program.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`nanohermes: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    void import("./config/log.js").then(({ log }) => log("error", "fatal", error)).finally(() => process.exit(1));
+  },
+);

@@ -1,0 +1,125 @@
+// Command-line flags as data: one table drives the parser and `--help`, so they cannot drift.
+import { parseArgs } from "node:util";
+import { thinkingLevels } from "./schema.js";
+
+export interface FlagSpec {
+  name: string;
+  short?: string;
+  type: "string" | "boolean";
+  /** Placeholder shown in --help for string flags. */
+  value?: string;
+  multiple?: boolean;
+  doc: string;
+  group: "run" | "model" | "output" | "session" | "other";
+}
+
+export const flagSpecs: FlagSpec[] = [
+  { name: "prompt", short: "p", type: "string", value: "TEXT", group: "run", doc: "Run one turn with TEXT and exit (one-shot). Without -p, a prompt piped on stdin is used." },
+  { name: "cwd", short: "C", type: "string", value: "DIR", group: "run", doc: "Workspace directory (default: the current directory)." },
+  { name: "max-iterations", type: "string", value: "N", group: "run", doc: "Model round trips allowed per turn (default 90)." },
+  { name: "model", short: "m", type: "string", value: "NAME", group: "model", doc: "Model name (env NANOHERMES_MODEL; default gpt-5)." },
+  { name: "fallback-model", type: "string", value: "NAME", group: "model", doc: "Model tried once when retries run out (env NANOHERMES_FALLBACK_MODEL)." },
+  { name: "base-url", type: "string", value: "URL", group: "model", doc: "OpenAI-compatible endpoint (env OPENAI_BASE_URL)." },
+  { name: "max-retries", type: "string", value: "N", group: "model", doc: "Retries on 429/500/502/503/504 and network errors (default 2)." },
+  { name: "retry-base-ms", type: "string", value: "MS", group: "model", doc: "Backoff base: base * 2^(attempt-1), capped at 30 s (default 500)." },
+  { name: "thinking", type: "string", value: "LEVEL", group: "model", doc: `Send reasoning_effort: ${thinkingLevels.join("|")}; a bare --thinking means high.` },
+  { name: "no-stream", type: "boolean", group: "model", doc: "Ask for whole replies instead of streamed ones." },
+  { name: "json", type: "boolean", group: "output", doc: "Print one JSON object when the turn ends: response, session, usage, reason." },
+  { name: "stream-json", type: "boolean", group: "output", doc: "Print every bus event as one JSON line (NDJSON), as documented in docs/events.md." },
+  { name: "verbose", type: "boolean", group: "output", doc: "Show tool activity on stderr even when stderr is not a terminal." },
+  { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity on stderr." },
+  { name: "session", type: "string", value: "FILE", group: "session", doc: "Session file to resume and save to (default: a new file in ~/.nanohermes/sessions/)." },
+  { name: "schema", type: "boolean", group: "other", doc: "With `tool NAME`: print the tool's JSON schema instead of running it." },
+  { name: "config", type: "string", value: "FILE", group: "other", doc: "Read this config file instead of ~/.nanohermes/config.json." },
+  { name: "help", short: "h", type: "boolean", group: "other", doc: "Show this help." },
+  { name: "version", short: "v", type: "boolean", group: "other", doc: "Print the version." },
+];
+
+export type Flags = {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+};
+
+export class UsageError extends Error {}
+
+/** `--thinking` may stand alone (meaning high); parseArgs wants a value, so supply it. */
+function normaliseThinking(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--thinking") {
+      const next = argv[i + 1];
+      if (next !== undefined && (thinkingLevels as readonly string[]).includes(next)) {
+        out.push(`--thinking=${next}`);
+        i++;
+      } else out.push("--thinking=high");
+    } else out.push(arg);
+  }
+  return out;
+}
+
+export function parseFlags(argv: string[]): Flags {
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
+  for (const spec of flagSpecs) {
+    options[spec.name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
+  }
+  try {
+    const parsed = parseArgs({ args: normaliseThinking(argv), options, allowPositionals: true, strict: true });
+    return { positionals: parsed.positionals, values: parsed.values as Flags["values"] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new UsageError(`${message} (see nanohermes --help)`);
+  }
+}
+
+/** Parses an integer flag; a clear usage error otherwise. */
+export function intFlag(flags: Flags, name: string, min: number, max: number): number | undefined {
+  const raw = flags.values[name];
+  if (raw === undefined) return undefined;
+  const value = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} expects an integer from ${min} to ${max}, got "${String(raw)}"`);
+  }
+  return value;
+}
+
+export function helpText(version: string): string {
+  const groups: [FlagSpec["group"], string][] = [
+    ["run", "Running"],
+    ["model", "Model"],
+    ["output", "Output (one-shot)"],
+    ["session", "Session"],
+    ["other", "Other"],
+  ];
+  const lines = [
+    `nanohermes ${version}: a coding agent for the terminal (alias nh)`,
+    "",
+    "Usage:",
+    "  nanohermes -p \"fix the failing test\"    run one turn and print the answer",
+    "  echo \"explain src/\" | nanohermes        the prompt may come on stdin",
+    "  nanohermes tool NAME 'JSON-ARGS'        run one built-in tool and print its result",
+    "  nanohermes tool NAME --schema           print a tool's JSON schema",
+    "  nanohermes tool                         list the built-in tools",
+  ];
+  for (const [group, title] of groups) {
+    lines.push("", `${title}:`);
+    for (const spec of flagSpecs.filter((s) => s.group === group)) {
+      const names = `${spec.short ? `-${spec.short}, ` : "    "}--${spec.name}${spec.value ? ` ${spec.value}` : ""}`;
+      lines.push(`  ${names.padEnd(28)}${spec.doc}`);
+    }
+  }
+  lines.push(
+    "",
+    "Environment:",
+    "  OPENAI_API_KEY          API key (or the variable named by apiKeyEnv in config.json)",
+    "  OPENAI_BASE_URL         endpoint, like --base-url",
+    "  NANOHERMES_MODEL        model, like --model",
+    "  NANOHERMES_FALLBACK_MODEL  fallback model, like --fallback-model",
+    "  NANOHERMES_HOME         settings folder (default ~/.nanohermes)",
+    "",
+    "Files: ~/.nanohermes/config.json, <workspace>/.nanohermes/config.json, ~/.nanohermes/sessions/.",
+    "Precedence: flags, then environment, then the workspace config, then the user config, then defaults.",
+    "Exit codes: 0 done, 1 failed, 2 usage or config error, 130 stopped by Ctrl-C.",
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,91 @@
+// The plain-text one-shot front end: assistant text streams to stdout, tool activity and
+// notices go to stderr (when it is a terminal, or with --verbose).
+import type { BusEvent } from "../protocol/events.js";
+
+export interface Writer {
+  write(text: string): void;
+}
+
+export interface PrinterOptions {
+  stdout: Writer;
+  stderr: Writer;
+  /** Show tool activity and retries on stderr. */
+  progress: boolean;
+  color: boolean;
+  /** Write deltas as they arrive (stdout is a terminal); otherwise each step's text is written once it is final, so a retried step never leaves partial text in a pipe. */
+  live: boolean;
+}
+
+export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => void {
+  const dim = (s: string) => (opts.color ? `\x1b[2m${s}\x1b[22m` : s);
+  const red = (s: string) => (opts.color ? `\x1b[31m${s}\x1b[39m` : s);
+  let atLineStart = true;
+  let printedText = false;
+  let stepText = "";
+  const out = (text: string) => {
+    if (text === "") return;
+    opts.stdout.write(text);
+    atLineStart = text.endsWith("\n");
+    printedText = true;
+  };
+  const progress = (line: string) => {
+    if (opts.progress) opts.stderr.write(`${line}\n`);
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case "step.started":
+        stepText = "";
+        break;
+      case "assistant.delta":
+        stepText += event.text;
+        if (opts.live) out(event.text);
+        break;
+      case "assistant.completed":
+        // Without live output, or when the reply was not streamed, the final text is written here.
+        if (!opts.live || stepText === "") out(event.text);
+        stepText = "";
+        if (!atLineStart) out("\n");
+        break;
+      case "tool.started":
+        progress(dim(`▸ ${event.name} ${event.summary}`));
+        break;
+      case "tool.completed":
+        if (event.status === "ok") progress(dim(`  ✓ ${event.display}`));
+        else progress(red(`  ✗ ${event.status}: ${event.display}`));
+        break;
+      case "model.retrying":
+        if (opts.live && stepText !== "") out("\n");
+        stepText = "";
+        progress(dim(`  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.error}`));
+        break;
+      case "model.fallback":
+        if (opts.live && stepText !== "") out("\n");
+        stepText = "";
+        progress(dim(`  ${event.from} failed (${event.error}); trying ${event.to}`));
+        break;
+      case "notice":
+        if (event.level !== "info" || opts.progress) opts.stderr.write(`${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);
+        break;
+      case "turn.completed":
+        if (!atLineStart) out("\n");
+        if (!printedText && event.response) out(`${event.response}\n`);
+        break;
+      case "session.started":
+      case "session.saved":
+      case "turn.started":
+      case "reasoning.delta":
+      case "tool.output":
+      case "approval.requested":
+      case "approval.resolved":
+      case "usage.updated":
+      case "context.compacted":
+      case "memory.retrieved":
+      case "subagent.updated":
+      case "task.updated":
+        break;
+      default:
+        event satisfies never;
+    }
+  };
+}

@@ -1,0 +1,85 @@
+// The one-shot front end: one turn from -p or stdin, printed as text, one JSON object, or NDJSON
+// events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130.
+import { resolve } from "node:path";
+import { createAgent } from "../agent/engine.js";
+import { withSigint } from "../agent/interrupt.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { Flags } from "../config/flags.js";
+import type { Settings } from "../config/schema.js";
+import { Bus } from "../protocol/bus.js";
+import type { BusEvent } from "../protocol/events.js";
+import { log } from "../config/log.js";
+import { createTextPrinter, type Writer } from "./printer.js";
+
+export interface OneShotIO {
+  stdout: Writer & { isTTY?: boolean };
+  stderr: Writer & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+
+export async function runOneShot(settings: Settings, flags: Flags, prompt: string, io: OneShotIO, client?: ModelClient): Promise<number> {
+  const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
+  const taskId = "main";
+  const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
+  const color = Boolean(io.stderr.isTTY) && io.env.NO_COLOR === undefined;
+
+  if (mode === "stream-json") {
+    bus.subscribe((event) => io.stdout.write(`${JSON.stringify(event)}\n`));
+  } else if (mode === "text") {
+    const progress = flags.values.quiet !== true && (flags.values.verbose === true || Boolean(io.stderr.isTTY));
+    bus.subscribe(createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }));
+  } else {
+    bus.subscribe((event: BusEvent) => {
+      if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
+    });
+  }
+
+  const sessionFlag = flags.values.session;
+  const agent = await createAgent({
+    settings,
+    taskId,
+    emit: (event) => bus.emit(event),
+    ...(typeof sessionFlag === "string" ? { sessionFile: resolve(io.cwd, sessionFlag) } : {}),
+    ...(client ? { client } : {}),
+  });
+
+  let interrupts = 0;
+  const result = await withSigint(
+    () => {
+      interrupts++;
+      if (interrupts === 1) {
+        if (mode !== "stream-json") io.stderr.write("\nstopping after this step (Ctrl-C again to kill running commands)\n");
+        agent.stop();
+      } else {
+        agent.stop({ force: true });
+      }
+    },
+    () => agent.run(prompt),
+  );
+
+  if (mode === "json") {
+    const body = {
+      response: result.response,
+      session: agent.session.id,
+      sessionFile: agent.sessionFile,
+      reason: result.reason,
+      ...(result.error ? { error: result.error } : {}),
+      model: agent.model,
+      steps: result.steps,
+      usage: { prompt: result.usage.prompt, completion: result.usage.completion, total: result.usage.prompt + result.usage.completion },
+    };
+    io.stdout.write(`${JSON.stringify(body)}\n`);
+  }
+  if (result.reason === "interrupted") return EXIT_INTERRUPTED;
+  if (result.reason === "error" || result.reason === "max_iterations") {
+    io.stderr.write(`nanohermes: ${result.error ?? result.reason}\n`);
+    return EXIT_FAILED;
+  }
+  return EXIT_OK;
+}

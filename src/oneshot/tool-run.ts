@@ -1,0 +1,56 @@
+// `nanohermes tool NAME 'JSON' [-C DIR]`: one built-in tool outside any model turn, through the
+// same registry (validation, bounds) as in a turn. `--schema` prints the tool's JSON schema.
+import { realpathSync } from "node:fs";
+import type { Settings } from "../config/schema.js";
+import { builtinTools } from "../tools/index.js";
+import { jsonSchemaOf, ToolRegistry } from "../tools/registry.js";
+import type { Writer } from "./printer.js";
+import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./run.js";
+
+export interface ToolRunArgs {
+  name: string | undefined;
+  json: string | undefined;
+  schema: boolean;
+}
+
+export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: { stdout: Writer; stderr: Writer & { isTTY?: boolean } }): Promise<number> {
+  const registry = new ToolRegistry(builtinTools());
+  if (!args.name) {
+    for (const name of registry.names()) {
+      const tool = registry.get(name)!;
+      io.stdout.write(`${name.padEnd(14)}${tool.kind.padEnd(6)}${tool.description.split(". ")[0]}\n`);
+    }
+    return EXIT_OK;
+  }
+  const tool = registry.get(args.name);
+  if (!tool) {
+    io.stderr.write(`nanohermes: unknown tool "${args.name}"; known: ${registry.names().join(", ")}\n`);
+    return EXIT_USAGE;
+  }
+  if (args.schema) {
+    io.stdout.write(`${JSON.stringify({ name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) }, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on("SIGINT", onSigint);
+  try {
+    const result = await registry.execute(
+      { id: "cli", name: tool.name, arguments: args.json ?? "{}" },
+      {
+        workspace: realpathSync(settings.workspace),
+        taskId: "cli",
+        signal: controller.signal,
+        emit: (event) => {
+          // Live command output goes to stderr so stdout holds exactly the tool's result.
+          if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);
+        },
+      },
+    );
+    io.stdout.write(result.forModel.endsWith("\n") ? result.forModel : `${result.forModel}\n`);
+    if (result.status === "aborted") return EXIT_INTERRUPTED;
+    return result.status === "ok" ? EXIT_OK : EXIT_FAILED;
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}

@@ -1,0 +1,70 @@
+// The commands front ends send to the engine: one zod definition per command, like events.
+import { z } from "zod";
+
+const base = { taskId: z.string() };
+
+export const approvalDecisions = ["once", "always", "deny"] as const;
+
+export const commandDefinitions = {
+  "user.submit": {
+    doc: "Start a turn with this text (or, while a turn runs, steer it at the next step boundary).",
+    shape: { ...base, text: z.string(), mode: z.enum(["turn", "steer", "queue"]).optional() },
+  },
+  "turn.interrupt": {
+    doc: "Stop the running turn at the next step boundary; `force` also kills running tools.",
+    shape: { ...base, force: z.boolean().optional() },
+  },
+  "approval.reply": {
+    doc: "Answer an approval.requested event.",
+    shape: {
+      ...base,
+      requestId: z.string(),
+      decision: z.enum(approvalDecisions),
+      note: z.string().optional().describe("Sent to the model with a denial."),
+    },
+  },
+  "config.update": {
+    doc: "Change the task's settings; takes effect at the next model request.",
+    shape: {
+      ...base,
+      model: z.string().optional(),
+      mode: z.string().optional(),
+      approval: z.string().optional(),
+      sandbox: z.string().optional(),
+    },
+  },
+  "session.undo": {
+    doc: "Drop the last `n` user turns (the user message and everything after it).",
+    shape: { ...base, n: z.number().int().positive() },
+  },
+  "session.compact": {
+    doc: "Fold older messages into a summary now.",
+    shape: { ...base, focus: z.string().optional() },
+  },
+  "session.clear": {
+    doc: "Empty the conversation (the session file is rewritten).",
+    shape: { ...base },
+  },
+} as const;
+
+type Defs = typeof commandDefinitions;
+export type CommandType = keyof Defs;
+
+function commandSchema<T extends CommandType>(type: T) {
+  return z.object({ type: z.literal(type), ...commandDefinitions[type].shape }).strict();
+}
+
+const schemas = (Object.keys(commandDefinitions) as CommandType[]).map((t) => commandSchema(t));
+
+/** Validates one serialised command at a process boundary. */
+export const BusCommandSchema = z.discriminatedUnion(
+  "type",
+  schemas as unknown as [ReturnType<typeof commandSchema<CommandType>>, ...ReturnType<typeof commandSchema<CommandType>>[]],
+);
+
+export type BusCommand = {
+  [T in CommandType]: { type: T } & z.infer<z.ZodObject<Defs[T]["shape"]>>;
+}[CommandType];
+
+export type CommandOf<T extends CommandType> = Extract<BusCommand, { type: T }>;
+export type ApprovalDecision = (typeof approvalDecisions)[number];

@@ -1,0 +1,206 @@
+// The events the engine emits: one zod definition per event, from which the TypeScript
+// union, the boundary validator and docs/events.md are all derived.
+import { z } from "zod";
+
+/** Fields every event carries. `agentId` is set for events that come from a subagent. */
+const base = {
+  taskId: z.string().describe("The task (session) the event belongs to."),
+  agentId: z.string().optional().describe("Set when a subagent emitted the event (`agent-N`)."),
+};
+
+export const turnEndReasons = ["completed", "interrupted", "max_iterations", "error"] as const;
+export const toolKinds = ["read", "edit", "exec", "net", "agent"] as const;
+export const toolStatuses = ["ok", "error", "denied", "aborted"] as const;
+
+const usage = z.object({
+  prompt: z.number().int().nonnegative(),
+  completion: z.number().int().nonnegative(),
+});
+
+/** Each entry: the event's doc line and its payload (without `type`). */
+export const eventDefinitions = {
+  "session.started": {
+    doc: "A front end attached an engine to a session (new or resumed).",
+    shape: {
+      ...base,
+      sessionId: z.string(),
+      sessionFile: z.string(),
+      workspace: z.string(),
+      model: z.string(),
+      resumed: z.boolean().describe("True when earlier messages were loaded from the file."),
+      messages: z.number().int().describe("How many messages the history holds now."),
+    },
+  },
+  "session.saved": {
+    doc: "The session file was written atomically (temp file + rename).",
+    shape: { ...base, sessionFile: z.string(), messages: z.number().int() },
+  },
+  "turn.started": {
+    doc: "A user turn began.",
+    shape: { ...base, turnId: z.string(), prompt: z.string() },
+  },
+  "turn.completed": {
+    doc: "A user turn ended; `reason` says why. `response` is the last assistant text.",
+    shape: {
+      ...base,
+      turnId: z.string(),
+      reason: z.enum(turnEndReasons),
+      response: z.string(),
+      error: z.string().optional().describe("One line; set when reason is `error` or `max_iterations`."),
+      steps: z.number().int().describe("Model round trips made in this turn."),
+      usage: usage.describe("Tokens used by this turn (sum of its usage.updated deltas)."),
+    },
+  },
+  "step.started": {
+    doc: "A model round trip began (step N of the turn, 1-based).",
+    shape: { ...base, turnId: z.string(), step: z.number().int().positive(), model: z.string() },
+  },
+  "model.retrying": {
+    doc:
+      "A model request failed with a retryable error and will be sent again after `delayMs`. " +
+      "Any assistant.delta / reasoning.delta of this step so far is void.",
+    shape: {
+      ...base,
+      attempt: z.number().int().positive().describe("The retry about to be made (1 = first retry)."),
+      status: z.number().int().optional().describe("HTTP status, absent for network errors."),
+      error: z.string(),
+      delayMs: z.number().int().nonnegative(),
+      model: z.string(),
+    },
+  },
+  "model.fallback": {
+    doc: "Retries ran out; the request is sent once to the fallback model. Earlier deltas of this step are void.",
+    shape: { ...base, from: z.string(), to: z.string(), error: z.string() },
+  },
+  "assistant.delta": {
+    doc: "Streamed assistant text.",
+    shape: { ...base, text: z.string() },
+  },
+  "assistant.completed": {
+    doc: "The assistant message of one step is final (it may be empty when the step only calls tools).",
+    shape: {
+      ...base,
+      text: z.string(),
+      toolCalls: z.number().int().nonnegative(),
+      finishReason: z.string().optional(),
+    },
+  },
+  "reasoning.delta": {
+    doc: "Streamed reasoning text (`reasoning_content` / `reasoning`), kept apart from content.",
+    shape: { ...base, text: z.string() },
+  },
+  "tool.started": {
+    doc: "A tool call began (after its arguments were validated).",
+    shape: {
+      ...base,
+      callId: z.string(),
+      name: z.string(),
+      kind: z.enum(toolKinds),
+      args: z.unknown().describe("The parsed arguments."),
+      summary: z.string().describe("One line describing the call, for display."),
+    },
+  },
+  "tool.output": {
+    doc: "Live output of a running tool (command output). For the user only; the model gets tool.completed.",
+    shape: {
+      ...base,
+      callId: z.string(),
+      stream: z.enum(["stdout", "stderr"]),
+      chunk: z.string(),
+    },
+  },
+  "tool.completed": {
+    doc: "A tool call ended. `forModel` is exactly what the model receives (at most 20 KB).",
+    shape: {
+      ...base,
+      callId: z.string(),
+      name: z.string(),
+      status: z.enum(toolStatuses),
+      forModel: z.string(),
+      display: z.string().describe("A one-line result summary for the user."),
+      durationMs: z.number().nonnegative(),
+    },
+  },
+  "approval.requested": {
+    doc: "The engine waits for a user decision, replied with the approval.reply command.",
+    shape: {
+      ...base,
+      requestId: z.string(),
+      callId: z.string(),
+      kind: z.enum(toolKinds),
+      title: z.string(),
+      detail: z.string(),
+      rule: z.string().optional(),
+    },
+  },
+  "approval.resolved": {
+    doc: "An approval request was answered (or cancelled because the turn stopped).",
+    shape: {
+      ...base,
+      requestId: z.string(),
+      decision: z.enum(["once", "always", "deny", "cancelled"]),
+    },
+  },
+  "usage.updated": {
+    doc: "Token usage of one model request (a delta, not a running total).",
+    shape: { ...base, ...usage.shape, model: z.string() },
+  },
+  notice: {
+    doc: "Something the user should know that is not part of the conversation.",
+    shape: { ...base, level: z.enum(["info", "warn", "error"]), text: z.string() },
+  },
+  "context.compacted": {
+    doc: "Older messages were folded into a summary.",
+    shape: { ...base, folded: z.number().int(), kept: z.number().int(), summaryChars: z.number().int() },
+  },
+  "memory.retrieved": {
+    doc: "Long-term memories were retrieved for this turn.",
+    shape: { ...base, count: z.number().int(), ids: z.array(z.string()) },
+  },
+  "subagent.updated": {
+    doc: "A row of the subagent board changed.",
+    shape: {
+      ...base,
+      row: z.object({
+        id: z.string(),
+        name: z.string(),
+        task: z.string(),
+        status: z.enum(["queued", "running", "done", "failed", "stopped"]),
+        durationMs: z.number().nonnegative(),
+        preview: z.string(),
+      }),
+    },
+  },
+  "task.updated": {
+    doc: "Task metadata changed (title, status).",
+    shape: {
+      ...base,
+      title: z.string().optional(),
+      status: z.enum(["idle", "running", "waiting", "failed", "done"]).optional(),
+    },
+  },
+} as const;
+
+type Defs = typeof eventDefinitions;
+export type EventType = keyof Defs;
+
+function eventSchema<T extends EventType>(type: T) {
+  return z.object({ type: z.literal(type), ...eventDefinitions[type].shape }).strict();
+}
+
+const schemas = (Object.keys(eventDefinitions) as EventType[]).map((t) => eventSchema(t));
+
+/** Validates one serialised event at a process boundary (`--stream-json`, SSE). */
+export const BusEventSchema = z.discriminatedUnion(
+  "type",
+  schemas as unknown as [ReturnType<typeof eventSchema<EventType>>, ...ReturnType<typeof eventSchema<EventType>>[]],
+);
+
+export type BusEvent = {
+  [T in EventType]: { type: T } & z.infer<z.ZodObject<Defs[T]["shape"]>>;
+}[EventType];
+
+export type EventOf<T extends EventType> = Extract<BusEvent, { type: T }>;
+export type TurnEndReason = (typeof turnEndReasons)[number];
+export type ToolKind = (typeof toolKinds)[number];
+export type ToolStatus = (typeof toolStatuses)[number];

@@ -1,0 +1,44 @@
+// The conversation as the model sees it: OpenAI chat messages, with one zod schema used to check
+// session files when they are read back.
+import { z } from "zod";
+
+const textPart = z.object({ type: z.literal("text"), text: z.string() });
+const imagePart = z.object({
+  type: z.literal("image_url"),
+  image_url: z.object({ url: z.string(), detail: z.enum(["auto", "low", "high"]).optional() }),
+});
+export const ContentPartSchema = z.union([textPart, imagePart]);
+
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+export const ChatMessageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(ContentPartSchema)]) }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    tool_calls: z.array(ToolCallSchema).optional(),
+    /** Kept for the transcript; never sent back to the model. */
+    reasoning_content: z.string().optional(),
+  }),
+  z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.string() }),
+]);
+
+export type ContentPart = z.infer<typeof ContentPartSchema>;
+export type ToolCallMessage = z.infer<typeof ToolCallSchema>;
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+export type AssistantMessage = Extract<ChatMessage, { role: "assistant" }>;
+
+/** The text of a message's content, images left out. */
+export function contentText(content: string | ContentPart[] | null): string {
+  if (content === null) return "";
+  if (typeof content === "string") return content;
+  return content
+    .filter((p): p is z.infer<typeof textPart> => p.type === "text")
+    .map((p) => p.text)
+    .join("\n");
+}

@@ -1,0 +1,45 @@
+// What a tool is: a name, a kind, a zod schema for its arguments, its caps and a handler.
+import type { z } from "zod";
+import type { ToolKind } from "../protocol/events.js";
+
+/** Contract: what a running tool may use. Everything it touches goes through here or its args. */
+export interface ToolContext {
+  /** Absolute, real path of the workspace; relative paths resolve against it. */
+  workspace: string;
+  /** Aborted when the user force-stops the turn (second Ctrl-C) or the run is torn down. */
+  signal: AbortSignal;
+  /** Live output for the user (not the model): becomes tool.output events. */
+  output(stream: "stdout" | "stderr", chunk: string): void;
+}
+
+/** A tool's answer: what the model sees, and a one-line summary for the user. */
+export interface ToolOutput {
+  forModel: string;
+  display?: string;
+  /** The call failed in a way the model should see as an error (e.g. a non-zero exit). */
+  isError?: boolean;
+}
+
+/** Expected failures: the message goes to the model as an error result. Anything else is a bug. */
+export class ToolError extends Error {}
+
+export interface ToolDef<P extends z.ZodObject = z.ZodObject> {
+  name: string;
+  kind: ToolKind;
+  description: string;
+  params: P;
+  /** How an oversized result is cut: keep the start (reads, listings) or start and end (command output). */
+  truncate?: "head" | "head-tail";
+  /** Appended to the truncation note so the model knows how to get the rest. */
+  moreHint?: string;
+  /** One line describing a call, for the transcript and progress output. */
+  summarize(args: z.infer<P>): string;
+  run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
+}
+
+/** Erases the parameter type so tools of different shapes can live in one list. */
+export type AnyTool = ToolDef<z.ZodObject>;
+
+export function defineTool<P extends z.ZodObject>(def: ToolDef<P>): AnyTool {
+  return def as unknown as AnyTool;
+}

@@ -1,0 +1,131 @@
+// edit_file: replace an exact, unique piece of a file (or every occurrence with replace_all).
+import { promises as fs } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { binaryKind } from "./binary.js";
+import { defineTool, ToolError } from "./define.js";
+import { atomicWriteFile } from "./fs-atomic.js";
+import { displayPath, resolvePath, writableTarget } from "./paths.js";
+import { MAX_READ_BYTES } from "./read-file.js";
+
+const params = z.object({
+  path: z.string().describe("File path, relative to the workspace or absolute."),
+  old_string: z.string().describe("Exact text to replace, including indentation. Empty only to create a new file."),
+  new_string: z.string().describe("Replacement text."),
+  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one."),
+});
+
+function lineOf(text: string, index: number): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const at: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) at.push(i);
+  return at;
+}
+
+/** When the exact text is missing, look for it with whitespace ignored to point the model at it. */
+function nearMiss(text: string, needle: string): string {
+  const norm = (s: string) => s.trim().replace(/\s+/g, " ");
+  const want = needle.split(/\r?\n/).map(norm).filter((l) => l !== "");
+  if (want.length === 0) return "";
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (norm(lines[i]!) !== want[0]) continue;
+    let j = i;
+    let k = 0;
+    while (j < lines.length && k < want.length) {
+      const l = norm(lines[j]!);
+      if (l === "") {
+        j++;
+        continue;
+      }
+      if (l !== want[k]) break;
+      j++;
+      k++;
+    }
+    if (k === want.length) return ` A similar text with different whitespace starts at line ${i + 1}; copy it exactly (read_file shows it).`;
+  }
+  return " Read the file again (read_file) and copy the text exactly, including indentation.";
+}
+
+function snippet(text: string, startLine: number, lineCount: number): string {
+  const lines = text.split("\n");
+  const from = Math.max(1, startLine - 3);
+  const to = Math.min(lines.length, startLine + lineCount + 2);
+  const out: string[] = [];
+  for (let n = from; n <= to && out.length < 30; n++) out.push(`${String(n).padStart(6)}\t${lines[n - 1] ?? ""}`);
+  return out.join("\n");
+}
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  kind: "edit",
+  description:
+    "Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and be " +
+    "unique in the file unless replace_all is true; include surrounding lines to make it unique. " +
+    "With an empty old_string, creates a new file containing new_string.",
+  params,
+  summarize: (a) => `${a.path}${a.replace_all ? " (all occurrences)" : ""}`,
+  async run(args, ctx) {
+    const abs = resolvePath(ctx.workspace, args.path);
+    const target = writableTarget(ctx.workspace, abs);
+    const shown = displayPath(ctx.workspace, abs);
+    let raw: Buffer | null = null;
+    try {
+      const stat = await fs.stat(target);
+      if (stat.isDirectory()) throw new ToolError(`${shown} is a directory`);
+      if (stat.size > MAX_READ_BYTES) throw new ToolError(`${shown} is over 4 MB; edit it with a command or apply_patch`);
+      raw = await fs.readFile(target);
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ToolError(`cannot read ${shown}: ${(error as Error).message}`);
+    }
+
+    if (args.old_string === "") {
+      if (raw !== null && raw.length > 0) {
+        throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
+      }
+      await fs.mkdir(dirname(target), { recursive: true });
+      await atomicWriteFile(target, args.new_string);
+      return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
+    }
+    if (raw === null) throw new ToolError(`no such file: ${shown} (to create it, use write_file or an empty old_string)`);
+    const kind = binaryKind(raw.subarray(0, 8192));
+    if (kind) throw new ToolError(`${shown} is a binary file (${kind}); edit_file only edits text`);
+    if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are the same; nothing to change");
+
+    const text = raw.toString("utf8");
+    // A CRLF file edited with LF strings: match and write in the file's own line endings.
+    const crlf = text.includes("\r\n") && !args.old_string.includes("\r\n");
+    const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
+    const newText = crlf ? args.new_string.replace(/\n/g, "\r\n") : args.new_string;
+
+    const at = occurrences(text, oldText);
+    if (at.length === 0) throw new ToolError(`old_string was not found in ${shown}.${nearMiss(text, args.old_string)}`);
+    if (at.length > 1 && !args.replace_all) {
+      const lines = at.slice(0, 10).map((i) => lineOf(text, i));
+      throw new ToolError(
+        `old_string occurs ${at.length} times in ${shown} (at lines ${lines.join(", ")}${at.length > 10 ? ", ..." : ""}); ` +
+          "include more surrounding lines to make it unique, or set replace_all to true",
+      );
+    }
+    const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
+    if (ctx.signal.aborted) throw new ToolError("stopped before writing");
+    try {
+      await atomicWriteFile(target, updated);
+    } catch (error) {
+      throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
+    }
+    const first = lineOf(text, at[0]!);
+    const count = args.replace_all ? at.length : 1;
+    const view = snippet(updated.replace(/\r\n/g, "\n"), first, args.new_string.split("\n").length);
+    return {
+      forModel: `edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,
+      display: `${shown}: ${count} replacement${count === 1 ? "" : "s"} at line ${first}`,
+    };
+  },
+});

@@ -1,0 +1,70 @@
+// glob: workspace files whose path matches a glob, gitignore honoured; and the glob matcher that
+// grep's `glob` filter shares.
+import picomatch from "picomatch";
+import { z } from "zod";
+import { defineTool, ToolError } from "./define.js";
+import { joinShown, resolveWalkRoot, walk } from "./walk.js";
+
+export const MAX_GLOB_FILES = 500;
+
+/**
+ * A matcher for paths relative to the search root, like ripgrep's -g: a pattern without a slash
+ * matches the basename at any depth (`*.ts`), one with a slash the whole relative path
+ * (`src/*.ts`). Dotfiles match; `{a,b}` and a leading `!` (negation) work.
+ */
+export function compileGlob(pattern: string): (rel: string) => boolean {
+  const cleaned = pattern.trim().replace(/^(\.\/)+/, "").replace(/^\/+/, "");
+  if (cleaned === "") throw new ToolError("the glob pattern is empty");
+  let match: (path: string) => boolean;
+  try {
+    match = picomatch(cleaned, { dot: true });
+  } catch (error) {
+    throw new ToolError(`invalid glob ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+  }
+  if (cleaned.includes("/")) return match;
+  return (rel) => match(rel.slice(rel.lastIndexOf("/") + 1));
+}
+
+const params = z.object({
+  pattern: z.string().describe('Glob, e.g. "*.md" (any depth), "src/**/*.ts", "**/*.{js,ts}".'),
+  path: z.string().optional().describe("Directory to search, relative to the workspace or absolute (default: the workspace)."),
+});
+
+export const globTool = defineTool({
+  name: "glob",
+  kind: "read",
+  description:
+    "Find files by name. A pattern without a slash matches file names at any depth (\"*.test.ts\", \"README*\"); " +
+    "a pattern with a slash matches the path relative to the search directory (\"src/**/*.ts\"). " +
+    "Supports *, **, ?, [abc] and {a,b}; dotfiles are included. Files ignored by .gitignore and the .git " +
+    `directory are skipped. Returns up to ${MAX_GLOB_FILES} paths (relative to the workspace), sorted by path; ` +
+    "directories themselves are not listed (use list_dir for that).",
+  params,
+  truncate: "head",
+  moreHint: "Narrow the pattern or path.",
+  summarize: (a) => `${a.pattern}${a.path ? ` in ${a.path}` : ""}`,
+  async run(args, ctx) {
+    const matches = compileGlob(args.pattern);
+    const root = await resolveWalkRoot(ctx.workspace, args.path);
+    if (!root.isDir) throw new ToolError(`${root.shown} is a file, not a directory; glob searches a directory`);
+
+    const found: string[] = [];
+    let capped = false;
+    const walker = walk(root.abs, { signal: ctx.signal, ignoreRoot: ctx.workspace });
+    for await (const entry of walker) {
+      if (entry.type === "dir" || !matches(entry.path)) continue;
+      if (found.length === MAX_GLOB_FILES) {
+        capped = true;
+        break;
+      }
+      found.push(joinShown(root.shown, entry.path));
+    }
+
+    const notes: string[] = [];
+    if (capped) notes.push(`[${MAX_GLOB_FILES} files shown; narrow the pattern or path for the rest]`);
+    if (walker.unreadable > 0) notes.push(`[${walker.unreadable} unreadable directories skipped]`);
+    const body = found.length === 0 ? "no files match" : found.join("\n");
+    const count = found.length === 1 ? "1 file" : `${found.length}${capped ? "+" : ""} files`;
+    return { forModel: [body, ...notes].join("\n"), display: `${count} matching ${args.pattern}` };
+  },
+});

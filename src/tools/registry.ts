@@ -1,0 +1,198 @@
+// The registry does, once, what every tool would otherwise repeat: look up, parse, validate,
+// authorise, run with a signal, cap the result and emit the lifecycle events.
+import { z } from "zod";
+import { log } from "../config/log.js";
+import type { BusEvent, ToolStatus } from "../protocol/events.js";
+import { ToolError, type AnyTool, type ToolOutput } from "./define.js";
+import { clampResult } from "./truncate.js";
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The raw JSON text the model sent. */
+  arguments: string;
+}
+
+export interface ToolCallResult {
+  status: ToolStatus;
+  forModel: string;
+  display: string;
+}
+
+/** The policy seam: decides whether a validated call may run. */
+export type Authorize = (
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  call: ToolCall,
+) => Promise<{ allow: true } | { allow: false; reason: string }>;
+
+export interface ExecuteEnv {
+  workspace: string;
+  taskId: string;
+  agentId?: string;
+  signal: AbortSignal;
+  emit(event: BusEvent): void;
+  authorize?: Authorize;
+}
+
+export interface OpenAITool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+/** zod's JSON schema, without the `$schema` key and the safe-integer bounds it adds to every int. */
+export function jsonSchemaOf(params: z.ZodObject): Record<string, unknown> {
+  const schema = z.toJSONSchema(params) as Record<string, unknown>;
+  delete schema.$schema;
+  const strip = (node: unknown): void => {
+    if (!node || typeof node !== "object") return;
+    const obj = node as Record<string, unknown>;
+    if (obj.minimum === -SAFE_INT) delete obj.minimum;
+    if (obj.maximum === SAFE_INT) delete obj.maximum;
+    for (const value of Object.values(obj)) strip(value);
+  };
+  strip(schema);
+  return schema;
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const key = issue.path.length ? issue.path.join(".") : "arguments";
+      return `"${key}": ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function abortedError(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof Error && error.name === "AbortError");
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, AnyTool>();
+  private specsCache: OpenAITool[] | null = null;
+
+  constructor(tools: AnyTool[]) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /** The `tools` array for the chat completions request; built once. */
+  specs(): OpenAITool[] {
+    this.specsCache ??= [...this.byName.values()].map((tool) => ({
+      type: "function" as const,
+      function: { name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) },
+    }));
+    return this.specsCache;
+  }
+
+  /** Parses and validates raw arguments; the error text is written for the model. */
+  parseArgs(tool: AnyTool, raw: string): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+    let data: unknown;
+    const text = raw.trim() === "" ? "{}" : raw;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      return {
+        ok: false,
+        error: `invalid arguments for ${tool.name}: not valid JSON (${(error as Error).message}). Send the arguments again as one JSON object.`,
+      };
+    }
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      return { ok: false, error: `invalid arguments for ${tool.name}: expected a JSON object, got ${Array.isArray(data) ? "an array" : JSON.stringify(data)}.` };
+    }
+    const parsed = tool.params.safeParse(data);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}. The schema is ${JSON.stringify(jsonSchemaOf(tool.params))}`,
+      };
+    }
+    return { ok: true, args: parsed.data as Record<string, unknown> };
+  }
+
+  /**
+   * Contract: never throws; every call yields exactly one tool.completed event and a result whose
+   * `forModel` is at most 20 KB. tool.started is emitted only for calls that passed validation.
+   */
+  async execute(call: ToolCall, env: ExecuteEnv): Promise<ToolCallResult> {
+    const started = performance.now();
+    const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
+    const finish = (status: ToolStatus, forModel: string, display: string, tool?: AnyTool): ToolCallResult => {
+      const capped = clampResult(forModel, { strategy: tool?.truncate ?? "head", ...(tool?.moreHint ? { hint: tool.moreHint } : {}) });
+      env.emit({
+        type: "tool.completed",
+        ...ids,
+        callId: call.id,
+        name: call.name,
+        status,
+        forModel: capped,
+        display,
+        durationMs: Math.round(performance.now() - started),
+      });
+      return { status, forModel: capped, display };
+    };
+
+    const tool = this.byName.get(call.name);
+    if (!tool) {
+      const known = this.names().join(", ");
+      return finish("error", `unknown tool "${call.name}". Available tools: ${known}.`, `unknown tool ${call.name}`);
+    }
+    const parsed = this.parseArgs(tool, call.arguments);
+    if (!parsed.ok) return finish("error", parsed.error, "invalid arguments", tool);
+
+    const args = parsed.args;
+    let summary: string;
+    try {
+      summary = tool.summarize(args);
+    } catch {
+      summary = "";
+    }
+    if (env.authorize) {
+      const verdict = await env.authorize(tool, args, call);
+      if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
+    }
+    env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
+    if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
+
+    try {
+      const out = await tool.run(args, {
+        workspace: env.workspace,
+        signal: env.signal,
+        output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk }),
+      });
+      const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
+      if (env.signal.aborted) {
+        return finish("aborted", `[interrupted]\n${result.forModel}`, "interrupted", tool);
+      }
+      const display = result.display ?? firstLine(result.forModel);
+      return finish(result.isError ? "error" : "ok", result.forModel, display, tool);
+    } catch (error) {
+      if (abortedError(error, env.signal)) {
+        const why = error instanceof ToolError ? ` (${error.message})` : "";
+        return finish("aborted", `[interrupted] the user stopped this tool${why}`, "interrupted", tool);
+      }
+      if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
+      log("error", `tool ${tool.name} threw`, error);
+      const message = error instanceof Error ? error.message : String(error);
+      return finish("error", `internal error in ${tool.name}: ${message}`, `internal error: ${message}`, tool);
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}

@@ -1,0 +1,235 @@
+// The engine with a scripted in-process model client: loop, parallel tools, stop, limits, undo.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Agent, type AgentSettings } from "../../src/agent/agent.js";
+import type { ModelClient, ModelOutcome, ModelRequest, StreamHandlers } from "../../src/agent/model-client.js";
+import type { BusEvent } from "../../src/protocol/events.js";
+import type { ChatMessage } from "../../src/protocol/messages.js";
+import { defineTool, ToolError } from "../../src/tools/define.js";
+import { ToolRegistry } from "../../src/tools/registry.js";
+import { newSession } from "../../src/session/store.js";
+
+type Step = ModelOutcome | ((req: ModelRequest, h: StreamHandlers) => Promise<ModelOutcome>);
+
+class ScriptedClient implements ModelClient {
+  requests: ModelRequest[] = [];
+  snapshots: ChatMessage[][] = [];
+  constructor(private readonly steps: Step[]) {}
+  async complete(req: ModelRequest, h: StreamHandlers): Promise<ModelOutcome> {
+    this.requests.push(req);
+    this.snapshots.push(structuredClone(req.messages));
+    const step = this.steps.shift();
+    if (!step) throw new Error("script exhausted");
+    return typeof step === "function" ? step(req, h) : step;
+  }
+}
+
+const reply = (content: string, toolCalls: { name: string; args: unknown }[] = []): ModelOutcome => ({
+  ok: true,
+  reply: {
+    content,
+    reasoning: "",
+    toolCalls: toolCalls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
+    finishReason: toolCalls.length ? "tool_calls" : "stop",
+    usage: { prompt: 10, completion: 2 },
+  },
+});
+const fail = (status: number | undefined, message = "err"): ModelOutcome => ({ ok: false, error: { status, message, aborted: false, retryAfterMs: undefined } });
+
+const log: string[] = [];
+const tools = new ToolRegistry([
+  defineTool({
+    name: "wait",
+    kind: "read",
+    description: "waits",
+    params: z.object({ ms: z.number(), label: z.string() }),
+    summarize: (a) => a.label,
+    async run(a, ctx) {
+      log.push(`start ${a.label}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, a.ms);
+        ctx.signal.addEventListener("abort", () => {
+          clearTimeout(t);
+          res();
+        });
+      });
+      log.push(`end ${a.label}`);
+      if (ctx.signal.aborted) throw Object.assign(new Error("aborted"), { name: "AbortError" });
+      return `waited ${a.label}`;
+    },
+  }),
+  defineTool({
+    name: "boom",
+    kind: "read",
+    description: "throws",
+    params: z.object({ expected: z.boolean() }),
+    summarize: () => "",
+    async run(a) {
+      if (a.expected) throw new ToolError("expected failure");
+      throw new TypeError("cannot read properties of undefined");
+    },
+  }),
+]);
+
+const settings: AgentSettings = { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 2, retryBaseMs: 0, maxIterations: 90, thinking: "off", stream: true };
+
+function makeAgent(client: ModelClient, over: Partial<AgentSettings> = {}) {
+  const events: BusEvent[] = [];
+  const agent = new Agent({
+    taskId: "t1",
+    settings: { ...settings, ...over },
+    client,
+    tools,
+    emit: (e) => events.push(e),
+    session: newSession("/tmp", "m"),
+    sessionFile: null,
+    systemPrompt: "SYSTEM",
+  });
+  return { agent, events };
+}
+
+function assertValid(messages: ChatMessage[]) {
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant" || !m.tool_calls) return;
+    const next = messages.slice(i + 1, i + 1 + m.tool_calls.length);
+    expect(next.map((r) => (r.role === "tool" ? r.tool_call_id : r.role))).toEqual(m.tool_calls.map((c) => c.id));
+  });
+}
+
+describe("agent loop", () => {
+  it("runs parallel tool calls concurrently and appends results in call order", async () => {
+    log.length = 0;
+    const client = new ScriptedClient([
+      reply("", [
+        { name: "wait", args: { ms: 60, label: "slow" } },
+        { name: "wait", args: { ms: 5, label: "fast" } },
+      ]),
+      reply("done"),
+    ]);
+    const { agent } = makeAgent(client);
+    const result = await agent.run("go");
+    expect(result).toMatchObject({ reason: "completed", response: "done", steps: 2, usage: { prompt: 20, completion: 4 } });
+    expect(log).toEqual(["start slow", "start fast", "end fast", "end slow"]);
+    const toolMsgs = agent.messages.filter((m) => m.role === "tool");
+    expect(toolMsgs.map((m) => m.content)).toEqual(["waited slow", "waited fast"]);
+    assertValid(agent.messages);
+  });
+
+  it("turns a throwing tool into an error result, expected or not, and goes on", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "boom", args: { expected: true } }, { name: "boom", args: { expected: false } }]), reply("ok")]);
+    const { agent, events } = makeAgent(client);
+    expect((await agent.run("go")).reason).toBe("completed");
+    const [a, b] = agent.messages.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(a).toBe("expected failure");
+    expect(b).toBe("internal error in boom: cannot read properties of undefined");
+    expect(events.filter((e) => e.type === "tool.completed").map((e) => (e.type === "tool.completed" ? e.status : ""))).toEqual(["error", "error"]);
+  });
+
+  it("ends at max_iterations with a reason and a valid history", async () => {
+    const client = new ScriptedClient(Array.from({ length: 5 }, () => reply("", [{ name: "wait", args: { ms: 0, label: "x" } }])));
+    const { agent } = makeAgent(client, { maxIterations: 4 });
+    const r = await agent.run("go");
+    expect(r.reason).toBe("max_iterations");
+    expect(r.error).toMatch(/max_iterations 4/);
+    expect(client.requests).toHaveLength(4);
+    assertValid(agent.messages);
+  });
+
+  it("stop during a model request aborts it and keeps nothing of it", async () => {
+    let aborted = false;
+    const client = new ScriptedClient([
+      (req, h) =>
+        new Promise((res) => {
+          h.onText("partial");
+          req.signal.addEventListener("abort", () => {
+            aborted = true;
+            res({ ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } });
+          });
+        }),
+    ]);
+    const { agent } = makeAgent(client);
+    const running = agent.run("go");
+    await new Promise((r) => setTimeout(r, 10));
+    agent.stop();
+    const r = await running;
+    expect(aborted).toBe(true);
+    expect(r.reason).toBe("interrupted");
+    expect(agent.messages.map((m) => m.role)).toEqual(["system", "user"]);
+  });
+
+  it("stop while tools run lets them finish, records results, and makes no further request", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 40, label: "a" } }]), reply("never")]);
+    const { agent } = makeAgent(client);
+    const running = agent.run("go");
+    await new Promise((r) => setTimeout(r, 10));
+    agent.stop();
+    const r = await running;
+    expect(r.reason).toBe("interrupted");
+    expect(client.requests).toHaveLength(1);
+    expect(agent.messages.at(-1)).toMatchObject({ role: "tool", content: "waited a" });
+  });
+
+  it("a forced stop aborts running tools and records [interrupted]", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 10_000, label: "long" } }])]);
+    const { agent } = makeAgent(client);
+    const running = agent.run("go");
+    await new Promise((r) => setTimeout(r, 10));
+    agent.stop({ force: true });
+    const r = await running;
+    expect(r.reason).toBe("interrupted");
+    expect(String(agent.messages.at(-1)!.content)).toMatch(/^\[interrupted\]/);
+    assertValid(agent.messages);
+  });
+
+  it("retries retryable failures, then uses the fallback model once", async () => {
+    const client = new ScriptedClient([fail(503), fail(429), fail(500), reply("from fallback")]);
+    const { agent, events } = makeAgent(client, { fallbackModel: "fb" });
+    const r = await agent.run("go");
+    expect(r.response).toBe("from fallback");
+    expect(client.requests.map((q) => q.model)).toEqual(["m", "m", "m", "fb"]);
+    expect(events.filter((e) => e.type === "model.retrying")).toHaveLength(2);
+    expect(events.find((e) => e.type === "model.fallback")).toMatchObject({ from: "m", to: "fb" });
+  });
+
+  it("does not retry a 400 and ends the turn with the error", async () => {
+    const client = new ScriptedClient([fail(400, "bad")]);
+    const { agent } = makeAgent(client, { fallbackModel: "fb" });
+    const r = await agent.run("go");
+    expect(r).toMatchObject({ reason: "error", error: "model request failed: 400 bad" });
+    expect(client.requests).toHaveLength(1);
+  });
+
+  it("delivers a steering message at the next step boundary", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 20, label: "a" } }]), reply("ok")]);
+    const { agent } = makeAgent(client);
+    const running = agent.run("go");
+    agent.steer("also check the tests");
+    await running;
+    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also check the tests" });
+  });
+
+  it("undo drops whole user turns; clear keeps the system prompt", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 0, label: "a" } }]), reply("one"), reply("two")]);
+    const { agent } = makeAgent(client);
+    await agent.run("first");
+    await agent.run("second");
+    expect(agent.undo(1)).toBe(1);
+    expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: "one" });
+    assertValid(agent.messages);
+    expect(agent.undo(5)).toBe(1);
+    expect(agent.messages.map((m) => m.role)).toEqual(["system"]);
+    agent.clear();
+    expect(agent.messages).toEqual([{ role: "system", content: "SYSTEM" }]);
+  });
+
+  it("emits the turn lifecycle with per-request usage deltas", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 0, label: "a" } }]), reply("ok")]);
+    const { agent, events } = makeAgent(client);
+    await agent.run("go");
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("turn.started");
+    expect(types.at(-1)).toBe("turn.completed");
+    expect(types.filter((t) => t === "usage.updated")).toHaveLength(2);
+    expect(events.every((e) => e.taskId === "t1")).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+// The built program against a failing model: retries with backoff, Retry-After, hard errors,
+// the fallback model, malformed replies and dropped streams.
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function envFor(s: MockServer) {
+  return testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "main-model" });
+}
+
+const gaps = (s: MockServer) => s.requests.slice(1).map((r, i) => r.receivedAt - s.requests[i]!.receivedAt);
+
+describe("model failures", () => {
+  it("retries a 503 and then succeeds", async () => {
+    server = await startMockServer([{ status: 503 }, textReply("recovered")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "50", "--verbose"], { env: envFor(server) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("recovered\n");
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).toMatch(/retrying in 0\.1 s: 503/);
+  });
+
+  it("backs off on 429 with base * 2^(n-1)", async () => {
+    server = await startMockServer([{ status: 429 }, { status: 429 }, textReply("ok")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "200", "--stream-json"], { env: envFor(server) });
+    expect(r.code).toBe(0);
+    const retries = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; delayMs?: number; attempt?: number; status?: number })
+      .filter((e) => e.type === "model.retrying");
+    expect(retries.map((e) => [e.attempt, e.delayMs, e.status])).toEqual([
+      [1, 200, 429],
+      [2, 400, 429],
+    ]);
+    // Lower bounds only: a slow machine can make gaps longer, never shorter.
+    const [g1, g2] = gaps(server);
+    expect(g1).toBeGreaterThanOrEqual(190);
+    expect(g2).toBeGreaterThanOrEqual(390);
+  });
+
+  it("honours a Retry-After longer than the backoff", async () => {
+    server = await startMockServer([{ status: 429, headers: { "retry-after": "1" } }, textReply("ok")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "10"], { env: envFor(server) });
+    expect(r.code).toBe(0);
+    expect(gaps(server)[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  it("fails at once on a hard 400, with one line on stderr", async () => {
+    server = await startMockServer([{ status: 400, body: { error: { message: "bad request: context too long", type: "invalid_request_error" } } }]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--fallback-model", "other"], { env: envFor(server) });
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: 400 .*context too long/);
+  });
+
+  it("tries the fallback model once when retries run out", async () => {
+    server = await startMockServer([{ status: 502 }, { status: 502 }, { status: 502 }, textReply("from fallback")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--max-retries", "2", "--fallback-model", "backup", "--json"], {
+      env: envFor(server),
+    });
+    expect(r.code).toBe(0);
+    expect(server.requests.map((q) => q.model)).toEqual(["main-model", "main-model", "main-model", "backup"]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ response: "from fallback", reason: "completed" });
+  });
+
+  it("fails clearly when the fallback fails too", async () => {
+    server = await startMockServer([{ status: 500 }, { status: 500 }]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--max-retries", "0", "--fallback-model", "backup"], { env: envFor(server) });
+    expect(r.code).toBe(1);
+    expect(server.requests.map((q) => q.model)).toEqual(["main-model", "backup"]);
+    expect(r.stderr).toMatch(/model request failed: 500/);
+  });
+
+  it("retries a stream that drops mid-reply and keeps none of the partial text", async () => {
+    server = await startMockServer([{ content: "this partial text must vanish", chunkSize: 4, dropAfterChunks: 3 }, textReply("complete answer")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--json"], { env: envFor(server) });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ response: "complete answer" });
+    expect(JSON.stringify(server.requests[1]!.messages)).not.toContain("partial");
+  });
+
+  it("reports malformed model output without crashing", async () => {
+    server = await startMockServer([{ raw: "this is not json at all" }, { raw: "still not json" }]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--no-stream", "--max-retries", "1", "--retry-base-ms", "1"], { env: envFor(server) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: the reply was not (valid JSON|a chat completion)/);
+    expect(r.stderr).not.toMatch(/at .*\.js/);
+  });
+
+  it("reports an unreachable endpoint after retrying", async () => {
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--max-retries", "1"], {
+      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: Connection error/);
+  });
+});

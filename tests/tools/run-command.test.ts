@@ -1,0 +1,78 @@
+// run_command with real processes: exit codes, caps, timeouts, process groups, live output.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCommandTool, runShell } from "../../src/tools/run-command.js";
+import { tempDir } from "../helpers/cli.js";
+import { callTool } from "../helpers/tools.js";
+import { alive } from "../helpers/proc.js";
+
+describe("run_command", () => {
+  it("runs in the workspace and reports exit code, stdout and stderr", async () => {
+    const ws = tempDir();
+    const r = await callTool(runCommandTool, { command: "pwd; echo oops >&2; exit 2" }, ws);
+    expect(r.status).toBe("error");
+    expect(r.forModel).toMatch(new RegExp(`^\\$ pwd; echo oops >&2; exit 2\\nexit code 2 \\(\\d+\\.\\d s\\)\\n--- stdout ---\\n${ws}\\n--- stderr ---\\noops$`));
+  });
+
+  it("emits live output events while the command runs", async () => {
+    const r = await callTool(runCommandTool, { command: "echo first; sleep 0.3; echo second" }, tempDir());
+    const chunks = r.events.filter((e) => e.type === "tool.output").map((e) => (e.type === "tool.output" ? e.chunk : ""));
+    expect(chunks.join("")).toBe("first\nsecond\n");
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("caps each stream at 256 KB while reading and the result at 20 KB", async () => {
+    const r = await runShell("yes line | head -c 5000000; echo TAIL-MARK", { cwd: tempDir(), timeoutMs: 30_000, signal: new AbortController().signal });
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(256 * 1024 + 200);
+    expect(r.stdout).toMatch(/bytes of output dropped while reading/);
+    expect(r.stdout.endsWith("TAIL-MARK\n")).toBe(true);
+    const t = await callTool(runCommandTool, { command: "yes line | head -c 5000000; echo TAIL-MARK" }, tempDir());
+    expect(Buffer.byteLength(t.forModel)).toBeLessThanOrEqual(20 * 1024);
+    expect(t.forModel).toContain("TAIL-MARK");
+  });
+
+  it("kills the whole process group on timeout, even a process that ignores SIGTERM", async () => {
+    const ws = tempDir();
+    const cmd = "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > child.pid; sleep 30";
+    const t = performance.now();
+    const r = await callTool(runCommandTool, { command: cmd, timeout_ms: 300 }, ws);
+    expect(performance.now() - t).toBeLessThan(8_000);
+    expect(r.forModel).toMatch(/timed out after \d+\.\d s; the process group was killed/);
+    const pid = Number(readFileSync(join(ws, "child.pid"), "utf8"));
+    await new Promise((res) => setTimeout(res, 100));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("returns promptly when a background grandchild keeps the pipes open", async () => {
+    const t = performance.now();
+    const r = await callTool(runCommandTool, { command: "sleep 20 & echo started" }, tempDir());
+    expect(performance.now() - t).toBeLessThan(5_000);
+    expect(r.forModel).toContain("started");
+  });
+
+  it("an abort kills the group and marks the result interrupted", async () => {
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 200);
+    const r = await callTool(runCommandTool, { command: "sleep 30" }, tempDir(), c.signal);
+    expect(r.status).toBe("aborted");
+    expect(r.forModel).toMatch(/^\[interrupted\]/);
+  });
+
+  it("has empty stdin and pagers disabled", async () => {
+    const r = await callTool(runCommandTool, { command: "cat; echo PAGER=$PAGER" }, tempDir());
+    expect(r.forModel).toContain("PAGER=cat");
+    expect(r.status).toBe("ok");
+  });
+
+  it("decodes non-UTF-8 output without failing", async () => {
+    const r = await callTool(runCommandTool, { command: "printf 'caf\\xe9\\n'" }, tempDir());
+    expect(r.forModel).toContain("caf\uFFFD");
+  });
+
+  it("refuses background for now, with a clear reason", async () => {
+    const r = await callTool(runCommandTool, { command: "sleep 1", background: true }, tempDir());
+    expect(r).toMatchObject({ status: "error" });
+    expect(r.forModel).toMatch(/background commands are not available yet/);
+  });
+});
