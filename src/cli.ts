@@ -86,10 +86,17 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0);
 });
 
+/**
+ * Exits once stdout and stderr have flushed, so nothing left behind (an idle keep-alive socket,
+ * a timer) can hold the process open after the work is done.
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenFlushed(code),
   (error: unknown) => {
     process.stderr.write(`nanohermes: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     void import("./config/log.js").then(({ log }) => log("error", "fatal", error)).finally(() => process.exit(1));

@@ -128,8 +128,15 @@ export class OpenAIModelClient implements ModelClient {
 
   /** The SDK is loaded on the first request, so start-up and `--help` do not pay for it. */
   private client(): Promise<OpenAI> {
-    this.sdk ??= import("openai").then(
-      ({ default: OpenAISdk }) =>
+    this.sdk ??= Promise.all([import("openai"), import("node:v8")]).then(
+      ([{ default: OpenAISdk }, v8]) => {
+        // fetch parses HTTP with a WebAssembly module; V8's background tier-up of it costs
+        // ~120 ms of CPU and holds up process exit. The baseline compiler is plenty for it.
+        v8.setFlagsFromString("--liftoff-only");
+        return OpenAISdk;
+      },
+    ).then(
+      (OpenAISdk) =>
         new OpenAISdk({
           apiKey: this.options.apiKey ?? "none",
           baseURL: this.options.baseUrl ?? null,
