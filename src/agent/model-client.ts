@@ -1,9 +1,11 @@
-// The model adapter: one chat-completions request (streamed or whole) through the official SDK.
+// The model adapter: one chat-completions request (streamed or whole) to an OpenAI-compatible endpoint.
 // Contract: `complete` never throws; failures come back as values the retry loop can judge.
-import type OpenAI from "openai";
+import type { IncomingMessage } from "node:http";
 import type { ChatMessage } from "../protocol/messages.js";
 import type { OpenAITool } from "../tools/registry.js";
 import type { ThinkingLevel } from "../config/schema.js";
+import { VERSION } from "../version.js";
+import { errorMessage, post, readBody, sseData, WireError } from "./http-wire.js";
 
 export interface ModelRequest {
   model: string;
@@ -64,26 +66,6 @@ export function wireMessages(messages: ChatMessage[]): ChatMessage[] {
   });
 }
 
-function retryAfter(headers: unknown): number | undefined {
-  const get = (headers as { get?: (k: string) => string | null } | undefined)?.get;
-  const raw = typeof get === "function" ? get.call(headers, "retry-after") : undefined;
-  if (!raw) return undefined;
-  const secs = Number(raw);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-function failure(error: unknown, signal: AbortSignal): ModelFailure {
-  const e = error as { status?: unknown; message?: unknown; headers?: unknown; name?: unknown };
-  const status = typeof e?.status === "number" ? e.status : undefined;
-  const aborted = signal.aborted || e?.name === "APIUserAbortError" || e?.name === "AbortError";
-  let message = typeof e?.message === "string" && e.message ? e.message : String(error);
-  if (error instanceof SyntaxError) message = `the reply was not valid JSON (${message})`;
-  message = message.split("\n")[0]!.slice(0, 500);
-  return { status, message, aborted, retryAfterMs: retryAfter(e?.headers) };
-}
-
 /** Text a provider may put in a delta under either name. */
 function reasoningOf(delta: Record<string, unknown>): string {
   const r = delta.reasoning_content ?? delta.reasoning;
@@ -121,61 +103,75 @@ export class ToolCallAssembler {
   }
 }
 
-export class OpenAIModelClient implements ModelClient {
-  private sdk: Promise<OpenAI> | null = null;
+interface WireChoice {
+  delta?: Record<string, unknown> & { content?: unknown; tool_calls?: DeltaToolCall[] };
+  message?: Record<string, unknown> & { content?: unknown; tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[] };
+  finish_reason?: string | null;
+}
 
-  constructor(private readonly options: ClientOptions) {}
+interface WireCompletion {
+  choices?: WireChoice[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
+}
 
-  /** The SDK is loaded on the first request, so start-up and `--help` do not pay for it. */
-  private client(): Promise<OpenAI> {
-    this.sdk ??= Promise.all([import("openai"), import("node:v8")]).then(
-      ([{ default: OpenAISdk }, v8]) => {
-        // fetch parses HTTP with a WebAssembly module; V8's background tier-up of it costs
-        // ~120 ms of CPU and holds up process exit. The baseline compiler is plenty for it.
-        v8.setFlagsFromString("--liftoff-only");
-        return OpenAISdk;
-      },
-    ).then(
-      (OpenAISdk) =>
-        new OpenAISdk({
-          apiKey: this.options.apiKey ?? "none",
-          baseURL: this.options.baseUrl ?? null,
-          maxRetries: 0,
-          timeout: this.options.timeoutMs,
-        }),
-    );
-    return this.sdk;
+function usageOf(u: WireCompletion["usage"]): ModelReply["usage"] {
+  return u ? { prompt: u.prompt_tokens ?? 0, completion: u.completion_tokens ?? 0 } : undefined;
+}
+
+const fail = (message: string): ModelOutcome => ({ ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined } });
+
+function parseJson(text: string): WireCompletion | null {
+  try {
+    const data: unknown = JSON.parse(text);
+    return data && typeof data === "object" ? (data as WireCompletion) : null;
+  } catch {
+    return null;
   }
+}
+
+/** Any OpenAI-compatible chat-completions endpoint, over node:http(s). */
+export class OpenAIModelClient implements ModelClient {
+  constructor(private readonly options: ClientOptions) {}
 
   async complete(request: ModelRequest, handlers: StreamHandlers): Promise<ModelOutcome> {
     const body: Record<string, unknown> = {
       model: request.model,
       messages: wireMessages(request.messages),
+      stream: request.stream,
     };
+    if (request.stream) body.stream_options = { include_usage: true };
     if (request.tools.length > 0) body.tools = request.tools;
     if (request.thinking !== "off") body.reasoning_effort = request.thinking;
     try {
-      const client = await this.client();
-      if (!request.stream) return await this.whole(client, body, request.signal);
-      return await this.streamed(client, body, request.signal, handlers);
+      const res = await post({
+        baseUrl: this.options.baseUrl,
+        apiKey: this.options.apiKey,
+        body,
+        signal: request.signal,
+        idleTimeoutMs: this.options.timeoutMs,
+        userAgent: `nanohermes/${VERSION}`,
+      });
+      return request.stream ? await this.streamed(res, request.signal, handlers) : await this.whole(res, request.signal);
     } catch (error) {
-      return { ok: false, error: failure(error, request.signal) };
+      if (error instanceof WireError) {
+        return { ok: false, error: { status: error.status, message: error.message, aborted: error.aborted || request.signal.aborted, retryAfterMs: error.retryAfterMs } };
+      }
+      return { ok: false, error: { status: undefined, message: String(error), aborted: request.signal.aborted, retryAfterMs: undefined } };
     }
   }
 
-  private async whole(client: OpenAI, body: Record<string, unknown>, signal: AbortSignal): Promise<ModelOutcome> {
-    const params = { ...body, stream: false } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
-    const res = await client.chat.completions.create(params, { signal });
-    // A body that is not JSON comes back as a string rather than an error.
-    const choice = typeof res === "object" && res !== null ? res.choices?.[0] : undefined;
-    if (!choice) {
-      const got = typeof res === "string" ? `: ${(res as string).slice(0, 120)}` : " (no choices)";
-      return { ok: false, error: { status: undefined, message: `the reply was not a chat completion${got}`, aborted: false, retryAfterMs: undefined } };
-    }
-    const msg = choice.message as unknown as Record<string, unknown> & OpenAI.ChatCompletionMessage;
+  private async whole(res: IncomingMessage, signal: AbortSignal): Promise<ModelOutcome> {
+    const text = await readBody(res, signal);
+    const data = parseJson(text);
+    if (!data) return fail(`the reply was not valid JSON: ${errorMessage(text).slice(0, 120)}`);
+    if (data.error) return fail(`the endpoint sent an error: ${errorMessage(text)}`);
+    const choice = data.choices?.[0];
+    const msg = choice?.message;
+    if (!choice || !msg) return fail("the reply was not a chat completion (no choices)");
     const toolCalls = (msg.tool_calls ?? [])
-      .filter((c): c is OpenAI.ChatCompletionMessageFunctionToolCall => c.type === "function")
-      .map((c, i) => ({ id: c.id || `call_${i + 1}`, name: c.function.name, arguments: c.function.arguments ?? "" }));
+      .filter((c) => (c.type ?? "function") === "function" && c.function?.name)
+      .map((c, i) => ({ id: c.id || `call_${i + 1}`, name: c.function!.name!, arguments: c.function!.arguments ?? "" }));
     return {
       ok: true,
       reply: {
@@ -183,26 +179,27 @@ export class OpenAIModelClient implements ModelClient {
         reasoning: reasoningOf(msg),
         toolCalls,
         finishReason: choice.finish_reason ?? undefined,
-        usage: res.usage ? { prompt: res.usage.prompt_tokens ?? 0, completion: res.usage.completion_tokens ?? 0 } : undefined,
+        usage: usageOf(data.usage),
       },
     };
   }
 
-  private async streamed(client: OpenAI, body: Record<string, unknown>, signal: AbortSignal, handlers: StreamHandlers): Promise<ModelOutcome> {
-    const params = { ...body, stream: true, stream_options: { include_usage: true } } as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
-    const stream = await client.chat.completions.create(params, { signal });
+  private async streamed(res: IncomingMessage, signal: AbortSignal, handlers: StreamHandlers): Promise<ModelOutcome> {
     let content = "";
     let reasoning = "";
     let finishReason: string | undefined;
     let usage: ModelReply["usage"];
     let chunks = 0;
     const calls = new ToolCallAssembler();
-    for await (const chunk of stream) {
+    for await (const payload of sseData(res, signal)) {
+      const chunk = parseJson(payload);
+      if (!chunk) return fail(`the stream sent a chunk that is not JSON: ${payload.slice(0, 120)}`);
+      if (chunk.error) return fail(`the endpoint sent an error mid-stream: ${errorMessage(payload)}`);
       chunks++;
-      if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens ?? 0, completion: chunk.usage.completion_tokens ?? 0 };
+      if (chunk.usage) usage = usageOf(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
-      const delta = (choice.delta ?? {}) as Record<string, unknown> & OpenAI.ChatCompletionChunk.Choice.Delta;
+      const delta = choice.delta ?? {};
       const think = reasoningOf(delta);
       if (think) {
         reasoning += think;
@@ -215,13 +212,10 @@ export class OpenAIModelClient implements ModelClient {
       for (const tc of delta.tool_calls ?? []) calls.add(tc);
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
-    // The SDK may end the iteration quietly when the request is aborted: that is a stop, not a reply.
     if (signal.aborted) return { ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } };
-    if (chunks === 0) return { ok: false, error: { status: undefined, message: "the stream ended without any data", aborted: false, retryAfterMs: undefined } };
-    if (finishReason === undefined) {
-      // A dropped connection can end the body cleanly; a reply without finish_reason is incomplete.
-      return { ok: false, error: { status: undefined, message: "the stream ended before the reply was complete (no finish_reason)", aborted: false, retryAfterMs: undefined } };
-    }
+    if (chunks === 0) return fail("the stream ended without any data");
+    // A dropped connection can end the body cleanly; a reply without finish_reason is incomplete.
+    if (finishReason === undefined) return fail("the stream ended before the reply was complete (no finish_reason)");
     return { ok: true, reply: { content, reasoning, toolCalls: calls.result(), finishReason, usage } };
   }
 }

@@ -101,6 +101,6 @@ describe("model failures", () => {
       env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^nanohermes: model request failed: Connection error/);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: connection error: connect ECONNREFUSED/);
   });
 });
