@@ -1,7 +1,7 @@
 // Reads and validates config files, then merges defaults < user file < workspace file < env < flags.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { z } from "zod";
+import type * as z from "../protocol/zod.js";
 import { intFlag, UsageError, type Flags } from "./flags.js";
 import { defaultSessionDir, nanohermesHome, userConfigPath, workspaceConfigPath } from "./paths.js";
 import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";

@@ -1,29 +1,25 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 
 export const thinkingLevels = ["off", "low", "medium", "high"] as const;
 export type ThinkingLevel = (typeof thinkingLevels)[number];
 
 /** `~/.nanohermes/config.json` and `<workspace>/.nanohermes/config.json`. Unknown keys are errors. */
-export const ConfigFileSchema = z
-  .object({
-    model: z.string().min(1).optional().describe("Model name sent to the endpoint."),
-    fallbackModel: z.string().min(1).optional().describe("Tried once after retries run out."),
-    baseUrl: z.url().optional().describe("OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1."),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")
-      .optional()
-      .describe("Name of the environment variable that holds the API key (default OPENAI_API_KEY)."),
-    maxRetries: z.number().int().min(0).max(10).optional(),
-    retryBaseMs: z.number().int().min(0).max(60_000).optional(),
-    maxIterations: z.number().int().min(1).max(10_000).optional(),
-    requestTimeoutMs: z.number().int().min(1_000).optional(),
-    thinking: z.enum(thinkingLevels).optional(),
-    stream: z.boolean().optional(),
-    sessionDir: z.string().min(1).optional(),
-  })
-  .strict();
+export const ConfigFileSchema = z.strictObject({
+  model: z.optional(z.string().check(z.minLength(1))).check(z.describe("Model name sent to the endpoint.")),
+  fallbackModel: z.optional(z.string().check(z.minLength(1))).check(z.describe("Tried once after retries run out.")),
+  baseUrl: z.optional(z.url()).check(z.describe("OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.")),
+  apiKeyEnv: z
+    .optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")))
+    .check(z.describe("Name of the environment variable that holds the API key (default OPENAI_API_KEY).")),
+  maxRetries: z.optional(z.int().check(z.minimum(0), z.maximum(10))),
+  retryBaseMs: z.optional(z.int().check(z.minimum(0), z.maximum(60_000))),
+  maxIterations: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
+  requestTimeoutMs: z.optional(z.int().check(z.minimum(1_000))),
+  thinking: z.optional(z.enum(thinkingLevels)),
+  stream: z.optional(z.boolean()),
+  sessionDir: z.optional(z.string().check(z.minLength(1))),
+});
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 

@@ -1,5 +1,5 @@
 // The commands front ends send to the engine: one zod definition per command, like events.
-import { z } from "zod";
+import * as z from "./zod.js";
 
 const base = { taskId: z.string() };
 
@@ -8,11 +8,11 @@ export const approvalDecisions = ["once", "always", "deny"] as const;
 export const commandDefinitions = {
   "user.submit": {
     doc: "Start a turn with this text (or, while a turn runs, steer it at the next step boundary).",
-    shape: { ...base, text: z.string(), mode: z.enum(["turn", "steer", "queue"]).optional() },
+    shape: { ...base, text: z.string(), mode: z.optional(z.enum(["turn", "steer", "queue"])) },
   },
   "turn.interrupt": {
     doc: "Stop the running turn at the next step boundary; `force` also kills running tools.",
-    shape: { ...base, force: z.boolean().optional() },
+    shape: { ...base, force: z.optional(z.boolean()) },
   },
   "approval.reply": {
     doc: "Answer an approval.requested event.",
@@ -20,26 +20,26 @@ export const commandDefinitions = {
       ...base,
       requestId: z.string(),
       decision: z.enum(approvalDecisions),
-      note: z.string().optional().describe("Sent to the model with a denial."),
+      note: z.optional(z.string()).check(z.describe("Sent to the model with a denial.")),
     },
   },
   "config.update": {
     doc: "Change the task's settings; takes effect at the next model request.",
     shape: {
       ...base,
-      model: z.string().optional(),
-      mode: z.string().optional(),
-      approval: z.string().optional(),
-      sandbox: z.string().optional(),
+      model: z.optional(z.string()),
+      mode: z.optional(z.string()),
+      approval: z.optional(z.string()),
+      sandbox: z.optional(z.string()),
     },
   },
   "session.undo": {
     doc: "Drop the last `n` user turns (the user message and everything after it).",
-    shape: { ...base, n: z.number().int().positive() },
+    shape: { ...base, n: z.int().check(z.positive()) },
   },
   "session.compact": {
     doc: "Fold older messages into a summary now.",
-    shape: { ...base, focus: z.string().optional() },
+    shape: { ...base, focus: z.optional(z.string()) },
   },
   "session.clear": {
     doc: "Empty the conversation (the session file is rewritten).",
@@ -51,7 +51,7 @@ type Defs = typeof commandDefinitions;
 export type CommandType = keyof Defs;
 
 function commandSchema<T extends CommandType>(type: T) {
-  return z.object({ type: z.literal(type), ...commandDefinitions[type].shape }).strict();
+  return z.strictObject({ type: z.literal(type), ...commandDefinitions[type].shape });
 }
 
 const schemas = (Object.keys(commandDefinitions) as CommandType[]).map((t) => commandSchema(t));
@@ -63,7 +63,7 @@ export const BusCommandSchema = z.discriminatedUnion(
 );
 
 export type BusCommand = {
-  [T in CommandType]: { type: T } & z.infer<z.ZodObject<Defs[T]["shape"]>>;
+  [T in CommandType]: { type: T } & z.infer<z.ZodMiniObject<Defs[T]["shape"]>>;
 }[CommandType];
 
 export type CommandOf<T extends CommandType> = Extract<BusCommand, { type: T }>;

@@ -1,10 +1,10 @@
 // Renders docs/events.md from the event and command definitions, so the document cannot drift
 // from the code (a test compares them; `npm run docs:events` rewrites the file).
-import { z } from "zod";
+import * as z from "./zod.js";
 import { commandDefinitions } from "./commands.js";
 import { eventDefinitions } from "./events.js";
 
-type Shape = Record<string, z.ZodType>;
+type Shape = Record<string, z.ZodMiniType>;
 
 function typeOf(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${String(v)}\``).join(" | ");

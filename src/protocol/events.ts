@@ -1,11 +1,11 @@
 // The events the engine emits: one zod definition per event, from which the TypeScript
 // union, the boundary validator and docs/events.md are all derived.
-import { z } from "zod";
+import * as z from "./zod.js";
 
 /** Fields every event carries. `agentId` is set for events that come from a subagent. */
 const base = {
-  taskId: z.string().describe("The task (session) the event belongs to."),
-  agentId: z.string().optional().describe("Set when a subagent emitted the event (`agent-N`)."),
+  taskId: z.string().check(z.describe("The task (session) the event belongs to.")),
+  agentId: z.optional(z.string()).check(z.describe("Set when a subagent emitted the event (`agent-N`).")),
 };
 
 export const turnEndReasons = ["completed", "interrupted", "max_iterations", "error"] as const;
@@ -13,8 +13,8 @@ export const toolKinds = ["read", "edit", "exec", "net", "agent"] as const;
 export const toolStatuses = ["ok", "error", "denied", "aborted"] as const;
 
 const usage = z.object({
-  prompt: z.number().int().nonnegative(),
-  completion: z.number().int().nonnegative(),
+  prompt: z.int().check(z.nonnegative()),
+  completion: z.int().check(z.nonnegative()),
 });
 
 /** Each entry: the event's doc line and its payload (without `type`). */
@@ -27,13 +27,13 @@ export const eventDefinitions = {
       sessionFile: z.string(),
       workspace: z.string(),
       model: z.string(),
-      resumed: z.boolean().describe("True when earlier messages were loaded from the file."),
-      messages: z.number().int().describe("How many messages the history holds now."),
+      resumed: z.boolean().check(z.describe("True when earlier messages were loaded from the file.")),
+      messages: z.int().check(z.describe("How many messages the history holds now.")),
     },
   },
   "session.saved": {
     doc: "The session file was written atomically (temp file + rename).",
-    shape: { ...base, sessionFile: z.string(), messages: z.number().int() },
+    shape: { ...base, sessionFile: z.string(), messages: z.int() },
   },
   "turn.started": {
     doc: "A user turn began.",
@@ -46,14 +46,14 @@ export const eventDefinitions = {
       turnId: z.string(),
       reason: z.enum(turnEndReasons),
       response: z.string(),
-      error: z.string().optional().describe("One line; set when reason is `error` or `max_iterations`."),
-      steps: z.number().int().describe("Model round trips made in this turn."),
-      usage: usage.describe("Tokens used by this turn (sum of its usage.updated deltas)."),
+      error: z.optional(z.string()).check(z.describe("One line; set when reason is `error` or `max_iterations`.")),
+      steps: z.int().check(z.describe("Model round trips made in this turn.")),
+      usage: usage.check(z.describe("Tokens used by this turn (sum of its usage.updated deltas).")),
     },
   },
   "step.started": {
     doc: "A model round trip began (step N of the turn, 1-based).",
-    shape: { ...base, turnId: z.string(), step: z.number().int().positive(), model: z.string() },
+    shape: { ...base, turnId: z.string(), step: z.int().check(z.positive()), model: z.string() },
   },
   "model.retrying": {
     doc:
@@ -61,10 +61,10 @@ export const eventDefinitions = {
       "Any assistant.delta / reasoning.delta of this step so far is void.",
     shape: {
       ...base,
-      attempt: z.number().int().positive().describe("The retry about to be made (1 = first retry)."),
-      status: z.number().int().optional().describe("HTTP status, absent for network errors."),
+      attempt: z.int().check(z.positive(), z.describe("The retry about to be made (1 = first retry).")),
+      status: z.optional(z.int()).check(z.describe("HTTP status, absent for network errors.")),
       error: z.string(),
-      delayMs: z.number().int().nonnegative(),
+      delayMs: z.int().check(z.nonnegative()),
       model: z.string(),
     },
   },
@@ -81,8 +81,8 @@ export const eventDefinitions = {
     shape: {
       ...base,
       text: z.string(),
-      toolCalls: z.number().int().nonnegative(),
-      finishReason: z.string().optional(),
+      toolCalls: z.int().check(z.nonnegative()),
+      finishReason: z.optional(z.string()),
     },
   },
   "reasoning.delta": {
@@ -96,8 +96,8 @@ export const eventDefinitions = {
       callId: z.string(),
       name: z.string(),
       kind: z.enum(toolKinds),
-      args: z.unknown().describe("The parsed arguments."),
-      summary: z.string().describe("One line describing the call, for display."),
+      args: z.unknown().check(z.describe("The parsed arguments.")),
+      summary: z.string().check(z.describe("One line describing the call, for display.")),
     },
   },
   "tool.output": {
@@ -117,8 +117,8 @@ export const eventDefinitions = {
       name: z.string(),
       status: z.enum(toolStatuses),
       forModel: z.string(),
-      display: z.string().describe("A one-line result summary for the user."),
-      durationMs: z.number().nonnegative(),
+      display: z.string().check(z.describe("A one-line result summary for the user.")),
+      durationMs: z.number().check(z.nonnegative()),
     },
   },
   "approval.requested": {
@@ -130,7 +130,7 @@ export const eventDefinitions = {
       kind: z.enum(toolKinds),
       title: z.string(),
       detail: z.string(),
-      rule: z.string().optional(),
+      rule: z.optional(z.string()),
     },
   },
   "approval.resolved": {
@@ -151,11 +151,11 @@ export const eventDefinitions = {
   },
   "context.compacted": {
     doc: "Older messages were folded into a summary.",
-    shape: { ...base, folded: z.number().int(), kept: z.number().int(), summaryChars: z.number().int() },
+    shape: { ...base, folded: z.int(), kept: z.int(), summaryChars: z.int() },
   },
   "memory.retrieved": {
     doc: "Long-term memories were retrieved for this turn.",
-    shape: { ...base, count: z.number().int(), ids: z.array(z.string()) },
+    shape: { ...base, count: z.int(), ids: z.array(z.string()) },
   },
   "subagent.updated": {
     doc: "A row of the subagent board changed.",
@@ -166,7 +166,7 @@ export const eventDefinitions = {
         name: z.string(),
         task: z.string(),
         status: z.enum(["queued", "running", "done", "failed", "stopped"]),
-        durationMs: z.number().nonnegative(),
+        durationMs: z.number().check(z.nonnegative()),
         preview: z.string(),
       }),
     },
@@ -175,8 +175,8 @@ export const eventDefinitions = {
     doc: "Task metadata changed (title, status).",
     shape: {
       ...base,
-      title: z.string().optional(),
-      status: z.enum(["idle", "running", "waiting", "failed", "done"]).optional(),
+      title: z.optional(z.string()),
+      status: z.optional(z.enum(["idle", "running", "waiting", "failed", "done"])),
     },
   },
 } as const;
@@ -185,7 +185,7 @@ type Defs = typeof eventDefinitions;
 export type EventType = keyof Defs;
 
 function eventSchema<T extends EventType>(type: T) {
-  return z.object({ type: z.literal(type), ...eventDefinitions[type].shape }).strict();
+  return z.strictObject({ type: z.literal(type), ...eventDefinitions[type].shape });
 }
 
 const schemas = (Object.keys(eventDefinitions) as EventType[]).map((t) => eventSchema(t));
@@ -197,7 +197,7 @@ export const BusEventSchema = z.discriminatedUnion(
 );
 
 export type BusEvent = {
-  [T in EventType]: { type: T } & z.infer<z.ZodObject<Defs[T]["shape"]>>;
+  [T in EventType]: { type: T } & z.infer<z.ZodMiniObject<Defs[T]["shape"]>>;
 }[EventType];
 
 export type EventOf<T extends EventType> = Extract<BusEvent, { type: T }>;

@@ -1,11 +1,11 @@
 // The conversation as the model sees it: OpenAI chat messages, with one zod schema used to check
 // session files when they are read back.
-import { z } from "zod";
+import * as z from "./zod.js";
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const imagePart = z.object({
   type: z.literal("image_url"),
-  image_url: z.object({ url: z.string(), detail: z.enum(["auto", "low", "high"]).optional() }),
+  image_url: z.object({ url: z.string(), detail: z.optional(z.enum(["auto", "low", "high"])) }),
 });
 export const ContentPartSchema = z.union([textPart, imagePart]);
 
@@ -20,10 +20,10 @@ export const ChatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(ContentPartSchema)]) }),
   z.object({
     role: z.literal("assistant"),
-    content: z.string().nullable(),
-    tool_calls: z.array(ToolCallSchema).optional(),
+    content: z.nullable(z.string()),
+    tool_calls: z.optional(z.array(ToolCallSchema)),
     /** Kept for the transcript; never sent back to the model. */
-    reasoning_content: z.string().optional(),
+    reasoning_content: z.optional(z.string()),
   }),
   z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.string() }),
 ]);

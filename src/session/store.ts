@@ -3,9 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import { redact } from "../config/log.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
+import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 
 export const SessionFileSchema = z.object({
@@ -15,7 +15,7 @@ export const SessionFileSchema = z.object({
   updatedAt: z.string(),
   workspace: z.string(),
   model: z.string(),
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   messages: z.array(ChatMessageSchema),
 });
 

@@ -2,7 +2,7 @@
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { atomicWriteFile } from "./fs-atomic.js";
@@ -14,7 +14,7 @@ import { MAX_READ_BYTES } from "./read-file.js";
 const params = z.object({
   patch: z
     .string()
-    .describe('The patch text: "*** Begin Patch" ... "*** End Patch" (Codex format), or a unified diff as `git diff` prints it.'),
+    .check(z.describe('The patch text: "*** Begin Patch" ... "*** End Patch" (Codex format), or a unified diff as `git diff` prints it.')),
 });
 
 const description = `Add, update, rename and delete files with one patch; all files change or none do.

@@ -1,6 +1,6 @@
 // What a tool is: a name, a kind, a zod schema for its arguments, its caps and a handler.
-import type { z } from "zod";
 import type { ToolKind } from "../protocol/events.js";
+import type * as z from "../protocol/zod.js";
 
 /** Contract: what a running tool may use. Everything it touches goes through here or its args. */
 export interface ToolContext {
@@ -23,7 +23,7 @@ export interface ToolOutput {
 /** Expected failures: the message goes to the model as an error result. Anything else is a bug. */
 export class ToolError extends Error {}
 
-export interface ToolDef<P extends z.ZodObject = z.ZodObject> {
+export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
   name: string;
   kind: ToolKind;
   description: string;
@@ -38,8 +38,8 @@ export interface ToolDef<P extends z.ZodObject = z.ZodObject> {
 }
 
 /** Erases the parameter type so tools of different shapes can live in one list. */
-export type AnyTool = ToolDef<z.ZodObject>;
+export type AnyTool = ToolDef<z.ZodMiniObject>;
 
-export function defineTool<P extends z.ZodObject>(def: ToolDef<P>): AnyTool {
+export function defineTool<P extends z.ZodMiniObject>(def: ToolDef<P>): AnyTool {
   return def as unknown as AnyTool;
 }

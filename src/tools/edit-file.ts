@@ -1,7 +1,7 @@
 // edit_file: replace an exact, unique piece of a file (or every occurrence with replace_all).
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError } from "./define.js";
 import { atomicWriteFile } from "./fs-atomic.js";
@@ -9,10 +9,10 @@ import { displayPath, resolvePath, writableTarget } from "./paths.js";
 import { MAX_READ_BYTES } from "./read-file.js";
 
 const params = z.object({
-  path: z.string().describe("File path, relative to the workspace or absolute."),
-  old_string: z.string().describe("Exact text to replace, including indentation. Empty only to create a new file."),
-  new_string: z.string().describe("Replacement text."),
-  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one."),
+  path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
+  old_string: z.string().check(z.describe("Exact text to replace, including indentation. Empty only to create a new file.")),
+  new_string: z.string().check(z.describe("Replacement text.")),
+  replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence instead of requiring exactly one.")),
 });
 
 function lineOf(text: string, index: number): number {

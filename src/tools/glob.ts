@@ -1,7 +1,7 @@
 // glob: workspace files whose path matches a glob, gitignore honoured; and the glob matcher that
 // grep's `glob` filter shares.
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { joinShown, resolveWalkRoot, walk } from "./walk.js";
 
@@ -26,8 +26,8 @@ export function compileGlob(pattern: string): (rel: string) => boolean {
 }
 
 const params = z.object({
-  pattern: z.string().describe('Glob, e.g. "*.md" (any depth), "src/**/*.ts", "**/*.{js,ts}".'),
-  path: z.string().optional().describe("Directory to search, relative to the workspace or absolute (default: the workspace)."),
+  pattern: z.string().check(z.describe('Glob, e.g. "*.md" (any depth), "src/**/*.ts", "**/*.{js,ts}".')),
+  path: z.optional(z.string()).check(z.describe("Directory to search, relative to the workspace or absolute (default: the workspace).")),
 });
 
 export const globTool = defineTool({

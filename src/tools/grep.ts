@@ -3,7 +3,7 @@
 import { close, fstat, open, read } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError } from "./define.js";
 import { compileGlob } from "./glob.js";
@@ -144,10 +144,10 @@ interface Tally {
 }
 
 const params = z.object({
-  pattern: z.string().describe("JavaScript regular expression, matched against each line. A leading (?i) ignores case."),
-  path: z.string().optional().describe("File or directory to search, relative to the workspace or absolute (default: the workspace)."),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}" (path from the search directory).'),
-  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)."),
+  pattern: z.string().check(z.describe("JavaScript regular expression, matched against each line. A leading (?i) ignores case.")),
+  path: z.optional(z.string()).check(z.describe("File or directory to search, relative to the workspace or absolute (default: the workspace).")),
+  glob: z.optional(z.string()).check(z.describe('Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}" (path from the search directory).')),
+  ignore_case: z.optional(z.boolean()).check(z.describe("Match case-insensitively (default false).")),
 });
 
 function plural(n: number, one: string): string {

@@ -2,15 +2,15 @@
 // not entered, so the model learns that node_modules exists without reading it.
 import { readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { resolveWalkRoot, walk, type WalkEntry } from "./walk.js";
 
 export const MAX_LIST_ENTRIES = 1000;
 
 const params = z.object({
-  path: z.string().optional().describe("Directory to list, relative to the workspace or absolute (default: the workspace)."),
-  depth: z.number().int().min(1).max(5).optional().describe("How many levels to show, 1-5 (default 1: only the directory's own entries)."),
+  path: z.optional(z.string()).check(z.describe("Directory to list, relative to the workspace or absolute (default: the workspace).")),
+  depth: z.optional(z.int().check(z.minimum(1), z.maximum(5))).check(z.describe("How many levels to show, 1-5 (default 1: only the directory's own entries).")),
 });
 
 async function label(entry: WalkEntry, abs: string): Promise<string> {

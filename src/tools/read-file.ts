@@ -1,7 +1,7 @@
 // read_file: numbered lines of a text file, a window of it with offset/limit, binaries refused.
 import { createReadStream, promises as fs } from "node:fs";
 import { createInterface } from "node:readline";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError } from "./define.js";
 import { displayPath, resolvePath } from "./paths.js";
@@ -11,9 +11,9 @@ const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 
 const params = z.object({
-  path: z.string().describe("File path, relative to the workspace or absolute."),
-  offset: z.number().int().min(1).optional().describe("First line to read, 1-based (default 1)."),
-  limit: z.number().int().min(1).optional().describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`),
+  path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
+  offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line to read, 1-based (default 1).")),
+  limit: z.optional(z.int().check(z.minimum(1))).check(z.describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`)),
 });
 
 function formatLine(n: number, line: string): string {

@@ -1,8 +1,8 @@
 // The registry does, once, what every tool would otherwise repeat: look up, parse, validate,
 // authorise, run with a signal, cap the result and emit the lifecycle events.
-import { z } from "zod";
 import { log } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
+import * as z from "../protocol/zod.js";
 import { ToolError, type AnyTool, type ToolOutput } from "./define.js";
 import { clampResult } from "./truncate.js";
 
@@ -43,7 +43,7 @@ export interface OpenAITool {
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
 /** zod's JSON schema, without the `$schema` key and the safe-integer bounds it adds to every int. */
-export function jsonSchemaOf(params: z.ZodObject): Record<string, unknown> {
+export function jsonSchemaOf(params: z.ZodMiniObject): Record<string, unknown> {
   const schema = z.toJSONSchema(params) as Record<string, unknown>;
   delete schema.$schema;
   const strip = (node: unknown): void => {

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
 
@@ -17,9 +17,11 @@ const LIVE_INTERVAL_MS = 50;
 const LIVE_CHUNK_CAP = 8 * 1024;
 
 const params = z.object({
-  command: z.string().min(1).describe("Shell command (bash -c), run in the workspace directory."),
-  timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}).`),
-  background: z.boolean().optional().describe("Run in the background and return an id at once (not available yet)."),
+  command: z.string().check(z.minLength(1), z.describe("Shell command (bash -c), run in the workspace directory.")),
+  timeout_ms: z
+    .optional(z.int().check(z.minimum(1), z.maximum(MAX_TIMEOUT_MS)))
+    .check(z.describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}).`)),
+  background: z.optional(z.boolean()).check(z.describe("Run in the background and return an id at once (not available yet).")),
 });
 
 const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";

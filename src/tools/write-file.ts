@@ -1,14 +1,14 @@
 // write_file: create or replace a whole file, atomically, inside the workspace.
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { atomicWriteFile } from "./fs-atomic.js";
 import { displayPath, resolvePath, writableTarget } from "./paths.js";
 
 const params = z.object({
-  path: z.string().describe("File path, relative to the workspace or absolute (must be inside the workspace)."),
-  content: z.string().describe("The whole new content of the file."),
+  path: z.string().check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
+  content: z.string().check(z.describe("The whole new content of the file.")),
 });
 
 export function countLines(text: string): number {

@@ -1,10 +1,10 @@
 // The engine with a scripted in-process model client: loop, parallel tools, stop, limits, undo.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Agent, type AgentSettings } from "../../src/agent/agent.js";
 import type { ModelClient, ModelOutcome, ModelRequest, StreamHandlers } from "../../src/agent/model-client.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
+import * as z from "../../src/protocol/zod.js";
 import { defineTool, ToolError } from "../../src/tools/define.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { newSession } from "../../src/session/store.js";
