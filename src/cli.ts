@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { parseFlags, helpText, UsageError } = await import("./config/flags.js");
-  const { loadSettings, ConfigError } = await import("./config/load.js");
+  let ConfigError: (new (...args: never[]) => Error) | undefined;
   try {
     const flags = parseFlags(argv);
     if (flags.values.help) {
@@ -38,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${VERSION}\n`);
       return 0;
     }
-    const settings = loadSettings({ flags });
+    const load = await import("./config/load.js");
+    ConfigError = load.ConfigError;
+    const settings = load.loadSettings({ flags });
     const { setLogFile, registerSecret } = await import("./config/log.js");
     const { logPath } = await import("./config/paths.js");
     setLogFile(logPath(settings.home));
@@ -73,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     const { runOneShot } = await import("./oneshot/run.js");
     return await runOneShot(settings, flags, prompt, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
+    if (error instanceof UsageError || (ConfigError && error instanceof ConfigError)) {
       process.stderr.write(`nanohermes: ${error.message}\n`);
       return EXIT_USAGE;
     }

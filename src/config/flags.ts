@@ -1,6 +1,6 @@
 // Command-line flags as data: one table drives the parser and `--help`, so they cannot drift.
 import { parseArgs } from "node:util";
-import { thinkingLevels } from "./schema.js";
+import { thinkingLevels } from "./levels.js";
 
 export interface FlagSpec {
   name: string;

@@ -1,8 +1,8 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
+import { thinkingLevels, type ThinkingLevel } from "./levels.js";
 
-export const thinkingLevels = ["off", "low", "medium", "high"] as const;
-export type ThinkingLevel = (typeof thinkingLevels)[number];
+export { thinkingLevels, type ThinkingLevel };
 
 /** `~/.nanohermes/config.json` and `<workspace>/.nanohermes/config.json`. Unknown keys are errors. */
 export const ConfigFileSchema = z.strictObject({

@@ -1,0 +1,4 @@
+// Plain value lists shared by the flag table and the config schema (kept free of zod, so that
+// `--help` does not load it).
+export const thinkingLevels = ["off", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof thinkingLevels)[number];
