@@ -69,6 +69,7 @@ async function main() {
   const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1" };
 
   const results = [
+    await series("node -e 0 (the floor: node itself)", 20, () => measure(["-e", "0"], env, ws)),
     await series("--version (bundled)", 20, () => measure([bundled, "--version"], env, ws)),
     await series("--version (unbundled)", 20, () => measure([unbundled, "--version"], env, ws)),
     await series("--help (bundled)", 20, () => measure([bundled, "--help"], env, ws)),
