@@ -23,6 +23,8 @@ export interface AgentOptions {
   sessionFile: string | null;
   systemPrompt: string;
   authorize?: Authorize;
+  /** Steering messages waiting for the next step boundary (the task manager's queue). */
+  takeSteering?: () => string[];
 }
 
 export interface TurnResult {
@@ -55,6 +57,11 @@ export class Agent {
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
     else messages.unshift({ role: "system", content: opts.systemPrompt });
+  }
+
+  /** Replaces the system prompt (a mode change); the next request carries it. */
+  setSystemPrompt(text: string): void {
+    this.messages[0] = { role: "system", content: text };
   }
 
   get messages(): ChatMessage[] {
@@ -118,7 +125,11 @@ export class Agent {
           error = `stopped after ${steps} model calls without a final answer (max_iterations ${this.opts.settings.maxIterations}); send another prompt to continue or raise --max-iterations`;
           break;
         }
-        for (const text of this.steering.splice(0)) this.messages.push({ role: "user", content: text });
+        const steering = [...this.steering.splice(0), ...(this.opts.takeSteering?.() ?? [])];
+        for (const text of steering) {
+          this.messages.push({ role: "user", content: text });
+          this.emit({ type: "steer.delivered", turnId, text });
+        }
         steps++;
         const step = await this.step(turnId, steps, usage);
         if (step.kind === "stopped") {

@@ -1,10 +1,10 @@
 // Wires an Agent for a task: settings, tools, model client, system prompt and session file.
 // Every front end (one-shot, TUI, daemon) builds its agents here.
 import type { Settings } from "../config/schema.js";
-import type { BusEvent } from "../protocol/events.js";
+import type { BusEvent, PermissionMode } from "../protocol/events.js";
 import { loadSession, newSessionId, sessionFileFor } from "../session/store.js";
 import { builtinTools } from "../tools/index.js";
-import { ToolRegistry } from "../tools/registry.js";
+import { ToolRegistry, type Authorize } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
@@ -16,6 +16,9 @@ export interface EngineOptions {
   /** Resume/save here; default: a new file in the session folder. */
   sessionFile?: string;
   client?: ModelClient;
+  mode?: PermissionMode;
+  authorize?: Authorize;
+  takeSteering?: () => string[];
 }
 
 export async function createAgent(options: EngineOptions): Promise<Agent> {
@@ -33,7 +36,9 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     emit,
     session: loaded.data,
     sessionFile,
-    systemPrompt: buildSystemPrompt({ workspace: settings.workspace, toolNames: tools.names() }),
+    systemPrompt: buildSystemPrompt({ workspace: settings.workspace, toolNames: tools.names(), ...(options.mode ? { mode: options.mode } : {}) }),
+    ...(options.authorize ? { authorize: options.authorize } : {}),
+    ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
   });
   emit({
     type: "session.started",
@@ -46,4 +51,9 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     messages: agent.messages.length,
   });
   return agent;
+}
+
+/** The system prompt for a task in `mode` (rebuilt when the mode changes). */
+export function systemPromptFor(settings: Settings, mode: PermissionMode): string {
+  return buildSystemPrompt({ workspace: settings.workspace, toolNames: builtinTools().map((t) => t.name), mode });
 }

@@ -1,14 +1,25 @@
 // The stable system prompt: identity, environment and tool guidance. Built once per session so
 // that provider prefix caches stay warm; per-turn material never goes in here.
 import { platform, release } from "node:os";
+import type { PermissionMode } from "../protocol/events.js";
 
 export interface PromptInput {
   workspace: string;
   toolNames: string[];
+  mode?: PermissionMode;
   date?: Date;
 }
 
-export function buildSystemPrompt({ workspace, toolNames, date = new Date() }: PromptInput): string {
+/** One line per mode, so the model acts the way it was started instead of fighting the tool gates. */
+export const modeGuidance: Record<PermissionMode, string | null> = {
+  default: null,
+  "accept-edits": "Mode: accept-edits. File edits are applied without asking; commands may still need the user's approval.",
+  plan: "Mode: plan (read-only). Do not change files or run commands; investigate with the read tools and end with a concrete plan.",
+  goal: "Mode: goal (unattended). Nobody is watching: keep going until the task is done and verified, without asking questions.",
+  debug: "Mode: debug. Read files and run commands to reproduce and diagnose the problem, but never write files; report the fix.",
+};
+
+export function buildSystemPrompt({ workspace, toolNames, mode = "default", date = new Date() }: PromptInput): string {
   const has = (name: string) => toolNames.includes(name);
   const lines = [
     "You are NanoHermes, a coding agent working in the user's terminal. You help with software tasks by reading",
@@ -33,5 +44,7 @@ export function buildSystemPrompt({ workspace, toolNames, date = new Date() }: P
   if (has("grep") || has("glob")) guidance.push("- Use grep and glob (they honour .gitignore) rather than shell find/grep.");
   if (has("run_command")) guidance.push("- run_command runs bash non-interactively with empty stdin; avoid commands that wait for input or never exit.");
   if (guidance.length) lines.push("", "# Tools", ...guidance);
+  const modeLine = modeGuidance[mode];
+  if (modeLine) lines.push("", modeLine);
   return lines.join("\n");
 }

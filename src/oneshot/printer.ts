@@ -73,6 +73,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
         break;
       case "session.started":
       case "session.saved":
+      case "session.loaded":
       case "turn.started":
       case "reasoning.delta":
       case "tool.output":
@@ -83,6 +84,9 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "memory.retrieved":
       case "subagent.updated":
       case "task.updated":
+      case "task.removed":
+      case "queue.updated":
+      case "steer.delivered":
         break;
       default:
         event satisfies never;

@@ -1,4 +1,5 @@
 // The commands front ends send to the engine: one zod definition per command, like events.
+import { approvalPolicies, permissionModes } from "./events.js";
 import * as z from "./zod.js";
 
 const base = { taskId: z.string() };
@@ -27,10 +28,33 @@ export const commandDefinitions = {
     doc: "Change the task's settings; takes effect at the next model request.",
     shape: {
       ...base,
-      model: z.optional(z.string()),
-      mode: z.optional(z.string()),
-      approval: z.optional(z.string()),
+      model: z.optional(z.string().check(z.minLength(1))),
+      mode: z.optional(z.enum(permissionModes)),
+      approval: z.optional(z.enum(approvalPolicies)),
       sandbox: z.optional(z.string()),
+    },
+  },
+  "task.create": {
+    doc: "Create a task with this id (the front end picks it, so it can switch to it at once).",
+    shape: { ...base, title: z.optional(z.string()), sessionFile: z.optional(z.string()) },
+  },
+  "task.update": {
+    doc: "Rename or pin a task.",
+    shape: { ...base, title: z.optional(z.string().check(z.minLength(1))), pinned: z.optional(z.boolean()) },
+  },
+  "task.delete": {
+    doc: "Delete a task: its turn is stopped and its session file removed.",
+    shape: { ...base },
+  },
+  "task.export": {
+    doc: "Write the task's transcript to a file (Markdown or JSON); a notice names the file.",
+    shape: { ...base, format: z.enum(["markdown", "json"]), path: z.optional(z.string()) },
+  },
+  "queue.update": {
+    doc: "Replace the task's pending steer/queue items (edit, reorder or drop them before delivery).",
+    shape: {
+      ...base,
+      items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
     },
   },
   "session.undo": {

@@ -1,5 +1,6 @@
 // The events the engine emits: one zod definition per event, from which the TypeScript
 // union, the boundary validator and docs/events.md are all derived.
+import { ChatMessageSchema } from "./messages.js";
 import * as z from "./zod.js";
 
 /** Fields every event carries. `agentId` is set for events that come from a subagent. */
@@ -11,6 +12,9 @@ const base = {
 export const turnEndReasons = ["completed", "interrupted", "max_iterations", "error"] as const;
 export const toolKinds = ["read", "edit", "exec", "net", "agent"] as const;
 export const toolStatuses = ["ok", "error", "denied", "aborted"] as const;
+export const taskStatuses = ["idle", "running", "waiting", "failed", "done"] as const;
+export const permissionModes = ["default", "accept-edits", "plan", "goal", "debug"] as const;
+export const approvalPolicies = ["never", "on-request", "untrusted"] as const;
 
 const usage = z.object({
   prompt: z.int().check(z.nonnegative()),
@@ -30,6 +34,10 @@ export const eventDefinitions = {
       resumed: z.boolean().check(z.describe("True when earlier messages were loaded from the file.")),
       messages: z.int().check(z.describe("How many messages the history holds now.")),
     },
+  },
+  "session.loaded": {
+    doc: "The conversation was (re)loaded or rewritten (resume, undo, clear): front ends rebuild their transcript from it.",
+    shape: { ...base, messages: z.array(ChatMessageSchema).check(z.describe("The history without the system prompt.")) },
   },
   "session.saved": {
     doc: "The session file was written atomically (temp file + rename).",
@@ -127,9 +135,11 @@ export const eventDefinitions = {
       ...base,
       requestId: z.string(),
       callId: z.string(),
+      tool: z.string(),
       kind: z.enum(toolKinds),
-      title: z.string(),
-      detail: z.string(),
+      title: z.string().check(z.describe("One line: what would run or change.")),
+      detail: z.string().check(z.describe("The exact command, diff or path.")),
+      reason: z.string().check(z.describe("Why approval is needed (the policy, or the rule that matched).")),
       rule: z.optional(z.string()),
     },
   },
@@ -172,12 +182,39 @@ export const eventDefinitions = {
     },
   },
   "task.updated": {
-    doc: "Task metadata changed (title, status).",
+    doc: "A task was created or changed; the event carries the whole task as it is now.",
     shape: {
       ...base,
-      title: z.optional(z.string()),
-      status: z.optional(z.enum(["idle", "running", "waiting", "failed", "done"])),
+      task: z.object({
+        title: z.string(),
+        status: z.enum(taskStatuses),
+        pinned: z.boolean(),
+        model: z.string(),
+        mode: z.enum(permissionModes),
+        approval: z.enum(approvalPolicies),
+        location: z.enum(["local", "remote"]),
+        sessionFile: z.nullable(z.string()),
+        createdAt: z.string(),
+        updatedAt: z.string(),
+        usage: usage.check(z.describe("Tokens used by the task so far.")),
+        pendingApprovals: z.int().check(z.nonnegative()),
+      }),
     },
+  },
+  "task.removed": {
+    doc: "A task was deleted.",
+    shape: { ...base },
+  },
+  "queue.updated": {
+    doc: "The messages waiting for a running turn changed: steering (delivered at the next step boundary) and queued (sent as the next turn).",
+    shape: {
+      ...base,
+      items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
+    },
+  },
+  "steer.delivered": {
+    doc: "A steering message reached the model at a step boundary of the running turn.",
+    shape: { ...base, turnId: z.string(), text: z.string() },
   },
 } as const;
 
@@ -204,3 +241,7 @@ export type EventOf<T extends EventType> = Extract<BusEvent, { type: T }>;
 export type TurnEndReason = (typeof turnEndReasons)[number];
 export type ToolKind = (typeof toolKinds)[number];
 export type ToolStatus = (typeof toolStatuses)[number];
+export type TaskStatus = (typeof taskStatuses)[number];
+export type PermissionMode = (typeof permissionModes)[number];
+export type ApprovalPolicy = (typeof approvalPolicies)[number];
+export type TaskSnapshot = EventOf<"task.updated">["task"];

@@ -16,6 +16,7 @@ export const SessionFileSchema = z.object({
   workspace: z.string(),
   model: z.string(),
   title: z.optional(z.string()),
+  pinned: z.optional(z.boolean()),
   messages: z.array(ChatMessageSchema),
 });
 

@@ -1,40 +1,14 @@
 // The engine with a scripted in-process model client: loop, parallel tools, stop, limits, undo.
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentSettings } from "../../src/agent/agent.js";
-import type { ModelClient, ModelOutcome, ModelRequest, StreamHandlers } from "../../src/agent/model-client.js";
+import type { ModelClient } from "../../src/agent/model-client.js";
+import { fail, reply, ScriptedClient } from "../helpers/scripted-client.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import * as z from "../../src/protocol/zod.js";
 import { defineTool, ToolError } from "../../src/tools/define.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { newSession } from "../../src/session/store.js";
-
-type Step = ModelOutcome | ((req: ModelRequest, h: StreamHandlers) => Promise<ModelOutcome>);
-
-class ScriptedClient implements ModelClient {
-  requests: ModelRequest[] = [];
-  snapshots: ChatMessage[][] = [];
-  constructor(private readonly steps: Step[]) {}
-  async complete(req: ModelRequest, h: StreamHandlers): Promise<ModelOutcome> {
-    this.requests.push(req);
-    this.snapshots.push(structuredClone(req.messages));
-    const step = this.steps.shift();
-    if (!step) throw new Error("script exhausted");
-    return typeof step === "function" ? step(req, h) : step;
-  }
-}
-
-const reply = (content: string, toolCalls: { name: string; args: unknown }[] = []): ModelOutcome => ({
-  ok: true,
-  reply: {
-    content,
-    reasoning: "",
-    toolCalls: toolCalls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
-    finishReason: toolCalls.length ? "tool_calls" : "stop",
-    usage: { prompt: 10, completion: 2 },
-  },
-});
-const fail = (status: number | undefined, message = "err"): ModelOutcome => ({ ok: false, error: { status, message, aborted: false, retryAfterMs: undefined } });
 
 const log: string[] = [];
 const tools = new ToolRegistry([

@@ -1,0 +1,393 @@
+// The task manager: several independent tasks (each its own session, model, mode and approval
+// policy), driven only by bus commands and reporting only through bus events. Owns approvals
+// (awaited by request id) and the steer/queue items of running turns.
+import { randomUUID } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import type { Bus } from "../protocol/bus.js";
+import type { BusCommand, CommandOf } from "../protocol/commands.js";
+import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
+import { decide, newRemembered, commandOf, type Remembered } from "../sandbox/policy.js";
+import { newSessionId, sessionFileFor } from "../session/store.js";
+import { updateTaskIndex } from "../session/task-index.js";
+import { exportTask } from "../session/export.js";
+import type { AnyTool } from "../tools/define.js";
+import type { Agent } from "./agent.js";
+import { approvalRequest } from "./approvals.js";
+import { createAgent, systemPromptFor } from "./engine.js";
+import type { ModelClient } from "./model-client.js";
+
+export interface QueueItem {
+  id: string;
+  text: string;
+  mode: "steer" | "queue";
+}
+
+interface PendingApproval {
+  requestId: string;
+  resolve(decision: { allow: true } | { allow: false; reason: string }): void;
+  remember(): void;
+}
+
+interface Task {
+  id: string;
+  title: string;
+  titleFromUser: boolean;
+  pinned: boolean;
+  status: TaskStatus;
+  mode: PermissionMode;
+  approval: ApprovalPolicy;
+  model: string;
+  sessionFile: string;
+  createdAt: string;
+  updatedAt: string;
+  usage: { prompt: number; completion: number };
+  agent: Agent | null;
+  loading: Promise<Agent> | null;
+  running: Promise<void> | null;
+  items: QueueItem[];
+  approvals: Map<string, PendingApproval>;
+  remembered: Remembered;
+}
+
+export interface TaskManagerOptions {
+  settings: Settings;
+  bus: Bus;
+  /** Interactive front ends can answer approvals; elsewhere a call that needs one is refused. */
+  interactive: boolean;
+  approval: ApprovalPolicy;
+  mode?: PermissionMode;
+  client?: ModelClient;
+}
+
+const titleFrom = (text: string) => {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || "New task";
+};
+
+export class TaskManager {
+  private readonly tasks = new Map<string, Task>();
+  private readonly opts: TaskManagerOptions;
+
+  constructor(opts: TaskManagerOptions) {
+    this.opts = opts;
+    opts.bus.onCommand((command) => this.handle(command));
+  }
+
+  private emit(event: BusEvent): void {
+    this.opts.bus.emit(event);
+  }
+
+  snapshot(task: Task): TaskSnapshot {
+    return {
+      title: task.title,
+      status: task.status,
+      pinned: task.pinned,
+      model: task.model,
+      mode: task.mode,
+      approval: task.approval,
+      location: "local",
+      sessionFile: task.sessionFile,
+      createdAt: task.createdAt,
+      updatedAt: task.updatedAt,
+      usage: { ...task.usage },
+      pendingApprovals: task.approvals.size,
+    };
+  }
+
+  private changed(task: Task): void {
+    task.updatedAt = new Date().toISOString();
+    this.emit({ type: "task.updated", taskId: task.id, task: this.snapshot(task) });
+  }
+
+  /** Adds a task without loading its session; the agent is built on first use. */
+  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string } = {}): void {
+    if (this.tasks.has(id)) return;
+    const now = new Date().toISOString();
+    const task: Task = {
+      id,
+      title: init.title ?? "New task",
+      titleFromUser: init.title !== undefined,
+      pinned: init.pinned ?? false,
+      status: "idle",
+      mode: this.opts.mode ?? "default",
+      approval: this.opts.approval,
+      model: this.opts.settings.model,
+      sessionFile: init.sessionFile ?? sessionFileFor(this.opts.settings.sessionDir, newSessionId()),
+      createdAt: now,
+      updatedAt: init.updatedAt ?? now,
+      usage: { prompt: 0, completion: 0 },
+      agent: null,
+      loading: null,
+      running: null,
+      items: [],
+      approvals: new Map(),
+      remembered: newRemembered(),
+    };
+    this.tasks.set(id, task);
+    this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
+  }
+
+  has(id: string): boolean {
+    return this.tasks.has(id);
+  }
+
+  isRunning(id: string): boolean {
+    return Boolean(this.tasks.get(id)?.running);
+  }
+
+  /** Builds (once) the task's agent, loading its session file. */
+  agentFor(id: string): Promise<Agent> {
+    const task = this.tasks.get(id);
+    if (!task) return Promise.reject(new Error(`no task ${id}`));
+    if (task.agent) return Promise.resolve(task.agent);
+    task.loading ??= createAgent({
+      settings: { ...this.opts.settings, model: task.model },
+      taskId: id,
+      emit: (event) => this.onAgentEvent(task, event),
+      sessionFile: task.sessionFile,
+      mode: task.mode,
+      ...(this.opts.client ? { client: this.opts.client } : {}),
+      authorize: (tool, args, call) => this.authorize(task, tool, args, call.id),
+      takeSteering: () => this.takeSteering(task),
+    }).then((agent) => {
+      task.agent = agent;
+      if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, messages: agent.messages.slice(1) });
+      if (agent.session.title && !task.titleFromUser) {
+        task.title = agent.session.title;
+        task.titleFromUser = true;
+      }
+      return agent;
+    });
+    return task.loading;
+  }
+
+  private onAgentEvent(task: Task, event: BusEvent): void {
+    if (event.type === "usage.updated") {
+      task.usage.prompt += event.prompt;
+      task.usage.completion += event.completion;
+      this.emit(event);
+      this.changed(task);
+      return;
+    }
+    this.emit(event);
+  }
+
+  private handle(command: BusCommand): void {
+    const task = this.tasks.get(command.taskId);
+    switch (command.type) {
+      case "task.create":
+        this.add(command.taskId, { ...(command.title ? { title: command.title } : {}), ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}) });
+        return;
+      case "user.submit":
+        if (task) this.submit(task, command.text, command.mode ?? "turn");
+        return;
+      case "turn.interrupt":
+        if (task) this.interrupt(task, command.force ?? false);
+        return;
+      case "approval.reply":
+        for (const t of this.tasks.values()) {
+          const pending = t.approvals.get(command.requestId);
+          if (!pending) continue;
+          if (command.decision === "deny") {
+            pending.resolve({ allow: false, reason: command.note ? `the user denied this call: ${command.note}` : "the user denied this call" });
+          } else {
+            if (command.decision === "always") pending.remember();
+            pending.resolve({ allow: true });
+          }
+          t.approvals.delete(command.requestId);
+          this.emit({ type: "approval.resolved", taskId: t.id, requestId: command.requestId, decision: command.decision });
+          if (t.status === "waiting" && t.approvals.size === 0) t.status = "running";
+          this.changed(t);
+        }
+        return;
+      case "config.update":
+        if (task) void this.configure(task, command);
+        return;
+      case "task.update":
+        if (task) void this.update(task, command);
+        return;
+      case "task.delete":
+        if (task) void this.remove(task);
+        return;
+      case "task.export":
+        if (task) void this.export(task, command.format, command.path);
+        return;
+      case "queue.update":
+        if (task) {
+          task.items = command.items.map((i) => ({ ...i }));
+          this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+        }
+        return;
+      case "session.undo":
+      case "session.clear":
+      case "session.compact":
+        if (task) void this.sessionCommand(task, command);
+        return;
+      default:
+        command satisfies never;
+    }
+  }
+
+  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue"): void {
+    if (task.running) {
+      task.items.push({ id: randomUUID(), text, mode: mode === "queue" ? "queue" : "steer" });
+      this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+      return;
+    }
+    if (!task.titleFromUser) {
+      task.title = titleFrom(text);
+      task.titleFromUser = true;
+    }
+    task.status = "running";
+    this.changed(task);
+    task.running = this.runTurn(task, text);
+  }
+
+  private async runTurn(task: Task, text: string): Promise<void> {
+    try {
+      const agent = await this.agentFor(task.id);
+      agent.session.title = task.title;
+      agent.session.pinned = task.pinned;
+      const result = await agent.run(text);
+      task.status = result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
+    } catch (error) {
+      log("error", `task ${task.id} turn failed`, error);
+      task.status = "failed";
+      this.emit({ type: "notice", taskId: task.id, level: "error", text: `the turn failed: ${(error as Error).message}` });
+    }
+    task.running = null;
+    this.changed(task);
+    void this.index(task);
+    // Queued messages become the next turn; steering left over (the turn ended first) too.
+    const next = task.items.shift();
+    if (next) {
+      this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+      this.submit(task, next.text, "turn");
+    }
+  }
+
+  private takeSteering(task: Task): string[] {
+    const steer = task.items.filter((i) => i.mode === "steer");
+    if (steer.length === 0) return [];
+    task.items = task.items.filter((i) => i.mode !== "steer");
+    this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+    return steer.map((i) => i.text);
+  }
+
+  private interrupt(task: Task, force: boolean): void {
+    if (!task.running) return;
+    task.agent?.stop({ force });
+    for (const [requestId, pending] of task.approvals) {
+      pending.resolve({ allow: false, reason: "the turn was stopped before the user answered" });
+      this.emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "cancelled" });
+    }
+    task.approvals.clear();
+  }
+
+  private async authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string): Promise<{ allow: true } | { allow: false; reason: string }> {
+    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered });
+    if (verdict.decision === "allow") return { allow: true };
+    if (verdict.decision === "deny") return { allow: false, reason: verdict.reason };
+    if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${verdict.reason}) and nobody can answer here; it was not run` };
+    const request = await approvalRequest(tool, args, verdict.reason, this.opts.settings.workspace);
+    const requestId = randomUUID();
+    const command = commandOf(args);
+    return new Promise((resolve) => {
+      task.approvals.set(requestId, {
+        requestId,
+        resolve,
+        remember: () => {
+          if (tool.kind === "edit") task.remembered.allEdits = true;
+          else if (command !== undefined) task.remembered.commands.add(command);
+        },
+      });
+      task.status = "waiting";
+      this.emit({ type: "approval.requested", taskId: task.id, requestId, callId, tool: tool.name, kind: tool.kind, ...request });
+      this.changed(task);
+    });
+  }
+
+  private async configure(task: Task, command: CommandOf<"config.update">): Promise<void> {
+    if (command.model) {
+      task.model = command.model;
+      if (task.agent) task.agent.model = command.model;
+    }
+    if (command.approval) task.approval = command.approval;
+    if (command.mode && command.mode !== task.mode) {
+      task.mode = command.mode;
+      task.agent?.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode));
+    }
+    this.changed(task);
+  }
+
+  private async update(task: Task, command: CommandOf<"task.update">): Promise<void> {
+    if (command.title !== undefined) {
+      task.title = command.title;
+      task.titleFromUser = true;
+    }
+    if (command.pinned !== undefined) task.pinned = command.pinned;
+    this.changed(task);
+    if (task.agent && task.agent.messages.length > 1 && !task.running) {
+      task.agent.session.title = task.title;
+      task.agent.session.pinned = task.pinned;
+      await task.agent.save();
+    }
+    await this.index(task);
+  }
+
+  private async remove(task: Task): Promise<void> {
+    this.interrupt(task, true);
+    await task.running?.catch(() => {});
+    this.tasks.delete(task.id);
+    await fs.unlink(task.sessionFile).catch(() => {});
+    await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(() => {});
+    this.emit({ type: "task.removed", taskId: task.id });
+  }
+
+  private async export(task: Task, format: "markdown" | "json", path: string | undefined): Promise<void> {
+    try {
+      const agent = await this.agentFor(task.id);
+      const file = await exportTask(agent.session, task.title, format, path ?? null, this.opts.settings.workspace);
+      this.emit({ type: "notice", taskId: task.id, level: "info", text: `exported to ${file}` });
+    } catch (error) {
+      this.emit({ type: "notice", taskId: task.id, level: "error", text: `export failed: ${(error as Error).message}` });
+    }
+  }
+
+  private async sessionCommand(task: Task, command: CommandOf<"session.undo" | "session.clear" | "session.compact">): Promise<void> {
+    if (task.running) {
+      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "wait for the turn to end (or stop it) first" });
+      return;
+    }
+    const agent = await this.agentFor(task.id);
+    if (command.type === "session.undo") {
+      const n = agent.undo(command.n);
+      this.emit({ type: "notice", taskId: task.id, level: "info", text: n ? `dropped the last ${n} turn${n === 1 ? "" : "s"}` : "nothing to undo" });
+    } else if (command.type === "session.clear") {
+      agent.clear();
+      this.emit({ type: "notice", taskId: task.id, level: "info", text: "the conversation was cleared" });
+    } else {
+      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "compaction is not available yet" });
+      return;
+    }
+    await agent.save();
+    this.emit({ type: "session.loaded", taskId: task.id, messages: agent.messages.slice(1) });
+  }
+
+  private async index(task: Task): Promise<void> {
+    if (!task.agent || task.agent.messages.length <= 1) return;
+    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt };
+    await updateTaskIndex(this.opts.settings.home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch((error: unknown) =>
+      log("warn", "task index not updated", error),
+    );
+  }
+
+  /** Stops every turn (forcefully) and saves every loaded session: the exit path. */
+  async shutdown(): Promise<void> {
+    for (const task of this.tasks.values()) this.interrupt(task, true);
+    await Promise.all([...this.tasks.values()].map((t) => t.running?.catch(() => {})));
+    await Promise.all([...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)));
+  }
+}

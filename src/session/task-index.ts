@@ -1,0 +1,44 @@
+// The task list across runs: a small index (~/.nanohermes/tasks.json) of sessions with their
+// titles, so the UI can list earlier tasks at start without reading every session file.
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import * as z from "../protocol/zod.js";
+import { atomicWriteFile } from "../tools/fs-atomic.js";
+
+const EntrySchema = z.object({
+  id: z.string(),
+  sessionFile: z.string(),
+  title: z.string(),
+  pinned: z.boolean(),
+  workspace: z.string(),
+  updatedAt: z.string(),
+});
+const IndexSchema = z.array(EntrySchema);
+
+export type TaskIndexEntry = z.infer<typeof EntrySchema>;
+
+export const MAX_INDEXED_TASKS = 200;
+
+export const taskIndexPath = (home: string) => join(home, "tasks.json");
+
+/** Contract: never throws; a missing or damaged index reads as empty. */
+export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
+  try {
+    const parsed = IndexSchema.safeParse(JSON.parse(await fs.readFile(taskIndexPath(home), "utf8")));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Applies `change` to the index on disk: read, modify, atomic write. Two processes racing may lose
+ * one update of the index (never a session file); the index is a convenience, not the record.
+ */
+export async function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]) => TaskIndexEntry[]): Promise<void> {
+  const next = change(await readTaskIndex(home))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+    .slice(0, MAX_INDEXED_TASKS);
+  await fs.mkdir(home, { recursive: true });
+  await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
+}

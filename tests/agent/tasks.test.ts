@@ -1,0 +1,186 @@
+// The task manager through the bus only: turns, approvals, steering and queueing, modes, tasks.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TaskManager } from "../../src/agent/tasks.js";
+import type { Settings } from "../../src/config/schema.js";
+import { Bus } from "../../src/protocol/bus.js";
+import type { BusCommand, CommandOf } from "../../src/protocol/commands.js";
+import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
+import { tempDir } from "../helpers/cli.js";
+import { reply, ScriptedClient } from "../helpers/scripted-client.js";
+
+function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?: "never" | "on-request" | "untrusted" } = {}) {
+  const ws = tempDir();
+  const home = tempDir("nh-home-");
+  const settings: Settings = {
+    workspace: ws, home, model: "m", fallbackModel: undefined, baseUrl: undefined, apiKey: undefined, maxRetries: 0, retryBaseMs: 0,
+    maxIterations: 20, requestTimeoutMs: 10_000, thinking: "off", stream: true, sessionDir: join(home, "sessions"),
+  };
+  const bus = new Bus();
+  const events: BusEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const manager = new TaskManager({ settings, bus, interactive: opts.interactive ?? true, approval: opts.approval ?? "on-request", client });
+  const send = (c: BusCommand) => bus.send(c);
+  const waitFor = async <T extends EventType>(type: T, pred: (e: EventOf<T>) => boolean = () => true, timeoutMs = 5000): Promise<EventOf<T>> => {
+    const start = Date.now();
+    for (;;) {
+      const found = events.find((e): e is EventOf<T> => e.type === type && pred(e as EventOf<T>));
+      if (found) return found;
+      if (Date.now() - start > timeoutMs) throw new Error(`no ${type}; saw ${events.map((e) => e.type).join(",")}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  return { ws, home, bus, events, manager, send, waitFor };
+}
+
+const submit = (taskId: string, text: string, mode?: "turn" | "steer" | "queue"): CommandOf<"user.submit"> => ({ type: "user.submit", taskId, text, ...(mode ? { mode } : {}) });
+
+describe("task manager", () => {
+  it("runs a turn, titles the task from the prompt, and reports status and usage", async () => {
+    const t = setup(new ScriptedClient([reply("hello")]));
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "explain the build\nmore detail"));
+    await t.waitFor("turn.completed");
+    const last = await t.waitFor("task.updated", (e) => e.task.status === "done");
+    expect(last.task).toMatchObject({ title: "explain the build", status: "done", usage: { prompt: 10, completion: 2 }, pendingApprovals: 0 });
+  });
+
+  it("asks before a command that is not read-only, and runs it once approved", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "touch made.txt" } }]), reply("done")]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "make a file"));
+    const ask = await t.waitFor("approval.requested");
+    expect(ask).toMatchObject({ tool: "run_command", kind: "exec", title: "Run: touch made.txt", detail: "touch made.txt" });
+    expect(ask.reason).toMatch(/not a recognised read-only command/);
+    expect((await t.waitFor("task.updated", (e) => e.task.status === "waiting")).task.pendingApprovals).toBe(1);
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
+    await t.waitFor("turn.completed");
+    expect(existsSync(join(t.ws, "made.txt"))).toBe(true);
+  });
+
+  it("runs read-only commands without asking under on-request", async () => {
+    const t = setup(new ScriptedClient([reply("", [{ name: "run_command", args: { command: "ls -la" } }]), reply("ok")]));
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "list"));
+    await t.waitFor("turn.completed");
+    expect(t.events.some((e) => e.type === "approval.requested")).toBe(false);
+  });
+
+  it("a denial with a note reaches the model; 'always' is remembered for the task", async () => {
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "rm -f x" } }]),
+      reply("", [{ name: "run_command", args: { command: "touch y" } }]),
+      reply("", [{ name: "run_command", args: { command: "touch y" } }]),
+      reply("done"),
+    ]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "go"));
+    const first = await t.waitFor("approval.requested");
+    t.send({ type: "approval.reply", taskId: "a", requestId: first.requestId, decision: "deny", note: "do not delete anything" });
+    const second = await t.waitFor("approval.requested", (e) => e.requestId !== first.requestId);
+    t.send({ type: "approval.reply", taskId: "a", requestId: second.requestId, decision: "always" });
+    await t.waitFor("turn.completed");
+    expect(t.events.filter((e) => e.type === "approval.requested")).toHaveLength(2);
+    const denied = client.snapshots[1]!.find((m) => m.role === "tool");
+    expect(denied?.content).toBe("the user denied this call: do not delete anything");
+  });
+
+  it("stopping a turn cancels its pending approval and the history stays valid", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "write_file", args: { path: "a.txt", content: "x" } }]), reply("next")]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "write"));
+    const ask = await t.waitFor("approval.requested");
+    expect(ask.title).toBe("Create a.txt");
+    expect(ask.detail).toContain("+x");
+    t.send({ type: "turn.interrupt", taskId: "a" });
+    expect((await t.waitFor("approval.resolved")).decision).toBe("cancelled");
+    expect((await t.waitFor("turn.completed")).reason).toBe("interrupted");
+    expect(existsSync(join(t.ws, "a.txt"))).toBe(false);
+    t.send(submit("a", "again"));
+    await t.waitFor("turn.completed", (e) => e.reason === "completed");
+    const sent = client.snapshots[1]!;
+    const assistant = sent.findIndex((m) => m.role === "assistant");
+    expect(sent[assistant + 1]).toMatchObject({ role: "tool", content: "the turn was stopped before the user answered" });
+  });
+
+  it("refuses calls that need approval when nobody can answer", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "make" } }]), reply("ok")]);
+    const t = setup(client, { interactive: false });
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "build"));
+    await t.waitFor("turn.completed");
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/needs approval .* nobody can answer here; it was not run/);
+  });
+
+  it("delivers steering at the next step boundary and runs queued messages as the next turn", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const client = new ScriptedClient([
+      async () => {
+        await gate;
+        return reply("", [{ name: "list_dir", args: {} }]);
+      },
+      reply("first done"),
+      reply("queued done"),
+    ]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "start"));
+    await t.waitFor("step.started");
+    t.send(submit("a", "also look at tests", "steer"));
+    t.send(submit("a", "then write docs", "queue"));
+    expect((await t.waitFor("queue.updated", (e) => e.items.length === 2)).items.map((i) => i.mode)).toEqual(["steer", "queue"]);
+    release();
+    await t.waitFor("steer.delivered", (e) => e.text === "also look at tests");
+    await t.waitFor("turn.completed", (e) => e.response === "queued done");
+    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also look at tests" });
+    expect(client.snapshots[2]!.at(-1)).toEqual({ role: "user", content: "then write docs" });
+  });
+
+  it("plan mode refuses writes and commands; the system prompt says so", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "write_file", args: { path: "p.txt", content: "x" } }]), reply("planned")]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send({ type: "config.update", taskId: "a", mode: "plan" });
+    t.send(submit("a", "plan it"));
+    await t.waitFor("turn.completed");
+    expect(client.snapshots[0]![0]!.content).toMatch(/Mode: plan \(read-only\)/);
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/plan mode is read-only/);
+    expect(existsSync(join(t.ws, "p.txt"))).toBe(false);
+  });
+
+  it("renames, pins, exports and deletes tasks", async () => {
+    const t = setup(new ScriptedClient([reply("hi")]));
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "hello"));
+    await t.waitFor("turn.completed");
+    t.send({ type: "task.update", taskId: "a", title: "Renamed", pinned: true });
+    await t.waitFor("task.updated", (e) => e.task.title === "Renamed" && e.task.pinned);
+    t.send({ type: "task.export", taskId: "a", format: "markdown", path: "out.md" });
+    await t.waitFor("notice", (e) => e.text.startsWith("exported to"));
+    expect(readFileSync(join(t.ws, "out.md"), "utf8")).toMatch(/^# Renamed\n[\s\S]*## User\n\nhello\n[\s\S]*## Assistant\n\nhi/);
+    const sessionFile = (await t.waitFor("session.saved")).sessionFile;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(JSON.parse(readFileSync(sessionFile, "utf8"))).toMatchObject({ title: "Renamed", pinned: true });
+    const index = JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[];
+    expect(index.map((e) => [e.id, e.title])).toEqual([["a", "Renamed"]]);
+    t.send({ type: "task.delete", taskId: "a" });
+    await t.waitFor("task.removed");
+    expect(existsSync(sessionFile)).toBe(false);
+  });
+
+  it("loads an existing session when a task is created on it and replays it to the UI", async () => {
+    const t = setup(new ScriptedClient([reply("more")]));
+    const file = join(t.home, "old.json");
+    writeFileSync(file, JSON.stringify([{ role: "user", content: "earlier" }, { role: "assistant", content: "answer" }]));
+    t.send({ type: "task.create", taskId: "b", sessionFile: file });
+    t.send(submit("b", "continue"));
+    const loaded = await t.waitFor("session.loaded");
+    expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    await t.waitFor("turn.completed");
+  });
+});
