@@ -1,0 +1,396 @@
+// Display-width text layout for the terminal: measuring, wrapping, truncating and padding
+// strings that may hold ANSI escapes, CJK, emoji and combining sequences.
+// Contract: every line these functions return is self-contained (it opens the styles active at
+// its start and closes them at its end), so callers may drop, reorder or clip lines freely.
+import stringWidth from "string-width";
+
+/** Options for {@link wrapLine}. */
+export interface WrapOptions {
+  /** Break at spaces when possible (prose); a word longer than the line is still cut. Default false (cut anywhere, for code and diffs). */
+  words?: boolean;
+  /**
+   * Starts continuation lines: a number of blank columns (hanging indent for list items) or a
+   * string (quote bars). Ignored when wider than half the width. Default none.
+   */
+  indent?: number | string;
+}
+
+const TAB = 4;
+const RESET = "\x1b[0m";
+// Stands in for a grapheme wider than the whole line (a CJK character at width 1), so no line
+// ever exceeds its width.
+const TOO_WIDE = "…";
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_TEXT = /^[\x20-\x7e\n\t]*$/;
+// CSI (colours, cursor), OSC terminated by BEL or ST (hyperlinks, titles), and two-byte escapes.
+const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y;
+const CONTROL = /^[\x00-\x08\x0b-\x1f\x7f-\x9f]$/;
+
+const segmenter = new Intl.Segmenter();
+// string-width costs about a microsecond per call; non-ASCII graphemes repeat a lot in practice.
+const widthCache = new Map<string, number>();
+
+/**
+ * Widths of common single code points without string-width: its first call compiles emoji
+ * regexes for ~50 ms, a visible stall if the first CJK character arrives mid-stream.
+ */
+function knownWidth(c: number): number {
+  if ((c >= 0xa0 && c <= 0x2ff && c !== 0xad) || (c >= 0x391 && c <= 0x3c9) || (c >= 0x400 && c <= 0x45f)) return 1;
+  if (
+    (c >= 0x4e00 && c <= 0x9fff) || // CJK unified ideographs
+    (c >= 0x3400 && c <= 0x4dbf) || // extension A
+    (c >= 0x3041 && c <= 0x3096) || // hiragana
+    (c >= 0x30a1 && c <= 0x30fa) || // katakana
+    (c >= 0xac00 && c <= 0xd7a3) || // hangul syllables
+    (c >= 0xff01 && c <= 0xff60) || // fullwidth forms
+    (c >= 0x3001 && c <= 0x3003) || // ideographic comma, full stop, ditto
+    (c >= 0x3008 && c <= 0x3011) // CJK brackets
+  ) {
+    return 2;
+  }
+  return -1;
+}
+
+function graphemeWidth(g: string): number {
+  if (g.length === 1) {
+    const known = knownWidth(g.charCodeAt(0));
+    if (known >= 0) return known;
+  }
+  let w = widthCache.get(g);
+  if (w === undefined) {
+    if (widthCache.size > 4096) widthCache.clear();
+    w = stringWidth(g);
+    widthCache.set(g, w);
+  }
+  return w;
+}
+
+const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/** Columns `s` occupies in a terminal; ANSI escapes count zero. */
+export function visibleWidth(s: string): number {
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  // Styled ASCII is the common case and string-width's full Unicode path costs ~20x more.
+  const bare = s.includes("\x1b") ? s.replace(SGR_OR_OSC, "") : s;
+  if (PRINTABLE_ASCII.test(bare)) return bare.length;
+  let w = 0;
+  for (const { segment } of segmenter.segment(bare)) w += segment.length === 1 && segment >= " " && segment <= "~" ? 1 : graphemeWidth(segment);
+  return w;
+}
+
+/** One effect of an SGR sequence on the slots: set a value, delete (null), or clear all (""). */
+type SgrOp = readonly [slot: string, value: string | null];
+// Chalk repeats the same few sequences, so each is parsed once.
+const sgrCache = new Map<string, readonly SgrOp[]>();
+
+function parseSgr(seq: string): readonly SgrOp[] {
+  if (!seq.startsWith("\x1b[") || !seq.endsWith("m")) return [];
+  const ops: SgrOp[] = [];
+  const params = seq.slice(2, -1).split(";");
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i] ?? "";
+    const code = p === "" ? 0 : Number.parseInt(p, 10);
+    if (code === 38 || code === 48 || code === 58) {
+      // Extended colours take 2 (256-colour) or 4 (true colour) more parameters.
+      const n = params[i + 1] === "5" ? 2 : params[i + 1] === "2" ? 4 : 0;
+      ops.push([String(code), params.slice(i, i + n + 1).join(";")]);
+      i += n;
+    } else if (code === 0) ops.push(["", null]);
+    else if (code === 22) ops.push(["1", null], ["2", null]);
+    else if (code === 39 || code === 49 || code === 59) ops.push([String(code - 1), null]);
+    else if ((code >= 30 && code <= 37) || (code >= 90 && code <= 97)) ops.push(["38", p]);
+    else if ((code >= 40 && code <= 47) || (code >= 100 && code <= 107)) ops.push(["48", p]);
+    else if (code >= 23 && code <= 29) ops.push([String(code - 20), null]);
+    else if (code === 55) ops.push(["53", null]);
+    else if ((code >= 1 && code <= 9) || code === 53) ops.push([String(code), p]);
+  }
+  return ops;
+}
+
+/**
+ * The SGR attributes in force, one slot per attribute family, so a line break can close them
+ * and the next line reopen exactly the same look (chalk nests opens and closes freely).
+ */
+class SgrState {
+  private slots = new Map<string, string>();
+
+  apply(seq: string): void {
+    let ops = sgrCache.get(seq);
+    if (!ops) {
+      if (sgrCache.size > 1024) sgrCache.clear();
+      ops = parseSgr(seq);
+      sgrCache.set(seq, ops);
+    }
+    for (const [slot, value] of ops) {
+      if (slot === "") this.slots.clear();
+      else if (value === null) this.slots.delete(slot);
+      else this.slots.set(slot, value);
+    }
+  }
+
+  get active(): boolean {
+    return this.slots.size > 0;
+  }
+
+  open(): string {
+    return this.slots.size === 0 ? "" : `\x1b[${[...this.slots.values()].join(";")}m`;
+  }
+}
+
+/** Text cut into graphemes and escapes; `w` is the grapheme's width, or -1 for an escape. */
+interface Units {
+  u: string[];
+  w: number[];
+}
+
+function toUnits(text: string): Units {
+  const u: string[] = [];
+  const w: number[] = [];
+  let col = 0; // column in the source line, for tab stops
+  const pushText = (s: string): void => {
+    const graphemes = ASCII_TEXT.test(s) ? s : Array.from(segmenter.segment(s), (x) => x.segment);
+    for (const g of graphemes) {
+      if (g === "\n") (u.push(g), w.push(0), (col = 0));
+      else if (g === "\t") for (let n = TAB - (col % TAB); n > 0; n--) (u.push(" "), w.push(1), col++);
+      else if (CONTROL.test(g)) continue; // a stray \r or bell would corrupt the screen
+      else {
+        const gw = g.length === 1 && g >= " " && g <= "~" ? 1 : graphemeWidth(g);
+        u.push(g), w.push(gw), (col += gw);
+      }
+    }
+  };
+  let i = 0;
+  while (i < text.length) {
+    const e = text.indexOf("\x1b", i);
+    const end = e < 0 ? text.length : e;
+    if (end > i) pushText(text.slice(i, end));
+    if (e < 0) break;
+    ESCAPE.lastIndex = e;
+    const m = ESCAPE.exec(text);
+    if (m) (u.push(m[0]), w.push(-1), (i = e + m[0].length));
+    else i = e + 1; // a lone ESC is dropped rather than let it swallow what follows
+  }
+  return { u, w };
+}
+
+/** One output line: units [start, end), and whether it is a continuation (gets the indent). */
+interface Range {
+  start: number;
+  end: number;
+  cont: boolean;
+}
+
+/** The continuation prefix actually used: only when it leaves room for a double-width grapheme. */
+function effectiveIndent(opts: WrapOptions, max: number): string {
+  const prefix = typeof opts.indent === "string" ? opts.indent : " ".repeat(Math.max(0, Math.floor(opts.indent ?? 0)));
+  const w = visibleWidth(prefix);
+  return w > 0 && w * 2 <= max && max - w >= 2 ? prefix : "";
+}
+
+/** Decides where lines break; works on unit indexes only, so ASCII and ANSI text share it. */
+function breakLines(n: number, unit: (i: number) => string, width: (i: number) => number, max: number, opts: WrapOptions): Range[] {
+  const words = opts.words === true;
+  const indent = visibleWidth(effectiveIndent(opts, max));
+  const ranges: Range[] = [];
+  let start = 0;
+  let cont = false;
+  let col = 0;
+  let seenWord = false; // a non-space grapheme on this line: spaces after it are break points
+  let prevSpace = false;
+  let breakAt = -1; // the last run of spaces after a word: [breakAt, resumeAt)
+  let resumeAt = -1;
+  const newLine = (end: number, next: number): void => {
+    ranges.push({ start, end, cont });
+    start = next;
+    cont = true;
+    col = indent;
+    seenWord = prevSpace = false;
+    breakAt = resumeAt = -1;
+  };
+  for (let i = 0; i < n; i++) {
+    const w = width(i);
+    if (w < 0) continue;
+    const g = unit(i);
+    if (g === "\n") {
+      newLine(i, i + 1);
+      cont = false;
+      col = 0;
+      continue;
+    }
+    // A grapheme wider than the whole line is replaced by a 1-column stand-in when emitted.
+    const gw = Math.min(w, max);
+    if (col + gw > max) {
+      if (words && g === " " && seenWord) {
+        // Overflow on a space: end the line before the run of spaces, resume after it.
+        let j = i;
+        while (j < n && (width(j) < 0 || unit(j) === " ")) j++;
+        while (j > i && width(j - 1) < 0) j--; // escapes just before the next word stay with it
+        newLine(prevSpace ? breakAt : i, j);
+        i = j - 1;
+        continue;
+      }
+      if (words && breakAt > start) {
+        // Move the word being written to the next line.
+        newLine(breakAt, resumeAt);
+        for (let k = start; k < i; k++) {
+          const kw = width(k);
+          if (kw >= 0) (col += Math.min(kw, max)), (seenWord = true);
+        }
+      }
+      if (col + gw > max) newLine(i, i); // still too long: cut the word here
+    }
+    if (g === " ") {
+      if (seenWord && !prevSpace) breakAt = i;
+      if (seenWord) resumeAt = i + 1;
+      prevSpace = true;
+    } else {
+      seenWord = true;
+      prevSpace = false;
+    }
+    col += gw;
+  }
+  ranges.push({ start, end: n, cont });
+  return ranges;
+}
+
+/**
+ * wrapLine for styled ASCII, the bulk of rendered Markdown: breaks the text without its escapes
+ * and puts each escape back where it was (about 5x faster than the grapheme path). `null` when
+ * the text holds anything else.
+ */
+function wrapStyledAscii(text: string, max: number, opts: WrapOptions): string[] | null {
+  let plain = "";
+  const at: number[] = []; // escape k stands before plain[at[k]]
+  const seqs: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const e = text.indexOf("\x1b", i);
+    if (e < 0) {
+      plain += text.slice(i);
+      break;
+    }
+    plain += text.slice(i, e);
+    ESCAPE.lastIndex = e;
+    const m = ESCAPE.exec(text);
+    if (!m) return null;
+    at.push(plain.length);
+    seqs.push(m[0]);
+    i = e + m[0].length;
+  }
+  if (!PRINTABLE_ASCII.test(plain)) return null;
+  const ranges = breakLines(plain.length, (k) => plain[k] ?? "", () => 1, max, opts);
+  const pad = effectiveIndent(opts, max);
+  const state = new SgrState();
+  const out: string[] = [];
+  let j = 0;
+  ranges.forEach((r, k) => {
+    // Escapes in the spaces dropped at a break only change the state the next line reopens.
+    if (k > 0) for (; j < at.length && (at[j] ?? 0) < r.start; j++) state.apply(seqs[j] ?? "");
+    let line = (r.cont ? pad : "") + state.open();
+    let pos = r.start;
+    const last = k === ranges.length - 1;
+    for (; j < at.length && (last || (at[j] ?? 0) <= r.end); j++) {
+      const p = at[j] ?? 0;
+      const seq = seqs[j] ?? "";
+      line += plain.slice(pos, p) + seq;
+      pos = p;
+      state.apply(seq);
+    }
+    line += plain.slice(pos, r.end);
+    out.push(state.active ? line + RESET : line);
+  });
+  return out;
+}
+
+/**
+ * Wraps one logical line (a `\n` inside forces a break) so that no output line is wider than
+ * `width` columns. Styles open at a break are closed at the end of the line and reopened on the
+ * next; a grapheme wider than `width` is replaced by "…".
+ */
+export function wrapLine(text: string, width: number, opts: WrapOptions = {}): string[] {
+  const max = Math.max(1, Math.floor(width));
+  if (PRINTABLE_ASCII.test(text)) {
+    if (text.length <= max) return [text];
+    const ranges = breakLines(text.length, (i) => text[i] ?? "", () => 1, max, opts);
+    const pad = effectiveIndent(opts, max);
+    return ranges.map((r) => (r.cont ? pad : "") + text.slice(r.start, r.end));
+  }
+  const styled = text.includes("\x1b") ? wrapStyledAscii(text, max, opts) : null;
+  if (styled) return styled;
+  const { u, w } = toUnits(text);
+  const ranges = breakLines(u.length, (i) => u[i] ?? "", (i) => w[i] ?? 0, max, opts);
+  const pad = effectiveIndent(opts, max);
+  const state = new SgrState();
+  const out: string[] = [];
+  let pos = 0;
+  ranges.forEach((r, k) => {
+    for (; pos < r.start; pos++) if ((w[pos] ?? 0) < 0) state.apply(u[pos] ?? ""); // escapes in dropped spaces
+    const last = k === ranges.length - 1;
+    let line = (r.cont ? pad : "") + state.open();
+    // The last line also takes the escapes after its last grapheme (the closing codes).
+    const end = last ? u.length : r.end;
+    for (; pos < end; pos++) {
+      const unit = u[pos] ?? "";
+      const uw = w[pos] ?? 0;
+      if (uw < 0) state.apply(unit);
+      if (unit === "\n") continue;
+      line += uw > max ? TOO_WIDE : unit;
+    }
+    out.push(state.active ? line + RESET : line);
+  });
+  return out;
+}
+
+/** Replaces tabs with spaces up to the next tab stop (plain text: no escapes). */
+export function expandTabs(s: string, tab = TAB): string {
+  if (!s.includes("\t")) return s;
+  let out = "";
+  let col = 0;
+  for (const g of PRINTABLE_ASCII.test(s.replace(/\t/g, " ")) ? s : Array.from(segmenter.segment(s), (x) => x.segment)) {
+    if (g === "\t") {
+      const n = tab - (col % tab);
+      out += " ".repeat(n);
+      col += n;
+    } else {
+      out += g;
+      col += g.length === 1 && g >= " " && g <= "~" ? 1 : graphemeWidth(g);
+    }
+  }
+  return out;
+}
+
+/** Splits multi-line styled text into self-contained lines (styles carried across each `\n`). */
+export function splitAnsiLines(text: string): string[] {
+  if (!text.includes("\x1b")) return text.split("\n");
+  return wrapLine(text, Number.MAX_SAFE_INTEGER);
+}
+
+/** Cuts `s` to at most `width` columns, ending with `ellipsis` when something was cut. */
+export function truncateToWidth(s: string, width: number, ellipsis = "…"): string {
+  const max = Math.max(0, Math.floor(width));
+  if (visibleWidth(s) <= max) return s;
+  const ew = visibleWidth(ellipsis);
+  const tail = ew <= max ? ellipsis : "";
+  const room = max - (tail === "" ? 0 : ew);
+  if (PRINTABLE_ASCII.test(s)) return s.slice(0, room) + tail;
+  const { u, w } = toUnits(s);
+  const state = new SgrState();
+  let out = "";
+  let col = 0;
+  for (let i = 0; i < u.length; i++) {
+    const uw = w[i] ?? 0;
+    const unit = u[i] ?? "";
+    if (uw < 0) (state.apply(unit), (out += unit));
+    else if (unit === "\n" || col + uw > room) break;
+    else (out += unit), (col += uw);
+  }
+  return out + (state.active ? RESET : "") + tail;
+}
+
+/** Pads `s` with spaces to `width` columns (never cuts; see {@link truncateToWidth}). */
+export function padToWidth(s: string, width: number, align: "left" | "right" | "center" = "left"): string {
+  const gap = Math.floor(width) - visibleWidth(s);
+  if (gap <= 0) return s;
+  if (align === "right") return " ".repeat(gap) + s;
+  if (align === "center") return " ".repeat(gap >> 1) + s + " ".repeat(gap - (gap >> 1));
+  return s + " ".repeat(gap);
+}
