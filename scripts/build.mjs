@@ -9,6 +9,48 @@ const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
+/**
+ * Build-time patches of dependencies, each for a measured start-up cost:
+ * - yoga-layout decodes its WebAssembly through fetch() when fetch exists, which loads undici
+ *   (~40 ms); its own base64 path needs nothing.
+ * - string-width sends any non-ASCII string (our box-drawing borders) through a Unicode property
+ *   regex whose first compilation costs ~60 ms; box-drawing and block characters are one column
+ *   wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts checks this).
+ */
+const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0 };
+const patches = {
+  name: "nanohermes-patches",
+  setup(b) {
+    b.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, async (a) => {
+      const text = readFileSync(a.path, "utf8");
+      const out = text.replaceAll('"function"!=typeof fetch', "true");
+      if (out !== text) applied.yoga++;
+      return { contents: out, loader: "js" };
+    });
+    // Several string-width versions are installed; the one Ink uses has this fast path.
+    b.onLoad({ filter: /node_modules[\/\\]string-width[\/\\]index\.js$/ }, async (a) => {
+      const text = readFileSync(a.path, "utf8");
+      const out = text.replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", "if (/^[\\u0020-\\u007E\\u2500-\\u259F]*$/.test(string)) {");
+      if (out !== text) applied.stringWidth++;
+      return { contents: out, loader: "js" };
+    });
+    // Ink 6.8's incremental renderer moves up one line too few when the frame ends with a newline
+    // (every frame shorter than the terminal, which is all of ours: rows - 1): each update is then
+    // drawn one line lower and the last line is lost. tests/e2e/tui-*.test.ts watch for it.
+    b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]log-update\.js$/ }, async (a) => {
+      const text = readFileSync(a.path, "utf8");
+      const out = text.replace("buffer.push(ansiEscapes.cursorUp(previousVisible - 1));", "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));");
+      if (out !== text) applied.inkIncremental++;
+      return { contents: out, loader: "js" };
+    });
+    b.onEnd(() => {
+      for (const [name, count] of Object.entries(applied)) {
+        if (count === 0) throw new Error(`the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`);
+      }
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ["src/cli.ts"],
@@ -26,7 +68,10 @@ const result = await build({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
   },
-  define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version) },
+  define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
+  alias: { "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs") },
+  plugins: [patches],
+  jsx: "automatic",
   logLevel: "warning",
 });
 

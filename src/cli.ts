@@ -52,18 +52,31 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length > 2) throw new UsageError("usage: nanohermes tool NAME 'JSON-ARGS' (quote the JSON as one argument)");
       return await runToolCommand(settings, { name: rest[0], json: rest[1], schema: flags.values.schema === true }, { stdout: process.stdout, stderr: process.stderr });
     }
+    if (command === "doctor") {
+      const { runDoctor } = await import("./ui/terminal/doctor.js");
+      process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);
+      return 0;
+    }
     if (command !== undefined) throw new UsageError(`unknown command "${command}" (to pass a prompt use -p "...")`);
 
     let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
+    if (prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+      // yoga (Ink's layout engine) is WebAssembly; V8's background tier-up of it costs start-up
+      // CPU for no gain here, so the baseline compiler does it all.
+      (await import("node:v8")).setFlagsFromString("--liftoff-only");
+      const { runUi } = await import("./ui/run.js");
+      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env });
+    }
+    if (prompt === undefined && process.stdin.isTTY) {
+      process.stderr.write("nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p \"...\" (see --help)\n");
+      return EXIT_USAGE;
+    }
     if (prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim();
     else if (prompt !== undefined && (await stdinIsData())) {
       const piped = (await readStdin()).trim();
       if (piped) prompt = `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
     }
-    if (prompt === undefined) {
-      process.stderr.write("nanohermes: the interactive interface is not available yet; run one turn with -p \"...\" or pipe a prompt on stdin (see --help)\n");
-      return EXIT_USAGE;
-    }
+    if (prompt === undefined) return EXIT_USAGE;
     if (prompt.trim() === "") {
       process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");
       return EXIT_USAGE;

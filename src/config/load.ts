@@ -108,5 +108,10 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     thinking: (thinkingFlag as ThinkingLevel | undefined) ?? file.thinking ?? defaults.thinking,
     stream: flags.values["no-stream"] === true ? false : (file.stream ?? defaults.stream),
     sessionDir,
+    approval: file.approval,
+    mode: file.mode ?? "default",
+    theme: file.theme,
+    keys: file.keys ?? {},
+    notify: { bell: file.notify?.bell ?? true, osc: file.notify?.osc ?? true },
   };
 }

@@ -1,5 +1,6 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
+import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/events.js";
 import { thinkingLevels, type ThinkingLevel } from "./levels.js";
 
 export { thinkingLevels, type ThinkingLevel };
@@ -19,6 +20,15 @@ export const ConfigFileSchema = z.strictObject({
   thinking: z.optional(z.enum(thinkingLevels)),
   stream: z.optional(z.boolean()),
   sessionDir: z.optional(z.string().check(z.minLength(1))),
+  approval: z.optional(z.enum(approvalPolicies)).check(z.describe("Approval policy of the interactive UI (default on-request).")),
+  mode: z.optional(z.enum(permissionModes)).check(z.describe("Permission mode new tasks start in (default default).")),
+  theme: z.optional(z.string().check(z.minLength(1))).check(z.describe("dark, light, high-contrast or a theme in ~/.nanohermes/themes/.")),
+  keys: z
+    .optional(z.record(z.string(), z.union([z.string(), z.array(z.string())])))
+    .check(z.describe("Key binding overrides: action name to one key or a list ([] unbinds).")),
+  notify: z
+    .optional(z.strictObject({ bell: z.optional(z.boolean()), osc: z.optional(z.boolean()) }))
+    .check(z.describe("Signal a task that needs approval or finished while you look elsewhere (default both on).")),
 });
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -39,6 +49,12 @@ export interface Settings {
   thinking: ThinkingLevel;
   stream: boolean;
   sessionDir: string;
+  /** Set by --approval / -y / --yolo or config; front ends apply their own default when absent. */
+  approval: ApprovalPolicy | undefined;
+  mode: PermissionMode;
+  theme: string | undefined;
+  keys: Record<string, string | string[]>;
+  notify: { bell: boolean; osc: boolean };
 }
 
 export const defaults = {

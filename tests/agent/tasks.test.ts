@@ -16,6 +16,7 @@ function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?:
   const settings: Settings = {
     workspace: ws, home, model: "m", fallbackModel: undefined, baseUrl: undefined, apiKey: undefined, maxRetries: 0, retryBaseMs: 0,
     maxIterations: 20, requestTimeoutMs: 10_000, thinking: "off", stream: true, sessionDir: join(home, "sessions"),
+    approval: undefined, mode: "default", theme: undefined, keys: {}, notify: { bell: false, osc: false },
   };
   const bus = new Bus();
   const events: BusEvent[] = [];

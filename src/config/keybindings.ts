@@ -1,0 +1,86 @@
+// Key bindings as data: every UI action, its default keys and a line for the shortcut sheet.
+// Overridden by "keys" in config.json. No action is bound only to an Alt or function-key chord:
+// those get lost in tmux and over SSH.
+
+export interface ActionInfo {
+  keys: string[];
+  doc: string;
+  group: "global" | "composer" | "transcript" | "approval" | "lists";
+}
+
+export const actions = {
+  interrupt: { keys: ["ctrl+c"], doc: "stop the turn (twice: also kill the command); idle: clear the input, twice to exit", group: "global" },
+  exit: { keys: ["ctrl+d"], doc: "exit (on an empty input)", group: "global" },
+  stop: { keys: ["escape"], doc: "stop the running turn; close a dialog", group: "global" },
+  palette: { keys: ["ctrl+k"], doc: "command palette", group: "global" },
+  help: { keys: ["?", "f1"], doc: "this shortcut sheet (? on an empty input)", group: "global" },
+  toggleTasks: { keys: ["ctrl+t"], doc: "show or hide the task list (focus it when shown)", group: "global" },
+  toggleResults: { keys: ["ctrl+r"], doc: "show or hide the results pane; again to switch tabs", group: "global" },
+  newTask: { keys: ["ctrl+n"], doc: "new task", group: "global" },
+  nextTask: { keys: ["ctrl+o"], doc: "next task", group: "global" },
+  task1: { keys: ["alt+1"], doc: "switch to task 1 (also from the task list)", group: "global" },
+  task2: { keys: ["alt+2"], doc: "switch to task 2", group: "global" },
+  task3: { keys: ["alt+3"], doc: "switch to task 3", group: "global" },
+  task4: { keys: ["alt+4"], doc: "switch to task 4", group: "global" },
+  task5: { keys: ["alt+5"], doc: "switch to task 5", group: "global" },
+  task6: { keys: ["alt+6"], doc: "switch to task 6", group: "global" },
+  task7: { keys: ["alt+7"], doc: "switch to task 7", group: "global" },
+  task8: { keys: ["alt+8"], doc: "switch to task 8", group: "global" },
+  task9: { keys: ["alt+9"], doc: "switch to task 9", group: "global" },
+  nextApproval: { keys: ["ctrl+y"], doc: "jump to the next task waiting for approval", group: "global" },
+  cycleMode: { keys: ["shift+tab"], doc: "cycle the permission mode", group: "global" },
+  browse: { keys: ["ctrl+b"], doc: "move a cursor over the transcript (Esc on an empty input too)", group: "global" },
+  externalEditor: { keys: ["ctrl+g"], doc: "edit the prompt in $EDITOR", group: "composer" },
+  scrollUp: { keys: ["pageup"], doc: "scroll the transcript up a page", group: "global" },
+  scrollDown: { keys: ["pagedown"], doc: "scroll down a page (at the end, follow new output)", group: "global" },
+  scrollTop: { keys: ["home"], doc: "top of the transcript (on an empty input)", group: "global" },
+  scrollBottom: { keys: ["end"], doc: "end of the transcript, following new output (on an empty input)", group: "global" },
+  submit: { keys: ["enter"], doc: "send; while a turn runs: steer it at the next step", group: "composer" },
+  queue: { keys: ["tab"], doc: "while a turn runs: queue as the next turn; else complete /commands and @paths", group: "composer" },
+  historySearch: { keys: ["ctrl+s"], doc: "search the prompt history", group: "composer" },
+  editQueue: { keys: ["ctrl+e"], doc: "edit the pending steer/queue items (on an empty input)", group: "composer" },
+  approveOnce: { keys: ["y"], doc: "approve once", group: "approval" },
+  approveAlways: { keys: ["a"], doc: "approve always for this task", group: "approval" },
+  deny: { keys: ["n"], doc: "deny", group: "approval" },
+  denyWithNote: { keys: ["d"], doc: "deny with a note to the model", group: "approval" },
+  cursorUp: { keys: ["up", "k"], doc: "previous block", group: "transcript" },
+  cursorDown: { keys: ["down", "j"], doc: "next block", group: "transcript" },
+  toggleBlock: { keys: ["enter", "space"], doc: "expand or collapse a tool card or thinking", group: "transcript" },
+  copyBlock: { keys: ["y"], doc: "copy the block's source text (OSC 52)", group: "transcript" },
+  copyCode: { keys: ["c"], doc: "copy the next code block of the reply", group: "transcript" },
+  search: { keys: ["/"], doc: "search the transcript", group: "transcript" },
+  searchNext: { keys: ["n"], doc: "next match", group: "transcript" },
+  searchPrev: { keys: ["N"], doc: "previous match", group: "transcript" },
+  nextPrompt: { keys: ["p"], doc: "next prompt (P: previous)", group: "transcript" },
+  prevPrompt: { keys: ["P"], doc: "previous prompt", group: "transcript" },
+  nextReply: { keys: ["r"], doc: "next reply (R: previous)", group: "transcript" },
+  prevReply: { keys: ["R"], doc: "previous reply", group: "transcript" },
+  nextTool: { keys: ["t"], doc: "next tool call (T: previous)", group: "transcript" },
+  prevTool: { keys: ["T"], doc: "previous tool call", group: "transcript" },
+  nextError: { keys: ["e"], doc: "next error (E: previous)", group: "transcript" },
+  prevError: { keys: ["E"], doc: "previous error", group: "transcript" },
+  nextApprovalCard: { keys: ["a"], doc: "next approval (A: previous)", group: "transcript" },
+  prevApprovalCard: { keys: ["A"], doc: "previous approval", group: "transcript" },
+  leaveBrowse: { keys: ["escape", "i"], doc: "back to the input", group: "transcript" },
+  listUp: { keys: ["up", "k"], doc: "move up", group: "lists" },
+  listDown: { keys: ["down", "j"], doc: "move down", group: "lists" },
+  listSelect: { keys: ["enter"], doc: "open the selected task / file / tab", group: "lists" },
+  listRename: { keys: ["r"], doc: "rename the task", group: "lists" },
+  listPin: { keys: ["p"], doc: "pin or unpin the task", group: "lists" },
+  listDelete: { keys: ["x", "delete"], doc: "delete the task (asks first)", group: "lists" },
+  listFilter: { keys: ["/"], doc: "filter tasks", group: "lists" },
+  listExport: { keys: ["m"], doc: "export the task as Markdown (M: JSON)", group: "lists" },
+  listExportJson: { keys: ["M"], doc: "export the task as JSON", group: "lists" },
+  nextTab: { keys: ["right", "l", "ctrl+r"], doc: "next results tab", group: "lists" },
+  prevTab: { keys: ["left", "h"], doc: "previous results tab", group: "lists" },
+  nextHunk: { keys: ["]"], doc: "next diff hunk", group: "lists" },
+  prevHunk: { keys: ["["], doc: "previous diff hunk", group: "lists" },
+} as const satisfies Record<string, ActionInfo>;
+
+export type Action = keyof typeof actions;
+
+export function defaultKeymap(): Record<Action, string[]> {
+  const out = {} as Record<Action, string[]>;
+  for (const [name, info] of Object.entries(actions) as [Action, ActionInfo][]) out[name] = [...info.keys];
+  return out;
+}

@@ -1,0 +1,58 @@
+// The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
+// hunk jumps), Reads, Todo and Agents.
+import { Box, Text } from "ink";
+import { useMemo } from "react";
+import { useApp, useStore } from "../hooks/useStore.js";
+import { diffFile, renderDiff } from "../render/diff.js";
+import { padToWidth } from "../render/wrap.js";
+import { diffStyles, listLines, tabBar } from "../view/panes.js";
+
+export function ResultsPane({ width, height }: { width: number; height: number }) {
+  const { palette: p, ctl, ascii, before, readFile } = useApp();
+  const tab = useStore((s) => s.ui.resultsTab);
+  const focused = useStore((s) => s.ui.focus === "results");
+  const index = useStore((s) => s.ui.resultsIndex);
+  const diffPath = useStore((s) => s.ui.diffPath);
+  const hunk = useStore((s) => s.ui.diffHunk);
+  const changed = useStore((s) => (s.current ? s.transcripts[s.current]?.changed : undefined)) ?? [];
+  const reads = useStore((s) => (s.current ? s.transcripts[s.current]?.reads : undefined)) ?? [];
+  const blocks = useStore((s) => (s.current ? s.transcripts[s.current]?.blocks : undefined));
+  const inner = width - 2;
+  const bodyHeight = height - 1;
+  // Re-read the file after each tool call of the task (blocks change then).
+  const diff = useMemo(() => {
+    if (tab !== "changes" || !diffPath) return null;
+    return renderDiff(diffFile(before.get(diffPath) ?? null, readFile(diffPath)), { width: inner, styles: diffStyles(p), path: diffPath });
+  }, [tab, diffPath, blocks, inner, p, before, readFile]);
+  let body: string[];
+  let count = 0;
+  let hunks = 0;
+  if (tab === "files") {
+    const files = ctl.deps.paths();
+    count = files.length;
+    body = listLines(p, [...files], index, focused, inner, bodyHeight, "no files (or still listing)");
+  } else if (tab === "changes") {
+    count = changed.length;
+    if (diff) {
+      hunks = diff.hunkStarts.length;
+      const start = diff.hunkStarts[Math.min(hunk, Math.max(0, hunks - 1))] ?? 0;
+      const offset = Math.max(0, Math.min(Math.max(0, diff.lines.length - bodyHeight), start));
+      body = diff.lines.slice(offset, offset + bodyHeight);
+    } else {
+      body = listLines(p, changed.map((f) => `M ${f}`), index, focused, inner, bodyHeight, "no files changed by this task yet");
+    }
+  } else if (tab === "reads") {
+    count = reads.length;
+    body = listLines(p, reads, index, focused, inner, bodyHeight, "no files read by this task yet");
+  } else if (tab === "todo") body = [p.dim("no plan yet (the todo tools are not available yet)")];
+  else body = [p.dim("no subagents (none are configured)")];
+  ctl.results = { count, hunks };
+  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length }, inner), ...body];
+  while (lines.length < height) lines.push("");
+  const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
+  return (
+    <Box width={width} height={height}>
+      <Text wrap="truncate-end">{lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`).join("\n")}</Text>
+    </Box>
+  );
+}

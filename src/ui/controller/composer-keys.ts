@@ -1,0 +1,137 @@
+// The composer: typing and pasting (a pasted block stays one message), Enter to send (or to steer
+// a running turn), Tab to queue or complete, history, slash commands and $EDITOR.
+import { applyCompletion, complete } from "../input/complete.js";
+import { applyEditorAction, createEditor, editorActions, editorText, insertText, isEmpty, type EditorState } from "../input/editor.js";
+import { downOrHistory, upOrHistory } from "../input/history.js";
+import type { InputEvent } from "../input/keys.js";
+import { findAction } from "../input/keymap.js";
+import type { Controller } from "./controller.js";
+import { runSlash } from "./run-slash.js";
+import { parseSlash, slashCommands } from "./slash.js";
+
+/** A paste larger than this is refused: it would not be a prompt anyone meant to send. */
+export const MAX_PASTE_CHARS = 1_000_000;
+
+function setComposer(ctl: Controller, composer: EditorState, keepCompletion = true): void {
+  ctl.setUi((ui) => {
+    const open = keepCompletion && ui.completion !== null;
+    const list = open || /^[/@]|\s@/.test(editorText(composer)) ? complete(composer, { commands: slashCommands, paths: ctl.deps.paths() }) : null;
+    return { ...ui, composer, completion: list && (open || autoOpen(composer)) ? { list, index: 0 } : null };
+  });
+}
+
+/** Completion opens by itself while typing a slash command or an @path. */
+function autoOpen(s: EditorState): boolean {
+  const line = s.lines[s.line] ?? "";
+  const before = Array.from(line).slice(0, s.col).join("");
+  return (s.line === 0 && /^\/\S*$/.test(before)) || /(^|\s)@\S*$/.test(before);
+}
+
+export function send(ctl: Controller): void {
+  const text = editorText(ctl.ui.composer);
+  if (text.trim() === "") return;
+  const slash = parseSlash(text);
+  ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
+  ctl.deps.history.reset();
+  if (slash === null) {
+    ctl.submitText(text);
+    return;
+  }
+  if ("error" in slash) {
+    ctl.status(slash.error, "error");
+    ctl.setUi((ui) => ({ ...ui, composer: createEditor(text) }));
+    return;
+  }
+  ctl.deps.remember(text);
+  runSlash(ctl, slash);
+}
+
+export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
+  const ui = ctl.ui;
+  if (event.kind === "paste") {
+    if (event.text.length > MAX_PASTE_CHARS || event.truncated) {
+      ctl.status(`paste refused: ${event.text.length} characters is more than ${MAX_PASTE_CHARS}; attach a file with @path instead`, "error");
+      return true;
+    }
+    setComposer(ctl, insertText(ui.composer, event.text), false);
+    return true;
+  }
+  const key = event.key;
+  const completion = ui.completion;
+  if (completion) {
+    if (key.name === "up" || key.name === "down") {
+      const n = completion.list.items.length;
+      const index = (completion.index + (key.name === "up" ? n - 1 : 1)) % n;
+      ctl.setUi((u) => ({ ...u, completion: { ...completion, index } }));
+      return true;
+    }
+    if ((key.name === "tab" || key.name === "enter") && !key.ctrl && !key.alt) {
+      const item = completion.list.items[completion.index];
+      if (item) {
+        const applied = applyCompletion(ui.composer, completion.list, item);
+        const slashOnly = completion.list.kind === "command" && key.name === "enter";
+        setComposer(ctl, applied, false);
+        // Enter on a command completion runs it when it needs no argument.
+        if (slashOnly && !/\s/.test(editorText(applied).trim())) send(ctl);
+        return true;
+      }
+    }
+  }
+  const action = ctl.action(key, ["submit", "queue", "historySearch", "externalEditor", "editQueue"]);
+  switch (action) {
+    case "submit":
+      send(ctl);
+      return true;
+    case "queue": {
+      const text = editorText(ui.composer);
+      if (ctl.isRunning()) {
+        if (text.trim() === "") return true;
+        ctl.setUi((u) => ({ ...u, composer: createEditor(), completion: null }));
+        ctl.queueText(text);
+        ctl.status("queued: it runs as the next turn");
+        return true;
+      }
+      const list = complete(ui.composer, { commands: slashCommands, paths: ctl.deps.paths() });
+      if (!list) return true;
+      if (list.items.length === 1) setComposer(ctl, applyCompletion(ui.composer, list, list.items[0]!), false);
+      else ctl.setUi((u) => ({ ...u, completion: { list, index: 0 } }));
+      return true;
+    }
+    case "historySearch":
+      ctl.setUi((u) => ({ ...u, dialog: { kind: "input", purpose: "history", title: "Search history", value: createEditor(), index: 0 } }));
+      return true;
+    case "externalEditor": {
+      const draft = editorText(ui.composer);
+      void ctl.deps.openEditor(draft).then((text) => {
+        if (text !== null) setComposer(ctl, createEditor(text.replace(/\n$/, "")), false);
+      });
+      return true;
+    }
+    case "editQueue": {
+      const task = ctl.currentTask();
+      if (!isEmpty(ui.composer) || !task || task.queue.length === 0) return false;
+      ctl.setUi((u) => ({ ...u, dialog: { kind: "queue", index: 0 } }));
+      return true;
+    }
+    default:
+      break;
+  }
+  if (key.name === "up" && !key.ctrl && !key.alt) {
+    setComposer(ctl, upOrHistory(ui.composer, ctl.deps.history));
+    return true;
+  }
+  if (key.name === "down" && !key.ctrl && !key.alt) {
+    setComposer(ctl, downOrHistory(ui.composer, ctl.deps.history));
+    return true;
+  }
+  const edit = findAction(ctl.deps.editorKeys, key, editorActions);
+  if (edit) {
+    setComposer(ctl, applyEditorAction(ui.composer, edit));
+    return true;
+  }
+  if (key.text !== undefined) {
+    setComposer(ctl, insertText(ui.composer, key.text));
+    return true;
+  }
+  return false;
+}

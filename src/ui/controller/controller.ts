@@ -1,0 +1,371 @@
+// The controller: every key goes through here, by layer (dialog, approval, the focused pane,
+// global), and becomes a store update or a bus command. Holds the written Ctrl-C contract.
+import type { Action } from "../../config/keybindings.js";
+import type { Bus } from "../../protocol/bus.js";
+import type { BusCommand } from "../../protocol/commands.js";
+import { permissionModes } from "../../protocol/events.js";
+import type { InputEvent, Key } from "../input/keys.js";
+import { findAction, matchesAny, type ResolvedKeymap } from "../input/keymap.js";
+import { createEditor, editorText, isEmpty, type EditorAction } from "../input/editor.js";
+import type { History } from "../input/history.js";
+import { orderedTasks, type AppState, type Store, type TaskEntry } from "../state/store.js";
+import type { Block } from "../state/transcript.js";
+import { handleBrowseKey } from "./browse.js";
+import { handleComposerKey } from "./composer-keys.js";
+import { handleDialogKey } from "./dialogs.js";
+import { handleListKey, type ResultsMeasure } from "./lists.js";
+import type { UiState } from "./ui-state.js";
+import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
+
+/** What the transcript pane last showed, for scrolling by lines and pages. */
+export interface TranscriptMeasure {
+  count: number;
+  height: number;
+  top: Position;
+  rowBlocks: number[];
+  linesOf(index: number): string[];
+}
+
+function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
+  let rows = 0;
+  for (let b = top.block; b < view.count; b++) {
+    rows += view.linesOf(b).length - (b === top.block ? top.line : 0);
+    if (rows > view.height) return false;
+  }
+  return true;
+}
+
+export const DOUBLE_PRESS_MS = 2000;
+
+export interface ControllerDeps {
+  store: Store;
+  bus: Bus;
+  keymap: ResolvedKeymap<Action>;
+  editorKeys: ResolvedKeymap<EditorAction>;
+  history: History;
+  /** Remembers a sent prompt (history file); errors are ignored. */
+  remember(text: string): void;
+  /** Copies through OSC 52; the reason when it cannot. */
+  copy(text: string): { ok: true } | { ok: false; reason: string };
+  exit(): void;
+  /** Opens $EDITOR on the text; null when cancelled or unavailable. */
+  openEditor(text: string): Promise<string | null>;
+  /** Workspace files for @path completion. */
+  paths(): readonly string[];
+  newTaskId(): string;
+  themes(): string[];
+  sandboxLabel: string;
+  now(): number;
+}
+
+export class Controller {
+  constructor(readonly deps: ControllerDeps) {}
+
+  get state(): AppState {
+    return this.deps.store.getState();
+  }
+
+  get ui(): UiState {
+    return this.deps.store.getState().ui;
+  }
+
+  setUi(change: (ui: UiState) => UiState): void {
+    this.deps.store.updateUi(change);
+  }
+
+  send(command: BusCommand): void {
+    this.deps.bus.send(command);
+  }
+
+  is(action: Action, key: Key): boolean {
+    return matchesAny(key, this.deps.keymap[action]);
+  }
+
+  action(key: Key, among: readonly Action[]): Action | undefined {
+    return findAction(this.deps.keymap, key, among);
+  }
+
+  status(text: string, level: "info" | "warn" | "error" = "info", ms = 4000): void {
+    this.setUi((ui) => ({ ...ui, status: { text, level, until: this.deps.now() + ms } }));
+  }
+
+  currentTask(): TaskEntry | null {
+    const id = this.state.current;
+    return id ? (this.state.tasks[id] ?? null) : null;
+  }
+
+  currentBlocks(): Block[] {
+    const id = this.state.current;
+    return id ? (this.state.transcripts[id]?.blocks ?? []) : [];
+  }
+
+  /** The oldest unanswered approval of the current task. */
+  pendingApproval(): Extract<Block, { kind: "approval" }> | null {
+    for (const b of this.currentBlocks()) if (b.kind === "approval" && b.resolved === null) return b;
+    return null;
+  }
+
+  isRunning(): boolean {
+    const id = this.state.current;
+    return id ? Boolean(this.state.transcripts[id]?.running) : false;
+  }
+
+  handle(event: InputEvent): void {
+    if (event.kind === "key" && (event.key.name === "reply" || event.key.name === "focusin" || event.key.name === "focusout" || event.key.name === "unknown")) return;
+    if (this.ui.dialog) {
+      handleDialogKey(this, event);
+      return;
+    }
+    if (event.kind === "key" && this.handleApproval(event.key)) return;
+    const focus = this.ui.focus;
+    if (focus === "browse" && handleBrowseKey(this, event)) return;
+    if ((focus === "tasks" || focus === "results") && handleListKey(this, event)) return;
+    if (event.kind === "key" && this.handleGlobal(event.key)) return;
+    if (focus === "composer" || focus === "browse") {
+      if (focus === "browse" && event.kind === "key" && event.key.text) this.setUi((ui) => ({ ...ui, focus: "composer" }));
+      handleComposerKey(this, event);
+    }
+  }
+
+  private handleApproval(key: Key): boolean {
+    const pending = this.pendingApproval();
+    const task = this.currentTask();
+    // Only while the input has focus: the card stands in for it. Browse mode keeps its own keys.
+    if (!pending || !task || this.ui.focus !== "composer") return false;
+    const reply = (decision: "once" | "always" | "deny") => this.send({ type: "approval.reply", taskId: task.id, requestId: pending.requestId, decision });
+    const action = this.action(key, ["approveOnce", "approveAlways", "deny", "denyWithNote", "toggleBlock"]);
+    switch (action) {
+      case "approveOnce":
+        reply("once");
+        return true;
+      case "approveAlways":
+        reply("always");
+        return true;
+      case "deny":
+        reply("deny");
+        return true;
+      case "denyWithNote":
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "note", title: "Deny with a note to the model", value: createEditor(), target: pending.requestId, index: 0 } }));
+        return true;
+      case "toggleBlock":
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: pending.title, lines: pending.detail.split("\n"), offset: 0 } }));
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. */
+  interrupt(): void {
+    const now = this.deps.now();
+    const recent = now - this.ui.lastInterrupt < DOUBLE_PRESS_MS;
+    const task = this.currentTask();
+    this.setUi((ui) => ({ ...ui, lastInterrupt: now }));
+    if (task && this.isRunning()) {
+      this.send({ type: "turn.interrupt", taskId: task.id, force: recent });
+      this.deps.store.dispatch({ type: "ui.stopping", taskId: task.id });
+      this.status(recent ? "killing the running command" : "stopping after this step (Ctrl-C again to kill the running command)", "warn");
+      return;
+    }
+    if (!isEmpty(this.ui.composer)) {
+      this.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
+      this.status("input cleared (Ctrl-C again within 2 s to exit)", "info", DOUBLE_PRESS_MS);
+      return;
+    }
+    if (recent) {
+      this.deps.exit();
+      return;
+    }
+    this.status("press Ctrl-C again to exit (or Ctrl-D)", "warn", DOUBLE_PRESS_MS);
+  }
+
+  stopTurn(): void {
+    const task = this.currentTask();
+    if (!task || !this.isRunning()) return;
+    this.send({ type: "turn.interrupt", taskId: task.id });
+    this.deps.store.dispatch({ type: "ui.stopping", taskId: task.id });
+    this.status("stopping after this step", "warn");
+  }
+
+  selectTask(id: string): void {
+    if (!this.state.tasks[id]) return;
+    this.deps.store.dispatch({ type: "ui.select", taskId: id });
+    this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null }));
+  }
+
+  newTask(): void {
+    const id = this.deps.newTaskId();
+    this.send({ type: "task.create", taskId: id });
+    this.selectTask(id);
+    this.setUi((ui) => ({ ...ui, focus: "composer" }));
+  }
+
+  visibleTasks(): TaskEntry[] {
+    const filter = this.ui.taskFilter.toLowerCase();
+    const all = orderedTasks(this.state);
+    return filter ? all.filter((t) => t.snapshot.title.toLowerCase().includes(filter)) : all;
+  }
+
+  private handleGlobal(key: Key): boolean {
+    const action = this.action(key, [
+      "interrupt", "exit", "stop", "palette", "toggleTasks", "toggleResults", "newTask", "nextTask", "nextApproval", "cycleMode", "browse",
+      "scrollUp", "scrollDown", "task1", "task2", "task3", "task4", "task5", "task6", "task7", "task8", "task9", "help", "scrollTop", "scrollBottom",
+    ]);
+    if (!action) return false;
+    const emptyInput = isEmpty(this.ui.composer);
+    switch (action) {
+      case "interrupt":
+        this.interrupt();
+        return true;
+      case "exit":
+        if (!emptyInput) return false;
+        this.deps.exit();
+        return true;
+      case "stop":
+        if (this.isRunning()) {
+          this.stopTurn();
+          return true;
+        }
+        if (this.ui.completion) {
+          this.setUi((ui) => ({ ...ui, completion: null }));
+          return true;
+        }
+        if (this.ui.focus !== "composer") {
+          this.setUi((ui) => ({ ...ui, focus: "composer" }));
+          return true;
+        }
+        if (emptyInput && this.currentBlocks().length > 0) {
+          this.enterBrowse();
+          return true;
+        }
+        return false;
+      case "palette":
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "palette", query: "", index: 0 } }));
+        return true;
+      case "help":
+        if (key.name === "?" && !emptyInput) return false;
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
+        return true;
+      case "toggleTasks":
+        this.setUi((ui) => {
+          if (!ui.taskListOpen) return { ...ui, taskListOpen: true, focus: "tasks", taskIndex: Math.max(0, this.visibleTasks().findIndex((t) => t.id === this.state.current)) };
+          if (ui.focus !== "tasks") return { ...ui, focus: "tasks" };
+          return { ...ui, taskListOpen: false, focus: "composer" };
+        });
+        return true;
+      case "toggleResults":
+        this.setUi((ui) => (ui.resultsOpen && ui.focus === "results" ? { ...ui, resultsOpen: false, focus: "composer" } : { ...ui, resultsOpen: true, focus: "results" }));
+        return true;
+      case "newTask":
+        this.newTask();
+        return true;
+      case "nextTask": {
+        const list = orderedTasks(this.state);
+        const i = list.findIndex((t) => t.id === this.state.current);
+        const next = list[(i + 1) % Math.max(1, list.length)];
+        if (next) this.selectTask(next.id);
+        return true;
+      }
+      case "nextApproval": {
+        const list = orderedTasks(this.state);
+        const start = list.findIndex((t) => t.id === this.state.current);
+        for (let k = 1; k <= list.length; k++) {
+          const t = list[(start + k) % list.length]!;
+          if (t.snapshot.pendingApprovals > 0) {
+            this.selectTask(t.id);
+            return true;
+          }
+        }
+        this.status("no approvals are waiting");
+        return true;
+      }
+      case "cycleMode": {
+        const task = this.currentTask();
+        if (!task) return true;
+        const next = permissionModes[(permissionModes.indexOf(task.snapshot.mode) + 1) % permissionModes.length]!;
+        this.send({ type: "config.update", taskId: task.id, mode: next });
+        this.status(`mode: ${next}`);
+        return true;
+      }
+      case "browse":
+        this.enterBrowse();
+        return true;
+      case "scrollUp":
+      case "scrollDown":
+        this.scrollPage(action === "scrollUp" ? -1 : 1);
+        return true;
+      case "scrollTop":
+      case "scrollBottom":
+        if (!emptyInput) return false;
+        this.scrollTo(action === "scrollTop" ? "top" : "bottom");
+        return true;
+      default: {
+        const n = Number(action.replace("task", ""));
+        const t = orderedTasks(this.state)[n - 1];
+        if (t) this.selectTask(t.id);
+        return true;
+      }
+    }
+  }
+
+  enterBrowse(): void {
+    const id = this.state.current;
+    const blocks = this.currentBlocks();
+    if (!id || blocks.length === 0) return;
+    this.setUi((ui) => ({ ...ui, focus: "browse", cursor: { ...ui.cursor, [id]: ui.cursor[id] ?? blocks.length - 1 }, codeIndex: 0 }));
+  }
+
+  /** Set by the transcript pane on every render: what the view shows and how to measure blocks. */
+  view: TranscriptMeasure | null = null;
+  /** Set by the results pane on every render. */
+  results: ResultsMeasure | null = null;
+
+  private setScroll(scroll: Scroll): void {
+    const id = this.state.current;
+    if (!id) return;
+    this.setUi((ui) => ({ ...ui, scroll: { ...ui.scroll, [id]: scroll } }));
+  }
+
+  scrollPage(direction: -1 | 1): void {
+    const view = this.view;
+    if (!view || view.count === 0) return;
+    const top = movePosition(view.top, direction * Math.max(1, view.height - 2), view.count, view.linesOf);
+    if (direction > 0 && fitsFrom(top, view)) this.setScroll(settleFollow(view.count, view.linesOf, view.height));
+    else this.setScroll({ follow: false, top });
+  }
+
+  scrollTo(where: "top" | "bottom"): void {
+    const view = this.view;
+    if (where === "bottom") this.setScroll(view ? settleFollow(view.count, view.linesOf, view.height) : followScroll());
+    else this.setScroll({ follow: false, top: { block: 0, line: 0 } });
+  }
+
+  /** Scrolls so that block `index` is visible (its first line at the top when it was off screen). */
+  revealBlock(index: number): void {
+    const view = this.view;
+    if (!view) return;
+    if (view.rowBlocks.includes(index) && view.rowBlocks.lastIndexOf(index) < view.height - 1) return;
+    this.setScroll({ follow: false, top: { block: index, line: 0 } });
+  }
+
+  submitText(text: string): void {
+    const task = this.currentTask();
+    if (!task) return;
+    this.deps.remember(text);
+    this.deps.history.add(text);
+    this.send({ type: "user.submit", taskId: task.id, text, mode: this.isRunning() ? "steer" : "turn" });
+    this.scrollTo("bottom");
+  }
+
+  queueText(text: string): void {
+    const task = this.currentTask();
+    if (!task) return;
+    this.deps.remember(text);
+    this.deps.history.add(text);
+    this.send({ type: "user.submit", taskId: task.id, text, mode: "queue" });
+  }
+
+  composerText(): string {
+    return editorText(this.ui.composer);
+  }
+}

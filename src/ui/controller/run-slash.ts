@@ -1,0 +1,93 @@
+// Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
+import type { Controller } from "./controller.js";
+import type { Slash } from "./slash.js";
+import { createEditor } from "../input/editor.js";
+
+export function lastReply(ctl: Controller): string | null {
+  const blocks = ctl.currentBlocks();
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i]!;
+    if (b.kind === "assistant" && b.text.trim()) return b.text;
+  }
+  return null;
+}
+
+export function copyText(ctl: Controller, text: string, what: string): void {
+  const result = ctl.deps.copy(text);
+  if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
+  else ctl.status(`copy failed: ${result.reason}`, "error");
+}
+
+export function runSlash(ctl: Controller, slash: Slash): void {
+  const task = ctl.currentTask();
+  const taskId = task?.id ?? "";
+  switch (slash.kind) {
+    case "new":
+      ctl.newTask();
+      return;
+    case "tasks":
+      ctl.setUi((ui) => ({ ...ui, taskListOpen: true, focus: "tasks" }));
+      return;
+    case "model":
+      if (!slash.name) ctl.status(`model: ${task?.snapshot.model ?? "?"} (set it with /model NAME)`);
+      else {
+        ctl.send({ type: "config.update", taskId, model: slash.name });
+        ctl.status(`model: ${slash.name}`);
+      }
+      return;
+    case "mode":
+      if (!slash.mode) ctl.status(`mode: ${task?.snapshot.mode ?? "?"} (default, accept-edits, plan, goal, debug; Shift-Tab cycles)`);
+      else ctl.send({ type: "config.update", taskId, mode: slash.mode });
+      return;
+    case "policy":
+      if (!slash.policy) ctl.status(`approval policy: ${task?.snapshot.approval ?? "?"} (never, on-request, untrusted)`);
+      else ctl.send({ type: "config.update", taskId, approval: slash.policy });
+      return;
+    case "sandbox":
+      ctl.status(`sandbox: ${ctl.deps.sandboxLabel}`);
+      return;
+    case "undo":
+      ctl.send({ type: "session.undo", taskId, n: slash.n });
+      return;
+    case "compact":
+      ctl.send({ type: "session.compact", taskId, ...(slash.focus ? { focus: slash.focus } : {}) });
+      return;
+    case "clear":
+      ctl.send({ type: "session.clear", taskId });
+      return;
+    case "export":
+      ctl.send({ type: "task.export", taskId, format: slash.format, ...(slash.path ? { path: slash.path } : {}) });
+      return;
+    case "copy": {
+      const text = lastReply(ctl);
+      if (text) copyText(ctl, text, "the last reply");
+      else ctl.status("nothing to copy yet", "warn");
+      return;
+    }
+    case "theme": {
+      const names = ctl.deps.themes();
+      if (!slash.name) ctl.status(`theme: ${ctl.ui.theme} (available: ${names.join(", ")})`);
+      else if (!names.includes(slash.name)) ctl.status(`no theme "${slash.name}"; available: ${names.join(", ")}`, "error");
+      else ctl.setUi((ui) => ({ ...ui, theme: slash.name! }));
+      return;
+    }
+    case "rename":
+      if (slash.title) ctl.send({ type: "task.update", taskId, title: slash.title });
+      else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "rename", title: "Rename task", value: createEditor(task?.snapshot.title ?? ""), target: taskId, index: 0 } }));
+      return;
+    case "pin":
+      ctl.send({ type: "task.update", taskId, pinned: !(task?.snapshot.pinned ?? false) });
+      return;
+    case "delete":
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", title: `Delete task "${task?.snapshot.title ?? ""}" and its session? (y/n)`, action: "delete", target: taskId } }));
+      return;
+    case "help":
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
+      return;
+    case "quit":
+      ctl.deps.exit();
+      return;
+    default:
+      slash satisfies never;
+  }
+}

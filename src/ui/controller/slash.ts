@@ -1,0 +1,99 @@
+// Slash commands: their names and descriptions (for completion, the palette and /help) and the
+// parser that turns "/undo 2" into a command the controller carries out.
+import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../../protocol/events.js";
+import type { CommandCandidate } from "../input/complete.js";
+
+export const slashCommands: CommandCandidate[] = [
+  { name: "/new", description: "start a new task" },
+  { name: "/tasks", description: "show the task list" },
+  { name: "/model", description: "show or set this task's model: /model NAME" },
+  { name: "/mode", description: "set the permission mode: default, accept-edits, plan, goal, debug" },
+  { name: "/policy", description: "set the approval policy: never, on-request, untrusted" },
+  { name: "/sandbox", description: "show the sandbox state" },
+  { name: "/undo", description: "drop the last n turns: /undo [n]" },
+  { name: "/compact", description: "fold older messages into a summary" },
+  { name: "/clear", description: "empty the conversation" },
+  { name: "/export", description: "export the task: /export [md|json] [PATH]" },
+  { name: "/copy", description: "copy the last reply (OSC 52)" },
+  { name: "/theme", description: "switch theme: /theme [dark|light|high-contrast|NAME]" },
+  { name: "/rename", description: "rename the task: /rename TITLE" },
+  { name: "/pin", description: "pin or unpin the task" },
+  { name: "/delete", description: "delete the task (asks first)" },
+  { name: "/help", description: "keys and commands" },
+  { name: "/quit", description: "exit NanoHermes" },
+];
+
+export type Slash =
+  | { kind: "new" }
+  | { kind: "tasks" }
+  | { kind: "model"; name: string | null }
+  | { kind: "mode"; mode: PermissionMode | null }
+  | { kind: "policy"; policy: ApprovalPolicy | null }
+  | { kind: "sandbox" }
+  | { kind: "undo"; n: number }
+  | { kind: "compact"; focus: string | null }
+  | { kind: "clear" }
+  | { kind: "export"; format: "markdown" | "json"; path: string | null }
+  | { kind: "copy" }
+  | { kind: "theme"; name: string | null }
+  | { kind: "rename"; title: string | null }
+  | { kind: "pin" }
+  | { kind: "delete" }
+  | { kind: "help" }
+  | { kind: "quit" };
+
+/** Parses a slash command; an error message for the user otherwise. Null: not a slash command. */
+export function parseSlash(input: string): Slash | { error: string } | null {
+  const text = input.trim();
+  if (!text.startsWith("/") || text.startsWith("//")) return null;
+  const [word = "", ...rest] = text.slice(1).split(/\s+/);
+  const arg = rest.join(" ").trim();
+  switch (word) {
+    case "new":
+      return { kind: "new" };
+    case "tasks":
+      return { kind: "tasks" };
+    case "model":
+      return { kind: "model", name: arg || null };
+    case "mode":
+      if (arg && !(permissionModes as readonly string[]).includes(arg)) return { error: `unknown mode "${arg}"; modes: ${permissionModes.join(", ")}` };
+      return { kind: "mode", mode: (arg || null) as PermissionMode | null };
+    case "policy":
+      if (arg && !(approvalPolicies as readonly string[]).includes(arg)) return { error: `unknown policy "${arg}"; policies: ${approvalPolicies.join(", ")}` };
+      return { kind: "policy", policy: (arg || null) as ApprovalPolicy | null };
+    case "sandbox":
+      return { kind: "sandbox" };
+    case "undo": {
+      const n = arg ? Number(arg) : 1;
+      if (!Number.isInteger(n) || n < 1) return { error: `/undo takes a positive number of turns, not "${arg}"` };
+      return { kind: "undo", n };
+    }
+    case "compact":
+      return { kind: "compact", focus: arg || null };
+    case "clear":
+      return { kind: "clear" };
+    case "export": {
+      const [first = "", ...more] = rest;
+      const format = first === "json" ? "json" : "markdown";
+      const path = first === "json" || first === "md" || first === "markdown" ? more.join(" ") : rest.join(" ");
+      return { kind: "export", format, path: path.trim() || null };
+    }
+    case "copy":
+      return { kind: "copy" };
+    case "theme":
+      return { kind: "theme", name: arg || null };
+    case "rename":
+      return { kind: "rename", title: arg || null };
+    case "pin":
+      return { kind: "pin" };
+    case "delete":
+      return { kind: "delete" };
+    case "help":
+      return { kind: "help" };
+    case "quit":
+    case "exit":
+      return { kind: "quit" };
+    default:
+      return { error: `unknown command /${word}; /help lists them` };
+  }
+}

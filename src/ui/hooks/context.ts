@@ -1,0 +1,23 @@
+// What every component may reach: the store, the controller, the palette and shared renderers.
+import { createContext } from "react";
+import type { Controller } from "../controller/controller.js";
+import type { Store } from "../state/store.js";
+import type { Palette } from "../theme/palette.js";
+import type { TranscriptRenderer } from "../view/transcript-view.js";
+import type { MarkdownStyles } from "../render/markdown.js";
+
+export interface AppServices {
+  store: Store;
+  ctl: Controller;
+  palette: Palette;
+  markdown: MarkdownStyles;
+  renderer: TranscriptRenderer;
+  ascii: boolean;
+  workspace: string;
+  sandbox: string;
+  /** Content of files before this session's tools changed them, for the Changes tab. */
+  before: Map<string, string | null>;
+  readFile(path: string): string | null;
+}
+
+export const AppContext = createContext<AppServices>(null as unknown as AppServices);

@@ -1,0 +1,218 @@
+// Starts the full-screen UI: the engine (task manager) and the UI on one bus, the terminal in the
+// alternate screen, stdin parsed by our own key parser, and one exit path that saves and restores.
+import { randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { render } from "ink";
+import { useMemo } from "react";
+import { useStore } from "./hooks/useStore.js";
+import { TaskManager } from "../agent/tasks.js";
+import { defaultKeymap, type Action } from "../config/keybindings.js";
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import { Bus } from "../protocol/bus.js";
+import { readTaskIndex } from "../session/task-index.js";
+import { App } from "./App.js";
+import { Controller } from "./controller/controller.js";
+import { AppContext, type AppServices } from "./hooks/context.js";
+import { editorKeyDefaults } from "./input/editor.js";
+import { appendHistory, History, historyPath, loadHistory } from "./input/history.js";
+import { KeyParser } from "./input/keys.js";
+import { resolveKeymap } from "./input/keymap.js";
+import { loadMarkdown } from "./render/markdown.js";
+import { Store } from "./state/store.js";
+import { osc52, notify } from "./terminal/osc.js";
+import { enterScreen } from "./terminal/screen.js";
+import { makeTheme } from "./theme/setup.js";
+import { TranscriptRenderer } from "./view/transcript-view.js";
+import { markdownStyles } from "./view/panes.js";
+import { listWorkspaceFiles } from "./workspace-files.js";
+import { openInEditor } from "./external-editor.js";
+
+const MAX_SNAPSHOT_BYTES = 1024 * 1024;
+
+export interface UiOptions {
+  settings: Settings;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  /** Called with Ink's render time of every frame (the benchmark). */
+  onRender?: (ms: number) => void;
+}
+
+function readSmall(path: string): string | null {
+  try {
+    if (statSync(path).size > MAX_SNAPSHOT_BYTES) return null;
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export async function runUi(opts: UiOptions): Promise<number> {
+  const { settings, stdin, stdout, env } = opts;
+  const overSsh = Boolean(env.SSH_CONNECTION || env.SSH_TTY);
+  const store = new Store({ frameMs: overSsh ? 66 : 33 }, { columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
+  const manager = new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode });
+  const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
+  store.updateUi((ui) => ({ ...ui, theme: theme.name }));
+
+  const keys = resolveKeymap<Action>(defaultKeymap(), settings.keys);
+  // Ctrl-K belongs to the command palette; the editor's kill-to-end-of-line keeps Alt-K... none.
+  const editorKeys = resolveKeymap(editorKeyDefaults, { deleteToLineEnd: [] });
+  const history = new History();
+  const historyFile = historyPath(settings.home);
+  void loadHistory(historyFile).then((entries) => entries.forEach((e) => history.add(e)));
+
+  // Content before this session's first write, per path: the Changes tab diffs against it.
+  const before = new Map<string, string | null>();
+  let files: string[] = [];
+  void listWorkspaceFiles(settings.workspace).then((list) => {
+    files = list;
+  });
+
+  let exiting = false;
+  let ink: ReturnType<typeof render> | null = null;
+  const shutdown = async () => {
+    await manager.shutdown();
+  };
+  const screen = enterScreen({ stdin, stdout }, shutdown);
+  const finish = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    await shutdown().catch((error: unknown) => log("error", "shutdown", error));
+    ink?.unmount();
+    screen.restore();
+    process.exit(code);
+  };
+
+  const inTmux = Boolean(env.TMUX);
+  const ctl = new Controller({
+    store,
+    bus,
+    keymap: keys.keymap,
+    editorKeys: editorKeys.keymap,
+    history,
+    remember: (text) => void appendHistory(historyFile, text),
+    copy: (text) => {
+      const seq = osc52(text, { tmux: inTmux });
+      if (!seq.ok) return { ok: false, reason: seq.reason };
+      stdout.write(seq.sequence);
+      return { ok: true };
+    },
+    exit: () => void finish(0),
+    openEditor: (text) =>
+      openInEditor(text, env, stdin, stdout, () => {
+        ink?.clear();
+        store.updateUi((ui) => ({ ...ui }));
+      }),
+    paths: () => files,
+    newTaskId: () => `t${Date.now().toString(36)}${randomBytes(2).toString("hex")}`,
+    themes: () => theme.names(),
+    sandboxLabel: "unsandboxed (the Landlock sandbox is not available yet)",
+    now: () => Date.now(),
+  });
+  if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
+
+  const services: AppServices = {
+    store,
+    ctl,
+    palette: theme.palette,
+    markdown: markdownStyles(theme.palette),
+    renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode),
+    ascii: !theme.unicode,
+    workspace: settings.workspace,
+    sandbox: "unsandboxed",
+    before,
+    readFile: (path) => readSmall(resolve(settings.workspace, path)),
+  };
+  if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
+  // /theme switches live: new palette, renderer styles re-derived, every pane repainted.
+  function Root() {
+    const name = useStore((s) => s.ui.theme);
+    const value = useMemo(() => {
+      const palette = theme.paletteFor(name) ?? theme.palette;
+      services.renderer.setStyles(palette, markdownStyles(palette));
+      return { ...services, palette, markdown: markdownStyles(palette) };
+    }, [name]);
+    return (
+      <AppContext.Provider value={value}>
+        <App />
+      </AppContext.Provider>
+    );
+  }
+
+  let focused = true;
+  bus.subscribe((event) => {
+    if (event.type === "tool.started" && event.kind === "edit") {
+      const path = (event.args as { path?: unknown } | null)?.path;
+      if (typeof path === "string" && !before.has(path)) before.set(path, readSmall(resolve(settings.workspace, path)));
+    }
+    if (event.type === "task.updated") {
+      const prev = store.getState().tasks[event.taskId]?.snapshot.status;
+      const now = event.task.status;
+      const elsewhere = !focused || store.getState().current !== event.taskId;
+      if (prev && prev !== now && elsewhere && (now === "waiting" || now === "done" || now === "failed")) {
+        const what = now === "waiting" ? "needs approval" : now === "done" ? "finished" : "failed";
+        if (settings.notify.osc) stdout.write(notify("NanoHermes", `${event.task.title} ${what}`, { kind: "osc9", tmux: inTmux }));
+        else if (settings.notify.bell) stdout.write("\x07");
+      }
+    }
+    store.dispatch(event);
+  });
+
+  // The first task, then earlier tasks of this workspace from the index (without loading them).
+  ctl.newTask();
+  void readTaskIndex(settings.home).then((entries) => {
+    for (const e of entries.filter((x) => x.workspace === settings.workspace).slice(0, 50).reverse()) {
+      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
+    }
+  });
+
+  const parser = new KeyParser();
+  let flushTimer: NodeJS.Timeout | null = null;
+  const deliver = (events: ReturnType<KeyParser["feed"]>) => {
+    for (const event of events) {
+      if (event.kind === "key" && event.key.name === "focusin") focused = true;
+      if (event.kind === "key" && event.key.name === "focusout") focused = false;
+      try {
+        ctl.handle(event);
+      } catch (error) {
+        log("error", "key handler threw", error);
+        ctl.status(`internal error: ${(error as Error).message}`, "error");
+      }
+    }
+  };
+  stdin.on("data", (chunk: Buffer) => {
+    deliver(parser.feed(chunk));
+    if (flushTimer) clearTimeout(flushTimer);
+    // A lone Esc is only known to be Esc when nothing follows it.
+    if (parser.pending) flushTimer = setTimeout(() => deliver(parser.flush()), 25);
+  });
+  stdout.on("resize", () => store.updateUi((ui) => ({ ...ui, columns: stdout.columns || ui.columns, rows: stdout.rows || ui.rows })));
+
+  ink = render(
+    <AppContext.Provider value={services}>
+      <Root />
+    </AppContext.Provider>,
+    {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      incrementalRendering: true,
+      maxFps: overSsh ? 15 : 30,
+      ...(opts.onRender ? { onRender: ({ renderTime }: { renderTime: number }) => opts.onRender!(renderTime) } : {}),
+    },
+  );
+  // Heavy Markdown rendering (and highlighting) loads after the first frame.
+  setTimeout(() => {
+    void loadMarkdown().then(() => {
+      services.renderer.invalidate();
+      store.updateUi((ui) => ({ ...ui }));
+    });
+  }, 50);
+  await new Promise<never>(() => {});
+  return 0;
+}

@@ -1,0 +1,224 @@
+// The transcript of one task as view state: a pure reducer from bus events (and a few UI actions)
+// to a list of blocks. Blocks are immutable; a change replaces the block object, so renderers can
+// cache by identity.
+import type { BusEvent, ToolKind, ToolStatus } from "../../protocol/events.js";
+import { contentText, type ChatMessage } from "../../protocol/messages.js";
+
+export const OUTPUT_TAIL_CHARS = 8 * 1024;
+
+export type Block =
+  | { kind: "user"; id: string; text: string }
+  | { kind: "steer"; id: string; text: string }
+  | { kind: "assistant"; id: string; text: string; done: boolean; stopped?: boolean }
+  | { kind: "reasoning"; id: string; text: string; done: boolean; expanded: boolean }
+  | {
+      kind: "tool";
+      id: string;
+      callId: string;
+      name: string;
+      toolKind: ToolKind | null;
+      summary: string;
+      args: unknown;
+      status: "running" | ToolStatus;
+      output: string;
+      display: string;
+      forModel: string;
+      startedAt: number;
+      durationMs: number | null;
+      expanded: boolean;
+    }
+  | { kind: "approval"; id: string; requestId: string; tool: string; toolKind: ToolKind; title: string; detail: string; reason: string; agentId?: string; resolved: string | null }
+  | { kind: "notice"; id: string; level: "info" | "warn" | "error"; text: string }
+  | { kind: "turn-end"; id: string; reason: "interrupted" | "max_iterations" | "error"; text: string };
+
+export type BlockKind = Block["kind"];
+
+export interface TranscriptState {
+  blocks: Block[];
+  /** Incremented for every new block, so ids are unique within the task. */
+  seq: number;
+  running: boolean;
+  /** A stop was asked for and the turn has not ended yet. */
+  stopping: boolean;
+  turnStartedAt: number | null;
+  /** Paths this task wrote and read, in first-seen order. */
+  changed: string[];
+  reads: string[];
+}
+
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [] });
+
+/** UI-side actions on the transcript (not engine events). */
+export type TranscriptAction =
+  | { type: "ui.toggle"; blockId: string }
+  | { type: "ui.stopping" }
+  | { type: "ui.local"; level: "info" | "warn" | "error"; text: string };
+
+function lastIndex(blocks: Block[], pred: (b: Block) => boolean): number {
+  for (let i = blocks.length - 1; i >= 0; i--) if (pred(blocks[i]!)) return i;
+  return -1;
+}
+
+function replaceAt(blocks: Block[], i: number, block: Block): Block[] {
+  const next = blocks.slice();
+  next[i] = block;
+  return next;
+}
+
+function add(state: TranscriptState, make: (id: string) => Block): TranscriptState {
+  const seq = state.seq + 1;
+  return { ...state, seq, blocks: [...state.blocks, make(`b${seq}`)] };
+}
+
+const pathArg = (args: unknown): string | null => {
+  const p = (args as { path?: unknown } | null)?.path;
+  return typeof p === "string" ? p : null;
+};
+
+/** Appends streamed text to the open block of `kind`, or opens one. */
+function appendLive(state: TranscriptState, kind: "assistant" | "reasoning", text: string): TranscriptState {
+  const i = state.blocks.length - 1;
+  const last = state.blocks[i];
+  if (last && last.kind === kind && !last.done) return { ...state, blocks: replaceAt(state.blocks, i, { ...last, text: last.text + text }) };
+  return add(state, (id) => (kind === "assistant" ? { kind, id, text, done: false } : { kind, id, text, done: false, expanded: false }));
+}
+
+/** Drops the open (streaming) blocks: their request is being retried. */
+function dropLive(state: TranscriptState): TranscriptState {
+  const blocks = state.blocks.filter((b) => !((b.kind === "assistant" || b.kind === "reasoning") && !b.done));
+  return blocks.length === state.blocks.length ? state : { ...state, blocks };
+}
+
+function closeLive(state: TranscriptState, stopped: boolean): TranscriptState {
+  let changedAny = false;
+  const blocks = state.blocks.map((b) => {
+    if ((b.kind === "assistant" || b.kind === "reasoning") && !b.done) {
+      changedAny = true;
+      return b.kind === "assistant" ? { ...b, done: true, ...(stopped ? { stopped: true } : {}) } : { ...b, done: true };
+    }
+    return b;
+  });
+  return changedAny ? { ...state, blocks } : state;
+}
+
+/** Rebuilds a transcript from stored messages (resume, undo, clear). */
+export function fromMessages(messages: ChatMessage[]): TranscriptState {
+  let state = emptyTranscript();
+  const toolIndex = new Map<string, number>();
+  for (const m of messages) {
+    if (m.role === "user") state = add(state, (id) => ({ kind: "user", id, text: contentText(m.content) }));
+    else if (m.role === "assistant") {
+      if (m.reasoning_content) state = add(state, (id) => ({ kind: "reasoning", id, text: m.reasoning_content ?? "", done: true, expanded: false }));
+      if (m.content) state = add(state, (id) => ({ kind: "assistant", id, text: m.content ?? "", done: true }));
+      for (const call of m.tool_calls ?? []) {
+        let args: unknown = call.function.arguments;
+        try {
+          args = JSON.parse(call.function.arguments);
+        } catch {
+          // keep the raw text
+        }
+        state = add(state, (id) => ({
+          kind: "tool", id, callId: call.id, name: call.function.name, toolKind: null, summary: "", args, status: "ok", output: "", display: "", forModel: "", startedAt: 0, durationMs: null, expanded: false,
+        }));
+        toolIndex.set(call.id, state.blocks.length - 1);
+      }
+    } else if (m.role === "tool") {
+      const i = toolIndex.get(m.tool_call_id);
+      const block = i === undefined ? undefined : state.blocks[i];
+      if (i !== undefined && block?.kind === "tool") {
+        const first = m.content.split("\n", 1)[0] ?? "";
+        state = { ...state, blocks: replaceAt(state.blocks, i, { ...block, forModel: m.content, display: first.slice(0, 120), status: m.content.startsWith("[interrupted]") ? "aborted" : "ok" }) };
+      }
+    }
+  }
+  return state;
+}
+
+export function reduceTranscript(state: TranscriptState, event: BusEvent | TranscriptAction, now = Date.now()): TranscriptState {
+  switch (event.type) {
+    case "turn.started":
+      return add({ ...state, running: true, stopping: false, turnStartedAt: now }, (id) => ({ kind: "user", id, text: event.prompt }));
+    case "steer.delivered":
+      return add(state, (id) => ({ kind: "steer", id, text: event.text }));
+    case "assistant.delta":
+      return appendLive(state, "assistant", event.text);
+    case "reasoning.delta":
+      return appendLive(state, "reasoning", event.text);
+    case "assistant.completed": {
+      const closed = closeLive(state, false);
+      const hadText = state.blocks.some((b) => b.kind === "assistant" && !b.done);
+      // A whole (non-streamed) reply arrives only here.
+      if (!hadText && event.text) return add(closed, (id) => ({ kind: "assistant", id, text: event.text, done: true }));
+      return closed;
+    }
+    case "model.retrying":
+    case "model.fallback":
+      return dropLive(state);
+    case "tool.started": {
+      const path = pathArg(event.args);
+      let next = add(state, (id) => ({
+        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null, expanded: false,
+      }));
+      if (path && event.kind === "edit" && !next.changed.includes(path)) next = { ...next, changed: [...next.changed, path] };
+      return next;
+    }
+    case "tool.output": {
+      const i = lastIndex(state.blocks, (b) => b.kind === "tool" && b.callId === event.callId);
+      const block = state.blocks[i];
+      if (!block || block.kind !== "tool") return state;
+      const output = (block.output + event.chunk).slice(-OUTPUT_TAIL_CHARS);
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...block, output }) };
+    }
+    case "tool.completed": {
+      const i = lastIndex(state.blocks, (b) => b.kind === "tool" && b.callId === event.callId && b.status === "running");
+      const block = state.blocks[i];
+      const done = { status: event.status, display: event.display, forModel: event.forModel, durationMs: event.durationMs };
+      let next: TranscriptState;
+      if (block && block.kind === "tool") next = { ...state, blocks: replaceAt(state.blocks, i, { ...block, ...done }) };
+      else {
+        // Rejected before it ran (unknown tool, invalid arguments, denied): a card all the same.
+        next = add(state, (id) => ({ kind: "tool", id, callId: event.callId, name: event.name, toolKind: null, summary: "", args: null, output: "", startedAt: now, expanded: false, ...done }));
+      }
+      if (block?.kind === "tool" && event.status === "ok" && block.toolKind === "read" && event.name === "read_file") {
+        const path = pathArg(block.args);
+        if (path && !next.reads.includes(path)) next = { ...next, reads: [...next.reads, path] };
+      }
+      return next;
+    }
+    case "approval.requested":
+      return add(state, (id) => ({
+        kind: "approval", id, requestId: event.requestId, tool: event.tool, toolKind: event.kind, title: event.title, detail: event.detail, reason: event.reason, resolved: null,
+        ...(event.agentId ? { agentId: event.agentId } : {}),
+      }));
+    case "approval.resolved": {
+      const i = lastIndex(state.blocks, (b) => b.kind === "approval" && b.requestId === event.requestId);
+      const block = state.blocks[i];
+      if (!block || block.kind !== "approval") return state;
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...block, resolved: event.decision }) };
+    }
+    case "notice":
+      return add(state, (id) => ({ kind: "notice", id, level: event.level, text: event.text }));
+    case "turn.completed": {
+      const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null }, event.reason === "interrupted");
+      if (event.reason === "completed") return next;
+      const text = event.reason === "interrupted" ? "stopped" : (event.error ?? event.reason);
+      return add(next, (id) => ({ kind: "turn-end", id, reason: event.reason as "interrupted" | "max_iterations" | "error", text }));
+    }
+    case "session.loaded": {
+      const rebuilt = fromMessages(event.messages);
+      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads };
+    }
+    case "ui.toggle": {
+      const i = state.blocks.findIndex((b) => b.id === event.blockId);
+      const block = state.blocks[i];
+      if (!block || (block.kind !== "tool" && block.kind !== "reasoning")) return state;
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...block, expanded: !block.expanded }) };
+    }
+    case "ui.stopping":
+      return state.running ? { ...state, stopping: true } : state;
+    case "ui.local":
+      return add(state, (id) => ({ kind: "notice", id, level: event.level, text: event.text }));
+    default:
+      return state;
+  }
+}

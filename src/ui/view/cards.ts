@@ -1,0 +1,132 @@
+// Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
+// tail of command output while running), approval cards, notices and turn ends.
+import type { Block } from "../state/transcript.js";
+import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
+import type { Palette } from "../theme/palette.js";
+import { formatDuration } from "./chrome.js";
+
+export const LIVE_TAIL_LINES = 4;
+const EXPANDED_MAX_LINES = 200;
+
+type Of<K extends Block["kind"]> = Extract<Block, { kind: K }>;
+
+export interface CardContext {
+  p: Palette;
+  width: number;
+  now: number;
+  /** The card under the transcript cursor. */
+  focused: boolean;
+  ascii: boolean;
+}
+
+function wrapAll(text: string, width: number): string[] {
+  return text.split("\n").flatMap((l) => wrapLine(l, Math.max(1, width)));
+}
+
+/** Prefixes the first line with `first` and the rest with `rest` (same display width). */
+function gutter(lines: string[], first: string, rest: string): string[] {
+  return lines.map((l, i) => (i === 0 ? first : rest) + l);
+}
+
+export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
+  const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
+  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : [];
+  return [...gutter(wrapAll(block.text, c.width - 2).map((l) => c.p.user(l)), mark, "  "), ...label];
+}
+
+const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
+  switch (status) {
+    case "running":
+      return c.p.statusRunning(c.ascii ? "*" : "●");
+    case "ok":
+      return c.p.success(c.ascii ? "+" : "✓");
+    case "error":
+      return c.p.error(c.ascii ? "x" : "✗");
+    case "denied":
+      return c.p.warning(c.ascii ? "-" : "⊘");
+    case "aborted":
+      return c.p.warning(c.ascii ? "!" : "■");
+  }
+};
+
+export function toolLines(block: Of<"tool">, c: CardContext): string[] {
+  const caret = block.expanded ? "▾" : "▸";
+  const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
+  const time = elapsed !== null ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`) : "";
+  const head = `${c.ascii ? (block.expanded ? "v" : ">") : caret} ${statusMark(c, block.status)} ${c.p.toolName(block.name)} `;
+  const room = Math.max(0, c.width - visibleWidth(head) - visibleWidth(time));
+  const lines = [head + c.p.toolArgs(truncateToWidth(block.summary.replace(/\s+/g, " "), room)) + time];
+  const inner = Math.max(4, c.width - 4);
+  if (block.status === "running") {
+    const tail = block.output.replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES).filter((l) => l !== "");
+    for (const l of tail) lines.push(`    ${c.p.dim(truncateToWidth(l, inner))}`);
+  } else if (block.display) {
+    const paint = block.status === "ok" ? c.p.dim : block.status === "error" ? c.p.error : c.p.warning;
+    lines.push(`    ${paint(truncateToWidth(block.display, inner))}`);
+  }
+  if (block.expanded) {
+    const args = typeof block.args === "string" ? block.args : JSON.stringify(block.args, null, 2) ?? "";
+    const body = [...wrapAll(args, inner).map((l) => c.p.toolArgs(l)), ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : []), ...wrapAll(block.forModel || block.output, inner)];
+    const cut = body.length > EXPANDED_MAX_LINES ? [...body.slice(0, EXPANDED_MAX_LINES), c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`)] : body;
+    for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
+  }
+  return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
+}
+
+export const APPROVAL_KEYS = "y once · a always (this task) · n deny · d deny with a note";
+
+/** A bordered card: the exact command or diff, why it needs approval, and the keys. */
+export function approvalLines(block: Of<"approval">, c: CardContext, maxDetailLines = 12): string[] {
+  const inner = Math.max(8, c.width - 4);
+  const border = c.p.approval;
+  const h = c.ascii ? "-" : "─";
+  const v = c.ascii ? "|" : "│";
+  const who = block.agentId ? ` (asked by ${block.agentId})` : "";
+  const title = ` Approval needed${who} `;
+  const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
+  const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
+  const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
+  const detail = wrapAll(block.detail, inner).map((l) => {
+    const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
+    return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
+  });
+  const shown = detail.length > maxDetailLines ? [...detail.slice(0, maxDetailLines - 1), c.p.dim(`… ${detail.length - maxDetailLines + 1} more lines (Enter shows all)`)] : detail;
+  const status = block.resolved === null ? c.p.accent(APPROVAL_KEYS) : c.p.dim(`answered: ${block.resolved}`);
+  return [top, row(c.p.title(block.title)), ...shown.map(row), row(c.p.dim(`why: ${block.reason}`)), row(status), bottom];
+}
+
+export function noticeLines(block: Of<"notice">, c: CardContext): string[] {
+  const paint = block.level === "error" ? c.p.error : block.level === "warn" ? c.p.warning : c.p.info;
+  const mark = block.level === "error" ? "✗ " : block.level === "warn" ? "! " : "· ";
+  return gutter(wrapAll(block.text, c.width - 2).map((l) => paint(l)), paint(mark), "  ");
+}
+
+export function turnEndLines(block: Of<"turn-end">, c: CardContext): string[] {
+  if (block.reason === "interrupted") return [c.p.warning("■ stopped")];
+  return gutter(wrapAll(block.text, c.width - 2).map((l) => c.p.error(l)), c.p.error("✗ "), "  ");
+}
+
+export function reasoningLines(block: Of<"reasoning">, c: CardContext): string[] {
+  const lines = wrapAll(block.text.trim(), c.width - 2);
+  if (!block.expanded) {
+    const label = block.done ? `thinking (${lines.length} line${lines.length === 1 ? "" : "s"})` : `thinking… ${truncateToWidth(lines.at(-1) ?? "", c.width - 16)}`;
+    const line = c.p.reasoning(`${c.ascii ? ">" : "▸"} ${label}`);
+    return [c.focused ? c.p.selection(padToWidth(line, c.width)) : line];
+  }
+  return [c.p.reasoning(`${c.ascii ? "v" : "▾"} thinking`), ...lines.map((l) => `  ${c.p.reasoning(l)}`)];
+}
+
+/** The approval as it stays in the transcript: one line saying what was asked and the answer. */
+export function approvalSummaryLines(block: Of<"approval">, c: CardContext): string[] {
+  const who = block.agentId ? `${block.agentId}: ` : "";
+  const answer =
+    block.resolved === null
+      ? c.p.statusWaiting(`${c.ascii ? "!" : "⏸"} waiting for approval: `)
+      : block.resolved === "deny"
+        ? c.p.warning("⊘ denied: ")
+        : block.resolved === "cancelled"
+          ? c.p.dim("· cancelled: ")
+          : c.p.success(`✓ approved ${block.resolved}: `);
+  const line = truncateToWidth(answer + who + block.title, c.width);
+  return [c.focused ? c.p.selection(padToWidth(line, c.width)) : line];
+}

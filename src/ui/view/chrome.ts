@@ -1,0 +1,82 @@
+// The one-line bars: the title bar (brand, model, workspace, mode, sandbox, policy, tokens,
+// the approval inbox) and the task bar above the transcript. Pure: state in, one styled line out.
+import type { TaskSnapshot, TaskStatus } from "../../protocol/events.js";
+import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
+import type { Palette } from "../theme/palette.js";
+
+export const statusGlyph: Record<TaskStatus, string> = { idle: "○", running: "●", waiting: "!", failed: "✗", done: "✓" };
+export const statusGlyphAscii: Record<TaskStatus, string> = { idle: "o", running: "*", waiting: "!", failed: "x", done: "+" };
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 100_000) return `${(n / 1000).toFixed(1)}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+export function statusPaint(p: Palette, status: TaskStatus): (s: string) => string {
+  return { idle: p.statusIdle, running: p.statusRunning, waiting: p.statusWaiting, failed: p.statusFailed, done: p.statusDone }[status];
+}
+
+/** Joins segments left to right, dropping the lowest-priority ones that do not fit. */
+function fit(segments: { text: string; priority: number }[], width: number, sep: string): string {
+  const kept = segments.map((s) => ({ ...s, on: true }));
+  const total = () => kept.filter((s) => s.on).reduce((n, s, i) => n + visibleWidth(s.text) + (i ? visibleWidth(sep) : 0), 0);
+  while (total() > width) {
+    const drop = kept.filter((s) => s.on).sort((a, b) => a.priority - b.priority)[0];
+    if (!drop || kept.filter((s) => s.on).length === 1) break;
+    drop.on = false;
+  }
+  return truncateToWidth(kept.filter((s) => s.on).map((s) => s.text).join(sep), width);
+}
+
+export interface TitleInfo {
+  workspace: string;
+  sandbox: string;
+  totals: { prompt: number; completion: number };
+  pendingApprovals: number;
+}
+
+export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo, width: number): string {
+  const home = process.env.HOME;
+  const where = home && info.workspace.startsWith(home) ? `~${info.workspace.slice(home.length)}` : info.workspace;
+  const tokens = info.totals.prompt + info.totals.completion;
+  const segments = [
+    { text: p.title("NanoHermes"), priority: 100 },
+    ...(info.pendingApprovals ? [{ text: p.statusWaiting(`! ${info.pendingApprovals} approval${info.pendingApprovals === 1 ? "" : "s"}`), priority: 95 }] : []),
+    ...(task ? [{ text: p.accent(task.model), priority: 80 }] : []),
+    ...(task ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }] : []),
+    { text: info.sandbox === "unsandboxed" ? p.warning("unsandboxed") : p.dim(info.sandbox), priority: 60 },
+    ...(task ? [{ text: p.dim(`policy ${task.approval}`), priority: 50 }] : []),
+    { text: p.dim(`${formatTokens(tokens)} tok`), priority: 40 },
+    { text: p.dim(where), priority: 30 },
+  ];
+  return padToWidth(fit(segments, width, p.dim(" · ")), width);
+}
+
+export interface TaskBarInfo {
+  running: boolean;
+  stopping: boolean;
+  elapsedMs: number | null;
+}
+
+export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo, width: number, ascii = false): string {
+  if (!task) return padToWidth(p.dim("no task"), width);
+  const glyph = (ascii ? statusGlyphAscii : statusGlyph)[task.status];
+  const state = info.stopping ? p.warning("stopping after this step") : task.status === "waiting" ? p.statusWaiting("waiting for approval") : task.status;
+  const segments = [
+    { text: statusPaint(p, task.status)(glyph) + " " + p.title(task.title), priority: 100 },
+    { text: typeof state === "string" && state === task.status ? statusPaint(p, task.status)(state) : state, priority: 90 },
+    ...(info.running && info.elapsedMs !== null ? [{ text: p.dim(formatDuration(info.elapsedMs)), priority: 60 }] : []),
+    { text: p.dim(`${formatTokens(task.usage.prompt + task.usage.completion)} tok`), priority: 50 },
+  ];
+  return padToWidth(fit(segments, width, p.dim(" · ")), width);
+}

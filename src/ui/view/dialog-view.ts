@@ -1,0 +1,90 @@
+// Lines for dialogs (palette, shortcut sheet, inputs, confirmations, details, the queue editor),
+// drawn in place of the transcript so they work at any width, 40 columns included.
+import { actions, type Action } from "../../config/keybindings.js";
+import type { Controller } from "../controller/controller.js";
+import { filterPalette, paletteItems } from "../controller/dialogs.js";
+import type { Dialog } from "../controller/ui-state.js";
+import { layout } from "../input/editor.js";
+import { formatKeySpec } from "../input/keymap.js";
+import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
+import type { Palette } from "../theme/palette.js";
+import { slashCommands } from "../controller/slash.js";
+import { windowAround } from "./panes.js";
+
+export function helpLines(ctl: Controller, p: Palette, width: number): string[] {
+  const out: string[] = [];
+  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"]];
+  for (const [group, title] of groups) {
+    out.push(p.heading(title));
+    for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
+      if (info.group !== group) continue;
+      const keys = ctl.deps.keymap[name].map(formatKeySpec).join(" ");
+      if (!keys) continue;
+      out.push(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${info.doc}`);
+    }
+    out.push("");
+  }
+  out.push(p.heading("Commands"));
+  for (const c of slashCommands) out.push(`  ${p.accent(padToWidth(c.name, 10))} ${c.description}`);
+  out.push("", p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."));
+  return out.flatMap((l) => wrapLine(l, width));
+}
+
+function frame(p: Palette, title: string, body: string[], width: number, height: number, footer: string): string[] {
+  const inner = Math.max(4, width - 2);
+  const lines = [p.borderFocused(truncateToWidth(`${title}`, width)), ...body.map((l) => ` ${truncateToWidth(l, inner)}`)];
+  const room = Math.max(2, height - 1);
+  const shown = lines.slice(0, room);
+  while (shown.length < room) shown.push("");
+  return [...shown, p.dim(truncateToWidth(footer, width))];
+}
+
+export function dialogLines(ctl: Controller, p: Palette, dialog: Dialog, width: number, height: number): string[] {
+  switch (dialog.kind) {
+    case "palette": {
+      const items = filterPalette(paletteItems(ctl), dialog.query);
+      const rows = items.map((item, i) => {
+        const line = padToWidth(`${truncateToWidth(item.label, Math.max(8, width - 22))}  ${p.dim(item.hint)}`, width - 2);
+        return i === dialog.index ? p.selection(line) : line;
+      });
+      const list = windowAround(rows.length ? rows : [p.dim("nothing matches")], dialog.index, Math.max(1, height - 4)).lines;
+      return frame(p, "Command palette", [`${p.accent("›")} ${dialog.query}${p.accent("▏")}`, "", ...list], width, height, "type to filter · ↑↓ · Enter run · Esc close");
+    }
+    case "help": {
+      const all = helpLines(ctl, p, width - 2);
+      const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
+      return frame(p, "Keys and commands", all.slice(offset), width, height, "↑↓ PgUp PgDn scroll · Esc close");
+    }
+    case "detail": {
+      const all = dialog.lines.flatMap((l) => wrapLine(l, width - 2));
+      const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
+      return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
+    }
+    case "confirm":
+      return frame(p, "Confirm", [p.warning(dialog.title)], width, height, "y yes · n or Esc no");
+    case "queue": {
+      const items = ctl.currentTask()?.queue ?? [];
+      const rows = items.map((it, i) => {
+        const line = padToWidth(`${it.mode === "steer" ? p.accent("steer") : p.info("queue")} ${truncateToWidth(it.text.replace(/\n/g, " "), width - 10)}`, width - 2);
+        return i === dialog.index ? p.selection(line) : line;
+      });
+      return frame(p, "Pending messages", rows, width, height, "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close");
+    }
+    case "input": {
+      const view = layout(dialog.value, Math.max(4, width - 4));
+      const body = [`${p.accent("›")} ${view.lines[0] ?? ""}`];
+      if (dialog.purpose === "history") {
+        const found = ctl.deps.history.search(view.lines.join(""));
+        const rows = found.map((h, i) => {
+          const line = padToWidth(truncateToWidth(h.replace(/\n/g, " ⏎ "), width - 4), width - 2);
+          return i === dialog.index ? p.selection(line) : line;
+        });
+        body.push("", ...windowAround(rows.length ? rows : [p.dim("no match")], dialog.index, Math.max(1, height - 5)).lines);
+      }
+      return frame(p, dialog.title, body, width, height, "Enter confirm · Esc cancel");
+    }
+    default:
+      dialog satisfies never;
+      return [];
+  }
+}

@@ -1,0 +1,72 @@
+// Lines for the side panes: the task list and the results pane (tabs: Files, Changes, Reads, Todo,
+// Agents), and the styles the Markdown and diff renderers take from the theme.
+import type { MarkdownStyles } from "../render/markdown.js";
+import type { DiffStyles } from "../render/diff.js";
+import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import type { TaskEntry } from "../state/store.js";
+import type { Palette } from "../theme/palette.js";
+import type { ResultsTab } from "../controller/ui-state.js";
+import { formatTokens, statusGlyph, statusGlyphAscii, statusPaint } from "./chrome.js";
+
+export function markdownStyles(p: Palette): MarkdownStyles {
+  return { heading: p.heading, strong: (s) => p.title(s), em: p.reasoning, code: p.code, codeBlock: p.code, link: p.link, quote: p.quote, listBullet: p.accent, hr: p.dim, tableBorder: p.border, dim: p.dim };
+}
+
+export function diffStyles(p: Palette): DiffStyles {
+  return { add: p.diffAdd, del: p.diffDel, addWord: p.diffAddWord, delWord: p.diffDelWord, context: (s) => s, gutter: p.dim, hunkHeader: p.diffHunk, header: p.title, dim: p.dim };
+}
+
+/** A window of `height` rows of `lines` that keeps `selected` visible. */
+export function windowAround(lines: string[], selected: number, height: number): { lines: string[]; offset: number } {
+  if (lines.length <= height) return { lines, offset: 0 };
+  const offset = Math.max(0, Math.min(lines.length - height, selected - Math.floor(height / 2)));
+  return { lines: lines.slice(offset, offset + height), offset };
+}
+
+export interface TaskListView {
+  tasks: TaskEntry[];
+  current: string | null;
+  focused: boolean;
+  index: number;
+  filter: string;
+  ascii: boolean;
+}
+
+export function taskListLines(p: Palette, v: TaskListView, width: number, height: number): string[] {
+  const head = p.title(`Tasks ${v.tasks.length}`) + (v.filter ? p.dim(` /${v.filter}`) : "") + (v.focused ? p.dim("  ↵ open r rename p pin x del / filter") : "");
+  const rows = v.tasks.map((t, i) => {
+    const s = t.snapshot;
+    const glyph = statusPaint(p, s.status)((v.ascii ? statusGlyphAscii : statusGlyph)[s.status]);
+    const num = i < 9 ? p.dim(String(i + 1)) : " ";
+    const pin = s.pinned ? p.accent("*") : " ";
+    const flag = t.attention ? p.statusWaiting("•") : s.pendingApprovals ? p.statusWaiting("!") : " ";
+    const tokens = p.dim(formatTokens(s.usage.prompt + s.usage.completion));
+    const where = s.location === "remote" ? p.info("⇄") : "";
+    const titleRoom = Math.max(3, width - 8 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0));
+    const title = t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
+    const line = padToWidth(`${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)} ${where}${tokens}`, width);
+    return v.focused && i === v.index ? p.selection(line) : line;
+  });
+  if (rows.length === 0) rows.push(p.dim(v.filter ? "no task matches" : "no tasks"));
+  const body = windowAround(rows, v.index, Math.max(1, height - 1)).lines;
+  return [padToWidth(truncateToWidth(head, width), width), ...body];
+}
+
+export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", reads: "Reads", todo: "Todo", agents: "Agents" };
+
+export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number): string {
+  const parts = (Object.keys(tabLabels) as ResultsTab[]).map((t) => {
+    const label = `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
+    return t === tab ? p.badge(` ${label} `) : p.dim(` ${label} `);
+  });
+  return padToWidth(truncateToWidth(parts.join(""), width), width);
+}
+
+export function listLines(p: Palette, items: string[], selected: number, focused: boolean, width: number, height: number, empty: string): string[] {
+  if (items.length === 0) return [p.dim(truncateToWidth(empty, width))];
+  const rows = items.map((item, i) => {
+    const line = padToWidth(truncateToWidth(item, width), width);
+    return focused && i === selected ? p.selection(line) : line;
+  });
+  return windowAround(rows, selected, height).lines;
+}

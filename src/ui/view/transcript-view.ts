@@ -1,0 +1,186 @@
+// The virtualised transcript: lines per block, cached by block identity and width, and a viewport
+// that renders only the blocks it shows. Follow mode scrolls in half-page jumps, so streaming text
+// repaints about two lines per new line instead of the whole pane per line.
+import type { Block } from "../state/transcript.js";
+import { IncrementalMarkdown } from "../render/incremental.js";
+import type { MarkdownStyles } from "../render/markdown.js";
+import { padToWidth } from "../render/wrap.js";
+import type { Palette } from "../theme/palette.js";
+import { approvalSummaryLines, noticeLines, reasoningLines, toolLines, turnEndLines, userLines, type CardContext } from "./cards.js";
+
+export interface Position {
+  block: number;
+  line: number;
+}
+
+export interface Scroll {
+  follow: boolean;
+  /** First visible line; null in follow mode until content first overflows. */
+  top: Position | null;
+}
+
+export const followScroll = (): Scroll => ({ follow: true, top: null });
+
+interface CacheEntry {
+  block: Block;
+  width: number;
+  focused: boolean;
+  tick: number;
+  lines: string[];
+}
+
+export class TranscriptRenderer {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly markdown = new Map<string, IncrementalMarkdown>();
+  /** Bumped once a second while tools run, so their elapsed time ticks. */
+  tick = 0;
+  /** Where follow mode last jumped to, per task, with the size it was computed for. */
+  readonly followTops = new Map<string, { top: Position | null; width: number; height: number }>();
+  constructor(
+    private p: Palette,
+    private md: MarkdownStyles,
+    private readonly ascii: boolean,
+  ) {}
+
+  setStyles(p: Palette, md: MarkdownStyles): void {
+    this.p = p;
+    this.md = md;
+    this.cache.clear();
+    this.markdown.clear();
+  }
+
+  /** Drops cached renders (e.g. after Markdown highlighting finished loading). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  lines(block: Block, width: number, focused = false, now = Date.now()): string[] {
+    const live = block.kind === "tool" && block.status === "running";
+    const hit = this.cache.get(block.id);
+    if (hit && hit.block === block && hit.width === width && hit.focused === focused && (!live || hit.tick === this.tick)) return hit.lines;
+    const lines = this.render(block, width, focused, now);
+    this.cache.set(block.id, { block, width, focused, tick: this.tick, lines });
+    return lines;
+  }
+
+  private render(block: Block, width: number, focused: boolean, now: number): string[] {
+    const c: CardContext = { p: this.p, width, now, focused, ascii: this.ascii };
+    switch (block.kind) {
+      case "user":
+      case "steer":
+        return ["", ...userLines(block, c)];
+      case "assistant": {
+        let md = this.markdown.get(block.id);
+        if (!md) {
+          md = new IncrementalMarkdown(this.md);
+          this.markdown.set(block.id, md);
+        }
+        const body = md.update(block.text, Math.max(1, width)).slice();
+        if (block.stopped) body.push(this.p.warning("[stopped]"));
+        return focused ? body.map((l) => this.p.selection(padToWidth(l, width))) : body;
+      }
+      case "reasoning":
+        return reasoningLines(block, c);
+      case "tool":
+        return toolLines(block, c);
+      case "approval":
+        return approvalSummaryLines(block, c);
+      case "notice":
+        return noticeLines(block, c);
+      case "turn-end":
+        return turnEndLines(block, c);
+      default:
+        block satisfies never;
+        return [];
+    }
+  }
+
+  /** Forget blocks that are gone (a task switched away, a session rewritten). */
+  retain(blocks: Block[]): void {
+    const keep = new Set(blocks.map((b) => b.id));
+    for (const id of this.cache.keys()) if (!keep.has(id)) this.cache.delete(id);
+    for (const id of this.markdown.keys()) if (!keep.has(id)) this.markdown.delete(id);
+  }
+}
+
+export interface Viewport {
+  lines: string[];
+  scroll: Scroll;
+  /** For each visible row, the index of the block it belongs to (-1 for padding). */
+  rowBlocks: number[];
+  atEnd: boolean;
+}
+
+type LinesOf = (index: number) => string[];
+
+/** The position `n` lines before the end of the transcript (clamped to the start). */
+function backFromEnd(count: number, linesOf: LinesOf, n: number): Position {
+  let remaining = n;
+  for (let b = count - 1; b >= 0; b--) {
+    const len = linesOf(b).length;
+    if (remaining <= len) return { block: b, line: len - remaining };
+    remaining -= len;
+  }
+  return { block: 0, line: 0 };
+}
+
+/** Moves a position by `delta` lines (negative = up), clamped to the transcript. */
+export function movePosition(pos: Position, delta: number, count: number, linesOf: LinesOf): Position {
+  let { block, line } = pos;
+  line += delta;
+  while (line < 0 && block > 0) {
+    block--;
+    line += linesOf(block).length;
+  }
+  if (line < 0) return { block: 0, line: 0 };
+  while (block < count && line >= linesOf(block).length) {
+    if (block === count - 1) return { block, line: Math.max(0, linesOf(block).length - 1) };
+    line -= linesOf(block).length;
+    block++;
+  }
+  return { block: Math.min(block, Math.max(0, count - 1)), line };
+}
+
+/**
+ * Contract: returns exactly `height` lines (padded), rendering only the blocks it needs. In follow
+ * mode, when the text outgrows the pane, the view jumps so the end sits half-way down.
+ */
+export function computeViewport(count: number, linesOf: LinesOf, height: number, scroll: Scroll): Viewport {
+  const collect = (from: Position): { lines: string[]; rows: number[]; overflow: boolean } => {
+    const lines: string[] = [];
+    const rows: number[] = [];
+    for (let b = from.block; b < count; b++) {
+      const bl = linesOf(b);
+      for (let l = b === from.block ? from.line : 0; l < bl.length; l++) {
+        if (lines.length === height) return { lines, rows, overflow: true };
+        lines.push(bl[l]!);
+        rows.push(b);
+      }
+    }
+    return { lines, rows, overflow: false };
+  };
+  let next = scroll;
+  let top = scroll.top ?? { block: 0, line: 0 };
+  if (count > 0 && top.block >= count) top = backFromEnd(count, linesOf, height);
+  let view = collect(top);
+  if (scroll.follow && view.overflow) {
+    top = backFromEnd(count, linesOf, Math.max(1, Math.ceil(height / 2)));
+    view = collect(top);
+    next = { follow: true, top };
+  } else if (!scroll.follow) {
+    next = { follow: false, top };
+  }
+  const atEnd = !view.overflow;
+  while (view.lines.length < height) {
+    view.lines.push("");
+    view.rows.push(-1);
+  }
+  return { lines: view.lines, scroll: next, rowBlocks: view.rows, atEnd };
+}
+
+/** A fresh follow view (after a resize or a task switch): the end at the bottom, the pane full. */
+export function settleFollow(count: number, linesOf: LinesOf, height: number): Scroll {
+  let total = 0;
+  for (let b = count - 1; b >= 0 && total <= height; b--) total += linesOf(b).length;
+  return total <= height ? followScroll() : { follow: true, top: backFromEnd(count, linesOf, height) };
+}

@@ -1,0 +1,177 @@
+// The full-screen UI in a real pseudo-terminal against the mock model: streaming, inline
+// approval, Ctrl-C mid-stream then another turn, resizing, task switching while one runs, and
+// quitting with the terminal restored. At 120x40, 80x24 and 50x20.
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { keys, PtyApp } from "../helpers/pty.js";
+
+let server: MockServer | undefined;
+let app: PtyApp | undefined;
+afterEach(async () => {
+  if (app && app.exitCode === null) app.kill("SIGKILL");
+  app = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+function start(s: MockServer, cols: number, rows: number, ws = tempDir()): PtyApp {
+  return new PtyApp({ cols, rows, cwd: ws, env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }) });
+}
+
+/** Terminal state a user would notice after exit: main screen, cursor shown, modes off. */
+function expectRestored(a: PtyApp): void {
+  expect(a.altScreen).toBe(false);
+  expect(a.term.modes.bracketedPasteMode).toBe(false);
+  const core = (a.term as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core;
+  expect(core.coreService.isCursorHidden).toBe(false);
+}
+
+describe.each([
+  [120, 40],
+  [80, 24],
+  [50, 20],
+])("the UI at %ix%i", (cols, rows) => {
+  it("streams a reply, asks for approval inline, stops mid-stream, and the next turn works", async () => {
+    const ws = tempDir();
+    server = await startMockServer([
+      { content: "Hello from the **mock** model, streaming.", chunkSize: 4, chunkDelayMs: 20 },
+      toolReply([{ name: "run_command", args: { command: "touch approved.txt" } }]),
+      textReply("made the file"),
+      { content: "this reply is long ".repeat(60), chunkSize: 6, chunkDelayMs: 40 },
+      textReply("after the stop"),
+    ]);
+    app = start(server, cols, rows, ws);
+    await app.waitFor("Ask anything");
+    expect(app.altScreen).toBe(true);
+    const lines = app.lines();
+    expect(lines.length).toBe(rows);
+    expect(lines[0]).toContain("NanoHermes");
+
+    await app.typeSlowly("say hello");
+    app.type(keys.enter);
+    await app.waitFor("streaming.");
+    expect(app.screen()).toContain("say hello");
+
+    app.type("make a file");
+    app.type(keys.enter);
+    await app.waitFor(/Approval needed/);
+    expect(app.screen()).toContain("touch approved.txt");
+    expect(app.screen()).toMatch(/y once/);
+    app.type("y");
+    await app.waitFor("made the file");
+    expect(existsSync(join(ws, "approved.txt"))).toBe(true);
+
+    app.type("write a lot");
+    app.type(keys.enter);
+    await app.waitFor("this reply is long");
+    app.type(keys.ctrl("c"));
+    await app.waitFor(/stopped/);
+    expect(server.aborted).toBeGreaterThanOrEqual(1);
+
+    app.type("and now?");
+    app.type(keys.enter);
+    await app.waitFor("after the stop");
+    const sent = server.requests.at(-1)!.messages as { role: string }[];
+    expect(sent.filter((m) => m.role === "user").length).toBe(4);
+
+    app.type(keys.ctrl("c"));
+    await app.waitFor(/Ctrl-C again|press Ctrl-C/);
+    app.type(keys.ctrl("c"));
+    expect(await app.exit()).toBe(0);
+    expectRestored(app);
+  });
+});
+
+describe("the UI", () => {
+  it("never renders more than rows - 1 lines and re-lays out on resize", async () => {
+    server = await startMockServer([textReply("resized fine")]);
+    app = start(server, 120, 40);
+    await app.waitFor("Ask anything");
+    expect(app.lines()[39]).toBe("");
+    app.resize(50, 20);
+    await app.waitFor((s) => s.split("\n")[0]!.length <= 50 && s.includes("Ask anything"));
+    expect(app.lines()[19]).toBe("");
+    app.type("hi");
+    app.type(keys.enter);
+    await app.waitFor("resized fine");
+    app.resize(80, 24);
+    await app.waitFor((s) => s.includes("resized fine") && s.includes("Tasks"));
+    app.type(keys.ctrl("d"));
+    expect(await app.exit()).toBe(0);
+    expectRestored(app);
+  });
+
+  it("switches tasks while one runs; the running one keeps going", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    server = await startMockServer(async (_req, i) => {
+      if (i === 0) {
+        await gate;
+        return textReply("slow task finished");
+      }
+      return textReply("quick answer");
+    });
+    app = start(server, 120, 40);
+    await app.waitFor("Ask anything");
+    app.type("slow one");
+    app.type(keys.enter);
+    await app.waitFor(/running/);
+    app.type(keys.ctrl("n"));
+    await app.waitFor(/Tasks 2/);
+    app.type("quick one");
+    app.type(keys.enter);
+    await app.waitFor("quick answer");
+    release();
+    await app.waitFor((s) => /✓1\s+slow one/.test(s) || /✓\d\s+slow one/.test(s));
+    app.type(keys.alt("1"));
+    await app.waitFor("slow task finished");
+    app.type(keys.ctrl("d"));
+    expect(await app.exit()).toBe(0);
+  });
+
+  it("a pasted multi-line block is one message; Enter typed right after text submits", async () => {
+    server = await startMockServer([textReply("got the paste"), textReply("got the typed line")]);
+    app = start(server, 80, 24);
+    await app.waitFor("Ask anything");
+    app.type(keys.paste("line one\nline two\nline three"));
+    await app.waitFor("line three");
+    app.type(keys.enter);
+    await app.waitFor("got the paste");
+    expect(server.requests[0]!.messages.at(-1)).toMatchObject({ role: "user", content: "line one\nline two\nline three" });
+    // Keystrokes and Enter arriving in one read, as over a slow SSH link.
+    app.type("fast typing\r");
+    await app.waitFor("got the typed line");
+    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: "user", content: "fast typing" });
+    app.type(keys.ctrl("d"));
+    await app.exit();
+  });
+
+  it("restores the terminal and saves the session on SIGTERM and SIGHUP", async () => {
+    for (const signal of ["SIGTERM", "SIGHUP"]) {
+      server = await startMockServer([textReply("saved before exit")]);
+      const home = tempDir("nh-home-");
+      app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }) });
+      await app.waitFor("Ask anything");
+      app.type("remember me\r");
+      await app.waitFor("saved before exit");
+      app.kill(signal);
+      await app.exit();
+      expectRestored(app);
+      const sessions = join(home, "sessions");
+      expect(existsSync(sessions)).toBe(true);
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it("shows the hint and exits 2 without a terminal", async () => {
+    const ws = tempDir();
+    writeFileSync(join(ws, "x"), "");
+    const { runCli } = await import("../helpers/cli.js");
+    const r = await runCli([], { input: "" });
+    expect(r.code).toBe(2);
+  });
+});
