@@ -77,12 +77,11 @@ export async function runUi(opts: UiOptions): Promise<number> {
   const shutdown = async () => {
     await manager.shutdown();
   };
-  const screen = enterScreen({ stdin, stdout }, shutdown);
+  const screen = enterScreen({ stdin, stdout }, shutdown, () => ink?.unmount());
   const finish = async (code: number) => {
     if (exiting) return;
     exiting = true;
     await shutdown().catch((error: unknown) => log("error", "shutdown", error));
-    ink?.unmount();
     screen.restore();
     process.exit(code);
   };
@@ -190,7 +189,20 @@ export async function runUi(opts: UiOptions): Promise<number> {
     // A lone Esc is only known to be Esc when nothing follows it.
     if (parser.pending) flushTimer = setTimeout(() => deliver(parser.flush()), 25);
   });
-  stdout.on("resize", () => store.updateUi((ui) => ({ ...ui, columns: stdout.columns || ui.columns, rows: stdout.rows || ui.rows })));
+  stdout.on("resize", () => {
+    // The terminal reflows what it shows when it resizes; only a clean screen and a full frame
+    // are sure to look right afterwards.
+    stdout.write("\x1b[2J\x1b[H");
+    ink?.clear();
+    store.updateUi((ui) => {
+      const columns = stdout.columns || ui.columns;
+      const rows = stdout.rows || ui.rows;
+      const size = (c: number) => (c >= 120 ? 2 : c >= 80 ? 1 : 0);
+      // Crossing a layout breakpoint resets the side panes to what suits the new width.
+      if (size(columns) === size(ui.columns)) return { ...ui, columns, rows };
+      return { ...ui, columns, rows, taskListOpen: columns >= 80, resultsOpen: columns >= 120, focus: ui.focus === "browse" ? "browse" : "composer" };
+    });
+  });
 
   ink = render(
     <AppContext.Provider value={services}>
@@ -206,6 +218,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
       ...(opts.onRender ? { onRender: ({ renderTime }: { renderTime: number }) => opts.onRender!(renderTime) } : {}),
     },
   );
+  screen.claimSignals();
   // Heavy Markdown rendering (and highlighting) loads after the first frame.
   setTimeout(() => {
     void loadMarkdown().then(() => {

@@ -90,10 +90,15 @@ describe("the UI", () => {
     server = await startMockServer([textReply("resized fine")]);
     app = start(server, 120, 40);
     await app.waitFor("Ask anything");
-    expect(app.lines()[39]).toBe("");
+    expect(app.lines()[39], app.screen()).toBe("");
     app.resize(50, 20);
-    await app.waitFor((s) => s.split("\n")[0]!.length <= 50 && s.includes("Ask anything"));
-    expect(app.lines()[19]).toBe("");
+    // The terminal reflows the old frame at once; the app's new frame follows. Wait for it.
+    const settled = (s: string) => {
+      const l = s.split("\n");
+      return l[0]!.startsWith("NanoHermes") && l[19] === "" && /^› Ask anything/.test(l[17] ?? "");
+    };
+    await app.waitFor(settled);
+    expect(app.lines().slice(0, 19).every((l) => l.length <= 50)).toBe(true);
     app.type("hi");
     app.type(keys.enter);
     await app.waitFor("resized fine");
@@ -125,7 +130,8 @@ describe("the UI", () => {
     app.type(keys.enter);
     await app.waitFor("quick answer");
     release();
-    await app.waitFor((s) => /✓1\s+slow one/.test(s) || /✓\d\s+slow one/.test(s));
+    // The first task finished while we looked at the second: its row says done and flags it.
+    await app.waitFor((s) => /✓1 •slow one/.test(s));
     app.type(keys.alt("1"));
     await app.waitFor("slow task finished");
     app.type(keys.ctrl("d"));

@@ -12,6 +12,12 @@ export interface TerminalStreams {
 export interface ScreenSession {
   /** Idempotent: leaves the alternate screen, restores modes and the cursor, ends raw mode. */
   restore(): void;
+  /**
+   * Makes our SIGTERM/SIGHUP handlers the only ones. Call after the renderer started: Ink's
+   * signal-exit (v3) re-raises a signal when it counts no other listener, which would kill the
+   * process before the sessions are saved and before the terminal is restored.
+   */
+  claimSignals(): void;
 }
 
 /**
@@ -19,11 +25,18 @@ export interface ScreenSession {
  * SIGHUP) puts the terminal back as it was. `beforeExit` runs first on signals and crashes (save
  * the sessions); it gets a short time budget, then the process exits anyway.
  */
-export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) => Promise<void>, budgetMs = 1500): ScreenSession {
+export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) => Promise<void>, teardown: () => void = () => {}, budgetMs = 1500): ScreenSession {
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
+    // The renderer goes first: Ink redraws its last frame when it unmounts, which must land on
+    // the alternate screen, not on the user's main screen.
+    try {
+      teardown();
+    } catch {
+      // a renderer that fails to stop must not keep the terminal broken
+    }
     try {
       if (io.stdin.isTTY) io.stdin.setRawMode(false);
     } catch {
@@ -36,23 +49,36 @@ export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) =>
     }
   };
   const finish = (reason: string, code: number) => {
-    const timer = setTimeout(() => {
+    const end = () => {
       restore();
+      // After SIGHUP the terminal is gone: Node's own exit-time reset of the tty then fails an
+      // assertion (tcsetattr gives EIO) and prints a native stack trace. Nothing is left to
+      // restore, so end without that step.
+      if (reason === "SIGHUP") process.kill(process.pid, "SIGKILL");
       process.exit(code);
-    }, budgetMs);
+    };
+    const timer = setTimeout(end, budgetMs);
     timer.unref?.();
     void beforeExit(reason)
       .catch(() => {})
-      .finally(() => {
-        restore();
-        process.exit(code);
-      });
+      .finally(end);
   };
   io.stdout.write(ENTER);
   if (io.stdin.isTTY) io.stdin.setRawMode(true);
   process.on("exit", restore);
-  process.once("SIGTERM", () => finish("SIGTERM", 143));
-  process.once("SIGHUP", () => finish("SIGHUP", 129));
+  let signalled = false;
+  const onSignal = (sig: "SIGTERM" | "SIGHUP") => () => {
+    if (signalled) return;
+    signalled = true;
+    finish(sig, sig === "SIGTERM" ? 143 : 129);
+  };
+  const claimSignals = () => {
+    for (const sig of ["SIGTERM", "SIGHUP"] as const) {
+      process.removeAllListeners(sig);
+      process.on(sig, onSignal(sig));
+    }
+  };
+  claimSignals();
   process.on("uncaughtException", (error) => {
     restore();
     process.stderr.write(`nanohermes: internal error: ${error.stack ?? error.message}\n`);
@@ -60,5 +86,5 @@ export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) =>
   });
   // Writes to a terminal that went away must not crash the exit path.
   io.stdout.on("error", () => {});
-  return { restore };
+  return { restore, claimSignals };
 }
