@@ -6,8 +6,10 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
+import { benchTui } from "./tui.js";
 
-const root = resolve(import.meta.dirname, "..");
+// `npm run bench` runs from the project root (the script is bundled elsewhere).
+const root = process.cwd();
 const bundled = join(root, "dist/cli.js");
 const unbundled = join(root, "bench/.dist/unbundled/cli.js");
 
@@ -54,6 +56,11 @@ async function series(label: string, n: number, run: () => Promise<Run>) {
   return { label, runs: n, medianMs: +median(runs.map((r) => r.ms)).toFixed(1), p95Ms: +p95(runs.map((r) => r.ms)).toFixed(1), peakRssMb: +(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(1) };
 }
 
+function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+}
+
 async function main() {
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
   // An unbundled build (one file per module, node_modules resolved at run time) as the baseline.
@@ -79,9 +86,22 @@ async function main() {
   await mock.close();
 
   const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
-  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results };
+  printTable(rows);
+
+  console.log("\nterminal UI (pty 120x40, mock model streaming 200 tokens/s):");
+  const tui = await benchTui();
+  const ratio = tui.frames10.p95 > 0 ? tui.frames2000.p95 / tui.frames10.p95 : 0;
+  printTable([
+    ["measure", "value", "target"],
+    ["first complete frame, median (p95)", `${tui.firstFrameMs.median} ms (${tui.firstFrameMs.p95})`, "< 300 ms"],
+    ["memory after 10 s idle (RSS)", `${tui.idleRssMb} MB`, "< 100 MB"],
+    ["Ink frame time p50 / p95, 10 earlier messages", `${tui.frames10.p50} / ${tui.frames10.p95} ms (${tui.frames10.count} frames)`, ""],
+    ["Ink frame time p50 / p95, 2,000 earlier messages", `${tui.frames2000.p50} / ${tui.frames2000.p95} ms (${tui.frames2000.count} frames)`, "p95 < 12 ms"],
+    ["p95 ratio, 2,000 vs 10 messages", ratio.toFixed(2), "<= 1.2"],
+    ["CPU while streaming (10 / 2,000 messages)", `${tui.cpuPercentStreaming10}% / ${tui.cpuPercentStreaming2000}% of a core`, "< 35%"],
+    ["terminal bytes per streamed token (10 / 2,000)", `${tui.bytesPerToken10} / ${tui.bytesPerToken2000}`, "<= 60"],
+  ]);
+  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results, tui: { ...tui, p95Ratio: +ratio.toFixed(2) } };
   writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
 }

@@ -5,5 +5,5 @@ import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
 const out = resolve(root, "bench/.dist/run.mjs");
-buildSync({ entryPoints: [resolve(root, "bench/run.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile: out, packages: "external", logLevel: "warning", define: { "import.meta.dirname": JSON.stringify(resolve(root, "bench")) } });
+buildSync({ entryPoints: [resolve(root, "bench/run.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile: out, packages: "external", logLevel: "warning" });
 await import(pathToFileURL(out).href);

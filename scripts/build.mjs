@@ -13,10 +13,13 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
  * Build-time patches of dependencies, each for a measured start-up cost:
  * - yoga-layout decodes its WebAssembly through fetch() when fetch exists, which loads undici
  *   (~40 ms); its own base64 path needs nothing.
- * - string-width sends any non-ASCII string (our box-drawing borders) through a Unicode property
- *   regex whose first compilation costs ~60 ms; box-drawing and block characters are one column
- *   wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts checks this).
+ * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
+ *   property regex whose first compilation costs ~50-60 ms; the characters in narrow-chars.json
+ *   are one column wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts).
  */
+const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
+const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
+
 const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0 };
 const patches = {
   name: "nanohermes-patches",
@@ -30,7 +33,11 @@ const patches = {
     // Several string-width versions are installed; the one Ink uses has this fast path.
     b.onLoad({ filter: /node_modules[\/\\]string-width[\/\\]index\.js$/ }, async (a) => {
       const text = readFileSync(a.path, "utf8");
-      const out = text.replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", "if (/^[\\u0020-\\u007E\\u2500-\\u259F]*$/.test(string)) {");
+      const out = text
+        .replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", `if (/^[${narrowClass}]*$/.test(string)) {`)
+        // Its segmenter is built on first use instead of at import (~15 ms).
+        .replace("const segmenter = new Intl.Segmenter();", "let segmenterInstance;")
+        .replace("of segmenter.segment(string)", "of (segmenterInstance ??= new Intl.Segmenter()).segment(string)");
       if (out !== text) applied.stringWidth++;
       return { contents: out, loader: "js" };
     });
@@ -61,7 +68,7 @@ const result = await build({
   platform: "node",
   target: "node20",
   sourcemap: "linked",
-  minify: false,
+  minify: true,
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
   write: false,

@@ -65,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
       // CPU for no gain here, so the baseline compiler does it all.
       (await import("node:v8")).setFlagsFromString("--liftoff-only");
       const { runUi } = await import("./ui/run.js");
-      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env });
+      const session = typeof flags.values.session === "string" ? (await import("node:path")).resolve(process.cwd(), flags.values.session) : undefined;
+      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env, ...(session ? { sessionFile: session } : {}) });
     }
     if (prompt === undefined && process.stdin.isTTY) {
       process.stderr.write("nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p \"...\" (see --help)\n");

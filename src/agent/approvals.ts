@@ -21,8 +21,10 @@ async function current(abs: string): Promise<string> {
 }
 
 function unified(path: string, before: string, after: string): string {
-  // Drop the "Index:" and "====" preamble: the card shows the path in its title.
-  return createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, "", "", { context: 3 }).split("\n").slice(2).join("\n").trimEnd();
+  // From the first hunk on: the card's title already names the file.
+  const lines = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, "", "", { context: 3 }).split("\n");
+  const first = lines.findIndex((l) => l.startsWith("@@"));
+  return (first === -1 ? "(no change)" : lines.slice(first).join("\n")).trimEnd();
 }
 
 export interface ApprovalText {

@@ -180,6 +180,9 @@ export class TaskManager {
       case "task.create":
         this.add(command.taskId, { ...(command.title ? { title: command.title } : {}), ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}) });
         return;
+      case "task.open":
+        if (task && !task.agent) void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
+        return;
       case "user.submit":
         if (task) this.submit(task, command.text, command.mode ?? "turn");
         return;

@@ -1,6 +1,6 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
-import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/events.js";
+import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { thinkingLevels, type ThinkingLevel } from "./levels.js";
 
 export { thinkingLevels, type ThinkingLevel };

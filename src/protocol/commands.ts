@@ -1,5 +1,5 @@
 // The commands front ends send to the engine: one zod definition per command, like events.
-import { approvalPolicies, permissionModes } from "./events.js";
+import { approvalPolicies, permissionModes } from "./enums.js";
 import * as z from "./zod.js";
 
 const base = { taskId: z.string() };
@@ -37,6 +37,10 @@ export const commandDefinitions = {
   "task.create": {
     doc: "Create a task with this id (the front end picks it, so it can switch to it at once).",
     shape: { ...base, title: z.optional(z.string()), sessionFile: z.optional(z.string()) },
+  },
+  "task.open": {
+    doc: "A front end shows this task: its session is loaded (once) and replayed with session.loaded.",
+    shape: { ...base },
   },
   "task.update": {
     doc: "Rename or pin a task.",

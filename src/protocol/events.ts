@@ -1,5 +1,6 @@
 // The events the engine emits: one zod definition per event, from which the TypeScript
 // union, the boundary validator and docs/events.md are all derived.
+import { approvalPolicies, permissionModes, taskStatuses, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
 import { ChatMessageSchema } from "./messages.js";
 import * as z from "./zod.js";
 
@@ -9,12 +10,7 @@ const base = {
   agentId: z.optional(z.string()).check(z.describe("Set when a subagent emitted the event (`agent-N`).")),
 };
 
-export const turnEndReasons = ["completed", "interrupted", "max_iterations", "error"] as const;
-export const toolKinds = ["read", "edit", "exec", "net", "agent"] as const;
-export const toolStatuses = ["ok", "error", "denied", "aborted"] as const;
-export const taskStatuses = ["idle", "running", "waiting", "failed", "done"] as const;
-export const permissionModes = ["default", "accept-edits", "plan", "goal", "debug"] as const;
-export const approvalPolicies = ["never", "on-request", "untrusted"] as const;
+export * from "./enums.js";
 
 const usage = z.object({
   prompt: z.int().check(z.nonnegative()),
@@ -238,10 +234,4 @@ export type BusEvent = {
 }[EventType];
 
 export type EventOf<T extends EventType> = Extract<BusEvent, { type: T }>;
-export type TurnEndReason = (typeof turnEndReasons)[number];
-export type ToolKind = (typeof toolKinds)[number];
-export type ToolStatus = (typeof toolStatuses)[number];
-export type TaskStatus = (typeof taskStatuses)[number];
-export type PermissionMode = (typeof permissionModes)[number];
-export type ApprovalPolicy = (typeof approvalPolicies)[number];
 export type TaskSnapshot = EventOf<"task.updated">["task"];

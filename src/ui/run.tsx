@@ -1,7 +1,7 @@
 // Starts the full-screen UI: the engine (task manager) and the UI on one bus, the terminal in the
 // alternate screen, stdin parsed by our own key parser, and one exit path that saves and restores.
 import { randomBytes } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { render } from "ink";
 import { useMemo } from "react";
@@ -22,6 +22,8 @@ import { resolveKeymap } from "./input/keymap.js";
 import { loadMarkdown } from "./render/markdown.js";
 import { Store } from "./state/store.js";
 import { osc52, notify } from "./terminal/osc.js";
+import { createProbe } from "./terminal/probe.js";
+import { clipboardRoute, readTmux } from "./terminal/tmux.js";
 import { enterScreen } from "./terminal/screen.js";
 import { makeTheme } from "./theme/setup.js";
 import { TranscriptRenderer } from "./view/transcript-view.js";
@@ -36,8 +38,8 @@ export interface UiOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
-  /** Called with Ink's render time of every frame (the benchmark). */
-  onRender?: (ms: number) => void;
+  /** Resume this session file in the first task (--session). */
+  sessionFile?: string;
 }
 
 function readSmall(path: string): string | null {
@@ -74,8 +76,11 @@ export async function runUi(opts: UiOptions): Promise<number> {
 
   let exiting = false;
   let ink: ReturnType<typeof render> | null = null;
+  // The benchmark's probe: Ink's own render time of every frame, written at exit.
+  const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
   const shutdown = async () => {
     await manager.shutdown();
+    if (frameLog && env.NANOHERMES_BENCH_FRAMES) writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
   };
   const screen = enterScreen({ stdin, stdout }, shutdown, () => ink?.unmount());
   const finish = async (code: number) => {
@@ -86,7 +91,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
     process.exit(code);
   };
 
-  const inTmux = Boolean(env.TMUX);
+  // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings (read later).
+  let wrapForTmux = Boolean(env.TMUX);
   const ctl = new Controller({
     store,
     bus,
@@ -95,7 +101,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     history,
     remember: (text) => void appendHistory(historyFile, text),
     copy: (text) => {
-      const seq = osc52(text, { tmux: inTmux });
+      const seq = osc52(text, { tmux: wrapForTmux });
       if (!seq.ok) return { ok: false, reason: seq.reason };
       stdout.write(seq.sequence);
       return { ok: true };
@@ -112,6 +118,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     sandboxLabel: "unsandboxed (the Landlock sandbox is not available yet)",
     now: () => Date.now(),
   });
+  if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
 
   const services: AppServices = {
@@ -154,7 +161,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
       const elsewhere = !focused || store.getState().current !== event.taskId;
       if (prev && prev !== now && elsewhere && (now === "waiting" || now === "done" || now === "failed")) {
         const what = now === "waiting" ? "needs approval" : now === "done" ? "finished" : "failed";
-        if (settings.notify.osc) stdout.write(notify("NanoHermes", `${event.task.title} ${what}`, { kind: "osc9", tmux: inTmux }));
+        if (settings.notify.osc) stdout.write(notify("NanoHermes", `${event.task.title} ${what}`, { kind: "osc9", tmux: wrapForTmux }));
         else if (settings.notify.bell) stdout.write("\x07");
       }
     }
@@ -162,19 +169,22 @@ export async function runUi(opts: UiOptions): Promise<number> {
   });
 
   // The first task, then earlier tasks of this workspace from the index (without loading them).
-  ctl.newTask();
+  ctl.newTask(opts.sessionFile);
   void readTaskIndex(settings.home).then((entries) => {
     for (const e of entries.filter((x) => x.workspace === settings.workspace).slice(0, 50).reverse()) {
       manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
     }
   });
 
+  // The terminal handshake runs after the first frame; its replies arrive as "reply" keys.
+  const probe = createProbe({ timeoutMs: 400, skipBackground: env.TERM === "linux" });
   const parser = new KeyParser();
   let flushTimer: NodeJS.Timeout | null = null;
   const deliver = (events: ReturnType<KeyParser["feed"]>) => {
     for (const event of events) {
       if (event.kind === "key" && event.key.name === "focusin") focused = true;
       if (event.kind === "key" && event.key.name === "focusout") focused = false;
+      if (event.kind === "key" && event.key.name === "reply") probe.feed(event.key.sequence);
       try {
         ctl.handle(event);
       } catch (error) {
@@ -215,10 +225,18 @@ export async function runUi(opts: UiOptions): Promise<number> {
       patchConsole: false,
       incrementalRendering: true,
       maxFps: overSsh ? 15 : 30,
-      ...(opts.onRender ? { onRender: ({ renderTime }: { renderTime: number }) => opts.onRender!(renderTime) } : {}),
+      ...(frameLog ? { onRender: ({ renderTime }: { renderTime: number }) => void frameLog.push(renderTime) } : {}),
     },
   );
   screen.claimSignals();
+  setTimeout(() => {
+    stdout.write(probe.queries);
+    void probe.result.then((caps) => {
+      // Without a configured theme, a light terminal background gets the light theme.
+      if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
+    });
+    if (env.TMUX) void readTmux({ env }).then((info) => (wrapForTmux = clipboardRoute(info).wrap));
+  }, 20);
   // Heavy Markdown rendering (and highlighting) loads after the first frame.
   setTimeout(() => {
     void loadMarkdown().then(() => {

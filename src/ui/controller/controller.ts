@@ -3,7 +3,7 @@
 import type { Action } from "../../config/keybindings.js";
 import type { Bus } from "../../protocol/bus.js";
 import type { BusCommand } from "../../protocol/commands.js";
-import { permissionModes } from "../../protocol/events.js";
+import { permissionModes } from "../../protocol/enums.js";
 import type { InputEvent, Key } from "../input/keys.js";
 import { findAction, matchesAny, type ResolvedKeymap } from "../input/keymap.js";
 import { createEditor, editorText, isEmpty, type EditorAction } from "../input/editor.js";
@@ -190,12 +190,13 @@ export class Controller {
   selectTask(id: string): void {
     if (!this.state.tasks[id]) return;
     this.deps.store.dispatch({ type: "ui.select", taskId: id });
+    this.send({ type: "task.open", taskId: id });
     this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null }));
   }
 
-  newTask(): void {
+  newTask(sessionFile?: string): void {
     const id = this.deps.newTaskId();
-    this.send({ type: "task.create", taskId: id });
+    this.send({ type: "task.create", taskId: id, ...(sessionFile ? { sessionFile } : {}) });
     this.selectTask(id);
     this.setUi((ui) => ({ ...ui, focus: "composer" }));
   }

@@ -1,6 +1,6 @@
 // Slash commands: their names and descriptions (for completion, the palette and /help) and the
 // parser that turns "/undo 2" into a command the controller carries out.
-import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../../protocol/events.js";
+import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../../protocol/enums.js";
 import type { CommandCandidate } from "../input/complete.js";
 
 export const slashCommands: CommandCandidate[] = [

@@ -26,7 +26,9 @@ const ASCII_TEXT = /^[\x20-\x7e\n\t]*$/;
 const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y;
 const CONTROL = /^[\x00-\x08\x0b-\x1f\x7f-\x9f]$/;
 
-const segmenter = new Intl.Segmenter();
+// Created on first use: constructing a segmenter costs ~15 ms, and most lines never need one.
+let segmenterInstance: Intl.Segmenter | null = null;
+const segmenter = { segment: (s: string) => (segmenterInstance ??= new Intl.Segmenter()).segment(s) };
 // string-width costs about a microsecond per call; non-ASCII graphemes repeat a lot in practice.
 const widthCache = new Map<string, number>();
 

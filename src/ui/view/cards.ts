@@ -91,8 +91,14 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxDetailLi
     return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
   });
   const shown = detail.length > maxDetailLines ? [...detail.slice(0, maxDetailLines - 1), c.p.dim(`… ${detail.length - maxDetailLines + 1} more lines (Enter shows all)`)] : detail;
-  const status = block.resolved === null ? c.p.accent(APPROVAL_KEYS) : c.p.dim(`answered: ${block.resolved}`);
-  return [top, row(c.p.title(block.title)), ...shown.map(row), row(c.p.dim(`why: ${block.reason}`)), row(status), bottom];
+  const why = wrapLine(`why: ${block.reason}`, inner, { words: true }).map((l) => row(c.p.dim(l)));
+  const keys =
+    block.resolved !== null
+      ? [c.p.dim(`answered: ${block.resolved}`)]
+      : visibleWidth(APPROVAL_KEYS) <= inner
+        ? [c.p.accent(APPROVAL_KEYS)]
+        : [c.p.accent("y once · a always (this task)"), c.p.accent("n deny · d deny with a note")];
+  return [top, ...wrapLine(block.title, inner, { words: true }).map((l) => row(c.p.title(l))), ...shown.map(row), ...why, ...keys.map(row), bottom];
 }
 
 export function noticeLines(block: Of<"notice">, c: CardContext): string[] {

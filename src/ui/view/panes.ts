@@ -39,7 +39,8 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
     const glyph = statusPaint(p, s.status)((v.ascii ? statusGlyphAscii : statusGlyph)[s.status]);
     const num = i < 9 ? p.dim(String(i + 1)) : " ";
     const pin = s.pinned ? p.accent("*") : " ";
-    const flag = t.attention ? p.statusWaiting("•") : s.pendingApprovals ? p.statusWaiting("!") : " ";
+    // The glyph already says "waiting"; the flag marks news you have not looked at yet.
+    const flag = t.attention && s.status !== "waiting" ? p.statusWaiting("•") : " ";
     const tokens = p.dim(formatTokens(s.usage.prompt + s.usage.completion));
     const where = s.location === "remote" ? p.info("⇄") : "";
     const titleRoom = Math.max(3, width - 8 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0));

@@ -1,0 +1,127 @@
+// The terminal UI under measurement in a real pty at 120x40 against the mock model streaming at
+// 200 tokens/s: first complete frame, idle memory, Ink's per-frame render time with 10 and with
+// 2,000 earlier messages, CPU per second of streaming, and terminal bytes per streamed token.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startMockServer, textReply, type MockServer } from "../tests/helpers/mock-openai.js";
+import { PtyApp } from "../tests/helpers/pty.js";
+
+export interface TuiFigures {
+  firstFrameMs: { median: number; p95: number; runs: number };
+  idleRssMb: number;
+  frames10: { p50: number; p95: number; count: number };
+  frames2000: { p50: number; p95: number; count: number };
+  cpuPercentStreaming10: number;
+  cpuPercentStreaming2000: number;
+  bytesPerToken10: number;
+  bytesPerToken2000: number;
+  tokensStreamed: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))]! : 0;
+};
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function env(server: MockServer, home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENAI_") && !k.startsWith("NANOHERMES_")) base[k] = v;
+  return { ...base, NANOHERMES_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "bench-model", ...extra };
+}
+
+function sessionWith(messages: number, ws: string): string {
+  const paragraph = "This is an earlier **answer** with `code`, a list:\n\n- one item\n- another item\n\nand a closing sentence that wraps across the pane.";
+  const list: unknown[] = [];
+  for (let i = 0; i < messages; i++) list.push(i % 2 === 0 ? { role: "user", content: `question number ${i}` } : { role: "assistant", content: `${paragraph} (#${i})` });
+  const file = join(mkdtempSync(join(tmpdir(), "nh-bench-s-")), "session.json");
+  writeFileSync(file, JSON.stringify({ version: 1, id: "bench", createdAt: "t", updatedAt: "t", workspace: ws, model: "bench-model", messages: list }));
+  return file;
+}
+
+const settled = (s: string) => s.includes("NanoHermes") && s.includes("Ask anything");
+
+async function firstFrame(server: MockServer, ws: string, runs: number): Promise<TuiFigures["firstFrameMs"]> {
+  const times: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))) });
+    await app.waitFor(settled, 20_000);
+    const ms = performance.now() - t0;
+    if (i > 0) times.push(ms); // the first run warms the file cache
+    app.type("\x04");
+    await app.exit();
+  }
+  return { median: +pct(times, 0.5).toFixed(1), p95: +pct(times, 0.95).toFixed(1), runs };
+}
+
+async function idleRss(server: MockServer, ws: string): Promise<number> {
+  const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))) });
+  await app.waitFor(settled, 20_000);
+  await new Promise((r) => setTimeout(r, 10_000));
+  const mb = rssMb(app.pty.pid);
+  app.type("\x04");
+  await app.exit();
+  return +mb.toFixed(1);
+}
+
+async function streaming(server: MockServer, ws: string, earlier: number, tokens: number) {
+  const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
+  const session = sessionWith(earlier, ws);
+  const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, args: ["--session", session], env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), { NANOHERMES_BENCH_FRAMES: frames }) });
+  await app.waitFor((s) => settled(s) && s.includes(`#${earlier - 1}`), 30_000);
+  await new Promise((r) => setTimeout(r, 1500)); // Markdown loads after the first frame
+  const text = Array.from({ length: tokens }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
+  server.push({ ...textReply(text), chunkSize: 4, tokensPerSecond: 200 });
+  const bytes0 = app.bytes;
+  const cpu0 = cpuTicks(app.pty.pid);
+  const t0 = performance.now();
+  app.type("stream please\r");
+  await app.waitFor((s) => /✓ stream please · done/.test(s), 60_000);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = ((cpuTicks(app.pty.pid) - cpu0) / 100 / seconds) * 100;
+  const bytes = app.bytes - bytes0;
+  app.type("\x04");
+  await app.exit();
+  const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
+  // Tokens as the mock counts them when pacing: four characters each.
+  return { frames: all, cpu: +cpu.toFixed(1), bytesPerToken: +(bytes / (text.length / 4)).toFixed(1) };
+}
+
+export async function benchTui(): Promise<TuiFigures> {
+  const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
+  writeFileSync(join(ws, "README.md"), "# bench\n");
+  const server = await startMockServer([]);
+  try {
+    const tokens = 1000;
+    const firstFrameMs = await firstFrame(server, ws, 10);
+    const idleRssMb = await idleRss(server, ws);
+    const s10 = await streaming(server, ws, 10, tokens);
+    const s2000 = await streaming(server, ws, 2000, tokens);
+    const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
+    return {
+      firstFrameMs,
+      idleRssMb,
+      frames10: summary(s10.frames),
+      frames2000: summary(s2000.frames),
+      cpuPercentStreaming10: s10.cpu,
+      cpuPercentStreaming2000: s2000.cpu,
+      bytesPerToken10: s10.bytesPerToken,
+      bytesPerToken2000: s2000.bytesPerToken,
+      tokensStreamed: tokens,
+    };
+  } finally {
+    await server.close();
+  }
+}
