@@ -72,6 +72,7 @@ const result = await build({
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
   write: false,
+  metafile: true,
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
   },
@@ -98,4 +99,7 @@ function prune(dir) {
     else if (!written.has(relative(dist, path)) && !entry.name.includes(".tmp-")) rmSync(path, { force: true });
   }
 }
+// Which modules went into which file, for the tests that guard the bundle's weight.
+writeFileSync(join(dist, "meta.json"), JSON.stringify(result.metafile));
+written.add("meta.json");
 prune(dist);
