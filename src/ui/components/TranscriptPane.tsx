@@ -60,7 +60,8 @@ export function TranscriptPane({ width, height, left, top }: { width: number; he
   if ((task?.queue.length ?? 0) > 0) bottom.push(p.dim(truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width)));
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {
-    bottom.push(...approvalLines(pending, { p, width, now: Date.now(), focused: false, ascii }, Math.max(3, Math.floor(height / 3))));
+    // The card may take all but the task bar and two transcript rows.
+    bottom.push(...approvalLines(pending, { p, width, now: Date.now(), focused: false, ascii }, Math.max(6, Math.min(24, height - 3 - bottom.length))));
   } else {
     if (completion) {
       const items = completion.list.items;

@@ -75,30 +75,37 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
 
 export const APPROVAL_KEYS = "y once · a always (this task) · n deny · d deny with a note";
 
-/** A bordered card: the exact command or diff, why it needs approval, and the keys. */
-export function approvalLines(block: Of<"approval">, c: CardContext, maxDetailLines = 12): string[] {
+/**
+ * A bordered card: the exact command or diff, why it needs approval, and the keys. It never takes
+ * more than `maxLines` rows: the detail shrinks first (the full text is one Enter away).
+ */
+export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 24): string[] {
   const inner = Math.max(8, c.width - 4);
   const border = c.p.approval;
   const h = c.ascii ? "-" : "─";
   const v = c.ascii ? "|" : "│";
   const who = block.agentId ? ` (asked by ${block.agentId})` : "";
-  const title = ` Approval needed${who} `;
+  const title = truncateToWidth(` Approval needed${who} `, Math.max(1, c.width - 4));
   const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
   const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
   const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
-  const detail = wrapAll(block.detail, inner).map((l) => {
-    const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
-    return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
-  });
-  const shown = detail.length > maxDetailLines ? [...detail.slice(0, maxDetailLines - 1), c.p.dim(`… ${detail.length - maxDetailLines + 1} more lines (Enter shows all)`)] : detail;
-  const why = wrapLine(`why: ${block.reason}`, inner, { words: true }).map((l) => row(c.p.dim(l)));
   const keys =
     block.resolved !== null
       ? [c.p.dim(`answered: ${block.resolved}`)]
       : visibleWidth(APPROVAL_KEYS) <= inner
         ? [c.p.accent(APPROVAL_KEYS)]
         : [c.p.accent("y once · a always (this task)"), c.p.accent("n deny · d deny with a note")];
-  return [top, ...wrapLine(block.title, inner, { words: true }).map((l) => row(c.p.title(l))), ...shown.map(row), ...why, ...keys.map(row), bottom];
+  const titleLines = wrapLine(block.title, inner, { words: true }).slice(0, 2);
+  let why = wrapLine(`why: ${block.reason}`, inner, { words: true });
+  const fixed = () => 2 + titleLines.length + why.length + keys.length;
+  if (fixed() + 1 > maxLines) why = [truncateToWidth(`why: ${block.reason}`, inner)];
+  const detailRoom = Math.max(1, maxLines - fixed());
+  const detail = wrapAll(block.detail, inner).map((l) => {
+    const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
+    return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
+  });
+  const shown = detail.length > detailRoom ? [...detail.slice(0, Math.max(0, detailRoom - 1)), c.p.dim(`… ${detail.length - Math.max(0, detailRoom - 1)} more lines (Enter shows all)`)] : detail;
+  return [top, ...titleLines.map((l) => row(c.p.title(l))), ...shown.map(row), ...why.map((l) => row(c.p.dim(l))), ...keys.map(row), bottom];
 }
 
 export function noticeLines(block: Of<"notice">, c: CardContext): string[] {

@@ -13,21 +13,25 @@ import { windowAround } from "./panes.js";
 
 export function helpLines(ctl: Controller, p: Palette, width: number): string[] {
   const out: string[] = [];
+  const wide = width >= 60;
+  const entry = (keys: string, doc: string) => {
+    if (wide) out.push(...wrapLine(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${doc}`, width, { words: true, indent: 19 }));
+    else out.push(`  ${p.accent(truncateToWidth(keys, width - 2))}`, ...wrapLine(`    ${doc}`, width, { words: true, indent: 4 }));
+  };
   const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"]];
   for (const [group, title] of groups) {
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
       if (info.group !== group) continue;
       const keys = ctl.deps.keymap[name].map(formatKeySpec).join(" ");
-      if (!keys) continue;
-      out.push(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${info.doc}`);
+      if (keys) entry(keys, info.doc);
     }
     out.push("");
   }
   out.push(p.heading("Commands"));
-  for (const c of slashCommands) out.push(`  ${p.accent(padToWidth(c.name, 10))} ${c.description}`);
-  out.push("", p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."));
-  return out.flatMap((l) => wrapLine(l, width));
+  for (const c of slashCommands) entry(c.name, c.description);
+  out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
+  return out;
 }
 
 function frame(p: Palette, title: string, body: string[], width: number, height: number, footer: string): string[] {

@@ -1,0 +1,134 @@
+// Renders the real App (store, controller, components) into a fake terminal of any size, with the
+// engine replaced by events the test emits and commands it records.
+import { EventEmitter } from "node:events";
+import { render } from "ink";
+import { defaultKeymap, type Action } from "../../src/config/keybindings.js";
+import { Bus } from "../../src/protocol/bus.js";
+import type { BusCommand } from "../../src/protocol/commands.js";
+import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
+import { App } from "../../src/ui/App.js";
+import { Controller } from "../../src/ui/controller/controller.js";
+import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
+import { editorKeyDefaults } from "../../src/ui/input/editor.js";
+import { History } from "../../src/ui/input/history.js";
+import { KeyParser } from "../../src/ui/input/keys.js";
+import { resolveKeymap } from "../../src/ui/input/keymap.js";
+import { Store } from "../../src/ui/state/store.js";
+import { builtinTheme } from "../../src/ui/theme/load.js";
+import { makePalette } from "../../src/ui/theme/palette.js";
+import { markdownStyles } from "../../src/ui/view/panes.js";
+import { TranscriptRenderer } from "../../src/ui/view/transcript-view.js";
+
+class SizedStdout extends EventEmitter {
+  frames: string[] = [];
+  isTTY = true;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  setRawMode() {}
+  setEncoding() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read = () => null;
+}
+
+export function snapshot(over: Partial<TaskSnapshot> = {}): TaskSnapshot {
+  return {
+    title: "New task", status: "idle", pinned: false, model: "mock-model", mode: "default", approval: "on-request", location: "local",
+    sessionFile: null, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", usage: { prompt: 0, completion: 0 }, pendingApprovals: 0, ...over,
+  };
+}
+
+export interface Harness {
+  store: Store;
+  ctl: Controller;
+  sent: BusCommand[];
+  copied: string[];
+  exits: number;
+  emit(event: BusEvent): void;
+  /** Feeds raw terminal bytes through the real key parser. */
+  keys(bytes: string): void;
+  frame(): Promise<string>;
+  lines(): Promise<string[]>;
+  unmount(): void;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+export async function renderUi(columns: number, rows: number, options: { keys?: Record<string, string | string[]>; history?: string[] } = {}): Promise<Harness> {
+  const store = new Store({ frameMs: 0 }, { columns, rows });
+  const bus = new Bus();
+  bus.subscribe((e) => store.dispatch(e));
+  const sent: BusCommand[] = [];
+  bus.onCommand((c) => sent.push(c));
+  const palette = makePalette(builtinTheme("dark"), 0);
+  const copied: string[] = [];
+  const state = { exits: 0 };
+  let n = 0;
+  const ctl = new Controller({
+    store,
+    bus,
+    keymap: resolveKeymap<Action>(defaultKeymap(), options.keys).keymap,
+    editorKeys: resolveKeymap(editorKeyDefaults, { deleteToLineEnd: [] }).keymap,
+    history: new History(options.history ?? []),
+    remember: () => {},
+    copy: (text) => {
+      copied.push(text);
+      return { ok: true };
+    },
+    exit: () => void state.exits++,
+    openEditor: async () => null,
+    paths: () => ["README.md", "src/cli.ts", "src/ui/App.tsx"],
+    newTaskId: () => `t${++n}`,
+    themes: () => ["dark", "light", "high-contrast"],
+    sandboxLabel: "unsandboxed",
+    now: () => Date.now(),
+  });
+  const services: AppServices = {
+    store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),
+    ascii: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: () => null,
+  };
+  const stdout = new SizedStdout(columns, rows);
+  const instance = render(
+    <AppContext.Provider value={services}>
+      <App />
+    </AppContext.Provider>,
+    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new FakeStdin() as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+  );
+  const parser = new KeyParser();
+  const harness: Harness = {
+    store,
+    ctl,
+    sent,
+    copied,
+    get exits() {
+      return state.exits;
+    },
+    emit: (event) => bus.emit(event),
+    keys: (bytes) => {
+      for (const e of [...parser.feed(bytes), ...parser.flush()]) ctl.handle(e);
+    },
+    frame: async () => {
+      for (let i = 0; i < 4; i++) await tick();
+      return stdout.frames.at(-1) ?? "";
+    },
+    lines: async () => (await harness.frame()).split("\n"),
+    unmount: () => instance.unmount(),
+  };
+  // A first task, as the engine would announce it.
+  bus.emit({ type: "task.updated", taskId: "t0", task: snapshot() });
+  return harness;
+}
