@@ -9,6 +9,8 @@ import { PtyApp } from "../tests/helpers/pty.js";
 
 export interface TuiFigures {
   firstFrameMs: { median: number; p95: number; runs: number };
+  /** The same measurement for node printing one line in the same pty: the floor. */
+  nodeFloorMs: number;
   idleRssMb: number;
   frames10: { p50: number; p95: number; count: number };
   frames2000: { p50: number; p95: number; count: number };
@@ -66,6 +68,25 @@ async function firstFrame(server: MockServer, ws: string, runs: number): Promise
   return { median: +pct(times, 0.5).toFixed(1), p95: +pct(times, 0.95).toFixed(1), runs };
 }
 
+/** Node itself, started the same way, printing the two strings the UI's first frame is judged by. */
+async function nodeFloor(ws: string, runs: number): Promise<number> {
+  const { spawn } = await import("node-pty");
+  const times: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const ms = await new Promise<number>((res) => {
+      const p = spawn(process.execPath, ["-e", "process.stdout.write('NanoHermes Ask anything\\n')"], { cols: 120, rows: 40, cwd: ws });
+      let out = "";
+      p.onData((d) => {
+        out += d;
+        if (settled(out)) res(performance.now() - t0);
+      });
+    });
+    if (i > 0) times.push(ms);
+  }
+  return +pct(times, 0.5).toFixed(1);
+}
+
 async function idleRss(server: MockServer, ws: string): Promise<number> {
   const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))) });
   await app.waitFor(settled, 20_000);
@@ -105,6 +126,7 @@ export async function benchTui(): Promise<TuiFigures> {
   const server = await startMockServer([]);
   try {
     const tokens = 1000;
+    const nodeFloorMs = await nodeFloor(ws, 10);
     const firstFrameMs = await firstFrame(server, ws, 10);
     const idleRssMb = await idleRss(server, ws);
     const s10 = await streaming(server, ws, 10, tokens);
@@ -112,6 +134,7 @@ export async function benchTui(): Promise<TuiFigures> {
     const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
     return {
       firstFrameMs,
+      nodeFloorMs,
       idleRssMb,
       frames10: summary(s10.frames),
       frames2000: summary(s2000.frames),

@@ -20,7 +20,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
 const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
 
-const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0 };
+const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkOutput: 0 };
 const patches = {
   name: "nanohermes-patches",
   setup(b) {
@@ -48,6 +48,30 @@ const patches = {
       const text = readFileSync(a.path, "utf8");
       const out = text.replace("buffer.push(ansiEscapes.cursorUp(previousVisible - 1));", "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));");
       if (out !== text) applied.inkIncremental++;
+      return { contents: out, loader: "js" };
+    });
+    // Ink rebuilds every frame cell by cell (an object per cell, ANSI parsed and re-serialised),
+    // ~4 ms a frame at 120x40 and most of a streaming turn's CPU. Our App renders the whole
+    // screen as one text node of width-exact lines at (0, 0); for that case the cells would come
+    // out as the lines went in, so they are passed through (tests/build/ink-output-patch.test.ts).
+    b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]output\.js$/ }, async (a) => {
+      const text = readFileSync(a.path, "utf8");
+      const fast = `get() {
+        if (this.operations.length === 1 && this.operations[0].type === 'write' && this.operations[0].x === 0 && this.operations[0].y === 0) {
+            const op = this.operations[0];
+            const lines = op.text.split('\\n');
+            if (lines.length <= this.height) {
+                for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
+                for (let i = 0; i < lines.length; i++) lines[i] = lines[i].trimEnd();
+                while (lines.length < this.height) lines.push('');
+                return { output: lines.join('\\n'), height: this.height };
+            }
+        }
+        return this.getByCells();
+    }
+    getByCells() {`;
+      const out = text.replace("    get() {\n        // Initialize output array", `    ${fast}\n        // Initialize output array`);
+      if (out !== text) applied.inkOutput++;
       return { contents: out, loader: "js" };
     });
     b.onEnd(() => {

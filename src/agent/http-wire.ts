@@ -1,8 +1,7 @@
 // The chat-completions wire: one POST over node:http(s), the reply read as JSON or as server-sent
 // events. Written on node:http rather than fetch because fetch (undici) costs ~130-250 ms of
 // start-up on every one-shot run (its web classes and a WebAssembly HTTP parser).
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
 import { StringDecoder } from "node:string_decoder";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -62,11 +61,12 @@ export function errorMessage(text: string): string {
  * Contract: resolves with the response once its headers arrive and its status is 2xx; rejects with
  * a WireError otherwise (HTTP error with the body's message, network error, timeout, abort).
  */
-export function post(options: PostOptions): Promise<IncomingMessage> {
+export async function post(options: PostOptions): Promise<IncomingMessage> {
   const url = endpointUrl(options.baseUrl);
   const payload = JSON.stringify(options.body);
-  const send = url.protocol === "https:" ? httpsRequest : url.protocol === "http:" ? httpRequest : null;
-  if (!send) return Promise.reject(new WireError(`unsupported URL scheme in ${url.href}`, undefined, undefined));
+  // Loaded on the first request: node:https brings TLS, which the UI's first frame need not wait for.
+  const send = url.protocol === "https:" ? (await import("node:https")).request : url.protocol === "http:" ? (await import("node:http")).request : null;
+  if (!send) throw new WireError(`unsupported URL scheme in ${url.href}`, undefined, undefined);
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(new WireError("aborted", undefined, undefined, true));
     const req = send(url, {

@@ -1,11 +1,11 @@
 // The task manager: several independent tasks (each its own session, model, mode and approval
 // policy), driven only by bus commands and reporting only through bus events. Owns approvals
 // (awaited by request id) and the steer/queue items of running turns.
-import { randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import type { Bus } from "../protocol/bus.js";
+import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { decide, newRemembered, commandOf, type Remembered } from "../sandbox/policy.js";
@@ -235,7 +235,7 @@ export class TaskManager {
 
   private submit(task: Task, text: string, mode: "turn" | "steer" | "queue"): void {
     if (task.running) {
-      task.items.push({ id: randomUUID(), text, mode: mode === "queue" ? "queue" : "steer" });
+      task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
       return;
     }
@@ -295,7 +295,7 @@ export class TaskManager {
     if (verdict.decision === "deny") return { allow: false, reason: verdict.reason };
     if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${verdict.reason}) and nobody can answer here; it was not run` };
     const request = await approvalRequest(tool, args, verdict.reason, this.opts.settings.workspace);
-    const requestId = randomUUID();
+    const requestId = randomId(12);
     const command = commandOf(args);
     return new Promise((resolve) => {
       task.approvals.set(requestId, {

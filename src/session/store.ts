@@ -1,9 +1,9 @@
 // Session files: one JSON document per session, written atomically after every turn, read back
 // with validation; a file that cannot be read is set aside and a fresh session starts.
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { redact } from "../config/log.js";
+import { randomId } from "../protocol/ids.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
@@ -24,7 +24,7 @@ export type SessionData = z.infer<typeof SessionFileSchema>;
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${randomId(6)}`;
 }
 
 export function newSession(workspace: string, model: string, id = newSessionId()): SessionData {

@@ -1,7 +1,7 @@
 // Atomic file replacement: write a sibling temp file, fsync it, rename it over the target.
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { randomId } from "../protocol/ids.js";
 
 /**
  * Contract: after this resolves the file holds `data` in full; if it rejects (disk full, killed
@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
  */
 export async function atomicWriteFile(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomId(8)}`);
   let keepMode = mode;
   if (keepMode === undefined) {
     try {

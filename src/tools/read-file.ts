@@ -1,6 +1,5 @@
 // read_file: numbered lines of a text file, a window of it with offset/limit, binaries refused.
 import { createReadStream, promises as fs } from "node:fs";
-import { createInterface } from "node:readline";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError } from "./define.js";
@@ -29,6 +28,7 @@ function footer(first: number, last: number, total: number | null, path: string)
 
 /** Streams only the requested window, so a file larger than the read cap can still be paged. */
 async function readWindow(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean }> {
+  const { createInterface } = await import("node:readline");
   const stream = createReadStream(abs, { encoding: "utf8", signal });
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   const lines: string[] = [];

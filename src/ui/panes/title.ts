@@ -1,12 +1,12 @@
 // The title bar: brand, model, mode, sandbox, policy, tokens, the approval inbox, workspace.
-import { Text } from "ink";
-import { useApp, useStore } from "../hooks/useStore.js";
+import type { AppServices } from "../hooks/context.js";
+import type { AppState } from "../state/store.js";
 import { titleBar } from "../view/chrome.js";
 
-export function TitleBar({ width }: { width: number }) {
-  const { palette, workspace, sandbox } = useApp();
-  const tasks = useStore((s) => s.tasks);
-  const current = useStore((s) => s.current);
+export function titleLine(s: AppState, sv: AppServices, width: number): string {
+  const { palette, workspace, sandbox } = sv;
+  const tasks = (s.tasks);
+  const current = (s.current);
   const task = current ? (tasks[current]?.snapshot ?? null) : null;
   let prompt = 0;
   let completion = 0;
@@ -16,5 +16,5 @@ export function TitleBar({ width }: { width: number }) {
     completion += t.snapshot.usage.completion;
     pending += t.snapshot.pendingApprovals;
   }
-  return <Text wrap="truncate-end">{titleBar(palette, task, { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending }, width)}</Text>;
+  return titleBar(palette, task, { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending }, width);
 }

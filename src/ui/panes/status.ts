@@ -1,14 +1,14 @@
 // The bottom line: the latest status message, or the keys that matter right now.
-import { Text } from "ink";
-import { useApp, useStore } from "../hooks/useStore.js";
+import type { AppServices } from "../hooks/context.js";
+import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 
-export function StatusLine({ width }: { width: number }) {
-  const { palette: p } = useApp();
-  const status = useStore((s) => s.ui.status);
-  const focus = useStore((s) => s.ui.focus);
-  const running = useStore((s) => (s.current ? Boolean(s.transcripts[s.current]?.running) : false));
-  const approval = useStore((s) => (s.current ? (s.transcripts[s.current]?.blocks.some((b) => b.kind === "approval" && b.resolved === null) ?? false) : false));
+export function statusLine(s: AppState, sv: AppServices, width: number): string {
+  const { palette: p } = sv;
+  const status = (s.ui.status);
+  const focus = (s.ui.focus);
+  const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
+  const approval = ((s.current ? (s.transcripts[s.current]?.blocks.some((b) => b.kind === "approval" && b.resolved === null) ?? false) : false));
   let text: string;
   if (status && status.until > Date.now()) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
@@ -19,5 +19,5 @@ export function StatusLine({ width }: { width: number }) {
   else if (approval) text = p.statusWaiting("approval needed: y once · a always · n deny · d deny with note · Enter full diff");
   else if (running) text = p.dim("Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette");
   else text = p.dim("Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results");
-  return <Text wrap="truncate-end">{padToWidth(truncateToWidth(text, width), width)}</Text>;
+  return padToWidth(truncateToWidth(text, width), width);
 }

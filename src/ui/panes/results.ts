@@ -1,29 +1,37 @@
 // The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
 // hunk jumps), Reads, Todo and Agents.
-import { Box, Text } from "ink";
-import { useMemo } from "react";
-import { useApp, useStore } from "../hooks/useStore.js";
+import type { AppServices } from "../hooks/context.js";
+import type { AppState } from "../state/store.js";
 import { diffFile, renderDiff } from "../render/diff.js";
 import { padToWidth } from "../render/wrap.js";
 import { diffStyles, listLines, tabBar } from "../view/panes.js";
 
-export function ResultsPane({ width, height }: { width: number; height: number }) {
-  const { palette: p, ctl, ascii, before, readFile } = useApp();
-  const tab = useStore((s) => s.ui.resultsTab);
-  const focused = useStore((s) => s.ui.focus === "results");
-  const index = useStore((s) => s.ui.resultsIndex);
-  const diffPath = useStore((s) => s.ui.diffPath);
-  const hunk = useStore((s) => s.ui.diffHunk);
-  const changed = useStore((s) => (s.current ? s.transcripts[s.current]?.changed : undefined)) ?? [];
-  const reads = useStore((s) => (s.current ? s.transcripts[s.current]?.reads : undefined)) ?? [];
-  const blocks = useStore((s) => (s.current ? s.transcripts[s.current]?.blocks : undefined));
+const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
+
+export function resultsPane(s: AppState, sv: AppServices, width: number, height: number): string[] {
+  const { palette: p, ctl, ascii, before, readFile } = sv;
+  const tab = (s.ui.resultsTab);
+  const focused = (s.ui.focus === "results");
+  const index = (s.ui.resultsIndex);
+  const diffPath = (s.ui.diffPath);
+  const hunk = (s.ui.diffHunk);
+  const changed = ((s.current ? s.transcripts[s.current]?.changed : undefined)) ?? [];
+  const reads = ((s.current ? s.transcripts[s.current]?.reads : undefined)) ?? [];
+  const blocks = ((s.current ? s.transcripts[s.current]?.blocks : undefined));
   const inner = width - 2;
   const bodyHeight = height - 1;
-  // Re-read the file after each tool call of the task (blocks change then).
-  const diff = useMemo(() => {
-    if (tab !== "changes" || !diffPath) return null;
-    return renderDiff(diffFile(before.get(diffPath) ?? null, readFile(diffPath)), { width: inner, styles: diffStyles(p), path: diffPath });
-  }, [tab, diffPath, blocks, inner, p, before, readFile]);
+  // Re-read the file after each tool call of the task (blocks change then); cached otherwise.
+  let diff: ReturnType<typeof renderDiff> | null = null;
+  if (tab === "changes" && diffPath) {
+    const key = { diffPath, blocks, inner, p };
+    const hit = diffCache.get(sv);
+    if (hit && hit.key.diffPath === diffPath && hit.key.blocks === blocks && hit.key.inner === inner && hit.key.p === p) diff = hit.diff;
+    else {
+      diff = renderDiff(diffFile(before.get(diffPath) ?? null, readFile(diffPath)), { width: inner, styles: diffStyles(p), path: diffPath });
+      diffCache.set(sv, { key, diff });
+    }
+  }
+  if (width <= 2 || height <= 0) return [];
   let body: string[];
   let count = 0;
   let hunks = 0;
@@ -50,9 +58,5 @@ export function ResultsPane({ width, height }: { width: number; height: number }
   const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length }, inner), ...body];
   while (lines.length < height) lines.push("");
   const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
-  return (
-    <Box width={width} height={height}>
-      <Text wrap="truncate-end">{lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`).join("\n")}</Text>
-    </Box>
-  );
+  return lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`);
 }

@@ -1,20 +1,18 @@
 // Starts the full-screen UI: the engine (task manager) and the UI on one bus, the terminal in the
 // alternate screen, stdin parsed by our own key parser, and one exit path that saves and restores.
-import { randomBytes } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { render } from "ink";
-import { useMemo } from "react";
-import { useStore } from "./hooks/useStore.js";
 import { TaskManager } from "../agent/tasks.js";
 import { defaultKeymap, type Action } from "../config/keybindings.js";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
+import { randomId } from "../protocol/ids.js";
 import { readTaskIndex } from "../session/task-index.js";
-import { App } from "./App.js";
 import { Controller } from "./controller/controller.js";
-import { AppContext, type AppServices } from "./hooks/context.js";
+import type { AppServices } from "./hooks/context.js";
+import type { InkHandle } from "./mount.js";
+import { composeScreen } from "./screen.js";
 import { editorKeyDefaults } from "./input/editor.js";
 import { appendHistory, History, historyPath, loadHistory } from "./input/history.js";
 import { KeyParser } from "./input/keys.js";
@@ -75,7 +73,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   });
 
   let exiting = false;
-  let ink: ReturnType<typeof render> | null = null;
+  let ink: InkHandle | null = null;
   // The benchmark's probe: Ink's own render time of every frame, written at exit.
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
   const shutdown = async () => {
@@ -113,7 +111,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
         store.updateUi((ui) => ({ ...ui }));
       }),
     paths: () => files,
-    newTaskId: () => `t${Date.now().toString(36)}${randomBytes(2).toString("hex")}`,
+    newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: "unsandboxed (the Landlock sandbox is not available yet)",
     now: () => Date.now(),
@@ -134,21 +132,6 @@ export async function runUi(opts: UiOptions): Promise<number> {
     readFile: (path) => readSmall(resolve(settings.workspace, path)),
   };
   if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
-  // /theme switches live: new palette, renderer styles re-derived, every pane repainted.
-  function Root() {
-    const name = useStore((s) => s.ui.theme);
-    const value = useMemo(() => {
-      const palette = theme.paletteFor(name) ?? theme.palette;
-      services.renderer.setStyles(palette, markdownStyles(palette));
-      return { ...services, palette, markdown: markdownStyles(palette) };
-    }, [name]);
-    return (
-      <AppContext.Provider value={value}>
-        <App />
-      </AppContext.Provider>
-    );
-  }
-
   let focused = true;
   bus.subscribe((event) => {
     if (event.type === "tool.started" && event.kind === "edit") {
@@ -214,20 +197,24 @@ export async function runUi(opts: UiOptions): Promise<number> {
     });
   });
 
-  ink = render(
-    <AppContext.Provider value={services}>
-      <Root />
-    </AppContext.Provider>,
-    {
-      stdout,
-      stdin,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      incrementalRendering: true,
-      maxFps: overSsh ? 15 : 30,
-      ...(frameLog ? { onRender: ({ renderTime }: { renderTime: number }) => void frameLog.push(renderTime) } : {}),
-    },
-  );
+  // The first frame is drawn before Ink loads: the same pure screen function the Ink app uses,
+  // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
+  stdout.write(`${composeScreen(store.getState(), services).lines.join("\n")}\x1b[H`);
+  const { mountInk } = await import("./mount.js");
+  ink = mountInk(services, {
+    stdout,
+    stdin,
+    maxFps: overSsh ? 15 : 30,
+    themeFor: (name) => theme.paletteFor(name) ?? theme.palette,
+    ...(frameLog ? { onRender: (ms: number) => void frameLog.push(ms) } : {}),
+  });
+  // Elapsed times of turns and running tools tick once a second.
+  setInterval(() => {
+    const state = store.getState();
+    if (!Object.values(state.transcripts).some((t) => t.running)) return;
+    services.renderer.tick++;
+    store.updateUi((ui) => ({ ...ui }));
+  }, 1000).unref();
   screen.claimSignals();
   setTimeout(() => {
     stdout.write(probe.queries);

@@ -1,9 +1,8 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items, and at
 // the bottom either the approval card or the composer (with completions). Dialogs draw here too.
-import { Box, Text, useCursor } from "ink";
-import { useEffect, useState } from "react";
 import { layout as editorLayout, isEmpty } from "../input/editor.js";
-import { useApp, useStore } from "../hooks/useStore.js";
+import type { AppServices } from "../hooks/context.js";
+import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
 import { taskBar } from "../view/chrome.js";
@@ -13,38 +12,31 @@ import { computeViewport, settleFollow, type Scroll } from "../view/transcript-v
 const MAX_COMPOSER_ROWS = 8;
 const MAX_COMPLETIONS_SHOWN = 6;
 
-export function TranscriptPane({ width, height, left, top }: { width: number; height: number; left: number; top: number }) {
-  const { palette: p, ctl, renderer, ascii } = useApp();
-  const current = useStore((s) => s.current);
-  const transcript = useStore((s) => (s.current ? s.transcripts[s.current] : undefined));
-  const task = useStore((s) => (s.current ? s.tasks[s.current] : undefined));
-  const focus = useStore((s) => s.ui.focus);
-  const dialog = useStore((s) => s.ui.dialog);
-  const composer = useStore((s) => s.ui.composer);
-  const completion = useStore((s) => s.ui.completion);
-  const stored = useStore((s) => (s.current ? s.ui.scroll[s.current] : undefined));
-  const cursor = useStore((s) => (s.current ? s.ui.cursor[s.current] : undefined));
-  const { setCursorPosition } = useCursor();
-  const [, setTick] = useState(0);
+/** Where the terminal cursor should be (the composer), in screen coordinates, or none. */
+export type CursorSink = (position: { x: number; y: number } | undefined) => void;
 
+export function transcriptPane(s: AppState, sv: AppServices, width: number, height: number, left: number, top: number, setCursorPosition: CursorSink): string[] {
+  const { palette: p, ctl, renderer, ascii } = sv;
+  const current = (s.current);
+  const transcript = ((s.current ? s.transcripts[s.current] : undefined));
+  const task = ((s.current ? s.tasks[s.current] : undefined));
+  const focus = (s.ui.focus);
+  const dialog = (s.ui.dialog);
+  const composer = (s.ui.composer);
+  const completion = (s.ui.completion);
+  const stored = ((s.current ? s.ui.scroll[s.current] : undefined));
+  const cursor = ((s.current ? s.ui.cursor[s.current] : undefined));
   const running = transcript?.running ?? false;
-  useEffect(() => {
-    if (!running) return;
-    // Elapsed times of the turn and of running tools tick once a second.
-    const timer = setInterval(() => {
-      renderer.tick++;
-      setTick((n) => n + 1);
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [running, renderer]);
 
+  if (width <= 0 || height <= 0) {
+    setCursorPosition(undefined);
+    return [];
+  }
   if (dialog) {
     setCursorPosition(undefined);
-    return (
-      <Box width={width} height={height}>
-        <Text wrap="truncate-end">{dialogLines(ctl, p, dialog, width, height).map((l) => padToWidth(l, width)).join("\n")}</Text>
-      </Box>
-    );
+    const lines = dialogLines(ctl, p, dialog, width, height).map((l) => padToWidth(truncateToWidth(l, width), width));
+    while (lines.length < height) lines.push(" ".repeat(width));
+    return lines.slice(0, height);
   }
 
   const blocks = transcript?.blocks ?? [];
@@ -101,9 +93,5 @@ export function TranscriptPane({ width, height, left, top }: { width: number; he
   const scrolledUp = !vp.scroll.follow && !vp.atEnd;
   const lines = [bar, ...vp.lines, ...bottom];
   if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth("  ↓ more below · End or PgDn follows the output", width));
-  return (
-    <Box width={width} height={height}>
-      <Text wrap="truncate-end">{lines.slice(0, height).join("\n")}</Text>
-    </Box>
-  );
+  return lines.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width));
 }

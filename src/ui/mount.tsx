@@ -1,0 +1,54 @@
+// Mounts the Ink app on services built elsewhere; loaded after the first frame is on screen.
+// Also owns live theme switching (/theme): a new palette for every pane.
+import { render } from "ink";
+import { useMemo } from "react";
+import { App } from "./App.js";
+import { AppContext, type AppServices } from "./hooks/context.js";
+import { useStore } from "./hooks/useStore.js";
+import type { Palette } from "./theme/palette.js";
+import { markdownStyles } from "./view/panes.js";
+
+export interface MountOptions {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  maxFps: number;
+  themeFor(name: string): Palette;
+  onRender?: (ms: number) => void;
+}
+
+export interface InkHandle {
+  unmount(): void;
+  clear(): void;
+}
+
+export function mountInk(services: AppServices, opts: MountOptions): InkHandle {
+  function Root() {
+    const name = useStore((s) => s.ui.theme);
+    const value = useMemo(() => {
+      const palette = opts.themeFor(name);
+      if (palette === services.palette) return services;
+      services.renderer.setStyles(palette, markdownStyles(palette));
+      return { ...services, palette, markdown: markdownStyles(palette) };
+    }, [name]);
+    return (
+      <AppContext.Provider value={value}>
+        <App />
+      </AppContext.Provider>
+    );
+  }
+  const instance = render(
+    <AppContext.Provider value={services}>
+      <Root />
+    </AppContext.Provider>,
+    {
+      stdout: opts.stdout,
+      stdin: opts.stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      incrementalRendering: true,
+      maxFps: opts.maxFps,
+      ...(opts.onRender ? { onRender: ({ renderTime }: { renderTime: number }) => opts.onRender!(renderTime) } : {}),
+    },
+  );
+  return { unmount: () => instance.unmount(), clear: () => instance.clear() };
+}
