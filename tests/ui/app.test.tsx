@@ -230,3 +230,12 @@ describe("keys", () => {
     expect(frame).toContain("command palette");
   });
 });
+
+describe("view helpers", () => {
+  it("lays out the Files tab as a tree", async () => {
+    const { fileTree } = await import("../../src/ui/view/panes.js");
+    expect(fileTree(["README.md", "src/cli.ts", "src/ui/App.tsx", "src/ui/run.ts", "tests/a.test.ts"])).toEqual([
+      "README.md", "src/", "  cli.ts", "  ui/", "    App.tsx", "    run.ts", "tests/", "  a.test.ts",
+    ]);
+  });
+});

@@ -4,9 +4,20 @@ import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import { diffFile, renderDiff } from "../render/diff.js";
 import { padToWidth } from "../render/wrap.js";
-import { diffStyles, listLines, tabBar } from "../view/panes.js";
+import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
 
 const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
+
+const treeCache = new WeakMap<readonly string[], string[]>();
+/** The tree is built once per file listing (the listing array is replaced when it changes). */
+function fileTreeOf(paths: readonly string[]): string[] {
+  let tree = treeCache.get(paths);
+  if (!tree) {
+    tree = fileTree(paths);
+    treeCache.set(paths, tree);
+  }
+  return tree;
+}
 
 export function resultsPane(s: AppState, sv: AppServices, width: number, height: number): string[] {
   const { palette: p, ctl, ascii, before, readFile } = sv;
@@ -36,9 +47,9 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   let count = 0;
   let hunks = 0;
   if (tab === "files") {
-    const files = ctl.deps.paths();
-    count = files.length;
-    body = listLines(p, [...files], index, focused, inner, bodyHeight, "no files (or still listing)");
+    const tree = fileTreeOf(ctl.deps.paths());
+    count = tree.length;
+    body = listLines(p, tree, index, focused, inner, bodyHeight, "no files (or still listing)");
   } else if (tab === "changes") {
     count = changed.length;
     if (diff) {

@@ -71,3 +71,19 @@ export function listLines(p: Palette, items: string[], selected: number, focused
   });
   return windowAround(rows, selected, height).lines;
 }
+
+/** An indented tree of sorted relative paths: each directory once, then its files below it. */
+export function fileTree(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  let open: string[] = [];
+  for (const path of paths) {
+    const parts = path.split("/");
+    const dirs = parts.slice(0, -1);
+    let same = 0;
+    while (same < open.length && same < dirs.length && open[same] === dirs[same]) same++;
+    for (let d = same; d < dirs.length; d++) out.push(`${"  ".repeat(d)}${dirs[d]}/`);
+    open = dirs;
+    out.push(`${"  ".repeat(dirs.length)}${parts[parts.length - 1]}`);
+  }
+  return out;
+}
