@@ -41,10 +41,11 @@ async function main(argv: string[]): Promise<number> {
     const load = await import("./config/load.js");
     ConfigError = load.ConfigError;
     const settings = load.loadSettings({ flags });
-    const { setLogFile, registerSecret } = await import("./config/log.js");
+    const { setLogFile, registerSecret, registerSecretEnv } = await import("./config/log.js");
     const { logPath } = await import("./config/paths.js");
     setLogFile(logPath(settings.home));
     registerSecret(settings.apiKey);
+    registerSecretEnv(settings.apiKeyEnv);
 
     const [command, ...rest] = flags.positionals;
     if (command === "tool") {

@@ -1,10 +1,12 @@
 // The engine: runs a user turn as model round trips and parallel tool calls, stops only at step
 // boundaries, and keeps the history valid (every assistant tool call has its result) whatever happens.
-import { log } from "../config/log.js";
+import { log, redact } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
 import type { Authorize, ToolRegistry } from "../tools/registry.js";
+import type { CommandSandbox } from "../tools/define.js";
+import type { WriteBoundary } from "../tools/paths.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -25,6 +27,9 @@ export interface AgentOptions {
   authorize?: Authorize;
   /** Steering messages waiting for the next step boundary (the task manager's queue). */
   takeSteering?: () => string[];
+  /** Where file tools may write and how commands are confined. */
+  boundary?: WriteBoundary;
+  sandbox?: CommandSandbox;
 }
 
 export interface TurnResult {
@@ -101,8 +106,11 @@ export class Agent {
     this.steering.push(text);
   }
 
-  async run(input: string | ContentPart[]): Promise<TurnResult> {
+  async run(rawInput: string | ContentPart[]): Promise<TurnResult> {
     if (this.running) throw new Error("a turn is already running");
+    // A secret typed into a prompt is replaced before the model (or any event) sees it; tool
+    // results are redacted too, so the model has nothing to echo.
+    const input = typeof rawInput === "string" ? redact(rawInput) : rawInput.map((p) => (p.type === "text" ? { ...p, text: redact(p.text) } : p));
     this.running = true;
     this.stopRequested = false;
     this.toolAbort = new AbortController();
@@ -125,7 +133,7 @@ export class Agent {
           error = `stopped after ${steps} model calls without a final answer (max_iterations ${this.opts.settings.maxIterations}); send another prompt to continue or raise --max-iterations`;
           break;
         }
-        const steering = [...this.steering.splice(0), ...(this.opts.takeSteering?.() ?? [])];
+        const steering = [...this.steering.splice(0), ...(this.opts.takeSteering?.() ?? [])].map(redact);
         for (const text of steering) {
           this.messages.push({ role: "user", content: text });
           this.emit({ type: "steer.delivered", turnId, text });
@@ -219,6 +227,8 @@ export class Agent {
           signal,
           emit: (event) => this.opts.emit(event),
           ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+          ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
+          ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
         }),
       ),
     );

@@ -8,6 +8,7 @@ import { ToolRegistry, type Authorize } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
+import { commandSandbox, writeBoundary } from "../sandbox/boundary.js";
 
 export interface EngineOptions {
   settings: Settings;
@@ -19,6 +20,8 @@ export interface EngineOptions {
   mode?: PermissionMode;
   authorize?: Authorize;
   takeSteering?: () => string[];
+  /** Whether the Landlock helper works here (decides what sandbox "auto" means). */
+  landlockAvailable?: boolean;
 }
 
 export async function createAgent(options: EngineOptions): Promise<Agent> {
@@ -27,6 +30,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
+  const sandbox = commandSandbox(settings, options.landlockAvailable ?? false);
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
   const agent = new Agent({
     taskId,
@@ -39,6 +43,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     systemPrompt: buildSystemPrompt({ workspace: settings.workspace, toolNames: tools.names(), ...(options.mode ? { mode: options.mode } : {}) }),
     ...(options.authorize ? { authorize: options.authorize } : {}),
     ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
+    sandbox,
+    boundary: writeBoundary(settings, sandbox.mode),
   });
   emit({
     type: "session.started",

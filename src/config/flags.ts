@@ -10,7 +10,7 @@ export interface FlagSpec {
   value?: string;
   multiple?: boolean;
   doc: string;
-  group: "run" | "model" | "output" | "session" | "other";
+  group: "run" | "model" | "safety" | "output" | "session" | "other";
 }
 
 export const flagSpecs: FlagSpec[] = [
@@ -24,6 +24,14 @@ export const flagSpecs: FlagSpec[] = [
   { name: "retry-base-ms", type: "string", value: "MS", group: "model", doc: "Backoff base: base * 2^(attempt-1), capped at 30 s (default 500)." },
   { name: "thinking", type: "string", value: "LEVEL", group: "model", doc: `Send reasoning_effort: ${thinkingLevels.join("|")}; a bare --thinking means high.` },
   { name: "no-stream", type: "boolean", group: "model", doc: "Ask for whole replies instead of streamed ones." },
+  { name: "approval", type: "string", value: "POLICY", group: "safety", doc: "Approval policy: never | on-request | untrusted (UI default on-request; one-shot default never)." },
+  { name: "yes", short: "y", type: "boolean", group: "safety", doc: "Approval policy never: run every call without asking (dangerous commands still ask)." },
+  { name: "yolo", type: "boolean", group: "safety", doc: "Like -y, and dangerous commands run without asking too (the blocklist still refuses)." },
+  { name: "mode", type: "string", value: "MODE", group: "safety", doc: "Permission mode: default | accept-edits | plan | goal | debug." },
+  { name: "sandbox", type: "string", value: "MODE", group: "safety", doc: "Command sandbox: auto (default) | off | read-only | workspace-write." },
+  { name: "network", type: "string", value: "on|off", group: "safety", doc: "Network for sandboxed commands (default on)." },
+  { name: "writable", type: "string", value: "DIR", multiple: true, group: "safety", doc: "Extra writable root for commands and file tools (repeatable)." },
+  { name: "trust", type: "boolean", group: "safety", doc: "Honour this workspace's .nanohermes/config.json in full (endpoint, policy, sandbox)." },
   { name: "json", type: "boolean", group: "output", doc: "Print one JSON object when the turn ends: response, session, usage, reason." },
   { name: "stream-json", type: "boolean", group: "output", doc: "Print every bus event as one JSON line (NDJSON), as documented in docs/events.md." },
   { name: "verbose", type: "boolean", group: "output", doc: "Show tool activity on stderr even when stderr is not a terminal." },
@@ -37,7 +45,7 @@ export const flagSpecs: FlagSpec[] = [
 
 export type Flags = {
   positionals: string[];
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
 };
 
 export class UsageError extends Error {}
@@ -87,6 +95,7 @@ export function helpText(version: string): string {
   const groups: [FlagSpec["group"], string][] = [
     ["run", "Running"],
     ["model", "Model"],
+    ["safety", "Safety"],
     ["output", "Output (one-shot)"],
     ["session", "Session"],
     ["other", "Other"],

@@ -2,3 +2,7 @@
 // `--help` does not load it).
 export const thinkingLevels = ["off", "low", "medium", "high"] as const;
 export type ThinkingLevel = (typeof thinkingLevels)[number];
+
+/** auto: workspace-write where Landlock works, otherwise off (and the UI says "unsandboxed"). */
+export const sandboxModes = ["auto", "off", "read-only", "workspace-write"] as const;
+export type SandboxMode = (typeof sandboxModes)[number];

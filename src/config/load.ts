@@ -4,7 +4,11 @@ import { isAbsolute, resolve } from "node:path";
 import type * as z from "../protocol/zod.js";
 import { intFlag, UsageError, type Flags } from "./flags.js";
 import { defaultSessionDir, nanohermesHome, userConfigPath, workspaceConfigPath } from "./paths.js";
+import { homedir } from "node:os";
+import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
+import { sandboxModes, type SandboxMode } from "./levels.js";
 import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";
+import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
 
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}
@@ -80,8 +84,11 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     }
   }
   const user = readConfigFile(userFile);
-  const ws = readConfigFile(workspaceConfigPath(workspace));
-  const file: ConfigFile = { ...user, ...ws };
+  const wsFile = readConfigFile(workspaceConfigPath(workspace));
+  const trusted = flags.values.trust === true || isTrusted(home, workspace);
+  const { allowed, restricted } = trusted ? { allowed: wsFile, restricted: [] } : restrictWorkspaceConfig(wsFile, user);
+  // Deny rules add up: a workspace can only make things stricter with them.
+  const file: ConfigFile = { ...user, ...allowed, deny: [...(user.deny ?? []), ...(allowed.deny ?? [])] };
 
   const thinkingFlag = str(flags, "thinking");
   if (thinkingFlag !== undefined && !(thinkingLevels as readonly string[]).includes(thinkingFlag)) {
@@ -94,6 +101,24 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       : resolve(home, file.sessionDir)
     : defaultSessionDir(home);
 
+  const approvalFlag = str(flags, "approval");
+  if (approvalFlag !== undefined && !(approvalPolicies as readonly string[]).includes(approvalFlag)) {
+    throw new UsageError(`--approval expects one of ${approvalPolicies.join(", ")}, got "${approvalFlag}"`);
+  }
+  const modeFlag = str(flags, "mode");
+  if (modeFlag !== undefined && !(permissionModes as readonly string[]).includes(modeFlag)) {
+    throw new UsageError(`--mode expects one of ${permissionModes.join(", ")}, got "${modeFlag}"`);
+  }
+  const sandboxFlag = str(flags, "sandbox");
+  if (sandboxFlag !== undefined && !(sandboxModes as readonly string[]).includes(sandboxFlag)) {
+    throw new UsageError(`--sandbox expects one of ${sandboxModes.join(", ")}, got "${sandboxFlag}"`);
+  }
+  const networkFlag = str(flags, "network");
+  if (networkFlag !== undefined && networkFlag !== "on" && networkFlag !== "off") throw new UsageError(`--network expects on or off, got "${networkFlag}"`);
+  const yolo = flags.values.yolo === true;
+  const writableFlags = (flags.values.writable as string[] | undefined) ?? [];
+  const approval = yolo || flags.values.yes === true ? "never" : ((approvalFlag as ApprovalPolicy | undefined) ?? file.approval);
+
   return {
     workspace,
     home,
@@ -101,6 +126,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     fallbackModel: str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel,
     baseUrl: str(flags, "base-url") ?? nonEmpty(env.OPENAI_BASE_URL) ?? file.baseUrl,
     apiKey: nonEmpty(env[apiKeyEnv]),
+    apiKeyEnv,
     maxRetries: intFlag(flags, "max-retries", 0, 10) ?? file.maxRetries ?? defaults.maxRetries,
     retryBaseMs: intFlag(flags, "retry-base-ms", 0, 60_000) ?? file.retryBaseMs ?? defaults.retryBaseMs,
     maxIterations: intFlag(flags, "max-iterations", 1, 10_000) ?? file.maxIterations ?? defaults.maxIterations,
@@ -108,10 +134,19 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     thinking: (thinkingFlag as ThinkingLevel | undefined) ?? file.thinking ?? defaults.thinking,
     stream: flags.values["no-stream"] === true ? false : (file.stream ?? defaults.stream),
     sessionDir,
-    approval: file.approval,
-    mode: file.mode ?? "default",
+    approval,
+    mode: (modeFlag as PermissionMode | undefined) ?? file.mode ?? "default",
     theme: file.theme,
     keys: file.keys ?? {},
     notify: { bell: file.notify?.bell ?? true, osc: file.notify?.osc ?? true },
+    yolo,
+    sandbox: {
+      mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",
+      network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? true),
+      writableRoots: [...(file.sandbox?.writableRoots ?? []), ...writableFlags].map((p) => resolve(cwd, p.startsWith("~/") ? `${homedir()}${p.slice(1)}` : p)),
+    },
+    deny: file.deny ?? [],
+    allowProtectedWrites: file.allowProtectedWrites ?? false,
+    untrustedKeys: restricted,
   };
 }

@@ -17,7 +17,19 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 8) secrets.add(value);
 }
 
+const secretEnv = new Set<string>(["OPENAI_API_KEY", "NANOHERMES_DAEMON_TOKEN"]);
+
+/** Environment variables that hold secrets: commands the agent runs do not inherit them. */
+export function registerSecretEnv(name: string): void {
+  secretEnv.add(name);
+}
+
+export function secretEnvNames(): ReadonlySet<string> {
+  return secretEnv;
+}
+
 export function redact(text: string): string {
+  if (secrets.size === 0) return text;
   let out = text;
   for (const s of secrets) out = out.split(s).join("[redacted]");
   return out;

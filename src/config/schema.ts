@@ -1,7 +1,7 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
-import { thinkingLevels, type ThinkingLevel } from "./levels.js";
+import { sandboxModes, thinkingLevels, type SandboxMode, type ThinkingLevel } from "./levels.js";
 
 export { thinkingLevels, type ThinkingLevel };
 
@@ -26,6 +26,19 @@ export const ConfigFileSchema = z.strictObject({
   keys: z
     .optional(z.record(z.string(), z.union([z.string(), z.array(z.string())])))
     .check(z.describe("Key binding overrides: action name to one key or a list ([] unbinds).")),
+  sandbox: z
+    .optional(
+      z.strictObject({
+        mode: z.optional(z.enum(sandboxModes)),
+        network: z.optional(z.boolean()),
+        writableRoots: z.optional(z.array(z.string().check(z.minLength(1)))),
+      }),
+    )
+    .check(z.describe("Command sandbox: mode (auto, off, read-only, workspace-write), network, extra writable roots.")),
+  deny: z.optional(z.array(z.string().check(z.minLength(1)))).check(z.describe("Command globs refused in every mode, e.g. \"git push --force*\".")),
+  allowProtectedWrites: z
+    .optional(z.boolean())
+    .check(z.describe("Let tools write .git/hooks, .git/config and .nanohermes/ inside the workspace (default false).")),
   notify: z
     .optional(z.strictObject({ bell: z.optional(z.boolean()), osc: z.optional(z.boolean()) }))
     .check(z.describe("Signal a task that needs approval or finished while you look elsewhere (default both on).")),
@@ -42,6 +55,8 @@ export interface Settings {
   baseUrl: string | undefined;
   /** Never logged, saved or emitted. */
   apiKey: string | undefined;
+  /** The environment variable the key came from (commands do not inherit it). */
+  apiKeyEnv: string;
   maxRetries: number;
   retryBaseMs: number;
   maxIterations: number;
@@ -55,6 +70,13 @@ export interface Settings {
   theme: string | undefined;
   keys: Record<string, string | string[]>;
   notify: { bell: boolean; osc: boolean };
+  /** --yolo: dangerous commands run without asking (the blocklist still refuses). */
+  yolo: boolean;
+  sandbox: { mode: SandboxMode; network: boolean; writableRoots: string[] };
+  deny: string[];
+  allowProtectedWrites: boolean;
+  /** Keys of the workspace config that were ignored because the folder is not trusted. */
+  untrustedKeys: string[];
 }
 
 export const defaults = {

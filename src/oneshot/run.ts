@@ -40,6 +40,11 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     });
   }
 
+  if (settings.untrustedKeys.length > 0) {
+    io.stderr.write(
+      `warning: ignoring ${settings.untrustedKeys.join(", ")} from ${settings.workspace}/.nanohermes/config.json: this workspace is not trusted (pass --trust, or trust it once in the UI)\n`,
+    );
+  }
   const sessionFlag = flags.values.session;
   const agent = await createAgent({
     settings,

@@ -8,7 +8,7 @@ import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { atomicWriteFile } from "./fs-atomic.js";
 import { applyHunks } from "./patch-apply.js";
 import { parsePatch, type FileOp } from "./patch-parse.js";
-import { displayPath, resolvePath, writableTarget } from "./paths.js";
+import { displayPath, resolvePath, writableTarget, type WriteBoundary } from "./paths.js";
 import { MAX_READ_BYTES } from "./read-file.js";
 
 const params = z.object({
@@ -87,12 +87,12 @@ async function refuseLink(workspace: string, path: string, action: string): Prom
 }
 
 /** Works out every file's new content without touching the disk. Throws a ToolError on any problem. */
-async function plan(ops: FileOp[], workspace: string): Promise<Plan> {
+async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary): Promise<Plan> {
   const byReal = new Map<string, Planned>();
   const report: string[] = [];
   const file = async (path: string): Promise<Planned> => {
     const abs = resolvePath(workspace, path);
-    const real = writableTarget(workspace, abs);
+    const real = writableTarget(workspace, abs, boundary);
     let entry = byReal.get(real);
     if (!entry) {
       entry = await load(real, displayPath(workspace, abs));
@@ -223,7 +223,7 @@ function summarize(args: { patch: string }): string {
 async function run(args: { patch: string }, ctx: ToolContext): Promise<{ forModel: string; display: string }> {
   let planned: Plan;
   try {
-    planned = await plan(parsePatch(args.patch), ctx.workspace);
+    planned = await plan(parsePatch(args.patch), ctx.workspace, ctx.boundary);
   } catch (error) {
     if (error instanceof ToolError) throw new ToolError(`${error.message}\nNo file was changed.`);
     throw error;

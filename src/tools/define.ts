@@ -1,5 +1,6 @@
 // What a tool is: a name, a kind, a zod schema for its arguments, its caps and a handler.
 import type { ToolKind } from "../protocol/events.js";
+import type { WriteBoundary } from "./paths.js";
 import type * as z from "../protocol/zod.js";
 
 /** Contract: what a running tool may use. Everything it touches goes through here or its args. */
@@ -10,6 +11,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Live output for the user (not the model): becomes tool.output events. */
   output(stream: "stdout" | "stderr", chunk: string): void;
+  /** Where file tools may write (default: the workspace, protected paths excluded). */
+  boundary?: WriteBoundary;
+  /** How commands are confined (default: not at all). */
+  sandbox?: CommandSandbox;
+}
+
+/** The command sandbox a tool must run commands under. */
+export interface CommandSandbox {
+  mode: "off" | "read-only" | "workspace-write";
+  network: boolean;
+  writableRoots: string[];
 }
 
 /** A tool's answer: what the model sees, and a one-line summary for the user. */

@@ -72,7 +72,7 @@ export const editFileTool = defineTool({
   summarize: (a) => `${a.path}${a.replace_all ? " (all occurrences)" : ""}`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
-    const target = writableTarget(ctx.workspace, abs);
+    const target = writableTarget(ctx.workspace, abs, ctx.boundary);
     const shown = displayPath(ctx.workspace, abs);
     let raw: Buffer | null = null;
     try {

@@ -1,9 +1,10 @@
 // The registry does, once, what every tool would otherwise repeat: look up, parse, validate,
 // authorise, run with a signal, cap the result and emit the lifecycle events.
-import { log } from "../config/log.js";
+import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
-import { ToolError, type AnyTool, type ToolOutput } from "./define.js";
+import { ToolError, type AnyTool, type CommandSandbox, type ToolOutput } from "./define.js";
+import type { WriteBoundary } from "./paths.js";
 import { clampResult } from "./truncate.js";
 
 export interface ToolCall {
@@ -33,6 +34,8 @@ export interface ExecuteEnv {
   signal: AbortSignal;
   emit(event: BusEvent): void;
   authorize?: Authorize;
+  boundary?: WriteBoundary;
+  sandbox?: CommandSandbox;
 }
 
 export interface OpenAITool {
@@ -130,7 +133,10 @@ export class ToolRegistry {
   async execute(call: ToolCall, env: ExecuteEnv): Promise<ToolCallResult> {
     const started = performance.now();
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
-    const finish = (status: ToolStatus, forModel: string, display: string, tool?: AnyTool): ToolCallResult => {
+    const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool): ToolCallResult => {
+      // Known secrets never leave a tool: not to the model, the session, the events or the screen.
+      const forModel = redact(rawForModel);
+      const display = redact(rawDisplay);
       const capped = clampResult(forModel, { strategy: tool?.truncate ?? "head", ...(tool?.moreHint ? { hint: tool.moreHint } : {}) });
       env.emit({
         type: "tool.completed",
@@ -171,7 +177,9 @@ export class ToolRegistry {
       const out = await tool.run(args, {
         workspace: env.workspace,
         signal: env.signal,
-        output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk }),
+        output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
+        ...(env.boundary ? { boundary: env.boundary } : {}),
+        ...(env.sandbox ? { sandbox: env.sandbox } : {}),
       });
       const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
       if (env.signal.aborted) {

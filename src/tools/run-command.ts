@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import * as z from "../protocol/zod.js";
+import { secretEnvNames } from "../config/log.js";
 import { defineTool, ToolError } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
 
@@ -162,9 +163,14 @@ export function runShell(command: string, options: RunOptions): Promise<CommandR
   });
 }
 
-/** The environment commands see: ours, with pagers and prompts that would hang a pipe turned off. */
+/**
+ * The environment commands see: ours without the secrets NanoHermes holds (the API key variable,
+ * the daemon token), with pagers and prompts that would hang a pipe turned off.
+ */
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...base, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", NANOHERMES: "1" };
+  const env: NodeJS.ProcessEnv = { ...base, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", NANOHERMES: "1" };
+  for (const name of secretEnvNames()) delete env[name];
+  return env;
 }
 
 export function formatCommandResult(command: string, r: CommandResult): string {

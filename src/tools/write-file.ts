@@ -27,7 +27,7 @@ export const writeFileTool = defineTool({
   summarize: (a) => `${a.path} (${countLines(a.content)} lines)`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
-    const target = writableTarget(ctx.workspace, abs);
+    const target = writableTarget(ctx.workspace, abs, ctx.boundary);
     const shown = displayPath(ctx.workspace, abs);
     let before: string | null = null;
     try {

@@ -9,6 +9,7 @@ import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
 import { readTaskIndex } from "../session/task-index.js";
+import { trustWorkspace } from "../config/trust.js";
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./hooks/context.js";
 import type { InkHandle } from "./mount.js";
@@ -114,6 +115,11 @@ export async function runUi(opts: UiOptions): Promise<number> {
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: "unsandboxed (the Landlock sandbox is not available yet)",
+    trustWorkspace: () =>
+      void trustWorkspace(settings.home, settings.workspace).then(
+        () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
+        (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
+      ),
     now: () => Date.now(),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
@@ -131,6 +137,18 @@ export async function runUi(opts: UiOptions): Promise<number> {
     before,
     readFile: (path) => readSmall(resolve(settings.workspace, path)),
   };
+  if (settings.untrustedKeys.length > 0) {
+    // Asked once per workspace: the answer is remembered in ~/.nanohermes/trusted.json.
+    store.updateUi((ui) => ({
+      ...ui,
+      dialog: {
+        kind: "confirm",
+        action: "trust",
+        target: settings.workspace,
+        title: `This workspace's .nanohermes/config.json sets ${settings.untrustedKeys.join(", ")}, which are ignored until you trust this folder. Trust it? (y/n)`,
+      },
+    }));
+  }
   if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
   let focused = true;
   bus.subscribe((event) => {

@@ -3,21 +3,17 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskManager } from "../../src/agent/tasks.js";
-import type { Settings } from "../../src/config/schema.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusCommand, CommandOf } from "../../src/protocol/commands.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
-import { tempDir } from "../helpers/cli.js";
+import { testSettings } from "../helpers/settings.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
 
 function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?: "never" | "on-request" | "untrusted" } = {}) {
-  const ws = tempDir();
-  const home = tempDir("nh-home-");
-  const settings: Settings = {
-    workspace: ws, home, model: "m", fallbackModel: undefined, baseUrl: undefined, apiKey: undefined, maxRetries: 0, retryBaseMs: 0,
-    maxIterations: 20, requestTimeoutMs: 10_000, thinking: "off", stream: true, sessionDir: join(home, "sessions"),
-    approval: undefined, mode: "default", theme: undefined, keys: {}, notify: { bell: false, osc: false },
-  };
+  const settings = testSettings();
+  const ws = settings.workspace;
+  const home = settings.home;
+
   const bus = new Bus();
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));

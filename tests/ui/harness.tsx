@@ -95,6 +95,7 @@ export async function renderUi(columns: number, rows: number, options: { keys?: 
     newTaskId: () => `t${++n}`,
     themes: () => ["dark", "light", "high-contrast"],
     sandboxLabel: "unsandboxed",
+    trustWorkspace: () => {},
     now: () => Date.now(),
   });
   const services: AppServices = {

@@ -55,6 +55,8 @@ export interface ControllerDeps {
   newTaskId(): string;
   themes(): string[];
   sandboxLabel: string;
+  /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
+  trustWorkspace(): void;
   now(): number;
 }
 

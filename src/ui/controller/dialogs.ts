@@ -152,7 +152,8 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
       if (event.kind !== "key") return;
       if (isKey(event.key, "y")) {
         close(ctl);
-        ctl.send({ type: "task.delete", taskId: dialog.target });
+        if (dialog.action === "delete") ctl.send({ type: "task.delete", taskId: dialog.target });
+        else ctl.deps.trustWorkspace();
       } else if (isKey(event.key, "n")) close(ctl);
       return;
     case "queue": {

@@ -15,7 +15,7 @@ export type Dialog =
   | { kind: "palette"; query: string; index: number }
   | { kind: "help"; offset: number }
   | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number }
-  | { kind: "confirm"; title: string; action: "delete"; target: string }
+  | { kind: "confirm"; title: string; action: "delete" | "trust"; target: string }
   | { kind: "detail"; title: string; lines: string[]; offset: number }
   | { kind: "queue"; index: number };
 

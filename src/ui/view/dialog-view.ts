@@ -65,7 +65,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Dialog, width: 
       return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
     }
     case "confirm":
-      return frame(p, "Confirm", [p.warning(dialog.title)], width, height, "y yes · n or Esc no");
+      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, "y yes · n or Esc no");
     case "queue": {
       const items = ctl.currentTask()?.queue ?? [];
       const rows = items.map((it, i) => {

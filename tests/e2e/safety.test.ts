@@ -1,0 +1,111 @@
+// Workspace trust, secrets kept out of every artifact, and the write boundary of file tools.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function allFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...allFiles(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe("workspace trust", () => {
+  it("an untrusted workspace cannot redirect the endpoint; --trust honours it", async () => {
+    server = await startMockServer([textReply("from the real endpoint"), textReply("from the workspace endpoint")]);
+    const decoy = await startMockServer([textReply("the decoy got the key")]);
+    try {
+      const ws = tempDir();
+      mkdirSync(join(ws, ".nanohermes"));
+      writeFileSync(join(ws, ".nanohermes", "config.json"), JSON.stringify({ baseUrl: decoy.url, model: "ws-model" }));
+      // The user's own endpoint is in their config; the workspace tries to override it.
+      const env = testEnv({ OPENAI_API_KEY: "sk-secret-abcdefgh" });
+      writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ baseUrl: server.url }));
+      const r = await runCli(["-p", "hi", "-C", ws], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("from the real endpoint\n");
+      expect(r.stderr).toMatch(/warning: ignoring baseUrl from .*: this workspace is not trusted/);
+      expect(decoy.requests).toHaveLength(0);
+      // The harmless key (model) still applies.
+      expect(server.requests[0]!.model).toBe("ws-model");
+      const trusted = await runCli(["-p", "hi", "-C", ws, "--trust"], { env });
+      expect(trusted.stdout).toBe("the decoy got the key\n");
+      expect(decoy.requests).toHaveLength(1);
+    } finally {
+      await decoy.close();
+    }
+  });
+});
+
+describe("secrets", () => {
+  it("the API key appears in no session file, event, export or log, even when a command prints the environment", async () => {
+    const secret = "sk-live-0123456789abcdef";
+    // The model echoes whatever it was given: the prompt, and the command's output.
+    const echo = (req: { messages: unknown[] }) => JSON.stringify(req.messages);
+    server = await startMockServer([
+      (req) => ({ ...toolReply([{ name: "run_command", args: { command: "env; echo KEY=$OPENAI_API_KEY" } }, { name: "write_file", args: { path: "echo.txt", content: echo(req) } }]) }),
+      (req) => textReply(`I was told: ${echo(req)}`),
+    ]);
+    const ws = tempDir();
+    const env = testEnv({ OPENAI_API_KEY: secret, OPENAI_BASE_URL: server.url });
+    const r = await runCli(["-p", `remember ${secret}`, "-C", ws, "--stream-json", "--session", join(ws, "s.json")], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stdout).toContain("[redacted]");
+    const commandResult = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    expect(commandResult).toMatch(/^KEY=$/m);
+    expect(commandResult).not.toMatch(/OPENAI_API_KEY=/);
+    const exported = await runCli(["tool", "read_file", JSON.stringify({ path: "s.json" }), "-C", ws], { env });
+    expect(exported.stdout).not.toContain(secret);
+    for (const file of [...allFiles(env.NANOHERMES_HOME!), join(ws, "s.json")]) {
+      expect(readFileSync(file, "utf8"), file).not.toContain(secret);
+    }
+  });
+});
+
+describe("write boundary of file tools", () => {
+  it("refuses .git/hooks, .git/config and .nanohermes inside the workspace unless allowed", async () => {
+    const ws = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: ws });
+    for (const path of [".git/hooks/pre-commit", ".git/config", ".nanohermes/config.json"]) {
+      const r = await runCli(["tool", "write_file", JSON.stringify({ path, content: "x" }), "-C", ws]);
+      expect(r.code, path).toBe(1);
+      expect(r.stdout).toMatch(/is protected/);
+    }
+    expect(existsSync(join(ws, ".git/hooks/pre-commit"))).toBe(false);
+    const home = tempDir("nh-home-");
+    writeFileSync(join(home, "config.json"), JSON.stringify({ allowProtectedWrites: true }));
+    const allowed = await runCli(["tool", "write_file", JSON.stringify({ path: ".git/hooks/pre-commit", content: "x" }), "-C", ws], { env: testEnv({ NANOHERMES_HOME: home }) });
+    expect(allowed.code).toBe(0);
+  });
+
+  it("a read-only sandbox refuses every write by the file tools", async () => {
+    const ws = tempDir();
+    const r = await runCli(["tool", "write_file", JSON.stringify({ path: "a.txt", content: "x" }), "-C", ws, "--sandbox", "read-only"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/the sandbox is read-only/);
+    expect(existsSync(join(ws, "a.txt"))).toBe(false);
+  });
+
+  it("extra writable roots are writable, other outside paths are not", async () => {
+    const ws = tempDir();
+    const extra = tempDir("nh-extra-");
+    const ok = await runCli(["tool", "write_file", JSON.stringify({ path: join(extra, "a.txt"), content: "x" }), "-C", ws, "--writable", extra]);
+    expect(ok.code).toBe(0);
+    const other = tempDir("nh-other-");
+    const no = await runCli(["tool", "write_file", JSON.stringify({ path: join(other, "a.txt"), content: "x" }), "-C", ws, "--writable", extra]);
+    expect(no.code).toBe(1);
+  });
+});
