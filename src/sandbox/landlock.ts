@@ -1,0 +1,164 @@
+// The TypeScript side of the Landlock helper (src/sandbox/native/nh-sandbox.c): where the built
+// binary is, what this kernel enforces, the argv that runs a command under it, and the two
+// `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
+import { execFileSync, spawn } from "node:child_process";
+import { accessSync, constants, existsSync } from "node:fs";
+import { constants as os } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+export type SandboxMode = "off" | "read-only" | "workspace-write";
+
+export interface SandboxPolicy {
+  /** "off" runs the command as is; the others run it under the helper or refuse. */
+  mode: SandboxMode;
+  /** Writable beneath it under workspace-write (with the temp directory and `writableRoots`). */
+  workspace: string;
+  /** Extra roots writable under workspace-write; each must exist (relative ones are inside the workspace). */
+  writableRoots: string[];
+  /** false denies TCP connect and bind (Landlock ABI 4 or later, else the command is refused). */
+  network: boolean;
+}
+
+export interface LandlockProbe {
+  available: boolean;
+  /** The kernel's Landlock ABI version, 0 when unavailable. */
+  abi: number;
+  reason: string;
+}
+
+/** What the sandbox runs on. Contract: tests inject it to simulate a missing helper or an old kernel. */
+export interface SandboxHost {
+  helper: string | null;
+  probe: LandlockProbe;
+}
+
+export const HELPER_MISSING = "the sandbox helper was not built (no C compiler at install?)";
+
+let root: string | undefined;
+/** The package root: this file runs from src/sandbox under vitest and from dist/ once bundled. */
+function packageRoot(): string {
+  if (root !== undefined) return root;
+  let dir = import.meta.dirname;
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return (root = dir);
+}
+
+/** The built helper (dist-native/nh-sandbox, see scripts/build-native.mjs), or null when absent. */
+export function helperPath(): string | null {
+  const path = join(packageRoot(), "dist-native", "nh-sandbox");
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return null;
+  }
+}
+
+let probed: LandlockProbe | undefined;
+/** Asks the helper once per process; it restricts a throwaway process to prove enforcement. */
+export function probeLandlock(): LandlockProbe {
+  if (probed) return probed;
+  const helper = helperPath();
+  if (!helper) return (probed = { available: false, abi: 0, reason: HELPER_MISSING });
+  try {
+    const out = JSON.parse(execFileSync(helper, ["--probe"], { encoding: "utf8", timeout: 5_000 })) as { abi: number; landlock: boolean; reason: string };
+    probed = { available: out.landlock === true, abi: out.abi, reason: out.reason };
+  } catch (error) {
+    probed = { available: false, abi: 0, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  }
+  return probed;
+}
+
+const defaultHost = (): SandboxHost => ({ helper: helperPath(), probe: probeLandlock() });
+
+/**
+ * The argv that runs `command` under `policy`, or why it must not run. Contract: an explicit mode
+ * never returns the bare command; "off" always does. The helper checks everything again itself.
+ */
+export function sandboxArgv(policy: SandboxPolicy, command: string[], host: SandboxHost = defaultHost()): { argv: string[] } | { refused: string } {
+  if (policy.mode === "off") return { argv: command };
+  const refuse = (why: string) => ({ refused: `sandbox ${policy.mode} refused: ${why}` });
+  if (!host.helper) return refuse(`${HELPER_MISSING}; run \`npm run build:native\` or use --sandbox off`);
+  if (!host.probe.available) return refuse(`Landlock is unavailable (${host.probe.reason})`);
+  if (!policy.network && host.probe.abi < 4) return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
+  const argv = [host.helper, "--mode", policy.mode, "--workspace", resolve(policy.workspace)];
+  for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
+  argv.push("--network", policy.network ? "on" : "off", "--", ...command);
+  return { argv };
+}
+
+const tempDir = (): string => (process.env.TMPDIR?.startsWith("/") ? process.env.TMPDIR : "/tmp");
+
+/** Lines for `nanohermes sandbox status`: what each mode enforces on this machine, and what not. */
+export function describeSandbox(host: SandboxHost = defaultHost()): string[] {
+  const { probe } = host;
+  if (!host.helper || !probe.available) {
+    return [
+      `Landlock: unavailable (${probe.reason})`,
+      "--sandbox read-only and --sandbox workspace-write refuse to run commands here; the default auto runs them unsandboxed and the title bar says so",
+    ];
+  }
+  const abi = probe.abi;
+  const lines = [
+    `Landlock: ABI ${abi} (helper ${host.helper})`,
+    "read-only: commands read and run anything; nothing is created, written, truncated, renamed, linked or removed anywhere (writing to /dev/null and the terminal is allowed)",
+    `workspace-write: as read-only, plus full write access beneath the workspace, the temp directory (${tempDir()}) and the configured writable roots; device nodes can never be created`,
+    abi >= 4
+      ? "network off: TCP connect and bind are denied; UDP (DNS included), ICMP and Unix sockets are not covered"
+      : `network off: unavailable (needs ABI 4, this kernel has ${abi}); --network off refuses to run commands`,
+    abi >= 6
+      ? "scoping: signals and abstract Unix sockets cannot reach processes outside the sandbox"
+      : `scoping: unavailable (needs ABI 6); sandboxed commands can signal and connect to the user's other processes`,
+  ];
+  if (abi < 2) lines.push("renames and links between directories always fail (needs ABI 2)");
+  if (abi < 3) lines.push("truncating an existing file is not restricted (needs ABI 3)");
+  if (abi < 5) lines.push("ioctl on devices is not restricted (needs ABI 5)");
+  lines.push(
+    "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; root's dangerous capabilities (modules, raw I/O, admin, raw sockets with network off) dropped; TIOCSTI terminal injection blocked",
+    "not covered: Landlock does not restrict metadata, so chmod, chown, timestamps (touch of an existing file) and extended attributes of files outside the writable roots can still change; nor connecting to existing Unix sockets such as /var/run/docker.sock",
+  );
+  return lines;
+}
+
+export const sandboxStatusText = (): string => describeSandbox().join("\n");
+
+/**
+ * `nanohermes sandbox run`: runs one command under the helper with the terminal inherited.
+ * Contract: resolves to the command's exit code (128 + signal number when killed), 126 after
+ * printing the refusal, 127 when the program cannot be started.
+ */
+export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; workspace: string; writable: string[]; command: string[] }): Promise<number> {
+  const result = sandboxArgv({ mode: args.mode, workspace: args.workspace, writableRoots: args.writable, network: args.network }, args.command);
+  if ("refused" in result) {
+    process.stderr.write(`nanohermes: ${result.refused}\n`);
+    return Promise.resolve(126);
+  }
+  const [program, ...rest] = result.argv;
+  if (!program) {
+    process.stderr.write("nanohermes: sandbox run needs a command after --\n");
+    return Promise.resolve(126);
+  }
+  return new Promise((done) => {
+    const child = spawn(program, rest, { stdio: "inherit" });
+    // Ctrl-C reaches the child through the terminal; we stay alive to report its exit code.
+    const ignore = () => {};
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on("SIGINT", ignore);
+    process.on("SIGTERM", forward);
+    process.on("SIGHUP", forward);
+    let finished = false;
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
+      process.off("SIGINT", ignore);
+      process.off("SIGTERM", forward);
+      process.off("SIGHUP", forward);
+      done(code);
+    };
+    child.on("error", (error) => {
+      process.stderr.write(`nanohermes: ${program}: ${error.message}\n`);
+      finish(127);
+    });
+    child.on("exit", (code, signal) => finish(code ?? 128 + (signal ? os.signals[signal] : 0)));
+  });
+}
