@@ -21,12 +21,60 @@ async function stdinIsData(): Promise<boolean> {
   }
 }
 
+/** `nanohermes sandbox status` and `nanohermes sandbox run --mode M [--network on|off] [--writable DIR] [-C DIR] -- CMD...` */
+async function sandboxCommand(args: string[]): Promise<number> {
+  const { UsageError } = await import("./config/flags.js");
+  const landlock = await import("./sandbox/landlock.js");
+  const [sub, ...rest] = args;
+  if (sub === "status") {
+    process.stdout.write(`${landlock.sandboxStatusText()}\n`);
+    return 0;
+  }
+  if (sub !== "run") throw new UsageError("usage: nanohermes sandbox status | nanohermes sandbox run --mode read-only|workspace-write [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND...");
+  const dash = rest.indexOf("--");
+  if (dash === -1 || dash === rest.length - 1) throw new UsageError("sandbox run: put the command after --");
+  const opts = rest.slice(0, dash);
+  const command = rest.slice(dash + 1);
+  let mode: "read-only" | "workspace-write" | "off" = "workspace-write";
+  let network = true;
+  let workspace = process.cwd();
+  const writable: string[] = [];
+  for (let i = 0; i < opts.length; i++) {
+    const opt = opts[i]!;
+    const value = opts[i + 1];
+    if (value === undefined) throw new UsageError(`sandbox run: ${opt} needs a value`);
+    if (opt === "--mode") {
+      if (value !== "read-only" && value !== "workspace-write" && value !== "off") throw new UsageError(`sandbox run: --mode expects read-only, workspace-write or off, got "${value}"`);
+      mode = value;
+    } else if (opt === "--network") {
+      if (value !== "on" && value !== "off") throw new UsageError(`sandbox run: --network expects on or off, got "${value}"`);
+      network = value === "on";
+    } else if (opt === "--writable") writable.push(value);
+    else if (opt === "-C" || opt === "--cwd") workspace = (await import("node:path")).resolve(value);
+    else throw new UsageError(`sandbox run: unknown option ${opt}`);
+    i++;
+  }
+  return landlock.runSandboxCommand({ mode, network, workspace, writable, command });
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   const { parseFlags, helpText, UsageError } = await import("./config/flags.js");
+  // `sandbox` has its own options (its --mode is the sandbox mode, not the permission mode).
+  if (argv[0] === "sandbox") {
+    try {
+      return await sandboxCommand(argv.slice(1));
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`nanohermes: ${error.message}\n`);
+        return EXIT_USAGE;
+      }
+      throw error;
+    }
+  }
   let ConfigError: (new (...args: never[]) => Error) | undefined;
   try {
     const flags = parseFlags(argv);

@@ -8,7 +8,7 @@ import { ToolRegistry, type Authorize } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
-import { commandSandbox, writeBoundary } from "../sandbox/boundary.js";
+import { commandSandbox, writeBoundary } from "./confinement.js";
 
 export interface EngineOptions {
   settings: Settings;
@@ -20,8 +20,6 @@ export interface EngineOptions {
   mode?: PermissionMode;
   authorize?: Authorize;
   takeSteering?: () => string[];
-  /** Whether the Landlock helper works here (decides what sandbox "auto" means). */
-  landlockAvailable?: boolean;
 }
 
 export async function createAgent(options: EngineOptions): Promise<Agent> {
@@ -30,7 +28,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
-  const sandbox = commandSandbox(settings, options.landlockAvailable ?? false);
+  const sandbox = commandSandbox(settings);
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
   const agent = new Agent({
     taskId,
@@ -44,7 +42,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     ...(options.authorize ? { authorize: options.authorize } : {}),
     ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
     sandbox,
-    boundary: writeBoundary(settings, sandbox.mode),
+    boundary: writeBoundary(settings),
   });
   emit({
     type: "session.started",

@@ -2,7 +2,7 @@
 // same registry (validation, bounds) as in a turn. `--schema` prints the tool's JSON schema.
 import { realpathSync } from "node:fs";
 import type { Settings } from "../config/schema.js";
-import { commandSandbox, writeBoundary } from "../sandbox/boundary.js";
+import { commandSandbox, writeBoundary } from "../agent/confinement.js";
 import { builtinTools } from "../tools/index.js";
 import { jsonSchemaOf, ToolRegistry } from "../tools/registry.js";
 import type { Writer } from "./printer.js";
@@ -32,7 +32,7 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
     io.stdout.write(`${JSON.stringify({ name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) }, null, 2)}\n`);
     return EXIT_OK;
   }
-  const sandbox = commandSandbox(settings, false);
+  const sandbox = commandSandbox(settings);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
@@ -44,7 +44,7 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
         taskId: "cli",
         signal: controller.signal,
         sandbox,
-        boundary: writeBoundary(settings, sandbox.mode),
+        boundary: writeBoundary(settings),
         emit: (event) => {
           // Live command output goes to stderr so stdout holds exactly the tool's result.
           if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);

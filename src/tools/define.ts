@@ -19,9 +19,12 @@ export interface ToolContext {
 
 /** The command sandbox a tool must run commands under. */
 export interface CommandSandbox {
-  mode: "off" | "read-only" | "workspace-write";
+  /** "auto" is decided on the first command: workspace-write where Landlock works, else off. */
+  mode: "off" | "auto" | "read-only" | "workspace-write";
   network: boolean;
   writableRoots: string[];
+  /** Puts the sandbox launcher in front of a command's argv, or says why it cannot. */
+  wrap?: (argv: string[]) => { argv: string[] } | { refused: string };
 }
 
 /** A tool's answer: what the model sees, and a one-line summary for the user. */

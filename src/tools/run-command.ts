@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import * as z from "../protocol/zod.js";
 import { secretEnvNames } from "../config/log.js";
-import { defineTool, ToolError } from "./define.js";
+import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -39,6 +39,8 @@ export interface CommandResult {
 
 export interface RunOptions {
   cwd: string;
+  /** Programs placed before `bash -c COMMAND` (the sandbox helper and its arguments). */
+  prefix?: string[];
   timeoutMs: number;
   signal: AbortSignal;
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
@@ -85,7 +87,8 @@ class LiveOutput {
 export function runShell(command: string, options: RunOptions): Promise<CommandResult> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const child = spawn(shell, ["-c", command], {
+    const argv = [...(options.prefix ?? []), shell, "-c", command];
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -173,6 +176,19 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   return env;
 }
 
+/**
+ * The sandbox helper's argv for this context, or none when the sandbox is off. A sandbox that was
+ * asked for and cannot be applied refuses the command: it never runs unsandboxed.
+ */
+export function sandboxPrefix(ctx: ToolContext): string[] {
+  const sandbox = ctx.sandbox;
+  if (!sandbox || sandbox.mode === "off") return [];
+  if (!sandbox.wrap) throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
+  const result = sandbox.wrap([]);
+  if ("refused" in result) throw new ToolError(result.refused);
+  return result.argv;
+}
+
 export function formatCommandResult(command: string, r: CommandResult): string {
   const secs = (r.durationMs / 1000).toFixed(1);
   let status: string;
@@ -200,8 +216,10 @@ export const runCommandTool = defineTool({
   summarize: (a) => a.command.split("\n", 1)[0]!.slice(0, 200),
   async run(args, ctx) {
     if (args.background) throw new ToolError("background commands are not available yet; run it in the foreground with a timeout");
+    const prefix = sandboxPrefix(ctx);
     const result = await runShell(args.command, {
       cwd: ctx.workspace,
+      prefix,
       timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       signal: ctx.signal,
       onOutput: (stream, chunk) => ctx.output(stream, chunk),

@@ -10,6 +10,7 @@ import { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
 import { readTaskIndex } from "../session/task-index.js";
 import { trustWorkspace } from "../config/trust.js";
+import { sandboxLabel } from "../agent/confinement.js";
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./hooks/context.js";
 import type { InkHandle } from "./mount.js";
@@ -114,7 +115,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     paths: () => files,
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
-    sandboxLabel: "unsandboxed (the Landlock sandbox is not available yet)",
+    sandboxLabel: () => services.sandbox,
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(
         () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
@@ -133,7 +134,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
     renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode),
     ascii: !theme.unicode,
     workspace: settings.workspace,
-    sandbox: "unsandboxed",
+    // Until Landlock has been probed (after the first frame), the configured mode is shown.
+    sandbox: settings.sandbox.mode === "off" ? "unsandboxed" : `sandbox ${settings.sandbox.mode}`,
     before,
     readFile: (path) => readSmall(resolve(settings.workspace, path)),
   };
@@ -241,6 +243,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
       if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
     });
     if (env.TMUX) void readTmux({ env }).then((info) => (wrapForTmux = clipboardRoute(info).wrap));
+    services.sandbox = sandboxLabel(settings);
+    store.updateUi((ui) => ({ ...ui }));
   }, 20);
   // Heavy Markdown rendering (and highlighting) loads after the first frame.
   setTimeout(() => {

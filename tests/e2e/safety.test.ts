@@ -109,3 +109,37 @@ describe("write boundary of file tools", () => {
     expect(no.code).toBe(1);
   });
 });
+
+describe("commands under the sandbox", () => {
+  it("by default (auto) a command cannot write outside the workspace and temp dir; --sandbox off can", async () => {
+    const outside = join("/var/tmp", `nh-outside-${process.pid}-${Date.now()}`);
+    const command = `echo inside > in.txt; touch ${outside}; echo touch=$?`;
+    server = await startMockServer([toolReply([{ name: "run_command", args: { command } }]), textReply("done"), toolReply([{ name: "run_command", args: { command } }]), textReply("done")]);
+    const ws = tempDir();
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    expect((await runCli(["-p", "go", "-C", ws], { env })).code).toBe(0);
+    const sandboxed = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    expect(sandboxed).toMatch(/Permission denied/);
+    expect(sandboxed).toMatch(/touch=1/);
+    expect(existsSync(outside)).toBe(false);
+    expect(readFileSync(join(ws, "in.txt"), "utf8")).toBe("inside\n");
+    expect((await runCli(["-p", "go", "-C", ws, "--sandbox", "off"], { env })).code).toBe(0);
+    expect(existsSync(outside)).toBe(true);
+    execFileSync("rm", ["-f", outside]);
+  });
+
+  it("an explicit sandbox that cannot be applied refuses the command in one line, never runs it", async () => {
+    // A copy of the program without the built helper beside it.
+    const copy = tempDir("nh-nohelper-");
+    execFileSync("cp", ["-r", join(import.meta.dirname, "../../dist"), join(copy, "dist")]);
+    writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "nanohermes", version: "0.0.0", type: "module" }));
+    const ws = tempDir();
+    const { spawnSync } = await import("node:child_process");
+    const r = spawnSync(process.execPath, [join(copy, "dist/cli.js"), "tool", "run_command", JSON.stringify({ command: "touch made.txt" }), "-C", ws, "--sandbox", "workspace-write"], { encoding: "utf8", env: testEnv() as NodeJS.ProcessEnv });
+    expect(r.status).toBe(1);
+    expect(r.stdout.trim()).toBe("sandbox workspace-write refused: the sandbox helper was not built (no C compiler at install?); run `npm run build:native` or use --sandbox off");
+    expect(existsSync(join(ws, "made.txt"))).toBe(false);
+    const status = spawnSync(process.execPath, [join(copy, "dist/cli.js"), "sandbox", "status"], { encoding: "utf8" });
+    expect(status.stdout).toMatch(/not built/);
+  });
+});

@@ -94,7 +94,7 @@ export async function renderUi(columns: number, rows: number, options: { keys?: 
     paths: () => ["README.md", "src/cli.ts", "src/ui/App.tsx"],
     newTaskId: () => `t${++n}`,
     themes: () => ["dark", "light", "high-contrast"],
-    sandboxLabel: "unsandboxed",
+    sandboxLabel: () => "unsandboxed",
     trustWorkspace: () => {},
     now: () => Date.now(),
   });

@@ -54,7 +54,8 @@ export interface ControllerDeps {
   paths(): readonly string[];
   newTaskId(): string;
   themes(): string[];
-  sandboxLabel: string;
+  /** What /sandbox says: the sandbox state as the title bar shows it. */
+  sandboxLabel(): string;
   /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
   trustWorkspace(): void;
   now(): number;

@@ -44,7 +44,7 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       else ctl.send({ type: "config.update", taskId, approval: slash.policy });
       return;
     case "sandbox":
-      ctl.status(`sandbox: ${ctl.deps.sandboxLabel}`);
+      ctl.status(`${ctl.deps.sandboxLabel()} (nanohermes sandbox status explains what it enforces)`);
       return;
     case "undo":
       ctl.send({ type: "session.undo", taskId, n: slash.n });

@@ -1,0 +1,52 @@
+// From settings to the two confinements tools run under: the write boundary of in-process file
+// tools and the command sandbox. One place, so the two always agree.
+import type { Settings } from "../config/schema.js";
+import type { CommandSandbox } from "../tools/define.js";
+import { PROTECTED_PATHS, type WriteBoundary } from "../tools/paths.js";
+import { probeLandlock, sandboxArgv } from "../sandbox/landlock.js";
+
+/** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
+export function effectiveSandboxMode(settings: Pick<Settings, "sandbox">, landlockAvailable: boolean): "off" | "read-only" | "workspace-write" {
+  const mode = settings.sandbox.mode;
+  if (mode === "auto") return landlockAvailable ? "workspace-write" : "off";
+  return mode;
+}
+
+/**
+ * The command sandbox of a task. Landlock is probed (a helper run, cached) only when a command
+ * first runs, so start-up does not pay for it.
+ */
+export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">): CommandSandbox {
+  const { mode, network, writableRoots } = settings.sandbox;
+  return {
+    mode,
+    network,
+    writableRoots,
+    wrap: (argv) => {
+      const effective = mode === "auto" ? (probeLandlock().available ? "workspace-write" : "off") : mode;
+      return sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv);
+    },
+  };
+}
+
+/** What the title bar and /sandbox say about the sandbox (probes Landlock). */
+export function sandboxLabel(settings: Pick<Settings, "sandbox">): string {
+  const probe = settings.sandbox.mode === "off" ? null : probeLandlock();
+  const mode = effectiveSandboxMode(settings, probe?.available ?? false);
+  if (mode === "off") return "unsandboxed";
+  const net = settings.sandbox.network ? "" : ", no network";
+  return probe?.available ? `sandbox ${mode}${net}` : `sandbox ${mode} unavailable: commands refused`;
+}
+
+/**
+ * File tools write inside the workspace and the extra writable roots (not the temp directory,
+ * which only commands get), never in protected paths unless allowed, never in read-only mode.
+ */
+export function writeBoundary(settings: Pick<Settings, "sandbox" | "allowProtectedWrites">): WriteBoundary {
+  const mode = settings.sandbox.mode;
+  return {
+    readOnly: mode === "read-only",
+    extraRoots: settings.sandbox.writableRoots,
+    protectedPaths: settings.allowProtectedWrites ? [] : PROTECTED_PATHS,
+  };
+}

@@ -1,0 +1,316 @@
+// A small bash lexer for the safety checks: words with quotes removed, operators, redirections,
+// here-documents and the commands nested in $(...), `...` and <(...). It never expands anything;
+// it only has to see a command the way bash will split it, so a check cannot be fooled by quoting.
+
+/** One shell word. */
+export interface Word {
+  /** The word after quote removal; substitutions such as `$HOME` or `$(x)` stay as written. */
+  text: string;
+  /** The word as typed. */
+  raw: string;
+  /** Some character was quoted or escaped (so `"A=1"` is not an assignment). */
+  quoted: boolean;
+  /** An unquoted glob (`* ? [`), brace (`{ }`) or leading tilde: bash would rewrite this word. */
+  expands: boolean;
+  /** Holds a `$` or backtick substitution whose value nobody can know before it runs. */
+  dynamic: boolean;
+}
+
+export interface Redirect {
+  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `<<`, `<<<`, `>&`, `<&` ... */
+  op: string;
+  target: Word | undefined;
+}
+
+/** A simple command: what runs between two operators. */
+export interface SimpleCommand {
+  raw: string;
+  words: Word[];
+  redirects: Redirect[];
+  /** Text the command reads on stdin from here-documents and here-strings. */
+  stdin: string[];
+}
+
+export interface Pipeline {
+  raw: string;
+  commands: SimpleCommand[];
+}
+
+export interface Parsed {
+  pipelines: Pipeline[];
+  /** Commands nested in substitutions; the caller parses them in turn. */
+  nested: string[];
+  /** False when a quote or substitution is left open (bash would refuse or wait for more). */
+  complete: boolean;
+}
+
+type Token =
+  | { kind: "word"; word: Word; start: number; end: number }
+  | { kind: "op"; op: string; start: number; end: number }
+  | { kind: "heredoc"; body: string; start: number; end: number };
+
+const BLANK = new Set([" ", "\t"]);
+const OPERATOR_START = new Set(["|", "&", ";", "<", ">", "(", ")", "\n"]);
+const OPERATORS = [";;&", "<<<", "<<-", "&>>", "&&", "||", "|&", ";;", ";&", "<<", ">>", ">|", "<>", "<&", ">&", "&>", "|", "&", ";", "<", ">", "(", ")", "\n"];
+const SEPARATORS = new Set([";", "&", "&&", "||", "\n", ";;", ";&", ";;&", "(", ")"]);
+/** Reserved words that may open a command without being its program. */
+const PREFIX_WORDS = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
+
+/** Index just past the `)` closing a `(` at `open`, honouring quotes; -1 if it never closes. */
+function closeParen(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "\\") i++;
+    else if (ch === "'") {
+      i = s.indexOf("'", i + 1);
+      if (i < 0) return -1;
+    } else if (ch === '"') {
+      for (i++; i < s.length && s[i] !== '"'; i++) if (s[i] === "\\") i++;
+      if (i >= s.length) return -1;
+    } else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+function closeBacktick(s: string, open: number): number {
+  for (let i = open + 1; i < s.length; i++) {
+    if (s[i] === "\\") i++;
+    else if (s[i] === "`") return i + 1;
+  }
+  return -1;
+}
+
+const ANSI_C: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** Decodes the body of `$'...'` starting after the quote; returns the text and the index past the closing quote. */
+function ansiC(s: string, i: number): { text: string; end: number } {
+  let text = "";
+  while (i < s.length && s[i] !== "'") {
+    if (s[i] !== "\\") {
+      text += s[i++];
+      continue;
+    }
+    const next = s[i + 1] ?? "";
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(s.slice(i + 1, i + 4));
+    const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1, i + 4));
+    const uni = /^[uU]([0-9a-fA-F]{1,8})/.exec(s.slice(i + 1, i + 11));
+    if (hex) (text += String.fromCharCode(parseInt(hex[1]!, 16))), (i += 1 + hex[0].length);
+    else if (oct) (text += String.fromCharCode(parseInt(oct[0], 8))), (i += 1 + oct[0].length);
+    else if (uni) (text += String.fromCodePoint(Math.min(parseInt(uni[1]!, 16), 0x10ffff))), (i += 1 + uni[0].length);
+    else (text += ANSI_C[next] ?? `\\${next}`), (i += 2);
+  }
+  return { text, end: i < s.length ? i + 1 : -1 };
+}
+
+/** Splits `command` into tokens; nested commands go to `nested`. */
+function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean } {
+  const tokens: Token[] = [];
+  const docs: { strip: boolean; delimiter: string | null }[] = [];
+  let i = 0;
+  while (i < s.length) {
+    const ch = s[i]!;
+    if (BLANK.has(ch)) {
+      i++;
+      continue;
+    }
+    if (ch === "#") {
+      while (i < s.length && s[i] !== "\n") i++;
+      continue;
+    }
+    const procSub = (ch === "<" || ch === ">") && s[i + 1] === "(";
+    if (OPERATOR_START.has(ch) && !procSub) {
+      const op = OPERATORS.find((o) => s.startsWith(o, i))!;
+      tokens.push({ kind: "op", op, start: i, end: i + op.length });
+      i += op.length;
+      if (op === "<<" || op === "<<-") docs.push({ strip: op === "<<-", delimiter: null });
+      // Here-document bodies follow the line that opened them; they are data, never commands.
+      if (op === "\n") for (const doc of docs.splice(0)) i = hereDoc(s, i, doc, tokens);
+      continue;
+    }
+    const start = i;
+    const word: Word = { text: "", raw: "", quoted: false, expands: false, dynamic: false };
+    while (i < s.length) {
+      const c = s[i]!;
+      const atStart = i === start;
+      if (BLANK.has(c)) break;
+      if (OPERATOR_START.has(c) && !((c === "<" || c === ">") && s[i + 1] === "(")) break;
+      if (c === "'") {
+        const end = s.indexOf("'", i + 1);
+        if (end < 0) return { tokens, complete: false };
+        word.text += s.slice(i + 1, end);
+        word.quoted = true;
+        i = end + 1;
+      } else if (c === "\\") {
+        if (s[i + 1] !== "\n") word.text += s[i + 1] ?? "";
+        word.quoted = true;
+        i += 2;
+      } else if (c === "$" && s[i + 1] === "'") {
+        const { text, end } = ansiC(s, i + 2);
+        if (end < 0) return { tokens, complete: false };
+        word.text += text;
+        word.quoted = true;
+        i = end;
+      } else if (c === '"' || (c === "$" && s[i + 1] === '"')) {
+        i += c === "$" ? 2 : 1;
+        word.quoted = true;
+        while (i < s.length && s[i] !== '"') {
+          const d = s[i]!;
+          if (d === "\\" && "$`\"\\\n".includes(s[i + 1] ?? "")) {
+            if (s[i + 1] !== "\n") word.text += s[i + 1];
+            i += 2;
+          } else if (d === "$" || d === "`") {
+            const end = substitution(s, i, nested);
+            if (end < 0) return { tokens, complete: false };
+            word.text += s.slice(i, end);
+            word.dynamic = true;
+            i = end;
+          } else word.text += s[i++];
+        }
+        if (i >= s.length) return { tokens, complete: false };
+        i++;
+      } else if (c === "$" || c === "`" || c === "<" || c === ">") {
+        const end = substitution(s, i, nested);
+        if (end < 0) return { tokens, complete: false };
+        word.text += s.slice(i, end);
+        word.dynamic = true;
+        i = end;
+      } else {
+        if ("*?[{}".includes(c) || (c === "~" && (atStart || /[=:]$/.test(word.text)))) word.expands = true;
+        word.text += c;
+        i++;
+      }
+    }
+    word.raw = s.slice(start, i);
+    const prev = tokens.at(-1);
+    if (prev?.kind === "op" && (prev.op === "<<" || prev.op === "<<-")) docs.at(-1)!.delimiter = word.text;
+    tokens.push({ kind: "word", word, start, end: i });
+  }
+  return { tokens, complete: docs.length === 0 };
+}
+
+/** Reads one here-document body starting at `i` into a token; returns the index past its delimiter line. */
+function hereDoc(s: string, i: number, doc: { strip: boolean; delimiter: string | null }, tokens: Token[]): number {
+  const lines: string[] = [];
+  const start = i;
+  while (i < s.length) {
+    const nl = s.indexOf("\n", i);
+    const line = s.slice(i, nl < 0 ? s.length : nl);
+    i = nl < 0 ? s.length : nl + 1;
+    if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
+    lines.push(line);
+  }
+  tokens.push({ kind: "heredoc", body: lines.join("\n"), start, end: i });
+  return i;
+}
+
+/** Consumes one `$...`, backtick or `<(`/`>(` construct at `i`; returns the index past it, -1 if unclosed. */
+function substitution(s: string, i: number, nested: string[]): number {
+  const c = s[i];
+  if (c === "`") {
+    const end = closeBacktick(s, i);
+    if (end > 0) nested.push(s.slice(i + 1, end - 1));
+    return end;
+  }
+  if (c === "<" || c === ">") {
+    const end = closeParen(s, i + 1);
+    if (end > 0) nested.push(s.slice(i + 2, end - 1));
+    return end;
+  }
+  const next = s[i + 1];
+  if (next === "(") {
+    const end = closeParen(s, i + 1);
+    if (end > 0 && s[i + 2] !== "(") nested.push(s.slice(i + 2, end - 1));
+    return end;
+  }
+  if (next === "{") {
+    const end = s.indexOf("}", i + 2);
+    return end < 0 ? -1 : end + 1;
+  }
+  const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?/.exec(s.slice(i))!;
+  return i + Math.max(name[0].length, 1);
+}
+
+/** Parses a command line into pipelines of simple commands. Never throws. */
+export function parseShell(command: string): Parsed {
+  const nested: string[] = [];
+  const { tokens, complete } = lex(command, nested);
+  const pipelines: Pipeline[] = [];
+  let commands: SimpleCommand[] = [];
+  let current: { cmd: SimpleCommand; start: number; end: number } | null = null;
+  let pipeStart = -1;
+  let pipeEnd = -1;
+  const openDocs: SimpleCommand[] = [];
+  const endCommand = () => {
+    if (current && (current.cmd.words.length > 0 || current.cmd.redirects.length > 0)) {
+      current.cmd.raw = command.slice(current.start, current.end);
+      commands.push(current.cmd);
+    }
+    current = null;
+  };
+  const endPipeline = () => {
+    endCommand();
+    if (commands.length > 0) pipelines.push({ raw: command.slice(pipeStart, pipeEnd), commands });
+    commands = [];
+    pipeStart = -1;
+  };
+  for (let t = 0; t < tokens.length; t++) {
+    const tok = tokens[t]!;
+    if (tok.kind === "heredoc") {
+      openDocs.shift()?.stdin.push(tok.body);
+      continue;
+    }
+    if (tok.kind === "op" && SEPARATORS.has(tok.op)) {
+      endPipeline();
+      continue;
+    }
+    if (pipeStart < 0) pipeStart = tok.start;
+    pipeEnd = tok.end;
+    if (tok.kind === "op" && (tok.op === "|" || tok.op === "|&")) {
+      endCommand();
+      continue;
+    }
+    current ??= { cmd: { raw: "", words: [], redirects: [], stdin: [] }, start: tok.start, end: tok.end };
+    current.end = tok.end;
+    if (tok.kind === "op") {
+      const next = tokens[t + 1];
+      const target = next?.kind === "word" ? next.word : undefined;
+      if (target) {
+        t++;
+        current.end = next!.end;
+        pipeEnd = next!.end;
+      }
+      current.cmd.redirects.push({ op: tok.op, target });
+      if (tok.op === "<<" || tok.op === "<<-") openDocs.push(current.cmd);
+      if (tok.op === "<<<" && target) current.cmd.stdin.push(target.text);
+      continue;
+    }
+    const next = tokens[t + 1];
+    // `2>file`: a digits-only word glued to a redirection is its file descriptor, not an argument.
+    if (next?.kind === "op" && next.start === tok.end && /^[<>&]/.test(next.op) && /^\d+$/.test(tok.word.raw)) continue;
+    if (current.cmd.words.length === 0 && !tok.word.quoted && PREFIX_WORDS.has(tok.word.text)) continue;
+    current.cmd.words.push(tok.word);
+  }
+  endPipeline();
+  return { pipelines, nested, complete };
+}
+
+/** Every simple command in `command`, including those nested in substitutions (depth-limited). */
+export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[] } {
+  const parsed = parseShell(command);
+  const pipelines = [...parsed.pipelines];
+  if (depth < 4) for (const inner of parsed.nested) pipelines.push(...allCommands(inner, depth + 1).pipelines);
+  return { pipelines, commands: pipelines.flatMap((p) => p.commands) };
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** True when bash would read this word as a `NAME=value` assignment. */
+export function isAssignment(word: Word): boolean {
+  const m = ASSIGNMENT.exec(word.raw);
+  return m !== null && word.text.startsWith(m[0]);
+}
+
+/** The last path component: `/usr/bin/git` -> `git`. */
+export const baseName = (program: string): string => program.slice(program.lastIndexOf("/") + 1);
