@@ -30,7 +30,6 @@ export interface Classification {
 
 /** The seed's metacharacters: pipes, lists, redirections, substitutions, subshells, newlines. */
 const METACHARS = /[|&;<>`$()\n]/;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this matches.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"]);
@@ -276,6 +275,8 @@ export function isReadOnlyCommand(command: string): boolean {
 
 /**
  * The argv to run for a trusted command, without a shell; null when the command is not trusted.
+ * Contract: the caller spawns exactly this argv (no shell, same cwd and environment); running the
+ * command as typed instead would skip the git neutralisation.
  * git is neutralised (see `neutraliseGit`); `KEY=VALUE` prefixes become `env KEY=VALUE`; a
  * command that needs the shell's glob, brace or tilde expansion (only harmless programs may use
  * it) is returned as `bash -c <command>`, because only bash expands it the same way; with no

@@ -1,17 +1,34 @@
-// The approval decision for one tool call: the permission mode's gates first, then the approval
-// policy, then what the user already allowed "always" for this task.
+// The approval decision for one tool call, and the rule that decided it. Order: the unrecoverable
+// blocklist, the user's deny rules, the permission mode's gates, dangerous commands (ask even
+// under `never`, unless --yolo), what the user allowed "always" for this task, the approval policy.
 import type { ApprovalPolicy, PermissionMode, ToolKind } from "../protocol/events.js";
-import { isReadOnlyCommand } from "./classify.js";
+import { classifyCommand, type Classification } from "./classify.js";
+import { baseName, parseShell, type Redirect } from "./shell-parse.js";
+import { classifyDanger } from "./dangerous.js";
+import { matchDeny } from "./deny.js";
 
-export type Verdict = { decision: "allow" } | { decision: "ask"; reason: string } | { decision: "deny"; reason: string };
+export interface Verdict {
+  decision: "allow" | "ask" | "deny";
+  /** One line for the approval card, the refusal sent to the model and `policy check`. */
+  reason: string;
+  /** The rule that decided: a danger rule name, a user deny glob, `mode:<m>` or `approval:<p>`. */
+  rule?: string;
+  /** For a compound command, the part that made it need approval or be refused. */
+  part?: string;
+  /** Set when a dangerous-command rule or the blocklist decided. */
+  danger?: "dangerous" | "blocked";
+}
 
 /** Rules the user accepted with "always" for one task. */
 export interface Remembered {
+  /** Exact command texts. */
   commands: Set<string>;
+  /** Command prefixes, matched word by word against each part of a command (`npm run test`). */
+  prefixes: Set<string>;
   allEdits: boolean;
 }
 
-export const newRemembered = (): Remembered => ({ commands: new Set(), allEdits: false });
+export const newRemembered = (): Remembered => ({ commands: new Set(), prefixes: new Set(), allEdits: false });
 
 export interface PolicyInput {
   tool: string;
@@ -20,27 +37,139 @@ export interface PolicyInput {
   approval: ApprovalPolicy;
   mode: PermissionMode;
   remembered: Remembered;
+  /** --yolo: no approvals at all; the blocklist, deny rules and mode gates still hold. Default false. */
+  yolo?: boolean;
+  /** The user's deny globs from config. Default none. */
+  deny?: readonly string[];
 }
 
 export function commandOf(args: Record<string, unknown>): string | undefined {
   return typeof args.command === "string" ? args.command : undefined;
 }
 
+/** `reason (rule r, in `part`)`, naming the part only when it is not the whole command. */
+function named(reason: string, rule: string, part: string | null | undefined, command: string): string {
+  const where = part && part !== command.trim() ? `, in \`${part}\`` : "";
+  return `${reason} (rule ${rule}${where})`;
+}
+
+const withPart = (part: string | null | undefined, command: string) => (part && part !== command.trim() ? { part } : {});
+
+/** Redirections that write somewhere other than /dev/null or another descriptor. */
+const writes = (r: Redirect) => /^(>|>>|>\||&>|&>>|<>)$/.test(r.op) && r.target?.text !== "/dev/null";
+
+/**
+ * True when the user's "always" rules cover `command`: the exact text was accepted, or every part
+ * is covered by a remembered prefix (word by word) or, under on-request, is read-only. A part
+ * with a substitution or a redirection that writes is never covered by a prefix.
+ */
+export function coveredByRemembered(command: string, remembered: Remembered, approval: ApprovalPolicy): boolean {
+  if (remembered.commands.has(command)) return true;
+  if (remembered.prefixes.size === 0) return false;
+  const parsed = parseShell(command);
+  const parts = parsed.pipelines.flatMap((p) => p.commands);
+  if (!parsed.complete || parsed.nested.length > 0 || parts.length === 0) return false;
+  return parts.every((cmd) => {
+    if (cmd.redirects.some(writes) || cmd.words.some((w) => w.dynamic)) return false;
+    const text = cmd.words.map((w) => w.text).join(" ");
+    if ([...remembered.prefixes].some((p) => text === p || text.startsWith(`${p} `))) return true;
+    return remembered.commands.has(cmd.raw) || (approval === "on-request" && classifyCommand(cmd.raw).readOnly);
+  });
+}
+
+/** Programs whose every use is its own decision: shells, interpreters, wrappers, deleters, network. */
+const NO_PREFIX = new Set([
+  "sh", "bash", "zsh", "dash", "fish", "python", "python3", "node", "perl", "ruby", "php", "deno", "eval", "exec", "source", "sudo", "doas",
+  "su", "env", "xargs", "nice", "nohup", "timeout", "time", "command", "watch", "rm", "mv", "cp", "dd", "ln", "chmod", "chown", "chgrp",
+  "kill", "pkill", "killall", "truncate", "shred", "tee", "curl", "wget", "ssh", "scp", "rsync", "nc", "find", "sed", "awk", "docker",
+]);
+/** Subcommands that fetch and run third-party code: remembered exactly, never as a prefix. */
+const INSTALLS = new Set(["install", "i", "add", "exec", "x", "dlx", "get", "publish", "uninstall", "remove"]);
+const RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+
+/**
+ * The prefix an "always" answer remembers, or null to remember the exact command. A prefix is the
+ * program and its subcommand words (up to two, three for `npm run x`), never a bare program:
+ * `npm run test -- x` -> `npm run test`, `cargo test --release` -> `cargo test`,
+ * `git commit -m x` -> `git commit`. Compound commands, substitutions, assignments, paths,
+ * shells and interpreters, deleters, network tools and package installs stay exact.
+ */
+export function suggestPrefix(command: string): string | null {
+  const parsed = parseShell(command);
+  const only = parsed.pipelines.length === 1 && parsed.pipelines[0]!.commands.length === 1 ? parsed.pipelines[0]!.commands[0]! : undefined;
+  if (!parsed.complete || parsed.nested.length > 0 || !only || only.redirects.length > 0) return null;
+  const words = only.words.map((w) => w.text);
+  const program = words[0];
+  if (!program || program.includes("/") || program.includes("=") || NO_PREFIX.has(baseName(program)) || only.words.some((w) => w.dynamic || w.expands)) return null;
+  const take = [program];
+  const max = RUNNERS.has(program) && (words[1] === "run" || words[1] === "run-script") ? 3 : 2;
+  for (const word of words.slice(1, max)) {
+    if (!/^[a-z][a-z0-9:._-]*$/i.test(word)) break;
+    take.push(word);
+  }
+  if (take.length < 2 || INSTALLS.has(take[1]!)) return null;
+  return take.join(" ");
+}
+
+/** Records an "always" answer; returns what was remembered, for the UI to show. */
+export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined): string {
+  if (kind === "edit" || command === undefined) {
+    remembered.allEdits = true;
+    return "all file edits";
+  }
+  const prefix = suggestPrefix(command);
+  if (prefix) remembered.prefixes.add(prefix);
+  else remembered.commands.add(command);
+  return prefix ? `${prefix} …` : command;
+}
+
+/** The first part of a compound command that is not read-only, with why; else why the whole is not. */
+function unapproved(command: string, whole: Classification): { reason: string; part?: string } {
+  const parts = parseShell(command).pipelines.flatMap((p) => p.commands);
+  for (const cmd of parts.length > 1 ? parts : []) {
+    const c = classifyCommand(cmd.raw);
+    if (!c.readOnly) return { reason: c.reason, part: cmd.raw };
+  }
+  return { reason: whole.reason };
+}
+
+/**
+ * The verdict for one tool call. Contract: pure and synchronous (no I/O, never throws); the caller
+ * runs the call on `allow`, shows `reason` (and `part`) on the approval card on `ask`, and sends
+ * `reason` to the model on `deny`. Where nobody can answer, the caller treats `ask` as a refusal.
+ */
 export function decide(input: PolicyInput): Verdict {
   const { kind, mode, approval, remembered } = input;
-  if (mode === "plan" && (kind === "edit" || kind === "exec")) return { decision: "deny", reason: "plan mode is read-only: describe the change instead of making it" };
-  if (mode === "debug" && kind === "edit") return { decision: "deny", reason: "debug mode never writes files: report the fix instead" };
-  if (kind === "read" || kind === "net" || kind === "agent") return { decision: "allow" };
-  if (mode === "goal" || approval === "never") return { decision: "allow" };
-  if (kind === "edit") {
-    if (mode === "accept-edits" || remembered.allEdits) return { decision: "allow" };
-    return { decision: "ask", reason: `${approval} policy: file changes need approval` };
+  const command = kind === "exec" ? commandOf(input.args) : undefined;
+  const danger = command !== undefined ? classifyDanger(command) : null;
+  if (command !== undefined && danger?.level === "blocked") {
+    return { decision: "deny", reason: named(`refused in every mode: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "blocked", ...withPart(danger.part, command) };
   }
-  const command = commandOf(input.args);
-  if (command !== undefined && remembered.commands.has(command)) return { decision: "allow" };
-  if (approval === "on-request" && command !== undefined && isReadOnlyCommand(command)) return { decision: "allow" };
-  return {
-    decision: "ask",
-    reason: approval === "untrusted" ? "untrusted policy: every command needs approval" : "on-request policy: not a recognised read-only command",
-  };
+  const denied = command !== undefined ? matchDeny(command, input.deny ?? []) : null;
+  if (command !== undefined && denied) {
+    return { decision: "deny", reason: named(`matches your deny rule \`${denied.rule}\``, denied.rule, denied.part, command), rule: denied.rule, ...withPart(denied.part, command) };
+  }
+  if (mode === "plan" && (kind === "edit" || kind === "exec")) return { decision: "deny", reason: "plan mode is read-only: describe the change instead of making it", rule: "mode:plan" };
+  if (mode === "debug" && kind === "edit") return { decision: "deny", reason: "debug mode never writes files: report the fix instead", rule: "mode:debug" };
+  if (kind === "read" || kind === "net" || kind === "agent") return { decision: "allow", reason: `${kind} tools run without approval` };
+  if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
+  if (command !== undefined && danger?.level === "dangerous") {
+    // An exact "always" is consent to this very command; a prefix never covers a dangerous one.
+    if (remembered.commands.has(command)) return { decision: "allow", reason: "allowed always for this task", rule: danger.rule!, danger: "dangerous" };
+    return { decision: "ask", reason: named(`dangerous: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "dangerous", ...withPart(danger.part, command) };
+  }
+  if (mode === "goal") return { decision: "allow", reason: "goal mode runs without questions", rule: "mode:goal" };
+  if (kind === "edit") {
+    if (mode === "accept-edits") return { decision: "allow", reason: "accept-edits mode allows file changes", rule: "mode:accept-edits" };
+    if (remembered.allEdits) return { decision: "allow", reason: "file changes allowed always for this task" };
+    if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
+    return { decision: "ask", reason: `${approval} policy: file changes need approval`, rule: `approval:${approval}` };
+  }
+  if (command !== undefined && coveredByRemembered(command, remembered, approval)) return { decision: "allow", reason: "allowed always for this task" };
+  if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
+  if (approval === "untrusted" || command === undefined) return { decision: "ask", reason: `${approval} policy: every command needs approval`, rule: `approval:${approval}` };
+  const whole = classifyCommand(command);
+  if (whole.readOnly) return { decision: "allow", reason: `on-request policy: a read-only command (${whole.reason})`, rule: "approval:on-request" };
+  const why = unapproved(command, whole);
+  return { decision: "ask", reason: `on-request policy: not a recognised read-only command (${why.reason})`, rule: "approval:on-request", ...withPart(why.part, command) };
 }

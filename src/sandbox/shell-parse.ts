@@ -42,6 +42,8 @@ export interface Parsed {
   nested: string[];
   /** False when a quote or substitution is left open (bash would refuse or wait for more). */
   complete: boolean;
+  /** Words with quotes and escapes removed and operators, joined by single spaces. */
+  normalised: string;
 }
 
 type Token =
@@ -293,7 +295,12 @@ export function parseShell(command: string): Parsed {
     current.cmd.words.push(tok.word);
   }
   endPipeline();
-  return { pipelines, nested, complete };
+  const normalised = tokens
+    .flatMap((tok) => (tok.kind === "word" ? [tok.word.text] : tok.kind === "op" ? [tok.op === "\n" ? ";" : tok.op] : []))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { pipelines, nested, complete, normalised };
 }
 
 /** Every simple command in `command`, including those nested in substitutions (depth-limited). */

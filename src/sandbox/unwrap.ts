@@ -1,0 +1,71 @@
+// What a command really runs: assignments and wrappers (sudo, env, nice, timeout, xargs...)
+// stripped, and the command string a shell, `eval`, `su -c` or `env -S` will run. Shared by the
+// dangerous-command rules and the deny rules, so neither can be dodged by `sudo` or `bash -c`.
+import { baseName } from "./shell-parse.js";
+
+/** A simple command with wrappers (sudo, env, nice, timeout, xargs...) and assignments removed. */
+export interface Unwrapped {
+  program: string;
+  args: string[];
+  /** A command string a wrapper will run through a shell (`env -S`, `su -c`). */
+  payload?: string;
+}
+
+/** Options that take a value, per wrapper; other options are flags. */
+const WRAPPERS: Record<string, string[]> = {
+  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t"], doas: ["-u", "-C"], env: ["-u", "-C", "--unset", "--chdir"],
+  nice: ["-n", "--adjustment"], nohup: [], time: [], command: [], exec: ["-a"], builtin: [], stdbuf: ["-i", "-o", "-e"],
+  ionice: ["-c", "-n", "-t", "-p"], timeout: ["-s", "-k", "--signal", "--kill-after"], xargs: ["-I", "-n", "-P", "-d", "-a", "-E", "-L", "-s", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--replace"],
+  busybox: [], chroot: [], setsid: [], unbuffer: [], caffeinate: [], flock: ["-w", "-E", "-c"], watch: ["-n", "-d", "--interval"],
+};
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash"]);
+export const INTERPRETERS = new Set(["python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "deno", "bun"]);
+
+/** Strips assignments and wrapper programs to find what really runs. */
+export function unwrap(words: string[], raw: string[] = words): Unwrapped {
+  let i = 0;
+  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(raw[i] ?? words[i]!)) i++;
+  for (let guard = 0; guard < 8 && i < words.length; guard++) {
+    const name = baseName(words[i]!);
+    const valued = WRAPPERS[name];
+    if (!valued) break;
+    i++;
+    while (i < words.length && words[i]!.startsWith("-") && words[i] !== "-") {
+      const opt = words[i]!;
+      if (opt === "--") {
+        i++;
+        break;
+      }
+      // `env -S "cmd args"` and `su`/`flock -c "cmd"` hand a string to a shell-like splitter.
+      if ((name === "env" && (opt === "-S" || opt.startsWith("--split-string"))) || (name === "flock" && opt === "-c")) {
+        const payload = opt.includes("=") ? opt.slice(opt.indexOf("=") + 1) : words[i + 1];
+        return { program: name, args: words.slice(i), ...(payload !== undefined ? { payload } : {}) };
+      }
+      i += valued.includes(opt) ? 2 : 1;
+    }
+    while (name === "env" && i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
+    if (name === "timeout" && i < words.length) i++;
+    if (name === "flock" && i < words.length) i++;
+  }
+  const program = baseName(words[i] ?? "");
+  const args = words.slice(i + 1);
+  if (program === "su") {
+    const c = args.findIndex((a) => a === "-c" || a === "--command");
+    if (c >= 0 && args[c + 1] !== undefined) return { program, args, payload: args[c + 1]! };
+  }
+  return { program, args };
+}
+
+/** The command string a shell or `eval` will run, when this command is one. */
+export function shellPayload(u: Unwrapped): string | null {
+  if (u.payload !== undefined) return u.payload;
+  if (u.program === "eval") return u.args.join(" ");
+  if (!SHELLS.has(u.program)) return null;
+  for (let i = 0; i < u.args.length; i++) {
+    const a = u.args[i]!;
+    if (a === "-o" || a === "+o") i++;
+    else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) return u.args.slice(i + 1).find((x) => !x.startsWith("-")) ?? "";
+    else if (!a.startsWith("-") && !a.startsWith("+")) return null;
+  }
+  return null;
+}

@@ -1,0 +1,152 @@
+// decide(): the order blocklist -> deny rules -> mode gates -> dangerous -> "always" -> approval
+// policy, the rule and part each verdict names, and what an "always" answer remembers.
+import { describe, expect, it } from "vitest";
+import type { ApprovalPolicy, PermissionMode, ToolKind } from "../../src/protocol/events.js";
+import { coveredByRemembered, decide, newRemembered, rememberAlways, suggestPrefix, type PolicyInput, type Remembered } from "../../src/sandbox/policy.js";
+
+function run(command: string, over: Partial<PolicyInput> = {}) {
+  return decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: newRemembered(), ...over });
+}
+const edit = (over: Partial<PolicyInput> = {}) =>
+  decide({ tool: "write_file", kind: "edit", args: { path: "a", content: "x" }, approval: "on-request", mode: "default", remembered: newRemembered(), ...over });
+
+const everyMode: PermissionMode[] = ["default", "accept-edits", "plan", "goal", "debug"];
+const everyPolicy: ApprovalPolicy[] = ["never", "on-request", "untrusted"];
+
+describe("decide: order", () => {
+  it("refuses the blocklist in every mode and policy, yolo included, naming the rule", () => {
+    for (const mode of everyMode) {
+      for (const approval of everyPolicy) {
+        const v = run("rm -rf /", { mode, approval, yolo: true });
+        expect(v).toMatchObject({ decision: "deny", rule: "delete-root", danger: "blocked" });
+        expect(v.reason).toMatch(/^refused in every mode: .*\(rule delete-root\)$/);
+      }
+    }
+  });
+
+  it("the blocklist comes before the user's deny rules", () => {
+    expect(run("rm -rf /", { deny: ["rm *"] }).rule).toBe("delete-root");
+  });
+
+  it("a deny rule refuses even under --yolo, and names the rule and the part", () => {
+    const v = run("npm test && git pu''sh --force", { yolo: true, approval: "never", deny: ["git push --force*"] });
+    expect(v).toEqual({
+      decision: "deny",
+      rule: "git push --force*",
+      part: "git pu''sh --force",
+      reason: "matches your deny rule `git push --force*` (rule git push --force*, in `git pu''sh --force`)",
+    });
+  });
+
+  it("deny rules come before mode gates", () => {
+    expect(run("make", { mode: "plan", deny: ["make"] }).rule).toBe("make");
+  });
+
+  it("mode gates come before dangerous commands and the policy", () => {
+    expect(run("rm -rf ~", { mode: "plan", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:plan", reason: expect.stringMatching(/plan mode is read-only/) });
+    expect(edit({ mode: "plan" })).toMatchObject({ decision: "deny", rule: "mode:plan" });
+    expect(edit({ mode: "debug", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:debug" });
+    expect(run("make", { mode: "debug", approval: "never" }).decision).toBe("allow");
+  });
+
+  it("dangerous commands ask even under never and in goal mode; only --yolo skips them", () => {
+    for (const mode of ["default", "goal", "debug", "accept-edits"] as const) {
+      expect(run("rm -rf ~", { mode, approval: "never" })).toMatchObject({ decision: "ask", rule: "recursive-delete", danger: "dangerous" });
+    }
+    expect(run("rm -rf ~", { approval: "never", yolo: true }).decision).toBe("allow");
+  });
+
+  it("names the dangerous part of a compound command", () => {
+    const v = run("npm run build && curl -s x | bash && echo ok", { approval: "never" });
+    expect(v).toMatchObject({ decision: "ask", rule: "pipe-to-shell", part: "curl -s x | bash" });
+    expect(v.reason).toMatch(/^dangerous: .*\(rule pipe-to-shell, in `curl -s x \| bash`\)$/);
+  });
+
+  it("goal mode asks nothing else", () => {
+    expect(run("make install", { mode: "goal", approval: "untrusted" }).decision).toBe("allow");
+    expect(edit({ mode: "goal", approval: "untrusted" }).decision).toBe("allow");
+  });
+});
+
+describe("decide: remembered rules", () => {
+  const remembered = (commands: string[], prefixes: string[]): Remembered => ({ commands: new Set(commands), prefixes: new Set(prefixes), allEdits: false });
+
+  it("an exact command or a prefix accepted 'always' runs without asking", () => {
+    expect(run("make deploy", { remembered: remembered(["make deploy"], []) })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
+    expect(run("npm run test -- --watch=false", { remembered: remembered([], ["npm run test"]) }).decision).toBe("allow");
+    expect(run("npm run test 2>&1 | tail -5", { remembered: remembered([], ["npm run test"]) }).decision).toBe("allow");
+  });
+
+  it("a prefix covers whole words only, and never a part it does not name", () => {
+    const r = remembered([], ["npm run test"]);
+    for (const command of ["npm run testevil", "npm run test && rm x", "npm run test > out.txt", "npm run test $(rm x)", "FOO=1 npm run test", "npm run test && ls | sh"]) {
+      expect(run(command, { remembered: r }).decision, command).toBe("ask");
+    }
+    expect(coveredByRemembered("npm run test && ls", r, "untrusted")).toBe(false);
+    expect(coveredByRemembered("npm run test && ls", r, "on-request")).toBe(true);
+  });
+
+  it("a prefix never covers a dangerous command; the exact dangerous command does", () => {
+    expect(run("git push --force", { approval: "never", remembered: remembered([], ["git push"]) }).decision).toBe("ask");
+    expect(run("git push --force", { approval: "never", remembered: remembered(["git push --force"], []) }).decision).toBe("allow");
+  });
+
+  it.each([
+    ["npm run test -- x", "npm run test"],
+    ["npm test", "npm test"],
+    ["cargo test --release", "cargo test"],
+    ["git commit -m 'x'", "git commit"],
+    ["npx tsc -p .", "npx tsc"],
+    ["make build", "make build"],
+    ["pnpm run lint:fix", "pnpm run lint:fix"],
+    ["make", null],
+    ["make -j4", null],
+    ["pytest tests/x.py", null],
+    ["rm build", null],
+    ["bash build.sh", null],
+    ["python3 -m pytest", null],
+    ["npm install left-pad", null],
+    ["pip install x", null],
+    ["npm test && make", null],
+    ["npm test > out", null],
+    ["./run.sh test", null],
+    ["FOO=1 npm test", null],
+    ["curl https://x", null],
+  ])("'always' on %j remembers the prefix %j", (command, prefix) => {
+    expect(suggestPrefix(command)).toBe(prefix);
+  });
+
+  it("rememberAlways stores a prefix, an exact command, or all edits", () => {
+    const r = newRemembered();
+    expect(rememberAlways(r, "exec", "npm run test -- x")).toBe("npm run test …");
+    expect(rememberAlways(r, "exec", "rm -f x")).toBe("rm -f x");
+    expect(rememberAlways(r, "edit", undefined)).toBe("all file edits");
+    expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true });
+  });
+});
+
+describe("decide: approval policy", () => {
+  it("never allows; on-request allows read-only commands only; untrusted asks for everything", () => {
+    expect(run("make", { approval: "never" })).toMatchObject({ decision: "allow", rule: "approval:never" });
+    expect(run("git status")).toMatchObject({ decision: "allow", rule: "approval:on-request" });
+    expect(run("make")).toMatchObject({ decision: "ask", rule: "approval:on-request", reason: expect.stringMatching(/not a recognised read-only command \(`make` is not/) });
+    expect(run("git status", { approval: "untrusted" })).toMatchObject({ decision: "ask", reason: "untrusted policy: every command needs approval" });
+  });
+
+  it("names the part of a compound command that needs approval", () => {
+    expect(run("ls && make && cat x")).toMatchObject({ decision: "ask", part: "make" });
+    expect(run("ls | head")).toMatchObject({ decision: "ask", reason: expect.stringMatching(/metacharacter `\|`/) });
+    expect(run("ls | head").part).toBeUndefined();
+  });
+
+  it("edits ask under on-request unless accept-edits or remembered; never allows them", () => {
+    expect(edit()).toMatchObject({ decision: "ask", reason: "on-request policy: file changes need approval" });
+    expect(edit({ mode: "accept-edits" }).decision).toBe("allow");
+    expect(edit({ remembered: { ...newRemembered(), allEdits: true } }).decision).toBe("allow");
+    expect(edit({ approval: "never" }).decision).toBe("allow");
+  });
+
+  it.each(["read", "net", "agent"] as ToolKind[])("%s tools run without approval, even in plan mode", (kind) => {
+    expect(decide({ tool: "t", kind, args: {}, approval: "untrusted", mode: "plan", remembered: newRemembered() }).decision).toBe("allow");
+  });
+});
