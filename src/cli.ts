@@ -63,6 +63,22 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { parseFlags, helpText, UsageError } = await import("./config/flags.js");
+  // `policy check` has its own options; config deny rules apply (passed as --deny).
+  if (argv[0] === "policy") {
+    if (argv[1] !== "check") {
+      process.stderr.write("nanohermes: usage: nanohermes policy check [--approval P] [--json] [--stdin] [--deny GLOB]... -- COMMAND\n");
+      return EXIT_USAGE;
+    }
+    const { runPolicyCheck } = await import("./sandbox/policy-check.js");
+    let deny: string[] = [];
+    try {
+      const { loadSettings } = await import("./config/load.js");
+      deny = loadSettings({ flags: parseFlags([]) }).deny;
+    } catch {
+      // a broken config must not stop a policy check; its deny rules are simply not known
+    }
+    return runPolicyCheck([...deny.flatMap((d) => ["--deny", d]), ...argv.slice(2)], { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  }
   // `sandbox` has its own options (its --mode is the sandbox mode, not the permission mode).
   if (argv[0] === "sandbox") {
     try {

@@ -8,7 +8,9 @@ import type { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { decide, newRemembered, commandOf, type Remembered } from "../sandbox/policy.js";
+import { decide, newRemembered, commandOf, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { trustedCommandArgv } from "../sandbox/classify.js";
+import { loadPermissions, savePermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { exportTask } from "../session/export.js";
@@ -27,7 +29,7 @@ export interface QueueItem {
 interface PendingApproval {
   requestId: string;
   resolve(decision: { allow: true } | { allow: false; reason: string }): void;
-  remember(): void;
+  remember(scope: "task" | "workspace"): void;
 }
 
 interface Task {
@@ -70,8 +72,11 @@ export class TaskManager {
   private readonly tasks = new Map<string, Task>();
   private readonly opts: TaskManagerOptions;
 
+  private workspacePermissions: { command?: string; edits?: boolean }[] = [];
+
   constructor(opts: TaskManagerOptions) {
     this.opts = opts;
+    this.workspacePermissions = loadPermissions(opts.settings.home, opts.settings.workspace);
     opts.bus.onCommand((command) => this.handle(command));
   }
 
@@ -93,6 +98,7 @@ export class TaskManager {
       updatedAt: task.updatedAt,
       usage: { ...task.usage },
       pendingApprovals: task.approvals.size,
+      rules: this.rules(task),
     };
   }
 
@@ -125,6 +131,10 @@ export class TaskManager {
       approvals: new Map(),
       remembered: newRemembered(),
     };
+    for (const p of this.workspacePermissions) {
+      if (p.edits) task.remembered.allEdits = true;
+      if (p.command) rememberAlways(task.remembered, "exec", p.command);
+    }
     this.tasks.set(id, task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
   }
@@ -196,7 +206,7 @@ export class TaskManager {
           if (command.decision === "deny") {
             pending.resolve({ allow: false, reason: command.note ? `the user denied this call: ${command.note}` : "the user denied this call" });
           } else {
-            if (command.decision === "always") pending.remember();
+            if (command.decision === "always") pending.remember(command.scope ?? "task");
             pending.resolve({ allow: true });
           }
           t.approvals.delete(command.requestId);
@@ -216,6 +226,16 @@ export class TaskManager {
         return;
       case "task.export":
         if (task) void this.export(task, command.format, command.path);
+        return;
+      case "permissions.remove":
+        if (task) {
+          const [kind, ...rest] = command.rule.split(": ");
+          const value = rest.join(": ");
+          if (kind === "edits") task.remembered.allEdits = false;
+          else if (kind === "prefix") task.remembered.prefixes.delete(value);
+          else if (kind === "command") task.remembered.commands.delete(value);
+          this.changed(task);
+        }
         return;
       case "queue.update":
         if (task) {
@@ -289,27 +309,54 @@ export class TaskManager {
     task.approvals.clear();
   }
 
-  private async authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string): Promise<{ allow: true } | { allow: false; reason: string }> {
-    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered });
-    if (verdict.decision === "allow") return { allow: true };
-    if (verdict.decision === "deny") return { allow: false, reason: verdict.reason };
-    if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${verdict.reason}) and nobody can answer here; it was not run` };
-    const request = await approvalRequest(tool, args, verdict.reason, this.opts.settings.workspace);
-    const requestId = randomId(12);
+  private async authorize(
+    task: Task,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    callId: string,
+  ): Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }> {
+    const { yolo, deny } = this.opts.settings;
+    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny });
     const command = commandOf(args);
+    if (verdict.decision === "allow") {
+      // A command trusted as read-only runs as recognised (git with the repository's own programs
+      // neutralised), never as typed.
+      const argv = verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
+      return argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true };
+    }
+    const why = `${verdict.reason}${verdict.part && verdict.part !== command ? ` (the part: ${verdict.part})` : ""}${verdict.rule && verdict.danger ? ` [rule ${verdict.rule}]` : ""}`;
+    if (verdict.decision === "deny") return { allow: false, reason: why };
+    if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
+    const request = await approvalRequest(tool, args, why, this.opts.settings.workspace);
+    const requestId = randomId(12);
     return new Promise((resolve) => {
       task.approvals.set(requestId, {
         requestId,
         resolve,
-        remember: () => {
-          if (tool.kind === "edit") task.remembered.allEdits = true;
-          else if (command !== undefined) task.remembered.commands.add(command);
+        remember: (scope) => {
+          const rule = rememberAlways(task.remembered, tool.kind, command);
+          if (scope === "workspace") void this.persistRule(tool.kind, command);
+          this.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
         },
       });
       task.status = "waiting";
-      this.emit({ type: "approval.requested", taskId: task.id, requestId, callId, tool: tool.name, kind: tool.kind, ...request });
+      this.emit({ type: "approval.requested", taskId: task.id, requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
       this.changed(task);
     });
+  }
+
+  /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
+  private async persistRule(kind: AnyTool["kind"], command: string | undefined): Promise<void> {
+    try {
+      await savePermission(this.opts.settings.home, this.opts.settings.workspace, kind === "edit" || command === undefined ? { edits: true } : { command });
+    } catch (error) {
+      log("warn", "saving a permission", error);
+    }
+  }
+
+  /** The task's remembered rules, as /permissions lists them. */
+  rules(task: Task): string[] {
+    return [...(task.remembered.allEdits ? ["edits: all file edits"] : []), ...[...task.remembered.prefixes].map((p) => `prefix: ${p}`), ...[...task.remembered.commands].map((c) => `command: ${c}`)];
   }
 
   private async configure(task: Task, command: CommandOf<"config.update">): Promise<void> {
@@ -393,4 +440,9 @@ export class TaskManager {
     await Promise.all([...this.tasks.values()].map((t) => t.running?.catch(() => {})));
     await Promise.all([...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)));
   }
+}
+
+/** One argument for bash, quoted only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }

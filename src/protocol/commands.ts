@@ -22,6 +22,7 @@ export const commandDefinitions = {
       requestId: z.string(),
       decision: z.enum(approvalDecisions),
       note: z.optional(z.string()).check(z.describe("Sent to the model with a denial.")),
+      scope: z.optional(z.enum(["task", "workspace"])).check(z.describe("For always: remember for this task (default) or for this workspace.")),
     },
   },
   "config.update": {
@@ -53,6 +54,10 @@ export const commandDefinitions = {
   "task.export": {
     doc: "Write the task's transcript to a file (Markdown or JSON); a notice names the file.",
     shape: { ...base, format: z.enum(["markdown", "json"]), path: z.optional(z.string()) },
+  },
+  "permissions.remove": {
+    doc: "Forget a rule the task remembered from an \"always\" answer (as listed in task.updated's rules).",
+    shape: { ...base, rule: z.string() },
   },
   "queue.update": {
     doc: "Replace the task's pending steer/queue items (edit, reorder or drop them before delivery).",

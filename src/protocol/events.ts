@@ -194,6 +194,7 @@ export const eventDefinitions = {
         updatedAt: z.string(),
         usage: usage.check(z.describe("Tokens used by the task so far.")),
         pendingApprovals: z.int().check(z.nonnegative()),
+        rules: z.array(z.string()).check(z.describe("What \"always\" answers allow in this task (edits, prefix: …, command: …).")),
       }),
     },
   },

@@ -17,6 +17,8 @@ export interface Verdict {
   part?: string;
   /** Set when a dangerous-command rule or the blocklist decided. */
   danger?: "dangerous" | "blocked";
+  /** Allowed because it is a recognised read-only command: run it as trustedCommandArgv gives it. */
+  readOnly?: true;
 }
 
 /** Rules the user accepted with "always" for one task. */
@@ -169,7 +171,7 @@ export function decide(input: PolicyInput): Verdict {
   if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
   if (approval === "untrusted" || command === undefined) return { decision: "ask", reason: `${approval} policy: every command needs approval`, rule: `approval:${approval}` };
   const whole = classifyCommand(command);
-  if (whole.readOnly) return { decision: "allow", reason: `on-request policy: a read-only command (${whole.reason})`, rule: "approval:on-request" };
+  if (whole.readOnly) return { decision: "allow", reason: `on-request policy: a read-only command (${whole.reason})`, rule: "approval:on-request", readOnly: true };
   const why = unapproved(command, whole);
   return { decision: "ask", reason: `on-request policy: not a recognised read-only command (${why.reason})`, rule: "approval:on-request", ...withPart(why.part, command) };
 }

@@ -20,12 +20,15 @@ export interface ToolCallResult {
   display: string;
 }
 
-/** The policy seam: decides whether a validated call may run. */
+/**
+ * The policy seam: decides whether a validated call may run. An allowed call may come back with
+ * `args` to run instead (a trusted git command with its repository's programs neutralised).
+ */
 export type Authorize = (
   tool: AnyTool,
   args: Record<string, unknown>,
   call: ToolCall,
-) => Promise<{ allow: true } | { allow: false; reason: string }>;
+) => Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }>;
 
 export interface ExecuteEnv {
   workspace: string;
@@ -166,15 +169,17 @@ export class ToolRegistry {
     } catch {
       summary = "";
     }
+    let runArgs = args;
     if (env.authorize) {
       const verdict = await env.authorize(tool, args, call);
       if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
+      if (verdict.args) runArgs = verdict.args;
     }
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
     if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
     try {
-      const out = await tool.run(args, {
+      const out = await tool.run(runArgs, {
         workspace: env.workspace,
         signal: env.signal,
         output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskManager } from "../../src/agent/tasks.js";
+import type { Settings } from "../../src/config/schema.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusCommand, CommandOf } from "../../src/protocol/commands.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
@@ -179,5 +180,74 @@ describe("task manager", () => {
     const loaded = await t.waitFor("session.loaded");
     expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     await t.waitFor("turn.completed");
+  });
+});
+
+describe("task manager safety", () => {
+  it("runs a trusted read-only git command with the repository's programs neutralised", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "git status" } }]), reply("ok")]);
+    const t = setup(client);
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("git", ["init", "-q"], { cwd: t.ws });
+    // A hostile repository config: fsmonitor would run this script on `git status`.
+    writeFileSync(join(t.ws, "evil.sh"), "#!/bin/sh\ntouch pwned\n", { mode: 0o755 });
+    execFileSync("git", ["config", "core.fsmonitor", join(t.ws, "evil.sh")], { cwd: t.ws });
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "status?"));
+    await t.waitFor("turn.completed");
+    expect(t.events.some((e) => e.type === "approval.requested")).toBe(false);
+    expect(existsSync(join(t.ws, "pwned"))).toBe(false);
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/core\.fsmonitor=false/);
+  });
+
+  it("dangerous commands ask even under never; --yolo runs them; the blocklist refuses always", async () => {
+    for (const [yolo, expectAsk] of [[false, true], [true, false]] as const) {
+      const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "git reset --hard" } }]), reply("ok")]);
+      const t = setup(client, { approval: "never" });
+      (t.manager as unknown as { opts: { settings: { yolo: boolean } } }).opts.settings.yolo = yolo;
+      t.send({ type: "task.create", taskId: "a" });
+      t.send(submit("a", "reset"));
+      if (expectAsk) {
+        const ask = await t.waitFor("approval.requested");
+        expect(ask.rule).toBe("git-discard-changes");
+        t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "deny" });
+      }
+      await t.waitFor("turn.completed");
+      expect(t.events.some((e) => e.type === "approval.requested")).toBe(expectAsk);
+    }
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "rm -rf / --no-preserve-root" } }]), reply("ok")]);
+    const t = setup(client, { approval: "never" });
+    const settings = (t.manager as unknown as { opts: { settings: Settings } }).opts.settings;
+    settings.yolo = true;
+    // Should the blocklist ever fail, a read-only sandbox still keeps this test harmless.
+    settings.sandbox = { mode: "read-only", network: false, writableRoots: [] };
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "wipe"));
+    await t.waitFor("turn.completed");
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/refused in every mode.*rule delete-root/);
+  });
+
+  it("'always for this workspace' is kept and given to new tasks; /permissions can remove a rule", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]), reply("ok"), reply("", [{ name: "run_command", args: { command: "npm run build" } }]), reply("ok")]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "build"));
+    const ask = await t.waitFor("approval.requested");
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
+    await t.waitFor("turn.completed");
+    const saved = JSON.parse(readFileSync(join(t.home, "permissions.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(saved)).toEqual([t.ws]);
+    const rules = (await t.waitFor("task.updated", (e) => e.task.rules.length > 0)).task.rules;
+    expect(rules).toEqual(["prefix: npm run build"]);
+    // A second manager (a new run) on the same home and workspace starts with the rule.
+    const bus = new Bus();
+    const seen: BusEvent[] = [];
+    bus.subscribe((e) => seen.push(e));
+    const second = new TaskManager({ settings: (t.manager as unknown as { opts: { settings: Settings } }).opts.settings, bus, interactive: true, approval: "on-request", client });
+    bus.send({ type: "task.create", taskId: "b" });
+    expect(seen.filter((e) => e.type === "task.updated").at(-1)).toMatchObject({ task: { rules: ["prefix: npm run build"] } });
+    void second;
+    t.send({ type: "permissions.remove", taskId: "a", rule: "prefix: npm run build" });
+    expect((await t.waitFor("task.updated", (e) => e.task.rules.length === 0)).task.rules).toEqual([]);
   });
 });

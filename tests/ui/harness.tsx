@@ -48,7 +48,7 @@ class FakeStdin extends EventEmitter {
 export function snapshot(over: Partial<TaskSnapshot> = {}): TaskSnapshot {
   return {
     title: "New task", status: "idle", pinned: false, model: "mock-model", mode: "default", approval: "on-request", location: "local",
-    sessionFile: null, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", usage: { prompt: 0, completion: 0 }, pendingApprovals: 0, ...over,
+    sessionFile: null, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", usage: { prompt: 0, completion: 0 }, pendingApprovals: 0, rules: [], ...over,
   };
 }
 

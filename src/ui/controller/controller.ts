@@ -135,14 +135,18 @@ export class Controller {
     const task = this.currentTask();
     // Only while the input has focus: the card stands in for it. Browse mode keeps its own keys.
     if (!pending || !task || this.ui.focus !== "composer") return false;
-    const reply = (decision: "once" | "always" | "deny") => this.send({ type: "approval.reply", taskId: task.id, requestId: pending.requestId, decision });
-    const action = this.action(key, ["approveOnce", "approveAlways", "deny", "denyWithNote", "toggleBlock"]);
+    const reply = (decision: "once" | "always" | "deny", scope?: "workspace") =>
+      this.send({ type: "approval.reply", taskId: task.id, requestId: pending.requestId, decision, ...(scope ? { scope } : {}) });
+    const action = this.action(key, ["approveOnce", "approveAlwaysWorkspace", "approveAlways", "deny", "denyWithNote", "toggleBlock"]);
     switch (action) {
       case "approveOnce":
         reply("once");
         return true;
       case "approveAlways":
         reply("always");
+        return true;
+      case "approveAlwaysWorkspace":
+        reply("always", "workspace");
         return true;
       case "deny":
         reply("deny");

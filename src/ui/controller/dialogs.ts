@@ -180,6 +180,15 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
       } else if (isKey(key, "m")) update(items.map((it, k) => (k === i ? { ...it, mode: it.mode === "steer" ? "queue" : "steer" } : it)));
       return;
     }
+    case "permissions": {
+      if (event.kind !== "key") return;
+      const task = ctl.currentTask();
+      const rules = task?.snapshot.rules ?? [];
+      const i = Math.min(dialog.index, Math.max(0, rules.length - 1));
+      if (isKey(event.key, "up") || isKey(event.key, "down")) setDialog(ctl, { ...dialog, index: Math.max(0, Math.min(rules.length - 1, i + (event.key.name === "up" ? -1 : 1))) });
+      else if ((isKey(event.key, "x") || isKey(event.key, "delete")) && task && rules[i]) ctl.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
+      return;
+    }
     case "input": {
       if (event.kind === "key" && isKey(event.key, "enter")) return confirmInput(ctl, dialog);
       if (dialog.purpose === "history" && event.kind === "key" && (isKey(event.key, "up") || isKey(event.key, "down"))) {

@@ -75,6 +75,9 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       if (slash.title) ctl.send({ type: "task.update", taskId, title: slash.title });
       else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "rename", title: "Rename task", value: createEditor(task?.snapshot.title ?? ""), target: taskId, index: 0 } }));
       return;
+    case "permissions":
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "permissions", index: 0 } }));
+      return;
     case "pin":
       ctl.send({ type: "task.update", taskId, pinned: !(task?.snapshot.pinned ?? false) });
       return;

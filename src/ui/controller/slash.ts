@@ -16,6 +16,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/export", description: "export the task: /export [md|json] [PATH]" },
   { name: "/copy", description: "copy the last reply (OSC 52)" },
   { name: "/theme", description: "switch theme: /theme [dark|light|high-contrast|NAME]" },
+  { name: "/permissions", description: "list and remove what \"always\" answers allow in this task" },
   { name: "/rename", description: "rename the task: /rename TITLE" },
   { name: "/pin", description: "pin or unpin the task" },
   { name: "/delete", description: "delete the task (asks first)" },
@@ -37,6 +38,7 @@ export type Slash =
   | { kind: "copy" }
   | { kind: "theme"; name: string | null }
   | { kind: "rename"; title: string | null }
+  | { kind: "permissions" }
   | { kind: "pin" }
   | { kind: "delete" }
   | { kind: "help" }
@@ -84,6 +86,8 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "theme", name: arg || null };
     case "rename":
       return { kind: "rename", title: arg || null };
+    case "permissions":
+      return { kind: "permissions" };
     case "pin":
       return { kind: "pin" };
     case "delete":

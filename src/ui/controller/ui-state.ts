@@ -17,7 +17,8 @@ export type Dialog =
   | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number }
   | { kind: "confirm"; title: string; action: "delete" | "trust"; target: string }
   | { kind: "detail"; title: string; lines: string[]; offset: number }
-  | { kind: "queue"; index: number };
+  | { kind: "queue"; index: number }
+  | { kind: "permissions"; index: number };
 
 export interface StatusMessage {
   text: string;

@@ -73,7 +73,23 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
 }
 
-export const APPROVAL_KEYS = "y once · a always (this task) · n deny · d deny with a note";
+export const APPROVAL_SEGMENTS = ["y once", "a always (task)", "A always (workspace)", "n deny", "d deny with a note"];
+export const APPROVAL_KEYS = APPROVAL_SEGMENTS.join(" · ");
+
+/** Packs " · "-joined segments into as few lines of `width` as they fit (a segment never splits). */
+export function packSegments(segments: string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const seg of segments) {
+    const next = line ? `${line} · ${seg}` : seg;
+    if (line && visibleWidth(next) > width) {
+      lines.push(line);
+      line = seg;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
 
 /**
  * A bordered card: the exact command or diff, why it needs approval, and the keys. It never takes
@@ -89,16 +105,13 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
   const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
   const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
   const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
-  const keys =
-    block.resolved !== null
-      ? [c.p.dim(`answered: ${block.resolved}`)]
-      : visibleWidth(APPROVAL_KEYS) <= inner
-        ? [c.p.accent(APPROVAL_KEYS)]
-        : [c.p.accent("y once · a always (this task)"), c.p.accent("n deny · d deny with a note")];
+  let keys = block.resolved !== null ? [c.p.dim(`answered: ${block.resolved}`)] : packSegments(APPROVAL_SEGMENTS, inner).map((l) => c.p.accent(l));
   const titleLines = wrapLine(block.title, inner, { words: true }).slice(0, 2);
   let why = wrapLine(`why: ${block.reason}`, inner, { words: true });
   const fixed = () => 2 + titleLines.length + why.length + keys.length;
   if (fixed() + 1 > maxLines) why = [truncateToWidth(`why: ${block.reason}`, inner)];
+  // Very short screens: the keys in one line (the status line spells them out).
+  if (fixed() + 1 > maxLines && block.resolved === null) keys = [c.p.accent(truncateToWidth("y · a · A · n · d", inner))];
   const detailRoom = Math.max(1, maxLines - fixed());
   const detail = wrapAll(block.detail, inner).map((l) => {
     const plain = l.replace(/\x1b\[[0-9;]*m/g, "");

@@ -74,6 +74,14 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Dialog, width: 
       });
       return frame(p, "Pending messages", rows, width, height, "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close");
     }
+    case "permissions": {
+      const rules = ctl.currentTask()?.snapshot.rules ?? [];
+      const rows = rules.map((r, i) => {
+        const line = padToWidth(truncateToWidth(r, width - 2), width - 2);
+        return i === dialog.index ? p.selection(line) : line;
+      });
+      return frame(p, "Allowed by \"always\" in this task", rows.length ? rows : [p.dim("nothing: answer an approval with a (task) or A (workspace)")], width, height, "↑↓ · x remove · Esc close");
+    }
     case "input": {
       const view = layout(dialog.value, Math.max(4, width - 4));
       const body = [`${p.accent("›")} ${view.lines[0] ?? ""}`];
