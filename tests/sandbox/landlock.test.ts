@@ -4,7 +4,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawn as ptySpawn } from "node-pty";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -22,10 +22,15 @@ beforeAll(() => {
   expect(built, "the helper must build here (is cc installed?)").not.toBeNull();
   helper = built ?? "";
   // Neither the workspace nor the "outside" folder may be under the temp directory, which
-  // workspace-write makes writable.
-  mkdirSync(join(repo, ".sandbox-test"), { recursive: true });
-  base = mkdtempSync(join(repo, ".sandbox-test", "run-"));
-  expect(base.startsWith(realpathSync(tmpdir()))).toBe(false);
+  // workspace-write makes writable: the first candidate that is not under it (the checkout
+  // itself may live in /tmp, as CI's clean clone can).
+  const tmp = realpathSync(tmpdir());
+  const candidates = [join(repo, ".sandbox-test"), "/var/tmp/nanohermes-sandbox-test", join(homedir(), ".nanohermes-sandbox-test")];
+  const root = candidates.find((c) => !c.startsWith(`${tmp}/`) && c !== tmp);
+  expect(root, "no folder outside the temp directory to test in").toBeDefined();
+  mkdirSync(root!, { recursive: true });
+  base = realpathSync(mkdtempSync(join(root!, "run-")));
+  expect(base.startsWith(`${tmp}/`)).toBe(false);
 });
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
