@@ -239,3 +239,19 @@ describe("view helpers", () => {
     ]);
   });
 });
+
+describe("results pane", () => {
+  it("the Agents tab lists subagent.updated rows, updated in place", async () => {
+    const h2 = await renderUi(120, 40);
+    h2.keys(keys.ctrl("r"));
+    for (let i = 0; i < 3; i++) h2.keys(keys.right);
+    expect(await h2.frame()).toContain("[Agents]");
+    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "" } });
+    expect(await h2.frame()).toMatch(/agent-1 running reviewer: review the diff/);
+    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "done", durationMs: 900, preview: "ok" } });
+    const frame = await h2.frame();
+    expect(frame).toMatch(/agent-1 done/);
+    expect(frame).not.toMatch(/agent-1 running/);
+    h2.unmount();
+  });
+});

@@ -64,7 +64,13 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
     count = reads.length;
     body = listLines(p, reads, index, focused, inner, bodyHeight, "no files read by this task yet");
   } else if (tab === "todo") body = [p.dim("no plan yet (the todo tools are not available yet)")];
-  else body = [p.dim("no subagents (none are configured)")];
+  else {
+    const agents = (s.current ? s.transcripts[s.current]?.agents : undefined) ?? [];
+    count = agents.length;
+    body = agents.length
+      ? listLines(p, agents.map((a) => `${a.id} ${a.status.padEnd(7)} ${a.name}: ${a.task}`), index, focused, inner, bodyHeight, "")
+      : [p.dim("no subagents in this task")];
+  }
   ctl.results = { count, hunks };
   const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length }, inner), ...body];
   while (lines.length < height) lines.push("");

@@ -1,7 +1,7 @@
 // The transcript of one task as view state: a pure reducer from bus events (and a few UI actions)
 // to a list of blocks. Blocks are immutable; a change replaces the block object, so renderers can
 // cache by identity.
-import type { BusEvent, ToolKind, ToolStatus } from "../../protocol/events.js";
+import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
 
 export const OUTPUT_TAIL_CHARS = 8 * 1024;
@@ -44,9 +44,13 @@ export interface TranscriptState {
   /** Paths this task wrote and read, in first-seen order. */
   changed: string[];
   reads: string[];
+  /** The subagent board of this task, by agent id, in first-seen order. */
+  agents: AgentRow[];
 }
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [] });
+export type AgentRow = EventOf<"subagent.updated">["row"];
+
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [] });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
@@ -204,9 +208,14 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       const text = event.reason === "interrupted" ? "stopped" : (event.error ?? event.reason);
       return add(next, (id) => ({ kind: "turn-end", id, reason: event.reason as "interrupted" | "max_iterations" | "error", text }));
     }
+    case "subagent.updated": {
+      const i = state.agents.findIndex((a) => a.id === event.row.id);
+      const agents = i === -1 ? [...state.agents, event.row] : state.agents.map((a, k) => (k === i ? event.row : a));
+      return { ...state, agents };
+    }
     case "session.loaded": {
       const rebuilt = fromMessages(event.messages);
-      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads };
+      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents };
     }
     case "ui.toggle": {
       const i = state.blocks.findIndex((b) => b.id === event.blockId);

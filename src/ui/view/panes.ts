@@ -58,7 +58,8 @@ export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: 
 export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number): string {
   const parts = (Object.keys(tabLabels) as ResultsTab[]).map((t) => {
     const label = `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
-    return t === tab ? p.badge(` ${label} `) : p.dim(` ${label} `);
+    // Brackets as well as the badge colour: the current tab must show without colour too.
+    return t === tab ? p.badge(`[${label}]`) : p.dim(` ${label} `);
   });
   return padToWidth(truncateToWidth(parts.join(""), width), width);
 }
