@@ -247,7 +247,7 @@ describe("results pane", () => {
     for (let i = 0; i < 3; i++) h2.keys(keys.right);
     expect(await h2.frame()).toContain("[Agents]");
     h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "" } });
-    expect(await h2.frame()).toMatch(/agent-1 running reviewer: review the diff/);
+    expect(await h2.frame()).toMatch(/agent-1 running reviewer: review/);
     h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "done", durationMs: 900, preview: "ok" } });
     const frame = await h2.frame();
     expect(frame).toMatch(/agent-1 done/);
