@@ -5,7 +5,7 @@ import type { Settings } from "../config/schema.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
 import type { Authorize, ToolRegistry } from "../tools/registry.js";
-import type { CommandSandbox } from "../tools/define.js";
+import type { CommandSandbox, SessionTools } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
@@ -53,11 +53,22 @@ export class Agent {
   private turnCount = 0;
   private readonly steering: string[] = [];
   model: string;
+  /** Long-lived tool state of this session (background jobs, the plan), and its cleanups. */
+  readonly sessionTools: SessionTools;
+  private readonly cleanups: (() => void | Promise<void>)[] = [];
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
     this.taskId = opts.taskId;
     this.model = opts.settings.model;
+    this.sessionTools = {
+      store: new Map(),
+      report: (report) => {
+        if (report.kind === "todo") this.emit({ type: "todo.updated", items: report.items });
+        else this.emit({ type: "background.updated", job: report.job });
+      },
+      onClose: (cleanup) => void this.cleanups.push(cleanup),
+    };
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -229,6 +240,7 @@ export class Agent {
           ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
           ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
           ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+          session: this.sessionTools,
         }),
       ),
     );
@@ -263,6 +275,17 @@ export class Agent {
   clear(): void {
     if (this.running) throw new Error("cannot clear while a turn runs");
     this.messages.splice(1);
+  }
+
+  /** Ends the session's tool state: background jobs are killed. */
+  async close(): Promise<void> {
+    for (const cleanup of this.cleanups.splice(0)) {
+      try {
+        await cleanup();
+      } catch (error) {
+        log("warn", "a session cleanup failed", error);
+      }
+    }
   }
 
   /** Persists the session; a failed write is reported and the in-memory history is kept. */

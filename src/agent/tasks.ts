@@ -391,6 +391,7 @@ export class TaskManager {
     this.interrupt(task, true);
     await task.running?.catch(() => {});
     this.tasks.delete(task.id);
+    await task.agent?.close();
     await fs.unlink(task.sessionFile).catch(() => {});
     await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(() => {});
     this.emit({ type: "task.removed", taskId: task.id });
@@ -439,6 +440,7 @@ export class TaskManager {
     for (const task of this.tasks.values()) this.interrupt(task, true);
     await Promise.all([...this.tasks.values()].map((t) => t.running?.catch(() => {})));
     await Promise.all([...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)));
+    await Promise.all([...this.tasks.values()].map(async (t) => t.agent?.close()));
   }
 }
 

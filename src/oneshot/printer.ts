@@ -87,6 +87,8 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "task.removed":
       case "queue.updated":
       case "steer.delivered":
+      case "todo.updated":
+      case "background.updated":
         break;
       default:
         event satisfies never;

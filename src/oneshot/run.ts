@@ -81,6 +81,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }
+  await agent.close();
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
   if (result.reason === "error" || result.reason === "max_iterations") {
     io.stderr.write(`nanohermes: ${result.error ?? result.reason}\n`);

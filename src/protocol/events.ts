@@ -177,6 +177,27 @@ export const eventDefinitions = {
       }),
     },
   },
+  "todo.updated": {
+    doc: "The task's plan (todo_write) changed: the whole list as it is now.",
+    shape: {
+      ...base,
+      items: z.array(z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })),
+    },
+  },
+  "background.updated": {
+    doc: "A background command (run_command with background: true) started, wrote output, or ended.",
+    shape: {
+      ...base,
+      job: z.object({
+        id: z.string(),
+        command: z.string(),
+        state: z.enum(["running", "exited", "killed", "failed"]),
+        exitCode: z.nullable(z.int()),
+        lastLine: z.string().check(z.describe("The last line of output, for the results pane.")),
+        startedAt: z.string(),
+      }),
+    },
+  },
   "task.updated": {
     doc: "A task was created or changed; the event carries the whole task as it is now.",
     shape: {

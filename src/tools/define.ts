@@ -15,6 +15,24 @@ export interface ToolContext {
   boundary?: WriteBoundary;
   /** How commands are confined (default: not at all). */
   sandbox?: CommandSandbox;
+  /** State that lives as long as the session: background jobs, the todo plan. */
+  session?: SessionTools;
+}
+
+/** A report a tool makes about session state, turned into a bus event by the engine. */
+export type ToolReport =
+  | { kind: "todo"; items: { content: string; status: "pending" | "in_progress" | "completed" }[] }
+  | { kind: "background"; job: { id: string; command: string; state: "running" | "exited" | "killed" | "failed"; exitCode: number | null; lastLine: string; startedAt: string } };
+
+/**
+ * Contract: one per session (task), created by the engine. Tools keep their long-lived state in
+ * `store` under their own key, and tell the user about changes through `report`.
+ */
+export interface SessionTools {
+  store: Map<string, unknown>;
+  report(report: ToolReport): void;
+  /** Called when the session ends: background jobs are killed here. */
+  onClose(cleanup: () => void | Promise<void>): void;
 }
 
 /** The command sandbox a tool must run commands under. */

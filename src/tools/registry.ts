@@ -3,7 +3,7 @@
 import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
-import { ToolError, type AnyTool, type CommandSandbox, type ToolOutput } from "./define.js";
+import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput } from "./define.js";
 import type { WriteBoundary } from "./paths.js";
 import { clampResult } from "./truncate.js";
 
@@ -39,6 +39,7 @@ export interface ExecuteEnv {
   authorize?: Authorize;
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
+  session?: SessionTools;
 }
 
 export interface OpenAITool {
@@ -185,6 +186,7 @@ export class ToolRegistry {
         output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
         ...(env.boundary ? { boundary: env.boundary } : {}),
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
+        ...(env.session ? { session: env.session } : {}),
       });
       const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
       if (env.signal.aborted) {

@@ -46,11 +46,14 @@ export interface TranscriptState {
   reads: string[];
   /** The subagent board of this task, by agent id, in first-seen order. */
   agents: AgentRow[];
+  /** The plan (todo_write), and the background commands. */
+  todo: EventOf<"todo.updated">["items"];
+  jobs: EventOf<"background.updated">["job"][];
 }
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [] });
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [] });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
@@ -213,9 +216,15 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       const agents = i === -1 ? [...state.agents, event.row] : state.agents.map((a, k) => (k === i ? event.row : a));
       return { ...state, agents };
     }
+    case "todo.updated":
+      return { ...state, todo: event.items };
+    case "background.updated": {
+      const i = state.jobs.findIndex((j) => j.id === event.job.id);
+      return { ...state, jobs: i === -1 ? [...state.jobs, event.job] : state.jobs.map((j, k) => (k === i ? event.job : j)) };
+    }
     case "session.loaded": {
       const rebuilt = fromMessages(event.messages);
-      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents };
+      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs };
     }
     case "ui.toggle": {
       const i = state.blocks.findIndex((b) => b.id === event.blockId);
