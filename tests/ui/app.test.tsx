@@ -26,7 +26,7 @@ describe.each([
     expect(lines[0]).toMatch(/^NanoHermes/);
     expect(lines.some((l) => l.includes("Ask anything"))).toBe(true);
     expect(lines.some((l) => l.startsWith("Tasks 1"))).toBe(columns >= 80);
-    expect(lines.some((l) => l.includes("Files") && l.includes("Changes"))).toBe(columns >= 120);
+    expect(lines.some((l) => l.includes("[Changes]"))).toBe(columns >= 120);
   });
 
   it("shows a streaming reply, a tool card with live output, and its result", async () => {
@@ -244,7 +244,7 @@ describe("results pane", () => {
   it("the Agents tab lists subagent.updated rows, updated in place", async () => {
     const h2 = await renderUi(120, 40);
     h2.keys(keys.ctrl("r"));
-    for (let i = 0; i < 3; i++) h2.keys(keys.right);
+    for (let i = 0; i < 4; i++) h2.keys(keys.right);
     expect(await h2.frame()).toContain("[Agents]");
     h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "" } });
     expect(await h2.frame()).toMatch(/agent-1 running reviewer: review/);

@@ -4,8 +4,8 @@ import type { Completions } from "../input/complete.js";
 import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
 
-export type ResultsTab = "files" | "changes" | "reads" | "todo" | "agents";
-export const resultsTabs: ResultsTab[] = ["files", "changes", "reads", "todo", "agents"];
+export type ResultsTab = "files" | "changes" | "reads" | "todo" | "jobs" | "agents";
+export const resultsTabs: ResultsTab[] = ["files", "changes", "reads", "todo", "jobs", "agents"];
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
 

@@ -63,8 +63,23 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   } else if (tab === "reads") {
     count = reads.length;
     body = listLines(p, reads, index, focused, inner, bodyHeight, "no files read by this task yet");
-  } else if (tab === "todo") body = [p.dim("no plan yet (the todo tools are not available yet)")];
-  else {
+  } else if (tab === "todo") {
+    const todo = (s.current ? s.transcripts[s.current]?.todo : undefined) ?? [];
+    const mark = { pending: ascii ? "[ ]" : "○", in_progress: ascii ? "[>]" : "▸", completed: ascii ? "[x]" : "✓" } as const;
+    const done = todo.filter((i) => i.status === "completed").length;
+    const rows = todo.map((i) => {
+      const text = `${mark[i.status]} ${i.content}`;
+      return i.status === "completed" ? p.dim(text) : i.status === "in_progress" ? p.accent(text) : text;
+    });
+    count = todo.length;
+    body = todo.length ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, index, focused, inner, bodyHeight - 1, "")] : [p.dim("no plan yet")];
+  } else if (tab === "jobs") {
+    const jobs = (s.current ? s.transcripts[s.current]?.jobs : undefined) ?? [];
+    count = jobs.length;
+    body = jobs.length
+      ? listLines(p, jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`), index, focused, inner, bodyHeight, "")
+      : [p.dim("no background commands")];
+  } else {
     const agents = (s.current ? s.transcripts[s.current]?.agents : undefined) ?? [];
     count = agents.length;
     body = agents.length
@@ -72,7 +87,9 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
       : [p.dim("no subagents in this task")];
   }
   ctl.results = { count, hunks };
-  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length }, inner), ...body];
+  const t = s.current ? s.transcripts[s.current] : undefined;
+  const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
+  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length, ...(running ? { jobs: running } : {}) }, inner), ...body];
   while (lines.length < height) lines.push("");
   const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
   return lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`);

@@ -15,7 +15,11 @@ export function taskListPane(s: AppState, sv: AppServices, width: number, height
   void tasks;
   void order;
   if (width <= 1 || height <= 0) return [];
-  const lines = taskListLines(palette, { tasks: ctl.visibleTasks(), current, focused, index, filter, ascii }, width - 1, height);
+  const progress: Record<string, string> = {};
+  for (const [id, t] of Object.entries(s.transcripts)) {
+    if (t.todo.length) progress[id] = `${t.todo.filter((i) => i.status === "completed").length}/${t.todo.length}`;
+  }
+  const lines = taskListLines(palette, { tasks: ctl.visibleTasks(), current, focused, index, filter, ascii, progress }, width - 1, height);
   while (lines.length < height) lines.push(" ".repeat(width - 1));
   const bar = palette.border(ascii ? "|" : "│");
   return lines.slice(0, height).map((l) => `${padToWidth(l, width - 1)}${bar}`);

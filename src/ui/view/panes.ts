@@ -2,7 +2,7 @@
 // Agents), and the styles the Markdown and diff renderers take from the theme.
 import type { MarkdownStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";
-import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { TaskEntry } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
 import type { ResultsTab } from "../controller/ui-state.js";
@@ -30,6 +30,8 @@ export interface TaskListView {
   index: number;
   filter: string;
   ascii: boolean;
+  /** "3/7" per task id: the plan's progress. */
+  progress?: Record<string, string>;
 }
 
 export function taskListLines(p: Palette, v: TaskListView, width: number, height: number): string[] {
@@ -42,10 +44,12 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
     // The glyph already says "waiting"; the flag marks news you have not looked at yet.
     const flag = t.attention && s.status !== "waiting" ? p.statusWaiting("•") : " ";
     const tokens = p.dim(formatTokens(s.usage.prompt + s.usage.completion));
+    const plan = v.progress?.[t.id];
     const where = s.location === "remote" ? p.info("⇄") : "";
-    const titleRoom = Math.max(3, width - 8 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0));
+    const planText = plan ? ` ${plan}` : "";
+    const titleRoom = Math.max(3, width - 8 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length);
     const title = t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
-    const line = padToWidth(`${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)} ${where}${tokens}`, width);
+    const line = padToWidth(`${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)}${p.accent(planText)} ${where}${tokens}`, width);
     return v.focused && i === v.index ? p.selection(line) : line;
   });
   if (rows.length === 0) rows.push(p.dim(v.filter ? "no task matches" : "no tasks"));
@@ -53,15 +57,17 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
   return [padToWidth(truncateToWidth(head, width), width), ...body];
 }
 
-export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", reads: "Reads", todo: "Todo", agents: "Agents" };
+export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", reads: "Reads", todo: "Todo", jobs: "Jobs", agents: "Agents" };
 
 export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number): string {
-  const parts = (Object.keys(tabLabels) as ResultsTab[]).map((t) => {
-    const label = `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
-    // Brackets as well as the badge colour: the current tab must show without colour too.
-    return t === tab ? p.badge(`[${label}]`) : p.dim(` ${label} `);
-  });
-  return padToWidth(truncateToWidth(parts.join(""), width), width);
+  const tabs = Object.keys(tabLabels) as ResultsTab[];
+  const label = (t: ResultsTab) => `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
+  // Brackets as well as the badge colour: the current tab must show without colour too.
+  const full = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(` ${label(t)} `))).join("");
+  if (visibleWidth(full) <= width) return padToWidth(full, width);
+  // Narrow: the other tabs by their initial.
+  const short = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(tabLabels[t][0]!))).join(" ");
+  return padToWidth(truncateToWidth(short, width), width);
 }
 
 export function listLines(p: Palette, items: string[], selected: number, focused: boolean, width: number, height: number, empty: string): string[] {
