@@ -62,7 +62,7 @@ export class BoundedOutput {
 }
 
 /** Length of the longest prefix of `buf` that does not end inside a UTF-8 sequence. */
-function completeEnd(buf: Buffer): number {
+export function completeEnd(buf: Buffer): number {
   for (let back = 1; back <= Math.min(4, buf.length); back++) {
     const b = buf[buf.length - back]!;
     if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte

@@ -1,19 +1,18 @@
 // run_command: a shell command in the workspace, in its own process group, with bounded output,
-// live output events, a timeout and a stop that kills the whole group.
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+// live output events, a timeout and a stop that kills the whole group; or a background job.
 import { StringDecoder } from "node:string_decoder";
 import * as z from "../protocol/zod.js";
-import { secretEnvNames } from "../config/log.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
+import { jobsOf } from "./background.js";
+import { commandEnv, onExitDrained, sandboxPrefix, SHELL, spawnGroup, stopGroup } from "./process-group.js";
+
+export { commandEnv, sandboxPrefix } from "./process-group.js";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 /** Per stream, while reading: the first 64 KB and the last 192 KB are kept. */
 export const STREAM_CAP_BYTES = 256 * 1024;
-const KILL_GRACE_MS = 2_000;
-const DRAIN_MS = 150;
 const LIVE_INTERVAL_MS = 50;
 const LIVE_CHUNK_CAP = 8 * 1024;
 
@@ -21,17 +20,19 @@ const params = z.object({
   command: z.string().check(z.minLength(1), z.describe("Shell command (bash -c), run in the workspace directory.")),
   timeout_ms: z
     .optional(z.int().check(z.minimum(1), z.maximum(MAX_TIMEOUT_MS)))
-    .check(z.describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}).`)),
-  background: z.optional(z.boolean()).check(z.describe("Run in the background and return an id at once (not available yet).")),
+    .check(z.describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}; background jobs: no limit unless given).`)),
+  background: z
+    .optional(z.boolean())
+    .check(z.describe("Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.")),
 });
-
-const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
 export interface CommandResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Bytes the program wrote to stdout, kept or not. */
+  stdoutBytes: number;
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
@@ -45,15 +46,6 @@ export interface RunOptions {
   signal: AbortSignal;
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
   env?: NodeJS.ProcessEnv;
-}
-
-function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // The group is already gone.
-  }
 }
 
 /** Coalesces live output so a chatty command yields a few events per second, each bounded. */
@@ -81,29 +73,24 @@ class LiveOutput {
 }
 
 /**
- * Contract: resolves (never rejects) once the shell exited and its pipes drained; a stop or a
- * timeout kills the whole process group (TERM, then KILL after 2 s).
+ * Contract: resolves (never rejects) once the program exited and its pipes drained; a stop or a
+ * timeout stops the whole process group (TERM, then KILL after 2 s). `argv` runs without a shell.
  */
-export function runShell(command: string, options: RunOptions): Promise<CommandResult> {
+export function runProcess(argv: string[], options: Omit<RunOptions, "prefix">): Promise<CommandResult> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const argv = [...(options.prefix ?? []), shell, "-c", command];
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: options.env ?? commandEnv(),
-    });
+    const child = spawnGroup(argv, { cwd: options.cwd, env: options.env ?? commandEnv() });
     const out = { stdout: new BoundedOutput(STREAM_CAP_BYTES), stderr: new BoundedOutput(STREAM_CAP_BYTES) };
     const live = { stdout: new LiveOutput("stdout", options.onOutput), stderr: new LiveOutput("stderr", options.onOutput) };
     let timedOut = false;
     let aborted = false;
-    let killTimer: NodeJS.Timeout | null = null;
+    let stopping = false;
     let done = false;
 
     const stop = () => {
-      killGroup(child.pid, "SIGTERM");
-      killTimer ??= setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+      if (stopping) return;
+      stopping = true;
+      void stopGroup(child.pid);
     };
     const timeout = setTimeout(() => {
       timedOut = true;
@@ -129,7 +116,6 @@ export function runShell(command: string, options: RunOptions): Promise<CommandR
       if (done) return;
       done = true;
       clearTimeout(timeout);
-      if (killTimer) clearTimeout(killTimer);
       options.signal.removeEventListener("abort", onAbort);
       live.stdout.flush();
       live.stderr.flush();
@@ -138,6 +124,7 @@ export function runShell(command: string, options: RunOptions): Promise<CommandR
         signal,
         stdout: out.stdout.text(),
         stderr: out.stderr.text(),
+        stdoutBytes: out.stdout.totalBytes,
         timedOut,
         aborted,
         durationMs: Math.round(performance.now() - started),
@@ -145,48 +132,17 @@ export function runShell(command: string, options: RunOptions): Promise<CommandR
     };
 
     child.on("error", (error) => {
-      out.stderr.push(Buffer.from(`failed to start ${shell}: ${error.message}\n`));
+      out.stderr.push(Buffer.from(`failed to start ${argv[0]}: ${error.message}\n`));
       finish(null, null);
     });
-    child.on("exit", (code, signal) => {
-      // A background grandchild may keep the pipes open forever: give them a moment, then stop reading.
-      const drained = () => child.stdout.readableEnded && child.stderr.readableEnded;
-      if (drained()) return finish(code, signal);
-      let waited = 0;
-      const poll = setInterval(() => {
-        waited += 10;
-        if (drained() || waited >= DRAIN_MS) {
-          clearInterval(poll);
-          child.stdout.destroy();
-          child.stderr.destroy();
-          finish(code, signal);
-        }
-      }, 10);
-    });
+    onExitDrained(child, finish);
   });
 }
 
-/**
- * The environment commands see: ours without the secrets NanoHermes holds (the API key variable,
- * the daemon token), with pagers and prompts that would hang a pipe turned off.
- */
-export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", NANOHERMES: "1" };
-  for (const name of secretEnvNames()) delete env[name];
-  return env;
-}
-
-/**
- * The sandbox helper's argv for this context, or none when the sandbox is off. A sandbox that was
- * asked for and cannot be applied refuses the command: it never runs unsandboxed.
- */
-export function sandboxPrefix(ctx: ToolContext): string[] {
-  const sandbox = ctx.sandbox;
-  if (!sandbox || sandbox.mode === "off") return [];
-  if (!sandbox.wrap) throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
-  const result = sandbox.wrap([]);
-  if ("refused" in result) throw new ToolError(result.refused);
-  return result.argv;
+/** `bash -c command` behind the sandbox prefix; see `runProcess`. */
+export function runShell(command: string, options: RunOptions): Promise<CommandResult> {
+  const { prefix = [], ...rest } = options;
+  return runProcess([...prefix, SHELL, "-c", command], rest);
 }
 
 export function formatCommandResult(command: string, r: CommandResult): string {
@@ -209,13 +165,15 @@ export const runCommandTool = defineTool({
   description:
     "Run a shell command (bash -c) in the workspace directory and return its exit code, stdout and stderr. " +
     `Stdin is empty; commands time out after ${DEFAULT_TIMEOUT_MS / 1000} s unless timeout_ms is given (max ${MAX_TIMEOUT_MS / 1000} s). ` +
-    "Long output keeps its start and end. Do not start interactive programs or servers that never exit.",
+    "Long output keeps its start and end. Do not start interactive programs. For servers, watchers and long builds " +
+    "use background: true and read the job with task_output, list jobs with task_list, stop one with task_kill.",
   params,
   truncate: "head-tail",
   moreHint: "Re-run with output redirected to a file and grep or read_file it.",
   summarize: (a) => a.command.split("\n", 1)[0]!.slice(0, 200),
   async run(args, ctx) {
-    if (args.background) throw new ToolError("background commands are not available yet; run it in the foreground with a timeout");
+    if (args.command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no program can receive");
+    if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
     const prefix = sandboxPrefix(ctx);
     const result = await runShell(args.command, {
       cwd: ctx.workspace,
@@ -232,3 +190,18 @@ export const runCommandTool = defineTool({
     return { forModel: formatCommandResult(args.command, result), display, isError: result.exitCode !== 0 };
   },
 });
+
+/** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
+function startInBackground(command: string, timeoutMs: number | undefined, ctx: ToolContext) {
+  const prefix = sandboxPrefix(ctx);
+  const job = jobsOf(ctx).start(command, { cwd: ctx.workspace, prefix, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const ref = JSON.stringify({ id: job.id });
+  const limit = timeoutMs !== undefined ? `it is killed after ${timeoutMs} ms or ` : "it is killed ";
+  return {
+    forModel:
+      `started ${job.id} in the background (pid ${job.pid ?? "?"}): ${command}\n` +
+      `Read its output with task_output ${ref} (each call returns what is new), list jobs with task_list, ` +
+      `stop it with task_kill ${ref}; ${limit}when the session ends.`,
+    display: `started ${job.id} in the background`,
+  };
+}

@@ -1,19 +1,36 @@
 // Runs one tool through a real registry, as the engine would, and returns its result and events.
 import type { BusEvent } from "../../src/protocol/events.js";
-import type { AnyTool } from "../../src/tools/define.js";
-import { ToolRegistry, type ToolCallResult } from "../../src/tools/registry.js";
+import type { AnyTool, SessionTools, ToolReport } from "../../src/tools/define.js";
+import { ToolRegistry, type ExecuteEnv, type ToolCallResult } from "../../src/tools/registry.js";
+
+/** What a call may carry besides the workspace and signal: session state, sandbox, boundary. */
+export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary">>;
 
 export async function callTool(
   tool: AnyTool,
   args: unknown,
   workspace: string,
   signal: AbortSignal = new AbortController().signal,
+  extras: CallExtras = {},
 ): Promise<ToolCallResult & { events: BusEvent[] }> {
   const events: BusEvent[] = [];
   const registry = new ToolRegistry([tool]);
   const result = await registry.execute(
     { id: "t", name: tool.name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
-    { workspace, taskId: "test", signal, emit: (e) => events.push(e) },
+    { workspace, taskId: "test", signal, emit: (e) => events.push(e), ...extras },
   );
   return { ...result, events };
+}
+
+/** A session as the engine makes one, recording reports; `close()` runs the cleanups as the engine does. */
+export function testSession(): { session: SessionTools; reports: ToolReport[]; close(): Promise<void> } {
+  const reports: ToolReport[] = [];
+  const cleanups: (() => void | Promise<void>)[] = [];
+  return {
+    session: { store: new Map(), report: (r) => void reports.push(r), onClose: (c) => void cleanups.push(c) },
+    reports,
+    close: async () => {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    },
+  };
 }

@@ -70,9 +70,24 @@ describe("run_command", () => {
     expect(r.forModel).toContain("caf\uFFFD");
   });
 
-  it("refuses background for now, with a clear reason", async () => {
+  it("kills a child that ignores SIGTERM even when the shell itself died of SIGTERM", async () => {
+    const ws = tempDir();
+    const r = await callTool(runCommandTool, { command: "(trap '' TERM; sleep 30) & echo $! > child.pid; sleep 30", timeout_ms: 300 }, ws);
+    expect(r.forModel).toMatch(/timed out after/);
+    const pid = Number(readFileSync(join(ws, "child.pid"), "utf8"));
+    expect(alive(pid)).toBe(true);
+    await new Promise((res) => setTimeout(res, 2_300));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("refuses a command with a NUL byte as a bad input, not a crash", async () => {
+    const r = await callTool(runCommandTool, { command: "echo a\u0000b" }, tempDir());
+    expect(r).toMatchObject({ status: "error", forModel: "the command contains a NUL byte, which no program can receive" });
+  });
+
+  it("refuses a background command without a session, with a clear reason", async () => {
     const r = await callTool(runCommandTool, { command: "sleep 1", background: true }, tempDir());
     expect(r).toMatchObject({ status: "error" });
-    expect(r.forModel).toMatch(/background commands are not available yet/);
+    expect(r.forModel).toMatch(/^background jobs need a session and this run has none/);
   });
 });
