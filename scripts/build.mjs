@@ -97,6 +97,8 @@ const result = await build({
   chunkNames: "chunks/[name]-[hash]",
   write: false,
   metafile: true,
+  // sharp loads its native libvips build at run time from node_modules; bundling cannot carry it.
+  external: ["sharp"],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
   },

@@ -5,7 +5,7 @@ import type { Settings } from "../config/schema.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
 import type { Authorize, ToolRegistry } from "../tools/registry.js";
-import type { CommandSandbox, SessionTools } from "../tools/define.js";
+import type { CommandSandbox, SessionTools, WebOptions } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
@@ -30,6 +30,7 @@ export interface AgentOptions {
   /** Where file tools may write and how commands are confined. */
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
+  web?: WebOptions;
 }
 
 export interface TurnResult {
@@ -241,6 +242,7 @@ export class Agent {
           ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
           ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
           session: this.sessionTools,
+          ...(this.opts.web ? { web: this.opts.web } : {}),
         }),
       ),
     );

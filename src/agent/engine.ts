@@ -43,6 +43,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
     sandbox,
     boundary: writeBoundary(settings),
+    web: settings.web,
   });
   emit({
     type: "session.started",

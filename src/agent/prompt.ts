@@ -43,6 +43,10 @@ export function buildSystemPrompt({ workspace, toolNames, mode = "default", date
   if (has("edit_file")) guidance.push("- Use edit_file for small exact replacements and apply_patch for multi-hunk or multi-file changes; write_file for new files.");
   if (has("grep") || has("glob")) guidance.push("- Use grep and glob (they honour .gitignore) rather than shell find/grep.");
   if (has("run_command")) guidance.push("- run_command runs bash non-interactively with empty stdin; avoid commands that wait for input or never exit.");
+  if (has("task_output")) guidance.push("- Start servers and watchers with run_command background: true, then read them with task_output and stop them with task_kill.");
+  if (has("todo_write")) guidance.push("- For work with several steps, keep a plan with todo_write (one item in_progress at a time) and update it as you go.");
+  if (has("git_status")) guidance.push("- Use git_status, git_diff and git_log to inspect the repository; commit with git_commit only when asked.");
+  if (has("web_fetch")) guidance.push("- web_search finds pages and web_fetch reads one as text; quote what you rely on.");
   if (guidance.length) lines.push("", "# Tools", ...guidance);
   const modeLine = modeGuidance[mode];
   if (modeLine) lines.push("", modeLine);

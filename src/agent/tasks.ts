@@ -17,6 +17,7 @@ import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Agent } from "./agent.js";
 import { approvalRequest } from "./approvals.js";
+import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
 import type { ModelClient } from "./model-client.js";
 
@@ -194,7 +195,7 @@ export class TaskManager {
         if (task && !task.agent) void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
         return;
       case "user.submit":
-        if (task) this.submit(task, command.text, command.mode ?? "turn");
+        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? []);
         return;
       case "turn.interrupt":
         if (task) this.interrupt(task, command.force ?? false);
@@ -253,7 +254,7 @@ export class TaskManager {
     }
   }
 
-  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue"): void {
+  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = []): void {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
@@ -265,16 +266,24 @@ export class TaskManager {
     }
     task.status = "running";
     this.changed(task);
-    task.running = this.runTurn(task, text);
+    task.running = this.runTurn(task, text, images);
   }
 
-  private async runTurn(task: Task, text: string): Promise<void> {
+  private async runTurn(task: Task, text: string, images: string[] = []): Promise<void> {
     try {
       const agent = await this.agentFor(task.id);
-      agent.session.title = task.title;
-      agent.session.pinned = task.pinned;
-      const result = await agent.run(text);
-      task.status = result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
+      const built = await buildPrompt(text, images, this.opts.settings.workspace);
+      if (built.errors.length > 0) {
+        // A refused image stops the whole turn: the model never gets half of what was meant.
+        for (const error of built.errors) this.emit({ type: "notice", taskId: task.id, level: "error", text: `image refused: ${error}` });
+        task.status = "idle";
+      } else {
+        for (const note of built.notes) this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
+        agent.session.title = task.title;
+        agent.session.pinned = task.pinned;
+        const result = await agent.run(built.content);
+        task.status = result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
+      }
     } catch (error) {
       log("error", `task ${task.id} turn failed`, error);
       task.status = "failed";

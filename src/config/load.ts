@@ -147,6 +147,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     },
     deny: file.deny ?? [],
     allowProtectedWrites: file.allowProtectedWrites ?? false,
+    web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,
   };
 }

@@ -36,6 +36,14 @@ export const ConfigFileSchema = z.strictObject({
     )
     .check(z.describe("Command sandbox: mode (auto, off, read-only, workspace-write), network, extra writable roots.")),
   deny: z.optional(z.array(z.string().check(z.minLength(1)))).check(z.describe("Command globs refused in every mode, e.g. \"git push --force*\".")),
+  web: z
+    .optional(
+      z.strictObject({
+        allowPrivate: z.optional(z.boolean()),
+        search: z.optional(z.strictObject({ backend: z.enum(["duckduckgo", "searxng", "brave"]), url: z.optional(z.url()) })),
+      }),
+    )
+    .check(z.describe("web_fetch may reach private addresses (allowPrivate); web_search backend (duckduckgo, searxng with url, brave with BRAVE_API_KEY).")),
   allowProtectedWrites: z
     .optional(z.boolean())
     .check(z.describe("Let tools write .git/hooks, .git/config and .nanohermes/ inside the workspace (default false).")),
@@ -75,6 +83,7 @@ export interface Settings {
   sandbox: { mode: SandboxMode; network: boolean; writableRoots: string[] };
   deny: string[];
   allowProtectedWrites: boolean;
+  web: { allowPrivate: boolean; search?: { backend: "duckduckgo" | "searxng" | "brave"; url?: string } };
   /** Keys of the workspace config that were ignored because the folder is not trusted. */
   untrustedKeys: string[];
 }

@@ -53,5 +53,7 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
     if (weaker) drop("sandbox");
   }
   if (ws.allowProtectedWrites === true) drop("allowProtectedWrites");
+  // Reaching the user's own network, or sending searches to a server the workspace picks.
+  if (ws.web !== undefined) drop("web");
   return { allowed, restricted };
 }

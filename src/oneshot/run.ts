@@ -54,6 +54,13 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     ...(client ? { client } : {}),
   });
 
+  const images = (flags.values.image as string[] | undefined) ?? [];
+  const { buildPrompt } = await import("../agent/images.js");
+  const built = await buildPrompt(prompt, images, io.cwd);
+  if (built.errors.length > 0) {
+    for (const error of built.errors) io.stderr.write(`nanohermes: image refused: ${error}\n`);
+    return EXIT_USAGE;
+  }
   let interrupts = 0;
   const result = await withSigint(
     () => {
@@ -65,7 +72,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
         agent.stop({ force: true });
       }
     },
-    () => agent.run(prompt),
+    () => agent.run(built.content),
   );
 
   if (mode === "json") {

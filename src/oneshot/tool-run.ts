@@ -45,6 +45,7 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
         signal: controller.signal,
         sandbox,
         boundary: writeBoundary(settings),
+        web: settings.web,
         emit: (event) => {
           // Live command output goes to stderr so stdout holds exactly the tool's result.
           if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);

@@ -9,7 +9,12 @@ export const approvalDecisions = ["once", "always", "deny"] as const;
 export const commandDefinitions = {
   "user.submit": {
     doc: "Start a turn with this text (or, while a turn runs, steer it at the next step boundary).",
-    shape: { ...base, text: z.string(), mode: z.optional(z.enum(["turn", "steer", "queue"])) },
+    shape: {
+      ...base,
+      text: z.string(),
+      mode: z.optional(z.enum(["turn", "steer", "queue"])),
+      images: z.optional(z.array(z.string())).check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
+    },
   },
   "turn.interrupt": {
     doc: "Stop the running turn at the next step boundary; `force` also kills running tools.",

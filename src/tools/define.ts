@@ -17,6 +17,14 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** State that lives as long as the session: background jobs, the todo plan. */
   session?: SessionTools;
+  /** web_fetch / web_search options from config. */
+  web?: WebOptions;
+}
+
+export interface WebOptions {
+  /** Let web_fetch reach loopback and private addresses (never cloud metadata). */
+  allowPrivate?: boolean;
+  search?: { backend: "duckduckgo" | "searxng" | "brave"; url?: string };
 }
 
 /** A report a tool makes about session state, turned into a bus event by the engine. */

@@ -3,6 +3,7 @@
 import picomatch from "picomatch";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
+import { findRg, rgFiles } from "./ripgrep.js";
 import { joinShown, resolveWalkRoot, walk } from "./walk.js";
 
 export const MAX_GLOB_FILES = 500;
@@ -48,6 +49,17 @@ export const globTool = defineTool({
     const root = await resolveWalkRoot(ctx.workspace, args.path);
     if (!root.isDir) throw new ToolError(`${root.shown} is a file, not a directory; glob searches a directory`);
 
+    const rg = findRg();
+    if (rg) {
+      const out = await rgFiles(rg, { root: root.abs, glob: args.pattern, signal: ctx.signal, limit: MAX_GLOB_FILES });
+      ctx.signal.throwIfAborted();
+      if (out.ok) {
+        const list = out.items.map((p) => joinShown(root.shown, p));
+        const note = out.capped ? `\n[${MAX_GLOB_FILES} files shown; narrow the pattern or path for the rest]` : "";
+        const count = list.length === 1 ? "1 file" : `${list.length}${out.capped ? "+" : ""} files`;
+        return { forModel: (list.length === 0 ? "no files match" : list.join("\n")) + note, display: `${count} matching ${args.pattern}` };
+      }
+    }
     const found: string[] = [];
     let capped = false;
     const walker = walk(root.abs, { signal: ctx.signal, ignoreRoot: ctx.workspace });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
+import { findRg, rgGrep } from "./ripgrep.js";
 import { defineTool, ToolError } from "./define.js";
 import { compileGlob } from "./glob.js";
 import { joinShown, resolveWalkRoot, walk } from "./walk.js";
@@ -107,6 +108,19 @@ export function searchText(text: string, re: LineRegex, limit: number): LineMatc
 
 type FileRead = { bytes: Buffer } | { skip: "large" };
 
+async function isBinaryFile(path: string): Promise<boolean> {
+  const fd = await openP(path, "r");
+  try {
+    const head = Buffer.alloc(8192);
+    const { bytesRead } = await readP(fd, head, 0, head.length, 0);
+    return binaryKind(head.subarray(0, bytesRead)) !== null;
+  } catch {
+    return false;
+  } finally {
+    close(fd, () => {});
+  }
+}
+
 /** The file's bytes, or "large" past MAX_GREP_FILE_BYTES; `scratch` (HEAD_BYTES long) is reused. */
 async function readCapped(path: string, scratch: Buffer): Promise<FileRead> {
   const fd = await openP(path, "r");
@@ -176,6 +190,25 @@ export const grepTool = defineTool({
     const re = compilePattern(args.pattern, args.ignore_case);
     const filter = args.glob !== undefined ? compileGlob(args.glob) : null;
     const root = await resolveWalkRoot(ctx.workspace, args.path);
+    const rg = root.isDir ? findRg() : null;
+    if (rg) {
+      const out = await rgGrep(rg, { root: root.abs, target: ".", pattern: args.pattern, ignoreCase: args.ignore_case === true, glob: args.glob, signal: ctx.signal, limit: MAX_MATCHES });
+      ctx.signal.throwIfAborted();
+      // A pattern ripgrep cannot parse (lookaround, backreferences) is searched by the built-in path.
+      if (out.ok) {
+        // ripgrep may report lines of a file before it sees the NUL that makes it binary; the
+        // built-in path skips such files whole, and so does this one.
+        const binary = new Map<string, boolean>();
+        for (const m of out.items) if (!binary.has(m.path)) binary.set(m.path, await isBinaryFile(join(root.abs, m.path)));
+        out.items = out.items.filter((m) => !binary.get(m.path));
+        const lines = out.items.map((m) => `${joinShown(root.shown, m.path)}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`);
+        const files = new Set(out.items.map((m) => m.path)).size;
+        const body = lines.length === 0 ? "no matches" : lines.join("\n");
+        const note = out.capped ? `\n[${MAX_MATCHES} matches shown; narrow the pattern or path]` : "";
+        const display = lines.length === 0 ? "no matches" : `${lines.length}${out.capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
+        return { forModel: body + note, display };
+      }
+    }
     const tally: Tally = { matches: 0, binary: 0, large: 0, unreadable: 0 };
     const results: FileResult[] = [];
     const spare: Buffer[] = [];

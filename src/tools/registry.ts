@@ -3,7 +3,7 @@
 import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
-import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput } from "./define.js";
+import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput, type WebOptions } from "./define.js";
 import type { WriteBoundary } from "./paths.js";
 import { clampResult } from "./truncate.js";
 
@@ -40,6 +40,7 @@ export interface ExecuteEnv {
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
   session?: SessionTools;
+  web?: WebOptions;
 }
 
 export interface OpenAITool {
@@ -187,6 +188,7 @@ export class ToolRegistry {
         ...(env.boundary ? { boundary: env.boundary } : {}),
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
         ...(env.session ? { session: env.session } : {}),
+        ...(env.web ? { web: env.web } : {}),
       });
       const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
       if (env.signal.aborted) {

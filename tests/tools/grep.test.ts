@@ -3,7 +3,8 @@
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { findRg } from "../../src/tools/ripgrep.js";
 import { compilePattern, grepTool, searchText } from "../../src/tools/grep.js";
 import { callTool } from "../helpers/tools.js";
 
@@ -28,7 +29,16 @@ async function grep(args: Record<string, unknown>, signal?: AbortSignal) {
   return callTool(grepTool, args, ws, signal);
 }
 
-describe("grep", () => {
+// Both search engines, ripgrep and the built-in one, must give the same results.
+describe.each(["ripgrep", "built-in"] as const)("grep (%s)", (engine) => {
+  beforeEach(() => {
+    if (engine === "built-in") vi.stubEnv("NANOHERMES_NO_RG", "1");
+    else expect(findRg(), "ripgrep must be installed to test its path (apt install ripgrep)").not.toBeNull();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it("prints path:line:text relative to the workspace, sorted by path then line", async () => {
     await tree({ "b.ts": "x\nneedle two\nneedle three\n", "a/z.ts": "needle one\n", "c.md": "nothing\n" });
     const r = await grep({ pattern: "needle" });
@@ -89,7 +99,8 @@ describe("grep", () => {
     await tree({ "a.png": png, "b.dat": nul, "c.txt": big, "d.txt": "hit small\n" });
     expect(Buffer.byteLength(big)).toBeGreaterThan(8 * 1024 * 1024);
     const r = await grep({ pattern: "hit" });
-    expect(r.forModel).toBe("d.txt:1:hit small\n[skipped 2 binary files, 1 file over 8 MB]");
+    // Only the built-in engine counts what it skipped.
+    expect(r.forModel).toBe(engine === "built-in" ? "d.txt:1:hit small\n[skipped 2 binary files, 1 file over 8 MB]" : "d.txt:1:hit small");
   });
 
   it("reads a file between 64 KB and 8 MB whole", async () => {

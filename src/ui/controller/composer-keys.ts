@@ -6,7 +6,9 @@ import { downOrHistory, upOrHistory } from "../input/history.js";
 import type { InputEvent } from "../input/keys.js";
 import { findAction } from "../input/keymap.js";
 import type { Controller } from "./controller.js";
-import { runSlash } from "./run-slash.js";
+import { existsSync } from "node:fs";
+import { looksLikeImagePath } from "../../agent/images.js";
+import { attachImage, runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
 
 /** A paste larger than this is refused: it would not be a prompt anyone meant to send. */
@@ -51,6 +53,11 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
   if (event.kind === "paste") {
     if (event.text.length > MAX_PASTE_CHARS || event.truncated) {
       ctl.status(`paste refused: ${event.text.length} characters is more than ${MAX_PASTE_CHARS}; attach a file with @path instead`, "error");
+      return true;
+    }
+    // A pasted (dragged-in) image path attaches the image instead of typing its name.
+    if (looksLikeImagePath(event.text) && existsSync(event.text.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1"))) {
+      attachImage(ctl, event.text);
       return true;
     }
     setComposer(ctl, insertText(ui.composer, event.text), false);

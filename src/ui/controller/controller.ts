@@ -361,7 +361,14 @@ export class Controller {
     if (!task) return;
     this.deps.remember(text);
     this.deps.history.add(text);
-    this.send({ type: "user.submit", taskId: task.id, text, mode: this.isRunning() ? "steer" : "turn" });
+    const images = this.ui.attachments;
+    const steer = this.isRunning();
+    if (images.length > 0 && steer) {
+      this.status("images go with a new turn: wait for this one to end (or Tab to queue without them)", "warn");
+      return;
+    }
+    this.send({ type: "user.submit", taskId: task.id, text, mode: steer ? "steer" : "turn", ...(images.length ? { images } : {}) });
+    if (images.length) this.setUi((ui) => ({ ...ui, attachments: [] }));
     this.scrollTo("bottom");
   }
 

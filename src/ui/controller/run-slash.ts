@@ -18,6 +18,17 @@ export function copyText(ctl: Controller, text: string, what: string): void {
   else ctl.status(`copy failed: ${result.reason}`, "error");
 }
 
+/** Adds an image to the next message; the engine checks and shrinks it when the message is sent. */
+export function attachImage(ctl: Controller, path: string): void {
+  const clean = path.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1");
+  if (ctl.ui.attachments.length >= 4) {
+    ctl.status("at most 4 images per message", "error");
+    return;
+  }
+  ctl.setUi((ui) => ({ ...ui, attachments: [...ui.attachments, clean] }));
+  ctl.status(`attached ${clean} to the next message`);
+}
+
 export function runSlash(ctl: Controller, slash: Slash): void {
   const task = ctl.currentTask();
   const taskId = task?.id ?? "";
@@ -64,6 +75,10 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       else ctl.status("nothing to copy yet", "warn");
       return;
     }
+    case "image":
+      if (!slash.path) ctl.status("usage: /image PATH (png, jpg, gif, webp; at most 4 per message)", "warn");
+      else attachImage(ctl, slash.path);
+      return;
     case "theme": {
       const names = ctl.deps.themes();
       if (!slash.name) ctl.status(`theme: ${ctl.ui.theme} (available: ${names.join(", ")})`);

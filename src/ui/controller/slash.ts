@@ -15,6 +15,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/clear", description: "empty the conversation" },
   { name: "/export", description: "export the task: /export [md|json] [PATH]" },
   { name: "/copy", description: "copy the last reply (OSC 52)" },
+  { name: "/image", description: "attach an image to the next message: /image PATH (at most 4)" },
   { name: "/theme", description: "switch theme: /theme [dark|light|high-contrast|NAME]" },
   { name: "/permissions", description: "list and remove what \"always\" answers allow in this task" },
   { name: "/rename", description: "rename the task: /rename TITLE" },
@@ -36,6 +37,7 @@ export type Slash =
   | { kind: "clear" }
   | { kind: "export"; format: "markdown" | "json"; path: string | null }
   | { kind: "copy" }
+  | { kind: "image"; path: string | null }
   | { kind: "theme"; name: string | null }
   | { kind: "rename"; title: string | null }
   | { kind: "permissions" }
@@ -82,6 +84,8 @@ export function parseSlash(input: string): Slash | { error: string } | null {
     }
     case "copy":
       return { kind: "copy" };
+    case "image":
+      return { kind: "image", path: arg || null };
     case "theme":
       return { kind: "theme", name: arg || null };
     case "rename":

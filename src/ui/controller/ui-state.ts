@@ -54,6 +54,8 @@ export interface UiState {
   /** Which code block of the focused reply the next `c` copies. */
   codeIndex: number;
   theme: string;
+  /** Image files attached to the next message (/image or a pasted image path). */
+  attachments: string[];
 }
 
 export function initialUi(columns: number, rows: number): UiState {
@@ -79,6 +81,7 @@ export function initialUi(columns: number, rows: number): UiState {
     lastInterrupt: 0,
     codeIndex: 0,
     theme: "dark",
+    attachments: [],
   };
 }
 

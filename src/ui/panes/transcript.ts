@@ -49,6 +49,8 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
     const label = item.mode === "steer" ? p.accent("↳ steer ") : p.info("⏎ queued ");
     bottom.push(truncateToWidth(label + item.text.replace(/\n/g, " "), width));
   }
+  const attachments = s.ui.attachments;
+  if (attachments.length) bottom.push(p.info(truncateToWidth(`images for the next message: ${attachments.join(", ")}`, width)));
   if ((task?.queue.length ?? 0) > 0) bottom.push(p.dim(truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width)));
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {

@@ -1,0 +1,71 @@
+// Images for vision models: at most 4 per turn, at most 12 MB each, must decode, resized so the
+// long edge is at most 1024 px, sent as data URLs. Every refusal says why in one line.
+import { promises as fs } from "node:fs";
+import { extname, resolve } from "node:path";
+import type { ContentPart } from "../protocol/messages.js";
+
+export const MAX_IMAGES = 4;
+export const MAX_IMAGE_BYTES = 12 * 1024 * 1024;
+export const MAX_EDGE = 1024;
+
+export const IMAGE_EXTENSIONS = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".avif"]);
+
+export type ImageResult = { ok: true; part: ContentPart; note: string } | { ok: false; error: string };
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** Loads, checks and (if needed) shrinks one image. sharp (libvips) loads on first use only. */
+export async function loadImage(path: string, cwd: string): Promise<ImageResult> {
+  const abs = resolve(cwd, path);
+  let size: number;
+  try {
+    const stat = await fs.stat(abs);
+    if (stat.isDirectory()) return { ok: false, error: `${path} is a directory, not an image` };
+    size = stat.size;
+  } catch {
+    return { ok: false, error: `no such file: ${path}` };
+  }
+  if (size > MAX_IMAGE_BYTES) return { ok: false, error: `${path} is ${mb(size)}; images must be at most 12 MB` };
+  const { default: sharp } = await import("sharp");
+  const input = await fs.readFile(abs);
+  let meta;
+  try {
+    meta = await sharp(input).metadata();
+  } catch (error) {
+    return { ok: false, error: `${path} is not an image that can be decoded (${(error as Error).message.split("\n")[0]})` };
+  }
+  if (!meta.width || !meta.height) return { ok: false, error: `${path} is not an image that can be decoded (no dimensions)` };
+  const long = Math.max(meta.width, meta.height);
+  const keepPng = meta.hasAlpha === true || meta.format === "png" || meta.format === "gif";
+  try {
+    let image = sharp(input, { animated: false }).rotate();
+    if (long > MAX_EDGE) image = image.resize(MAX_EDGE, MAX_EDGE, { fit: "inside" });
+    const { data, info } = await (keepPng ? image.png() : image.jpeg({ quality: 85 })).toBuffer({ resolveWithObject: true });
+    const mime = keepPng ? "image/png" : "image/jpeg";
+    const scaled = long > MAX_EDGE ? `, resized from ${meta.width}x${meta.height}` : "";
+    return {
+      ok: true,
+      part: { type: "image_url", image_url: { url: `data:${mime};base64,${data.toString("base64")}` } },
+      note: `${path}: ${info.width}x${info.height}${scaled}`,
+    };
+  } catch (error) {
+    return { ok: false, error: `${path} could not be decoded (${(error as Error).message.split("\n")[0]})` };
+  }
+}
+
+/** Whether a pasted text is just the path of an image file (drag-and-drop pastes a path). */
+export function looksLikeImagePath(text: string): boolean {
+  const t = text.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1");
+  return !t.includes("\n") && IMAGE_EXTENSIONS.has(extname(t).toLowerCase());
+}
+
+/** Builds a user message from text and image paths; errors name each refused image. */
+export async function buildPrompt(text: string, paths: string[], cwd: string): Promise<{ content: string | ContentPart[]; notes: string[]; errors: string[] }> {
+  if (paths.length === 0) return { content: text, notes: [], errors: [] };
+  if (paths.length > MAX_IMAGES) return { content: text, notes: [], errors: [`at most ${MAX_IMAGES} images per turn; ${paths.length} were given`] };
+  const results = await Promise.all(paths.map((p) => loadImage(p, cwd)));
+  const errors = results.flatMap((r) => (r.ok ? [] : [r.error]));
+  const parts = results.flatMap((r) => (r.ok ? [r.part] : []));
+  const notes = results.flatMap((r) => (r.ok ? [r.note] : []));
+  return { content: [{ type: "text", text }, ...parts], notes, errors };
+}
