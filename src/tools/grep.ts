@@ -1,6 +1,6 @@
 // grep: search file contents with a JavaScript regex, line by line, gitignore honoured; binary and
 // very large files skipped; the first matches in path order, capped.
-import { close, fstat, open, read } from "node:fs";
+import { close, closeSync, fstatSync, open, openSync, read, readSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import * as z from "../protocol/zod.js";
@@ -13,14 +13,17 @@ import { joinShown, resolveWalkRoot, walk } from "./walk.js";
 export const MAX_MATCHES = 200;
 export const MAX_GREP_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
-/** Files read at once; the callback fs API is used because fs.promises costs more per small file. */
-const CONCURRENCY = 32;
 /** Most source files fit in one read of this size, which saves an fstat per file. */
 const HEAD_BYTES = 64 * 1024;
+/**
+ * Files are read synchronously, in slices of this many milliseconds between which the event loop
+ * runs (a stop, other tasks, the screen): on a big tree this is twice as fast as a thread-pool
+ * round trip per file.
+ */
+const SLICE_MS = 10;
 
 const openP = promisify(open);
 const readP = promisify(read);
-const fstatP = promisify(fstat);
 
 export interface LineRegex {
   /** Finds candidate lines in a whole file (flags g and m). */
@@ -122,25 +125,24 @@ async function isBinaryFile(path: string): Promise<boolean> {
 }
 
 /** The file's bytes, or "large" past MAX_GREP_FILE_BYTES; `scratch` (HEAD_BYTES long) is reused. */
-async function readCapped(path: string, scratch: Buffer): Promise<FileRead> {
-  const fd = await openP(path, "r");
+function readCapped(path: string, scratch: Buffer): FileRead {
+  const fd = openSync(path, "r");
   try {
-    const { bytesRead } = await readP(fd, scratch, 0, HEAD_BYTES, 0);
+    const bytesRead = readSync(fd, scratch, 0, HEAD_BYTES, 0);
     if (bytesRead < HEAD_BYTES) return { bytes: scratch.subarray(0, bytesRead) };
-    const { size } = await fstatP(fd);
+    const { size } = fstatSync(fd);
     if (size > MAX_GREP_FILE_BYTES) return { skip: "large" };
     const whole = Buffer.allocUnsafe(Math.max(size, HEAD_BYTES));
     scratch.copy(whole, 0, 0, HEAD_BYTES);
     let filled = HEAD_BYTES;
     while (filled < whole.length) {
-      const r = await readP(fd, whole, filled, whole.length - filled, filled);
-      if (r.bytesRead === 0) break;
-      filled += r.bytesRead;
+      const n = readSync(fd, whole, filled, whole.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
     }
     return { bytes: whole.subarray(0, filled) };
   } finally {
-    // Not awaited: nothing depends on it, and waiting costs a thread-pool round trip per file.
-    close(fd, () => {});
+    closeSync(fd);
   }
 }
 
@@ -211,12 +213,11 @@ export const grepTool = defineTool({
     }
     const tally: Tally = { matches: 0, binary: 0, large: 0, unreadable: 0 };
     const results: FileResult[] = [];
-    const spare: Buffer[] = [];
+    const scratch = Buffer.allocUnsafe(HEAD_BYTES);
 
-    const searchFile = async (abs: string, shown: string, order: number): Promise<void> => {
-      const scratch = spare.pop() ?? Buffer.allocUnsafe(HEAD_BYTES);
+    const searchFile = (abs: string, shown: string, order: number): void => {
       try {
-        const got = await readCapped(abs, scratch);
+        const got = readCapped(abs, scratch);
         if ("skip" in got) {
           tally.large++;
           return;
@@ -235,34 +236,28 @@ export const grepTool = defineTool({
         }
       } catch {
         tally.unreadable++;
-      } finally {
-        spare.push(scratch);
       }
     };
 
     let walkUnreadable = 0;
     if (!root.isDir) {
-      await searchFile(root.abs, root.shown, 0);
+      searchFile(root.abs, root.shown, 0);
     } else {
-      // A counting gate: only this loop waits on it, so one waker is enough.
-      let running = 0;
-      let wake: (() => void) | undefined;
-      const settled = () => new Promise<void>((resolve) => (wake = resolve));
       const walker = walk(root.abs, { signal: ctx.signal, ignoreRoot: ctx.workspace });
       let order = 0;
+      let sliceStart = performance.now();
       for await (const entry of walker) {
         if (entry.type !== "file" || (filter && !filter(entry.path))) continue;
-        // Files are started in path order, so once past the cap every later file would sort after
-        // the matches already found: stop starting new ones.
+        // Files are searched in path order, so once past the cap every later file would sort after
+        // the matches already found: stop.
         if (tally.matches > MAX_MATCHES) break;
-        while (running >= CONCURRENCY) await settled();
-        running++;
-        void searchFile(join(root.abs, entry.path), joinShown(root.shown, entry.path), order++).finally(() => {
-          running--;
-          wake?.();
-        });
+        searchFile(join(root.abs, entry.path), joinShown(root.shown, entry.path), order++);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          ctx.signal.throwIfAborted();
+          sliceStart = performance.now();
+        }
       }
-      while (running > 0) await settled();
       walkUnreadable = walker.unreadable;
     }
     ctx.signal.throwIfAborted();

@@ -26,7 +26,22 @@ export function findRg(env: NodeJS.ProcessEnv = process.env): string | null {
   return cached;
 }
 
-const COMMON = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--max-filesize", "8M", "--sort", "path", "--no-messages", "--crlf"];
+const COMMON = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--max-filesize", "8M", "--no-messages", "--crlf"];
+const SORTED = ["--sort", "path"];
+
+/** Matches collected unsorted (ripgrep then searches with every core) before falling back to its
+ *  single-threaded sorted mode, which can stop at the first `limit`. */
+const UNSORTED_CAP = 20_000;
+
+/** The built-in walker's order: directory entries by name (code units), depth first. */
+export function compareTreePaths(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
 
 export interface RgMatch {
   /** Relative to the search root, with / separators. */
@@ -85,9 +100,20 @@ interface RgJson {
 }
 
 /** Matching lines, in path order, at most `limit` (+ whether more exist). */
-export function rgGrep(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal; limit: number }): Promise<RgOutcome<RgMatch>> {
+export async function rgGrep(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal; limit: number }): Promise<RgOutcome<RgMatch>> {
+  const all = await rgGrepOnce(rg, o, false, UNSORTED_CAP);
+  if (!all.ok || !all.capped) {
+    if (!all.ok) return all;
+    const items = all.items.sort((a, b) => compareTreePaths(a.path, b.path) || a.line - b.line);
+    return { ok: true, items: items.slice(0, o.limit), capped: items.length > o.limit };
+  }
+  // Very many matches: let ripgrep sort and stop at the first `limit`.
+  return rgGrepOnce(rg, o, true, o.limit);
+}
+
+function rgGrepOnce(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal }, sorted: boolean, limit: number): Promise<RgOutcome<RgMatch>> {
   // --encoding utf-8 decodes invalid bytes to U+FFFD, as the built-in path does, so `.` matches them.
-  const args = [...COMMON, "--json", "--encoding", "utf-8", ...(o.ignoreCase ? ["--ignore-case"] : []), ...(o.glob !== undefined ? ["--glob", o.glob] : []), "--regexp", o.pattern, "--", o.target];
+  const args = [...COMMON, ...(sorted ? SORTED : []), "--json", "--encoding", "utf-8", ...(o.ignoreCase ? ["--ignore-case"] : []), ...(o.glob !== undefined ? ["--glob", o.glob] : []), "--regexp", o.pattern, "--", o.target];
   const parse = (line: string): RgMatch | null => {
     if (!line.startsWith('{"type":"match"')) return null;
     const event = JSON.parse(line) as RgJson;
@@ -98,11 +124,11 @@ export function rgGrep(rg: string, o: { root: string; target: string; pattern: s
     if (path === undefined || text === undefined || event.data?.line_number === undefined) return null;
     return { path: path.startsWith("./") ? path.slice(2) : path, line: event.data.line_number, text: text.replace(/\r?\n$/, "") };
   };
-  return runRg(rg, args, o.root, o.signal, parse, o.limit);
+  return runRg(rg, args, o.root, o.signal, parse, limit);
 }
 
 /** Files matching a glob, in path order, at most `limit`. */
 export function rgFiles(rg: string, o: { root: string; glob: string; signal: AbortSignal; limit: number }): Promise<RgOutcome<string>> {
-  const args = [...COMMON, "--files", "--glob", o.glob, "."];
+  const args = [...COMMON, ...SORTED, "--files", "--glob", o.glob, "."];
   return runRg(rg, args, o.root, o.signal, (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null), o.limit);
 }
