@@ -103,7 +103,10 @@ const result = await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
   },
   define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
-  alias: { "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs") },
+  alias: {
+    "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
+    "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
+  },
   plugins: [patches],
   jsx: "automatic",
   logLevel: "warning",

@@ -47,7 +47,8 @@ export class PtyApp {
       cols: opts.cols,
       rows: opts.rows,
       cwd: opts.cwd,
-      env: { ...(opts.env as Record<string, string>), TERM: "xterm-256color", LANG: "C.UTF-8" },
+      // CI=true as on CI machines (and in some users' shells): the UI must stay live regardless.
+      env: { CI: "true", ...(opts.env as Record<string, string>), TERM: "xterm-256color", LANG: "C.UTF-8" },
       name: "xterm-256color",
     });
     this.pty.onData((data) => {
