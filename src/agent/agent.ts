@@ -7,6 +7,7 @@ import { contentText, type ChatMessage, type ContentPart } from "../protocol/mes
 import type { Authorize, ToolRegistry } from "../tools/registry.js";
 import type { CommandSandbox, SessionTools, WebOptions } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
+import type { HookRunner } from "../hooks/hooks.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -31,6 +32,7 @@ export interface AgentOptions {
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
   web?: WebOptions;
+  hooks?: HookRunner | null;
 }
 
 export interface TurnResult {
@@ -243,6 +245,7 @@ export class Agent {
           ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
           session: this.sessionTools,
           ...(this.opts.web ? { web: this.opts.web } : {}),
+          ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
         }),
       ),
     );

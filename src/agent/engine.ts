@@ -9,6 +9,7 @@ import { Agent } from "./agent.js";
 import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
+import { noExtensions, type Extensions } from "./extensions.js";
 
 export interface EngineOptions {
   settings: Settings;
@@ -20,11 +21,14 @@ export interface EngineOptions {
   mode?: PermissionMode;
   authorize?: Authorize;
   takeSteering?: () => string[];
+  /** MCP servers, skills, hooks and AGENTS.md, shared by every task of the process. */
+  extensions?: Extensions;
 }
 
 export async function createAgent(options: EngineOptions): Promise<Agent> {
   const { settings, taskId, emit } = options;
-  const tools = new ToolRegistry(builtinTools());
+  const ext = options.extensions ?? noExtensions();
+  const tools = new ToolRegistry([...builtinTools(), ...ext.tools], ext.sources);
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
@@ -38,12 +42,13 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     emit,
     session: loaded.data,
     sessionFile,
-    systemPrompt: buildSystemPrompt({ workspace: settings.workspace, toolNames: tools.names(), ...(options.mode ? { mode: options.mode } : {}) }),
+    systemPrompt: systemPromptFor(settings, options.mode ?? "default", ext),
     ...(options.authorize ? { authorize: options.authorize } : {}),
     ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
     sandbox,
     boundary: writeBoundary(settings),
     web: settings.web,
+    hooks: ext.hooks,
   });
   emit({
     type: "session.started",
@@ -59,6 +64,13 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
 }
 
 /** The system prompt for a task in `mode` (rebuilt when the mode changes). */
-export function systemPromptFor(settings: Settings, mode: PermissionMode): string {
-  return buildSystemPrompt({ workspace: settings.workspace, toolNames: builtinTools().map((t) => t.name), mode });
+export function systemPromptFor(settings: Settings, mode: PermissionMode, ext: Extensions = noExtensions()): string {
+  return buildSystemPrompt({
+    workspace: settings.workspace,
+    toolNames: [...builtinTools(), ...ext.tools].map((t) => t.name),
+    mode,
+    skills: ext.prompt.skills,
+    agentsMd: ext.prompt.agentsMd,
+    mcpServers: ext.prompt.mcpServers,
+  });
 }

@@ -8,6 +8,12 @@ export interface PromptInput {
   toolNames: string[];
   mode?: PermissionMode;
   date?: Date;
+  /** The skills index section (names and descriptions only). */
+  skills?: string;
+  /** AGENTS.md contents, already capped. */
+  agentsMd?: string;
+  /** Configured MCP server names. */
+  mcpServers?: string[];
 }
 
 /** One line per mode, so the model acts the way it was started instead of fighting the tool gates. */
@@ -19,7 +25,7 @@ export const modeGuidance: Record<PermissionMode, string | null> = {
   debug: "Mode: debug. Read files and run commands to reproduce and diagnose the problem, but never write files; report the fix.",
 };
 
-export function buildSystemPrompt({ workspace, toolNames, mode = "default", date = new Date() }: PromptInput): string {
+export function buildSystemPrompt({ workspace, toolNames, mode = "default", date = new Date(), skills = "", agentsMd = "", mcpServers = [] }: PromptInput): string {
   const has = (name: string) => toolNames.includes(name);
   const lines = [
     "You are NanoHermes, a coding agent working in the user's terminal. You help with software tasks by reading",
@@ -47,7 +53,14 @@ export function buildSystemPrompt({ workspace, toolNames, mode = "default", date
   if (has("todo_write")) guidance.push("- For work with several steps, keep a plan with todo_write (one item in_progress at a time) and update it as you go.");
   if (has("git_status")) guidance.push("- Use git_status, git_diff and git_log to inspect the repository; commit with git_commit only when asked.");
   if (has("web_fetch")) guidance.push("- web_search finds pages and web_fetch reads one as text; quote what you rely on.");
+  if (mcpServers.length > 0) {
+    guidance.push(
+      `- Tools named mcp__<server>__<tool> come from the MCP servers the user configured (${mcpServers.join(", ")}); servers may still be connecting, so their tools can appear later. mcp_list_resources, mcp_read_resource, mcp_list_prompts and mcp_get_prompt reach the servers' resources and prompts.`,
+    );
+  }
   if (guidance.length) lines.push("", "# Tools", ...guidance);
+  if (skills) lines.push("", skills);
+  if (agentsMd) lines.push("", agentsMd);
   const modeLine = modeGuidance[mode];
   if (modeLine) lines.push("", modeLine);
   return lines.join("\n");

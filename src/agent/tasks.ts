@@ -10,7 +10,7 @@ import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { decide, newRemembered, commandOf, rememberAlways, type Remembered } from "../sandbox/policy.js";
 import { trustedCommandArgv } from "../sandbox/classify.js";
-import { loadPermissions, savePermission } from "../session/permissions.js";
+import { loadPermissions, savePermission, type SavedPermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { exportTask } from "../session/export.js";
@@ -19,6 +19,7 @@ import type { Agent } from "./agent.js";
 import { approvalRequest } from "./approvals.js";
 import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
+import { noExtensions, type Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
 
 export interface QueueItem {
@@ -62,6 +63,8 @@ export interface TaskManagerOptions {
   approval: ApprovalPolicy;
   mode?: PermissionMode;
   client?: ModelClient;
+  /** MCP servers, skills, hooks and AGENTS.md; agents are built once these are loaded. */
+  extensions?: Promise<Extensions>;
 }
 
 const titleFrom = (text: string) => {
@@ -73,10 +76,13 @@ export class TaskManager {
   private readonly tasks = new Map<string, Task>();
   private readonly opts: TaskManagerOptions;
 
-  private workspacePermissions: { command?: string; edits?: boolean }[] = [];
+  private workspacePermissions: SavedPermission[] = [];
+
+  private readonly extensions: Promise<Extensions>;
 
   constructor(opts: TaskManagerOptions) {
     this.opts = opts;
+    this.extensions = opts.extensions ?? Promise.resolve(noExtensions());
     this.workspacePermissions = loadPermissions(opts.settings.home, opts.settings.workspace);
     opts.bus.onCommand((command) => this.handle(command));
   }
@@ -135,6 +141,7 @@ export class TaskManager {
     for (const p of this.workspacePermissions) {
       if (p.edits) task.remembered.allEdits = true;
       if (p.command) rememberAlways(task.remembered, "exec", p.command);
+      if (p.tool) task.remembered.tools.add(p.tool);
     }
     this.tasks.set(id, task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
@@ -153,8 +160,9 @@ export class TaskManager {
     const task = this.tasks.get(id);
     if (!task) return Promise.reject(new Error(`no task ${id}`));
     if (task.agent) return Promise.resolve(task.agent);
-    task.loading ??= createAgent({
+    task.loading ??= this.extensions.then((extensions) => createAgent({
       settings: { ...this.opts.settings, model: task.model },
+      extensions,
       taskId: id,
       emit: (event) => this.onAgentEvent(task, event),
       sessionFile: task.sessionFile,
@@ -162,7 +170,7 @@ export class TaskManager {
       ...(this.opts.client ? { client: this.opts.client } : {}),
       authorize: (tool, args, call) => this.authorize(task, tool, args, call.id),
       takeSteering: () => this.takeSteering(task),
-    }).then((agent) => {
+    })).then((agent) => {
       task.agent = agent;
       if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, messages: agent.messages.slice(1) });
       if (agent.session.title && !task.titleFromUser) {
@@ -235,6 +243,7 @@ export class TaskManager {
           if (kind === "edits") task.remembered.allEdits = false;
           else if (kind === "prefix") task.remembered.prefixes.delete(value);
           else if (kind === "command") task.remembered.commands.delete(value);
+          else if (kind === "tool") task.remembered.tools.delete(value);
           this.changed(task);
         }
         return;
@@ -243,6 +252,15 @@ export class TaskManager {
           task.items = command.items.map((i) => ({ ...i }));
           this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
         }
+        return;
+      case "mcp.restart":
+        void this.extensions.then(async (ext) => {
+          if (!ext.mcp) return this.emit({ type: "notice", taskId: command.taskId, level: "warn", text: "no MCP servers are configured (mcpServers in config.json, or --mcp FILE)" });
+          if (command.server && !ext.mcp.serverNames().includes(command.server)) {
+            return this.emit({ type: "notice", taskId: command.taskId, level: "error", text: `no MCP server "${command.server}" (servers: ${ext.mcp.serverNames().join(", ")})` });
+          }
+          await ext.mcp.restart(command.server);
+        });
         return;
       case "session.undo":
       case "session.clear":
@@ -325,7 +343,7 @@ export class TaskManager {
     callId: string,
   ): Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }> {
     const { yolo, deny } = this.opts.settings;
-    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny });
+    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny, ...(tool.mcp ? { mcp: tool.mcp } : {}) });
     const command = commandOf(args);
     if (verdict.decision === "allow") {
       // A command trusted as read-only runs as recognised (git with the repository's own programs
@@ -343,8 +361,8 @@ export class TaskManager {
         requestId,
         resolve,
         remember: (scope) => {
-          const rule = rememberAlways(task.remembered, tool.kind, command);
-          if (scope === "workspace") void this.persistRule(tool.kind, command);
+          const rule = rememberAlways(task.remembered, tool.kind, command, tool.name);
+          if (scope === "workspace") void this.persistRule(tool.kind, command, tool.name);
           this.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
         },
       });
@@ -355,9 +373,10 @@ export class TaskManager {
   }
 
   /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
-  private async persistRule(kind: AnyTool["kind"], command: string | undefined): Promise<void> {
+  private async persistRule(kind: AnyTool["kind"], command: string | undefined, tool: string): Promise<void> {
     try {
-      await savePermission(this.opts.settings.home, this.opts.settings.workspace, kind === "edit" || command === undefined ? { edits: true } : { command });
+      const rule = kind === "mcp" ? { tool } : kind === "edit" || command === undefined ? { edits: true } : { command };
+      await savePermission(this.opts.settings.home, this.opts.settings.workspace, rule);
     } catch (error) {
       log("warn", "saving a permission", error);
     }
@@ -365,7 +384,7 @@ export class TaskManager {
 
   /** The task's remembered rules, as /permissions lists them. */
   rules(task: Task): string[] {
-    return [...(task.remembered.allEdits ? ["edits: all file edits"] : []), ...[...task.remembered.prefixes].map((p) => `prefix: ${p}`), ...[...task.remembered.commands].map((c) => `command: ${c}`)];
+    return [...(task.remembered.allEdits ? ["edits: all file edits"] : []), ...[...task.remembered.prefixes].map((p) => `prefix: ${p}`), ...[...task.remembered.commands].map((c) => `command: ${c}`), ...[...task.remembered.tools].map((t) => `tool: ${t}`)];
   }
 
   private async configure(task: Task, command: CommandOf<"config.update">): Promise<void> {
@@ -376,7 +395,7 @@ export class TaskManager {
     if (command.approval) task.approval = command.approval;
     if (command.mode && command.mode !== task.mode) {
       task.mode = command.mode;
-      task.agent?.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode));
+      task.agent?.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode, await this.extensions));
     }
     this.changed(task);
   }

@@ -9,6 +9,8 @@ import { approvalPolicies, permissionModes, type ApprovalPolicy, type Permission
 import { sandboxModes, type SandboxMode } from "./levels.js";
 import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";
 import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
+import type { HooksConfig } from "../hooks/config.js";
+import { readMcpFile, type McpServerConfig } from "../mcp/config.js";
 
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}
@@ -52,6 +54,28 @@ function str(flags: Flags, name: string): string | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
+}
+
+/** Servers from config (`servers`, then `mcpServers`) and then each --mcp file; later names win. */
+function mcpServers(file: ConfigFile, mcpFlags: string[], cwd: string): Record<string, McpServerConfig> {
+  const servers: Record<string, McpServerConfig> = { ...file.servers, ...file.mcpServers };
+  for (const path of mcpFlags) {
+    try {
+      Object.assign(servers, readMcpFile(resolve(cwd, path)));
+    } catch (error) {
+      throw new ConfigError(`--mcp: ${(error as Error).message}`);
+    }
+  }
+  return servers;
+}
+
+/** Hooks add up: the user's run first, then the (trusted) workspace's. */
+function mergeHooks(user: HooksConfig | undefined, ws: HooksConfig | undefined): HooksConfig | undefined {
+  if (!user && !ws) return undefined;
+  return {
+    PreToolUse: [...(user?.PreToolUse ?? []), ...(ws?.PreToolUse ?? [])],
+    PostToolUse: [...(user?.PostToolUse ?? []), ...(ws?.PostToolUse ?? [])],
+  };
 }
 
 export interface LoadOptions {
@@ -149,5 +173,8 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     allowProtectedWrites: file.allowProtectedWrites ?? false,
     web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,
+    mcpServers: mcpServers(file, (flags.values.mcp as string[] | undefined) ?? [], cwd),
+    hooks: mergeHooks(user.hooks, allowed.hooks),
+    agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),
   };
 }

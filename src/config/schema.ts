@@ -2,6 +2,8 @@
 import * as z from "../protocol/zod.js";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { sandboxModes, thinkingLevels, type SandboxMode, type ThinkingLevel } from "./levels.js";
+import { HooksConfigSchema, type HooksConfig } from "../hooks/config.js";
+import { McpServersSchema, type McpServerConfig } from "../mcp/config.js";
 
 export { thinkingLevels, type ThinkingLevel };
 
@@ -50,6 +52,10 @@ export const ConfigFileSchema = z.strictObject({
   notify: z
     .optional(z.strictObject({ bell: z.optional(z.boolean()), osc: z.optional(z.boolean()) }))
     .check(z.describe("Signal a task that needs approval or finished while you look elsewhere (default both on).")),
+  mcpServers: z.optional(McpServersSchema).check(z.describe("MCP servers by name, as in Claude Desktop: command/args/env/cwd (stdio) or url/headers (HTTP).")),
+  servers: z.optional(McpServersSchema).check(z.describe("Same as mcpServers (merged; mcpServers wins on a name clash).")),
+  hooks: z.optional(HooksConfigSchema).check(z.describe("PreToolUse / PostToolUse shell commands: [{matcher, command, timeout?}].")),
+  agentsMd: z.optional(z.boolean()).check(z.describe("Put AGENTS.md (workspace and ~/.nanohermes) into the system prompt (default true).")),
 });
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -86,6 +92,11 @@ export interface Settings {
   web: { allowPrivate: boolean; search?: { backend: "duckduckgo" | "searxng" | "brave"; url?: string } };
   /** Keys of the workspace config that were ignored because the folder is not trusted. */
   untrustedKeys: string[];
+  /** MCP servers from config files and --mcp, by name. */
+  mcpServers: Record<string, McpServerConfig>;
+  hooks: HooksConfig | undefined;
+  /** AGENTS.md goes into the system prompt (--no-agents-md turns it off). */
+  agentsMd: boolean;
 }
 
 export const defaults = {

@@ -55,5 +55,9 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
   if (ws.allowProtectedWrites === true) drop("allowProtectedWrites");
   // Reaching the user's own network, or sending searches to a server the workspace picks.
   if (ws.web !== undefined) drop("web");
+  // Programs a cloned repository would start on its own: servers at start-up, hooks on every call.
+  if (ws.mcpServers !== undefined) drop("mcpServers");
+  if (ws.servers !== undefined) drop("servers");
+  if (ws.hooks !== undefined) drop("hooks");
   return { allowed, restricted };
 }

@@ -22,6 +22,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
   let atLineStart = true;
   let printedText = false;
   let stepText = "";
+  const failedServers = new Set<string>();
   const out = (text: string) => {
     if (text === "") return;
     opts.stdout.write(text);
@@ -63,6 +64,16 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
         progress(dim(`  ${event.from} failed (${event.error}); trying ${event.to}`));
+        break;
+      case "hook.completed":
+        if (event.outcome !== "passed") progress(red(`  ${event.event} hook ${event.outcome} ${event.tool} (exit ${event.exitCode}): ${event.command}`));
+        break;
+      case "mcp.updated":
+        for (const s of event.servers) {
+          if (s.state === "failed" && !failedServers.has(s.name)) progress(red(`  MCP server ${s.name} failed: ${s.error ?? "unknown error"}`));
+          if (s.state === "failed") failedServers.add(s.name);
+          else failedServers.delete(s.name);
+        }
         break;
       case "notice":
         if (event.level !== "info" || opts.progress) opts.stderr.write(`${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);

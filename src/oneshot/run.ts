@@ -2,6 +2,7 @@
 // events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130.
 import { resolve } from "node:path";
 import { createAgent } from "../agent/engine.js";
+import { loadExtensions } from "../agent/extensions.js";
 import { withSigint } from "../agent/interrupt.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
@@ -22,6 +23,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
+/** How long a one-shot run waits for MCP servers to connect before its first request. */
+const MCP_WAIT_MS = 15_000;
 
 export async function runOneShot(settings: Settings, flags: Flags, prompt: string, io: OneShotIO, client?: ModelClient): Promise<number> {
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
@@ -46,7 +49,12 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     );
   }
   const sessionFlag = flags.values.session;
+  const extensions = await loadExtensions(settings, { emit: (event) => bus.emit(event), env: io.env });
+  for (const problem of extensions.problems) io.stderr.write(`warning: ${problem}\n`);
+  // No one can watch tools arrive here: give the servers their first try before the first request.
+  if (extensions.mcp) await extensions.mcp.settled(MCP_WAIT_MS);
   const agent = await createAgent({
+    extensions,
     settings,
     taskId,
     emit: (event) => bus.emit(event),
@@ -89,6 +97,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }
   await agent.close();
+  await extensions.close();
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
   if (result.reason === "error" || result.reason === "max_iterations") {
     io.stderr.write(`nanohermes: ${result.error ?? result.reason}\n`);

@@ -83,6 +83,10 @@ export const commandDefinitions = {
     doc: "Empty the conversation (the session file is rewritten).",
     shape: { ...base },
   },
+  "mcp.restart": {
+    doc: "Reconnect an MCP server now (all servers without `server`), resetting its retry count.",
+    shape: { ...base, server: z.optional(z.string()) },
+  },
 } as const;
 
 type Defs = typeof commandDefinitions;

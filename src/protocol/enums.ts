@@ -1,7 +1,7 @@
 // Plain value lists of the protocol, kept free of zod so that modules needing only the names
 // (the config schema, the flag table) do not load every event schema at start-up.
 export const turnEndReasons = ["completed", "interrupted", "max_iterations", "error"] as const;
-export const toolKinds = ["read", "edit", "exec", "net", "agent"] as const;
+export const toolKinds = ["read", "edit", "exec", "net", "agent", "mcp"] as const;
 export const toolStatuses = ["ok", "error", "denied", "aborted"] as const;
 export const taskStatuses = ["idle", "running", "waiting", "failed", "done"] as const;
 export const permissionModes = ["default", "accept-edits", "plan", "goal", "debug"] as const;

@@ -230,6 +230,37 @@ export const eventDefinitions = {
       items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
     },
   },
+  "mcp.updated": {
+    doc: "An MCP server connected, failed, restarted or changed its tools. A global event: `taskId` is empty. Carries every server's state.",
+    shape: {
+      ...base,
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          transport: z.enum(["stdio", "http", "sse"]),
+          state: z.enum(["connecting", "ready", "restarting", "failed", "stopped"]),
+          tools: z.int().check(z.nonnegative()),
+          error: z.optional(z.string()),
+          restarts: z.int().check(z.nonnegative(), z.describe("Connections made after the first one.")),
+          logFile: z.optional(z.string()).check(z.describe("Where a stdio server's stderr goes.")),
+        }),
+      ),
+    },
+  },
+  "hook.completed": {
+    doc: "A PreToolUse or PostToolUse hook ran for a tool call. `outcome` blocked: the call did not run; warned: a warning was added to its result.",
+    shape: {
+      ...base,
+      callId: z.string(),
+      tool: z.string(),
+      event: z.enum(["PreToolUse", "PostToolUse"]),
+      command: z.string(),
+      exitCode: z.int().check(z.describe("-2 when it timed out, -1 when a signal killed it.")),
+      outcome: z.enum(["passed", "blocked", "warned"]),
+      output: z.string().check(z.describe("stdout and stderr, trimmed (capped).")),
+      durationMs: z.number().check(z.nonnegative()),
+    },
+  },
   "steer.delivered": {
     doc: "A steering message reached the model at a step boundary of the running turn.",
     shape: { ...base, turnId: z.string(), text: z.string() },

@@ -28,9 +28,11 @@ export interface Remembered {
   /** Command prefixes, matched word by word against each part of a command (`npm run test`). */
   prefixes: Set<string>;
   allEdits: boolean;
+  /** MCP tools (by their full name) allowed for the rest of the task. */
+  tools: Set<string>;
 }
 
-export const newRemembered = (): Remembered => ({ commands: new Set(), prefixes: new Set(), allEdits: false });
+export const newRemembered = (): Remembered => ({ commands: new Set(), prefixes: new Set(), allEdits: false, tools: new Set() });
 
 export interface PolicyInput {
   tool: string;
@@ -43,6 +45,8 @@ export interface PolicyInput {
   yolo?: boolean;
   /** The user's deny globs from config. Default none. */
   deny?: readonly string[];
+  /** For kind "mcp": the server marks the tool read-only, or the user trusts the server. */
+  mcp?: { readOnly: boolean; trusted: boolean };
 }
 
 export function commandOf(args: Record<string, unknown>): string | undefined {
@@ -114,7 +118,11 @@ export function suggestPrefix(command: string): string | null {
 }
 
 /** Records an "always" answer; returns what was remembered, for the UI to show. */
-export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined): string {
+export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined, tool?: string): string {
+  if (kind === "mcp" && tool !== undefined) {
+    remembered.tools.add(tool);
+    return `the tool ${tool}`;
+  }
   if (kind === "edit" || command === undefined) {
     remembered.allEdits = true;
     return "all file edits";
@@ -136,6 +144,25 @@ function unapproved(command: string, whole: Classification): { reason: string; p
 }
 
 /**
+ * MCP tools do whatever their server does, so they are asked about like commands: plan mode runs
+ * only those the server marks read-only; on-request runs read-only ones and those of servers the
+ * user marked `trust`; untrusted asks about every one that is not trusted.
+ */
+function decideMcp(input: PolicyInput): Verdict {
+  const { mode, approval, remembered } = input;
+  const readOnly = input.mcp?.readOnly ?? false;
+  const trusted = input.mcp?.trusted ?? false;
+  if (mode === "plan" && !readOnly) return { decision: "deny", reason: "plan mode is read-only and this MCP tool is not marked read-only by its server", rule: "mode:plan" };
+  if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
+  if (mode === "goal") return { decision: "allow", reason: "goal mode runs without questions", rule: "mode:goal" };
+  if (trusted) return { decision: "allow", reason: "the user trusts this MCP server (trust: true)" };
+  if (remembered.tools.has(input.tool)) return { decision: "allow", reason: "allowed always for this task" };
+  if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
+  if (approval === "on-request" && readOnly) return { decision: "allow", reason: "on-request policy: the server marks this tool read-only", rule: "approval:on-request" };
+  return { decision: "ask", reason: `${approval} policy: MCP tools need approval${readOnly ? "" : " unless their server marks them read-only"}`, rule: `approval:${approval}` };
+}
+
+/**
  * The verdict for one tool call. Contract: pure and synchronous (no I/O, never throws); the caller
  * runs the call on `allow`, shows `reason` (and `part`) on the approval card on `ask`, and sends
  * `reason` to the model on `deny`. Where nobody can answer, the caller treats `ask` as a refusal.
@@ -154,6 +181,7 @@ export function decide(input: PolicyInput): Verdict {
   if (mode === "plan" && (kind === "edit" || kind === "exec")) return { decision: "deny", reason: "plan mode is read-only: describe the change instead of making it", rule: "mode:plan" };
   if (mode === "debug" && kind === "edit") return { decision: "deny", reason: "debug mode never writes files: report the fix instead", rule: "mode:debug" };
   if (kind === "read" || kind === "net" || kind === "agent") return { decision: "allow", reason: `${kind} tools run without approval` };
+  if (kind === "mcp") return decideMcp(input);
   if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
   if (command !== undefined && danger?.level === "dangerous") {
     // An exact "always" is consent to this very command; a prefix never covers a dangerous one.

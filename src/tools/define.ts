@@ -75,6 +75,10 @@ export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
   moreHint?: string;
   /** One line describing a call, for the transcript and progress output. */
   summarize(args: z.infer<P>): string;
+  /** The JSON schema sent to the model when it is not derived from `params` (MCP tools). */
+  inputSchema?: Record<string, unknown>;
+  /** Set on tools an MCP server provides: the policy asks about them unless trusted or read-only. */
+  mcp?: { server: string; tool: string; readOnly: boolean; trusted: boolean };
   run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 

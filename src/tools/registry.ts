@@ -5,7 +5,8 @@ import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
 import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput, type WebOptions } from "./define.js";
 import type { WriteBoundary } from "./paths.js";
-import { clampResult } from "./truncate.js";
+import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
+import type { HookRun, HookRunner } from "../hooks/hooks.js";
 
 export interface ToolCall {
   id: string;
@@ -41,6 +42,8 @@ export interface ExecuteEnv {
   sandbox?: CommandSandbox;
   session?: SessionTools;
   web?: WebOptions;
+  /** PreToolUse / PostToolUse hooks; none when absent. */
+  hooks?: HookRunner | null;
 }
 
 export interface OpenAITool {
@@ -78,32 +81,56 @@ function abortedError(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof Error && error.name === "AbortError");
 }
 
+/**
+ * Tools that come and go while the program runs (MCP servers connecting, restarting, changing
+ * their lists). Contract: `version` changes whenever `tools()` may return something else.
+ */
+export interface ToolSource {
+  version(): number;
+  tools(): AnyTool[];
+}
+
+export const schemaOf = (tool: AnyTool): Record<string, unknown> => tool.inputSchema ?? jsonSchemaOf(tool.params);
+
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
-  private specsCache: OpenAITool[] | null = null;
+  private readonly sources: ToolSource[];
+  private specsCache: { key: string; specs: OpenAITool[] } | null = null;
 
-  constructor(tools: AnyTool[]) {
+  constructor(tools: AnyTool[], sources: ToolSource[] = []) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
       this.byName.set(tool.name, tool);
     }
+    this.sources = sources;
+  }
+
+  /** Built-in tools first; a dynamic tool never shadows one. */
+  private all(): AnyTool[] {
+    if (this.sources.length === 0) return [...this.byName.values()];
+    const dynamic = this.sources.flatMap((s) => s.tools()).filter((t) => !this.byName.has(t.name));
+    return [...this.byName.values(), ...dynamic];
   }
 
   get(name: string): AnyTool | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.sources.flatMap((s) => s.tools()).find((t) => t.name === name);
   }
 
   names(): string[] {
-    return [...this.byName.keys()];
+    return this.all().map((t) => t.name);
   }
 
-  /** The `tools` array for the chat completions request; built once. */
+  /** The `tools` array for the chat completions request; rebuilt only when a source changed. */
   specs(): OpenAITool[] {
-    this.specsCache ??= [...this.byName.values()].map((tool) => ({
-      type: "function" as const,
-      function: { name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) },
-    }));
-    return this.specsCache;
+    const key = this.sources.map((s) => s.version()).join(",");
+    if (this.specsCache?.key !== key) {
+      const specs = this.all().map((tool) => ({
+        type: "function" as const,
+        function: { name: tool.name, description: tool.description, parameters: schemaOf(tool) },
+      }));
+      this.specsCache = { key, specs };
+    }
+    return this.specsCache.specs;
   }
 
   /** Parses and validates raw arguments; the error text is written for the model. */
@@ -125,7 +152,7 @@ export class ToolRegistry {
     if (!parsed.success) {
       return {
         ok: false,
-        error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}. The schema is ${JSON.stringify(jsonSchemaOf(tool.params))}`,
+        error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}. The schema is ${JSON.stringify(schemaOf(tool))}`,
       };
     }
     return { ok: true, args: parsed.data as Record<string, unknown> };
@@ -138,11 +165,14 @@ export class ToolRegistry {
   async execute(call: ToolCall, env: ExecuteEnv): Promise<ToolCallResult> {
     const started = performance.now();
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
-    const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool): ToolCallResult => {
+    const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool, rawWarning?: string): ToolCallResult => {
       // Known secrets never leave a tool: not to the model, the session, the events or the screen.
       const forModel = redact(rawForModel);
       const display = redact(rawDisplay);
-      const capped = clampResult(forModel, { strategy: tool?.truncate ?? "head", ...(tool?.moreHint ? { hint: tool.moreHint } : {}) });
+      // A hook's warning is kept whole at the end, however much of the result had to be cut.
+      const warning = rawWarning ? `\n\n[warning] ${headBytes(redact(rawWarning), 4_096)}` : "";
+      const room = MAX_RESULT_BYTES - byteLength(warning);
+      const capped = clampResult(forModel, { maxBytes: room, strategy: tool?.truncate ?? "head", ...(tool?.moreHint ? { hint: tool.moreHint } : {}) }) + warning;
       env.emit({
         type: "tool.completed",
         ...ids,
@@ -171,6 +201,27 @@ export class ToolRegistry {
     } catch {
       summary = "";
     }
+    const hookRuns = (runs: HookRun[], outcome: "blocked" | "warned") =>
+      runs.forEach((run, i) =>
+        env.emit({
+          type: "hook.completed",
+          ...ids,
+          callId: call.id,
+          tool: tool.name,
+          event: run.event,
+          command: run.command,
+          exitCode: run.exitCode,
+          outcome: run.exitCode === 0 ? "passed" : i === runs.length - 1 || outcome === "warned" ? outcome : "passed",
+          output: redact([run.stdout.trim(), run.stderr.trim()].filter(Boolean).join("\n")),
+          durationMs: run.durationMs,
+        }),
+      );
+    // A PreToolUse hook sees the call before the user is asked: if it blocks, nobody needs to be.
+    if (env.hooks?.size) {
+      const pre = await env.hooks.pre(tool.name, args, env.signal);
+      hookRuns(pre.runs, "blocked");
+      if (pre.blocked) return finish("denied", pre.message, `blocked by a PreToolUse hook`, tool);
+    }
     let runArgs = args;
     if (env.authorize) {
       const verdict = await env.authorize(tool, args, call);
@@ -195,7 +246,14 @@ export class ToolRegistry {
         return finish("aborted", `[interrupted]\n${result.forModel}`, "interrupted", tool);
       }
       const display = result.display ?? firstLine(result.forModel);
-      return finish(result.isError ? "error" : "ok", result.forModel, display, tool);
+      const status = result.isError ? "error" : "ok";
+      if (env.hooks?.size) {
+        // What happened cannot be undone: a failing PostToolUse hook can only warn the model.
+        const post = await env.hooks.post(tool.name, args, { status, forModel: result.forModel }, env.signal);
+        hookRuns(post.runs, "warned");
+        if (post.warning) return finish(status, result.forModel, `${display} (hook warning)`, tool, post.warning);
+      }
+      return finish(status, result.forModel, display, tool);
     } catch (error) {
       if (abortedError(error, env.signal)) {
         const why = error instanceof ToolError ? ` (${error.message})` : "";

@@ -11,6 +11,7 @@ import { randomId } from "../protocol/ids.js";
 import { readTaskIndex } from "../session/task-index.js";
 import { trustWorkspace } from "../config/trust.js";
 import { sandboxLabel } from "../agent/confinement.js";
+import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./hooks/context.js";
 import type { InkHandle } from "./mount.js";
@@ -56,7 +57,11 @@ export async function runUi(opts: UiOptions): Promise<number> {
   const overSsh = Boolean(env.SSH_CONNECTION || env.SSH_TTY);
   const store = new Store({ frameMs: overSsh ? 66 : 33 }, { columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
-  const manager = new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode });
+  // MCP servers, skills, hooks and AGENTS.md load after the first frame; agents wait for them.
+  let extensionsLoaded: (ext: Extensions) => void = () => {};
+  const extensions = new Promise<Extensions>((resolve) => (extensionsLoaded = resolve));
+  let loadedExtensions: Extensions | null = null;
+  const manager = new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
   store.updateUi((ui) => ({ ...ui, theme: theme.name }));
 
@@ -80,6 +85,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
   const shutdown = async () => {
     await manager.shutdown();
+    await Promise.race([extensions.then((ext) => ext.close()), new Promise((resolve) => setTimeout(resolve, 2_000))]);
     if (frameLog && env.NANOHERMES_BENCH_FRAMES) writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
   };
   const screen = enterScreen({ stdin, stdout }, shutdown, () => ink?.unmount());
@@ -116,6 +122,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: () => services.sandbox,
+    skills: () => loadedExtensions?.skills ?? [],
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(
         () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
@@ -245,6 +252,20 @@ export async function runUi(opts: UiOptions): Promise<number> {
     if (env.TMUX) void readTmux({ env }).then((info) => (wrapForTmux = clipboardRoute(info).wrap));
     services.sandbox = sandboxLabel(settings);
     store.updateUi((ui) => ({ ...ui }));
+    void loadExtensions(settings, { emit: (event) => bus.emit(event) }).then(
+      (ext) => {
+        loadedExtensions = ext;
+        extensionsLoaded(ext);
+        if (ext.problems.length) ctl.status(ext.problems.join("; "), "warn", 15_000);
+        const statuses = ext.mcpStatuses();
+        if (statuses.length) bus.emit({ type: "mcp.updated", taskId: "", servers: statuses });
+      },
+      (error: unknown) => {
+        log("error", "loading extensions", error);
+        ctl.status(`MCP, skills and hooks are off: ${(error as Error).message}`, "error", 15_000);
+        extensionsLoaded(noExtensions());
+      },
+    );
   }, 20);
   // Heavy Markdown rendering (and highlighting) loads after the first frame.
   setTimeout(() => {

@@ -6,11 +6,17 @@ import { expect, it } from "vitest";
 
 const dist = resolve(import.meta.dirname, "../../dist");
 
-/** The zod files in the bundle, from the metafile the build writes beside it. */
+type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }> };
+const readMeta = () => JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
+/** The MCP SDK brings classic zod; its chunk loads only when MCP servers are configured. */
+const isMcpChunk = (inputs: Record<string, unknown>) => Object.keys(inputs).some((i) => i.includes("node_modules/@modelcontextprotocol/sdk/"));
+
+/** The zod files in the bundle outside the MCP chunk, from the metafile the build writes beside it. */
 function bundledZodFiles(): string[] {
-  const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const meta = readMeta();
   const found = new Set<string>();
   for (const output of Object.values(meta.outputs)) {
+    if (isMcpChunk(output.inputs)) continue;
     for (const input of Object.keys(output.inputs)) {
       const m = /^node_modules\/zod\/(\S+)$/.exec(input);
       if (m) found.add(m[1]!);
@@ -24,4 +30,19 @@ it("bundles zod/mini with the English locale only, and no classic zod", () => {
   expect(zod.some((f) => f.startsWith("v4/mini/"))).toBe(true);
   expect(zod.filter((f) => f.startsWith("v4/classic/"))).toEqual([]);
   expect(zod.filter((f) => f.startsWith("v4/locales/"))).toEqual(["v4/locales/en.js"]);
+});
+
+it("loads the MCP SDK (and its classic zod) only on demand, never from the entry's static imports", () => {
+  const meta = readMeta();
+  const mcp = Object.entries(meta.outputs).filter(([, o]) => isMcpChunk(o.inputs)).map(([path]) => path);
+  expect(mcp.length).toBeGreaterThan(0);
+  // Everything cli.js loads before main() runs: its static imports, transitively.
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const imp of meta.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
+  };
+  visit("dist/cli.js");
+  for (const chunk of mcp) expect(seen.has(chunk)).toBe(false);
 });

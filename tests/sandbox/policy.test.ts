@@ -69,7 +69,7 @@ describe("decide: order", () => {
 });
 
 describe("decide: remembered rules", () => {
-  const remembered = (commands: string[], prefixes: string[]): Remembered => ({ commands: new Set(commands), prefixes: new Set(prefixes), allEdits: false });
+  const remembered = (commands: string[], prefixes: string[]): Remembered => ({ commands: new Set(commands), prefixes: new Set(prefixes), allEdits: false, tools: new Set() });
 
   it("an exact command or a prefix accepted 'always' runs without asking", () => {
     expect(run("make deploy", { remembered: remembered(["make deploy"], []) })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
@@ -121,7 +121,34 @@ describe("decide: remembered rules", () => {
     expect(rememberAlways(r, "exec", "npm run test -- x")).toBe("npm run test …");
     expect(rememberAlways(r, "exec", "rm -f x")).toBe("rm -f x");
     expect(rememberAlways(r, "edit", undefined)).toBe("all file edits");
-    expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true });
+    expect(rememberAlways(r, "mcp", undefined, "mcp__gh__create_issue")).toBe("the tool mcp__gh__create_issue");
+    expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true, tools: new Set(["mcp__gh__create_issue"]) });
+  });
+});
+
+describe("decide: MCP tools", () => {
+  const mcp = (over: Partial<Parameters<typeof decide>[0]> = {}, hints = { readOnly: false, trusted: false }) =>
+    decide({ tool: "mcp__gh__create_issue", kind: "mcp", args: {}, approval: "on-request", mode: "default", remembered: newRemembered(), mcp: hints, ...over });
+
+  it("asks about tools that may change things, runs read-only and trusted ones", () => {
+    expect(mcp()).toMatchObject({ decision: "ask", rule: "approval:on-request" });
+    expect(mcp({}, { readOnly: true, trusted: false })).toMatchObject({ decision: "allow", rule: "approval:on-request" });
+    expect(mcp({}, { readOnly: false, trusted: true }).decision).toBe("allow");
+    expect(mcp({ approval: "untrusted" }, { readOnly: true, trusted: false }).decision).toBe("ask");
+    expect(mcp({ approval: "untrusted" }, { readOnly: false, trusted: true }).decision).toBe("allow");
+    expect(mcp({ approval: "never" }).decision).toBe("allow");
+    expect(mcp({ yolo: true }).decision).toBe("allow");
+  });
+
+  it("plan mode runs only read-only MCP tools; goal mode runs all; always covers the tool", () => {
+    expect(mcp({ mode: "plan" })).toMatchObject({ decision: "deny", rule: "mode:plan" });
+    expect(mcp({ mode: "plan", yolo: true }).decision).toBe("deny");
+    expect(mcp({ mode: "plan" }, { readOnly: true, trusted: false }).decision).toBe("allow");
+    expect(mcp({ mode: "goal" }).decision).toBe("allow");
+    const remembered = newRemembered();
+    rememberAlways(remembered, "mcp", undefined, "mcp__gh__create_issue");
+    expect(mcp({ remembered })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
+    expect(mcp({ remembered, tool: "mcp__gh__delete_repo" }).decision).toBe("ask");
   });
 });
 

@@ -95,6 +95,7 @@ export async function renderUi(columns: number, rows: number, options: { keys?: 
     newTaskId: () => `t${++n}`,
     themes: () => ["dark", "light", "high-contrast"],
     sandboxLabel: () => "unsandboxed",
+    skills: () => [{ name: "release", description: "cut a release", file: "/ws/.nanohermes/skills/release/SKILL.md" }],
     trustWorkspace: () => {},
     now: () => Date.now(),
   });

@@ -56,6 +56,8 @@ export interface ControllerDeps {
   themes(): string[];
   /** What /sandbox says: the sandbox state as the title bar shows it. */
   sandboxLabel(): string;
+  /** The skills the agent can load (empty until they are discovered, after the first frame). */
+  skills(): { name: string; description: string; file: string }[];
   /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
   trustWorkspace(): void;
   now(): number;

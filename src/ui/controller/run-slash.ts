@@ -2,6 +2,7 @@
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import { createEditor } from "../input/editor.js";
+import type { McpServers } from "../state/store.js";
 
 export function lastReply(ctl: Controller): string | null {
   const blocks = ctl.currentBlocks();
@@ -27,6 +28,25 @@ export function attachImage(ctl: Controller, path: string): void {
   }
   ctl.setUi((ui) => ({ ...ui, attachments: [...ui.attachments, clean] }));
   ctl.status(`attached ${clean} to the next message`);
+}
+
+/** What /mcp shows: one block per server. */
+export function mcpLines(servers: McpServers): string[] {
+  if (servers.length === 0) return ["No MCP servers are configured.", "", "Add them to ~/.nanohermes/config.json as \"mcpServers\" (the Claude Desktop format),", "or pass --mcp FILE."];
+  const lines: string[] = [];
+  for (const s of servers) {
+    lines.push(`${s.name}  ${s.state}  ${s.transport}  ${s.tools} tool${s.tools === 1 ? "" : "s"}${s.restarts ? `  restarted ${s.restarts}x` : ""}`);
+    if (s.error) lines.push(`  ${s.error}`);
+    if (s.logFile) lines.push(`  log: ${s.logFile}`);
+  }
+  lines.push("", "/mcp restart [NAME] reconnects now.");
+  return lines;
+}
+
+/** What /skills shows. */
+export function skillLines(skills: { name: string; description: string; file: string }[]): string[] {
+  if (skills.length === 0) return ["No skills found.", "", "A skill is a folder with a SKILL.md in .nanohermes/skills/ or .agents/skills/", "(in the workspace or your home folder)."];
+  return skills.flatMap((s) => [`${s.name}: ${s.description}`, `  ${s.file}`]);
 }
 
 export function runSlash(ctl: Controller, slash: Slash): void {
@@ -104,6 +124,15 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       return;
     case "quit":
       ctl.deps.exit();
+      return;
+    case "mcp":
+      if (slash.restart !== null) {
+        ctl.send({ type: "mcp.restart", taskId, ...(slash.restart === true ? {} : { server: slash.restart }) });
+        ctl.status(`reconnecting ${slash.restart === true ? "every MCP server" : slash.restart}`);
+      } else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "MCP servers", lines: mcpLines(ctl.state.mcp), offset: 0 } }));
+      return;
+    case "skills":
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Skills", lines: skillLines(ctl.deps.skills()), offset: 0 } }));
       return;
     default:
       slash satisfies never;

@@ -17,6 +17,8 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/copy", description: "copy the last reply (OSC 52)" },
   { name: "/image", description: "attach an image to the next message: /image PATH (at most 4)" },
   { name: "/theme", description: "switch theme: /theme [dark|light|high-contrast|NAME]" },
+  { name: "/mcp", description: "MCP servers, their state, tools and logs: /mcp restart [NAME] reconnects" },
+  { name: "/skills", description: "the skills the agent can load" },
   { name: "/permissions", description: "list and remove what \"always\" answers allow in this task" },
   { name: "/rename", description: "rename the task: /rename TITLE" },
   { name: "/pin", description: "pin or unpin the task" },
@@ -41,6 +43,8 @@ export type Slash =
   | { kind: "theme"; name: string | null }
   | { kind: "rename"; title: string | null }
   | { kind: "permissions" }
+  | { kind: "mcp"; restart: string | true | null }
+  | { kind: "skills" }
   | { kind: "pin" }
   | { kind: "delete" }
   | { kind: "help" }
@@ -98,6 +102,14 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "delete" };
     case "help":
       return { kind: "help" };
+    case "mcp": {
+      const [sub, name] = rest;
+      if (!sub) return { kind: "mcp", restart: null };
+      if (sub !== "restart") return { error: `usage: /mcp, or /mcp restart [NAME]` };
+      return { kind: "mcp", restart: name ?? true };
+    }
+    case "skills":
+      return { kind: "skills" };
     case "quit":
     case "exit":
       return { kind: "quit" };

@@ -16,5 +16,5 @@ export function titleLine(s: AppState, sv: AppServices, width: number): string {
     completion += t.snapshot.usage.completion;
     pending += t.snapshot.pendingApprovals;
   }
-  return titleBar(palette, task, { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending }, width);
+  return titleBar(palette, task, { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending, mcp: s.mcp }, width);
 }

@@ -1,6 +1,6 @@
 // The UI's single store: bus events and UI actions in, view state out. Updates apply at once;
 // subscribers are notified at most once per frame, so a 200 tokens/s stream costs ~30 renders/s.
-import type { BusEvent, TaskSnapshot } from "../../protocol/events.js";
+import type { BusEvent, EventOf, TaskSnapshot } from "../../protocol/events.js";
 import { initialUi, type UiState } from "../controller/ui-state.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
 
@@ -25,13 +25,17 @@ export interface AppState {
   current: string | null;
   transcripts: Record<string, TranscriptState>;
   ui: UiState;
+  /** Every configured MCP server's state (global, from mcp.updated). */
+  mcp: McpServers;
 }
+
+export type McpServers = EventOf<"mcp.updated">["servers"];
 
 export type UiAction =
   | { type: "ui.select"; taskId: string }
   | ({ taskId: string } & TranscriptAction);
 
-export const initialState = (columns = 80, rows = 24): AppState => ({ tasks: {}, order: [], current: null, transcripts: {}, ui: initialUi(columns, rows) });
+export const initialState = (columns = 80, rows = 24): AppState => ({ tasks: {}, order: [], current: null, transcripts: {}, ui: initialUi(columns, rows), mcp: [] });
 
 export function orderedTasks(state: AppState): TaskEntry[] {
   const all = state.order.map((id) => state.tasks[id]).filter((t): t is TaskEntry => t !== undefined);
@@ -68,6 +72,7 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
     const current = state.current === event.taskId ? (order[order.length - 1] ?? null) : state.current;
     return { ...state, tasks, transcripts, order, current };
   }
+  if (event.type === "mcp.updated") return { ...state, mcp: event.servers };
   if (event.type === "queue.updated") {
     const entry = state.tasks[event.taskId];
     return entry ? { ...state, tasks: { ...state.tasks, [event.taskId]: { ...entry, queue: event.items } } } : state;

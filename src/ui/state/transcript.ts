@@ -205,6 +205,13 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     }
     case "notice":
       return add(state, (id) => ({ kind: "notice", id, level: event.level, text: event.text }));
+    case "hook.completed": {
+      if (event.outcome === "passed") return state;
+      const why = event.exitCode === -2 ? "timed out" : `exit ${event.exitCode}`;
+      const first = event.output.split("\n", 1)[0] ?? "";
+      const text = `${event.event} hook ${event.outcome === "blocked" ? "blocked" : "warned about"} ${event.tool} (${why}): ${event.command}${first ? ` — ${first}` : ""}`;
+      return add(state, (id) => ({ kind: "notice", id, level: event.outcome === "blocked" ? "error" : "warn", text }));
+    }
     case "turn.completed": {
       const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null }, event.reason === "interrupted");
       if (event.reason === "completed") return next;

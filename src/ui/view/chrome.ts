@@ -43,6 +43,16 @@ export interface TitleInfo {
   sandbox: string;
   totals: { prompt: number; completion: number };
   pendingApprovals: number;
+  /** MCP servers by state; absent or empty when none are configured. */
+  mcp?: { state: string }[];
+}
+
+/** `mcp 2/3`: ready of configured; a warning while some connect, an error when one failed. */
+function mcpSegment(p: Palette, servers: { state: string }[]): string {
+  const ready = servers.filter((s) => s.state === "ready").length;
+  const failed = servers.some((s) => s.state === "failed");
+  const text = `mcp ${ready}/${servers.length}${failed ? " failed" : ready < servers.length ? "…" : ""}`;
+  return failed ? p.error(text) : ready < servers.length ? p.warning(text) : p.dim(text);
 }
 
 export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo, width: number): string {
@@ -55,6 +65,7 @@ export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo,
     ...(task ? [{ text: p.accent(task.model), priority: 80 }] : []),
     ...(task ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }] : []),
     { text: /unsandboxed|unavailable/.test(info.sandbox) ? p.warning(info.sandbox) : p.dim(info.sandbox), priority: 60 },
+    ...(info.mcp?.length ? [{ text: mcpSegment(p, info.mcp), priority: 55 }] : []),
     ...(task ? [{ text: p.dim(`policy ${task.approval}`), priority: 50 }] : []),
     { text: p.dim(`${formatTokens(tokens)} tok`), priority: 40 },
     { text: p.dim(where), priority: 30 },

@@ -1,0 +1,103 @@
+// What the user adds to the agent: MCP servers, skills, hooks and AGENTS.md. Loaded once per
+// process and shared by every task; MCP code is only imported when servers are configured.
+import { homedir } from "node:os";
+import { dirname } from "node:path";
+import { log } from "../config/log.js";
+import { logPath } from "../config/paths.js";
+import type { Settings } from "../config/schema.js";
+import { hookSpecs, HookRunner } from "../hooks/hooks.js";
+import type { McpServerStatus } from "../mcp/manager.js";
+import type { McpManager } from "../mcp/manager.js";
+import type { BusEvent } from "../protocol/events.js";
+import { skillTool } from "../skills/skill-tool.js";
+import { discoverSkills, skillsPromptSection, type Skill } from "../skills/skills.js";
+import { commandEnv } from "../tools/process-group.js";
+import type { AnyTool } from "../tools/define.js";
+import type { ToolSource } from "../tools/registry.js";
+import { VERSION } from "../version.js";
+import { loadAgentsMd } from "./agents-md.js";
+
+export interface Extensions {
+  /** Tools beside the built-ins that exist for the whole run (skill, the mcp_* helpers). */
+  tools: AnyTool[];
+  /** Tools that come and go (MCP server tools). */
+  sources: ToolSource[];
+  skills: Skill[];
+  hooks: HookRunner | null;
+  mcp: McpManager | null;
+  /** The parts of the system prompt they contribute: stable for the session. */
+  prompt: { skills: string; agentsMd: string; mcpServers: string[] };
+  /** Problems found while loading (bad skill files, unusable servers), shown once as notices. */
+  problems: string[];
+  mcpStatuses(): McpServerStatus[];
+  close(): Promise<void>;
+}
+
+export const noExtensions = (): Extensions => ({
+  tools: [],
+  sources: [],
+  skills: [],
+  hooks: null,
+  mcp: null,
+  prompt: { skills: "", agentsMd: "", mcpServers: [] },
+  problems: [],
+  mcpStatuses: () => [],
+  close: async () => {},
+});
+
+export interface ExtensionOptions {
+  /** Global events (MCP state) go here; their taskId is "". */
+  emit(event: BusEvent): void;
+  env?: NodeJS.ProcessEnv;
+  userHome?: string;
+}
+
+/**
+ * Contract: never throws for a bad skill, server or AGENTS.md (they become `problems`); MCP
+ * servers start connecting in the background and this returns before any of them is ready.
+ */
+export async function loadExtensions(settings: Settings, opts: ExtensionOptions): Promise<Extensions> {
+  const env = opts.env ?? process.env;
+  const problems: string[] = [];
+  const { skills, problems: skillProblems } = discoverSkills({ workspace: settings.workspace, home: settings.home, userHome: opts.userHome ?? homedir() });
+  problems.push(...skillProblems);
+  const agents = settings.agentsMd ? loadAgentsMd({ workspace: settings.workspace, home: settings.home }) : { text: "", files: [], warnings: [] };
+  problems.push(...agents.warnings);
+  const specs = hookSpecs(settings.hooks);
+  const hooks = specs.length > 0 ? new HookRunner(specs, { workspace: settings.workspace, env: commandEnv(env) }) : null;
+
+  const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
+  const sources: ToolSource[] = [];
+  let mcp: McpManager | null = null;
+  const serverNames = Object.keys(settings.mcpServers);
+  if (serverNames.length > 0) {
+    const [{ resolveServers }, { McpManager: Manager }, { mcpHelperTools, mcpToolSource }] = await Promise.all([import("../mcp/config.js"), import("../mcp/manager.js"), import("../mcp/tools.js")]);
+    const resolved = resolveServers(settings.mcpServers, { workspace: settings.workspace, env });
+    problems.push(...resolved.problems);
+    if (resolved.specs.length > 0) {
+      mcp = new Manager(resolved.specs, {
+        logDir: dirname(logPath(settings.home)),
+        version: VERSION,
+        onChange: (servers) => opts.emit({ type: "mcp.updated", taskId: "", servers }),
+      });
+      tools.push(...mcpHelperTools(mcp));
+      sources.push(mcpToolSource(mcp));
+      mcp.start();
+    }
+  }
+  const manager = mcp;
+  for (const problem of problems) log("warn", problem);
+  return {
+    tools,
+    sources,
+    skills,
+    hooks,
+    mcp: manager,
+    prompt: { skills: skillsPromptSection(skills), agentsMd: agents.text, mcpServers: manager ? manager.serverNames() : [] },
+    problems,
+    mcpStatuses: () => manager?.statuses() ?? [],
+    close: async () => {
+      await manager?.close();
+    },
+  };
+}

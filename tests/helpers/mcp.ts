@@ -1,0 +1,52 @@
+// Real MCP servers from npm for the tests: server-everything (stdio, streamable HTTP, SSE) and
+// server-filesystem, started with this Node so no network or npx is involved.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+const modules = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol");
+export const everythingJs = join(modules, "server-everything/dist/index.js");
+export const filesystemJs = join(modules, "server-filesystem/dist/index.js");
+
+/** Config for the everything server over stdio; `marker` is an extra argument to find (and kill) it by. */
+export const everythingStdio = (marker = "nh-test") => ({ command: process.execPath, args: [everythingJs, "stdio", marker] });
+export const filesystemStdio = (dir: string) => ({ command: process.execPath, args: [filesystemJs, dir] });
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolvePort(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Starts the everything server over HTTP (`streamableHttp` or `sse`); resolves once it listens. */
+export async function startEverythingHttp(transport: "streamableHttp" | "sse"): Promise<{ url: string; child: ChildProcess; close(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everythingJs, transport], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`everything ${transport} did not start`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      if (/listening|running/i.test(chunk.toString())) {
+        clearTimeout(timer);
+        ok();
+      }
+    };
+    child.stderr!.on("data", onData);
+    child.stdout!.on("data", onData);
+    child.on("exit", (code) => fail(new Error(`everything ${transport} exited ${code}`)));
+  });
+  const path = transport === "sse" ? "/sse" : "/mcp";
+  return { url: `http://127.0.0.1:${port}${path}`, child, close: () => void child.kill("SIGKILL") };
+}
+
+export async function waitFor(check: () => boolean, ms = 15_000, what = "condition"): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
