@@ -54,6 +54,7 @@ export async function approvalRequest(tool: AnyTool, args: Record<string, unknow
     case "apply_patch":
       return { title: "Apply a patch", detail: cap(str("patch")), reason };
     default:
+      if (tool.mcp) return { title: `MCP ${tool.mcp.server}: ${tool.mcp.tool} ${tool.summarize(args)}`.trimEnd(), detail: cap(JSON.stringify(args, null, 2)), reason };
       return { title: `${tool.name} ${tool.summarize(args)}`, detail: cap(JSON.stringify(args, null, 2)), reason };
   }
 }

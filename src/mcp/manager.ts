@@ -194,7 +194,10 @@ class Connection {
       log("warn", `MCP server ${this.spec.name}: ${message}`);
       this.client = null;
       this.tools = [];
-      this.scheduleRetry(message);
+      // A program that is not there (or not executable) will not appear by retrying.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "EACCES") this.setState("failed", `cannot start ${this.spec.transport === "stdio" ? this.spec.command : "the server"}: ${message}`);
+      else this.scheduleRetry(message);
     } finally {
       this.settle();
     }

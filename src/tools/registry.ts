@@ -186,7 +186,7 @@ export class ToolRegistry {
       return { status, forModel: capped, display };
     };
 
-    const tool = this.byName.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) {
       const known = this.names().join(", ");
       return finish("error", `unknown tool "${call.name}". Available tools: ${known}.`, `unknown tool ${call.name}`);
