@@ -2,12 +2,12 @@
 // model, peak memory, and the bundled entry against an unbundled build. Prints a table and
 // writes bench/results.json. Not part of CI.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
 import { benchSearch } from "./search.js";
-import { benchTui } from "./tui.js";
+import { benchTui, mcpHome } from "./tui.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -76,6 +76,14 @@ async function main() {
   const mock = await startMockServer((_req, i) => (i % 2 === 0 ? toolReply([{ name: "read_file", args: { path: "README.md" } }]) : textReply("The README says hello.")));
   const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1" };
 
+  // The same turn with a trivial hook on each side of the call, and with MCP servers to wait for.
+  const hooksHome = mkdtempSync(join(tmpdir(), "nh-bench-home-"));
+  writeFileSync(join(hooksHome, "config.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", command: "true" }], PostToolUse: [{ matcher: "*", command: "true" }] } }));
+  const mcpConfig = JSON.parse(readFileSync(join(mcpHome(ws), "config.json"), "utf8")) as { mcpServers: Record<string, unknown> };
+  delete mcpConfig.mcpServers.slow;
+  const mcpFile = join(mkdtempSync(join(tmpdir(), "nh-bench-mcp-")), "mcp.json");
+  writeFileSync(mcpFile, JSON.stringify(mcpConfig));
+
   const only = process.env.NANOHERMES_BENCH_ONLY;
   const results = only === "tui" ? [] : [
     await series("node -e 0 (the floor: node itself)", 20, () => measure(["-e", "0"], env, ws)),
@@ -84,6 +92,8 @@ async function main() {
     await series("--help (bundled)", 20, () => measure([bundled, "--help"], env, ws)),
     await series("one-shot turn, 1 tool call (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], env, ws)),
     await series("one-shot turn, 1 tool call (unbundled)", 15, () => measure([unbundled, "-p", "what does the README say?"], env, ws)),
+    await series("one-shot turn, 1 tool call, PreToolUse + PostToolUse hooks (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], { ...env, NANOHERMES_HOME: hooksHome }, ws)),
+    await series("one-shot turn, 1 tool call, 2 MCP servers connected first (bundled)", 10, () => measure([bundled, "-p", "what does the README say?", "--mcp", mcpFile], env, ws)),
   ];
   await mock.close();
 
@@ -107,6 +117,7 @@ async function main() {
   printTable([
     ["measure", "value", "target"],
     ["first complete frame, median (p95)", `${tui.firstFrameMs.median} ms (${tui.firstFrameMs.p95})`, "< 300 ms"],
+    ["  with 3 MCP servers configured (one slow)", `${tui.firstFrameMcpMs.median} ms (${tui.firstFrameMcpMs.p95})`, "same as without"],
     ["  node printing one line, same pty (the floor)", `${tui.nodeFloorMs} ms`, ""],
     ["  first frame above the floor", `${(tui.firstFrameMs.median - tui.nodeFloorMs).toFixed(1)} ms`, ""],
     ["memory after 10 s idle (RSS)", `${tui.idleRssMb} MB`, "< 100 MB"],

@@ -9,6 +9,8 @@ import { PtyApp } from "../tests/helpers/pty.js";
 
 export interface TuiFigures {
   firstFrameMs: { median: number; p95: number; runs: number };
+  /** The same with three MCP servers configured (one of them takes 2 s to start). */
+  firstFrameMcpMs: { median: number; p95: number; runs: number };
   /** The same measurement for node printing one line in the same pty: the floor. */
   nodeFloorMs: number;
   idleRssMb: number;
@@ -54,11 +56,25 @@ function sessionWith(messages: number, ws: string): string {
 
 const settled = (s: string) => s.includes("NanoHermes") && s.includes("Ask anything");
 
-async function firstFrame(server: MockServer, ws: string, runs: number): Promise<TuiFigures["firstFrameMs"]> {
+/** A home whose config.json has the everything and filesystem servers and one that starts after 2 s. */
+export function mcpHome(ws: string): string {
+  const home = mkdtempSync(join(tmpdir(), "nh-bench-h-"));
+  const mods = join(process.cwd(), "node_modules/@modelcontextprotocol");
+  const node = process.execPath;
+  const mcpServers = {
+    everything: { command: node, args: [join(mods, "server-everything/dist/index.js"), "stdio"] },
+    files: { command: node, args: [join(mods, "server-filesystem/dist/index.js"), ws] },
+    slow: { command: node, args: ["-e", "setTimeout(() => {}, 60000)"], startupTimeout: 2000 },
+  };
+  writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers }));
+  return home;
+}
+
+async function firstFrame(server: MockServer, ws: string, runs: number, home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-"))): Promise<TuiFigures["firstFrameMs"]> {
   const times: number[] = [];
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
-    const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))) });
+    const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: env(server, home()) });
     await app.waitFor(settled, 20_000);
     const ms = performance.now() - t0;
     if (i > 0) times.push(ms); // the first run warms the file cache
@@ -128,12 +144,14 @@ export async function benchTui(): Promise<TuiFigures> {
     const tokens = 1000;
     const nodeFloorMs = await nodeFloor(ws, 10);
     const firstFrameMs = await firstFrame(server, ws, 10);
+    const firstFrameMcpMs = await firstFrame(server, ws, 10, () => mcpHome(ws));
     const idleRssMb = await idleRss(server, ws);
     const s10 = await streaming(server, ws, 10, tokens);
     const s2000 = await streaming(server, ws, 2000, tokens);
     const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
     return {
       firstFrameMs,
+      firstFrameMcpMs,
       nodeFloorMs,
       idleRssMb,
       frames10: summary(s10.frames),

@@ -117,6 +117,11 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length > 2) throw new UsageError("usage: nanohermes tool NAME 'JSON-ARGS' (quote the JSON as one argument)");
       return await runToolCommand(settings, { name: rest[0], json: rest[1], schema: flags.values.schema === true }, { stdout: process.stdout, stderr: process.stderr });
     }
+    if (command === "mcp") {
+      const { runMcpList } = await import("./oneshot/mcp-list.js");
+      if (rest.length > 0 && !(rest.length === 1 && rest[0] === "list")) throw new UsageError("usage: nanohermes mcp [list] [--json] [--mcp FILE]");
+      return await runMcpList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
+    }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
       process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);

@@ -112,6 +112,7 @@ export function helpText(version: string): string {
     "  nanohermes tool NAME 'JSON-ARGS'        run one built-in tool and print its result",
     "  nanohermes tool NAME --schema           print a tool's JSON schema",
     "  nanohermes tool                         list the built-in tools",
+    "  nanohermes mcp [--json]                 connect to the configured MCP servers and list them",
   ];
   for (const [group, title] of groups) {
     lines.push("", `${title}:`);
