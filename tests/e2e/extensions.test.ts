@@ -186,7 +186,7 @@ describe("MCP servers", () => {
     expect(uri).toMatch(/^demo:\/\/resource\/static\/document\//);
     expect(prompts).toContain("everything: simple-prompt");
     expect(prompts).toMatch(/everything: args-prompt \(city\*, state\)/);
-    const [, , resource, prompt] = toolResults(2);
+    const [, , resource = "", prompt] = toolResults(2);
     expect(resource.length).toBeGreaterThan(20);
     expect(resource).not.toMatch(/failed|not available/);
     expect(prompt).toMatch(/^user: .*Lisbon/m);

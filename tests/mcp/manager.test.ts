@@ -69,6 +69,20 @@ describe("MCP over stdio with real servers", () => {
     expect(listed.forModel).toContain("hello.txt");
   });
 
+  it("does not hold one server's calls behind another's slow call", async () => {
+    const m = manager({ slow: everythingStdio(), quick: filesystemStdio(tempDir()) });
+    await Promise.all([ready(m, "slow"), ready(m, "quick")]);
+    const tools = mcpToolSource(m).tools();
+    const order: string[] = [];
+    const long = run(find(tools, "mcp__slow__trigger-long-running-operation"), { duration: 3, steps: 3 }).then(() => order.push("slow"));
+    // Wait until the slow call is surely in flight (its first progress arrived).
+    output.length = 0;
+    await waitFor(() => output.some((o) => o.startsWith("progress")), 10_000, "first progress");
+    await run(find(tools, "mcp__quick__list_allowed_directories"), {}).then(() => order.push("quick"));
+    await long;
+    expect(order).toEqual(["quick", "slow"]);
+  });
+
   it("reports a tool error as an error result, and an unknown server clearly", async () => {
     const dir = tempDir();
     const m = manager({ fs: filesystemStdio(dir) });
