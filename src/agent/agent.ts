@@ -8,6 +8,7 @@ import type { Authorize, ToolRegistry } from "../tools/registry.js";
 import type { CommandSandbox, SessionTools, WebOptions } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
 import type { HookRunner } from "../hooks/hooks.js";
+import type { Subagents } from "./subagents.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -59,6 +60,9 @@ export class Agent {
   /** Long-lived tool state of this session (background jobs, the plan), and its cleanups. */
   readonly sessionTools: SessionTools;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
+  private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
+  /** This task's delegations, when subagents are configured. */
+  subagents: Subagents | null = null;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -113,6 +117,13 @@ export class Agent {
     this.stopRequested = true;
     this.requestAbort?.abort();
     if (options.force) this.toolAbort?.abort();
+    // Children stop at their own step boundaries, so the tool waiting for them returns soon.
+    for (const listener of this.stopListeners) listener(options);
+  }
+
+  /** Called with every stop of a running turn (subagents use it to stop their children). */
+  onStop(listener: (options: { force?: boolean }) => void): void {
+    this.stopListeners.push(listener);
   }
 
   /** A message for the model, delivered at the next step boundary of the running turn. */

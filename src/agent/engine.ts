@@ -2,14 +2,34 @@
 // Every front end (one-shot, TUI, daemon) builds its agents here.
 import type { Settings } from "../config/schema.js";
 import type { BusEvent, PermissionMode } from "../protocol/events.js";
-import { loadSession, newSessionId, sessionFileFor } from "../session/store.js";
+import { loadSession, newSession, newSessionId, sessionFileFor } from "../session/store.js";
 import { builtinTools } from "../tools/index.js";
-import { ToolRegistry, type Authorize } from "../tools/registry.js";
+import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
+import { Subagents, type ChildAgent, type SpawnRequest } from "./subagents.js";
+import type { AnyTool } from "../tools/define.js";
+import type { ToolSource } from "../tools/registry.js";
+
+/** A child's system prompt: the usual one, then its role. */
+function childPrompt(base: string, request: SpawnRequest): string {
+  return [
+    base,
+    "",
+    "# Your role",
+    `You are the subagent "${request.name}" (${request.agentId}), started by another agent to do one task. The user does not see your messages: only your final answer goes back to the agent that delegated to you, so end with a complete, self-contained answer.`,
+    "",
+    request.def.prompt,
+  ].join("\n");
+}
+
+/** Only the tools `pick` allows from a dynamic source (MCP). */
+function filteredSource(source: ToolSource, pick: (tool: AnyTool) => boolean): ToolSource {
+  return { version: source.version, tools: () => source.tools().filter(pick) };
+}
 
 export interface EngineOptions {
   settings: Settings;
@@ -28,7 +48,13 @@ export interface EngineOptions {
 export async function createAgent(options: EngineOptions): Promise<Agent> {
   const { settings, taskId, emit } = options;
   const ext = options.extensions ?? noExtensions();
-  const tools = new ToolRegistry([...builtinTools(), ...ext.tools], ext.sources);
+  const config = settings.subagents;
+  // Children are built by the same parts as their parent (client, sandbox, policy, hooks).
+  let spawn: (request: SpawnRequest) => ChildAgent = () => {
+    throw new Error("subagents are not ready");
+  };
+  const subagents = config && Object.keys(config.agents).length > 0 ? new Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
+  const tools = new ToolRegistry([...builtinTools(), ...ext.tools, ...(subagents?.tools(0) ?? [])], ext.sources);
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
@@ -50,6 +76,37 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     web: settings.web,
     hooks: ext.hooks,
   });
+  if (subagents) {
+    agent.subagents = subagents;
+    agent.onStop((stop) => subagents.stop(undefined, stop));
+    spawn = (request) => {
+      const allowed = request.def.allowed_tools ? new Set(request.def.allowed_tools) : null;
+      const pick = (tool: AnyTool) => !allowed || allowed.has(tool.name);
+      const childTools = new ToolRegistry([...builtinTools(), ...ext.tools, ...subagents.tools(request.depth)].filter(pick), ext.sources.map((source) => filteredSource(source, pick)));
+      const model = request.def.model ?? agent.model;
+      const who = { agentId: request.agentId, name: request.name, waiting: request.waiting };
+      const authorize = options.authorize;
+      return new Agent({
+        taskId,
+        agentId: request.agentId,
+        settings: { ...settings, model, maxIterations: request.def.max_iterations ?? settings.maxIterations },
+        client,
+        tools: childTools,
+        emit: (event) => {
+          request.observe(event);
+          emit(event);
+        },
+        session: newSession(settings.workspace, model),
+        sessionFile: null,
+        systemPrompt: childPrompt(systemPromptFor(settings, options.mode ?? "default", ext, childTools.names()), request),
+        ...(authorize ? { authorize: (tool: AnyTool, args: Record<string, unknown>, call: ToolCall) => authorize(tool, args, call, who) } : {}),
+        sandbox,
+        boundary: writeBoundary(settings),
+        web: settings.web,
+        hooks: ext.hooks,
+      });
+    };
+  }
   emit({
     type: "session.started",
     taskId,
@@ -64,10 +121,10 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
 }
 
 /** The system prompt for a task in `mode` (rebuilt when the mode changes). */
-export function systemPromptFor(settings: Settings, mode: PermissionMode, ext: Extensions = noExtensions()): string {
+export function systemPromptFor(settings: Settings, mode: PermissionMode, ext: Extensions = noExtensions(), toolNames?: string[]): string {
   return buildSystemPrompt({
     workspace: settings.workspace,
-    toolNames: [...builtinTools(), ...ext.tools].map((t) => t.name),
+    toolNames: toolNames ?? [...builtinTools(), ...ext.tools].map((t) => t.name),
     mode,
     skills: ext.prompt.skills,
     agentsMd: ext.prompt.agentsMd,

@@ -15,6 +15,7 @@ import { newSessionId, sessionFileFor } from "../session/store.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
+import type { Asker } from "../tools/registry.js";
 import type { Agent } from "./agent.js";
 import { approvalRequest } from "./approvals.js";
 import { buildPrompt } from "./images.js";
@@ -168,7 +169,7 @@ export class TaskManager {
       sessionFile: task.sessionFile,
       mode: task.mode,
       ...(this.opts.client ? { client: this.opts.client } : {}),
-      authorize: (tool, args, call) => this.authorize(task, tool, args, call.id),
+      authorize: (tool, args, call, who) => this.authorize(task, tool, args, call.id, who),
       takeSteering: () => this.takeSteering(task),
     })).then((agent) => {
       task.agent = agent;
@@ -251,6 +252,12 @@ export class TaskManager {
         if (task) {
           task.items = command.items.map((i) => ({ ...i }));
           this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+        }
+        return;
+      case "subagent.stop":
+        if (task) {
+          const stopped = task.agent?.subagents?.stop(command.agentId, { force: command.force ?? false }) ?? false;
+          if (!stopped) this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
         return;
       case "mcp.restart":
@@ -341,6 +348,7 @@ export class TaskManager {
     tool: AnyTool,
     args: Record<string, unknown>,
     callId: string,
+    who?: Asker,
   ): Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }> {
     const { yolo, deny } = this.opts.settings;
     const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny, ...(tool.mcp ? { mcp: tool.mcp } : {}) });
@@ -355,11 +363,17 @@ export class TaskManager {
     if (verdict.decision === "deny") return { allow: false, reason: why };
     if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
     const request = await approvalRequest(tool, args, why, this.opts.settings.workspace);
+    // A subagent's question is the parent task's, labelled with who asks.
+    if (who) request.title = `[${who.agentId} ${who.name}] ${request.title}`;
     const requestId = randomId(12);
+    who?.waiting(true);
     return new Promise((resolve) => {
       task.approvals.set(requestId, {
         requestId,
-        resolve,
+        resolve: (decision) => {
+          who?.waiting(false);
+          resolve(decision);
+        },
         remember: (scope) => {
           const rule = rememberAlways(task.remembered, tool.kind, command, tool.name);
           if (scope === "workspace") void this.persistRule(tool.kind, command, tool.name);
@@ -367,7 +381,7 @@ export class TaskManager {
         },
       });
       task.status = "waiting";
-      this.emit({ type: "approval.requested", taskId: task.id, requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
+      this.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
       this.changed(task);
     });
   }

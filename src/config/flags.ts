@@ -18,6 +18,7 @@ export const flagSpecs: FlagSpec[] = [
   { name: "image", short: "i", type: "string", value: "FILE", multiple: true, group: "run", doc: "Attach an image to the prompt (repeatable, at most 4; resized to 1024 px)." },
   { name: "cwd", short: "C", type: "string", value: "DIR", group: "run", doc: "Workspace directory (default: the current directory)." },
   { name: "mcp", type: "string", value: "FILE", multiple: true, group: "run", doc: "MCP servers from FILE ({\"mcpServers\": {...}} as in Claude Desktop; repeatable)." },
+  { name: "subagents", type: "string", value: "FILE", group: "run", doc: "Subagents the model may delegate to ({\"agents\": {NAME: {\"prompt\": ...}}})." },
   { name: "no-agents-md", type: "boolean", group: "run", doc: "Leave AGENTS.md out of the system prompt." },
   { name: "max-iterations", type: "string", value: "N", group: "run", doc: "Model round trips allowed per turn (default 90)." },
   { name: "model", short: "m", type: "string", value: "NAME", group: "model", doc: "Model name (env NANOHERMES_MODEL; default gpt-5)." },

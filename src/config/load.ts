@@ -11,6 +11,7 @@ import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Setti
 import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
 import type { HooksConfig } from "../hooks/config.js";
 import { readMcpFile, type McpServerConfig } from "../mcp/config.js";
+import { readSubagentsFile, type SubagentsConfig } from "../agent/subagent-config.js";
 
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}
@@ -67,6 +68,16 @@ function mcpServers(file: ConfigFile, mcpFlags: string[], cwd: string): Record<s
     }
   }
   return servers;
+}
+
+/** `--subagents FILE` replaces the config's `subagents`. */
+function subagentsFrom(file: ConfigFile, flag: string | undefined, cwd: string): SubagentsConfig | undefined {
+  if (flag === undefined) return file.subagents;
+  try {
+    return readSubagentsFile(resolve(cwd, flag));
+  } catch (error) {
+    throw new ConfigError(`--subagents: ${(error as Error).message}`);
+  }
 }
 
 /** Hooks add up: the user's run first, then the (trusted) workspace's. */
@@ -176,5 +187,6 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     mcpServers: mcpServers(file, (flags.values.mcp as string[] | undefined) ?? [], cwd),
     hooks: mergeHooks(user.hooks, allowed.hooks),
     agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),
+    subagents: subagentsFrom(file, str(flags, "subagents"), cwd),
   };
 }

@@ -4,6 +4,7 @@ import { approvalPolicies, permissionModes, type ApprovalPolicy, type Permission
 import { sandboxModes, thinkingLevels, type SandboxMode, type ThinkingLevel } from "./levels.js";
 import { HooksConfigSchema, type HooksConfig } from "../hooks/config.js";
 import { McpServersSchema, type McpServerConfig } from "../mcp/config.js";
+import { SubagentsConfigSchema, type SubagentsConfig } from "../agent/subagent-config.js";
 
 export { thinkingLevels, type ThinkingLevel };
 
@@ -55,6 +56,7 @@ export const ConfigFileSchema = z.strictObject({
   mcpServers: z.optional(McpServersSchema).check(z.describe("MCP servers by name, as in Claude Desktop: command/args/env/cwd (stdio) or url/headers (HTTP).")),
   servers: z.optional(McpServersSchema).check(z.describe("Same as mcpServers (merged; mcpServers wins on a name clash).")),
   hooks: z.optional(HooksConfigSchema).check(z.describe("PreToolUse / PostToolUse shell commands: [{matcher, command, timeout?}].")),
+  subagents: z.optional(SubagentsConfigSchema).check(z.describe("Subagents the model may delegate to: {agents: {name: {prompt, model?, allowed_tools?, max_iterations?}}, max_parallel?, max_depth?}.")),
   agentsMd: z.optional(z.boolean()).check(z.describe("Put AGENTS.md (workspace and ~/.nanohermes) into the system prompt (default true).")),
 });
 
@@ -97,6 +99,8 @@ export interface Settings {
   hooks: HooksConfig | undefined;
   /** AGENTS.md goes into the system prompt (--no-agents-md turns it off). */
   agentsMd: boolean;
+  /** Subagents from config or --subagents; none when absent. */
+  subagents: SubagentsConfig | undefined;
 }
 
 export const defaults = {

@@ -34,6 +34,12 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
   };
 
   return (event) => {
+    // A subagent's text is its parent's business: only its tool activity is shown, labelled.
+    if (event.agentId !== undefined) {
+      if (event.type === "tool.started") progress(dim(`  [${event.agentId}] ▸ ${event.name} ${event.summary}`));
+      else if (event.type === "tool.completed" && event.status !== "ok") progress(red(`  [${event.agentId}] ✗ ${event.status}: ${event.display}`));
+      return;
+    }
     switch (event.type) {
       case "step.started":
         stepText = "";

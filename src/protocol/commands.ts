@@ -83,6 +83,10 @@ export const commandDefinitions = {
     doc: "Empty the conversation (the session file is rewritten).",
     shape: { ...base },
   },
+  "subagent.stop": {
+    doc: "Stop one subagent of the task at its next step boundary (`force` also kills its running tools); a queued one never starts.",
+    shape: { ...base, agentId: z.string(), force: z.optional(z.boolean()) },
+  },
   "mcp.restart": {
     doc: "Reconnect an MCP server now (all servers without `server`), resetting its retry count.",
     shape: { ...base, server: z.optional(z.string()) },

@@ -29,7 +29,15 @@ export type Authorize = (
   tool: AnyTool,
   args: Record<string, unknown>,
   call: ToolCall,
+  who?: Asker,
 ) => Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }>;
+
+/** A subagent whose call needs approval: the card says who asks, and its board row shows it waits. */
+export interface Asker {
+  agentId: string;
+  name: string;
+  waiting(on: boolean): void;
+}
 
 export interface ExecuteEnv {
   workspace: string;

@@ -246,9 +246,9 @@ describe("results pane", () => {
     h2.keys(keys.ctrl("r"));
     for (let i = 0; i < 4; i++) h2.keys(keys.right);
     expect(await h2.frame()).toContain("[Agents]");
-    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "" } });
+    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "", depth: 1, startedAt: null, endedAt: null, lastActivityAt: "2026-01-01T00:00:00Z", tool: null, usage: { prompt: 0, completion: 0 }, files: [] } });
     expect(await h2.frame()).toMatch(/agent-1 running reviewer: review/);
-    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "done", durationMs: 900, preview: "ok" } });
+    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "done", durationMs: 900, preview: "ok", depth: 1, startedAt: null, endedAt: null, lastActivityAt: "2026-01-01T00:00:00Z", tool: null, usage: { prompt: 0, completion: 0 }, files: [] } });
     const frame = await h2.frame();
     expect(frame).toMatch(/agent-1 done/);
     expect(frame).not.toMatch(/agent-1 running/);

@@ -1,0 +1,43 @@
+// Subagent definitions: the `subagents` key of config.json or a `--subagents FILE`, shaped
+// `{"agents": {"<name>": {"prompt", "model"?, "allowed_tools"?, "max_iterations"?}}}`.
+import { readFileSync } from "node:fs";
+import * as z from "../protocol/zod.js";
+
+/** The seed's fixed cap: a turn may fan out, but never into more than this many model streams. */
+export const MAX_PARALLEL_SUBAGENTS = 4;
+/** Children cannot spawn children unless configured (as Hermes). */
+export const DEFAULT_MAX_DEPTH = 1;
+
+export const SubagentDefSchema = z.strictObject({
+  prompt: z.string().check(z.minLength(1), z.describe("The child's role and instructions (added to its system prompt).")),
+  description: z.optional(z.string()).check(z.describe("One line for the parent model: when to delegate to this agent.")),
+  model: z.optional(z.string().check(z.minLength(1))).check(z.describe("Model for this agent (default: the parent's).")),
+  allowed_tools: z.optional(z.array(z.string().check(z.minLength(1)))).check(z.describe("Tool names the child may use (default: all).")),
+  max_iterations: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
+});
+
+export const SubagentsConfigSchema = z.strictObject({
+  agents: z.record(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,48}$/, "names use letters, digits, _ and - (at most 48)")), SubagentDefSchema),
+  max_parallel: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL_SUBAGENTS))).check(z.describe(`Children running at once (1-${MAX_PARALLEL_SUBAGENTS}, default ${MAX_PARALLEL_SUBAGENTS}).`)),
+  max_depth: z.optional(z.int().check(z.minimum(1), z.maximum(3))).check(z.describe("How deep delegation may nest (default 1: children cannot delegate).")),
+});
+
+export type SubagentDef = z.infer<typeof SubagentDefSchema>;
+export type SubagentsConfig = z.infer<typeof SubagentsConfigSchema>;
+
+/** Reads a `--subagents FILE`; throws one line naming the file and the key. */
+export function readSubagentsFile(file: string): SubagentsConfig {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code ? `cannot read subagents file ${file}: ${(error as Error).message}` : `invalid subagents file ${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = SubagentsConfigSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`invalid subagents file ${file}: "${issue.path.join(".") || "(top level)"}": ${issue.message}`);
+  }
+  return parsed.data;
+}
