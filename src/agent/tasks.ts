@@ -8,16 +8,15 @@ import type { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { decide, newRemembered, commandOf, rememberAlways, type Remembered } from "../sandbox/policy.js";
-import { trustedCommandArgv } from "../sandbox/classify.js";
-import { loadPermissions, savePermission, type SavedPermission } from "../session/permissions.js";
+import { newRemembered, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { loadPermissions, type SavedPermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
+import { authorizeCall, rulesOf, type PendingApproval } from "./task-approvals.js";
 import type { Agent } from "./agent.js";
-import { approvalRequest } from "./approvals.js";
 import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
 import { noExtensions, type Extensions } from "./extensions.js";
@@ -27,12 +26,6 @@ export interface QueueItem {
   id: string;
   text: string;
   mode: "steer" | "queue";
-}
-
-interface PendingApproval {
-  requestId: string;
-  resolve(decision: { allow: true } | { allow: false; reason: string }): void;
-  remember(scope: "task" | "workspace"): void;
 }
 
 interface Task {
@@ -343,62 +336,12 @@ export class TaskManager {
     task.approvals.clear();
   }
 
-  private async authorize(
-    task: Task,
-    tool: AnyTool,
-    args: Record<string, unknown>,
-    callId: string,
-    who?: Asker,
-  ): Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }> {
-    const { yolo, deny } = this.opts.settings;
-    const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny, ...(tool.mcp ? { mcp: tool.mcp } : {}) });
-    const command = commandOf(args);
-    if (verdict.decision === "allow") {
-      // A command trusted as read-only runs as recognised (git with the repository's own programs
-      // neutralised), never as typed.
-      const argv = verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
-      return argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true };
-    }
-    const why = `${verdict.reason}${verdict.part && verdict.part !== command ? ` (the part: ${verdict.part})` : ""}${verdict.rule && verdict.danger ? ` [rule ${verdict.rule}]` : ""}`;
-    if (verdict.decision === "deny") return { allow: false, reason: why };
-    if (!this.opts.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
-    const request = await approvalRequest(tool, args, why, this.opts.settings.workspace);
-    // A subagent's question is the parent task's, labelled with who asks.
-    if (who) request.title = `[${who.agentId} ${who.name}] ${request.title}`;
-    const requestId = randomId(12);
-    who?.waiting(true);
-    return new Promise((resolve) => {
-      task.approvals.set(requestId, {
-        requestId,
-        resolve: (decision) => {
-          who?.waiting(false);
-          resolve(decision);
-        },
-        remember: (scope) => {
-          const rule = rememberAlways(task.remembered, tool.kind, command, tool.name);
-          if (scope === "workspace") void this.persistRule(tool.kind, command, tool.name);
-          this.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
-        },
-      });
-      task.status = "waiting";
-      this.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
-      this.changed(task);
-    });
+  private authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): ReturnType<typeof authorizeCall> {
+    return authorizeCall({ settings: this.opts.settings, interactive: this.opts.interactive, emit: (event) => this.emit(event), changed: () => this.changed(task) }, task, tool, args, callId, who);
   }
 
-  /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
-  private async persistRule(kind: AnyTool["kind"], command: string | undefined, tool: string): Promise<void> {
-    try {
-      const rule = kind === "mcp" ? { tool } : kind === "edit" || command === undefined ? { edits: true } : { command };
-      await savePermission(this.opts.settings.home, this.opts.settings.workspace, rule);
-    } catch (error) {
-      log("warn", "saving a permission", error);
-    }
-  }
-
-  /** The task's remembered rules, as /permissions lists them. */
   rules(task: Task): string[] {
-    return [...(task.remembered.allEdits ? ["edits: all file edits"] : []), ...[...task.remembered.prefixes].map((p) => `prefix: ${p}`), ...[...task.remembered.commands].map((c) => `command: ${c}`), ...[...task.remembered.tools].map((t) => `tool: ${t}`)];
+    return rulesOf(task.remembered);
   }
 
   private async configure(task: Task, command: CommandOf<"config.update">): Promise<void> {
@@ -484,9 +427,4 @@ export class TaskManager {
     await Promise.all([...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)));
     await Promise.all([...this.tasks.values()].map(async (t) => t.agent?.close()));
   }
-}
-
-/** One argument for bash, quoted only when it needs it. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }

@@ -1,0 +1,105 @@
+// Approvals of one task: the policy's verdict for a call, the card the user answers (a
+// subagent's labelled with who asks), and "always" answers remembered for the task or workspace.
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import { randomId } from "../protocol/ids.js";
+import type { ApprovalPolicy, BusEvent, PermissionMode, TaskStatus } from "../protocol/events.js";
+import { trustedCommandArgv } from "../sandbox/classify.js";
+import { commandOf, decide, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { savePermission } from "../session/permissions.js";
+import type { AnyTool } from "../tools/define.js";
+import type { Asker } from "../tools/registry.js";
+import { approvalRequest } from "./approvals.js";
+
+export interface PendingApproval {
+  requestId: string;
+  resolve(decision: { allow: true } | { allow: false; reason: string }): void;
+  remember(scope: "task" | "workspace"): void;
+}
+
+/** What of a task the approval flow reads and changes. */
+export interface ApprovalTask {
+  id: string;
+  approval: ApprovalPolicy;
+  mode: PermissionMode;
+  remembered: Remembered;
+  approvals: Map<string, PendingApproval>;
+  status: TaskStatus;
+}
+
+export interface ApprovalContext {
+  settings: Settings;
+  /** Whether anybody can answer; elsewhere a call that needs approval is refused. */
+  interactive: boolean;
+  emit(event: BusEvent): void;
+  /** The task's snapshot changed (status, pending count). */
+  changed(): void;
+}
+
+export type Decision = { allow: true; args?: Record<string, unknown> } | { allow: false; reason: string };
+
+/**
+ * Contract: resolves once the call may run (possibly with rewritten args) or is refused; a call
+ * that needs approval resolves when the user answers or the turn stops (tasks.ts resolves them).
+ */
+export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): Promise<Decision> {
+  const { yolo, deny } = ctx.settings;
+  const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny, ...(tool.mcp ? { mcp: tool.mcp } : {}) });
+  const command = commandOf(args);
+  if (verdict.decision === "allow") {
+    // A command trusted as read-only runs as recognised (git with the repository's own programs
+    // neutralised), never as typed.
+    const argv = verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
+    return argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true };
+  }
+  const why = `${verdict.reason}${verdict.part && verdict.part !== command ? ` (the part: ${verdict.part})` : ""}${verdict.rule && verdict.danger ? ` [rule ${verdict.rule}]` : ""}`;
+  if (verdict.decision === "deny") return { allow: false, reason: why };
+  if (!ctx.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
+  const request = await approvalRequest(tool, args, why, ctx.settings.workspace);
+  // A subagent's question is the parent task's, labelled with who asks.
+  if (who) request.title = `[${who.agentId} ${who.name}] ${request.title}`;
+  const requestId = randomId(12);
+  who?.waiting(true);
+  return new Promise((resolve) => {
+    task.approvals.set(requestId, {
+      requestId,
+      resolve: (decision) => {
+        who?.waiting(false);
+        resolve(decision);
+      },
+      remember: (scope) => {
+        const rule = rememberAlways(task.remembered, tool.kind, command, tool.name);
+        if (scope === "workspace") void persistRule(ctx.settings, tool.kind, command, tool.name);
+        ctx.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
+      },
+    });
+    task.status = "waiting";
+    ctx.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
+    ctx.changed();
+  });
+}
+
+/** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
+async function persistRule(settings: Settings, kind: AnyTool["kind"], command: string | undefined, tool: string): Promise<void> {
+  try {
+    const rule = kind === "mcp" ? { tool } : kind === "edit" || command === undefined ? { edits: true } : { command };
+    await savePermission(settings.home, settings.workspace, rule);
+  } catch (error) {
+    log("warn", "saving a permission", error);
+  }
+}
+
+/** A task's remembered rules, as /permissions lists them. */
+export function rulesOf(remembered: Remembered): string[] {
+  return [
+    ...(remembered.allEdits ? ["edits: all file edits"] : []),
+    ...[...remembered.prefixes].map((p) => `prefix: ${p}`),
+    ...[...remembered.commands].map((c) => `command: ${c}`),
+    ...[...remembered.tools].map((t) => `tool: ${t}`),
+  ];
+}
+
+/** One argument for bash, quoted only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
