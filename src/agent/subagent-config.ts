@@ -16,8 +16,16 @@ export const SubagentDefSchema = z.strictObject({
   max_iterations: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
 });
 
+const NAME = /^[A-Za-z0-9_-]{1,48}$/;
+
 export const SubagentsConfigSchema = z.strictObject({
-  agents: z.record(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,48}$/, "names use letters, digits, _ and - (at most 48)")), SubagentDefSchema),
+  agents: z.record(z.string(), SubagentDefSchema).check(
+    z.superRefine((agents, ctx) => {
+      for (const name of Object.keys(agents)) {
+        if (!NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: `"${name}" is not a valid agent name: use letters, digits, _ and - (at most 48)`, input: name });
+      }
+    }),
+  ),
   max_parallel: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL_SUBAGENTS))).check(z.describe(`Children running at once (1-${MAX_PARALLEL_SUBAGENTS}, default ${MAX_PARALLEL_SUBAGENTS}).`)),
   max_depth: z.optional(z.int().check(z.minimum(1), z.maximum(3))).check(z.describe("How deep delegation may nest (default 1: children cannot delegate).")),
 });
