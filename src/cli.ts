@@ -129,14 +129,15 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command !== undefined) throw new UsageError(`unknown command "${command}" (to pass a prompt use -p "...")`);
 
+    const { sessionToOpen } = await import("./session/open.js");
+    const opened = await sessionToOpen(settings, flags, process.cwd());
     let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
     if (prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
       // yoga (Ink's layout engine) is WebAssembly; V8's background tier-up of it costs start-up
       // CPU for no gain here, so the baseline compiler does it all.
       (await import("node:v8")).setFlagsFromString("--liftoff-only");
       const { runUi } = await import("./ui/run.js");
-      const session = typeof flags.values.session === "string" ? (await import("node:path")).resolve(process.cwd(), flags.values.session) : undefined;
-      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env, ...(session ? { sessionFile: session } : {}) });
+      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env, ...(opened.file ? { sessionFile: opened.file } : {}), ...(opened.pick ? { pickSession: true } : {}) });
     }
     if (prompt === undefined && process.stdin.isTTY) {
       process.stderr.write("nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p \"...\" (see --help)\n");
@@ -156,8 +157,9 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write("nanohermes: no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server\n");
       return EXIT_USAGE;
     }
+    if (opened.pick) throw new UsageError("--resume without an id needs the interactive UI; give an id (or use --continue)");
     const { runOneShot } = await import("./oneshot/run.js");
-    return await runOneShot(settings, flags, prompt, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return await runOneShot(settings, flags, prompt, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, undefined, opened.file);
   } catch (error) {
     if (error instanceof UsageError || (ConfigError && error instanceof ConfigError)) {
       process.stderr.write(`nanohermes: ${error.message}\n`);

@@ -41,6 +41,8 @@ export const flagSpecs: FlagSpec[] = [
   { name: "verbose", type: "boolean", group: "output", doc: "Show tool activity on stderr even when stderr is not a terminal." },
   { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity on stderr." },
   { name: "session", type: "string", value: "FILE", group: "session", doc: "Session file to resume and save to (default: a new file in ~/.nanohermes/sessions/)." },
+  { name: "resume", short: "r", type: "string", value: "[ID]", group: "session", doc: "Pick up session ID (an id, a unique part of one, or a file); alone, choose from a list in the UI." },
+  { name: "continue", short: "c", type: "boolean", group: "session", doc: "Pick up the newest session of this workspace." },
   { name: "schema", type: "boolean", group: "other", doc: "With `tool NAME`: print the tool's JSON schema instead of running it." },
   { name: "config", type: "string", value: "FILE", group: "other", doc: "Read this config file instead of ~/.nanohermes/config.json." },
   { name: "help", short: "h", type: "boolean", group: "other", doc: "Show this help." },
@@ -54,12 +56,21 @@ export type Flags = {
 
 export class UsageError extends Error {}
 
-/** `--thinking` may stand alone (meaning high); parseArgs wants a value, so supply it. */
+/**
+ * `--thinking` may stand alone (meaning high) and so may `--resume` (meaning: choose); parseArgs
+ * wants a value, so supply it.
+ */
 function normaliseThinking(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--thinking") {
+    if (arg === "--resume" || arg === "-r") {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith("-")) {
+        out.push(`--resume=${next}`);
+        i++;
+      } else out.push("--resume=");
+    } else if (arg === "--thinking") {
       const next = argv[i + 1];
       if (next !== undefined && (thinkingLevels as readonly string[]).includes(next)) {
         out.push(`--thinking=${next}`);

@@ -10,6 +10,7 @@ import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
+import { updateTaskIndex } from "../session/task-index.js";
 import { createTextPrinter, type Writer } from "./printer.js";
 
 export interface OneShotIO {
@@ -23,10 +24,32 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
+/**
+ * One-shot sessions join the task index too, so `--continue` and the UI's task list find them;
+ * a session already listed keeps its id (the UI's task for it stays the same task).
+ */
+async function recordInIndex(settings: Settings, agent: { sessionFile: string | null; session: { id: string; title?: string | undefined }; messages: unknown[] }, prompt: string): Promise<void> {
+  const file = agent.sessionFile;
+  if (!file || agent.messages.length <= 1) return;
+  const line = prompt.trim().split("\n", 1)[0] ?? "";
+  await updateTaskIndex(settings.home, (entries) => {
+    const existing = entries.find((e) => e.sessionFile === file);
+    const entry = {
+      id: existing?.id ?? agent.session.id,
+      sessionFile: file,
+      title: existing?.title ?? agent.session.title ?? (line.length > 48 ? `${line.slice(0, 47)}…` : line || "One-shot"),
+      pinned: existing?.pinned ?? false,
+      workspace: settings.workspace,
+      updatedAt: new Date().toISOString(),
+    };
+    return [entry, ...entries.filter((e) => e.sessionFile !== file)];
+  }).catch((error: unknown) => log("warn", "task index not updated", error));
+}
+
 /** How long a one-shot run waits for MCP servers to connect before its first request. */
 const MCP_WAIT_MS = 15_000;
 
-export async function runOneShot(settings: Settings, flags: Flags, prompt: string, io: OneShotIO, client?: ModelClient): Promise<number> {
+export async function runOneShot(settings: Settings, flags: Flags, prompt: string, io: OneShotIO, client?: ModelClient, sessionFile?: string): Promise<number> {
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
   const taskId = "main";
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
@@ -48,7 +71,8 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
       `warning: ignoring ${settings.untrustedKeys.join(", ")} from ${settings.workspace}/.nanohermes/config.json: this workspace is not trusted (pass --trust, or trust it once in the UI)\n`,
     );
   }
-  const sessionFlag = flags.values.session;
+  // --session, --resume and --continue are resolved by the caller; tests pass --session only.
+  const sessionFlag = sessionFile ?? flags.values.session;
   const extensions = await loadExtensions(settings, { emit: (event) => bus.emit(event), env: io.env });
   for (const problem of extensions.problems) io.stderr.write(`warning: ${problem}\n`);
   // No one can watch tools arrive here: give the servers their first try before the first request.
@@ -98,6 +122,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   }
   await agent.close();
   await extensions.close();
+  await recordInIndex(settings, agent, prompt);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
   if (result.reason === "error" || result.reason === "max_iterations") {
     io.stderr.write(`nanohermes: ${result.error ?? result.reason}\n`);

@@ -18,6 +18,12 @@ export const SessionFileSchema = z.object({
   title: z.optional(z.string()),
   pinned: z.optional(z.boolean()),
   messages: z.array(ChatMessageSchema),
+  /** Messages compaction folded out of `messages`, oldest first: kept for search and the record. */
+  archive: z.optional(z.array(ChatMessageSchema)),
+  /** One entry per compaction: when, how much, and whether the summary call worked. */
+  compactions: z.optional(
+    z.array(z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) })),
+  ),
 });
 
 export type SessionData = z.infer<typeof SessionFileSchema>;

@@ -1,0 +1,72 @@
+// Finding a session to pick up again: `--resume ID` (an id, a unique id prefix, or a file) and
+// `--continue` (the newest session of this workspace).
+import { promises as fs } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { readTaskIndex } from "./task-index.js";
+
+/** How many of the newest session files `--continue` opens when the index does not know. */
+const SCAN_LIMIT = 200;
+
+export class ResumeError extends Error {}
+
+/** The file for `value`: a path to an existing file, an exact session id, or a unique prefix of one. */
+export async function resolveSessionRef(sessionDir: string, value: string, cwd: string): Promise<string> {
+  const ref = value.trim();
+  if (ref === "") throw new ResumeError("--resume needs a session id (nanohermes sessions lists them)");
+  if (ref.includes("/") || ref.endsWith(".json")) {
+    const file = isAbsolute(ref) ? ref : resolve(cwd, ref);
+    try {
+      await fs.access(file);
+      return file;
+    } catch {
+      throw new ResumeError(`no session file ${file}`);
+    }
+  }
+  let names: string[];
+  try {
+    names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json"));
+  } catch {
+    names = [];
+  }
+  const ids = names.map((n) => n.slice(0, -5));
+  if (ids.includes(ref)) return join(sessionDir, `${ref}.json`);
+  const matches = ids.filter((id) => id.startsWith(ref) || id.endsWith(ref));
+  if (matches.length === 1) return join(sessionDir, `${matches[0]}.json`);
+  if (matches.length > 1) throw new ResumeError(`"${ref}" matches ${matches.length} sessions (${matches.slice(0, 5).join(", ")}${matches.length > 5 ? ", ..." : ""}); give more of the id`);
+  throw new ResumeError(`no session "${ref}" in ${sessionDir}`);
+}
+
+/** The newest session of `workspace`: from the task index, else the newest files that name it. */
+export async function lastSessionOf(home: string, sessionDir: string, workspace: string): Promise<string | null> {
+  const fromIndex = (await readTaskIndex(home)).filter((e) => e.workspace === workspace).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+  if (fromIndex) {
+    try {
+      await fs.access(fromIndex.sessionFile);
+      return fromIndex.sessionFile;
+    } catch {
+      // fall through to a scan
+    }
+  }
+  let entries: { file: string; mtime: number }[] = [];
+  try {
+    const names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json"));
+    entries = await Promise.all(names.map(async (n) => ({ file: join(sessionDir, n), mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+  } catch {
+    return null;
+  }
+  entries.sort((a, b) => b.mtime - a.mtime);
+  for (const { file } of entries.slice(0, SCAN_LIMIT)) {
+    try {
+      // The workspace is near the start of the file; no need to parse the whole session.
+      const handle = await fs.open(file, "r");
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+      await handle.close();
+      const head = buffer.subarray(0, bytesRead).toString("utf8");
+      const match = /"workspace":\s*("(?:[^"\\]|\\.)*")/.exec(head);
+      if (match && JSON.parse(match[1]!) === workspace) return file;
+    } catch {
+      // unreadable: skip
+    }
+  }
+  return null;
+}
