@@ -39,8 +39,10 @@ export interface UiOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
-  /** Resume this session file in the first task (--session). */
+  /** Resume this session file in the first task (--session, --resume ID, --continue). */
   sessionFile?: string;
+  /** Bare --resume: open the session picker first. */
+  pickSession?: boolean;
 }
 
 function readSmall(path: string): string | null {
