@@ -74,7 +74,8 @@ async function main() {
   writeFileSync(join(ws, "README.md"), "# bench\nhello\n");
   // Each one-shot turn: the model asks for one read_file, then answers.
   const mock = await startMockServer((_req, i) => (i % 2 === 0 ? toolReply([{ name: "read_file", args: { path: "README.md" } }]) : textReply("The README says hello.")));
-  const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1" };
+  // Memory off: its end-of-turn distillation would be one more model call per turn (measured apart).
+  const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1", NANOHERMES_NO_MEMORY: "1" };
 
   // The same turn with a trivial hook on each side of the call, and with MCP servers to wait for.
   const hooksHome = mkdtempSync(join(tmpdir(), "nh-bench-home-"));

@@ -42,7 +42,7 @@ function rssMb(pid: number): number {
 function env(server: MockServer, home: string, extra: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENAI_") && !k.startsWith("NANOHERMES_")) base[k] = v;
-  return { ...base, NANOHERMES_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "bench-model", ...extra };
+  return { ...base, NANOHERMES_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "bench-model", NANOHERMES_NO_MEMORY: "1", ...extra };
 }
 
 function sessionWith(messages: number, ws: string): string {

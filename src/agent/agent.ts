@@ -9,6 +9,8 @@ import type { CommandSandbox, SessionTools, WebOptions } from "../tools/define.j
 import type { WriteBoundary } from "../tools/paths.js";
 import type { HookRunner } from "../hooks/hooks.js";
 import type { Subagents } from "./subagents.js";
+import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
+import { MEMORY_BLOCK_START } from "../memory/tools.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -34,6 +36,18 @@ export interface AgentOptions {
   sandbox?: CommandSandbox;
   web?: WebOptions;
   hooks?: HookRunner | null;
+  /** Characters of history before older messages are folded into a summary (default 120,000). */
+  contextBudget?: number;
+  /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
+  memory?: MemoryHooks | null;
+}
+
+/** Contract: neither rejects; failures are logged and mean "nothing retrieved / nothing saved". */
+export interface MemoryHooks {
+  /** The block for this prompt (marked with MEMORY_BLOCK_START) and the ids of the entries in it; "" for none. */
+  retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
+  /** Called after a completed turn only, with its messages; returns one line per entry saved. */
+  distill(turn: ChatMessage[]): Promise<string[]>;
 }
 
 export interface TurnResult {
@@ -113,7 +127,11 @@ export class Agent {
    * its partial reply dropped; running tools finish unless `force`, which kills them.
    */
   stop(options: { force?: boolean } = {}): void {
-    if (!this.running) return;
+    if (!this.running) {
+      // A /compact between turns: its summary call is dropped and the history stays as it was.
+      this.requestAbort?.abort();
+      return;
+    }
     this.stopRequested = true;
     this.requestAbort?.abort();
     if (options.force) this.toolAbort?.abort();
@@ -145,13 +163,23 @@ export class Agent {
     let response = "";
     let error: string | undefined;
     let steps = 0;
-    this.emit({ type: "turn.started", turnId, prompt: typeof input === "string" ? input : contentText(input) });
-    this.messages.push({ role: "user", content: input });
+    const promptText = typeof input === "string" ? input : contentText(input);
+    this.emit({ type: "turn.started", turnId, prompt: promptText });
+    await this.placeMemories(promptText);
+    const userMessage: ChatMessage = { role: "user", content: input };
+    this.messages.push(userMessage);
     try {
       for (;;) {
         if (this.stopRequested) {
           reason = "interrupted";
           break;
+        }
+        if (needsCompaction(this.messages, this.opts.contextBudget ?? CONTEXT_CHAR_BUDGET)) {
+          const folded = await this.compactHistory({ turnId });
+          if (folded === "stopped") {
+            reason = "interrupted";
+            break;
+          }
         }
         if (steps >= this.opts.settings.maxIterations) {
           reason = "max_iterations";
@@ -190,7 +218,71 @@ export class Agent {
     }
     await this.save();
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
+    // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
+    if (reason === "completed" && this.opts.memory) {
+      const start = this.messages.indexOf(userMessage);
+      const saved = await this.opts.memory.distill(start >= 0 ? this.messages.slice(start) : [userMessage]);
+      if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
+    }
     return { reason, response, steps, usage, ...(error ? { error } : {}) };
+  }
+
+  /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
+  private async placeMemories(prompt: string): Promise<void> {
+    const memory = this.opts.memory;
+    if (!memory) return;
+    for (let i = this.messages.length - 1; i > 0; i--) {
+      const m = this.messages[i]!;
+      if (m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START)) this.messages.splice(i, 1);
+    }
+    const { block, ids } = await memory.retrieve(prompt);
+    if (!block) return;
+    this.messages.push({ role: "user", content: block });
+    this.emit({ type: "memory.retrieved", count: ids.length, ids });
+  }
+
+  /**
+   * Folds older messages into a summary at index 1 (see compaction.ts). Announced before it starts
+   * (it costs a model call), recorded in the session (the folded messages go to its archive), and
+   * reported with context.compacted. A stop during the summary call leaves the history untouched.
+   */
+  async compactHistory(opts: { turnId?: string; focus?: string; forced?: boolean } = {}): Promise<"done" | "nothing" | "stopped"> {
+    const before = contextChars(this.messages);
+    const budget = this.opts.contextBudget ?? CONTEXT_CHAR_BUDGET;
+    this.emit({ type: "notice", level: "info", text: opts.forced ? "compacting the conversation…" : `the conversation is over its budget (${before.toLocaleString("en-US")} > ${budget.toLocaleString("en-US")} characters): folding older messages into a summary…` });
+    const abort = new AbortController();
+    this.requestAbort = abort;
+    if (this.running && this.stopRequested) abort.abort();
+    const s = this.opts.settings;
+    let result: CompactionResult | null;
+    try {
+      result = await compact(this.messages, { client: this.opts.client, model: this.model, signal: abort.signal, ...(opts.focus ? { focus: opts.focus } : {}), retry: { maxRetries: s.maxRetries, baseMs: s.retryBaseMs, fallbackModel: s.fallbackModel } });
+    } catch {
+      return "stopped";
+    } finally {
+      if (this.requestAbort === abort) this.requestAbort = null;
+    }
+    if (!result) {
+      this.emit({ type: "notice", level: "info", text: "nothing to compact yet" });
+      return "nothing";
+    }
+    this.messages.splice(0, this.messages.length, ...result.messages);
+    const session = this.opts.session;
+    session.archive = [...(session.archive ?? []), ...result.folded.filter((m) => m.role !== "system")];
+    session.compactions = [...(session.compactions ?? []), { at: new Date().toISOString(), folded: result.foldedCount, kept: result.kept, summaryChars: result.summaryChars, failed: result.failed, ...(opts.focus ? { focus: opts.focus } : {}) }];
+    this.emit({
+      type: "context.compacted",
+      folded: result.foldedCount,
+      kept: result.kept,
+      summaryChars: result.summaryChars,
+      failed: result.failed,
+      beforeChars: before,
+      afterChars: contextChars(this.messages),
+      summary: result.summary,
+      ...(opts.focus ? { focus: opts.focus } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    });
+    return "done";
   }
 
   /** One model round trip and, when it asks for tools, their execution. */

@@ -307,6 +307,11 @@ export class TaskManager {
       task.status = "failed";
       this.emit({ type: "notice", taskId: task.id, level: "error", text: `the turn failed: ${(error as Error).message}` });
     }
+    this.settle(task);
+  }
+
+  /** The task is free again: what was queued meanwhile becomes the next turn. */
+  private settle(task: Task): void {
     task.running = null;
     this.changed(task);
     void this.index(task);
@@ -405,7 +410,14 @@ export class TaskManager {
       agent.clear();
       this.emit({ type: "notice", taskId: task.id, level: "info", text: "the conversation was cleared" });
     } else {
-      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "compaction is not available yet" });
+      // The transcript keeps what the user saw; context.compacted marks where the model's view
+      // changed. Prompts sent meanwhile wait in the queue, as during a turn.
+      const work = (async () => {
+        if ((await agent.compactHistory({ forced: true, ...(command.focus ? { focus: command.focus } : {}) })) === "done") await agent.save();
+      })();
+      task.running = work.catch((error: unknown) => log("error", "compaction", error));
+      await task.running;
+      this.settle(task);
       return;
     }
     await agent.save();

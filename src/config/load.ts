@@ -188,5 +188,11 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     hooks: mergeHooks(user.hooks, allowed.hooks),
     agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),
     subagents: subagentsFrom(file, str(flags, "subagents"), cwd),
+    memory: {
+      enabled: flags.values["no-memory"] === true || nonEmpty(env.NANOHERMES_NO_MEMORY) !== undefined ? false : (file.memory?.enabled ?? true),
+      distill: file.memory?.distill ?? true,
+      topK: file.memory?.topK ?? 5,
+    },
+    contextWindow: file.contextWindow,
   };
 }

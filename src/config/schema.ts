@@ -57,6 +57,10 @@ export const ConfigFileSchema = z.strictObject({
   servers: z.optional(McpServersSchema).check(z.describe("Same as mcpServers (merged; mcpServers wins on a name clash).")),
   hooks: z.optional(HooksConfigSchema).check(z.describe("PreToolUse / PostToolUse shell commands: [{matcher, command, timeout?}].")),
   subagents: z.optional(SubagentsConfigSchema).check(z.describe("Subagents the model may delegate to: {agents: {name: {prompt, model?, allowed_tools?, max_iterations?}}, max_parallel?, max_depth?}.")),
+  memory: z
+    .optional(z.strictObject({ enabled: z.optional(z.boolean()), distill: z.optional(z.boolean()), topK: z.optional(z.int().check(z.minimum(1), z.maximum(20))) }))
+    .check(z.describe("Long-term memory in ~/.nanohermes/memory.json: enabled (default true), distill after completed turns (default true), topK retrieved per turn (default 5).")),
+  contextWindow: z.optional(z.int().check(z.minimum(4_000))).check(z.describe("The model's context window in tokens; compaction then starts at half of it (default: at 120,000 characters).")),
   agentsMd: z.optional(z.boolean()).check(z.describe("Put AGENTS.md (workspace and ~/.nanohermes) into the system prompt (default true).")),
 });
 
@@ -101,6 +105,9 @@ export interface Settings {
   agentsMd: boolean;
   /** Subagents from config or --subagents; none when absent. */
   subagents: SubagentsConfig | undefined;
+  /** --no-memory / NANOHERMES_NO_MEMORY=1 turn it off. */
+  memory: { enabled: boolean; distill: boolean; topK: number };
+  contextWindow: number | undefined;
 }
 
 export const defaults = {

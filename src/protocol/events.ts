@@ -156,8 +156,19 @@ export const eventDefinitions = {
     shape: { ...base, level: z.enum(["info", "warn", "error"]), text: z.string() },
   },
   "context.compacted": {
-    doc: "Older messages were folded into a summary.",
-    shape: { ...base, folded: z.int(), kept: z.int(), summaryChars: z.int() },
+    doc: "Older messages were folded into a summary system message at index 1 (they stay in the session's archive).",
+    shape: {
+      ...base,
+      folded: z.int().check(z.describe("Messages folded.")),
+      kept: z.int().check(z.describe("Recent messages kept as they were.")),
+      summaryChars: z.int(),
+      failed: z.boolean().check(z.describe("The summary call failed: a one-line omission note stands in.")),
+      beforeChars: z.int(),
+      afterChars: z.int(),
+      summary: z.string().check(z.describe("The text now at index 1, for the transcript's record of what was folded.")),
+      focus: z.optional(z.string()).check(z.describe("From /compact FOCUS.")),
+      error: z.optional(z.string()),
+    },
   },
   "memory.retrieved": {
     doc: "Long-term memories were retrieved for this turn.",
