@@ -21,7 +21,7 @@ import { appendHistory, History, historyPath, loadHistory } from "./input/histor
 import { KeyParser } from "./input/keys.js";
 import { resolveKeymap } from "./input/keymap.js";
 import { loadMarkdown } from "./render/markdown.js";
-import { Store } from "./state/store.js";
+import { isLive, Store } from "./state/store.js";
 import { osc52, notify } from "./terminal/osc.js";
 import { createProbe } from "./terminal/probe.js";
 import { clipboardRoute, readTmux } from "./terminal/tmux.js";
@@ -237,10 +237,9 @@ export async function runUi(opts: UiOptions): Promise<number> {
     themeFor: (name) => theme.paletteFor(name) ?? theme.palette,
     ...(frameLog ? { onRender: (ms: number) => void frameLog.push(ms) } : {}),
   });
-  // Elapsed times of turns and running tools tick once a second.
+  // Elapsed times of turns, running tools and running subagents tick once a second.
   setInterval(() => {
-    const state = store.getState();
-    if (!Object.values(state.transcripts).some((t) => t.running)) return;
+    if (!isLive(store.getState())) return;
     services.renderer.tick++;
     store.updateUi((ui) => ({ ...ui }));
   }, 1000).unref();

@@ -2,6 +2,7 @@
 // subscribers are notified at most once per frame, so a 200 tokens/s stream costs ~30 renders/s.
 import type { BusEvent, EventOf, TaskSnapshot } from "../../protocol/events.js";
 import { initialUi, type UiState } from "../controller/ui-state.js";
+import { reduceTask } from "./children.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
 
 export interface QueueItem {
@@ -80,8 +81,13 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
   const taskId = event.taskId;
   const transcript = state.transcripts[taskId];
   if (!transcript) return state;
-  const next = reduceTranscript(transcript, event as Parameters<typeof reduceTranscript>[1], now);
+  const next = event.type.startsWith("ui.") ? reduceTranscript(transcript, event as TranscriptAction, now) : reduceTask(transcript, event as BusEvent, now);
   return next === transcript ? state : { ...state, transcripts: { ...state.transcripts, [taskId]: next } };
+}
+
+/** Something on screen counts time (a turn, a running tool, a running subagent): tick each second. */
+export function isLive(state: AppState): boolean {
+  return Object.values(state.transcripts).some((t) => t.running || t.agents.some((a) => a.status === "running" || a.status === "waiting"));
 }
 
 export interface StoreOptions {

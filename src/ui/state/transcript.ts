@@ -27,7 +27,20 @@ export type Block =
       durationMs: number | null;
       expanded: boolean;
     }
-  | { kind: "approval"; id: string; requestId: string; tool: string; toolKind: ToolKind; title: string; detail: string; reason: string; agentId?: string; resolved: string | null }
+  | {
+      kind: "approval";
+      id: string;
+      requestId: string;
+      tool: string;
+      toolKind: ToolKind;
+      title: string;
+      detail: string;
+      reason: string;
+      /** Set when a subagent asks: its id, and its configured name when the board knows it. */
+      agentId?: string;
+      agentName?: string;
+      resolved: string | null;
+    }
   | { kind: "notice"; id: string; level: "info" | "warn" | "error"; text: string }
   | { kind: "turn-end"; id: string; reason: "interrupted" | "max_iterations" | "error"; text: string };
 
@@ -49,11 +62,15 @@ export interface TranscriptState {
   /** The plan (todo_write), and the background commands. */
   todo: EventOf<"todo.updated">["items"];
   jobs: EventOf<"background.updated">["job"][];
+  /** Each subagent's own transcript, by agent id (grandchildren too, flat): see state/children.ts. */
+  children: Record<string, TranscriptState>;
+  /** The agent that started each nested subagent (depth 2 and deeper), when it could be told. */
+  parents: Record<string, string>;
 }
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [] });
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {} });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
@@ -192,11 +209,14 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       }
       return next;
     }
-    case "approval.requested":
+    case "approval.requested": {
+      const name = event.agentId ? state.agents.find((a) => a.id === event.agentId)?.name : undefined;
       return add(state, (id) => ({
         kind: "approval", id, requestId: event.requestId, tool: event.tool, toolKind: event.kind, title: event.title, detail: event.detail, reason: event.reason, resolved: null,
         ...(event.agentId ? { agentId: event.agentId } : {}),
+        ...(name ? { agentName: name } : {}),
       }));
+    }
     case "approval.resolved": {
       const i = lastIndex(state.blocks, (b) => b.kind === "approval" && b.requestId === event.requestId);
       const block = state.blocks[i];
@@ -231,7 +251,7 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     }
     case "session.loaded": {
       const rebuilt = fromMessages(event.messages);
-      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs };
+      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents };
     }
     case "ui.toggle": {
       const i = state.blocks.findIndex((b) => b.id === event.blockId);
