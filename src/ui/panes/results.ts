@@ -2,8 +2,12 @@
 // hunk jumps), Reads, Todo and Agents.
 import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
+import type { Block } from "../state/transcript.js";
 import { diffFile, renderDiff } from "../render/diff.js";
 import { padToWidth } from "../render/wrap.js";
+import { boardRows } from "../state/children.js";
+import { boardLines, isActive } from "../view/agents-view.js";
+import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
 
 const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
@@ -80,17 +84,26 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
       ? listLines(p, jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`), index, focused, inner, bodyHeight, "")
       : [p.dim("no background commands")];
   } else {
-    const agents = (s.current ? s.transcripts[s.current]?.agents : undefined) ?? [];
-    count = agents.length;
-    body = agents.length
-      ? listLines(p, agents.map((a) => `${a.id} ${a.status.padEnd(7)} ${a.name}: ${a.task}`), index, focused, inner, bodyHeight, "")
-      : [p.dim("no subagents in this task")];
+    const t = s.current ? s.transcripts[s.current] : undefined;
+    const rows = t ? boardRows(t) : [];
+    count = rows.length;
+    body = boardLines(p, { rows, selected: index, focused, now: Date.now(), ascii, asks: t ? asksOf(t.blocks) : {} }, inner, bodyHeight);
   }
   ctl.results = { count, hunks };
   const t = s.current ? s.transcripts[s.current] : undefined;
   const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
-  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length, ...(running ? { jobs: running } : {}) }, inner), ...body];
+  const active = t?.agents.filter(isActive).length ?? 0;
+  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) }, inner), ...body];
   while (lines.length < height) lines.push("");
   const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
   return lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`);
+}
+
+/** The unanswered questions of subagents, by agent id. */
+function asksOf(blocks: readonly Block[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const b of blocks) {
+    if (b.kind === "approval" && b.resolved === null && b.agentId && !out[b.agentId]) out[b.agentId] = approvalTitle(b);
+  }
+  return out;
 }

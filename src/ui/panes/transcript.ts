@@ -5,6 +5,7 @@ import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
+import { agentSummary } from "../view/agents-view.js";
 import { taskBar } from "../view/chrome.js";
 import { dialogLines } from "../view/dialog-view.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
@@ -41,7 +42,8 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
 
   const blocks = transcript?.blocks ?? [];
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
-  const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null }, width, ascii);
+  const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
+  const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, agents }, width, ascii);
 
   // The bottom area first: the transcript gets what is left.
   const bottom: string[] = [];

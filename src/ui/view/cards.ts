@@ -100,13 +100,13 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
   const border = c.p.approval;
   const h = c.ascii ? "-" : "─";
   const v = c.ascii ? "|" : "│";
-  const who = block.agentId ? ` (asked by ${block.agentId})` : "";
+  const who = block.agentId ? ` (asked by ${block.agentId}${block.agentName ? ` ${block.agentName}` : ""})` : "";
   const title = truncateToWidth(` Approval needed${who} `, Math.max(1, c.width - 4));
   const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
   const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
   const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
   let keys = block.resolved !== null ? [c.p.dim(`answered: ${block.resolved}`)] : packSegments(APPROVAL_SEGMENTS, inner).map((l) => c.p.accent(l));
-  const titleLines = wrapLine(block.title, inner, { words: true }).slice(0, 2);
+  const titleLines = wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
   let why = wrapLine(`why: ${block.reason}`, inner, { words: true });
   const fixed = () => 2 + titleLines.length + why.length + keys.length;
   if (fixed() + 1 > maxLines) why = [truncateToWidth(`why: ${block.reason}`, inner)];
@@ -142,9 +142,14 @@ export function reasoningLines(block: Of<"reasoning">, c: CardContext): string[]
   return [c.p.reasoning(`${c.ascii ? "v" : "▾"} thinking`), ...lines.map((l) => `  ${c.p.reasoning(l)}`)];
 }
 
+/** The question without the `[agent-N name] ` the engine puts first for a subagent: the card says who asks. */
+export function approvalTitle(block: Of<"approval">): string {
+  return block.agentId && block.title.startsWith(`[${block.agentId}`) ? block.title.replace(/^\[[^\]]*\]\s*/, "") : block.title;
+}
+
 /** The approval as it stays in the transcript: one line saying what was asked and the answer. */
 export function approvalSummaryLines(block: Of<"approval">, c: CardContext): string[] {
-  const who = block.agentId ? `${block.agentId}: ` : "";
+  const who = block.agentId ? `${block.agentId}${block.agentName ? ` ${block.agentName}` : ""}: ` : "";
   const answer =
     block.resolved === null
       ? c.p.statusWaiting(`${c.ascii ? "!" : "⏸"} waiting for approval: `)
@@ -153,6 +158,6 @@ export function approvalSummaryLines(block: Of<"approval">, c: CardContext): str
         : block.resolved === "cancelled"
           ? c.p.dim("· cancelled: ")
           : c.p.success(`✓ approved ${block.resolved}: `);
-  const line = truncateToWidth(answer + who + block.title, c.width);
+  const line = truncateToWidth(answer + who + approvalTitle(block), c.width);
   return [c.focused ? c.p.selection(padToWidth(line, c.width)) : line];
 }

@@ -26,14 +26,29 @@ export function statusPaint(p: Palette, status: TaskStatus): (s: string) => stri
   return { idle: p.statusIdle, running: p.statusRunning, waiting: p.statusWaiting, failed: p.statusFailed, done: p.statusDone }[status];
 }
 
-/** Joins segments left to right, dropping the lowest-priority ones that do not fit. */
-function fit(segments: { text: string; priority: number }[], width: number, sep: string): string {
+/** A segment of a one-line bar; `shorter` forms replace its text when the line is too wide. */
+interface Segment {
+  text: string;
+  priority: number;
+  /** Each form is taken when no step of lower priority is left (a form's priority is below the segment's). */
+  shorter?: { text: string; priority: number }[];
+}
+
+/**
+ * Joins segments left to right. While they do not fit, the lowest-priority step is taken: a
+ * segment's next shorter form, or dropping a segment (never the last one).
+ */
+function fit(segments: Segment[], width: number, sep: string): string {
   const kept = segments.map((s) => ({ ...s, on: true }));
   const total = () => kept.filter((s) => s.on).reduce((n, s, i) => n + visibleWidth(s.text) + (i ? visibleWidth(sep) : 0), 0);
-  while (total() > width) {
-    const drop = kept.filter((s) => s.on).sort((a, b) => a.priority - b.priority)[0];
-    if (!drop || kept.filter((s) => s.on).length === 1) break;
-    drop.on = false;
+  const steps = kept.flatMap((s) => [
+    ...(s.shorter ?? []).map((f) => ({ priority: f.priority, take: () => void (s.text = f.text) })),
+    { priority: s.priority, take: () => void (s.on = kept.filter((k) => k.on).length === 1) },
+  ]);
+  steps.sort((a, b) => a.priority - b.priority);
+  for (const step of steps) {
+    if (total() <= width) break;
+    step.take();
   }
   return truncateToWidth(kept.filter((s) => s.on).map((s) => s.text).join(sep), width);
 }
@@ -77,6 +92,8 @@ export interface TaskBarInfo {
   running: boolean;
   stopping: boolean;
   elapsedMs: number | null;
+  /** The subagent board in one segment (view/agents-view.ts agentSummary), when the task has any. */
+  agents?: { long: string; short: string } | null;
 }
 
 export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo, width: number, ascii = false): string {
@@ -86,6 +103,8 @@ export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo
   const segments = [
     { text: statusPaint(p, task.status)(glyph) + " " + p.title(task.title), priority: 100 },
     { text: typeof state === "string" && state === task.status ? statusPaint(p, task.status)(state) : state, priority: 90 },
+    // Counts by glyph before the tokens go, without the word before the elapsed time goes.
+    ...(info.agents ? [{ text: `${p.dim("agents")} ${info.agents.long}`, shorter: [{ text: `${p.dim("agents")} ${info.agents.short}`, priority: 45 }, { text: info.agents.short, priority: 55 }], priority: 70 }] : []),
     ...(info.running && info.elapsedMs !== null ? [{ text: p.dim(formatDuration(info.elapsedMs)), priority: 60 }] : []),
     { text: p.dim(`${formatTokens(task.usage.prompt + task.usage.completion)} tok`), priority: 50 },
   ];

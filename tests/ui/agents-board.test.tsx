@@ -1,0 +1,103 @@
+// The Agents tab and the task bar summary at 50, 80 and 120 columns: every state, the tool a
+// child runs, tokens, files, silence, rows changing in place and elapsed times ticking.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { visibleWidth } from "../../src/ui/render/wrap.js";
+import { board, fanOut, iso, openAgentsTab, row, T0 } from "./agents-fixtures.js";
+import { renderUi, snapshot, type Harness } from "./harness.js";
+
+let h: Harness | undefined;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(T0);
+});
+afterEach(() => {
+  h?.unmount();
+  h = undefined;
+  vi.useRealTimers();
+});
+
+describe.each([
+  [120, 40],
+  [80, 24],
+  [50, 20],
+])("the Agents tab at %ix%i", (cols, rowsCount) => {
+  it("shows each child's state, tool, tokens, files and silence, never wider than the terminal", async () => {
+    h = await renderUi(cols, rowsCount);
+    fanOut(h);
+    const lines = await openAgentsTab(h);
+    expect(lines.length).toBeLessThanOrEqual(rowsCount - 1);
+    for (const l of lines) expect(visibleWidth(l), l).toBeLessThanOrEqual(cols);
+    const frame = lines.join("\n");
+    expect(frame).toContain("[Agents 3]");
+    expect(frame).toMatch(/1 ● agent-1 worker .*1m05s/);
+    expect(frame).toMatch(/run_command npm test/);
+    expect(frame).toMatch(/2 ! agent-2 worker/);
+    expect(frame).toMatch(/asks: write CHANGELOG\.md/);
+    expect(frame).toMatch(/3 ● agent-3 worker .*silent 3m05s/);
+    expect(frame).toMatch(/4 ✓ agent-4 worker .*12s/);
+    expect(frame).toMatch(/5 ○ agent-5 worker/);
+    expect(frame).toMatch(/6 ✗ agent-6 worker/);
+    expect(frame).toContain("model error: 500 internal");
+    if (cols === 80) {
+      // The overlay pane (56 columns) is wide enough for the words and the numbers; the side pane
+      // at 120 columns (38) and the 50-column screen (48) drop the words first.
+      expect(frame).toMatch(/agent-1 worker running .*3\.2k tok 2 files 1m05s/);
+      expect(frame).toContain("2 running, 1 needs approval, 1 queued, 1 done, 1 failed");
+    } else {
+      expect(frame).toMatch(/agent-1 worker .*3\.2k tok/);
+    }
+  });
+});
+
+describe("the board", () => {
+  it("changes a row in place and ticks the elapsed time of running children", async () => {
+    h = await renderUi(80, 24);
+    fanOut(h);
+    let frame = (await openAgentsTab(h)).join("\n");
+    const count = (f: string) => (f.match(/agent-\d/g) ?? []).length;
+    const before = count(frame);
+    h.emit(board(row("agent-5", { status: "running", startedAt: iso(T0), tool: { name: "read_file", summary: "src/lexer.ts" } })));
+    frame = await h.frame();
+    expect(frame).toMatch(/5 ● agent-5 worker running/);
+    expect(frame).toContain("read_file src/lexer.ts");
+    expect(count(frame)).toBe(before);
+    vi.setSystemTime(T0 + 7_000);
+    h.store.updateUi((ui) => ({ ...ui })); // what run.ts does once a second
+    frame = await h.frame();
+    expect(frame).toMatch(/agent-5 worker running .*7s/);
+    expect(frame).toMatch(/agent-1 worker running .*1m12s/);
+    // Ended ones keep their final time.
+    expect(frame).toMatch(/agent-4 worker done .*12s/);
+  });
+
+  it("flags a running child silent after a minute without activity, and clears it when it speaks", async () => {
+    h = await renderUi(80, 24);
+    h.emit(board(row("agent-1", { lastActivityAt: iso(T0 - 30_000) })));
+    await openAgentsTab(h);
+    expect(await h.frame()).not.toContain("silent");
+    vi.setSystemTime(T0 + 45_000);
+    h.store.updateUi((ui) => ({ ...ui }));
+    expect(await h.frame()).toMatch(/silent 1m15s/);
+    h.emit(board(row("agent-1", { lastActivityAt: iso(T0 + 45_000) })));
+    expect(await h.frame()).not.toContain("silent");
+  });
+
+  it("summarises the board in the task bar: words when wide, glyphs when narrow", async () => {
+    h = await renderUi(120, 40);
+    fanOut(h);
+    h.emit(board(row("agent-7", { status: "stopped", endedAt: iso(T0), durationMs: 1_000 })));
+    const bar = (await h.lines())[1]!;
+    expect(bar).toMatch(/agents ●2 !1 ○1 ✓1 ✗1 ■1/);
+    h.store.updateUi((ui) => ({ ...ui, taskListOpen: false, resultsOpen: false }));
+    expect((await h.lines())[1]).toContain("agents 2 running, 1 needs approval, 1 queued, 1 done, 1 failed, 1 stopped");
+    h.unmount();
+    h = await renderUi(50, 20);
+    h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "fan out", status: "running" }) });
+    for (const id of ["agent-1", "agent-2", "agent-3"]) h.emit(board(row(id)));
+    h.emit(board(row("agent-4", { status: "queued", startedAt: null })));
+    h.emit(board(row("agent-5", { status: "done", endedAt: iso(T0), durationMs: 1 })));
+    const narrow = (await h.lines())[1]!;
+    expect(narrow).toMatch(/fan out · running · agents ●3 ○1 ✓1/);
+    expect(visibleWidth(narrow)).toBeLessThanOrEqual(50);
+  });
+});
