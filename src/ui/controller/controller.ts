@@ -26,7 +26,8 @@ export interface TranscriptMeasure {
   linesOf(index: number): string[];
 }
 
-function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
+/** Whether everything from `top` to the end fits in the view (scrolling further down only follows). */
+export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
   let rows = 0;
   for (let b = top.block; b < view.count; b++) {
     rows += view.linesOf(b).length - (b === top.block ? top.line : 0);
@@ -137,8 +138,14 @@ export class Controller {
     const task = this.currentTask();
     // Only while the input has focus: the card stands in for it. Browse mode keeps its own keys.
     if (!pending || !task || this.ui.focus !== "composer") return false;
+    return this.answerApproval(task.id, pending, key);
+  }
+
+  /** The approval card's keys for `pending` (the composer's card, or a subagent view's); true when `key` was one. */
+  answerApproval(taskId: string, pending: Extract<Block, { kind: "approval" }>, key: Key): boolean {
     const reply = (decision: "once" | "always" | "deny", scope?: "workspace") =>
-      this.send({ type: "approval.reply", taskId: task.id, requestId: pending.requestId, decision, ...(scope ? { scope } : {}) });
+      this.send({ type: "approval.reply", taskId, requestId: pending.requestId, decision, ...(scope ? { scope } : {}) });
+    const back = this.ui.dialog ?? undefined;
     const action = this.action(key, ["approveOnce", "approveAlwaysWorkspace", "approveAlways", "deny", "denyWithNote", "toggleBlock"]);
     switch (action) {
       case "approveOnce":
@@ -154,14 +161,32 @@ export class Controller {
         reply("deny");
         return true;
       case "denyWithNote":
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "note", title: "Deny with a note to the model", value: createEditor(), target: pending.requestId, index: 0 } }));
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "note", title: "Deny with a note to the model", value: createEditor(), target: pending.requestId, index: 0, ...(back ? { back } : {}) } }));
         return true;
       case "toggleBlock":
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: pending.title, lines: pending.detail.split("\n"), offset: 0 } }));
+        this.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: pending.title, lines: pending.detail.split("\n"), offset: 0, ...(back ? { back } : {}) } }));
         return true;
       default:
         return false;
     }
+  }
+
+  /**
+   * Ctrl-Y: the next task with an unanswered approval (a subagent's included: it waits in its
+   * task), shown with its card: the input gets focus and an overlay pane gets out of the way.
+   */
+  jumpToApproval(): void {
+    const list = orderedTasks(this.state);
+    const start = list.findIndex((t) => t.id === this.state.current);
+    for (let k = 1; k <= list.length; k++) {
+      const t = list[(start + k) % list.length]!;
+      if (t.snapshot.pendingApprovals > 0) {
+        this.selectTask(t.id);
+        this.setUi((ui) => ({ ...ui, focus: "composer", resultsOpen: ui.columns >= 120 && ui.resultsOpen, taskListOpen: ui.columns >= 80 && ui.taskListOpen }));
+        return;
+      }
+    }
+    this.status("no approvals are waiting");
   }
 
   /** Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. */
@@ -276,19 +301,9 @@ export class Controller {
         if (next) this.selectTask(next.id);
         return true;
       }
-      case "nextApproval": {
-        const list = orderedTasks(this.state);
-        const start = list.findIndex((t) => t.id === this.state.current);
-        for (let k = 1; k <= list.length; k++) {
-          const t = list[(start + k) % list.length]!;
-          if (t.snapshot.pendingApprovals > 0) {
-            this.selectTask(t.id);
-            return true;
-          }
-        }
-        this.status("no approvals are waiting");
+      case "nextApproval":
+        this.jumpToApproval();
         return true;
-      }
       case "cycleMode": {
         const task = this.currentTask();
         if (!task) return true;
@@ -329,6 +344,8 @@ export class Controller {
   view: TranscriptMeasure | null = null;
   /** Set by the results pane on every render. */
   results: ResultsMeasure | null = null;
+  /** Set by a subagent's view (the "agent" dialog) on every render. */
+  agentView: TranscriptMeasure | null = null;
 
   private setScroll(scroll: Scroll): void {
     const id = this.state.current;

@@ -1,9 +1,11 @@
 // Keys while a dialog is open: the command palette, the shortcut sheet, one-line inputs (rename,
-// deny note, filter, search, history), confirmations, long details and the steer/queue editor.
+// deny note, filter, search, history), confirmations, long details, the steer/queue editor and a
+// subagent's view (controller/agents.ts).
 import { actions, type Action } from "../../config/keybindings.js";
 import { applyEditorAction, createEditor, editorActions, editorText, insertText } from "../input/editor.js";
 import type { InputEvent, Key } from "../input/keys.js";
 import { findAction, formatKeySpec } from "../input/keymap.js";
+import { confirmStopAgent, handleAgentViewKey } from "./agents.js";
 import { findMatches, gotoMatch } from "./browse.js";
 import type { Controller } from "./controller.js";
 import { runSlash } from "./run-slash.js";
@@ -48,7 +50,8 @@ export function filterPalette(items: PaletteItem[], query: string): PaletteItem[
   return items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
 }
 
-const close = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
+/** Closes the dialog, back to the one it was opened from (if any). */
+const close = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: (ui.dialog && "back" in ui.dialog ? ui.dialog.back : undefined) ?? null }));
 const setDialog = (ctl: Controller, dialog: Dialog) => ctl.setUi((ui) => ({ ...ui, dialog }));
 
 /** Shared one-line text editing for dialogs; true when the key edited the text. */
@@ -150,11 +153,15 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
     }
     case "confirm":
       if (event.kind !== "key") return;
-      if (isKey(event.key, "y")) {
+      if (isKey(event.key, "y") || (dialog.action === "stopAgent" && isKey(event.key, "f"))) {
         close(ctl);
         if (dialog.action === "delete") ctl.send({ type: "task.delete", taskId: dialog.target });
+        else if (dialog.action === "stopAgent") confirmStopAgent(ctl, dialog, event.key.name === "f");
         else ctl.deps.trustWorkspace();
       } else if (isKey(event.key, "n")) close(ctl);
+      return;
+    case "agent":
+      handleAgentViewKey(ctl, dialog, event);
       return;
     case "queue": {
       if (event.kind !== "key") return;

@@ -1,6 +1,7 @@
 // Keys of the task list and the results pane when they have focus.
 import { createEditor } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
+import { agentsTabKey, bindingIndex } from "./agents.js";
 import type { Controller } from "./controller.js";
 import { resultsTabs } from "./ui-state.js";
 
@@ -12,6 +13,12 @@ export interface ResultsMeasure {
 
 export function handleListKey(ctl: Controller, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
+  if (ctl.is("stop", event.key)) {
+    // Back to the input, never "stop the turn": Esc on the subagent board must not stop the task
+    // and all its children. A pane drawn over the transcript gets out of the way.
+    ctl.setUi((ui) => ({ ...ui, focus: "composer", resultsOpen: ui.resultsOpen && (ui.focus !== "results" || ui.columns >= 120), taskListOpen: ui.taskListOpen && (ui.focus !== "tasks" || ui.columns >= 80) }));
+    return true;
+  }
   return ctl.ui.focus === "tasks" ? taskListKey(ctl, event) : resultsKey(ctl, event);
 }
 
@@ -55,7 +62,8 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
 function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>): boolean {
   const ui = ctl.ui;
   const measure = ctl.results;
-  const action = ctl.action(event.key, ["nextTab", "prevTab", "listUp", "listDown", "listSelect", "nextHunk", "prevHunk"]);
+  const action = ctl.action(event.key, ["nextTab", "prevTab", "listUp", "listDown", "listSelect", "listPick", "agentStop", "nextHunk", "prevHunk"]);
+  if (action && ui.resultsTab === "agents" && agentsTabKey(ctl, action, event.key)) return true;
   switch (action) {
     case "nextTab":
     case "prevTab": {
@@ -69,6 +77,11 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
       const count = measure?.count ?? 0;
       const next = Math.max(0, Math.min(Math.max(0, count - 1), ui.resultsIndex + (action === "listUp" ? -1 : 1)));
       ctl.setUi((u) => ({ ...u, resultsIndex: next }));
+      return true;
+    }
+    case "listPick": {
+      const n = bindingIndex(ctl, "listPick", event.key);
+      if (n >= 0 && n < (measure?.count ?? 0)) ctl.setUi((u) => ({ ...u, resultsIndex: n }));
       return true;
     }
     case "listSelect":

@@ -11,12 +11,15 @@ export type Focus = "composer" | "browse" | "tasks" | "results";
 
 export type InputPurpose = "rename" | "note" | "filter" | "search" | "history";
 
+/** `back`: the dialog to return to when this one closes (a question asked from a subagent's view). */
 export type Dialog =
   | { kind: "palette"; query: string; index: number }
   | { kind: "help"; offset: number }
-  | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number }
-  | { kind: "confirm"; title: string; action: "delete" | "trust"; target: string }
-  | { kind: "detail"; title: string; lines: string[]; offset: number }
+  | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number; back?: Dialog }
+  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent"; target: string; taskId?: string; back?: Dialog }
+  | { kind: "detail"; title: string; lines: string[]; offset: number; back?: Dialog }
+  /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
+  | { kind: "agent"; taskId: string; agentId: string; scroll: Scroll }
   | { kind: "queue"; index: number }
   | { kind: "permissions"; index: number };
 

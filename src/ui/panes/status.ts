@@ -2,6 +2,7 @@
 import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import { agentViewHints } from "../controller/agents.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -13,8 +14,14 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   if (status && status.until > Date.now()) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
+  } else if (s.ui.dialog?.kind === "agent") {
+    const { taskId, agentId } = s.ui.dialog;
+    const row = s.transcripts[taskId]?.agents.find((a) => a.id === agentId);
+    const live = row !== undefined && (row.status === "queued" || row.status === "running" || row.status === "waiting");
+    text = p.dim(agentViewHints(sv.ctl, live).join(" · "));
   } else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
+  else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("1-9 ↑↓ select · Enter open · x stop · ←→ tabs · Esc back");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
   else if (running) text = p.dim("Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette");

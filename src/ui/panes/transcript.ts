@@ -6,6 +6,7 @@ import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
 import { agentSummary } from "../view/agents-view.js";
+import { agentViewPane } from "./agent-view.js";
 import { taskBar } from "../view/chrome.js";
 import { dialogLines } from "../view/dialog-view.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
@@ -35,6 +36,7 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
   }
   if (dialog) {
     setCursorPosition(undefined);
+    if (dialog.kind === "agent") return agentViewPane(s, sv, dialog, width, height);
     const lines = dialogLines(ctl, p, dialog, width, height).map((l) => padToWidth(truncateToWidth(l, width), width));
     while (lines.length < height) lines.push(" ".repeat(width));
     return lines.slice(0, height);

@@ -11,6 +11,12 @@ import type { Palette } from "../theme/palette.js";
 import { slashCommands } from "../controller/slash.js";
 import { windowAround } from "./panes.js";
 
+/** Keys for the sheet; a run of digits ("1 2 … 9") as a range ("1-9"). */
+function keyList(keys: string[]): string {
+  const digits = keys.length > 2 && keys.every((k, i) => /^\d$/.test(k) && (i === 0 || Number(k) === Number(keys[i - 1]) + 1));
+  return digits ? `${keys[0]}-${keys.at(-1)}` : keys.join(" ");
+}
+
 export function helpLines(ctl: Controller, p: Palette, width: number): string[] {
   const out: string[] = [];
   const wide = width >= 60;
@@ -23,11 +29,22 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
       if (info.group !== group) continue;
-      const keys = ctl.deps.keymap[name].map(formatKeySpec).join(" ");
+      const keys = keyList(ctl.deps.keymap[name].map(formatKeySpec));
       if (keys) entry(keys, info.doc);
     }
     out.push("");
   }
+  // A subagent's view reuses the keys above; listed here so they can be found.
+  const keysOf = (...names: Action[]) => keyList(names.flatMap((n) => ctl.deps.keymap[n].map(formatKeySpec)));
+  out.push(p.heading("Subagent view (Enter on the Agents tab)"));
+  entry(keysOf("cursorUp", "cursorDown"), "scroll a line");
+  entry(keysOf("scrollUp", "scrollDown"), "scroll a page");
+  entry(keysOf("scrollTop", "scrollBottom"), "to the top; to the end (follows new output)");
+  entry(keysOf("agentStop"), "stop this subagent (asks first)");
+  entry(keysOf("listPick"), "show another subagent of the board");
+  entry(keysOf("approveOnce", "approveAlways", "deny"), "answer its approval, as on the card");
+  entry("Esc", "close");
+  out.push("");
   out.push(p.heading("Commands"));
   for (const c of slashCommands) entry(c.name, c.description);
   out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
@@ -43,7 +60,8 @@ function frame(p: Palette, title: string, body: string[], width: number, height:
   return [...shown, p.dim(truncateToWidth(footer, width))];
 }
 
-export function dialogLines(ctl: Controller, p: Palette, dialog: Dialog, width: number, height: number): string[] {
+/** Every dialog but a subagent's view, which needs the transcript renderer (panes/agent-view.ts). */
+export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog, { kind: "agent" }>, width: number, height: number): string[] {
   switch (dialog.kind) {
     case "palette": {
       const items = filterPalette(paletteItems(ctl), dialog.query);
@@ -65,7 +83,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Dialog, width: 
       return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
     }
     case "confirm":
-      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, "y yes · n or Esc no");
+      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, dialog.action === "stopAgent" ? "y stop · f stop and kill its command · n or Esc no" : "y yes · n or Esc no");
     case "queue": {
       const items = ctl.currentTask()?.queue ?? [];
       const rows = items.map((it, i) => {

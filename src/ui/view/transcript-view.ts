@@ -42,16 +42,30 @@ export class TranscriptRenderer {
     private readonly ascii: boolean,
   ) {}
 
+  private side: TranscriptRenderer | null = null;
+
+  /**
+   * A second renderer with the same styles and tick, for a transcript shown beside this one (a
+   * subagent's): block ids repeat across transcripts, so one cache would evict the other's lines.
+   */
+  get other(): TranscriptRenderer {
+    this.side ??= new TranscriptRenderer(this.p, this.md, this.ascii);
+    this.side.tick = this.tick;
+    return this.side;
+  }
+
   setStyles(p: Palette, md: MarkdownStyles): void {
     this.p = p;
     this.md = md;
     this.cache.clear();
     this.markdown.clear();
+    this.side?.setStyles(p, md);
   }
 
   /** Drops cached renders (e.g. after Markdown highlighting finished loading). */
   invalidate(): void {
     this.cache.clear();
+    this.side?.invalidate();
   }
 
   lines(block: Block, width: number, focused = false, now = Date.now()): string[] {

@@ -1,0 +1,69 @@
+// One subagent's transcript, read-only and live (Enter on the Agents tab), drawn in place of the
+// task's transcript: a header with its board row, the same virtualised renderer as the main view,
+// the card of an approval it waits for, and its keys.
+import type { Dialog } from "../controller/ui-state.js";
+import type { AppServices } from "../hooks/context.js";
+import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
+import type { AppState } from "../state/store.js";
+import { keyLabel } from "../controller/agents.js";
+import { agentApproval } from "../state/children.js";
+import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agents-view.js";
+import { approvalLines } from "../view/cards.js";
+import { formatDuration, formatTokens } from "../view/chrome.js";
+import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
+
+type AgentDialog = Extract<Dialog, { kind: "agent" }>;
+
+export function agentViewPane(s: AppState, sv: AppServices, dialog: AgentDialog, width: number, height: number): string[] {
+  const { palette: p, ctl, ascii } = sv;
+  const renderer = sv.renderer.other;
+  const t = s.transcripts[dialog.taskId];
+  const row = t?.agents.find((a) => a.id === dialog.agentId);
+  const blocks = t?.children[dialog.agentId]?.blocks ?? [];
+  const now = Date.now();
+
+  // Header: who, how it is doing, what it costs.
+  const head: string[] = [p.borderFocused(p.title(`${dialog.agentId}${row ? ` ${row.name}` : ""}`))];
+  if (row) {
+    const elapsed = agentElapsed(row, now);
+    const silent = silentFor(row, now);
+    const tokens = row.usage.prompt + row.usage.completion;
+    head.push(agentPaint(p, row.status)(`${(ascii ? agentGlyphAscii : agentGlyph)[row.status]} ${agentLabel[row.status]}`));
+    if (silent !== null) head.push(p.warning(`silent ${formatDuration(silent)}`));
+    if (elapsed !== null) head.push(p.dim(formatDuration(elapsed)));
+    if (tokens > 0) head.push(p.dim(`${formatTokens(tokens)} tok`));
+    if (row.files.length) head.push(p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`));
+  }
+  const header = truncateToWidth(head.join(p.dim(" · ")), width);
+
+  // Bottom: the card of its pending approval (the status line has the view's keys).
+  const bottom: string[] = [];
+  const pending = agentApproval(s, dialog.taskId, dialog.agentId);
+  if (pending) bottom.push(...approvalLines(pending, { p, width, now, focused: false, ascii }, Math.max(5, Math.min(16, height - 4))));
+
+  const viewportHeight = Math.max(1, height - 1 - bottom.length);
+  let body: string[];
+  if (blocks.length === 0) {
+    const why = !row ? "this subagent is gone (the task was cleared or removed)" : row.status === "queued" ? "queued: it starts when a running subagent of this depth ends" : "nothing yet";
+    body = [p.dim(truncateToWidth(why, width)), "", ...(row ? [p.user(truncateToWidth(`› ${row.task.replace(/\s+/g, " ")}`, width))] : [])];
+    ctl.agentView = null;
+  } else {
+    const linesOf = (i: number) => renderer.lines(blocks[i]!, width, false, now);
+    const followKey = `${dialog.taskId}/${dialog.agentId}`;
+    let scroll: Scroll;
+    if (!dialog.scroll.follow) scroll = dialog.scroll;
+    else {
+      // As in the main view: follow mode keeps its last jump, so streaming repaints little.
+      const remembered = renderer.followTops.get(followKey);
+      scroll = remembered && remembered.width === width && remembered.height === viewportHeight ? { follow: true, top: remembered.top } : settleFollow(blocks.length, linesOf, viewportHeight);
+    }
+    const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll);
+    if (vp.scroll.follow) renderer.followTops.set(followKey, { top: vp.scroll.top, width, height: viewportHeight });
+    ctl.agentView = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
+    body = vp.lines;
+    if (!vp.scroll.follow && !vp.atEnd && viewportHeight > 2) body[viewportHeight - 1] = p.dim(`  ↓ more below · ${keyLabel(ctl, "scrollBottom")} follows the output`);
+  }
+  while (body.length < viewportHeight) body.push("");
+  const lines = [header, ...body.slice(0, viewportHeight), ...bottom];
+  return lines.slice(0, height).map((l) => padToWidth(visibleWidth(l) > width ? truncateToWidth(l, width) : l, width));
+}
