@@ -75,6 +75,8 @@ export class Agent {
   readonly sessionTools: SessionTools;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
+  /** End-of-turn memory distillations still running (one after another). */
+  private distilling: Promise<void> = Promise.resolve();
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
 
@@ -219,10 +221,16 @@ export class Agent {
     await this.save();
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
+    // It runs after the turn, not in it: the user can go on; close() waits for it.
     if (reason === "completed" && this.opts.memory) {
+      const memory = this.opts.memory;
       const start = this.messages.indexOf(userMessage);
-      const saved = await this.opts.memory.distill(start >= 0 ? this.messages.slice(start) : [userMessage]);
-      if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
+      const turn = start >= 0 ? this.messages.slice(start) : [userMessage];
+      const previous = this.distilling;
+      this.distilling = previous.then(async () => {
+        const saved = await memory.distill(turn);
+        if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
+      });
     }
     return { reason, response, steps, usage, ...(error ? { error } : {}) };
   }
@@ -387,6 +395,7 @@ export class Agent {
 
   /** Ends the session's tool state: background jobs are killed. */
   async close(): Promise<void> {
+    await this.distilling;
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         await cleanup();

@@ -10,6 +10,8 @@ import { OpenAIModelClient, type ModelClient } from "./model-client.js";
 import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
+import { contextBudget } from "./compaction.js";
+import { memoryHooks } from "./memory-hooks.js";
 import { Subagents, type ChildAgent, type SpawnRequest } from "./subagents.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
@@ -75,6 +77,10 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     boundary: writeBoundary(settings),
     web: settings.web,
     hooks: ext.hooks,
+    contextBudget: contextBudget(settings.contextWindow),
+    ...(ext.memory
+      ? { memory: memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
+      : {}),
   });
   if (subagents) {
     agent.subagents = subagents;

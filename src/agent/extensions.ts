@@ -1,7 +1,9 @@
 // What the user adds to the agent: MCP servers, skills, hooks and AGENTS.md. Loaded once per
 // process and shared by every task; MCP code is only imported when servers are configured.
 import { homedir } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { MemoryStore } from "../memory/store.js";
+import { memoryTools } from "../memory/tools.js";
 import { log } from "../config/log.js";
 import { logPath } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
@@ -25,6 +27,8 @@ export interface Extensions {
   skills: Skill[];
   hooks: HookRunner | null;
   mcp: McpManager | null;
+  /** ~/.nanohermes/memory.json, unless memory is off. */
+  memory: MemoryStore | null;
   /** The parts of the system prompt they contribute: stable for the session. */
   prompt: { skills: string; agentsMd: string; mcpServers: string[] };
   /** Problems found while loading (bad skill files, unusable servers), shown once as notices. */
@@ -39,6 +43,7 @@ export const noExtensions = (): Extensions => ({
   skills: [],
   hooks: null,
   mcp: null,
+  memory: null,
   prompt: { skills: "", agentsMd: "", mcpServers: [] },
   problems: [],
   mcpStatuses: () => [],
@@ -67,6 +72,8 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   const hooks = specs.length > 0 ? new HookRunner(specs, { workspace: settings.workspace, env: commandEnv(env) }) : null;
 
   const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
+  const memory = settings.memory.enabled ? new MemoryStore(join(settings.home, "memory.json")) : null;
+  if (memory) tools.push(...memoryTools(memory, { workspace: settings.workspace }));
   const sources: ToolSource[] = [];
   let mcp: McpManager | null = null;
   const serverNames = Object.keys(settings.mcpServers);
@@ -93,6 +100,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     skills,
     hooks,
     mcp: manager,
+    memory,
     prompt: { skills: skillsPromptSection(skills), agentsMd: agents.text, mcpServers: manager ? manager.serverNames() : [] },
     problems,
     mcpStatuses: () => manager?.statuses() ?? [],
