@@ -2,6 +2,9 @@
 // child runs, tokens, files, silence, rows changing in place and elapsed times ticking.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
+import { builtinTheme } from "../../src/ui/theme/load.js";
+import { makePalette } from "../../src/ui/theme/palette.js";
+import { agentSummary } from "../../src/ui/view/agents-view.js";
 import { board, fanOut, iso, openAgentsTab, row, T0 } from "./agents-fixtures.js";
 import { renderUi, snapshot, type Harness } from "./harness.js";
 
@@ -99,5 +102,32 @@ describe("the board", () => {
     const narrow = (await h.lines())[1]!;
     expect(narrow).toMatch(/fan out · running · agents ●3 ○1 ✓1/);
     expect(visibleWidth(narrow)).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("the task bar while a child waits", () => {
+  it("shortens its own words before it drops the counts", async () => {
+    const waiting = async (cols: number) => {
+      h?.unmount();
+      h = await renderUi(cols, 20);
+      h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "fan out to six workers", status: "waiting", pendingApprovals: 2 }) });
+      h.emit(board(row("agent-1", { status: "waiting" })));
+      h.emit(board(row("agent-2", { status: "waiting" })));
+      h.emit(board(row("agent-3")));
+      h.emit(board(row("agent-4", { status: "queued", startedAt: null })));
+      return (await h.lines())[1]!;
+    };
+    expect(await waiting(50)).toMatch(/^! fan out to six workers · waiting · ●1 !2 ○1/);
+    expect(await waiting(79)).toContain("waiting for approval · agents ●1 !2 ○1");
+  });
+});
+
+describe("the summary", () => {
+  it("counts in words with the right number, or by glyph", () => {
+    const p = makePalette(builtinTheme("dark"), 0);
+    expect(agentSummary(p, [row("a", { status: "waiting" })], false)?.long).toBe("1 needs approval");
+    expect(agentSummary(p, [row("a", { status: "waiting" }), row("b", { status: "waiting" }), row("c", { status: "done" })], false)).toEqual({ long: "2 need approval, 1 done", short: "!2 ✓1" });
+    expect(agentSummary(p, [row("a"), row("b", { status: "stopped" })], true)?.short).toBe("*1 -1");
+    expect(agentSummary(p, [], false)).toBeNull();
   });
 });

@@ -70,4 +70,5 @@ describe("child events", () => {
     s = reduceApp(s, board(row("agent-1", { status: "done", endedAt: iso(T0) })));
     expect(isLive(s)).toBe(false);
   });
+
 });

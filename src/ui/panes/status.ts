@@ -21,7 +21,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     text = p.dim(agentViewHints(sv.ctl, live).join(" · "));
   } else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
-  else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("1-9 ↑↓ select · Enter open · x stop · ←→ tabs · Esc back");
+  else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
   else if (running) text = p.dim("Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette");

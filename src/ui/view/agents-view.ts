@@ -53,7 +53,7 @@ export function agentSummary(p: Palette, rows: readonly AgentRow[], ascii: boole
   const present = summaryOrder.filter((s) => counts[s] > 0);
   const glyphs = ascii ? agentGlyphAscii : agentGlyph;
   return {
-    long: present.map((s) => agentPaint(p, s)(`${counts[s]} ${agentLabel[s]}`)).join(p.dim(", ")),
+    long: present.map((s) => agentPaint(p, s)(`${counts[s]} ${s === "waiting" && counts[s] > 1 ? "need approval" : agentLabel[s]}`)).join(p.dim(", ")),
     short: present.map((s) => agentPaint(p, s)(`${glyphs[s]}${counts[s]}`)).join(" "),
   };
 }

@@ -102,7 +102,12 @@ export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo
   const state = info.stopping ? p.warning("stopping after this step") : task.status === "waiting" ? p.statusWaiting("waiting for approval") : task.status;
   const segments = [
     { text: statusPaint(p, task.status)(glyph) + " " + p.title(task.title), priority: 100 },
-    { text: typeof state === "string" && state === task.status ? statusPaint(p, task.status)(state) : state, priority: 90 },
+    {
+      text: typeof state === "string" && state === task.status ? statusPaint(p, task.status)(state) : state,
+      // The long words give way before the subagent counts do.
+      ...(info.stopping ? { shorter: [{ text: p.warning("stopping"), priority: 65 }] } : task.status === "waiting" ? { shorter: [{ text: p.statusWaiting("waiting"), priority: 65 }] } : {}),
+      priority: 90,
+    },
     // Counts by glyph before the tokens go, without the word before the elapsed time goes.
     ...(info.agents ? [{ text: `${p.dim("agents")} ${info.agents.long}`, shorter: [{ text: `${p.dim("agents")} ${info.agents.short}`, priority: 45 }, { text: info.agents.short, priority: 55 }], priority: 70 }] : []),
     ...(info.running && info.elapsedMs !== null ? [{ text: p.dim(formatDuration(info.elapsedMs)), priority: 60 }] : []),
