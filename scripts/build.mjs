@@ -97,8 +97,9 @@ const result = await build({
   chunkNames: "chunks/[name]-[hash]",
   write: false,
   metafile: true,
-  // sharp loads its native libvips build at run time from node_modules; bundling cannot carry it.
-  external: ["sharp"],
+  // Native addons (sharp's libvips, better-sqlite3's SQLite) load their .node files at run time
+  // from node_modules; bundling cannot carry them.
+  external: ["sharp", "better-sqlite3"],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
   },

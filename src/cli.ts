@@ -122,6 +122,15 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length > 0 && !(rest.length === 1 && rest[0] === "list")) throw new UsageError("usage: nanohermes mcp [list] [--json] [--mcp FILE]");
       return await runMcpList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
     }
+    if (command === "sessions") {
+      const { runSessions } = await import("./oneshot/sessions-cli.js");
+      return await runSessions(settings, rest, flags, { stdout: process.stdout, stderr: process.stderr });
+    }
+    if (command === "export") {
+      const { runExport } = await import("./oneshot/sessions-cli.js");
+      if (rest.length > 0) throw new UsageError("usage: nanohermes export --format sharegpt [--session ID | --all] [--output FILE] [--split turn|session]");
+      return await runExport(settings, flags, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
+    }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
       process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);

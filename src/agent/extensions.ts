@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { MemoryStore } from "../memory/store.js";
 import { memoryTools } from "../memory/tools.js";
+import { SessionIndex, sessionSearchTool } from "../session/search.js";
 import { log } from "../config/log.js";
 import { logPath } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
@@ -72,6 +73,9 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   const hooks = specs.length > 0 ? new HookRunner(specs, { workspace: settings.workspace, env: commandEnv(env) }) : null;
 
   const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
+  // Search across sessions: the index (SQLite, loaded on the first search) is opened once.
+  let index: Promise<SessionIndex> | null = null;
+  tools.push(sessionSearchTool(() => (index ??= SessionIndex.open(join(settings.home, "sessions.db"))), settings.sessionDir));
   const memory = settings.memory.enabled ? new MemoryStore(join(settings.home, "memory.json")) : null;
   if (memory) tools.push(...memoryTools(memory, { workspace: settings.workspace }));
   const sources: ToolSource[] = [];
@@ -106,6 +110,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     mcpStatuses: () => manager?.statuses() ?? [],
     close: async () => {
       await manager?.close();
+      if (index) (await index.catch(() => null))?.close();
     },
   };
 }

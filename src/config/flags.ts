@@ -44,6 +44,10 @@ export const flagSpecs: FlagSpec[] = [
   { name: "session", type: "string", value: "FILE", group: "session", doc: "Session file to resume and save to (default: a new file in ~/.nanohermes/sessions/)." },
   { name: "resume", short: "r", type: "string", value: "[ID]", group: "session", doc: "Pick up session ID (an id, a unique part of one, or a file); alone, choose from a list in the UI." },
   { name: "continue", short: "c", type: "boolean", group: "session", doc: "Pick up the newest session of this workspace." },
+  { name: "format", type: "string", value: "FMT", group: "other", doc: "With `export`: the format (sharegpt)." },
+  { name: "split", type: "string", value: "turn|session", group: "other", doc: "With `export`: one record per turn (default) or per session." },
+  { name: "output", short: "o", type: "string", value: "FILE", group: "other", doc: "With `export`: write to FILE instead of stdout." },
+  { name: "all", type: "boolean", group: "other", doc: "With `export`: every session; with `sessions`: every workspace." },
   { name: "schema", type: "boolean", group: "other", doc: "With `tool NAME`: print the tool's JSON schema instead of running it." },
   { name: "config", type: "string", value: "FILE", group: "other", doc: "Read this config file instead of ~/.nanohermes/config.json." },
   { name: "help", short: "h", type: "boolean", group: "other", doc: "Show this help." },
@@ -126,6 +130,8 @@ export function helpText(version: string): string {
     "  nanohermes tool NAME --schema           print a tool's JSON schema",
     "  nanohermes tool                         list the built-in tools",
     "  nanohermes mcp [--json]                 connect to the configured MCP servers and list them",
+    "  nanohermes sessions [WORDS] [--all]     this workspace's sessions, or those that mention WORDS",
+    "  nanohermes export --session ID|--all    trajectories as ShareGPT JSONL (--output FILE, --split)",
   ];
   for (const [group, title] of groups) {
     lines.push("", `${title}:`);
