@@ -167,7 +167,7 @@ export class Agent {
     let steps = 0;
     const promptText = typeof input === "string" ? input : contentText(input);
     this.emit({ type: "turn.started", turnId, prompt: promptText });
-    await this.placeMemories(promptText);
+    if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
     try {

@@ -2,6 +2,7 @@
 // titles, so the UI can list earlier tasks at start without reading every session file.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { redact } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 
@@ -36,7 +37,9 @@ export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
  * one update of the index (never a session file); the index is a convenience, not the record.
  */
 export async function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]) => TaskIndexEntry[]): Promise<void> {
+  // Titles come from prompts: a secret typed into one must not land here either.
   const next = change(await readTaskIndex(home))
+    .map((e) => ({ ...e, title: redact(e.title) }))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
     .slice(0, MAX_INDEXED_TASKS);
   await fs.mkdir(home, { recursive: true });
