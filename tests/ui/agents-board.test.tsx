@@ -131,3 +131,51 @@ describe("the summary", () => {
     expect(agentSummary(p, [], false)).toBeNull();
   });
 });
+
+describe("a captured screen", () => {
+  // Read in tmux at 50x20 while six workers ran (same state, fixed clock): guards the layout.
+  it("the board and a child's view at 50x20", async () => {
+    h = await renderUi(50, 20);
+    fanOut(h);
+    expect(await openAgentsTab(h)).toEqual([
+      "NanoHermes · mock-model · mode default",
+      "│  Files  Changes  Reads  Todo  Jobs [Agents 3]",
+      "│ ●2 !1 ○1 ✓1 ✗1",
+      "│ 1 ● agent-1 worker running        3.2k tok 1m05s",
+      "│     run_command npm test -- --run tests/parser",
+      "│     fix the failing parser tests in src/parser.…",
+      "│ 2 ! agent-2 worker needs approval          1m05s",
+      "│     asks: write CHANGELOG.md",
+      "│ 3 ● agent-3 worker running silent 3m05s    1m05s",
+      "│     run_command sleep 600",
+      "│ 4 ✓ agent-4 worker done             1.1k tok 12s",
+      "│     fix the failing parser tests in src/parser.…",
+      "│ 5 ○ agent-5 worker queued",
+      "│     review the lexer",
+      "│ 6 ✗ agent-6 worker failed                     3s",
+      "│     model error: 500 internal",
+      "│",
+      "│",
+      "Enter open · x stop · 1-9 ↑↓ select · Esc back · …",
+    ]);
+    h.keys("1");
+    h.keys("\r");
+    const ev = { taskId: "t0", agentId: "agent-1" };
+    h.emit({ type: "turn.started", ...ev, turnId: "c1", prompt: "fix the failing parser tests in src/parser.ts" });
+    h.emit({ type: "assistant.delta", ...ev, text: "Running the parser tests first." });
+    h.emit({ type: "assistant.completed", ...ev, text: "", toolCalls: 1 });
+    h.emit({ type: "tool.started", ...ev, callId: "x1", name: "run_command", kind: "exec", args: { command: "npm test -- --run tests/parser" }, summary: "npm test -- --run tests/parser" });
+    h.emit({ type: "tool.output", ...ev, callId: "x1", stream: "stdout", chunk: " FAIL tests/parser.test.ts > columns\n" });
+    expect(await h.lines()).toEqual([
+      "NanoHermes · mock-model · mode default",
+      "agent-1 worker · ● running · 1m05s · 3.2k tok",
+      "",
+      "› fix the failing parser tests in src/parser.ts",
+      "Running the parser tests first.",
+      "▸ ● run_command npm test -- --run tests/parser 0s",
+      "     FAIL tests/parser.test.ts > columns",
+      ...Array(11).fill(""),
+      "Esc close · x stop · ↑↓ PgUp PgDn scroll · End fo…",
+    ]);
+  });
+});

@@ -9,7 +9,7 @@ import { keyLabel } from "../controller/agents.js";
 import { agentApproval } from "../state/children.js";
 import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agents-view.js";
 import { approvalLines } from "../view/cards.js";
-import { formatDuration, formatTokens } from "../view/chrome.js";
+import { fit, formatDuration, formatTokens, type Segment } from "../view/chrome.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
 
 type AgentDialog = Extract<Dialog, { kind: "agent" }>;
@@ -22,19 +22,19 @@ export function agentViewPane(s: AppState, sv: AppServices, dialog: AgentDialog,
   const blocks = t?.children[dialog.agentId]?.blocks ?? [];
   const now = Date.now();
 
-  // Header: who, how it is doing, what it costs.
-  const head: string[] = [p.borderFocused(p.title(`${dialog.agentId}${row ? ` ${row.name}` : ""}`))];
+  // Header: who, how it is doing, what it costs; the numbers go first when narrow.
+  const head: Segment[] = [{ text: p.borderFocused(p.title(`${dialog.agentId}${row ? ` ${row.name}` : ""}`)), priority: 100 }];
   if (row) {
     const elapsed = agentElapsed(row, now);
     const silent = silentFor(row, now);
     const tokens = row.usage.prompt + row.usage.completion;
-    head.push(agentPaint(p, row.status)(`${(ascii ? agentGlyphAscii : agentGlyph)[row.status]} ${agentLabel[row.status]}`));
-    if (silent !== null) head.push(p.warning(`silent ${formatDuration(silent)}`));
-    if (elapsed !== null) head.push(p.dim(formatDuration(elapsed)));
-    if (tokens > 0) head.push(p.dim(`${formatTokens(tokens)} tok`));
-    if (row.files.length) head.push(p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`));
+    head.push({ text: agentPaint(p, row.status)(`${(ascii ? agentGlyphAscii : agentGlyph)[row.status]} ${agentLabel[row.status]}`), priority: 90 });
+    if (silent !== null) head.push({ text: p.warning(`silent ${formatDuration(silent)}`), priority: 85 });
+    if (elapsed !== null) head.push({ text: p.dim(formatDuration(elapsed)), priority: 80 });
+    if (tokens > 0) head.push({ text: p.dim(`${formatTokens(tokens)} tok`), priority: 50 });
+    if (row.files.length) head.push({ text: p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`), priority: 40 });
   }
-  const header = truncateToWidth(head.join(p.dim(" · ")), width);
+  const header = fit(head, width, p.dim(" · "));
 
   // Bottom: the card of its pending approval (the status line has the view's keys).
   const bottom: string[] = [];

@@ -27,7 +27,7 @@ export function statusPaint(p: Palette, status: TaskStatus): (s: string) => stri
 }
 
 /** A segment of a one-line bar; `shorter` forms replace its text when the line is too wide. */
-interface Segment {
+export interface Segment {
   text: string;
   priority: number;
   /** Each form is taken when no step of lower priority is left (a form's priority is below the segment's). */
@@ -38,7 +38,7 @@ interface Segment {
  * Joins segments left to right. While they do not fit, the lowest-priority step is taken: a
  * segment's next shorter form, or dropping a segment (never the last one).
  */
-function fit(segments: Segment[], width: number, sep: string): string {
+export function fit(segments: Segment[], width: number, sep: string): string {
   const kept = segments.map((s) => ({ ...s, on: true }));
   const total = () => kept.filter((s) => s.on).reduce((n, s, i) => n + visibleWidth(s.text) + (i ? visibleWidth(sep) : 0), 0);
   const steps = kept.flatMap((s) => [

@@ -1,0 +1,95 @@
+// The subagent board through the built program in a real terminal: the parent fans out to six
+// workers (four run, two wait), the board and the task bar follow them, one child's transcript
+// opens and streams, and Ctrl-C stops the task with every child. At 120x40 and 50x20.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import { keys, PtyApp } from "../helpers/pty.js";
+
+let server: MockServer | undefined;
+let app: PtyApp | undefined;
+afterEach(async () => {
+  if (app && app.exitCode === null) app.kill("SIGKILL");
+  app = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+const tasks = ["fix the parser", "update the changelog", "review the lexer", "write the docs", "profile the renderer", "check the sandbox"];
+
+/** Which child sent a request (`agent-N`), from the system prompt the engine gives it; null for the parent. */
+function childOf(req: RecordedRequest): string | null {
+  const system = (req.messages[0] as { content?: unknown } | undefined)?.content;
+  return typeof system === "string" ? (/You are the subagent "worker" \((agent-\d+)\)/.exec(system)?.[1] ?? null) : null;
+}
+
+async function fanOutServer(): Promise<MockServer> {
+  return startMockServer((req) => {
+    const child = childOf(req);
+    if (child) return { content: `${child} streams: ${"step by step ".repeat(120)}`, chunkSize: 6, chunkDelayMs: 120 };
+    const answered = req.messages.some((m) => (m as { role: string }).role === "tool");
+    return answered ? textReply("the workers reported back") : toolReply(tasks.map((task) => ({ name: "subagent", args: { agent: "worker", task } })));
+  });
+}
+
+function start(s: MockServer, cols: number, rows: number): PtyApp {
+  const ws = tempDir();
+  const file = join(ws, "subagents.json");
+  writeFileSync(file, JSON.stringify({ agents: { worker: { prompt: "You do one focused task and report back." } } }));
+  return new PtyApp({ cols, rows, cwd: ws, args: ["--subagents", file], env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }) });
+}
+
+describe.each([
+  [120, 40],
+  [50, 20],
+])("the subagent board at %ix%i", (cols, rows) => {
+  it("follows six children, opens one live, and Ctrl-C stops them all", async () => {
+    server = await fanOutServer();
+    app = start(server, cols, rows);
+    await app.waitFor("Ask anything");
+    app.type("fan out to six workers");
+    app.type(keys.enter);
+
+    // The task bar sums the board up: four run (the gate), two wait.
+    const bar = await app.waitFor(/agents (4 running, 2 queued|●4 ○2)|●4 ○2/);
+    expect(bar.split("\n")[1]).toMatch(/fan out to six workers · running/);
+
+    app.type(keys.ctrl("r"));
+    for (let i = 0; i < 4; i++) app.type(keys.right);
+    let screen = await app.waitFor(/\[Agents 4\]/);
+    expect(screen).toMatch(/1 ● agent-1 worker/);
+    expect(screen).toMatch(/5 ○ agent-5 worker/);
+    expect(screen).toContain("profile the renderer");
+    for (const line of app.lines()) expect(line.length).toBeLessThanOrEqual(cols);
+
+    // One child's own transcript, live.
+    app.type("2");
+    app.type(keys.enter);
+    screen = await app.waitFor(/agent-2 worker · ● running/);
+    expect(screen).toContain("› update the changelog");
+    const before = (await app.waitFor(/agent-2 streams: step by step/)).split("step").length;
+    screen = await app.waitFor((s) => s.split("step").length > before + 4);
+    expect(screen).not.toContain("agent-1 streams");
+    expect(screen).toMatch(/Esc close · x stop/);
+    app.type(keys.esc);
+    await app.waitFor((s) => !s.includes("Esc close") && /\[Agents 4\]/.test(s));
+
+    // Ctrl-C on the board stops the task: queued children never start, running ones stop.
+    app.type(keys.ctrl("c"));
+    screen = await app.waitFor(/6 stopped|■6/, 15_000);
+    expect(screen).toMatch(/5 ■ agent-5 worker/);
+    expect(screen).toMatch(/1 ■ agent-1 worker/);
+    expect(server.maxInFlight).toBe(4);
+    expect(server.requests.filter((r) => childOf(r) !== null)).toHaveLength(4);
+    await app.waitFor(/Agents\]/);
+
+    // Back to the input; a key typed within 25 ms of a lone Esc would read as Alt+key.
+    app.type(keys.esc);
+    await app.waitFor("■ stopped");
+    await new Promise((r) => setTimeout(r, 100));
+    app.type(keys.ctrl("d"));
+    expect(await app.exit()).toBe(0);
+  });
+});
