@@ -23,6 +23,7 @@ describe.each([
   [120, 40],
   [80, 24],
   [50, 20],
+  [40, 16],
 ])("the Agents tab at %ix%i", (cols, rowsCount) => {
   it("shows each child's state, tool, tokens, files and silence, never wider than the terminal", async () => {
     h = await renderUi(cols, rowsCount);
@@ -37,6 +38,14 @@ describe.each([
     expect(frame).toMatch(/2 ! agent-2 worker/);
     expect(frame).toMatch(/asks: write CHANGELOG\.md/);
     expect(frame).toMatch(/3 ● agent-3 worker .*silent 3m05s/);
+    if (rowsCount < 20) {
+      // A short pane scrolls with the selection: Down to the last child.
+      for (let i = 0; i < 5; i++) h.keys("\x1b[B");
+      const last = await h.frame();
+      expect(last).toMatch(/6 ✗ agent-6 worker/);
+      expect(last).not.toMatch(/1 ● agent-1/);
+      return;
+    }
     expect(frame).toMatch(/4 ✓ agent-4 worker .*12s/);
     expect(frame).toMatch(/5 ○ agent-5 worker/);
     expect(frame).toMatch(/6 ✗ agent-6 worker/);

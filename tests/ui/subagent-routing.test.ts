@@ -32,6 +32,8 @@ describe("child events", () => {
       { type: "turn.completed", ...ev, turnId: "c1", reason: "completed", response: "done", steps: 1, usage: { prompt: 10, completion: 2 } },
     ];
     for (const e of events) s = reduceApp(s, e);
+    // Board rows change the board, not the parent's blocks either.
+    s = reduceApp(s, board(row("agent-1", { usage: { prompt: 10, completion: 2 } })));
     const parent = s.transcripts.t0!;
     expect(parent.blocks).toBe(parentBlocks);
     expect(parent.running).toBe(true);
