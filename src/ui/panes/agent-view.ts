@@ -1,6 +1,6 @@
 // One subagent's transcript, read-only and live (Enter on the Agents tab), drawn in place of the
 // task's transcript: a header with its board row, the same virtualised renderer as the main view,
-// the card of an approval it waits for, and its keys.
+// and the card of an approval it waits for. Its keys are on the status line (panes/status.ts).
 import type { Dialog } from "../controller/ui-state.js";
 import type { AppServices } from "../hooks/context.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
