@@ -8,6 +8,8 @@ import { join, resolve } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
 import { benchSearch } from "./search.js";
 import { benchTui, mcpHome } from "./tui.js";
+import { benchMemory } from "./memory.js";
+import { benchSessions } from "./sessions.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -112,6 +114,20 @@ async function main() {
     if (!search.rgAvailable) console.log("(ripgrep is not installed: apt install ripgrep to compare)");
   }
 
+  console.log("\nmemory and sessions:");
+  const memory = only === "tui" ? null : await benchMemory();
+  const sessions = only === "tui" ? null : await benchSessions();
+  if (memory && sessions) {
+    printTable([
+      ["measure", "value", "target"],
+      [`memory search over ${memory.entries.toLocaleString("en-US")} entries, p50 / p95 (warm)`, `${memory.queryMs.p50} / ${memory.queryMs.p95} ms`, "< 5 ms"],
+      ["  one save (locked, atomic) at that size", `${memory.saveMs} ms`, ""],
+      [`session search over ${sessions.sessions.toLocaleString("en-US")} sessions, p50 / p95`, `${sessions.searchMs.p50} / ${sessions.searchMs.p95} ms`, "< 50 ms"],
+      ["  indexing them the first time / catching up, nothing changed", `${sessions.indexMs} / ${sessions.resyncMs} ms`, ""],
+      ["load / save a 10,000-message session", `${sessions.loadMs} / ${sessions.saveMs} ms`, "< 150 ms"],
+    ]);
+  }
+
   console.log("\nterminal UI (pty 120x40, mock model streaming 200 tokens/s):");
   const tui = await benchTui();
   const ratio = tui.frames10.p95 > 0 ? tui.frames2000.p95 / tui.frames10.p95 : 0;
@@ -127,8 +143,11 @@ async function main() {
     ["p95 ratio, 2,000 vs 10 messages", ratio.toFixed(2), "<= 1.2"],
     ["CPU while streaming (10 / 2,000 messages)", `${tui.cpuPercentStreaming10}% / ${tui.cpuPercentStreaming2000}% of a core`, "< 35%"],
     ["terminal bytes per streamed token (10 / 2,000)", `${tui.bytesPerToken10} / ${tui.bytesPerToken2000}`, "<= 60"],
+    [`board: ${tui.board.children} subagents (4 streaming at once), Ink frame p50 / p95`, `${tui.board.frames.p50} / ${tui.board.frames.p95} ms (${tui.board.frames.count} frames)`, "p95 < 12 ms"],
+    ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
+    ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
   ]);
-  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results, search, tui: { ...tui, p95Ratio: +ratio.toFixed(2) } };
+  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results, search, memory, sessions, tui: { ...tui, p95Ratio: +ratio.toFixed(2) } };
   writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
 }

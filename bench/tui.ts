@@ -21,6 +21,8 @@ export interface TuiFigures {
   bytesPerToken10: number;
   bytesPerToken2000: number;
   tokensStreamed: number;
+  /** 20 delegations in one step (4 streaming at a time, 200 tokens/s each) with the Agents tab open. */
+  board: { children: number; frames: { p50: number; p95: number; count: number }; cpuPercent: number; keyEchoMs: { p50: number; max: number } };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -136,6 +138,65 @@ async function streaming(server: MockServer, ws: string, earlier: number, tokens
   return { frames: all, cpu: +cpu.toFixed(1), bytesPerToken: +(bytes / (text.length / 4)).toFixed(1) };
 }
 
+/**
+ * The subagent board under load: the parent delegates 20 tasks in one step; children stream 300
+ * tokens each at 200 tokens/s, four at a time; the Agents tab is open and the user types.
+ */
+async function boardStreaming(ws: string) {
+  const children = 20;
+  const text = Array.from({ length: 300 }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
+  const server = await startMockServer((req) => {
+    const messages = req.messages as { role: string; content: unknown }[];
+    const system = String(messages[0]?.content ?? "");
+    if (system.includes("You are the subagent")) return { ...textReply(text), chunkSize: 4, tokensPerSecond: 200 };
+    if (messages.some((m) => m.role === "tool")) return textReply("all children reported");
+    return { toolCalls: Array.from({ length: children }, (_, i) => ({ id: `c${i}`, name: "subagent", arguments: JSON.stringify({ agent: "worker", task: `job ${i}` }) })) };
+  });
+  const agents = join(mkdtempSync(join(tmpdir(), "nh-bench-a-")), "agents.json");
+  writeFileSync(agents, JSON.stringify({ agents: { worker: { prompt: "You do one small job." } } }));
+  const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
+  const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, args: ["--subagents", agents], env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), { NANOHERMES_BENCH_FRAMES: frames }) });
+  try {
+    await app.waitFor(settled, 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    const cpu0 = cpuTicks(app.pty.pid);
+    const t0 = performance.now();
+    app.type("fan out\r");
+    await app.waitFor((s) => s.includes("agent-4"), 20_000);
+    // The Agents tab, then back to the input.
+    app.type("\x12");
+    for (let i = 0; i < 4; i++) app.type("\x1b[C");
+    await new Promise((r) => setTimeout(r, 100));
+    app.type("\x1b");
+    await new Promise((r) => setTimeout(r, 100));
+    const echoes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const mark = `zq${i}x`;
+      const k0 = performance.now();
+      app.type(mark);
+      await app.waitFor((s) => s.includes(mark), 10_000);
+      echoes.push(performance.now() - k0);
+      for (let j = 0; j < mark.length; j++) app.type("\x7f");
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    await app.waitFor((s) => /✓ fan out · done/.test(s), 120_000);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = ((cpuTicks(app.pty.pid) - cpu0) / 100 / seconds) * 100;
+    app.type("\x04");
+    await app.exit();
+    const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
+    return {
+      children,
+      frames: { p50: +pct(all, 0.5).toFixed(2), p95: +pct(all, 0.95).toFixed(2), count: all.length },
+      cpuPercent: +cpu.toFixed(1),
+      keyEchoMs: { p50: +pct(echoes, 0.5).toFixed(1), max: +Math.max(...echoes).toFixed(1) },
+    };
+  } finally {
+    if (app.exitCode === null) app.kill("SIGKILL");
+    await server.close();
+  }
+}
+
 export async function benchTui(): Promise<TuiFigures> {
   const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
   writeFileSync(join(ws, "README.md"), "# bench\n");
@@ -148,6 +209,7 @@ export async function benchTui(): Promise<TuiFigures> {
     const idleRssMb = await idleRss(server, ws);
     const s10 = await streaming(server, ws, 10, tokens);
     const s2000 = await streaming(server, ws, 2000, tokens);
+    const board = await boardStreaming(ws);
     const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
     return {
       firstFrameMs,
@@ -161,6 +223,7 @@ export async function benchTui(): Promise<TuiFigures> {
       bytesPerToken10: s10.bytesPerToken,
       bytesPerToken2000: s2000.bytesPerToken,
       tokensStreamed: tokens,
+      board,
     };
   } finally {
     await server.close();
