@@ -25,7 +25,16 @@ export function blockSource(block: Block): string {
     }
     case "approval":
       return block.detail;
+    case "compaction":
+      return block.summary;
   }
+}
+
+/** The record of a compaction: what the model now sees in place of the folded messages. */
+export function compactionDetail(block: Extract<Block, { kind: "compaction" }>): { title: string; lines: string[] } {
+  const what = block.folded === null ? "earlier messages" : `${block.folded} earlier message${block.folded === 1 ? "" : "s"}`;
+  const head = block.failed ? `The summary of ${what} failed${block.error ? `: ${block.error}` : ""}; this note stands in:` : `What the model now sees in place of ${what}${block.focus ? ` (focus: ${block.focus})` : ""}:`;
+  return { title: block.failed ? "Compaction (the summary failed)" : "Compaction summary", lines: [head, "", ...block.summary.split("\n")] };
 }
 
 /** Fenced code blocks of a Markdown text, without their fences. */
@@ -104,9 +113,10 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
     case "toggleBlock":
       if (block?.kind === "tool" || block?.kind === "reasoning") ctl.deps.store.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
       else if (block?.kind === "approval") ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 } }));
+      else if (block?.kind === "compaction") ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
       return true;
     case "copyBlock":
-      if (block) copyText(ctl, blockSource(block), block.kind === "tool" ? "the command" : `the ${block.kind === "assistant" ? "reply" : block.kind}`);
+      if (block) copyText(ctl, blockSource(block), block.kind === "tool" ? "the command" : block.kind === "compaction" ? "the summary" : `the ${block.kind === "assistant" ? "reply" : block.kind}`);
       return true;
     case "copyCode": {
       const code = block?.kind === "assistant" ? codeBlocks(block.text) : [];

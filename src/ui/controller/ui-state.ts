@@ -17,7 +17,8 @@ export type Dialog =
   | { kind: "help"; offset: number }
   | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number; back?: Dialog }
   | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent"; target: string; taskId?: string; back?: Dialog }
-  | { kind: "detail"; title: string; lines: string[]; offset: number; back?: Dialog }
+  /** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
+  | { kind: "detail"; title: string; lines: string[]; offset: number; words?: boolean; back?: Dialog }
   /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
   | { kind: "agent"; taskId: string; agentId: string; scroll: Scroll }
   | { kind: "queue"; index: number }

@@ -1,6 +1,8 @@
 // The transcript of one task as view state: a pure reducer from bus events (and a few UI actions)
 // to a list of blocks. Blocks are immutable; a change replaces the block object, so renderers can
 // cache by identity.
+import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
+import { MEMORY_BLOCK_START } from "../../memory/tools.js";
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
 
@@ -42,6 +44,24 @@ export type Block =
       resolved: string | null;
     }
   | { kind: "notice"; id: string; level: "info" | "warn" | "error"; text: string }
+  /**
+   * Where older messages were folded into a summary (context.compacted, or the summary message of a
+   * reloaded session). Counts are null when only the summary text is known (a rebuilt transcript).
+   */
+  | {
+      kind: "compaction";
+      id: string;
+      folded: number | null;
+      summaryChars: number;
+      /** The summary call failed: an omission note stands in. */
+      failed: boolean;
+      beforeChars: number | null;
+      afterChars: number | null;
+      /** The text the model now sees in place of the folded messages. */
+      summary: string;
+      focus?: string;
+      error?: string;
+    }
   | { kind: "turn-end"; id: string; reason: "interrupted" | "max_iterations" | "error"; text: string };
 
 export type BlockKind = Block["kind"];
@@ -125,13 +145,32 @@ function closeLive(state: TranscriptState, stopped: boolean): TranscriptState {
   return changedAny ? { ...state, blocks } : state;
 }
 
-/** Rebuilds a transcript from stored messages (resume, undo, clear). */
+/** The compaction marker a stored summary message stands for; null for any other system message. */
+export function compactionFromMessage(text: string): Omit<Extract<Block, { kind: "compaction" }>, "id"> | null {
+  const summary = text.startsWith(SUMMARY_PREFIX);
+  if (!summary && !text.startsWith(OMITTED_NOTE)) return null;
+  // A failed compaction after an earlier summary keeps that summary and appends the note.
+  const failed = !summary || text.trimEnd().endsWith(OMITTED_NOTE);
+  const body = summary ? text.slice(SUMMARY_PREFIX.length).replace(OMITTED_NOTE, "").trim() : "";
+  return { kind: "compaction", folded: null, summaryChars: body.length, failed, beforeChars: null, afterChars: null, summary: text };
+}
+
+/**
+ * Rebuilds a transcript from stored messages (resume, undo, clear). The engine's retrieved-memory
+ * blocks are user messages but not the user's words: left out. A summary from compaction becomes
+ * the same marker the live event gives.
+ */
 export function fromMessages(messages: ChatMessage[]): TranscriptState {
   let state = emptyTranscript();
   const toolIndex = new Map<string, number>();
   for (const m of messages) {
-    if (m.role === "user") state = add(state, (id) => ({ kind: "user", id, text: contentText(m.content) }));
-    else if (m.role === "assistant") {
+    if (m.role === "user") {
+      const text = contentText(m.content);
+      if (!text.startsWith(MEMORY_BLOCK_START)) state = add(state, (id) => ({ kind: "user", id, text }));
+    } else if (m.role === "system") {
+      const marker = compactionFromMessage(m.content);
+      if (marker) state = add(state, (id) => ({ ...marker, id }));
+    } else if (m.role === "assistant") {
       if (m.reasoning_content) state = add(state, (id) => ({ kind: "reasoning", id, text: m.reasoning_content ?? "", done: true, expanded: false }));
       if (m.content) state = add(state, (id) => ({ kind: "assistant", id, text: m.content ?? "", done: true }));
       for (const call of m.tool_calls ?? []) {
@@ -225,6 +264,12 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     }
     case "notice":
       return add(state, (id) => ({ kind: "notice", id, level: event.level, text: event.text }));
+    case "context.compacted":
+      return add(state, (id) => ({
+        kind: "compaction", id, folded: event.folded, summaryChars: event.summaryChars, failed: event.failed, beforeChars: event.beforeChars, afterChars: event.afterChars, summary: event.summary,
+        ...(event.focus ? { focus: event.focus } : {}),
+        ...(event.error ? { error: event.error } : {}),
+      }));
     case "hook.completed": {
       if (event.outcome === "passed") return state;
       const why = event.exitCode === -2 ? "timed out" : `exit ${event.exitCode}`;

@@ -161,3 +161,44 @@ export function approvalSummaryLines(block: Of<"approval">, c: CardContext): str
   const line = truncateToWidth(answer + who + approvalTitle(block), c.width);
   return [c.focused ? c.p.selection(padToWidth(line, c.width)) : line];
 }
+
+/** 310,000 -> "310k", 2,140 -> "2.1k", 980 -> "980": sizes in the compaction marker. */
+export function shortCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** What the compaction marker says, on one line (wrapped by the card). */
+export function compactionText(block: Of<"compaction">): string {
+  const sizes = block.beforeChars !== null && block.afterChars !== null ? `${shortCount(block.beforeChars)} → ${shortCount(block.afterChars)} characters` : "";
+  const what = block.folded === null ? "earlier messages" : `${block.folded.toLocaleString("en-US")} earlier message${block.folded === 1 ? "" : "s"}`;
+  const focus = block.focus ? ` focused on "${block.focus}"` : "";
+  if (block.failed) {
+    const why = block.error ? `: ${block.error}` : "";
+    const head = block.folded === null ? "earlier messages were left out" : `folded ${what}, but the summary failed${why}`;
+    return `${head}; an omission note stands in${sizes ? ` (${sizes})` : ""}`;
+  }
+  const chars = `${block.summaryChars.toLocaleString("en-US")} chars`;
+  return block.folded === null ? `earlier messages were folded into a summary${focus} (${chars})` : `folded ${what} into a summary${focus} (${chars}; ${sizes})`;
+}
+
+/**
+ * A rule across the transcript where older messages were folded: `── folded 51 earlier messages
+ * into a summary (…) ──`, wrapped on narrow screens. Focused (browse mode), it says how to read it.
+ */
+export function compactionLines(block: Of<"compaction">, c: CardContext): string[] {
+  const rule = c.ascii ? "-" : "─";
+  const paint = block.failed ? c.p.warning : c.p.info;
+  const text = compactionText(block);
+  const room = Math.max(4, c.width - 6);
+  const wrapped = wrapLine(text, room, { words: true });
+  const lines = wrapped.map((l, i) => {
+    const lead = i === 0 ? `${rule}${rule} ` : "   ";
+    const tail = i === wrapped.length - 1 ? ` ${rule.repeat(Math.max(2, c.width - visibleWidth(lead) - visibleWidth(l) - 1))}` : "";
+    return truncateToWidth(paint(lead + l + tail), c.width);
+  });
+  if (!c.focused) return lines;
+  return [...lines, c.p.dim(truncateToWidth("   Enter shows the summary the model now sees", c.width))].map((l) => c.p.selection(padToWidth(l, c.width)));
+}

@@ -78,7 +78,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       return frame(p, "Keys and commands", all.slice(offset), width, height, "↑↓ PgUp PgDn scroll · Esc close");
     }
     case "detail": {
-      const all = dialog.lines.flatMap((l) => wrapLine(l, width - 2));
+      const all = dialog.lines.flatMap((l) => wrapLine(l, width - 2, { words: dialog.words ?? false }));
       const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
       return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
     }

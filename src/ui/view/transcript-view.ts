@@ -6,7 +6,7 @@ import { IncrementalMarkdown } from "../render/incremental.js";
 import type { MarkdownStyles } from "../render/markdown.js";
 import { padToWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
-import { approvalSummaryLines, noticeLines, reasoningLines, toolLines, turnEndLines, userLines, type CardContext } from "./cards.js";
+import { approvalSummaryLines, compactionLines, noticeLines, reasoningLines, toolLines, turnEndLines, userLines, type CardContext } from "./cards.js";
 
 export interface Position {
   block: number;
@@ -103,6 +103,8 @@ export class TranscriptRenderer {
         return noticeLines(block, c);
       case "turn-end":
         return turnEndLines(block, c);
+      case "compaction":
+        return ["", ...compactionLines(block, c)];
       default:
         block satisfies never;
         return [];
