@@ -5,7 +5,7 @@
 export interface ActionInfo {
   keys: string[];
   doc: string;
-  group: "global" | "composer" | "transcript" | "approval" | "lists";
+  group: "global" | "composer" | "transcript" | "approval" | "lists" | "dialogs";
 }
 
 export const actions = {
@@ -78,6 +78,12 @@ export const actions = {
   prevTab: { keys: ["left", "h"], doc: "previous results tab", group: "lists" },
   nextHunk: { keys: ["]"], doc: "next diff hunk", group: "lists" },
   prevHunk: { keys: ["["], doc: "previous diff hunk", group: "lists" },
+  pickerScope: { keys: ["tab"], doc: "session picker: this workspace or every workspace (typing searches, Enter opens)", group: "dialogs" },
+  memoryFilter: { keys: ["/"], doc: "memory: filter (BM25 search); Enter or ↓ back to the list", group: "dialogs" },
+  memoryEdit: { keys: ["enter"], doc: "memory: edit the selected entry's text", group: "dialogs" },
+  memoryKind: { keys: ["k"], doc: "memory: cycle its kind (lesson, preference, correction, fact)", group: "dialogs" },
+  memoryDelete: { keys: ["d", "delete"], doc: "memory: delete it (asks first)", group: "dialogs" },
+  memoryNew: { keys: ["n"], doc: "memory: add a new one", group: "dialogs" },
 } as const satisfies Record<string, ActionInfo>;
 
 export type Action = keyof typeof actions;

@@ -31,6 +31,8 @@ import { TranscriptRenderer } from "./view/transcript-view.js";
 import { markdownStyles } from "./view/panes.js";
 import { listWorkspaceFiles } from "./workspace-files.js";
 import { openInEditor } from "./external-editor.js";
+import { openPicker } from "./controller/session-picker.js";
+import { memorySource, sessionSource } from "./sources.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -99,6 +101,15 @@ export async function runUi(opts: UiOptions): Promise<number> {
     process.exit(code);
   };
 
+  // Earlier tasks of this workspace from the index (without loading them); the picker waits for
+  // them, so a session it opens is found in its task. The first task's own file is not listed twice.
+  let addEarlier: () => void = () => {};
+  const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => readTaskIndex(settings.home)).then((entries) => {
+    for (const e of entries.filter((x) => x.workspace === settings.workspace && x.sessionFile !== opts.sessionFile).slice(0, 50).reverse()) {
+      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
+    }
+  });
+
   // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings (read later).
   let wrapForTmux = Boolean(env.TMUX);
   const ctl = new Controller({
@@ -130,6 +141,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
         () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
         (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
       ),
+    sessions: sessionSource(settings, earlier),
+    memory: memorySource(settings),
     now: () => Date.now(),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
@@ -180,13 +193,14 @@ export async function runUi(opts: UiOptions): Promise<number> {
     store.dispatch(event);
   });
 
-  // The first task, then earlier tasks of this workspace from the index (without loading them).
-  ctl.newTask(opts.sessionFile);
-  void readTaskIndex(settings.home).then((entries) => {
-    for (const e of entries.filter((x) => x.workspace === settings.workspace).slice(0, 50).reverse()) {
-      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
-    }
-  });
+  // The first task (a bare --resume asks which session first), then the earlier ones.
+  if (opts.pickSession) {
+    const trust = store.getState().ui.dialog;
+    openPicker(ctl, { startup: true });
+    // The trust question (if any) comes first; the picker waits under it.
+    if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
+  } else ctl.newTask(opts.sessionFile);
+  addEarlier();
 
   // The terminal handshake runs after the first frame; its replies arrive as "reply" keys.
   const probe = createProbe({ timeoutMs: 400, skipBackground: env.TERM === "linux" });

@@ -8,6 +8,7 @@ import { statusLine } from "./panes/status.js";
 import { taskListPane } from "./panes/task-list.js";
 import { titleLine } from "./panes/title.js";
 import { transcriptPane } from "./panes/transcript.js";
+import type { Dialog } from "./controller/ui-state.js";
 import type { AppState } from "./state/store.js";
 
 export interface Screen {
@@ -17,8 +18,12 @@ export interface Screen {
 }
 
 export function composeScreen(s: AppState, sv: AppServices): Screen {
-  const { columns, rows, taskListOpen, resultsOpen, focus, dialog } = s.ui;
-  const layout = computeLayout({ columns, rows, taskListOpen, resultsOpen });
+  const { columns, rows, focus, dialog } = s.ui;
+  // The session picker and the memory dialog list long lines: they take the whole width.
+  const wideKind = (d: Dialog | null | undefined): boolean => d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
+  // (So does a question asked over them: editing a memory's text keeps the layout still.)
+  const wide = wideKind(dialog);
+  const layout = computeLayout({ columns, rows, taskListOpen: s.ui.taskListOpen && !wide, resultsOpen: s.ui.resultsOpen && !wide });
   const { taskList, results, bodyHeight } = layout;
   // Overlays take the centre column; the one with focus wins when both are open; dialogs draw there too.
   const centre = dialog ? "transcript" : results?.overlay && (focus === "results" || !taskList?.overlay) ? "results" : taskList?.overlay ? "tasks" : "transcript";

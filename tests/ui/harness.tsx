@@ -8,6 +8,7 @@ import type { BusCommand } from "../../src/protocol/commands.js";
 import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
 import { Controller } from "../../src/ui/controller/controller.js";
+import type { MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
 import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
@@ -68,7 +69,24 @@ export interface Harness {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-export async function renderUi(columns: number, rows: number, options: { keys?: Record<string, string | string[]>; history?: string[] } = {}): Promise<Harness> {
+/** What the picker and the memory dialog see unless a test passes its own fakes: nothing, memory off. */
+const noSessions: SessionSource = { list: async () => [], search: async () => [], lastPrompt: async () => null };
+const noMemory: MemorySource = {
+  enabled: false, kinds: ["lesson", "preference", "correction", "fact"], list: async () => [], search: async () => [], update: async () => null, remove: async () => false,
+  save: async () => {
+    throw new Error("memory is off");
+  },
+};
+
+export interface RenderOptions {
+  keys?: Record<string, string | string[]>;
+  history?: string[];
+  sessions?: SessionSource;
+  memory?: MemorySource;
+  now?: () => number;
+}
+
+export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
   const store = new Store({ frameMs: 0 }, { columns, rows });
   const bus = new Bus();
   bus.subscribe((e) => store.dispatch(e));
@@ -97,7 +115,9 @@ export async function renderUi(columns: number, rows: number, options: { keys?: 
     sandboxLabel: () => "unsandboxed",
     skills: () => [{ name: "release", description: "cut a release", file: "/ws/.nanohermes/skills/release/SKILL.md" }],
     trustWorkspace: () => {},
-    now: () => Date.now(),
+    sessions: options.sessions ?? noSessions,
+    memory: options.memory ?? noMemory,
+    now: options.now ?? (() => Date.now()),
   });
   const services: AppServices = {
     store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),

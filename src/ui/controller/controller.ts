@@ -14,6 +14,7 @@ import { handleBrowseKey } from "./browse.js";
 import { handleComposerKey } from "./composer-keys.js";
 import { handleDialogKey } from "./dialogs.js";
 import { handleListKey, type ResultsMeasure } from "./lists.js";
+import type { MemorySource, SessionSource } from "./sources.js";
 import type { UiState } from "./ui-state.js";
 import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
 
@@ -61,6 +62,10 @@ export interface ControllerDeps {
   skills(): { name: string; description: string; file: string }[];
   /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
   trustWorkspace(): void;
+  /** Past sessions for the /resume picker. */
+  sessions: SessionSource;
+  /** Long-term memory for the /memory dialog. */
+  memory: MemorySource;
   now(): number;
 }
 
@@ -228,9 +233,9 @@ export class Controller {
     this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null }));
   }
 
-  newTask(sessionFile?: string): void {
+  newTask(sessionFile?: string, title?: string): void {
     const id = this.deps.newTaskId();
-    this.send({ type: "task.create", taskId: id, ...(sessionFile ? { sessionFile } : {}) });
+    this.send({ type: "task.create", taskId: id, ...(sessionFile ? { sessionFile } : {}), ...(title ? { title } : {}) });
     this.selectTask(id);
     this.setUi((ui) => ({ ...ui, focus: "composer" }));
   }

@@ -2,12 +2,15 @@
 // deny note, filter, search, history), confirmations, long details, the steer/queue editor and a
 // subagent's view (controller/agents.ts).
 import { actions, type Action } from "../../config/keybindings.js";
-import { applyEditorAction, createEditor, editorActions, editorText, insertText } from "../input/editor.js";
+import { createEditor, editorText } from "../input/editor.js";
 import type { InputEvent, Key } from "../input/keys.js";
-import { findAction, formatKeySpec } from "../input/keymap.js";
+import { formatKeySpec } from "../input/keymap.js";
 import { confirmStopAgent, handleAgentViewKey } from "./agents.js";
 import { findMatches, gotoMatch } from "./browse.js";
 import type { Controller } from "./controller.js";
+import { editField } from "./field.js";
+import { handleMemoryKey, memoryAdded, memoryEdited, memoryForgotten } from "./memory-dialog.js";
+import { handlePickerKey } from "./session-picker.js";
 import { runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
 import type { Dialog } from "./ui-state.js";
@@ -56,20 +59,9 @@ const setDialog = (ctl: Controller, dialog: Dialog) => ctl.setUi((ui) => ({ ...u
 
 /** Shared one-line text editing for dialogs; true when the key edited the text. */
 function editLine(ctl: Controller, dialog: Extract<Dialog, { kind: "input" }>, event: InputEvent): boolean {
-  if (event.kind === "paste") {
-    setDialog(ctl, { ...dialog, value: insertText(dialog.value, event.text.replace(/\n/g, " ")), index: 0 });
-    return true;
-  }
-  const edit = findAction(ctl.deps.editorKeys, event.key, editorActions.filter((a) => a !== "newline" && a !== "up" && a !== "down"));
-  if (edit) {
-    setDialog(ctl, { ...dialog, value: applyEditorAction(dialog.value, edit), index: 0 });
-    return true;
-  }
-  if (event.key.text !== undefined) {
-    setDialog(ctl, { ...dialog, value: insertText(dialog.value, event.key.text), index: 0 });
-    return true;
-  }
-  return false;
+  const value = editField(ctl, dialog.value, event);
+  if (value) setDialog(ctl, { ...dialog, value, index: 0 });
+  return value !== null;
 }
 
 function confirmInput(ctl: Controller, dialog: Extract<Dialog, { kind: "input" }>): void {
@@ -104,6 +96,12 @@ function confirmInput(ctl: Controller, dialog: Extract<Dialog, { kind: "input" }
       if (found !== undefined) ctl.setUi((ui) => ({ ...ui, composer: createEditor(found), focus: "composer" }));
       return;
     }
+    case "memoryEdit":
+      if (text && dialog.target) memoryEdited(ctl, dialog.target, text);
+      return;
+    case "memoryNew":
+      if (text) memoryAdded(ctl, text);
+      return;
   }
 }
 
@@ -114,6 +112,9 @@ function isKey(key: Key, name: string): boolean {
 export function handleDialogKey(ctl: Controller, event: InputEvent): void {
   const dialog = ctl.ui.dialog;
   if (!dialog) return;
+  // These two close on Esc themselves: the picker may start a task, the memory filter steps back.
+  if (dialog.kind === "sessions") return handlePickerKey(ctl, dialog, event);
+  if (dialog.kind === "memory") return handleMemoryKey(ctl, dialog, event);
   if (event.kind === "key" && ctl.is("interrupt", event.key) && dialog.kind !== "input") {
     close(ctl);
     return;
@@ -157,6 +158,7 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
         close(ctl);
         if (dialog.action === "delete") ctl.send({ type: "task.delete", taskId: dialog.target });
         else if (dialog.action === "stopAgent") confirmStopAgent(ctl, dialog, event.key.name === "f");
+        else if (dialog.action === "forgetMemory") memoryForgotten(ctl, dialog.target);
         else ctl.deps.trustWorkspace();
       } else if (isKey(event.key, "n")) close(ctl);
       return;

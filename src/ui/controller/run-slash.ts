@@ -3,6 +3,8 @@ import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import { createEditor } from "../input/editor.js";
 import type { McpServers } from "../state/store.js";
+import { openMemory } from "./memory-dialog.js";
+import { openPicker } from "./session-picker.js";
 
 export function lastReply(ctl: Controller): string | null {
   const blocks = ctl.currentBlocks();
@@ -85,6 +87,12 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       return;
     case "clear":
       ctl.send({ type: "session.clear", taskId });
+      return;
+    case "resume":
+      openPicker(ctl);
+      return;
+    case "memory":
+      openMemory(ctl);
       return;
     case "export":
       ctl.send({ type: "task.export", taskId, format: slash.format, ...(slash.path ? { path: slash.path } : {}) });

@@ -11,7 +11,9 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/policy", description: "set the approval policy: never, on-request, untrusted" },
   { name: "/sandbox", description: "show the sandbox state" },
   { name: "/undo", description: "drop the last n turns: /undo [n]" },
-  { name: "/compact", description: "fold older messages into a summary" },
+  { name: "/compact", description: "fold older messages into a summary: /compact [FOCUS]" },
+  { name: "/resume", description: "pick a past session of this workspace (search them all)" },
+  { name: "/memory", description: "long-term memories: read, edit, delete, add" },
   { name: "/clear", description: "empty the conversation" },
   { name: "/export", description: "export the task: /export [md|json] [PATH]" },
   { name: "/copy", description: "copy the last reply (OSC 52)" },
@@ -36,6 +38,8 @@ export type Slash =
   | { kind: "sandbox" }
   | { kind: "undo"; n: number }
   | { kind: "compact"; focus: string | null }
+  | { kind: "resume" }
+  | { kind: "memory" }
   | { kind: "clear" }
   | { kind: "export"; format: "markdown" | "json"; path: string | null }
   | { kind: "copy" }
@@ -80,6 +84,10 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "compact", focus: arg || null };
     case "clear":
       return { kind: "clear" };
+    case "resume":
+      return { kind: "resume" };
+    case "memory":
+      return { kind: "memory" };
     case "export": {
       const [first = "", ...more] = rest;
       const format = first === "json" ? "json" : "markdown";

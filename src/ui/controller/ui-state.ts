@@ -3,26 +3,71 @@
 import type { Completions } from "../input/complete.js";
 import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
+import type { MemoryRow, SessionRow } from "./sources.js";
 
 export type ResultsTab = "files" | "changes" | "reads" | "todo" | "jobs" | "agents";
 export const resultsTabs: ResultsTab[] = ["files", "changes", "reads", "todo", "jobs", "agents"];
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
 
-export type InputPurpose = "rename" | "note" | "filter" | "search" | "history";
+export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew";
+
+/**
+ * The /resume picker. `rows` is null while loading; `seq` numbers each query, so an answer to an
+ * older one is dropped. `previews`: each session's last prompt once read (null while reading).
+ * `startup`: opened by a bare --resume before any task exists (Esc starts a new one).
+ */
+export interface SessionsDialog {
+  kind: "sessions";
+  query: EditorState;
+  all: boolean;
+  index: number;
+  rows: SessionRow[] | null;
+  seq: number;
+  /** The `seq` the rows answer. */
+  answered?: number;
+  error?: string;
+  previews: Record<string, string | null>;
+  startup?: boolean;
+}
+
+/** The /memory dialog. `filtering`: keys go to the filter field, not the list's actions. */
+export interface MemoryDialog {
+  kind: "memory";
+  query: EditorState;
+  filtering: boolean;
+  index: number;
+  entries: MemoryRow[] | null;
+  seq: number;
+  error?: string;
+}
 
 /** `back`: the dialog to return to when this one closes (a question asked from a subagent's view). */
 export type Dialog =
   | { kind: "palette"; query: string; index: number }
   | { kind: "help"; offset: number }
   | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number; back?: Dialog }
-  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent"; target: string; taskId?: string; back?: Dialog }
+  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent" | "forgetMemory"; target: string; taskId?: string; back?: Dialog }
   /** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
   | { kind: "detail"; title: string; lines: string[]; offset: number; words?: boolean; back?: Dialog }
   /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
   | { kind: "agent"; taskId: string; agentId: string; scroll: Scroll }
   | { kind: "queue"; index: number }
-  | { kind: "permissions"; index: number };
+  | { kind: "permissions"; index: number }
+  | SessionsDialog
+  | MemoryDialog;
+
+/**
+ * Applies `change` to the open dialog of `kind`, or to one waiting under it (`back`: a question
+ * asked over it), so an answer that arrives meanwhile is not lost. Unchanged when there is none.
+ */
+export function patchDialog<K extends Dialog["kind"]>(dialog: Dialog | null, kind: K, change: (d: Extract<Dialog, { kind: K }>) => Dialog): Dialog | null {
+  if (!dialog) return dialog;
+  if (dialog.kind === kind) return change(dialog as Extract<Dialog, { kind: K }>);
+  if (!("back" in dialog) || !dialog.back) return dialog;
+  const back = patchDialog(dialog.back, kind, change);
+  return back === dialog.back || !back ? dialog : { ...dialog, back };
+}
 
 export interface StatusMessage {
   text: string;

@@ -3,6 +3,7 @@ import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";
+import { selectedRow } from "../controller/session-picker.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -19,7 +20,12 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     const row = s.transcripts[taskId]?.agents.find((a) => a.id === agentId);
     const live = row !== undefined && (row.status === "queued" || row.status === "running" || row.status === "waiting");
     text = p.dim(agentViewHints(sv.ctl, live).join(" · "));
-  } else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
+  } else if (s.ui.dialog?.kind === "sessions") {
+    // The picker's keys are in its footer; here, which session the selection is (its id is what --resume takes).
+    const row = selectedRow(s.ui.dialog);
+    text = p.dim(row ? `session ${row.sessionId} · ${row.file}` : "sessions: ~/.nanohermes/tasks.json (list) and sessions.db (search)");
+  } else if (s.ui.dialog?.kind === "memory") text = p.dim("~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn");
+  else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");

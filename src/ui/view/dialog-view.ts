@@ -9,6 +9,9 @@ import { formatKeySpec } from "../input/keymap.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { slashCommands } from "../controller/slash.js";
+import { fieldLines, frame } from "./dialog-frame.js";
+import { memoryLines } from "./memory-view.js";
+import { pickerLines } from "./picker-view.js";
 import { windowAround } from "./panes.js";
 
 /** Keys for the sheet; a run of digits ("1 2 … 9") as a range ("1-9"). */
@@ -24,7 +27,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
     if (wide) out.push(...wrapLine(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${doc}`, width, { words: true, indent: 19 }));
     else out.push(`  ${p.accent(truncateToWidth(keys, width - 2))}`, ...wrapLine(`    ${doc}`, width, { words: true, indent: 4 }));
   };
-  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"]];
+  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"], ["dialogs", "Session picker (/resume) and memory (/memory)"]];
   for (const [group, title] of groups) {
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
@@ -49,15 +52,6 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   for (const c of slashCommands) entry(c.name, c.description);
   out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
   return out;
-}
-
-function frame(p: Palette, title: string, body: string[], width: number, height: number, footer: string): string[] {
-  const inner = Math.max(4, width - 2);
-  const lines = [p.borderFocused(truncateToWidth(`${title}`, width)), ...body.map((l) => ` ${truncateToWidth(l, inner)}`)];
-  const room = Math.max(2, height - 1);
-  const shown = lines.slice(0, room);
-  while (shown.length < room) shown.push("");
-  return [...shown, p.dim(truncateToWidth(footer, width))];
 }
 
 /** Every dialog but a subagent's view, which needs the transcript renderer (panes/agent-view.ts). */
@@ -100,11 +94,16 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       });
       return frame(p, "Allowed by \"always\" in this task", rows.length ? rows : [p.dim("nothing: answer an approval with a (task) or A (workspace)")], width, height, "↑↓ · x remove · Esc close");
     }
+    case "sessions":
+      return pickerLines(ctl, p, dialog, width, height);
+    case "memory":
+      return memoryLines(ctl, p, dialog, width, height);
     case "input": {
-      const view = layout(dialog.value, Math.max(4, width - 4));
-      const body = [`${p.accent("›")} ${view.lines[0] ?? ""}`];
-      if (dialog.purpose === "history") {
-        const found = ctl.deps.history.search(view.lines.join(""));
+      const history = dialog.purpose === "history";
+      // A memory's text can run to 1,000 characters: all of it stays in view while it is edited.
+      const body = fieldLines(p, dialog.value, width - 2, { focused: true, maxRows: history ? 1 : Math.max(1, height - 4) });
+      if (history) {
+        const found = ctl.deps.history.search(layout(dialog.value, Math.max(4, width - 4)).lines.join(""));
         const rows = found.map((h, i) => {
           const line = padToWidth(truncateToWidth(h.replace(/\n/g, " ⏎ "), width - 4), width - 2);
           return i === dialog.index ? p.selection(line) : line;

@@ -1,0 +1,152 @@
+// The /resume picker (also opened by a bare --resume): this workspace's sessions newest first, a
+// search field that runs a full-text search across sessions after a pause in typing, Tab for every
+// workspace, and Enter to open the session in its task (or a new task on that session file).
+import { createEditor, editorText } from "../input/editor.js";
+import type { InputEvent, Key } from "../input/keys.js";
+import type { Controller } from "./controller.js";
+import { editField } from "./field.js";
+import type { SessionRow } from "./sources.js";
+import { patchDialog, type SessionsDialog } from "./ui-state.js";
+
+/** Typing pauses this long before a search runs (each search reads the index on the main thread). */
+export const SEARCH_DEBOUNCE_MS = 150;
+/** The selection rests this long before its last prompt is read from the session file. */
+export const PREVIEW_DELAY_MS = 80;
+
+const timers = new WeakMap<Controller, { search?: NodeJS.Timeout; preview?: NodeJS.Timeout }>();
+const timersOf = (ctl: Controller) => {
+  let t = timers.get(ctl);
+  if (!t) timers.set(ctl, (t = {}));
+  return t;
+};
+
+const isKey = (key: Key, name: string) => key.name === name && !key.ctrl && !key.alt;
+
+function picker(ctl: Controller): SessionsDialog | null {
+  const d = ctl.ui.dialog;
+  return d?.kind === "sessions" ? d : null;
+}
+
+/** Changes the picker if it is still open, perhaps under a question (answers may arrive after it closed). */
+function update(ctl: Controller, change: (d: SessionsDialog) => SessionsDialog): void {
+  ctl.setUi((ui) => {
+    const dialog = patchDialog(ui.dialog, "sessions", change);
+    return dialog === ui.dialog ? ui : { ...ui, dialog };
+  });
+}
+
+export function openPicker(ctl: Controller, opts: { startup?: boolean } = {}): void {
+  const dialog: SessionsDialog = { kind: "sessions", query: createEditor(), all: false, index: 0, rows: null, seq: 0, previews: {}, ...(opts.startup ? { startup: true } : {}) };
+  ctl.setUi((ui) => ({ ...ui, dialog, focus: "composer" }));
+  refresh(ctl);
+}
+
+/** The selected row, if any. */
+export function selectedRow(d: SessionsDialog): SessionRow | null {
+  return d.rows?.[Math.min(d.index, d.rows.length - 1)] ?? null;
+}
+
+/** Whether the rows shown answer an older query than the one typed (a search is on its way). */
+export const isSearching = (d: SessionsDialog): boolean => d.answered !== d.seq;
+
+/**
+ * Asks for the rows of the current query: the task index at once when the field is empty, a
+ * full-text search after SEARCH_DEBOUNCE_MS otherwise. Rows for an older query are dropped.
+ */
+function refresh(ctl: Controller): void {
+  const d = picker(ctl);
+  if (!d) return;
+  const seq = d.seq + 1;
+  const query = editorText(d.query).trim();
+  const all = d.all;
+  update(ctl, (x) => ({ ...x, seq }));
+  const t = timersOf(ctl);
+  if (t.search) clearTimeout(t.search);
+  const run = () => {
+    const source = ctl.deps.sessions;
+    (query ? source.search(query, all) : source.list(all)).then(
+      (rows) => update(ctl, (x) => (x.seq === seq ? { ...x, rows, answered: seq, index: Math.min(x.index, Math.max(0, rows.length - 1)), error: undefined } : x)),
+      (error: unknown) => update(ctl, (x) => (x.seq === seq ? { ...x, rows: x.rows ?? [], answered: seq, error: (error as Error).message ?? String(error) } : x)),
+    ).then(() => schedulePreview(ctl));
+  };
+  if (query) t.search = setTimeout(run, SEARCH_DEBOUNCE_MS);
+  else run();
+}
+
+/** Reads the selected session's last prompt once the selection rests (search hits have a snippet). */
+function schedulePreview(ctl: Controller): void {
+  const t = timersOf(ctl);
+  if (t.preview) clearTimeout(t.preview);
+  t.preview = setTimeout(() => {
+    const d = picker(ctl);
+    const row = d ? selectedRow(d) : null;
+    if (!d || !row || row.snippet || row.file in d.previews) return;
+    const file = row.file;
+    update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: null } }));
+    ctl.deps.sessions.lastPrompt(file).then(
+      (text) => update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: text ?? "" } })),
+      () => update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: "" } })),
+    );
+  }, PREVIEW_DELAY_MS);
+}
+
+function close(ctl: Controller, d: SessionsDialog): void {
+  const t = timersOf(ctl);
+  if (t.search) clearTimeout(t.search);
+  if (t.preview) clearTimeout(t.preview);
+  ctl.setUi((ui) => ({ ...ui, dialog: null }));
+  // A bare --resume made no task yet: leaving the picker starts a new one.
+  if (d.startup) ctl.newTask();
+}
+
+/** Opens a session: its task when one is on that file, else a new task that resumes it. */
+export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow): void {
+  close(ctl, { ...d, startup: false });
+  const existing = Object.values(ctl.state.tasks).find((t) => t.snapshot.sessionFile === row.file);
+  if (existing) {
+    ctl.selectTask(existing.id);
+    ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
+    ctl.status(`switched to "${existing.snapshot.title}"`);
+    return;
+  }
+  ctl.newTask(row.file, row.title && row.title !== "(untitled)" ? row.title : undefined);
+  ctl.status(`opened "${row.title}"`);
+}
+
+function move(ctl: Controller, d: SessionsDialog, delta: number): void {
+  const n = d.rows?.length ?? 0;
+  if (n === 0) return;
+  const index = Math.max(0, Math.min(n - 1, Math.min(d.index, n - 1) + delta));
+  if (index === d.index) return;
+  update(ctl, (x) => ({ ...x, index }));
+  schedulePreview(ctl);
+}
+
+/** Rows a page key moves: about what the list shows. */
+const PAGE = 8;
+
+export function handlePickerKey(ctl: Controller, d: SessionsDialog, event: InputEvent): void {
+  if (event.kind === "key") {
+    const key = event.key;
+    if (isKey(key, "escape") || ctl.is("interrupt", key)) return close(ctl, d);
+    if (isKey(key, "up") || isKey(key, "down")) return move(ctl, d, key.name === "up" ? -1 : 1);
+    if (isKey(key, "pageup") || isKey(key, "pagedown")) return move(ctl, d, key.name === "pageup" ? -PAGE : PAGE);
+    if (isKey(key, "enter")) {
+      const row = selectedRow(d);
+      if (row) openSession(ctl, d, row);
+      return;
+    }
+    if (ctl.is("pickerScope", key)) {
+      update(ctl, (x) => ({ ...x, all: !x.all, index: 0 }));
+      refresh(ctl);
+      return;
+    }
+  }
+  const query = editField(ctl, d.query, event);
+  if (!query || editorText(query) === editorText(d.query)) {
+    if (query) update(ctl, (x) => ({ ...x, query }));
+    return;
+  }
+  update(ctl, (x) => ({ ...x, query, index: 0 }));
+  refresh(ctl);
+}

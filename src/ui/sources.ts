@@ -1,0 +1,95 @@
+// The engine's session index and memory store, adapted to what the /resume picker and the /memory
+// dialog ask for (controller/sources.ts). Only the composition root (run.ts) builds these.
+import { basename, join } from "node:path";
+import type { Settings } from "../config/schema.js";
+import { memoryKinds, MemoryStore, type MemoryEntry, type MemoryKind } from "../memory/store.js";
+import { MEMORY_BLOCK_START } from "../memory/tools.js";
+import { contentText } from "../protocol/messages.js";
+import { readSessionFile, SessionIndex } from "../session/search.js";
+import { readTaskIndex } from "../session/task-index.js";
+import type { MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
+
+/** Search hits the picker lists at most. */
+const SEARCH_LIMIT = 50;
+/** A search re-reads changed session files when the last sync is older than this. */
+const SYNC_EVERY_MS = 2_000;
+
+const newestFirst = <T extends { updatedAt: string }>(rows: T[]): T[] => rows.slice().sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+
+/**
+ * Contract: `ready` resolves once the earlier tasks of the index were added to the task manager,
+ * so a row the picker shows has its task (when it has one) by the time it can be opened.
+ */
+export function sessionSource(settings: Settings, ready: Promise<unknown>): SessionSource {
+  let index: Promise<SessionIndex> | null = null;
+  let synced: { at: number; done: Promise<unknown> } | null = null;
+  const open = () => (index ??= SessionIndex.open(join(settings.home, "sessions.db")));
+  const sync = () => {
+    if (!synced || Date.now() - synced.at > SYNC_EVERY_MS) {
+      const done = open().then((i) => i.sync(settings.sessionDir));
+      synced = { at: Date.now(), done };
+      // A failed sync is tried again by the next search.
+      done.catch(() => (synced = null));
+    }
+    return synced.done;
+  };
+  return {
+    async list(all) {
+      await ready;
+      // The picker is open: bring the search index up to date meanwhile.
+      void sync().catch(() => {});
+      const entries = (await readTaskIndex(settings.home)).filter((e) => all || e.workspace === settings.workspace);
+      return newestFirst(entries).map((e) => ({ file: e.sessionFile, sessionId: basename(e.sessionFile).replace(/\.json$/, ""), title: e.title, workspace: e.workspace, updatedAt: e.updatedAt }));
+    },
+    async search(query, all) {
+      await ready;
+      await sync();
+      const hits = (await open()).search(query, { ...(all ? {} : { workspace: settings.workspace }), limit: SEARCH_LIMIT });
+      // A session file without a title is named after its first user message, which is the
+      // engine's memory block when memory is on: the task index's title is the better name.
+      const titles = new Map((await readTaskIndex(settings.home)).map((e) => [e.sessionFile, e.title]));
+      const titleOf = (file: string, title: string) => titles.get(file) ?? (title.startsWith(MEMORY_BLOCK_START) ? "(untitled)" : title);
+      return hits.map((h): SessionRow => ({ file: h.file, sessionId: h.sessionId, title: titleOf(h.file, h.title), workspace: h.workspace, updatedAt: h.updatedAt, snippet: h.snippet }));
+    },
+    async lastPrompt(file) {
+      const data = await readSessionFile(file);
+      if (!data) return null;
+      for (let i = data.messages.length - 1; i >= 0; i--) {
+        const m = data.messages[i]!;
+        if (m.role !== "user") continue;
+        const text = contentText(m.content).trim();
+        if (!text || text.startsWith(MEMORY_BLOCK_START)) continue;
+        const line = text.split("\n").find((l) => l.trim() !== "")!.trim();
+        return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+      }
+      return null;
+    },
+  };
+}
+
+const row = (e: MemoryEntry): MemoryRow => ({ id: e.id, kind: e.kind, text: e.text, createdAt: e.createdAt, updatedAt: e.updatedAt, ...(e.workspace ? { workspace: e.workspace } : {}) });
+const asKind = (kind: string): MemoryKind => {
+  if ((memoryKinds as readonly string[]).includes(kind)) return kind as MemoryKind;
+  throw new Error(`unknown kind "${kind}"`);
+};
+
+/** The memory file the engine uses (settings.home/memory.json); a source that is off with --no-memory. */
+export function memorySource(settings: Settings): MemorySource {
+  const store = settings.memory.enabled ? new MemoryStore(join(settings.home, "memory.json")) : null;
+  const need = (): MemoryStore => {
+    if (!store) throw new Error("memory is off (--no-memory)");
+    return store;
+  };
+  return {
+    enabled: store !== null,
+    kinds: memoryKinds,
+    list: async () => newestFirst((await need().list()).map(row)),
+    search: async (query) => (await need().search(query, SEARCH_LIMIT)).map((r) => row(r.entry)),
+    update: async (id, change) => {
+      const entry = await need().update(id, { ...(change.kind ? { kind: asKind(change.kind) } : {}), ...(change.text !== undefined ? { text: change.text } : {}) });
+      return entry ? row(entry) : null;
+    },
+    remove: (id) => need().remove(id),
+    save: async (kind, text) => row((await need().save(asKind(kind), text, settings.workspace)).entry),
+  };
+}
