@@ -11,6 +11,8 @@ import type { HookRunner } from "../hooks/hooks.js";
 import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/tools.js";
+import type { Checkpoints } from "../session/checkpoints.js";
+import { checkpointHooks, isPrompt, promptsByTurn, type CheckpointHooks } from "./checkpointing.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -40,6 +42,10 @@ export interface AgentOptions {
   contextBudget?: number;
   /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
   memory?: MemoryHooks | null;
+  /** File checkpoints of this session, for /rewind. */
+  checkpoints?: Checkpoints | null;
+  /** Whose turn a change belongs to (a subagent's changes belong to its parent's turn). */
+  checkpointTurn?: () => number;
 }
 
 /** Contract: neither rejects; failures are logged and mean "nothing retrieved / nothing saved". */
@@ -75,6 +81,7 @@ export class Agent {
   readonly sessionTools: SessionTools;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
+  private readonly checkpointHooks: CheckpointHooks | null;
   /** End-of-turn memory distillations still running (one after another). */
   private distilling: Promise<void> = Promise.resolve();
   /** This task's delegations, when subagents are configured. */
@@ -92,6 +99,15 @@ export class Agent {
       },
       onClose: (cleanup) => void this.cleanups.push(cleanup),
     };
+    this.checkpointHooks = opts.checkpoints
+      ? checkpointHooks({
+          checkpoints: opts.checkpoints,
+          workspace: opts.settings.workspace,
+          turn: opts.checkpointTurn ?? (() => this.turnOrdinal()),
+          prompts: () => promptsByTurn(this.session.archive ?? [], this.messages),
+          emit: (event) => this.emit(event as EventBody),
+        })
+      : null;
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -357,6 +373,7 @@ export class Agent {
           session: this.sessionTools,
           ...(this.opts.web ? { web: this.opts.web } : {}),
           ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+          ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
         }),
       ),
     );
@@ -374,16 +391,61 @@ export class Agent {
     }
   }
 
+  /** The 1-based ordinal of the newest user prompt of the session (folded ones counted). */
+  turnOrdinal(): number {
+    return [...(this.session.archive ?? []), ...this.messages].filter(isPrompt).length;
+  }
+
+  /**
+   * Goes back to before user turn `turn`: the files tools changed since then are restored, the
+   * conversation from that prompt on is dropped, or both. A turn already folded by compaction
+   * cannot be dropped from the conversation (its files can still be restored).
+   */
+  async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<{ files?: Awaited<ReturnType<Checkpoints["rewind"]>>; dropped?: number; error?: string }> {
+    if (this.running) throw new Error("cannot rewind while a turn runs");
+    const out: { files?: Awaited<ReturnType<Checkpoints["rewind"]>>; dropped?: number; error?: string } = {};
+    if (what !== "conversation") {
+      if (!this.opts.checkpoints) out.error = "no file checkpoints in this session";
+      else out.files = await this.opts.checkpoints.rewind(turn);
+    }
+    if (what !== "files") {
+      const archived = (this.session.archive ?? []).filter(isPrompt).length;
+      let n = archived;
+      const at = this.messages.findIndex((m) => isPrompt(m) && ++n === turn);
+      if (turn <= archived) out.error = `turn ${turn} was folded into the summary; only its files can be restored`;
+      else if (at < 0) out.error = `there is no turn ${turn}`;
+      else {
+        out.dropped = this.turnOrdinal() - turn + 1;
+        this.messages.splice(at);
+        // Turn numbers are used again from here: older records of them would be wrong.
+        await this.opts.checkpoints?.forget(turn);
+      }
+    }
+    return out;
+  }
+
+  /** Restores one file to how it was before `turn`. */
+  async revertFile(turn: number, path: string): Promise<string> {
+    if (!this.opts.checkpoints) return "no file checkpoints in this session";
+    const result = await this.opts.checkpoints.revertFile(turn, path);
+    return typeof result === "string" ? `${result} ${path}` : `not reverted: ${result.skipped}`;
+  }
+
   /** Drops the last `n` user turns (each user message and everything after it). Returns how many were dropped. */
   undo(n: number): number {
     if (this.running) throw new Error("cannot undo while a turn runs");
     const starts: number[] = [];
     this.messages.forEach((m, i) => {
-      if (m.role === "user") starts.push(i);
+      if (isPrompt(m)) starts.push(i);
     });
     const dropped = Math.min(n, starts.length);
     if (dropped === 0) return 0;
-    this.messages.splice(starts[starts.length - dropped]!);
+    let from = starts[starts.length - dropped]!;
+    // The memory block placed for that prompt goes with it.
+    if (from > 0 && this.messages[from - 1]!.role === "user" && !isPrompt(this.messages[from - 1]!)) from--;
+    this.messages.splice(from);
+    // Turn numbers are used again from here: older checkpoint records of them would be wrong.
+    void this.opts.checkpoints?.forget(this.turnOrdinal() + 1).catch((error: unknown) => log("warn", "forgetting checkpoints", error));
     return dropped;
   }
 

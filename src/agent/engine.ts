@@ -12,6 +12,8 @@ import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
 import { contextBudget } from "./compaction.js";
 import { memoryHooks } from "./memory-hooks.js";
+import { join } from "node:path";
+import { Checkpoints } from "../session/checkpoints.js";
 import { Subagents, type ChildAgent, type SpawnRequest } from "./subagents.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
@@ -61,6 +63,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
   const sandbox = commandSandbox(settings);
+  const checkpoints = new Checkpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
   const agent = new Agent({
     taskId,
@@ -78,6 +81,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     web: settings.web,
     hooks: ext.hooks,
     contextBudget: contextBudget(settings.contextWindow),
+    checkpoints,
     ...(ext.memory
       ? { memory: memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
       : {}),
@@ -110,6 +114,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         boundary: writeBoundary(settings),
         web: settings.web,
         hooks: ext.hooks,
+        checkpoints,
+        checkpointTurn: () => agent.turnOrdinal(),
       });
     };
   }

@@ -262,6 +262,10 @@ export class TaskManager {
           await ext.mcp.restart(command.server);
         });
         return;
+      case "session.rewind":
+      case "file.revert":
+        if (task) void this.rewind(task, command);
+        return;
       case "session.undo":
       case "session.clear":
       case "session.compact":
@@ -422,6 +426,31 @@ export class TaskManager {
     }
     await agent.save();
     this.emit({ type: "session.loaded", taskId: task.id, messages: agent.messages.slice(1) });
+  }
+
+  private async rewind(task: Task, command: CommandOf<"session.rewind" | "file.revert">): Promise<void> {
+    if (task.running) {
+      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "wait for the turn to end (or stop it) first" });
+      return;
+    }
+    const agent = await this.agentFor(task.id);
+    const say = (level: "info" | "warn" | "error", text: string) => this.emit({ type: "notice", taskId: task.id, level, text });
+    try {
+      if (command.type === "file.revert") return say("info", await agent.revertFile(command.turn, command.path));
+      const result = await agent.rewind(command.turn, command.what);
+      if (result.files) {
+        const { restored, removed, skipped } = result.files;
+        say(skipped.length ? "warn" : "info", `files as before turn ${command.turn}: ${restored.length} restored, ${removed.length} removed${skipped.length ? `; not touched: ${skipped.map((s) => `${s.path} (${s.why})`).join(", ")}` : ""}`);
+      }
+      if (result.error) say("warn", result.error);
+      if (result.dropped !== undefined) {
+        await agent.save();
+        this.emit({ type: "session.loaded", taskId: task.id, messages: agent.messages.slice(1) });
+        say("info", `the conversation is back to before turn ${command.turn} (${result.dropped} turn${result.dropped === 1 ? "" : "s"} dropped)`);
+      }
+    } catch (error) {
+      say("error", `rewind failed: ${(error as Error).message}`);
+    }
   }
 
   private async index(task: Task): Promise<void> {

@@ -106,6 +106,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "steer.delivered":
       case "todo.updated":
       case "background.updated":
+      case "checkpoints.updated":
         break;
       default:
         event satisfies never;

@@ -75,6 +75,14 @@ export const commandDefinitions = {
     doc: "Drop the last `n` user turns (the user message and everything after it).",
     shape: { ...base, n: z.int().check(z.positive()) },
   },
+  "session.rewind": {
+    doc: "Go back to before user turn `turn` (1-based): restore the files tools changed since then, drop the conversation from there on, or both.",
+    shape: { ...base, turn: z.int().check(z.positive()), what: z.enum(["files", "conversation", "both"]) },
+  },
+  "file.revert": {
+    doc: "Restore one file to how it was before user turn `turn` (\"revert this file only\").",
+    shape: { ...base, turn: z.int().check(z.positive()), path: z.string() },
+  },
   "session.compact": {
     doc: "Fold older messages into a summary now.",
     shape: { ...base, focus: z.optional(z.string()) },

@@ -248,6 +248,26 @@ export const eventDefinitions = {
       items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
     },
   },
+  "checkpoints.updated": {
+    doc: "The files tools changed, per user turn, as checkpointed before each change (for per-turn diffs and /rewind).",
+    shape: {
+      ...base,
+      turns: z.array(
+        z.object({
+          turn: z.int().check(z.positive(), z.describe("1-based user turn of the session.")),
+          prompt: z.string().check(z.describe("The turn's prompt, first line.")),
+          changes: z.array(
+            z.object({
+              path: z.string().check(z.describe("Absolute path.")),
+              before: z.enum(["absent", "kept", "too-large"]).check(z.describe("What the file was before the turn: absent, its content kept, or too large to keep.")),
+              after: z.enum(["absent", "present"]),
+              by: z.string().check(z.describe("The tool that changed it.")),
+            }),
+          ),
+        }),
+      ),
+    },
+  },
   "mcp.updated": {
     doc: "An MCP server connected, failed, restarted or changed its tools. A global event: `taskId` is empty. Carries every server's state.",
     shape: {

@@ -56,6 +56,9 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
  * place when `maxFiles` cuts them short. Symlinks are never followed (nor listed), nor are sockets
  * and FIFOs; unreadable directories and those in `exclude` are passed over.
  */
+/** `.<name>.tmp-<pid>-<8 id chars>`, as atomicWriteFile names its temp files. */
+const ATOMIC_TEMP = /^\..+\.tmp-\d+-[A-Za-z0-9_-]{8}$/;
+
 export async function walkRoots(roots: readonly string[], maxFiles: number, exclude: ReadonlySet<string> = new Set()): Promise<Walk> {
   const walk: Walk = { files: new Map(), dirs: new Set(), complete: true, last: null };
   const pause = slicer();
@@ -74,7 +77,9 @@ async function walkDir(dir: string, walk: Walk, maxFiles: number, exclude: Reado
   walk.dirs.add(dir);
   entries.sort(byName);
   // Stat this directory's files (only as many as could still fit) up front.
-  const files = entries.filter((e) => e.isFile()).slice(0, Math.max(0, maxFiles - walk.files.size));
+  // Our own atomic writes' temp files (tools/fs-atomic.ts) live for a moment beside their target:
+  // a file tool running in parallel with a command must not show up as the command's change.
+  const files = entries.filter((e) => e.isFile() && !ATOMIC_TEMP.test(e.name)).slice(0, Math.max(0, maxFiles - walk.files.size));
   const stampOf = new Map<string, FileStamp | null>();
   for (const e of files) {
     await pause();
@@ -84,7 +89,7 @@ async function walkDir(dir: string, walk: Walk, maxFiles: number, exclude: Reado
     if (e.isDirectory()) {
       if (SKIPPED_DIRS.has(e.name)) continue;
       if (!(await walkDir(join(dir, e.name), walk, maxFiles, exclude, pause))) return false;
-    } else if (e.isFile()) {
+    } else if (e.isFile() && !ATOMIC_TEMP.test(e.name)) {
       if (walk.files.size >= maxFiles) {
         walk.complete = false;
         return false;

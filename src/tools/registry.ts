@@ -52,6 +52,8 @@ export interface ExecuteEnv {
   web?: WebOptions;
   /** PreToolUse / PostToolUse hooks; none when absent. */
   hooks?: HookRunner | null;
+  /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
+  checkpoint?: { before(tool: AnyTool, args: Record<string, unknown>): Promise<void>; after(tool: AnyTool, args: Record<string, unknown>): Promise<void> };
 }
 
 export interface OpenAITool {
@@ -239,6 +241,7 @@ export class ToolRegistry {
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
     if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
+    await env.checkpoint?.before(tool, runArgs);
     try {
       const out = await tool.run(runArgs, {
         workspace: env.workspace,
@@ -271,6 +274,9 @@ export class ToolRegistry {
       log("error", `tool ${tool.name} threw`, error);
       const message = error instanceof Error ? error.message : String(error);
       return finish("error", `internal error in ${tool.name}: ${message}`, `internal error: ${message}`, tool);
+    } finally {
+      // Whatever the outcome, what the call changed is recorded (a failed command may still write).
+      await env.checkpoint?.after(tool, runArgs);
     }
   }
 }

@@ -1,0 +1,86 @@
+// The engine's side of file checkpoints: which files a tool call may change, checkpointed before
+// it runs (file tools: the paths they name; commands: a walk of the workspace before and after).
+import { log } from "../config/log.js";
+import type { BusEvent } from "../protocol/events.js";
+import { contentText, type ChatMessage } from "../protocol/messages.js";
+import type { Checkpoints } from "../session/checkpoints.js";
+import type { AnyTool } from "../tools/define.js";
+import { resolvePath } from "../tools/paths.js";
+import { parsePatch } from "../tools/patch-parse.js";
+import { MEMORY_BLOCK_START } from "../memory/tools.js";
+
+/** The files an edit tool's arguments name (all of a patch's files, moves included). */
+export function editedPaths(tool: AnyTool, args: Record<string, unknown>, workspace: string): string[] {
+  if (tool.name === "apply_patch" && typeof args.patch === "string") {
+    try {
+      return parsePatch(args.patch).flatMap((op) => [op.path, ...(op.type === "update" && op.moveTo ? [op.moveTo] : [])]).map((p) => resolvePath(workspace, p));
+    } catch {
+      return []; // the tool will refuse the patch itself
+    }
+  }
+  return typeof args.path === "string" ? [resolvePath(workspace, args.path)] : [];
+}
+
+/** User prompts that start turns: not the engine's memory blocks. */
+export const isPrompt = (m: ChatMessage) => m.role === "user" && !(typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
+
+/** The hooks the registry calls around a tool; contract: they never throw into the call. */
+export interface CheckpointHooks {
+  before(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+  after(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+}
+
+export function checkpointHooks(opts: {
+  checkpoints: Checkpoints;
+  workspace: string;
+  /** The 1-based ordinal of the user turn running now. */
+  turn(): number;
+  /** First lines of the prompts by turn, for the event. */
+  prompts(): Map<number, string>;
+  emit(event: BusEvent): void;
+}): CheckpointHooks {
+  const { checkpoints } = opts;
+  const isCommand = (tool: AnyTool, args: Record<string, unknown>) => tool.kind === "exec" && args.background !== true;
+  const report = async () => {
+    const prompts = opts.prompts();
+    const turns = await checkpoints.turns();
+    opts.emit({ type: "checkpoints.updated", turns: turns.map((t) => ({ turn: t.turn, prompt: prompts.get(t.turn) ?? "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) })) } as BusEvent);
+  };
+  return {
+    async before(tool, args) {
+      try {
+        if (tool.kind === "edit") {
+          const paths = editedPaths(tool, args, opts.workspace);
+          if (paths.length > 0) await checkpoints.beforeWrite(opts.turn(), paths, tool.name);
+        } else if (isCommand(tool, args)) await checkpoints.beforeCommand(opts.turn());
+      } catch (error) {
+        log("warn", "checkpoint before a tool call", error);
+      }
+    },
+    async after(tool, args) {
+      try {
+        if (tool.kind === "edit") {
+          if (editedPaths(tool, args, opts.workspace).length > 0) await report();
+        } else if (isCommand(tool, args)) {
+          const changes = await checkpoints.afterCommand(opts.turn(), tool.name);
+          if (changes.length > 0) await report();
+        }
+      } catch (error) {
+        log("warn", "checkpoint after a tool call", error);
+      }
+    },
+  };
+}
+
+/** First lines of the prompts, numbered as turns (archived ones first). */
+export function promptsByTurn(archive: ChatMessage[], messages: ChatMessage[]): Map<number, string> {
+  const map = new Map<number, string>();
+  let n = 0;
+  for (const m of [...archive, ...messages]) {
+    if (!isPrompt(m)) continue;
+    n++;
+    const line = (typeof m.content === "string" ? m.content : contentText(m.content)).split("\n", 1)[0] ?? "";
+    map.set(n, line.length > 80 ? `${line.slice(0, 79)}…` : line);
+  }
+  return map;
+}
