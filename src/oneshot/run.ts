@@ -93,6 +93,11 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     for (const error of built.errors) io.stderr.write(`nanohermes: image refused: ${error}\n`);
     return EXIT_USAGE;
   }
+  // Titled like a UI task, so search hits and the task list show the prompt, not a memory block.
+  if (!agent.session.title) {
+    const line = prompt.trim().split("\n", 1)[0] ?? "";
+    agent.session.title = line.length > 48 ? `${line.slice(0, 47)}…` : line;
+  }
   let interrupts = 0;
   const result = await withSigint(
     () => {

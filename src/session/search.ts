@@ -98,7 +98,8 @@ const NO_STAMP: Stamp = { mtimeMs: 0, size: -1 };
 
 function titleOf(data: SessionData): string {
   if (data.title?.trim()) return data.title.trim();
-  const first = data.messages.find((m) => m.role === "user");
+  // The first prompt the user typed: not a retrieved-memory block the engine placed before it.
+  const first = data.messages.find((m) => m.role === "user" && !contentText(m.content).startsWith("<memories>"));
   const line = first ? contentText(first.content).trim().split("\n", 1)[0]! : "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line || "(untitled)";
 }
