@@ -1,7 +1,7 @@
 // Subagent definitions: the `subagents` key of config.json or a `--subagents FILE`, shaped
 // `{"agents": {"<name>": {"prompt", "model"?, "allowed_tools"?, "max_iterations"?}}}`.
-import { readFileSync } from "node:fs";
 import * as z from "../protocol/zod.js";
+import { checked, readJson } from "../config/json-file.js";
 
 /** The seed's fixed cap: a turn may fan out, but never into more than this many model streams. */
 export const MAX_PARALLEL_SUBAGENTS = 4;
@@ -35,17 +35,5 @@ export type SubagentsConfig = z.infer<typeof SubagentsConfigSchema>;
 
 /** Reads a `--subagents FILE`; throws one line naming the file and the key. */
 export function readSubagentsFile(file: string): SubagentsConfig {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code ? `cannot read subagents file ${file}: ${(error as Error).message}` : `invalid subagents file ${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = SubagentsConfigSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`invalid subagents file ${file}: "${issue.path.join(".") || "(top level)"}": ${issue.message}`);
-  }
-  return parsed.data;
+  return checked(SubagentsConfigSchema, readJson(file, "subagents file"), "subagents file", file);
 }

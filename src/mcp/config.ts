@@ -1,8 +1,8 @@
 // MCP server configuration: the `mcpServers` (Claude Desktop) or `servers` object of config.json
 // or of an `--mcp FILE`, validated, with `${VAR}` expanded from the environment.
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import * as z from "../protocol/zod.js";
+import { checked, readJson } from "../config/json-file.js";
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -92,20 +92,9 @@ export function resolveServers(
 
 /** Reads an `--mcp FILE`: `{"mcpServers": {...}}`, `{"servers": {...}}`, or the bare object. Throws a one-line error. */
 export function readMcpFile(file: string): Record<string, McpServerConfig> {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code ? `cannot read MCP config ${file}: ${(error as Error).message}` : `invalid MCP config ${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const data = readJson(file, "MCP config");
   const obj = data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
   if (!obj) throw new Error(`invalid MCP config ${file}: expected a JSON object`);
   const raw = obj.mcpServers ?? obj.servers ?? (Object.keys(obj).length > 0 && Object.values(obj).every((v) => v && typeof v === "object" && ("command" in v || "url" in v)) ? obj : {});
-  const parsed = McpServersSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`invalid MCP config ${file}: "${issue.path.join(".")}": ${issue.message}`);
-  }
-  return parsed.data;
+  return checked(McpServersSchema, raw, "MCP config", file);
 }
