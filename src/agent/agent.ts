@@ -12,7 +12,7 @@ import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/tools.js";
 import type { Checkpoints } from "../session/checkpoints.js";
-import { checkpointHooks, isPrompt, promptsByTurn, type CheckpointHooks } from "./checkpointing.js";
+import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type RewindOutcome } from "./checkpointing.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -397,31 +397,11 @@ export class Agent {
   }
 
   /**
-   * Goes back to before user turn `turn`: the files tools changed since then are restored, the
-   * conversation from that prompt on is dropped, or both. A turn already folded by compaction
-   * cannot be dropped from the conversation (its files can still be restored).
+   * Goes back to before user turn `turn`: files, conversation or both (see checkpointing.ts).
    */
-  async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<{ files?: Awaited<ReturnType<Checkpoints["rewind"]>>; dropped?: number; error?: string }> {
+  async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
     if (this.running) throw new Error("cannot rewind while a turn runs");
-    const out: { files?: Awaited<ReturnType<Checkpoints["rewind"]>>; dropped?: number; error?: string } = {};
-    if (what !== "conversation") {
-      if (!this.opts.checkpoints) out.error = "no file checkpoints in this session";
-      else out.files = await this.opts.checkpoints.rewind(turn);
-    }
-    if (what !== "files") {
-      const archived = (this.session.archive ?? []).filter(isPrompt).length;
-      let n = archived;
-      const at = this.messages.findIndex((m) => isPrompt(m) && ++n === turn);
-      if (turn <= archived) out.error = `turn ${turn} was folded into the summary; only its files can be restored`;
-      else if (at < 0) out.error = `there is no turn ${turn}`;
-      else {
-        out.dropped = this.turnOrdinal() - turn + 1;
-        this.messages.splice(at);
-        // Turn numbers are used again from here: older records of them would be wrong.
-        await this.opts.checkpoints?.forget(turn);
-      }
-    }
-    return out;
+    return rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
   }
 
   /** Restores one file to how it was before `turn`. */

@@ -84,3 +84,43 @@ export function promptsByTurn(archive: ChatMessage[], messages: ChatMessage[]): 
   }
   return map;
 }
+
+export interface RewindOutcome {
+  files?: Awaited<ReturnType<Checkpoints["rewind"]>>;
+  /** Turns dropped from the conversation. */
+  dropped?: number;
+  error?: string;
+}
+
+/**
+ * Files: everything changed in `turn` or later goes back to how it was before it. Conversation:
+ * the history is cut at that prompt (a turn already folded by compaction cannot be; its files can
+ * still be restored), and the dropped turns' records are forgotten, since their numbers are used
+ * again from here.
+ */
+export async function rewindSession(
+  s: { messages: ChatMessage[]; archive: ChatMessage[]; checkpoints: Checkpoints | null },
+  turn: number,
+  what: "files" | "conversation" | "both",
+): Promise<RewindOutcome> {
+  const out: RewindOutcome = {};
+  if (what !== "conversation") {
+    if (!s.checkpoints) out.error = "no file checkpoints in this session";
+    else out.files = await s.checkpoints.rewind(turn);
+  }
+  if (what === "files") return out;
+  const archived = s.archive.filter(isPrompt).length;
+  const total = archived + s.messages.filter(isPrompt).length;
+  let n = archived;
+  const at = s.messages.findIndex((m) => isPrompt(m) && ++n === turn);
+  if (turn <= archived) out.error = `turn ${turn} was folded into the summary; only its files can be restored`;
+  else if (at < 0) out.error = `there is no turn ${turn}`;
+  else {
+    out.dropped = total - turn + 1;
+    // The memory block placed for that prompt goes with it.
+    const from = at > 0 && s.messages[at - 1]!.role === "user" && !isPrompt(s.messages[at - 1]!) ? at - 1 : at;
+    s.messages.splice(from);
+    await s.checkpoints?.forget(turn);
+  }
+  return out;
+}

@@ -16,6 +16,7 @@ import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
 import { authorizeCall, rulesOf, type PendingApproval } from "./task-approvals.js";
+import { rewindTask } from "./task-rewind.js";
 import type { Agent } from "./agent.js";
 import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
@@ -433,24 +434,7 @@ export class TaskManager {
       this.emit({ type: "notice", taskId: task.id, level: "warn", text: "wait for the turn to end (or stop it) first" });
       return;
     }
-    const agent = await this.agentFor(task.id);
-    const say = (level: "info" | "warn" | "error", text: string) => this.emit({ type: "notice", taskId: task.id, level, text });
-    try {
-      if (command.type === "file.revert") return say("info", await agent.revertFile(command.turn, command.path));
-      const result = await agent.rewind(command.turn, command.what);
-      if (result.files) {
-        const { restored, removed, skipped } = result.files;
-        say(skipped.length ? "warn" : "info", `files as before turn ${command.turn}: ${restored.length} restored, ${removed.length} removed${skipped.length ? `; not touched: ${skipped.map((s) => `${s.path} (${s.why})`).join(", ")}` : ""}`);
-      }
-      if (result.error) say("warn", result.error);
-      if (result.dropped !== undefined) {
-        await agent.save();
-        this.emit({ type: "session.loaded", taskId: task.id, messages: agent.messages.slice(1) });
-        say("info", `the conversation is back to before turn ${command.turn} (${result.dropped} turn${result.dropped === 1 ? "" : "s"} dropped)`);
-      }
-    } catch (error) {
-      say("error", `rewind failed: ${(error as Error).message}`);
-    }
+    await rewindTask(await this.agentFor(task.id), command, (event) => this.emit({ ...event, taskId: task.id } as BusEvent));
   }
 
   private async index(task: Task): Promise<void> {
