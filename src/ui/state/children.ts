@@ -23,6 +23,8 @@ export function reduceTask(t: TranscriptState, event: BusEvent, now = Date.now()
     const isNew = !t.agents.some((a) => a.id === event.row.id);
     return isNew && event.row.depth > 1 ? withParent(next, event.row) : next;
   }
+  // A subagent's file changes belong to its parent's turn; the list is the session's.
+  if (event.type === "checkpoints.updated") return reduceTranscript(t, event, now);
   if (event.agentId) return toChild(t, event.agentId, event, now);
   return reduceTranscript(t, event, now);
 }

@@ -5,6 +5,7 @@ import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
 import { MEMORY_BLOCK_START } from "../../memory/tools.js";
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
+import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
 
 export const OUTPUT_TAIL_CHARS = 8 * 1024;
 
@@ -86,17 +87,24 @@ export interface TranscriptState {
   children: Record<string, TranscriptState>;
   /** The agent that started each nested subagent (depth 2 and deeper), when it could be told. */
   parents: Record<string, string>;
+  /** From session.started: the session's id (its file checkpoints are kept under it) and workspace. */
+  sessionId: string | null;
+  workspace: string | null;
+  /** The files each user turn changed (checkpoints.updated), oldest turn first. */
+  checkpoints: CheckpointTurn[];
 }
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {} });
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [] });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
   | { type: "ui.toggle"; blockId: string }
   | { type: "ui.stopping" }
-  | { type: "ui.local"; level: "info" | "warn" | "error"; text: string };
+  | { type: "ui.local"; level: "info" | "warn" | "error"; text: string }
+  /** The turns as read from the checkpoint store (a resumed session, after a rewind): they replace the list. */
+  | { type: "ui.checkpoints"; turns: CheckpointTurn[] };
 
 function lastIndex(blocks: Block[], pred: (b: Block) => boolean): number {
   for (let i = blocks.length - 1; i >= 0; i--) if (pred(blocks[i]!)) return i;
@@ -296,8 +304,16 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     }
     case "session.loaded": {
       const rebuilt = fromMessages(event.messages);
-      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents };
+      const { sessionId, workspace } = state;
+      const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
+      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
     }
+    case "session.started":
+      return { ...state, sessionId: event.sessionId, workspace: event.workspace };
+    case "checkpoints.updated":
+      return { ...state, checkpoints: event.turns };
+    case "ui.checkpoints":
+      return { ...state, checkpoints: withPrompts(event.turns, state.checkpoints) };
     case "ui.toggle": {
       const i = state.blocks.findIndex((b) => b.id === event.blockId);
       const block = state.blocks[i];
