@@ -65,7 +65,7 @@ export const actions = {
   leaveBrowse: { keys: ["escape", "i"], doc: "back to the input", group: "transcript" },
   listUp: { keys: ["up", "k"], doc: "move up", group: "lists" },
   listDown: { keys: ["down", "j"], doc: "move down", group: "lists" },
-  listSelect: { keys: ["enter"], doc: "open the selected task / file diff / subagent (its live transcript)", group: "lists" },
+  listSelect: { keys: ["enter"], doc: "open the selected task / file diff / subagent (its live transcript); on a turn of the Turns tab, rewind to before it", group: "lists" },
   listRename: { keys: ["r"], doc: "rename the task", group: "lists" },
   listPin: { keys: ["p"], doc: "pin or unpin the task", group: "lists" },
   listDelete: { keys: ["x", "delete"], doc: "delete the task (asks first)", group: "lists" },
@@ -76,6 +76,7 @@ export const actions = {
   agentStop: { keys: ["x"], doc: "Agents tab and subagent view: stop the subagent (asks first; f there also kills its running command)", group: "lists" },
   nextTab: { keys: ["right", "l", "ctrl+r"], doc: "next results tab", group: "lists" },
   prevTab: { keys: ["left", "h"], doc: "previous results tab", group: "lists" },
+  revertFile: { keys: ["u"], doc: "Turns tab: revert the selected file to how it was before its turn (asks first)", group: "lists" },
   nextHunk: { keys: ["]"], doc: "next diff hunk", group: "lists" },
   prevHunk: { keys: ["["], doc: "previous diff hunk", group: "lists" },
   pickerScope: { keys: ["tab"], doc: "session picker: this workspace or every workspace (typing searches, Enter opens)", group: "dialogs" },
@@ -84,6 +85,9 @@ export const actions = {
   memoryKind: { keys: ["k"], doc: "memory: cycle its kind (lesson, preference, correction, fact)", group: "dialogs" },
   memoryDelete: { keys: ["d", "delete"], doc: "memory: delete it (asks first)", group: "dialogs" },
   memoryNew: { keys: ["n"], doc: "memory: add a new one", group: "dialogs" },
+  rewindFiles: { keys: ["f"], doc: "rewind: restore the files only (from that turn on), keep the conversation", group: "dialogs" },
+  rewindConversation: { keys: ["c"], doc: "rewind: drop the conversation from that turn on, keep the files", group: "dialogs" },
+  rewindBoth: { keys: ["b"], doc: "rewind: both (Enter takes the highlighted choice)", group: "dialogs" },
 } as const satisfies Record<string, ActionInfo>;
 
 export type Action = keyof typeof actions;

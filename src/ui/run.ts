@@ -32,7 +32,7 @@ import { markdownStyles } from "./view/panes.js";
 import { listWorkspaceFiles } from "./workspace-files.js";
 import { openInEditor } from "./external-editor.js";
 import { openPicker } from "./controller/session-picker.js";
-import { memorySource, sessionSource } from "./sources.js";
+import { checkpointSource, memorySource, sessionSource } from "./sources.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -110,6 +110,18 @@ export async function runUi(opts: UiOptions): Promise<number> {
     }
   });
 
+  const checkpoints = checkpointSource(settings);
+  // The engine reports checkpointed turns after tool calls only: a resumed session's turns, and the
+  // files' states after a rewind, are read from the store (a rewind is answered with notices).
+  const rewinding = new Set<string>();
+  bus.onCommand((command) => {
+    if (command.type === "session.rewind" || command.type === "file.revert") rewinding.add(command.taskId);
+  });
+  const readTurns = (taskId: string) => {
+    const sessionId = store.getState().transcripts[taskId]?.sessionId;
+    if (sessionId) void checkpoints.turns(sessionId).then((turns) => store.dispatch({ type: "ui.checkpoints", taskId, turns }));
+  };
+
   // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings (read later).
   let wrapForTmux = Boolean(env.TMUX);
   const ctl = new Controller({
@@ -143,6 +155,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
       ),
     sessions: sessionSource(settings, earlier),
     memory: memorySource(settings),
+    checkpoints,
     now: () => Date.now(),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
@@ -191,6 +204,9 @@ export async function runUi(opts: UiOptions): Promise<number> {
       }
     }
     store.dispatch(event);
+    if (event.type === "session.started" && event.resumed) readTurns(event.taskId);
+    if (event.type === "turn.started") rewinding.delete(event.taskId);
+    if (event.type === "notice" && rewinding.has(event.taskId)) readTurns(event.taskId);
   });
 
   // The first task (a bare --resume asks which session first), then the earlier ones.

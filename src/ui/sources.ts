@@ -1,13 +1,15 @@
-// The engine's session index and memory store, adapted to what the /resume picker and the /memory
-// dialog ask for (controller/sources.ts). Only the composition root (run.ts) builds these.
+// The engine's session index, memory store and file checkpoints, adapted to what the /resume
+// picker, the /memory dialog and the Turns tab ask for (controller/sources.ts). Only the
+// composition root (run.ts) builds these.
 import { basename, join } from "node:path";
 import type { Settings } from "../config/schema.js";
 import { memoryKinds, MemoryStore, type MemoryEntry, type MemoryKind } from "../memory/store.js";
 import { MEMORY_BLOCK_START } from "../memory/tools.js";
 import { contentText } from "../protocol/messages.js";
+import { Checkpoints } from "../session/checkpoints.js";
 import { readSessionFile, SessionIndex } from "../session/search.js";
 import { readTaskIndex } from "../session/task-index.js";
-import type { MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
+import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
 
 /** Search hits the picker lists at most. */
 const SEARCH_LIMIT = 50;
@@ -91,5 +93,23 @@ export function memorySource(settings: Settings): MemorySource {
     },
     remove: (id) => need().remove(id),
     save: async (kind, text) => row((await need().save(asKind(kind), text, settings.workspace)).entry),
+  };
+}
+
+/**
+ * The checkpoint store the engine writes (settings.home/checkpoints/<sessionId>), read-only. A
+ * fresh reader per call: a reader loads the manifest once, and the engine keeps changing it.
+ */
+export function checkpointSource(settings: Settings): CheckpointSource {
+  const open = (sessionId: string) => new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+  return {
+    async contentBefore(sessionId, turn, path) {
+      const data = await open(sessionId).contentBefore(turn, path);
+      return data === null || data === undefined ? data : data.toString("utf8");
+    },
+    async turns(sessionId) {
+      const turns = await open(sessionId).turns();
+      return turns.map((t) => ({ turn: t.turn, prompt: "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) }));
+    },
   };
 }

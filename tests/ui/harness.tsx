@@ -8,7 +8,7 @@ import type { BusCommand } from "../../src/protocol/commands.js";
 import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
 import { Controller } from "../../src/ui/controller/controller.js";
-import type { MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
+import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
 import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
@@ -78,11 +78,17 @@ const noMemory: MemorySource = {
   },
 };
 
+/** No checkpoint store: every earlier content is unknown. */
+const noCheckpoints: CheckpointSource = { contentBefore: async () => undefined, turns: async () => [] };
+
 export interface RenderOptions {
   keys?: Record<string, string | string[]>;
   history?: string[];
   sessions?: SessionSource;
   memory?: MemorySource;
+  checkpoints?: CheckpointSource;
+  /** The files as they are now (the Changes and Turns diffs); default: none exists. */
+  readFile?: (path: string) => string | null;
   now?: () => number;
 }
 
@@ -117,11 +123,12 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
     trustWorkspace: () => {},
     sessions: options.sessions ?? noSessions,
     memory: options.memory ?? noMemory,
+    checkpoints: options.checkpoints ?? noCheckpoints,
     now: options.now ?? (() => Date.now()),
   });
   const services: AppServices = {
     store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),
-    ascii: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: () => null,
+    ascii: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: options.readFile ?? (() => null),
   };
   const stdout = new SizedStdout(columns, rows);
   const instance = render(

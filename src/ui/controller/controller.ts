@@ -14,7 +14,7 @@ import { handleBrowseKey } from "./browse.js";
 import { handleComposerKey } from "./composer-keys.js";
 import { handleDialogKey } from "./dialogs.js";
 import { handleListKey, type ResultsMeasure } from "./lists.js";
-import type { MemorySource, SessionSource } from "./sources.js";
+import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { UiState } from "./ui-state.js";
 import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
 
@@ -66,6 +66,8 @@ export interface ControllerDeps {
   sessions: SessionSource;
   /** Long-term memory for the /memory dialog. */
   memory: MemorySource;
+  /** The engine's file checkpoints, for the Turns tab's diffs. */
+  checkpoints: CheckpointSource;
   now(): number;
 }
 
@@ -230,7 +232,7 @@ export class Controller {
     if (!this.state.tasks[id]) return;
     this.deps.store.dispatch({ type: "ui.select", taskId: id });
     this.send({ type: "task.open", taskId: id });
-    this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null }));
+    this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null, turnDiff: null }));
   }
 
   newTask(sessionFile?: string, title?: string): void {

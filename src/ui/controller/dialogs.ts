@@ -1,6 +1,6 @@
 // Keys while a dialog is open: the command palette, the shortcut sheet, one-line inputs (rename,
-// deny note, filter, search, history), confirmations, long details, the steer/queue editor and a
-// subagent's view (controller/agents.ts).
+// deny note, filter, search, history), confirmations, long details, the steer/queue editor, a
+// subagent's view (controller/agents.ts) and /rewind (controller/rewind.ts).
 import { actions, type Action } from "../../config/keybindings.js";
 import { createEditor, editorText } from "../input/editor.js";
 import type { InputEvent, Key } from "../input/keys.js";
@@ -10,6 +10,7 @@ import { findMatches, gotoMatch } from "./browse.js";
 import type { Controller } from "./controller.js";
 import { editField } from "./field.js";
 import { handleMemoryKey, memoryAdded, memoryEdited, memoryForgotten } from "./memory-dialog.js";
+import { handleRewindKey, revertConfirmed } from "./rewind.js";
 import { handlePickerKey } from "./session-picker.js";
 import { runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
@@ -112,9 +113,10 @@ function isKey(key: Key, name: string): boolean {
 export function handleDialogKey(ctl: Controller, event: InputEvent): void {
   const dialog = ctl.ui.dialog;
   if (!dialog) return;
-  // These two close on Esc themselves: the picker may start a task, the memory filter steps back.
+  // These close on Esc themselves: the picker may start a task, the memory filter and the rewind question step back.
   if (dialog.kind === "sessions") return handlePickerKey(ctl, dialog, event);
   if (dialog.kind === "memory") return handleMemoryKey(ctl, dialog, event);
+  if (dialog.kind === "rewind") return handleRewindKey(ctl, dialog, event);
   if (event.kind === "key" && ctl.is("interrupt", event.key) && dialog.kind !== "input") {
     close(ctl);
     return;
@@ -159,6 +161,7 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
         if (dialog.action === "delete") ctl.send({ type: "task.delete", taskId: dialog.target });
         else if (dialog.action === "stopAgent") confirmStopAgent(ctl, dialog, event.key.name === "f");
         else if (dialog.action === "forgetMemory") memoryForgotten(ctl, dialog.target);
+        else if (dialog.action === "revertFile") revertConfirmed(ctl, dialog);
         else ctl.deps.trustWorkspace();
       } else if (isKey(event.key, "n")) close(ctl);
       return;

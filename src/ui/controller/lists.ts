@@ -3,16 +3,22 @@ import { createEditor } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
 import { agentsTabKey, bindingIndex } from "./agents.js";
 import type { Controller } from "./controller.js";
-import { resultsTabs } from "./ui-state.js";
+import { turnsTabKey } from "./rewind.js";
+import { shownTabs } from "./ui-state.js";
 
 /** Lines in the list the results pane shows for its current tab (set by the pane when it renders). */
 export interface ResultsMeasure {
   count: number;
   hunks: number;
+  /** An open diff of the Turns tab: its rendered lines, the rows showing them, where hunks start. */
+  lines?: number;
+  height?: number;
+  hunkStarts?: number[];
 }
 
 export function handleListKey(ctl: Controller, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
+  if (ctl.ui.focus === "results" && ctl.ui.resultsTab === "turns" && turnsTabKey(ctl, event.key)) return true;
   if (ctl.is("stop", event.key)) {
     // Back to the input, never "stop the turn": Esc on the subagent board must not stop the task
     // and all its children. A pane drawn over the transcript gets out of the way.
@@ -67,9 +73,11 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
   switch (action) {
     case "nextTab":
     case "prevTab": {
-      const i = resultsTabs.indexOf(ui.resultsTab);
-      const tab = resultsTabs[(i + (action === "nextTab" ? 1 : resultsTabs.length - 1)) % resultsTabs.length]!;
-      ctl.setUi((u) => ({ ...u, resultsTab: tab, resultsIndex: 0, diffPath: null, diffHunk: 0 }));
+      const id = ctl.state.current;
+      const tabs = shownTabs(ui.resultsTab, Boolean(id && ctl.state.transcripts[id]?.checkpoints.length));
+      const i = tabs.indexOf(ui.resultsTab);
+      const tab = tabs[(i + (action === "nextTab" ? 1 : tabs.length - 1)) % tabs.length]!;
+      ctl.setUi((u) => ({ ...u, resultsTab: tab, resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null }));
       return true;
     }
     case "listUp":

@@ -4,6 +4,7 @@ import type { Slash } from "./slash.js";
 import { createEditor } from "../input/editor.js";
 import type { McpServers } from "../state/store.js";
 import { openMemory } from "./memory-dialog.js";
+import { openRewind } from "./rewind.js";
 import { openPicker } from "./session-picker.js";
 
 export function lastReply(ctl: Controller): string | null {
@@ -81,6 +82,9 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       return;
     case "undo":
       ctl.send({ type: "session.undo", taskId, n: slash.n });
+      return;
+    case "rewind":
+      openRewind(ctl);
       return;
     case "compact":
       ctl.send({ type: "session.compact", taskId, ...(slash.focus ? { focus: slash.focus } : {}) });

@@ -11,6 +11,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/policy", description: "set the approval policy: never, on-request, untrusted" },
   { name: "/sandbox", description: "show the sandbox state" },
   { name: "/undo", description: "drop the last n turns: /undo [n]" },
+  { name: "/rewind", description: "go back to before a turn: its files, the conversation, or both" },
   { name: "/compact", description: "fold older messages into a summary: /compact [FOCUS]" },
   { name: "/resume", description: "pick a past session of this workspace (search them all)" },
   { name: "/memory", description: "long-term memories: read, edit, delete, add" },
@@ -37,6 +38,7 @@ export type Slash =
   | { kind: "policy"; policy: ApprovalPolicy | null }
   | { kind: "sandbox" }
   | { kind: "undo"; n: number }
+  | { kind: "rewind" }
   | { kind: "compact"; focus: string | null }
   | { kind: "resume" }
   | { kind: "memory" }
@@ -80,6 +82,8 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       if (!Number.isInteger(n) || n < 1) return { error: `/undo takes a positive number of turns, not "${arg}"` };
       return { kind: "undo", n };
     }
+    case "rewind":
+      return { kind: "rewind" };
     case "compact":
       return { kind: "compact", focus: arg || null };
     case "clear":

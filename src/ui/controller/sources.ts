@@ -1,5 +1,6 @@
 // What the session picker and the memory dialog read and change, as the controller sees it: plain
-// data and promises. run.ts adapts the engine's session index and memory store to these.
+// data and promises. run.ts adapts the engine's session index, memory store and checkpoints to these.
+import type { CheckpointTurn } from "../state/turns.js";
 
 /** One past session: a row of the /resume picker. */
 export interface SessionRow {
@@ -51,4 +52,15 @@ export interface MemorySource {
   update(id: string, change: { kind?: string; text?: string }): Promise<MemoryRow | null>;
   remove(id: string): Promise<boolean>;
   save(kind: string, text: string): Promise<MemoryRow>;
+}
+
+/**
+ * The engine's file checkpoints of a session (per-turn diffs in the Turns tab). Contract: never
+ * rejects; what cannot be read is `undefined` (content) or an empty list (turns).
+ */
+export interface CheckpointSource {
+  /** A file's content before user turn `turn`: null when it did not exist, undefined when not kept (too large) or unknown. */
+  contentBefore(sessionId: string, turn: number, path: string): Promise<string | null | undefined>;
+  /** The turns that changed files, oldest first, as checkpoints.updated lists them (prompts empty: the store does not keep them). */
+  turns(sessionId: string): Promise<CheckpointTurn[]>;
 }

@@ -5,8 +5,10 @@ import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
 import type { MemoryRow, SessionRow } from "./sources.js";
 
-export type ResultsTab = "files" | "changes" | "reads" | "todo" | "jobs" | "agents";
-export const resultsTabs: ResultsTab[] = ["files", "changes", "reads", "todo", "jobs", "agents"];
+export type ResultsTab = "files" | "changes" | "turns" | "reads" | "todo" | "jobs" | "agents";
+/** "turns" is shown (and reached by ←→) only once the task has checkpointed turns, or while it is the current tab. */
+export const resultsTabs: ResultsTab[] = ["files", "changes", "turns", "reads", "todo", "jobs", "agents"];
+export const shownTabs = (current: ResultsTab, hasTurns: boolean): ResultsTab[] => resultsTabs.filter((t) => t !== "turns" || hasTurns || current === "turns");
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
 
@@ -42,12 +44,39 @@ export interface MemoryDialog {
   error?: string;
 }
 
+export type RewindWhat = "files" | "conversation" | "both";
+
+/**
+ * /rewind: the task's turns newest first (`index`), then what to restore for the chosen one
+ * (`pick`, "both" highlighted first). The rows are derived from the task's state when drawn.
+ */
+export interface RewindDialog {
+  kind: "rewind";
+  taskId: string;
+  index: number;
+  pick: { turn: number; what: RewindWhat } | null;
+}
+
+/**
+ * The Turns tab's open diff: one file between its content before `turn` (from the checkpoint
+ * store: `before` null = absent, undefined = not kept) and now. `offset`: the first line shown.
+ */
+export interface TurnDiff {
+  taskId: string;
+  turn: number;
+  path: string;
+  before: string | null | undefined;
+  loading: boolean;
+  offset: number;
+}
+
 /** `back`: the dialog to return to when this one closes (a question asked from a subagent's view). */
 export type Dialog =
   | { kind: "palette"; query: string; index: number }
   | { kind: "help"; offset: number }
   | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number; back?: Dialog }
-  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent" | "forgetMemory"; target: string; taskId?: string; back?: Dialog }
+  /** `turn`: for revertFile, the turn whose pre-state `target` (a path) goes back to. */
+  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile"; target: string; taskId?: string; turn?: number; back?: Dialog }
   /** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
   | { kind: "detail"; title: string; lines: string[]; offset: number; words?: boolean; back?: Dialog }
   /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
@@ -55,7 +84,8 @@ export type Dialog =
   | { kind: "queue"; index: number }
   | { kind: "permissions"; index: number }
   | SessionsDialog
-  | MemoryDialog;
+  | MemoryDialog
+  | RewindDialog;
 
 /**
  * Applies `change` to the open dialog of `kind`, or to one waiting under it (`back`: a question
@@ -93,6 +123,8 @@ export interface UiState {
   /** Selected file in the Changes tab, whose diff is shown. */
   diffPath: string | null;
   diffHunk: number;
+  /** The Turns tab's open diff (its hunk is `diffHunk`). */
+  turnDiff: TurnDiff | null;
   scroll: Record<string, Scroll>;
   /** Block cursor per task in browse mode. */
   cursor: Record<string, number>;
@@ -123,6 +155,7 @@ export function initialUi(columns: number, rows: number): UiState {
     resultsIndex: 0,
     diffPath: null,
     diffHunk: 0,
+    turnDiff: null,
     scroll: {},
     cursor: {},
     search: null,

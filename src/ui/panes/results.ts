@@ -1,5 +1,5 @@
 // The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
-// hunk jumps), Reads, Todo and Agents.
+// hunk jumps), Turns (view/turns-view.ts), Reads, Todo, Jobs and Agents.
 import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
@@ -9,6 +9,8 @@ import { boardRows } from "../state/children.js";
 import { boardLines, isActive } from "../view/agents-view.js";
 import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
+import { turnsTab } from "../view/turns-view.js";
+import { shownTabs } from "../controller/ui-state.js";
 
 const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
 
@@ -50,6 +52,7 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   let body: string[];
   let count = 0;
   let hunks = 0;
+  let measure: ReturnType<typeof turnsTab>["measure"] | null = null;
   if (tab === "files") {
     const tree = fileTreeOf(ctl.deps.paths());
     count = tree.length;
@@ -64,6 +67,8 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
     } else {
       body = listLines(p, changed.map((f) => `M ${f}`), index, focused, inner, bodyHeight, "no files changed by this task yet");
     }
+  } else if (tab === "turns") {
+    ({ body, measure } = turnsTab(s, sv, inner, bodyHeight, focused));
   } else if (tab === "reads") {
     count = reads.length;
     body = listLines(p, reads, index, focused, inner, bodyHeight, "no files read by this task yet");
@@ -89,11 +94,13 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
     count = rows.length;
     body = boardLines(p, { rows, selected: index, focused, now: Date.now(), ascii, asks: t ? asksOf(t.blocks) : {} }, inner, bodyHeight);
   }
-  ctl.results = { count, hunks };
+  ctl.results = measure ?? { count, hunks };
   const t = s.current ? s.transcripts[s.current] : undefined;
+  const turns = t?.checkpoints.length ?? 0;
   const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
   const active = t?.agents.filter(isActive).length ?? 0;
-  const lines = [tabBar(p, tab, { changes: changed.length, reads: reads.length, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) }, inner), ...body];
+  const counts = { changes: changed.length, turns, reads: reads.length, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) };
+  const lines = [tabBar(p, tab, counts, inner, shownTabs(tab, turns > 0)), ...body];
   while (lines.length < height) lines.push("");
   const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
   return lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`);

@@ -27,6 +27,8 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   } else if (s.ui.dialog?.kind === "memory") text = p.dim("~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn");
   else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
+  else if (focus === "results" && s.ui.resultsTab === "turns" && s.ui.turnDiff) text = p.dim("↑↓ PgUp PgDn scroll · [ ] hunks · u revert this file · Esc list");
+  else if (focus === "results" && s.ui.resultsTab === "turns") text = p.dim("Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back");
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");

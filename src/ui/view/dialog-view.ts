@@ -1,5 +1,5 @@
-// Lines for dialogs (palette, shortcut sheet, inputs, confirmations, details, the queue editor),
-// drawn in place of the transcript so they work at any width, 40 columns included.
+// Lines for dialogs (palette, shortcut sheet, inputs, confirmations, details, the queue editor,
+// /rewind), drawn in place of the transcript so they work at any width, 40 columns included.
 import { actions, type Action } from "../../config/keybindings.js";
 import type { Controller } from "../controller/controller.js";
 import { filterPalette, paletteItems } from "../controller/dialogs.js";
@@ -12,6 +12,7 @@ import { slashCommands } from "../controller/slash.js";
 import { fieldLines, frame } from "./dialog-frame.js";
 import { memoryLines } from "./memory-view.js";
 import { pickerLines } from "./picker-view.js";
+import { rewindLines } from "./turns-view.js";
 import { windowAround } from "./panes.js";
 
 /** Keys for the sheet; a run of digits ("1 2 … 9") as a range ("1-9"). */
@@ -27,7 +28,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
     if (wide) out.push(...wrapLine(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${doc}`, width, { words: true, indent: 19 }));
     else out.push(`  ${p.accent(truncateToWidth(keys, width - 2))}`, ...wrapLine(`    ${doc}`, width, { words: true, indent: 4 }));
   };
-  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"], ["dialogs", "Session picker (/resume) and memory (/memory)"]];
+  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"], ["dialogs", "Session picker (/resume), memory (/memory) and /rewind"]];
   for (const [group, title] of groups) {
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
@@ -77,7 +78,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
     }
     case "confirm":
-      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, dialog.action === "stopAgent" ? "y stop · f stop and kill its command · n or Esc no" : "y yes · n or Esc no");
+      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, dialog.action === "stopAgent" ? "y stop · f stop and kill its command · n or Esc no" : dialog.action === "revertFile" ? "y revert · n or Esc no" : "y yes · n or Esc no");
     case "queue": {
       const items = ctl.currentTask()?.queue ?? [];
       const rows = items.map((it, i) => {
@@ -98,6 +99,8 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       return pickerLines(ctl, p, dialog, width, height);
     case "memory":
       return memoryLines(ctl, p, dialog, width, height);
+    case "rewind":
+      return rewindLines(ctl, p, dialog, width, height);
     case "input": {
       const history = dialog.purpose === "history";
       // A memory's text can run to 1,000 characters: all of it stays in view while it is edited.

@@ -1,5 +1,5 @@
-// Lines for the side panes: the task list and the results pane (tabs: Files, Changes, Reads, Todo,
-// Agents), and the styles the Markdown and diff renderers take from the theme.
+// Lines for the side panes: the task list and the results pane (tabs: Files, Changes, Turns, Reads,
+// Todo, Jobs, Agents), and the styles the Markdown and diff renderers take from the theme.
 import type { MarkdownStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
@@ -57,16 +57,18 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
   return [padToWidth(truncateToWidth(head, width), width), ...body];
 }
 
-export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", reads: "Reads", todo: "Todo", jobs: "Jobs", agents: "Agents" };
+export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", turns: "Turns", reads: "Reads", todo: "Todo", jobs: "Jobs", agents: "Agents" };
+/** The narrow bar's names of the other tabs: their initial, but Turns is not Todo. */
+const shortLabels: Partial<Record<ResultsTab, string>> = { turns: "Tu" };
 
-export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number): string {
-  const tabs = Object.keys(tabLabels) as ResultsTab[];
+/** `tabs`: the ones shown, in order (default: all). */
+export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number, tabs = Object.keys(tabLabels) as ResultsTab[]): string {
   const label = (t: ResultsTab) => `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
   // Brackets as well as the badge colour: the current tab must show without colour too.
   const full = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(` ${label(t)} `))).join("");
   if (visibleWidth(full) <= width) return padToWidth(full, width);
   // Narrow: the other tabs by their initial.
-  const short = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(tabLabels[t][0]!))).join(" ");
+  const short = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(shortLabels[t] ?? tabLabels[t][0]!))).join(" ");
   return padToWidth(truncateToWidth(short, width), width);
 }
 
