@@ -303,14 +303,16 @@ describe("SessionIndex", () => {
       const worker = join(out, "worker.mjs");
       await build({
         stdin: {
-          contents: `import { writeFileSync } from "node:fs";
+          contents: `import { renameSync, writeFileSync } from "node:fs";
 import { SessionIndex } from ${JSON.stringify(join(root, "src/session/search.ts"))};
 const [db, dir, name] = process.argv.slice(2);
 const index = await SessionIndex.open(db);
 for (let i = 0; i < 150; i++) {
   const data = { version: 1, id: name + i, createdAt: "", updatedAt: "", workspace: "/w", model: "m", messages: [{ role: "user", content: "parallel writer " + name + " " + "words ".repeat(200) }] };
   const file = dir + "/" + name + i + ".json";
-  writeFileSync(file, JSON.stringify(data));
+  // Written as the engine writes sessions (temp file + rename), so the other process's sync never reads half a file.
+  writeFileSync(dir + "/." + name + i + ".tmp", JSON.stringify(data));
+  renameSync(dir + "/." + name + i + ".tmp", file);
   index.indexSession(file, data);
   if (i % 25 === 0) await index.sync(dir);
 }
@@ -338,6 +340,9 @@ index.close();`,
         { code: 0, stderr: "" },
         { code: 0, stderr: "" },
       ]);
+      // A sync that read a file just before the other process rewrote and indexed it can leave an
+      // older copy in the index; the next sync (every search runs one first) catches up.
+      await index.sync(sessions);
       expect(index.search("parallel writer", { limit: 1000 })).toHaveLength(300);
       expect(index.search("disk", { limit: 1000 })).toHaveLength(30);
     } finally {
