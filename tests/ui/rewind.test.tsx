@@ -245,4 +245,23 @@ describe("the Turns tab", () => {
     const list = await until(h, (f) => f.includes("2 turns, newest first"));
     expect(list).not.toContain("change the notes");
   });
+
+  it("keeps what the engine said about a rewind when the reloaded session replaces the transcript", async () => {
+    h = await renderUi(80, 24);
+    feed(h);
+    h.keys("/rewind\r\rb");
+    await until(h, (f) => f.includes("rewinding files and the conversation to before turn 3"));
+    // The engine's order: the files' notice, the reloaded conversation, then its notice.
+    h.emit({ type: "notice", taskId: "t0", level: "warn", text: "files as before turn 3: 1 restored, 0 removed; not touched: big.bin (too large)" });
+    h.emit({ type: "session.loaded", taskId: "t0", messages: [{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }] });
+    h.emit({ type: "notice", taskId: "t0", level: "info", text: "the conversation is back to before turn 3 (1 turn dropped)" });
+    const frame = await until(h, (f) => f.includes("the conversation is back to before turn 3"));
+    expect(frame).toContain("big.bin (too large)");
+    expect(frame).not.toContain("change the notes with sed");
+    expect(frame.indexOf("say hi")).toBeLessThan(frame.indexOf("files as before turn 3"));
+    // A later reload (a resume, another task opening it) does not bring old notices back twice.
+    h.emit({ type: "session.loaded", taskId: "t0", messages: [{ role: "user", content: "write the notes" }] });
+    const after = await until(h, (f) => !f.includes("say hi"));
+    expect(after).not.toContain("files as before turn 3");
+  });
 });

@@ -35,6 +35,7 @@ const close = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
 
 function rewind(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat): void {
   close(ctl);
+  ctl.deps.store.dispatch({ type: "ui.reloading", taskId: d.taskId });
   ctl.send({ type: "session.rewind", taskId: d.taskId, turn, what });
   // A diff of a turn the conversation drops would show a checkpoint the engine forgets.
   if (what !== "files") ctl.setUi((ui) => (ui.turnDiff?.taskId === d.taskId && ui.turnDiff.turn >= turn ? { ...ui, turnDiff: null } : ui));

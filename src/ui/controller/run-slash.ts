@@ -81,6 +81,7 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       ctl.status(`${ctl.deps.sandboxLabel()} (nanohermes sandbox status explains what it enforces)`);
       return;
     case "undo":
+      ctl.deps.store.dispatch({ type: "ui.reloading", taskId });
       ctl.send({ type: "session.undo", taskId, n: slash.n });
       return;
     case "rewind":
@@ -90,6 +91,7 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       ctl.send({ type: "session.compact", taskId, ...(slash.focus ? { focus: slash.focus } : {}) });
       return;
     case "clear":
+      ctl.deps.store.dispatch({ type: "ui.reloading", taskId });
       ctl.send({ type: "session.clear", taskId });
       return;
     case "resume":

@@ -92,17 +92,24 @@ export interface TranscriptState {
   workspace: string | null;
   /** The files each user turn changed (checkpoints.updated), oldest turn first. */
   checkpoints: CheckpointTurn[];
+  /**
+   * Set when the UI asked for a change that reloads the session (undo, clear, rewind): the notices
+   * from this block on answer it, and survive the reload (the engine may send them before it).
+   */
+  reloadFrom: number | null;
 }
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [] });
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [], reloadFrom: null });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
   | { type: "ui.toggle"; blockId: string }
   | { type: "ui.stopping" }
   | { type: "ui.local"; level: "info" | "warn" | "error"; text: string }
+  /** A command that reloads the session was sent (see TranscriptState.reloadFrom). */
+  | { type: "ui.reloading" }
   /** The turns as read from the checkpoint store (a resumed session, after a rewind): they replace the list. */
   | { type: "ui.checkpoints"; turns: CheckpointTurn[] };
 
@@ -208,7 +215,7 @@ export function fromMessages(messages: ChatMessage[]): TranscriptState {
 export function reduceTranscript(state: TranscriptState, event: BusEvent | TranscriptAction, now = Date.now()): TranscriptState {
   switch (event.type) {
     case "turn.started":
-      return add({ ...state, running: true, stopping: false, turnStartedAt: now }, (id) => ({ kind: "user", id, text: event.prompt }));
+      return add({ ...state, reloadFrom: null, running: true, stopping: false, turnStartedAt: now }, (id) => ({ kind: "user", id, text: event.prompt }));
     case "steer.delivered":
       return add(state, (id) => ({ kind: "steer", id, text: event.text }));
     case "assistant.delta":
@@ -306,8 +313,13 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       const rebuilt = fromMessages(event.messages);
       const { sessionId, workspace } = state;
       const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
-      return { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
+      let next: TranscriptState = { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
+      // What the engine said about the change so far ("files as before turn 2: …") stays in view.
+      for (const b of state.reloadFrom === null ? [] : state.blocks.slice(state.reloadFrom)) if (b.kind === "notice") next = add(next, (id) => ({ ...b, id }));
+      return next;
     }
+    case "ui.reloading":
+      return { ...state, reloadFrom: state.blocks.length };
     case "session.started":
       return { ...state, sessionId: event.sessionId, workspace: event.workspace };
     case "checkpoints.updated":
