@@ -107,9 +107,11 @@ describe("helpers", () => {
     expect(displayPath("/tmp/a.ts", null)).toBe("/tmp/a.ts");
   });
 
-  it("filesFrom lists the files of a turn and the later ones once", () => {
-    const rows = mergeTurns([user("1"), user("2"), user("3")], [cp(1, "1", ["/ws/a"]), cp(2, "2", ["/ws/b", "/ws/a"]), cp(3, "3", ["/ws/c", "/ws/b"])]).rows;
-    expect(filesFrom(rows, 2)).toEqual(["/ws/b", "/ws/a", "/ws/c"]);
+  it("filesFrom lists the files of a turn and the later ones once, with the state they go back to", () => {
+    const large: CheckpointTurn = { turn: 3, prompt: "3", changes: [change("/ws/c"), change("/ws/b", { before: "too-large" })] };
+    const rows = mergeTurns([user("1"), user("2"), user("3")], [cp(1, "1", ["/ws/a"]), { turn: 2, prompt: "2", changes: [change("/ws/b", { before: "absent" }), change("/ws/a")] }, large]).rows;
+    expect(filesFrom(rows, 2).map((c) => [c.path, c.before])).toEqual([["/ws/b", "absent"], ["/ws/a", "kept"], ["/ws/c", "kept"]]);
+    expect(filesFrom(rows, 3).map((c) => [c.path, c.before])).toEqual([["/ws/c", "kept"], ["/ws/b", "too-large"]]);
     expect(filesFrom(rows, 4)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";
 import { selectedRow } from "../controller/session-picker.js";
+import { fitting } from "../view/picker-view.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -27,8 +28,8 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   } else if (s.ui.dialog?.kind === "memory") text = p.dim("~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn");
   else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
-  else if (focus === "results" && s.ui.resultsTab === "turns" && s.ui.turnDiff) text = p.dim("↑↓ PgUp PgDn scroll · [ ] hunks · u revert this file · Esc list");
-  else if (focus === "results" && s.ui.resultsTab === "turns") text = p.dim("Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back");
+  else if (focus === "results" && s.ui.resultsTab === "turns" && s.ui.turnDiff) text = p.dim(fitting(["↑↓ PgUp PgDn scroll · [ ] hunks · u revert this file · Esc list", "↑↓ scroll · [ ] hunks · u revert · Esc list"], width));
+  else if (focus === "results" && s.ui.resultsTab === "turns") text = p.dim(fitting(["Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back", "Enter diff/rewind · u revert · ←→ · Esc back"], width));
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");

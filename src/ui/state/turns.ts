@@ -124,11 +124,14 @@ export function displayPath(path: string, workspace: string | null): string {
   return path;
 }
 
-/** The files a rewind of `turn` restores: those changed in it or a later turn, each once. */
-export function filesFrom(rows: readonly TurnRow[], turn: number): string[] {
-  const out = new Set<string>();
-  for (const r of [...rows].sort((a, b) => a.turn - b.turn)) if (r.turn >= turn) for (const c of r.changes) out.add(c.path);
-  return [...out];
+/**
+ * The files a rewind of `turn` puts back: those changed in it or a later turn, each once, with the
+ * state it goes back to (the earliest record: "too-large" ones cannot be put back).
+ */
+export function filesFrom(rows: readonly TurnRow[], turn: number): FileChange[] {
+  const out = new Map<string, FileChange>();
+  for (const r of [...rows].sort((a, b) => a.turn - b.turn)) if (r.turn >= turn) for (const c of r.changes) if (!out.has(c.path)) out.set(c.path, c);
+  return [...out.values()];
 }
 
 /** A line of the Turns tab: a turn that changed files, then each of its files. */

@@ -56,9 +56,13 @@ function choiceText(rows: TurnRow[], row: TurnRow | undefined, turn: number, wha
   switch (what) {
     case "files": {
       if (files.length === 0) return `no file changed in ${turns}: nothing to put back`;
-      const text = `put back ${plural(files.length, "file")} changed in ${turns}:`;
+      const kept = files.filter((f) => f.before !== "too-large").map((f) => f.path);
+      const large = files.filter((f) => f.before === "too-large").map((f) => f.path);
       // The names get what is left of two wrapped lines.
-      return `${text} ${nameList(files, workspace, Math.max(10, 2 * (inner - 5) - text.length - 4))}`;
+      const room = (text: string) => Math.max(10, 2 * (inner - 5) - text.length - 4);
+      const text = kept.length ? `put back ${plural(kept.length, "file")} changed in ${turns}:` : `nothing to put back from ${turns}`;
+      const note = large.length ? `; too large to put back: ${nameList(large, workspace, Math.max(10, inner - 30))}` : "";
+      return `${text}${kept.length ? ` ${nameList(kept, workspace, room(text + note))}` : ""}${note}`;
     }
     case "conversation":
       if (row?.folded) return `turn ${turn} was folded into the summary: it cannot be dropped`;
