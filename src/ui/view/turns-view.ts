@@ -81,7 +81,7 @@ export function rewindLines(ctl: Controller, p: Palette, d: RewindDialog, width:
     const { turn, what } = d.pick;
     const row = rows.find((r) => r.turn === turn);
     const body: string[] = [];
-    if (row?.prompt) body.push(...wrapLine(p.dim(`“${row.prompt}”`), inner, { words: true }).slice(0, 2));
+    if (row?.prompt) body.push(...wrapLine(p.dim(`"${row.prompt}"`), inner, { words: true }).slice(0, 2));
     body.push("");
     for (const choice of rewindChoices) {
       const selected = choice === what;
