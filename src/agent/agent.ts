@@ -401,13 +401,21 @@ export class Agent {
    */
   async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
     if (this.running) throw new Error("cannot rewind while a turn runs");
-    return rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
+    const outcome = await rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
+    await this.reportCheckpoints();
+    return outcome;
+  }
+
+  /** Tells front ends every turn's file changes as they are now. */
+  async reportCheckpoints(): Promise<void> {
+    await this.checkpointHooks?.report();
   }
 
   /** Restores one file to how it was before `turn`. */
   async revertFile(turn: number, path: string): Promise<string> {
     if (!this.opts.checkpoints) return "no file checkpoints in this session";
     const result = await this.opts.checkpoints.revertFile(turn, path);
+    await this.reportCheckpoints();
     return typeof result === "string" ? `${result} ${path}` : `not reverted: ${result.skipped}`;
   }
 
@@ -425,7 +433,7 @@ export class Agent {
     if (from > 0 && this.messages[from - 1]!.role === "user" && !isPrompt(this.messages[from - 1]!)) from--;
     this.messages.splice(from);
     // Turn numbers are used again from here: older checkpoint records of them would be wrong.
-    void this.opts.checkpoints?.forget(this.turnOrdinal() + 1).catch((error: unknown) => log("warn", "forgetting checkpoints", error));
+    this.forgetFrom(this.turnOrdinal() + 1);
     return dropped;
   }
 
@@ -433,6 +441,18 @@ export class Agent {
   clear(): void {
     if (this.running) throw new Error("cannot clear while a turn runs");
     this.messages.splice(1);
+    this.forgetFrom(this.turnOrdinal() + 1);
+  }
+
+  /** Turn numbers from `turn` on are used again: their old checkpoint records would be wrong. */
+  private forgetFrom(turn: number): void {
+    const checkpoints = this.opts.checkpoints;
+    if (!checkpoints) return;
+    // Queued in the store before any later checkpoint, so no new turn can record before it.
+    void checkpoints
+      .forget(turn)
+      .then(() => this.reportCheckpoints())
+      .catch((error: unknown) => log("warn", "forgetting checkpoints", error));
   }
 
   /** Ends the session's tool state: background jobs are killed. */

@@ -28,6 +28,8 @@ export const isPrompt = (m: ChatMessage) => m.role === "user" && !(typeof m.cont
 export interface CheckpointHooks {
   before(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
   after(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+  /** Emits checkpoints.updated with every turn's changes (after a resume, rewind, revert, undo). */
+  report(): Promise<void>;
 }
 
 export function checkpointHooks(opts: {
@@ -47,6 +49,13 @@ export function checkpointHooks(opts: {
     opts.emit({ type: "checkpoints.updated", turns: turns.map((t) => ({ turn: t.turn, prompt: prompts.get(t.turn) ?? "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) })) } as BusEvent);
   };
   return {
+    async report() {
+      try {
+        await report();
+      } catch (error) {
+        log("warn", "reporting checkpoints", error);
+      }
+    },
     async before(tool, args) {
       try {
         if (tool.kind === "edit") {

@@ -119,6 +119,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
       });
     };
   }
+  // A resumed session's earlier file changes, for the per-turn view and /rewind.
+  if (loaded.resumed) void agent.reportCheckpoints();
   emit({
     type: "session.started",
     taskId,
