@@ -118,7 +118,10 @@ async function idleRss(server: MockServer, ws: string): Promise<number> {
 async function streaming(server: MockServer, ws: string, earlier: number, tokens: number) {
   const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
   const session = sessionWith(earlier, ws);
-  const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, args: ["--session", session], env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), { NANOHERMES_BENCH_FRAMES: frames }) });
+  // A window large enough that the 2,000 earlier messages are not compacted: this measures drawing.
+  const home = mkdtempSync(join(tmpdir(), "nh-bench-h-"));
+  writeFileSync(join(home, "config.json"), JSON.stringify({ contextWindow: 1_000_000 }));
+  const app = new PtyApp({ cols: 120, rows: 40, cwd: ws, args: ["--session", session], env: env(server, home, { NANOHERMES_BENCH_FRAMES: frames }) });
   await app.waitFor((s) => settled(s) && s.includes(`#${earlier - 1}`), 30_000);
   await new Promise((r) => setTimeout(r, 1500)); // Markdown loads after the first frame
   const text = Array.from({ length: tokens }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
