@@ -10,7 +10,7 @@ import type { WriteBoundary } from "../tools/paths.js";
 import type { HookRunner } from "../hooks/hooks.js";
 import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
-import { MEMORY_BLOCK_START } from "../memory/tools.js";
+import { MEMORY_BLOCK_START } from "../memory/markers.js";
 import type { Checkpoints } from "../session/checkpoints.js";
 import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type RewindOutcome } from "./checkpointing.js";
 import { saveSession, type SessionData } from "../session/store.js";

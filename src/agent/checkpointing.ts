@@ -7,7 +7,7 @@ import type { Checkpoints } from "../session/checkpoints.js";
 import type { AnyTool } from "../tools/define.js";
 import { resolvePath } from "../tools/paths.js";
 import { parsePatch } from "../tools/patch-parse.js";
-import { MEMORY_BLOCK_START } from "../memory/tools.js";
+import { MEMORY_BLOCK_START } from "../memory/markers.js";
 
 /** The files an edit tool's arguments name (all of a patch's files, moves included). */
 export function editedPaths(tool: AnyTool, args: Record<string, unknown>, workspace: string): string[] {

@@ -11,10 +11,8 @@ import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
 import { contextBudget } from "./compaction.js";
-import { memoryHooks } from "./memory-hooks.js";
 import { join } from "node:path";
-import { Checkpoints } from "../session/checkpoints.js";
-import { Subagents, type ChildAgent, type SpawnRequest } from "./subagents.js";
+import type { ChildAgent, SpawnRequest } from "./subagents.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
 
@@ -57,6 +55,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   let spawn: (request: SpawnRequest) => ChildAgent = () => {
     throw new Error("subagents are not ready");
   };
+  // Subagents, checkpoints and memory load with the first agent, not with the program.
+  const [{ Subagents }, { Checkpoints }, { memoryHooks }] = await Promise.all([import("./subagents.js"), import("../session/checkpoints.js"), import("./memory-hooks.js")]);
   const subagents = config && Object.keys(config.agents).length > 0 ? new Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
   const tools = new ToolRegistry([...builtinTools(), ...ext.tools, ...(subagents?.tools(0) ?? [])], ext.sources);
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());

@@ -2,23 +2,18 @@
 // process and shared by every task; MCP code is only imported when servers are configured.
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { MemoryStore } from "../memory/store.js";
-import { memoryTools } from "../memory/tools.js";
-import { SessionIndex, sessionSearchTool } from "../session/search.js";
 import { log } from "../config/log.js";
 import { logPath } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
-import { hookSpecs, HookRunner } from "../hooks/hooks.js";
-import type { McpServerStatus } from "../mcp/manager.js";
-import type { McpManager } from "../mcp/manager.js";
+import type { HookRunner } from "../hooks/hooks.js";
+import type { McpManager, McpServerStatus } from "../mcp/manager.js";
+import type { MemoryStore } from "../memory/store.js";
 import type { BusEvent } from "../protocol/events.js";
-import { skillTool } from "../skills/skill-tool.js";
-import { discoverSkills, skillsPromptSection, type Skill } from "../skills/skills.js";
-import { commandEnv } from "../tools/process-group.js";
+import type { SessionIndex } from "../session/search.js";
+import type { Skill } from "../skills/skills.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
 import { VERSION } from "../version.js";
-import { loadAgentsMd } from "./agents-md.js";
 
 export interface Extensions {
   /** Tools beside the built-ins that exist for the whole run (skill, the mcp_* helpers). */
@@ -63,6 +58,17 @@ export interface ExtensionOptions {
  * servers start connecting in the background and this returns before any of them is ready.
  */
 export async function loadExtensions(settings: Settings, opts: ExtensionOptions): Promise<Extensions> {
+  // Loaded here, after the UI's first frame, not with the program.
+  const [{ discoverSkills, skillsPromptSection }, { skillTool }, { loadAgentsMd }, { hookSpecs, HookRunner }, { commandEnv }, { SessionIndex, sessionSearchTool }, { MemoryStore }, { memoryTools }] = await Promise.all([
+    import("../skills/skills.js"),
+    import("../skills/skill-tool.js"),
+    import("./agents-md.js"),
+    import("../hooks/hooks.js"),
+    import("../tools/process-group.js"),
+    import("../session/search.js"),
+    import("../memory/store.js"),
+    import("../memory/tools.js"),
+  ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
   const { skills, problems: skillProblems } = discoverSkills({ workspace: settings.workspace, home: settings.home, userHome: opts.userHome ?? homedir() });

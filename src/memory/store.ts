@@ -10,9 +10,9 @@ import { Bm25Index } from "./bm25.js";
 import { withFileLock, type FileLockOptions } from "./file-lock.js";
 import { tokenize } from "./tokenize.js";
 
-/** The kinds, as a tuple so zod can enumerate them. */
-export const memoryKinds = ["lesson", "preference", "correction", "fact"] as const;
-export type MemoryKind = (typeof memoryKinds)[number];
+import { memoryKinds, type MemoryKind } from "./markers.js";
+/** The kinds, as a tuple so zod can enumerate them (defined in markers.ts, which loads nothing). */
+export { memoryKinds, type MemoryKind };
 
 /** Added to each entry's terms: Chinese label and English word, so "我之前纠正过什么" finds corrections. */
 export const kindLabels: Record<MemoryKind, { zh: string; en: string }> = {

@@ -7,12 +7,8 @@ import { MAX_MEMORY_TEXT, memoryKinds, type MemoryEntry, type MemoryKind, type M
 /** How many entries memory_search lists (the per-turn block uses the store's default, 5). */
 export const SEARCH_TOOL_RESULTS = 10;
 
-/**
- * Contract: the first and last lines of every non-empty memoryBlock; nothing inside the block
- * can contain them, so the engine can find the previous turn's block and replace it.
- */
-export const MEMORY_BLOCK_START = "<memories>";
-export const MEMORY_BLOCK_END = "</memories>";
+import { MEMORY_BLOCK_END, MEMORY_BLOCK_START } from "./markers.js";
+export { MEMORY_BLOCK_END, MEMORY_BLOCK_START };
 
 /** One entry's text on one line, with the block markers defused so an entry cannot end the block. */
 function inline(text: string): string {

@@ -3,11 +3,10 @@
 // composition root (run.ts) builds these.
 import { basename, join } from "node:path";
 import type { Settings } from "../config/schema.js";
-import { memoryKinds, MemoryStore, type MemoryEntry, type MemoryKind } from "../memory/store.js";
-import { MEMORY_BLOCK_START } from "../memory/tools.js";
+import type { MemoryEntry, MemoryStore } from "../memory/store.js";
+import { MEMORY_BLOCK_START, memoryKinds, type MemoryKind } from "../memory/markers.js";
 import { contentText } from "../protocol/messages.js";
-import { Checkpoints } from "../session/checkpoints.js";
-import { readSessionFile, SessionIndex } from "../session/search.js";
+import type { SessionIndex } from "../session/search.js";
 import { readTaskIndex } from "../session/task-index.js";
 import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
 
@@ -25,7 +24,8 @@ const newestFirst = <T extends { updatedAt: string }>(rows: T[]): T[] => rows.sl
 export function sessionSource(settings: Settings, ready: Promise<unknown>): SessionSource {
   let index: Promise<SessionIndex> | null = null;
   let synced: { at: number; done: Promise<unknown> } | null = null;
-  const open = () => (index ??= SessionIndex.open(join(settings.home, "sessions.db")));
+  // SQLite and the index code load on the first search, not with the program.
+  const open = () => (index ??= import("../session/search.js").then(({ SessionIndex }) => SessionIndex.open(join(settings.home, "sessions.db"))));
   const sync = () => {
     if (!synced || Date.now() - synced.at > SYNC_EVERY_MS) {
       const done = open().then((i) => i.sync(settings.sessionDir));
@@ -54,6 +54,7 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
       return hits.map((h): SessionRow => ({ file: h.file, sessionId: h.sessionId, title: titleOf(h.file, h.title), workspace: h.workspace, updatedAt: h.updatedAt, snippet: h.snippet }));
     },
     async lastPrompt(file) {
+      const { readSessionFile } = await import("../session/search.js");
       const data = await readSessionFile(file);
       if (!data) return null;
       for (let i = data.messages.length - 1; i >= 0; i--) {
@@ -77,22 +78,24 @@ const asKind = (kind: string): MemoryKind => {
 
 /** The memory file the engine uses (settings.home/memory.json); a source that is off with --no-memory. */
 export function memorySource(settings: Settings): MemorySource {
-  const store = settings.memory.enabled ? new MemoryStore(join(settings.home, "memory.json")) : null;
-  const need = (): MemoryStore => {
-    if (!store) throw new Error("memory is off (--no-memory)");
-    return store;
+  const enabled = settings.memory.enabled;
+  // The store loads when the dialog first asks for it, not with the program.
+  let store: Promise<MemoryStore> | null = null;
+  const need = (): Promise<MemoryStore> => {
+    if (!enabled) return Promise.reject(new Error("memory is off (--no-memory)"));
+    return (store ??= import("../memory/store.js").then(({ MemoryStore: Store }) => new Store(join(settings.home, "memory.json"))));
   };
   return {
-    enabled: store !== null,
+    enabled,
     kinds: memoryKinds,
-    list: async () => newestFirst((await need().list()).map(row)),
-    search: async (query) => (await need().search(query, SEARCH_LIMIT)).map((r) => row(r.entry)),
+    list: async () => newestFirst((await (await need()).list()).map(row)),
+    search: async (query) => (await (await need()).search(query, SEARCH_LIMIT)).map((r) => row(r.entry)),
     update: async (id, change) => {
-      const entry = await need().update(id, { ...(change.kind ? { kind: asKind(change.kind) } : {}), ...(change.text !== undefined ? { text: change.text } : {}) });
+      const entry = await (await need()).update(id, { ...(change.kind ? { kind: asKind(change.kind) } : {}), ...(change.text !== undefined ? { text: change.text } : {}) });
       return entry ? row(entry) : null;
     },
-    remove: (id) => need().remove(id),
-    save: async (kind, text) => row((await need().save(asKind(kind), text, settings.workspace)).entry),
+    remove: async (id) => (await need()).remove(id),
+    save: async (kind, text) => row((await (await need()).save(asKind(kind), text, settings.workspace)).entry),
   };
 }
 
@@ -101,14 +104,17 @@ export function memorySource(settings: Settings): MemorySource {
  * fresh reader per call: a reader loads the manifest once, and the engine keeps changing it.
  */
 export function checkpointSource(settings: Settings): CheckpointSource {
-  const open = (sessionId: string) => new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+  const open = async (sessionId: string) => {
+    const { Checkpoints } = await import("../session/checkpoints.js");
+    return new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+  };
   return {
     async contentBefore(sessionId, turn, path) {
-      const data = await open(sessionId).contentBefore(turn, path);
+      const data = await (await open(sessionId)).contentBefore(turn, path);
       return data === null || data === undefined ? data : data.toString("utf8");
     },
     async turns(sessionId) {
-      const turns = await open(sessionId).turns();
+      const turns = await (await open(sessionId)).turns();
       return turns.map((t) => ({ turn: t.turn, prompt: "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) }));
     },
   };

@@ -2,7 +2,7 @@
 // to a list of blocks. Blocks are immutable; a change replaces the block object, so renderers can
 // cache by identity.
 import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
-import { MEMORY_BLOCK_START } from "../../memory/tools.js";
+import { MEMORY_BLOCK_START } from "../../memory/markers.js";
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
