@@ -411,19 +411,6 @@ describe("bounds and what is never touched", () => {
 });
 
 describe("restore failures land in skipped", () => {
-  it.skipIf(process.getuid?.() === 0)("a target in a folder that is no longer writable", async () => {
-    put("ro/f.txt", "r0");
-    put("ok.txt", "o0");
-    const cp = make();
-    await command(cp, 1, "printf r1 > ro/f.txt; printf o1 > ok.txt");
-    chmodSync(ws("ro"), 0o555);
-    const result = await cp.rewind(1);
-    chmodSync(ws("ro"), 0o755);
-    expect(result.restored).toEqual([ws("ok.txt")]);
-    expect(result.skipped).toEqual([{ path: ws("ro/f.txt"), why: "cannot write: EACCES" }]);
-    expect(read("ro/f.txt")).toBe("r1");
-  });
-
   it("a target whose parent is now a file, and one that is now a directory (root cannot bypass these)", async () => {
     put("p/f.txt", "p0");
     put("d.txt", "d0");
