@@ -11,8 +11,7 @@ import type { HookRunner } from "../hooks/hooks.js";
 import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
-import type { Checkpoints } from "../session/checkpoints.js";
-import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type RewindOutcome } from "./checkpointing.js";
+import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
@@ -43,7 +42,7 @@ export interface AgentOptions {
   /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
   memory?: MemoryHooks | null;
   /** File checkpoints of this session, for /rewind. */
-  checkpoints?: Checkpoints | null;
+  checkpoints?: CheckpointStore | null;
   /** Whose turn a change belongs to (a subagent's changes belong to its parent's turn). */
   checkpointTurn?: () => number;
 }

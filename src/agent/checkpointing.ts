@@ -3,11 +3,34 @@
 import { log } from "../config/log.js";
 import type { BusEvent } from "../protocol/events.js";
 import { contentText, type ChatMessage } from "../protocol/messages.js";
-import type { Checkpoints } from "../session/checkpoints.js";
+import type { CheckpointOptions, Checkpoints } from "../session/checkpoints.js";
 import type { AnyTool } from "../tools/define.js";
 import { resolvePath } from "../tools/paths.js";
 import { parsePatch } from "../tools/patch-parse.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
+
+/** What the engine uses of a checkpoint store. */
+export type CheckpointStore = Pick<Checkpoints, "beforeWrite" | "beforeCommand" | "afterCommand" | "turns" | "rewind" | "revertFile" | "forget" | "prune">;
+
+/**
+ * A store that loads the checkpoint code on its first use: most runs never change a file, and
+ * one-shot start-up should not pay for it. Contract: the same as Checkpoints (nothing rejects).
+ */
+export function lazyCheckpoints(options: CheckpointOptions): CheckpointStore {
+  let store: Promise<Checkpoints> | null = null;
+  const get = () => (store ??= import("../session/checkpoints.js").then(({ Checkpoints: Store }) => new Store(options)));
+  return {
+    beforeWrite: async (...a) => (await get()).beforeWrite(...a),
+    beforeCommand: async (...a) => (await get()).beforeCommand(...a),
+    afterCommand: async (...a) => (await get()).afterCommand(...a),
+    turns: async () => (await get()).turns(),
+    rewind: async (...a) => (await get()).rewind(...a),
+    revertFile: async (...a) => (await get()).revertFile(...a),
+    forget: async (...a) => (await get()).forget(...a),
+    // Nothing to prune when nothing was ever checkpointed in this run.
+    prune: async () => (store ? (await store).prune() : 0),
+  };
+}
 
 /** The files an edit tool's arguments name (all of a patch's files, moves included). */
 export function editedPaths(tool: AnyTool, args: Record<string, unknown>, workspace: string): string[] {
@@ -33,7 +56,7 @@ export interface CheckpointHooks {
 }
 
 export function checkpointHooks(opts: {
-  checkpoints: Checkpoints;
+  checkpoints: CheckpointStore;
   workspace: string;
   /** The 1-based ordinal of the user turn running now. */
   turn(): number;
@@ -108,7 +131,7 @@ export interface RewindOutcome {
  * again from here.
  */
 export async function rewindSession(
-  s: { messages: ChatMessage[]; archive: ChatMessage[]; checkpoints: Checkpoints | null },
+  s: { messages: ChatMessage[]; archive: ChatMessage[]; checkpoints: CheckpointStore | null },
   turn: number,
   what: "files" | "conversation" | "both",
 ): Promise<RewindOutcome> {

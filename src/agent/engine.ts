@@ -13,6 +13,7 @@ import { noExtensions, type Extensions } from "./extensions.js";
 import { contextBudget } from "./compaction.js";
 import { join } from "node:path";
 import type { ChildAgent, SpawnRequest } from "./subagents.js";
+import { lazyCheckpoints } from "./checkpointing.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
 
@@ -56,14 +57,15 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     throw new Error("subagents are not ready");
   };
   // Subagents, checkpoints and memory load with the first agent, not with the program.
-  const [{ Subagents }, { Checkpoints }, { memoryHooks }] = await Promise.all([import("./subagents.js"), import("../session/checkpoints.js"), import("./memory-hooks.js")]);
-  const subagents = config && Object.keys(config.agents).length > 0 ? new Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
+  const wantsSubagents = config !== undefined && Object.keys(config.agents).length > 0;
+  const [subagentsModule, memoryModule] = await Promise.all([wantsSubagents ? import("./subagents.js") : null, ext.memory ? import("./memory-hooks.js") : null]);
+  const subagents = subagentsModule && config ? new subagentsModule.Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
   const tools = new ToolRegistry([...builtinTools(), ...ext.tools, ...(subagents?.tools(0) ?? [])], ext.sources);
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
   const sandbox = commandSandbox(settings);
-  const checkpoints = new Checkpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+  const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
   const agent = new Agent({
     taskId,
@@ -82,8 +84,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     hooks: ext.hooks,
     contextBudget: contextBudget(settings.contextWindow),
     checkpoints,
-    ...(ext.memory
-      ? { memory: memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
+    ...(ext.memory && memoryModule
+      ? { memory: memoryModule.memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
       : {}),
   });
   if (subagents) {

@@ -59,15 +59,16 @@ export interface ExtensionOptions {
  */
 export async function loadExtensions(settings: Settings, opts: ExtensionOptions): Promise<Extensions> {
   // Loaded here, after the UI's first frame, not with the program.
-  const [{ discoverSkills, skillsPromptSection }, { skillTool }, { loadAgentsMd }, { hookSpecs, HookRunner }, { commandEnv }, { SessionIndex, sessionSearchTool }, { MemoryStore }, { memoryTools }] = await Promise.all([
+  // What is not configured is not loaded: a one-shot run pays only for what it uses.
+  const { hookSpecs } = await import("../hooks/config.js");
+  const specs = hookSpecs(settings.hooks);
+  const [{ discoverSkills, skillsPromptSection }, { skillTool }, { loadAgentsMd }, { sessionSearchTool }, hooksModule, memoryModules] = await Promise.all([
     import("../skills/skills.js"),
     import("../skills/skill-tool.js"),
     import("./agents-md.js"),
-    import("../hooks/hooks.js"),
-    import("../tools/process-group.js"),
-    import("../session/search.js"),
-    import("../memory/store.js"),
-    import("../memory/tools.js"),
+    import("../session/search-tool.js"),
+    specs.length > 0 ? Promise.all([import("../hooks/hooks.js"), import("../tools/process-group.js")]) : null,
+    settings.memory.enabled ? Promise.all([import("../memory/store.js"), import("../memory/tools.js")]) : null,
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
@@ -75,15 +76,15 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   problems.push(...skillProblems);
   const agents = settings.agentsMd ? loadAgentsMd({ workspace: settings.workspace, home: settings.home }) : { text: "", files: [], warnings: [] };
   problems.push(...agents.warnings);
-  const specs = hookSpecs(settings.hooks);
-  const hooks = specs.length > 0 ? new HookRunner(specs, { workspace: settings.workspace, env: commandEnv(env) }) : null;
+  const hooks = hooksModule ? new hooksModule[0].HookRunner(specs, { workspace: settings.workspace, env: hooksModule[1].commandEnv(env) }) : null;
 
   const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
   // Search across sessions: the index (SQLite, loaded on the first search) is opened once.
   let index: Promise<SessionIndex> | null = null;
-  tools.push(sessionSearchTool(() => (index ??= SessionIndex.open(join(settings.home, "sessions.db"))), settings.sessionDir));
-  const memory = settings.memory.enabled ? new MemoryStore(join(settings.home, "memory.json")) : null;
-  if (memory) tools.push(...memoryTools(memory, { workspace: settings.workspace }));
+  const openIndex = async () => (await import("../session/search.js")).SessionIndex.open(join(settings.home, "sessions.db"));
+  tools.push(sessionSearchTool(() => (index ??= openIndex()), settings.sessionDir));
+  const memory = memoryModules ? new memoryModules[0].MemoryStore(join(settings.home, "memory.json")) : null;
+  if (memory && memoryModules) tools.push(...memoryModules[1].memoryTools(memory, { workspace: settings.workspace }));
   const sources: ToolSource[] = [];
   let mcp: McpManager | null = null;
   const serverNames = Object.keys(settings.mcpServers);
