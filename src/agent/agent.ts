@@ -455,8 +455,12 @@ export class Agent {
   }
 
   /** Ends the session's tool state: background jobs are killed. */
-  async close(): Promise<void> {
-    await this.distilling;
+  async close(options: { memoryWaitMs?: number } = {}): Promise<void> {
+    // An end-of-turn distillation still running gets a little time (a one-shot run gives it more);
+    // quitting never waits for a slow model.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.distilling, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
+    clearTimeout(timer);
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         await cleanup();

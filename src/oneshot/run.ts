@@ -125,7 +125,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }
-  await agent.close();
+  await agent.close({ memoryWaitMs: 60_000 });
   await extensions.close();
   await recordInIndex(settings, agent, prompt);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;

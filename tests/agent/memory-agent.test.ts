@@ -96,6 +96,15 @@ describe("distillation", () => {
     }
   });
 
+  it("does not hold up closing the session when the distillation call never answers", async () => {
+    const client = new ScriptedClient([reply("ok"), () => new Promise(() => {})]);
+    const { agent } = await setup(client);
+    await agent.run("hello there");
+    // Without a bound this would wait forever (the call above never settles).
+    await agent.close({ memoryWaitMs: 20 });
+    expect(client.requests).toHaveLength(2);
+  });
+
   it("is silent when the distillation call fails or answers nonsense", async () => {
     for (const answer of [fail(500, "down"), reply("I think the user likes things"), reply('{"memories": [{"kind": "mood", "text": "happy"}]}')]) {
       const client = new ScriptedClient([reply("ok"), answer]);
