@@ -161,3 +161,14 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
   bus.emit({ type: "task.updated", taskId: "t0", task: snapshot() });
   return harness;
 }
+
+/** The first frame that passes `test`, polling the harness; fails with the last frame after `ms`. */
+export async function until(harness: Harness, test: (frame: string) => boolean, ms = 3000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const frame = await harness.frame();
+    if (test(frame)) return frame;
+    if (Date.now() - start > ms) throw new Error(`timed out; last frame:\n${frame}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { MemoryRow, MemorySource } from "../../src/ui/controller/sources.js";
 import { keys } from "../helpers/pty.js";
-import { renderUi, type Harness } from "./harness.js";
+import { renderUi, type Harness, until } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -49,16 +49,6 @@ function fakeMemory(enabled = true) {
     },
   };
   return { source, entries, calls };
-}
-
-async function until(harness: Harness, test: (frame: string) => boolean, ms = 3000): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const frame = await harness.frame();
-    if (test(frame)) return frame;
-    if (Date.now() - start > ms) throw new Error(`timed out; last frame:\n${frame}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const widest = (lines: string[]) => Math.max(...lines.map((l) => [...l].length));

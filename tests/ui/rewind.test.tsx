@@ -7,7 +7,7 @@ import type { BusEvent } from "../../src/protocol/events.js";
 import type { CheckpointSource } from "../../src/ui/controller/sources.js";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
 import { keys } from "../helpers/pty.js";
-import { renderUi, type Harness } from "./harness.js";
+import { renderUi, type Harness, until } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -62,16 +62,6 @@ function fakeCheckpoints() {
 }
 
 const files: Record<string, string> = { [`${WS}/notes.txt`]: "alpha\nBETA two\ngamma\n" };
-
-async function until(harness: Harness, test: (frame: string) => boolean, ms = 3000): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const frame = await harness.frame();
-    if (test(frame)) return frame;
-    if (Date.now() - start > ms) throw new Error(`timed out; last frame:\n${frame}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function fits(frame: string, columns: number, rows: number): void {
   const lines = frame.split("\n");

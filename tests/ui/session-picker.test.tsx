@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionRow, SessionSource } from "../../src/ui/controller/sources.js";
 import { keys } from "../helpers/pty.js";
-import { renderUi, snapshot, type Harness } from "./harness.js";
+import { renderUi, snapshot, type Harness, until } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -35,16 +35,6 @@ function fakeSessions() {
     lastPrompt: async (file) => `last prompt of ${file.replace(/^.*\//, "")}`,
   };
   return { source, calls };
-}
-
-async function until(harness: Harness, test: (frame: string) => boolean, ms = 3000): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const frame = await harness.frame();
-    if (test(frame)) return frame;
-    if (Date.now() - start > ms) throw new Error(`timed out; last frame:\n${frame}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const widest = (lines: string[]) => Math.max(...lines.map((l) => [...l].length));
