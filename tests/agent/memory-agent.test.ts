@@ -26,7 +26,11 @@ const distilled = (json: object) => reply(JSON.stringify(json));
 
 describe("memory in a turn", () => {
   it("puts matching memories next to the newest prompt, replacing the previous turn's block, and leaves the system prompt alone", async () => {
-    const client = new ScriptedClient([reply("tabs it is"), distilled({ memories: [] }), reply("pnpm then"), distilled({ memories: [] })]);
+    // Distillation runs in the background, so its request may come before or after the next
+    // turn's: each request is answered by what it is (distillation sends no tools).
+    const turns = [reply("tabs it is"), reply("pnpm then")];
+    const answer = async (req: { tools: unknown[] }) => (req.tools.length === 0 ? distilled({ memories: [] }) : turns.shift()!);
+    const client = new ScriptedClient([answer, answer, answer, answer]);
     const { store, events, agent } = await setup(client);
     await store.save("preference", "The user formats code with tabs, never spaces");
     await store.save("fact", "The project uses pnpm, not npm");
@@ -39,7 +43,8 @@ describe("memory in a turn", () => {
     expect(events.find((e) => e.type === "memory.retrieved")).toMatchObject({ count: 1 });
 
     await agent.run("which package manager, pnpm or npm?");
-    const second = client.snapshots[2]!;
+    const turnRequests = client.requests.flatMap((r, i) => (r.tools.length > 0 ? [client.snapshots[i]!] : []));
+    const second = turnRequests[1]!;
     expect(blocks(second)).toHaveLength(1);
     expect(String(blocks(second)[0]!.content)).toContain("pnpm");
     expect(String(blocks(second)[0]!.content)).not.toContain("tabs");
