@@ -131,6 +131,11 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length > 0) throw new UsageError("usage: nanohermes export --format sharegpt [--session ID | --all] [--output FILE] [--split turn|session]");
       return await runExport(settings, flags, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
     }
+    if (flags.values.daemon === true) {
+      if (command !== undefined || flags.values.prompt !== undefined) throw new UsageError("--daemon takes no prompt or command");
+      const { runDaemon } = await import("./daemon/run.js");
+      return await runDaemon(settings, flags, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
       process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);

@@ -60,6 +60,8 @@ export interface TaskManagerOptions {
   client?: ModelClient;
   /** MCP servers, skills, hooks and AGENTS.md; agents are built once these are loaded. */
   extensions?: Promise<Extensions>;
+  /** List sessions in ~/.nanohermes's task index (default true; the daemon keeps its own). */
+  index?: boolean;
 }
 
 const titleFrom = (text: string) => {
@@ -148,6 +150,27 @@ export class TaskManager {
 
   isRunning(id: string): boolean {
     return Boolean(this.tasks.get(id)?.running);
+  }
+
+  /** The running turn of the task (settled once it has ended and been saved), or null. */
+  turn(id: string): Promise<void> | null {
+    return this.tasks.get(id)?.running ?? null;
+  }
+
+  /** The task's agent if its session is loaded already. */
+  loadedAgent(id: string): Agent | null {
+    return this.tasks.get(id)?.agent ?? null;
+  }
+
+  /** The task as task.updated reports it, or null. */
+  snapshotOf(id: string): TaskSnapshot | null {
+    const task = this.tasks.get(id);
+    return task ? this.snapshot(task) : null;
+  }
+
+  /** Ids of every task, in the order they were added. */
+  ids(): string[] {
+    return [...this.tasks.keys()];
   }
 
   /** Builds (once) the task's agent, loading its session file. */
@@ -388,7 +411,7 @@ export class TaskManager {
     this.tasks.delete(task.id);
     await task.agent?.close();
     await fs.unlink(task.sessionFile).catch(() => {});
-    await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(() => {});
+    if (this.opts.index !== false) await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(() => {});
     this.emit({ type: "task.removed", taskId: task.id });
   }
 
@@ -438,6 +461,7 @@ export class TaskManager {
   }
 
   private async index(task: Task): Promise<void> {
+    if (this.opts.index === false) return;
     if (!task.agent || task.agent.messages.length <= 1) return;
     const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt };
     await updateTaskIndex(this.opts.settings.home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch((error: unknown) =>

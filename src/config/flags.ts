@@ -10,7 +10,7 @@ export interface FlagSpec {
   value?: string;
   multiple?: boolean;
   doc: string;
-  group: "run" | "model" | "safety" | "output" | "session" | "other";
+  group: "run" | "model" | "safety" | "output" | "session" | "daemon" | "other";
 }
 
 export const flagSpecs: FlagSpec[] = [
@@ -44,6 +44,12 @@ export const flagSpecs: FlagSpec[] = [
   { name: "session", type: "string", value: "FILE", group: "session", doc: "Session file to resume and save to (default: a new file in ~/.nanohermes/sessions/)." },
   { name: "resume", short: "r", type: "string", value: "[ID]", group: "session", doc: "Pick up session ID (an id, a unique part of one, or a file); alone, choose from a list in the UI." },
   { name: "continue", short: "c", type: "boolean", group: "session", doc: "Pick up the newest session of this workspace." },
+  { name: "daemon", type: "boolean", group: "daemon", doc: "Serve sessions over HTTP (POST / with {\"prompt\"}, GET /health, /v1/...); see docs/daemon.md." },
+  { name: "daemon-port", type: "string", value: "N", group: "daemon", doc: "The daemon's TCP port (default 8787; 0 picks a free one)." },
+  { name: "daemon-host", type: "string", value: "HOST", group: "daemon", doc: "Address to bind (default 127.0.0.1; others need a token)." },
+  { name: "daemon-token-file", type: "string", value: "FILE", group: "daemon", doc: "Bearer token required on TCP requests (env NANOHERMES_DAEMON_TOKEN)." },
+  { name: "daemon-socket", type: "string", value: "PATH", group: "daemon", doc: "Unix socket (mode 600) for `attach` (default ~/.nanohermes/daemon.sock; off for none)." },
+  { name: "session-dir", type: "string", value: "DIR", group: "daemon", doc: "The daemon's session folder (default ~/.nanohermes/sessions)." },
   { name: "format", type: "string", value: "FMT", group: "other", doc: "With `export`: the format (sharegpt)." },
   { name: "split", type: "string", value: "turn|session", group: "other", doc: "With `export`: one record per turn (default) or per session." },
   { name: "output", short: "o", type: "string", value: "FILE", group: "other", doc: "With `export`: write to FILE instead of stdout." },
@@ -118,6 +124,7 @@ export function helpText(version: string): string {
     ["safety", "Safety"],
     ["output", "Output (one-shot)"],
     ["session", "Session"],
+    ["daemon", "Daemon"],
     ["other", "Other"],
   ];
   const lines = [
@@ -132,6 +139,8 @@ export function helpText(version: string): string {
     "  nanohermes mcp [--json]                 connect to the configured MCP servers and list them",
     "  nanohermes sessions [WORDS] [--all]     this workspace's sessions, or those that mention WORDS",
     "  nanohermes export --session ID|--all    trajectories as ShareGPT JSONL (--output FILE, --split)",
+    "  nanohermes --daemon [--daemon-port N]   serve sessions over HTTP (docs/daemon.md)",
+    "  nanohermes attach [URL]                 open the UI on a daemon's sessions (default: the local socket)",
   ];
   for (const [group, title] of groups) {
     lines.push("", `${title}:`);

@@ -1,0 +1,133 @@
+// `nanohermes --daemon`: the long-lived HTTP service. Reads its token, serves the sessions in the
+// session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
+import { promises as fs } from "node:fs";
+import { isIP } from "node:net";
+import { join, resolve } from "node:path";
+import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
+import type { ModelClient } from "../agent/model-client.js";
+import { intFlag, UsageError, type Flags } from "../config/flags.js";
+import { log, registerSecret } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import { DaemonSessions } from "./sessions.js";
+import { startDaemonServer, type DaemonServer } from "./server.js";
+
+export interface DaemonIO {
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const DEFAULT_DAEMON_PORT = 8787;
+export const defaultSocketPath = (home: string) => join(home, "daemon.sock");
+
+const isLoopback = (host: string) => host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+
+/** The token from --daemon-token-file (its first line) or NANOHERMES_DAEMON_TOKEN; null for none. */
+export async function readToken(flags: Flags, env: NodeJS.ProcessEnv, cwd: string, warn: (text: string) => void): Promise<string | null> {
+  const file = flags.values["daemon-token-file"];
+  if (typeof file === "string") {
+    const path = resolve(cwd, file);
+    let text: string;
+    try {
+      text = await fs.readFile(path, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const token = (text.split(/\r?\n/, 1)[0] ?? "").trim();
+    if (token === "") throw new UsageError(`the token file ${path} is empty`);
+    const mode = (await fs.stat(path)).mode & 0o077;
+    if (mode !== 0) warn(`warning: ${path} can be read by other users; chmod 600 it`);
+    return token;
+  }
+  const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
+  return fromEnv ? fromEnv : null;
+}
+
+export interface RunningDaemon {
+  server: DaemonServer;
+  sessions: DaemonSessions;
+  /** Stops the turns, saves the sessions, closes the listeners. */
+  stop(): Promise<void>;
+}
+
+/** Starts the daemon (without signal handling): what `--daemon` and the tests use. */
+export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO, client?: ModelClient): Promise<RunningDaemon> {
+  const port = intFlag(flags, "daemon-port", 0, 65_535) ?? DEFAULT_DAEMON_PORT;
+  const host = typeof flags.values["daemon-host"] === "string" ? flags.values["daemon-host"] : "127.0.0.1";
+  const token = await readToken(flags, io.env, io.cwd, (text) => io.stderr.write(`${text}\n`));
+  if (token) registerSecret(token);
+  if (!token && !isLoopback(host)) throw new UsageError(`--daemon-host ${host} is reachable from other machines: set a token first (--daemon-token-file FILE or NANOHERMES_DAEMON_TOKEN)`);
+  const socketFlag = flags.values["daemon-socket"];
+  const socketPath = socketFlag === "off" ? null : typeof socketFlag === "string" ? resolve(io.cwd, socketFlag) : defaultSocketPath(settings.home);
+  const sessionDirFlag = flags.values["session-dir"];
+  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : settings.sessionDir;
+
+  // MCP servers, skills, hooks and AGENTS.md load in the background; turns wait for them.
+  let loaded: (ext: Extensions) => void = () => {};
+  const extensions = new Promise<Extensions>((done) => (loaded = done));
+  const sessions = new DaemonSessions({ settings, sessionDir, extensions, ...(client ? { client } : {}) });
+  await sessions.init();
+  loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
+    (ext) => {
+      for (const problem of ext.problems) io.stderr.write(`warning: ${problem}\n`);
+      loaded(ext);
+    },
+    (error: unknown) => {
+      io.stderr.write(`warning: MCP, skills and hooks are off: ${(error as Error).message}\n`);
+      loaded(noExtensions());
+    },
+  );
+  const server = await startDaemonServer({
+    sessions,
+    port,
+    host,
+    token,
+    socketPath,
+    report: (line) => {
+      io.stderr.write(`${line}\n`);
+      log("info", `daemon: ${line}`);
+    },
+  });
+  io.stderr.write(`nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`);
+  let stopping: Promise<void> | null = null;
+  return {
+    server,
+    sessions,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.close();
+        await sessions.shutdown();
+        await extensions.then((ext) => ext.close()).catch(() => {});
+      })()),
+  };
+}
+
+/** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */
+export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO): Promise<number> {
+  if (!settings.apiKey && !settings.baseUrl) throw new UsageError("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server");
+  let daemon: RunningDaemon;
+  try {
+    daemon = await startDaemon(settings, flags, io);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
+    if (error instanceof Error && /another daemon/.test(error.message)) throw new UsageError(error.message);
+    throw error;
+  }
+  return new Promise<number>((resolveExit) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      io.stderr.write(`${signal}: stopping the turns and saving the sessions\n`);
+      // A second signal does not wait for the saves.
+      process.once(signal, () => resolveExit(1));
+      void daemon.stop().then(
+        () => resolveExit(0),
+        (error: unknown) => {
+          log("error", "daemon shutdown", error);
+          resolveExit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  });
+}

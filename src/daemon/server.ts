@@ -1,0 +1,276 @@
+// The daemon's HTTP service: the seed's two endpoints (POST /, GET /health) and the /v1 API that
+// streams turns as server-sent events, cancels them and serves attached front ends. It listens on
+// TCP (bearer token when set) and on a Unix socket whose mode 600 is its credential.
+import { promises as fs } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import { dirname } from "node:path";
+import { log } from "../config/log.js";
+import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
+import { VERSION } from "../version.js";
+import { bearerMatches, HttpError, promptOf, readJson, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
+import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
+import { sseComment, sseMessage } from "./sse.js";
+
+export interface DaemonServerOptions {
+  sessions: DaemonSessions;
+  port: number;
+  host: string;
+  /** Required on TCP when set (not on the Unix socket). */
+  token: string | null;
+  socketPath: string | null;
+  maxBodyBytes?: number;
+  /** One line per turn and per refused request, for the service's journal. */
+  report?: (line: string) => void;
+  /** How often event streams send a keep-alive comment. */
+  pingMs?: number;
+}
+
+export interface DaemonServer {
+  url: string;
+  port: number;
+  socketPath: string | null;
+  close(): Promise<void>;
+}
+
+/** Commands a client may send to a session through /commands. */
+const CLIENT_COMMANDS = new Set<BusCommand["type"]>([
+  "user.submit",
+  "turn.interrupt",
+  "queue.update",
+  "session.undo",
+  "session.clear",
+  "session.compact",
+  "session.rewind",
+  "file.revert",
+  "task.update",
+  "config.update",
+  "subagent.stop",
+]);
+
+/** A stream whose client reads slower than this much is dropped (it reconnects with Last-Event-ID). */
+const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
+
+function sessionFromPath(raw: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, "invalid session id: bad percent-encoding");
+  }
+  if (!SESSION_ID.test(id)) throw new HttpError(400, "invalid session id: use 1 to 64 of A-Z a-z 0-9 _ -");
+  return id;
+}
+
+function sessionFromHeader(req: IncomingMessage): string {
+  const header = req.headers["x-session-id"];
+  if (header === undefined) return "default";
+  const id = Array.isArray(header) ? header[0]! : header;
+  if (!SESSION_ID.test(id)) throw new HttpError(400, "invalid X-Session-Id: use 1 to 64 of A-Z a-z 0-9 _ -");
+  return id;
+}
+
+function only(req: IncomingMessage, ...methods: string[]): void {
+  if (!methods.includes(req.method ?? "")) throw new HttpError(405, `use ${methods.join(" or ")} here`, { Allow: methods.join(", ") });
+}
+
+/** Opens an SSE response; `close` ends it. Keep-alive comments go out every `pingMs`. */
+function openStream(req: IncomingMessage, res: ServerResponse, pingMs: number): { send(event: LoggedEvent): void; comment(text: string): void; close(): void; closed: Promise<void> } {
+  res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+  res.flushHeaders();
+  const ping = setInterval(() => res.write(sseComment("ping")), pingMs);
+  let done = false;
+  const closed = new Promise<void>((resolve) => {
+    const finish = () => {
+      done = true;
+      clearInterval(ping);
+      resolve();
+    };
+    req.on("close", finish);
+    res.on("close", finish);
+  });
+  const write = (text: string) => {
+    if (done) return;
+    res.write(text);
+    if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
+  };
+  return {
+    send: (logged) => write(sseMessage({ id: logged.id, event: logged.event.type, data: JSON.stringify(logged.event) })),
+    comment: (text) => write(sseComment(text)),
+    close: () => {
+      clearInterval(ping);
+      if (!done) res.end();
+    },
+    closed,
+  };
+}
+
+export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
+  const { sessions } = opts;
+  const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const pingMs = opts.pingMs ?? 15_000;
+  const report = opts.report ?? (() => {});
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://daemon").pathname;
+    if (path === "/health") {
+      only(req, "GET", "HEAD");
+      return sendJson(res, 200, { status: "ok", sessions: sessions.count, running: sessions.running, version: VERSION });
+    }
+    if (!viaSocket && opts.token !== null && !bearerMatches(req.headers.authorization, opts.token)) {
+      report(`refused ${req.method} ${path} from ${req.socket.remoteAddress}: ${req.headers.authorization ? "wrong" : "no"} token`);
+      throw new HttpError(401, req.headers.authorization ? "wrong token" : "this daemon needs Authorization: Bearer TOKEN", { "WWW-Authenticate": 'Bearer realm="nanohermes"' });
+    }
+    if (path === "/") {
+      only(req, "POST");
+      const id = sessionFromHeader(req);
+      const prompt = promptOf(await readJson(req, cap));
+      const started = Date.now();
+      const outcome = await sessions.runTurn(id, prompt);
+      report(`session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`);
+      const body = { response: outcome.response, session: id, reason: outcome.reason, ...(outcome.error ? { error: outcome.error } : {}), usage: outcome.usage };
+      return sendJson(res, outcome.reason === "error" ? 502 : 200, body);
+    }
+    if (path === "/v1/sessions") {
+      only(req, "GET");
+      return sendJson(res, 200, { sessions: await sessions.list() });
+    }
+    const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands))?$/.exec(path);
+    if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
+    const id = sessionFromPath(match[1]!);
+    switch (match[2]) {
+      case undefined: {
+        only(req, "DELETE");
+        if (!(await sessions.remove(id))) throw new HttpError(404, `no session "${id}"`);
+        res.writeHead(204).end();
+        return;
+      }
+      case "turns": {
+        only(req, "POST");
+        const prompt = promptOf(await readJson(req, cap));
+        const stream = openStream(req, res, pingMs);
+        if (sessions.manager.isRunning(id)) stream.comment("queued");
+        const started = Date.now();
+        const outcome = await sessions.runTurn(id, prompt, stream.send);
+        report(`session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`);
+        stream.close();
+        return;
+      }
+      case "events": {
+        only(req, "GET");
+        const stream = openStream(req, res, pingMs);
+        const lastId = req.headers["last-event-id"];
+        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send);
+        await stream.closed;
+        off();
+        return;
+      }
+      case "cancel": {
+        only(req, "POST");
+        const body = await readJson(req, cap);
+        if (body.force !== undefined && typeof body.force !== "boolean") throw new HttpError(400, '"force" must be true or false');
+        const cancelled = sessions.cancel(id, body.force === true);
+        if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
+        return sendJson(res, 200, { cancelled, session: id });
+      }
+      case "commands": {
+        only(req, "POST");
+        const body = await readJson(req, cap);
+        const parsed = BusCommandSchema.safeParse({ ...body, taskId: id });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new HttpError(400, `not a valid command: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+        }
+        const command = parsed.data as BusCommand;
+        if (!CLIENT_COMMANDS.has(command.type)) throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
+        sessions.command(id, command);
+        return sendJson(res, 202, { accepted: true });
+      }
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        sendError(res, error);
+        // The rest of an oversize body is not read: close instead of draining it.
+        if (error.status === 413) res.on("finish", () => req.destroy());
+        return;
+      }
+      log("error", "daemon request failed", error);
+      if (!res.headersSent) sendError(res, new HttpError(500, `internal error: ${(error as Error).message}`));
+      else res.end();
+    });
+  };
+}
+
+/** Removes a socket file left by a daemon that died; refuses when one still answers on it. */
+async function claimSocket(path: string): Promise<void> {
+  const alive = await new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
+  if (alive) throw new Error(`another daemon is listening on ${path}`);
+  await fs.unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOENT") throw error;
+  });
+}
+
+function listen(server: Server, target: { port: number; host: string } | { path: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(target, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function configure(server: Server): Server {
+  // Turn streams live long; only receiving a request is timed.
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+export async function startDaemonServer(opts: DaemonServerOptions): Promise<DaemonServer> {
+  const tcp = configure(createServer(routeHandler(opts, false)));
+  await listen(tcp, { port: opts.port, host: opts.host });
+  const address = tcp.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  let unix: Server | null = null;
+  if (opts.socketPath) {
+    const path = opts.socketPath;
+    await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await claimSocket(path);
+    unix = configure(createServer(routeHandler(opts, true)));
+    // Created with mode 600 from the start: no moment where another user could connect.
+    const umask = process.umask(0o177);
+    try {
+      await listen(unix, { path });
+    } finally {
+      process.umask(umask);
+    }
+    await fs.chmod(path, 0o600);
+  }
+  const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  const stop = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    socketPath: opts.socketPath,
+    close: async () => {
+      await Promise.all([stop(tcp), unix ? stop(unix) : Promise.resolve()]);
+      if (opts.socketPath) await fs.unlink(opts.socketPath).catch(() => {});
+    },
+  };
+}

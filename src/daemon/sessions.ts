@@ -1,0 +1,290 @@
+// The daemon's sessions: one task of a TaskManager per session id, turns served one at a time per
+// session (in arrival order) and in parallel across sessions, and a log of recent events per
+// session so a client that reconnects gets what it missed.
+import { promises as fs } from "node:fs";
+import { TaskManager } from "../agent/tasks.js";
+import type { Extensions } from "../agent/extensions.js";
+import type { ModelClient } from "../agent/model-client.js";
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import { Bus } from "../protocol/bus.js";
+import type { BusCommand } from "../protocol/commands.js";
+import type { BusEvent, EventOf, TaskStatus } from "../protocol/events.js";
+import { randomId } from "../protocol/ids.js";
+import type { ChatMessage } from "../protocol/messages.js";
+import { sessionFileFor } from "../session/store.js";
+
+/** What a session id may look like: it names a file, so nothing that could leave the folder. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Events kept per session for reconnecting clients (the current and the last turn at most). */
+export const LOG_CAP = 20_000;
+
+export interface LoggedEvent {
+  /** `<boot>.<seq>`: the SSE id; a daemon restart changes `boot`, so old ids are known stale. */
+  id: string;
+  seq: number;
+  event: BusEvent;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  status: TaskStatus;
+  updatedAt: string;
+  running: boolean;
+}
+
+export interface TurnOutcome {
+  reason: EventOf<"turn.completed">["reason"];
+  response: string;
+  error?: string;
+  usage: { prompt: number; completion: number };
+  steps: number;
+}
+
+interface Session {
+  id: string;
+  log: LoggedEvent[];
+  /** Every event of this session after this seq is in `log`. */
+  floor: number;
+  /** Where the previous turn's events start in `log` (dropped when the next turn starts). */
+  lastTurnAt: number;
+  /** Set from the main agent's turn.started to its turn.completed. */
+  inTurn: boolean;
+  turnStartSeq: number;
+  /** The history before the running turn, for a client that attaches mid-turn. */
+  base: ChatMessage[];
+  /** Serialises whole turns (POST / and /turns). */
+  chain: Promise<void>;
+  listeners: Set<(event: LoggedEvent) => void>;
+}
+
+export interface DaemonSessionsOptions {
+  settings: Settings;
+  sessionDir: string;
+  extensions: Promise<Extensions>;
+  client?: ModelClient;
+}
+
+const TITLE_PEEK_BYTES = 4096;
+
+/** The title near the start of a session file (saved before the messages), without reading it all. */
+async function peekTitle(file: string): Promise<string | null> {
+  let handle: fs.FileHandle | null = null;
+  try {
+    handle = await fs.open(file, "r");
+    const buffer = Buffer.alloc(TITLE_PEEK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, TITLE_PEEK_BYTES, 0);
+    const match = /"title":("(?:[^"\\]|\\.)*")/.exec(buffer.subarray(0, bytesRead).toString("utf8"));
+    return match ? (JSON.parse(match[1]!) as string) : null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+export class DaemonSessions {
+  readonly bus: Bus;
+  readonly manager: TaskManager;
+  /** Changes on every start, so event ids of an earlier daemon are never taken for ours. */
+  readonly boot = randomId(6);
+  private seq = 0;
+  private readonly sessions = new Map<string, Session>();
+  private readonly opts: DaemonSessionsOptions;
+
+  constructor(opts: DaemonSessionsOptions) {
+    this.opts = opts;
+    this.bus = new Bus({ onHandlerError: (error) => log("error", "daemon bus handler threw", error) });
+    this.manager = new TaskManager({
+      settings: opts.settings,
+      bus: this.bus,
+      // Nobody can answer an approval here: a call that needs one is refused with a reason.
+      interactive: false,
+      approval: opts.settings.approval ?? "never",
+      mode: opts.settings.mode,
+      extensions: opts.extensions,
+      index: false,
+      ...(opts.client ? { client: opts.client } : {}),
+    });
+    this.bus.subscribe((event) => this.record(event));
+  }
+
+  /** Serves the sessions already in the folder again (loaded on first use). */
+  async init(): Promise<void> {
+    await fs.mkdir(this.opts.sessionDir, { recursive: true, mode: 0o700 });
+    const names = await fs.readdir(this.opts.sessionDir);
+    for (const name of names) {
+      const id = name.endsWith(".json") ? name.slice(0, -5) : "";
+      if (SESSION_ID.test(id)) this.ensure(id);
+    }
+  }
+
+  /** The session, created (empty, not yet on disk) when new. */
+  private ensure(id: string): Session {
+    if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
+    let session = this.sessions.get(id);
+    if (!session) {
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set() };
+      this.sessions.set(id, session);
+    }
+    if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
+    return session;
+  }
+
+  get count(): number {
+    return this.sessions.size;
+  }
+
+  get running(): number {
+    return [...this.sessions.keys()].filter((id) => this.manager.isRunning(id)).length;
+  }
+
+  has(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
+  private record(event: BusEvent): void {
+    const session = this.sessions.get(event.taskId);
+    if (!session) return;
+    const logged: LoggedEvent = { id: `${this.boot}.${++this.seq}`, seq: this.seq, event };
+    const main = event.agentId === undefined;
+    if (main && event.type === "turn.started") {
+      // Keep the last turn (for a client that reconnects just after it ended) and this one.
+      const dropped = session.log.slice(0, session.lastTurnAt);
+      if (dropped.length > 0) session.floor = dropped[dropped.length - 1]!.seq;
+      session.log = session.log.slice(session.lastTurnAt);
+      session.lastTurnAt = session.log.length;
+      session.inTurn = true;
+      session.turnStartSeq = logged.seq;
+      // turn.started is emitted before the prompt joins the history: this is the history before it.
+      session.base = this.manager.loadedAgent(session.id)?.messages.slice(1) ?? [];
+    }
+    session.log.push(logged);
+    if (session.log.length > LOG_CAP + LOG_CAP / 4) {
+      const cut = session.log.length - LOG_CAP;
+      session.floor = session.log[cut - 1]!.seq;
+      session.log = session.log.slice(cut);
+      session.lastTurnAt = Math.max(0, session.lastTurnAt - cut);
+    }
+    if (main && event.type === "turn.completed") session.inTurn = false;
+    for (const listener of session.listeners) listener(logged);
+  }
+
+  /**
+   * Runs one turn of `prompt` once the session's earlier turns are done; `onEvent` sees every event
+   * of the session from the submit to the turn's end. A client going away does not stop the turn.
+   */
+  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+    const session = this.ensure(id);
+    const previous = session.chain;
+    let release: () => void = () => {};
+    session.chain = new Promise((resolve) => (release = resolve));
+    await previous;
+    try {
+      // A turn started through /commands (as the attached UI does) runs first.
+      for (let turn = this.manager.turn(id); turn; turn = this.manager.turn(id)) await turn;
+      this.ensure(id);
+      let completed: EventOf<"turn.completed"> | null = null;
+      let failure: string | null = null;
+      const listener = (logged: LoggedEvent) => {
+        const event = logged.event;
+        if (event.type === "turn.completed" && event.agentId === undefined) completed ??= event;
+        if (event.type === "notice" && event.level === "error") failure = event.text;
+        onEvent?.(logged);
+      };
+      session.listeners.add(listener);
+      try {
+        this.bus.send({ type: "user.submit", taskId: id, text: prompt });
+        await this.manager.turn(id);
+      } finally {
+        session.listeners.delete(listener);
+      }
+      const done = completed as EventOf<"turn.completed"> | null;
+      if (!done) return { reason: "error", response: "", error: failure ?? "the turn did not start", usage: { prompt: 0, completion: 0 }, steps: 0 };
+      return { reason: done.reason, response: done.response, ...(done.error ? { error: done.error } : {}), usage: { ...done.usage }, steps: done.steps };
+    } finally {
+      release();
+    }
+  }
+
+  /** Stops the running turn at its next step boundary; false when none runs. */
+  cancel(id: string, force: boolean): boolean {
+    if (!this.sessions.has(id) || !this.manager.isRunning(id)) return false;
+    this.bus.send({ type: "turn.interrupt", taskId: id, force });
+    return true;
+  }
+
+  /** Passes a front end's command to the session's task (the id in the command is replaced). */
+  command(id: string, command: BusCommand): void {
+    this.ensure(id);
+    this.bus.send({ ...command, taskId: id } as BusCommand);
+  }
+
+  /**
+   * Streams the session's events to `send`: from just after `lastEventId` when the log still holds
+   * everything since then, else a snapshot (state, history before the running turn, that turn's
+   * events so far) first. Returns the unsubscribe function.
+   */
+  async subscribe(id: string, lastEventId: string | undefined, send: (event: LoggedEvent) => void): Promise<() => void> {
+    const session = this.ensure(id);
+    const [boot, seqText] = (lastEventId ?? "").split(".");
+    const after = boot === this.boot && seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : null;
+    if (after !== null && after >= session.floor && after <= this.seq) {
+      for (const logged of session.log) if (logged.seq > after) send(logged);
+    } else {
+      const agent = await this.manager.agentFor(id).catch((error: unknown) => {
+        log("warn", `daemon: loading session ${id}`, error);
+        return null;
+      });
+      // Synchronous from here on: nothing can slip between the snapshot and the live events.
+      const mark = (event: BusEvent): LoggedEvent => ({ id: `${this.boot}.${this.seq}`, seq: this.seq, event });
+      const snapshot = this.manager.snapshotOf(id);
+      if (snapshot) send(mark({ type: "task.updated", taskId: id, task: snapshot }));
+      const messages = session.inTurn ? session.base : (agent?.messages.slice(1) ?? []);
+      send(mark({ type: "session.loaded", taskId: id, messages }));
+      if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
+    }
+    session.listeners.add(send);
+    return () => session.listeners.delete(send);
+  }
+
+  /** Every session, newest first; titles of sessions not loaded yet are read from their files. */
+  async list(): Promise<SessionInfo[]> {
+    const infos = await Promise.all(
+      [...this.sessions.keys()].map(async (id): Promise<SessionInfo | null> => {
+        const snapshot = this.manager.snapshotOf(id);
+        if (!snapshot) return null;
+        const file = sessionFileFor(this.opts.sessionDir, id);
+        const [title, stat] = await Promise.all([snapshot.title === "New task" ? peekTitle(file) : snapshot.title, fs.stat(file).catch(() => null)]);
+        const updatedAt = this.manager.loadedAgent(id) || !stat ? snapshot.updatedAt : stat.mtime.toISOString();
+        return { id, title: title ?? snapshot.title, status: snapshot.status, updatedAt, running: this.manager.isRunning(id) };
+      }),
+    );
+    return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  /** Stops the session's turn, removes its file and forgets it. */
+  async remove(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    const removed = new Promise<void>((resolve) => {
+      const off = this.bus.subscribe((event) => {
+        if (event.type === "task.removed" && event.taskId === id) {
+          off();
+          resolve();
+        }
+      });
+    });
+    this.bus.send({ type: "task.delete", taskId: id });
+    await removed;
+    this.sessions.delete(id);
+    return true;
+  }
+
+  /** Stops every turn and saves every session. */
+  async shutdown(): Promise<void> {
+    await this.manager.shutdown();
+  }
+}
