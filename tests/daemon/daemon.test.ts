@@ -159,3 +159,246 @@ describe("daemon: the seed's endpoints", () => {
     expect((await http(d.url, "/", { body: prompt("small") })).json.response).toBe("fine");
   });
 });
+
+describe("daemon: the /v1 API", () => {
+  it("serves one session's requests one turn at a time and different sessions in parallel", async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const model = await mock(async (req) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 300));
+      inFlight--;
+      return textReply(`re: ${lastUser(req)}`);
+    });
+    const d = await daemon({ modelUrl: model.url });
+    const [first, second] = await Promise.all([
+      http(d.url, "/", { body: prompt("first"), headers: { "X-Session-Id": "same" } }),
+      new Promise((r) => setTimeout(r, 50)).then(() => http(d.url, "/", { body: prompt("second"), headers: { "X-Session-Id": "same" } })),
+    ]);
+    expect(first.json.response).toBe("re: first");
+    expect(second.json.response).toBe("re: second");
+    expect(maxInFlight).toBe(1);
+    // The second turn came after the first and saw it whole.
+    const seen = JSON.stringify(model.requests[1]!.messages);
+    expect(seen).toContain("first");
+    expect(seen).toContain("re: first");
+
+    maxInFlight = 0;
+    const ids = ["p1", "p2", "p3"];
+    const answers = await Promise.all(ids.map((id) => http(d.url, "/", { body: prompt(`to ${id}`), headers: { "X-Session-Id": id } })));
+    expect(answers.map((a) => a.json.response)).toEqual(ids.map((id) => `re: to ${id}`));
+    expect(maxInFlight).toBe(3);
+  });
+
+  it("streams a turn as server-sent bus events that end with turn.completed", async () => {
+    const model = await mock([toolReply([{ name: "run_command", args: { command: "echo streamed-output" } }]), textReply("all done", { chunkSize: 3 })]);
+    const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
+    const stream = await openEvents(d.url, "/v1/sessions/s1/turns", { body: prompt("run it"), headers: auth });
+    expect(stream.status).toBe(200);
+    await stream.ended;
+    const types = stream.events.map((e) => e.type);
+    // From the submit (the task turns running) to the turn's end.
+    expect(types[0]).toBe("task.updated");
+    expect(types.indexOf("turn.started")).toBeLessThan(types.indexOf("tool.started"));
+    expect(types).toContain("tool.started");
+    expect(types).toContain("tool.completed");
+    expect(types.filter((t) => t === "assistant.delta").length).toBeGreaterThan(1);
+    expect(types.lastIndexOf("turn.completed")).toBeGreaterThan(types.indexOf("tool.completed"));
+    for (const event of stream.events) {
+      expect(BusEventSchema.safeParse(event).success, event.type).toBe(true);
+      expect(event.taskId).toBe("s1");
+    }
+    const completed = stream.events.find((e) => e.type === "turn.completed");
+    expect(completed).toMatchObject({ reason: "completed", response: "all done" });
+    // Every message carries an increasing id and its type as the SSE event name.
+    const seqs = stream.messages.map((m) => Number(m.id!.split(".")[1]));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(stream.messages.every((m) => m.event === JSON.parse(m.data).type)).toBe(true);
+    // Without the token, no stream.
+    expect((await http(d.url, "/v1/sessions/s1/turns", { body: prompt("x") })).status).toBe(401);
+  });
+
+  it("cancels a turn during a long command: at the step boundary, or at once with force", async () => {
+    const model = await mock((req) => {
+      const text = lastUser(req);
+      const last = (req.messages as { role: string }[]).at(-1)!;
+      if (last.role === "tool") return textReply("after the command");
+      return toolReply([{ name: "run_command", args: { command: text.includes("forced") ? "sleep 30; echo never" : "sleep 2; echo slept" } }]);
+    });
+    const d = await daemon({ modelUrl: model.url });
+    // Nothing running: nothing to cancel.
+    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({ cancelled: false, session: "c1" });
+
+    const turn = http(d.url, "/", { body: prompt("gentle"), headers: { "X-Session-Id": "c1" } });
+    const events = await openEvents(d.url, "/v1/sessions/c1/events");
+    await events.waitFor((e) => e.type === "tool.started");
+    const started = Date.now();
+    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({ cancelled: true, session: "c1" });
+    const answer = await turn;
+    // The command finished (a step boundary comes after it), then the turn stopped: no second request.
+    expect(answer.status).toBe(200);
+    expect(answer.json.reason).toBe("interrupted");
+    expect(model.requests).toHaveLength(1);
+    const finished = await events.waitFor((e) => e.type === "tool.completed");
+    expect(finished.status).toBe("ok");
+    events.close();
+
+    const forced = http(d.url, "/", { body: prompt("forced"), headers: { "X-Session-Id": "c2" } });
+    const events2 = await openEvents(d.url, "/v1/sessions/c2/events");
+    await events2.waitFor((e) => e.type === "tool.started");
+    const t0 = Date.now();
+    expect((await http(d.url, "/v1/sessions/c2/cancel", { body: '{"force": true}' })).json.cancelled).toBe(true);
+    const answer2 = await forced;
+    expect(answer2.json.reason).toBe("interrupted");
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(model.requests).toHaveLength(2);
+    events2.close();
+    expect(started).toBeGreaterThan(0);
+    expect(d.stderr()).toMatch(/session c2: cancel requested \(force\)/);
+  });
+
+  it("keeps sessions across a restart, saving a running turn on SIGTERM", async () => {
+    const model = await mock(async (req) => {
+      if (lastUser(req) === "slow") await new Promise((r) => setTimeout(r, 1500));
+      return textReply(`re: ${lastUser(req)}`);
+    });
+    const home = tempDir("nh-home-");
+    const sessionDir = join(tempDir("nh-sessions-"), "s");
+    const workspace = tempDir("nh-ws-");
+    const first = await daemon({ modelUrl: model.url, home, sessionDir, workspace });
+    await http(first.url, "/", { body: prompt("remember the word kumquat"), headers: { "X-Session-Id": "keep" } });
+    const slow = http(first.url, "/", { body: prompt("slow"), headers: { "X-Session-Id": "other" } }).catch(() => null);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await first.stop("SIGTERM")).toBe(0);
+    await slow;
+    expect(first.stderr()).toMatch(/SIGTERM: stopping the turns and saving the sessions/);
+    expect(existsSync(first.socket)).toBe(false);
+    // The interrupted turn's prompt was saved too.
+    expect(readFileSync(join(sessionDir, "other.json"), "utf8")).toContain("slow");
+
+    const second = await daemon({ modelUrl: model.url, home, sessionDir, workspace });
+    expect(second.stderr()).toMatch(/\(2 found\)/);
+    expect((await http(second.url, "/health")).json.sessions).toBe(2);
+    const listed = await http(second.url, "/v1/sessions");
+    expect(listed.json.sessions.map((s: { id: string }) => s.id).sort()).toEqual(["keep", "other"]);
+    expect(listed.json.sessions.find((s: { id: string }) => s.id === "keep")).toMatchObject({ title: "remember the word kumquat", running: false });
+    const again = await http(second.url, "/", { body: prompt("what was the word?"), headers: { "X-Session-Id": "keep" } });
+    expect(again.json.response).toBe("re: what was the word?");
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain("kumquat");
+  });
+
+  it("lets a client attach mid-turn, drop, and pick up exactly what it missed with Last-Event-ID", async () => {
+    const model = await mock(() => textReply("one two three four five six seven eight nine ten", { chunkSize: 4, chunkDelayMs: 60 }));
+    const d = await daemon({ modelUrl: model.url });
+    await http(d.url, "/", { body: prompt("warm up"), headers: { "X-Session-Id": "live" } });
+    const turn = http(d.url, "/", { body: prompt("count"), headers: { "X-Session-Id": "live" } });
+    const first = await openEvents(d.url, "/v1/sessions/live/events");
+    // Snapshot: the task, the history before this turn, then the turn so far.
+    await first.waitFor((e) => e.type === "assistant.delta");
+    expect(first.events[0].type).toBe("task.updated");
+    expect(first.events[0].task.status).toBe("running");
+    expect(first.events[1].type).toBe("session.loaded");
+    expect(first.events[1].messages.map((m: { content: string }) => m.content)).toEqual(["warm up", "one two three four five six seven eight nine ten"]);
+    expect(first.events[2]).toMatchObject({ type: "turn.started", prompt: "count" });
+    await new Promise((r) => setTimeout(r, 150));
+    first.close();
+    const lastId = first.messages.at(-1)!.id!;
+    const resumed = await openEvents(d.url, "/v1/sessions/live/events", { headers: { "Last-Event-ID": lastId } });
+    const done = await resumed.waitFor((e) => e.type === "turn.completed");
+    expect(done.response).toBe("one two three four five six seven eight nine ten");
+    // No snapshot on resume, and the deltas of both connections make the whole answer once.
+    expect(resumed.events.map((e) => e.type)).not.toContain("session.loaded");
+    const text = (events: { type: string; text?: string }[]) => events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
+    expect(text(first.events) + text(resumed.events)).toBe("one two three four five six seven eight nine ten");
+    resumed.close();
+    await turn;
+    // An id from another daemon life (or unknown) gets the snapshot again.
+    const stale = await openEvents(d.url, "/v1/sessions/live/events", { headers: { "Last-Event-ID": "zzzzzz.5" } });
+    const loaded = await stale.waitFor((e) => e.type === "session.loaded");
+    expect(loaded.messages).toHaveLength(4);
+    stale.close();
+  });
+
+  it("takes commands: steering a running turn, undo, delete", async () => {
+    const model = await mock(async (req) => {
+      const last = (req.messages as { role: string }[]).at(-1)!;
+      if (lastUser(req) === "long" && last.role === "user") return toolReply([{ name: "run_command", args: { command: "sleep 1" } }]);
+      if (last.role === "tool") return textReply("the command ran");
+      return textReply(`re: ${lastUser(req)}`);
+    });
+    const d = await daemon({ modelUrl: model.url });
+    const events = await openEvents(d.url, "/v1/sessions/cmd/events");
+    expect((await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "long" }) })).status).toBe(202);
+    await events.waitFor((e) => e.type === "tool.started");
+    await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "also this", mode: "steer" }) });
+    await events.waitFor((e) => e.type === "queue.updated" && e.items.length === 1);
+    const completed = await events.waitFor((e) => e.type === "turn.completed");
+    expect(completed.response).toBe("re: also this");
+    // A POST / waits for a turn started through /commands.
+    await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "long" }) });
+    const after = await http(d.url, "/", { body: prompt("next"), headers: { "X-Session-Id": "cmd" } });
+    expect(after.json.response).toBe("re: next");
+    await events.waitFor((e) => e.type === "turn.completed" && e.response === "re: next");
+    expect(events.events.filter((e) => e.type === "turn.completed")).toHaveLength(3);
+    await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "session.undo", n: 1 }) });
+    await events.waitFor((e) => e.type === "notice" && /dropped the last 1 turn/.test(e.text));
+    const gone = await http(d.url, "/v1/sessions/cmd", { method: "DELETE" });
+    expect(gone.status).toBe(204);
+    await events.waitFor((e) => e.type === "task.removed");
+    expect(existsSync(join(d.sessionDir, "cmd.json"))).toBe(false);
+    expect((await http(d.url, "/health")).json.sessions).toBe(0);
+    events.close();
+  });
+});
+
+describe("daemon: the Unix socket and start-up checks", () => {
+  it("serves the socket (mode 600) without the token, replaces a stale socket, refuses a second daemon", async () => {
+    const model = await mock(() => textReply("via socket"));
+    const home = tempDir("nh-home-");
+    const socket = join(home, "d.sock");
+    writeFileSync(socket, "stale");
+    const d = await daemon({ modelUrl: model.url, home, socket, args: ["--daemon-token-file", tokenFile()] });
+    expect(statSync(socket).isSocket()).toBe(true);
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    const answer = await http("http://localhost", "/", { socketPath: socket, body: prompt("hi") });
+    expect(answer.status).toBe(200);
+    expect(answer.json.response).toBe("via socket");
+    expect((await http(d.url, "/", { body: prompt("hi") })).status).toBe(401);
+
+    const second = startCli(["--daemon", "--daemon-port", "0", "--daemon-socket", socket, "--base-url", model.url], { env: testEnv({ NANOHERMES_HOME: home }) });
+    const result = await collect(second);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/another daemon is listening on/);
+    expect(statSync(socket).isSocket()).toBe(true);
+  });
+
+  it("refuses to listen beyond loopback without a token, and an empty or unreadable token file", async () => {
+    const env = testEnv({ OPENAI_API_KEY: "sk" });
+    const open = await collect(startCli(["--daemon", "--daemon-host", "0.0.0.0", "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/reachable from other machines: set a token first/);
+    const empty = join(tempDir(), "empty");
+    writeFileSync(empty, "\n");
+    const emptyRun = await collect(startCli(["--daemon", "--daemon-token-file", empty, "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    expect(emptyRun.code).toBe(2);
+    expect(emptyRun.stderr).toMatch(/is empty/);
+    const missing = await collect(startCli(["--daemon", "--daemon-token-file", "/nonexistent/t", "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read the token file .*ENOENT/);
+    const port = await collect(startCli(["--daemon", "--daemon-port", "99999"], { env }));
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--daemon-port expects an integer from 0 to 65535/);
+  });
+
+  it("warns about a token file others can read, and takes the token from the environment", async () => {
+    const model = await mock(() => textReply("env token"));
+    const loose = tokenFile();
+    chmodSync(loose, 0o644);
+    const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", loose] });
+    expect(d.stderr()).toMatch(/can be read by other users; chmod 600 it/);
+    const e = await daemon({ modelUrl: model.url, env: { NANOHERMES_DAEMON_TOKEN: "from-env" } });
+    expect((await http(e.url, "/", { body: prompt("x") })).status).toBe(401);
+    expect((await http(e.url, "/", { body: prompt("x"), headers: { Authorization: "Bearer from-env" } })).json.response).toBe("env token");
+  });
+});
