@@ -136,6 +136,10 @@ async function main(argv: string[]): Promise<number> {
       const { runDaemon } = await import("./daemon/run.js");
       return await runDaemon(settings, flags, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
     }
+    if (command === "attach") {
+      const { runAttach } = await import("./daemon/attach.js");
+      return await runAttach(settings, flags, rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+    }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
       process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);

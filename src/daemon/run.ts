@@ -2,7 +2,8 @@
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
 import { promises as fs } from "node:fs";
 import { isIP } from "node:net";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { defaultSocketPath } from "./client.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";
@@ -18,7 +19,6 @@ export interface DaemonIO {
 }
 
 export const DEFAULT_DAEMON_PORT = 8787;
-export const defaultSocketPath = (home: string) => join(home, "daemon.sock");
 
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
 

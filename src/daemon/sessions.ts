@@ -14,8 +14,9 @@ import { randomId } from "../protocol/ids.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import { sessionFileFor } from "../session/store.js";
 
-/** What a session id may look like: it names a file, so nothing that could leave the folder. */
-export const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+import { SESSION_ID } from "./client.js";
+
+export { SESSION_ID };
 
 /** Events kept per session for reconnecting clients (the current and the last turn at most). */
 export const LOG_CAP = 20_000;

@@ -33,6 +33,9 @@ import { listWorkspaceFiles } from "./workspace-files.js";
 import { openInEditor } from "./external-editor.js";
 import { openPicker } from "./controller/session-picker.js";
 import { checkpointSource, memorySource, sessionSource } from "./sources.js";
+import type { DaemonClient } from "../daemon/client.js";
+import type { RemoteTasks } from "../daemon/remote-tasks.js";
+import type { SessionInfo } from "../daemon/sessions.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -45,6 +48,8 @@ export interface UiOptions {
   sessionFile?: string;
   /** Bare --resume: open the session picker first. */
   pickSession?: boolean;
+  /** `nanohermes attach`: every task is a session of this daemon (listed already). */
+  attach?: { client: DaemonClient; sessions: SessionInfo[] };
 }
 
 function readSmall(path: string): string | null {
@@ -65,7 +70,12 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let extensionsLoaded: (ext: Extensions) => void = () => {};
   const extensions = new Promise<Extensions>((resolve) => (extensionsLoaded = resolve));
   let loadedExtensions: Extensions | null = null;
-  const manager = new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
+  // Attached to a daemon, there is no local engine: the remote bridge serves every task.
+  const manager = opts.attach ? null : new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
+  // Remote tasks (and their HTTP client) load with the first one, not with the program.
+  let remote: RemoteTasks | null = null;
+  const remoteTasks = async (): Promise<RemoteTasks> => (remote ??= new (await import("../daemon/remote-tasks.js")).RemoteTasks({ bus, ...(opts.attach ? { claim: opts.attach.client } : {}) }));
+  if (opts.attach) await remoteTasks();
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
   store.updateUi((ui) => ({ ...ui, theme: theme.name }));
 
@@ -88,7 +98,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // The benchmark's probe: Ink's own render time of every frame, written at exit.
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
   const shutdown = async () => {
-    await manager.shutdown();
+    remote?.close();
+    await manager?.shutdown();
     await Promise.race([extensions.then((ext) => ext.close()), new Promise((resolve) => setTimeout(resolve, 2_000))]);
     if (frameLog && env.NANOHERMES_BENCH_FRAMES) writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
   };
@@ -104,7 +115,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // Earlier tasks of this workspace from the index (without loading them); the picker waits for
   // them, so a session it opens is found in its task. The first task's own file is not listed twice.
   let addEarlier: () => void = () => {};
-  const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => readTaskIndex(settings.home)).then((entries) => {
+  const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => (manager ? readTaskIndex(settings.home) : [])).then((entries) => {
+    if (!manager) return;
     for (const e of entries.filter((x) => x.workspace === settings.workspace && x.sessionFile !== opts.sessionFile).slice(0, 50).reverse()) {
       manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
     }
@@ -157,6 +169,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     memory: memorySource(settings),
     checkpoints,
     now: () => Date.now(),
+    addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), { ...request, cwd: process.cwd(), env }),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
@@ -210,7 +223,15 @@ export async function runUi(opts: UiOptions): Promise<number> {
   });
 
   // The first task (a bare --resume asks which session first), then the earlier ones.
-  if (opts.pickSession) {
+  if (opts.attach && remote) {
+    const { client, sessions } = opts.attach;
+    const { describeAddress } = await import("../daemon/client.js");
+    for (const info of [...sessions].reverse()) (remote as RemoteTasks).add(info.id, client, info.id, info);
+    const first = sessions.find((s) => s.running) ?? sessions[0];
+    if (first) ctl.selectTask(first.id);
+    else ctl.newTask();
+    ctl.status(`attached to ${describeAddress(client.address)}: ${sessions.length} session${sessions.length === 1 ? "" : "s"}; turns go on there when you quit`, "info", 8_000);
+  } else if (opts.pickSession) {
     const trust = store.getState().ui.dialog;
     openPicker(ctl, { startup: true });
     // The trust question (if any) comes first; the picker waits under it.

@@ -7,7 +7,7 @@ import { Bus } from "../../src/protocol/bus.js";
 import type { BusCommand } from "../../src/protocol/commands.js";
 import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
-import { Controller } from "../../src/ui/controller/controller.js";
+import { Controller, type ControllerDeps } from "../../src/ui/controller/controller.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
 import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
@@ -90,6 +90,7 @@ export interface RenderOptions {
   /** The files as they are now (the Changes and Turns diffs); default: none exists. */
   readFile?: (path: string) => string | null;
   now?: () => number;
+  addRemote?: ControllerDeps["addRemote"];
 }
 
 export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
@@ -125,6 +126,9 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
     memory: options.memory ?? noMemory,
     checkpoints: options.checkpoints ?? noCheckpoints,
     now: options.now ?? (() => Date.now()),
+    addRemote: options.addRemote ?? (async () => {
+      throw new Error("no daemon here");
+    }),
   });
   const services: AppServices = {
     store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),

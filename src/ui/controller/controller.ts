@@ -69,6 +69,8 @@ export interface ControllerDeps {
   /** The engine's file checkpoints, for the Turns tab's diffs. */
   checkpoints: CheckpointSource;
   now(): number;
+  /** `/remote`: adds a daemon's session as a task once the daemon answers; resolves to the task's id. */
+  addRemote(request: { address: string; tokenFile: string | null; session: string | null }): Promise<string>;
 }
 
 export class Controller {

@@ -145,6 +145,17 @@ export function runSlash(ctl: Controller, slash: Slash): void {
         ctl.status(`reconnecting ${slash.restart === true ? "every MCP server" : slash.restart}`);
       } else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "MCP servers", lines: mcpLines(ctl.state.mcp), offset: 0 } }));
       return;
+    case "remote":
+      ctl.status(`connecting to ${slash.address}…`, "info", 15_000);
+      void ctl.deps.addRemote(slash).then(
+        (id) => {
+          ctl.selectTask(id);
+          ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
+          ctl.status(`remote task on ${slash.address}: its turns run there, Ctrl-C stops them`);
+        },
+        (error: unknown) => ctl.status(`/remote: ${(error as Error).message}`, "error", 10_000),
+      );
+      return;
     case "skills":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Skills", lines: skillLines(ctl.deps.skills()), offset: 0 } }));
       return;

@@ -23,6 +23,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/mcp", description: "MCP servers, their state, tools and logs: /mcp restart [NAME] reconnects" },
   { name: "/skills", description: "the skills the agent can load" },
   { name: "/permissions", description: "list and remove what \"always\" answers allow in this task" },
+  { name: "/remote", description: "add a task on a daemon: /remote ADDRESS [TOKEN-FILE] [SESSION]" },
   { name: "/rename", description: "rename the task: /rename TITLE" },
   { name: "/pin", description: "pin or unpin the task" },
   { name: "/delete", description: "delete the task (asks first)" },
@@ -51,6 +52,7 @@ export type Slash =
   | { kind: "permissions" }
   | { kind: "mcp"; restart: string | true | null }
   | { kind: "skills" }
+  | { kind: "remote"; address: string; tokenFile: string | null; session: string | null }
   | { kind: "pin" }
   | { kind: "delete" }
   | { kind: "help" }
@@ -90,6 +92,11 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "clear" };
     case "resume":
       return { kind: "resume" };
+    case "remote": {
+      const [address, tokenFile, session, extra] = rest.filter(Boolean);
+      if (!address || extra !== undefined) return { error: "usage: /remote ADDRESS [TOKEN-FILE] [SESSION] (ADDRESS: http://HOST:PORT, https://HOST or unix:/path; TOKEN-FILE - for none)" };
+      return { kind: "remote", address, tokenFile: tokenFile && tokenFile !== "-" ? tokenFile : null, session: session ?? null };
+    }
     case "memory":
       return { kind: "memory" };
     case "export": {

@@ -1,0 +1,205 @@
+// A client of the daemon's /v1 API, over its Unix socket or over HTTP(S): requests, and event
+// streams that reconnect by themselves (with Last-Event-ID, so nothing is missed or repeated).
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isAbsolute, join, resolve } from "node:path";
+import type { BusCommand } from "../protocol/commands.js";
+import type { BusEvent } from "../protocol/events.js";
+import type { SessionInfo } from "./sessions.js";
+import { SseParser } from "./sse.js";
+
+/** What a session id may look like: it names a file, so nothing that could leave the folder. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Where `--daemon` listens and `attach` looks by default. */
+export const defaultSocketPath = (home: string): string => join(home, "daemon.sock");
+
+export type DaemonAddress = { kind: "unix"; socketPath: string } | { kind: "http"; base: URL };
+
+/**
+ * `unix:/path`, an absolute socket path, `http(s)://host:port[/prefix]`, or `host:port`
+ * (plain HTTP). Throws a readable error for anything else.
+ */
+export function parseAddress(raw: string, cwd: string): DaemonAddress {
+  if (raw.startsWith("unix:")) return { kind: "unix", socketPath: resolve(cwd, raw.slice(5)) };
+  if (isAbsolute(raw) || raw.startsWith("./") || raw.startsWith("~/")) return { kind: "unix", socketPath: resolve(cwd, raw.replace(/^~(?=\/)/, process.env.HOME ?? "~")) };
+  const withScheme = /^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new Error(`"${raw}" is not a daemon address (use http://HOST:PORT, https://HOST, or unix:/path/to/socket)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`"${raw}": only http, https and unix: addresses are supported`);
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  return { kind: "http", base: url };
+}
+
+export const describeAddress = (address: DaemonAddress): string => (address.kind === "unix" ? `unix:${address.socketPath}` : address.base.origin + address.base.pathname.replace(/\/$/, ""));
+
+export class DaemonError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface StreamHandlers {
+  onEvent(event: BusEvent): void;
+  /** Connected (again), or lost with the reason; the stream keeps retrying until closed. */
+  onState?(state: { connected: true } | { connected: false; error: string; retryInMs: number }): void;
+}
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export class DaemonClient {
+  constructor(
+    readonly address: DaemonAddress,
+    private readonly token: string | null,
+  ) {}
+
+  private options(method: string, path: string, headers: Record<string, string>): { send: typeof httpRequest; options: RequestOptions } {
+    const auth = this.token ? { Authorization: `Bearer ${this.token}` } : {};
+    if (this.address.kind === "unix") return { send: httpRequest, options: { socketPath: this.address.socketPath, path, method, headers: { ...auth, ...headers } } };
+    const url = new URL(path.replace(/^\//, ""), this.address.base);
+    return {
+      send: url.protocol === "https:" ? (httpsRequest as unknown as typeof httpRequest) : httpRequest,
+      options: { host: url.hostname, port: url.port || (url.protocol === "https:" ? 443 : 80), path: url.pathname + url.search, method, headers: { ...auth, ...headers } },
+    };
+  }
+
+  /** One JSON request; a DaemonError with the daemon's own message on a non-2xx answer. */
+  request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const { send, options } = this.options(method, path, text === undefined ? {} : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) });
+    return new Promise<T>((resolvePromise, reject) => {
+      const req = send(options, (res) => {
+        let data = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (data += d));
+        res.on("end", () => {
+          let json: unknown = null;
+          try {
+            json = data ? JSON.parse(data) : null;
+          } catch {
+            // not JSON: reported below
+          }
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolvePromise(json as T);
+          else reject(new DaemonError((json as { error?: string } | null)?.error ?? `HTTP ${status}`, status));
+        });
+      });
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer from ${describeAddress(this.address)} in ${REQUEST_TIMEOUT_MS / 1000} s`)));
+      req.on("error", (error: NodeJS.ErrnoException) => reject(new DaemonError(connectionMessage(this.address, error), null)));
+      req.end(text);
+    });
+  }
+
+  health(): Promise<{ status: string; sessions: number; running: number; version: string }> {
+    return this.request("GET", "/health");
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    return (await this.request<{ sessions: SessionInfo[] }>("GET", "/v1/sessions")).sessions;
+  }
+
+  command(session: string, command: BusCommand): Promise<unknown> {
+    const { taskId: _ignored, ...rest } = command;
+    return this.request("POST", `/v1/sessions/${encodeURIComponent(session)}/commands`, rest);
+  }
+
+  async cancel(session: string, force: boolean): Promise<boolean> {
+    return (await this.request<{ cancelled: boolean }>("POST", `/v1/sessions/${encodeURIComponent(session)}/cancel`, { force })).cancelled;
+  }
+
+  remove(session: string): Promise<unknown> {
+    return this.request("DELETE", `/v1/sessions/${encodeURIComponent(session)}`);
+  }
+
+  /**
+   * Follows the session's events until `close()`. A dropped connection is retried (0.5 s, doubling
+   * to 10 s) with the last event id, so the daemon sends only what was missed.
+   */
+  follow(session: string, handlers: StreamHandlers): { close(): void } {
+    let lastId: string | undefined;
+    let closed = false;
+    let current: { destroy(): void } | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let delay = 500;
+    const retry = (error: string) => {
+      current = null;
+      if (closed) return;
+      handlers.onState?.({ connected: false, error, retryInMs: delay });
+      timer = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 10_000);
+    };
+    const connect = () => {
+      if (closed) return;
+      const { send, options } = this.options("GET", `/v1/sessions/${encodeURIComponent(session)}/events`, { Accept: "text/event-stream", ...(lastId ? { "Last-Event-ID": lastId } : {}) });
+      // A connection fails once, however many of error/close fire.
+      let failed = false;
+      const fail = (error: string) => {
+        if (failed) return;
+        failed = true;
+        retry(error);
+      };
+      const req = send(options, (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          let data = "";
+          res.on("data", (d: Buffer) => (data += d.toString()));
+          res.on("end", () => {
+            let message = `HTTP ${res.statusCode}`;
+            try {
+              message = (JSON.parse(data) as { error?: string }).error ?? message;
+            } catch {
+              // keep the status
+            }
+            // A wrong token or a bad id will not fix itself: stop retrying.
+            if (res.statusCode === 401 || res.statusCode === 400 || res.statusCode === 404) {
+              failed = closed = true;
+              handlers.onState?.({ connected: false, error: message, retryInMs: -1 });
+            } else fail(message);
+          });
+          return;
+        }
+        delay = 500;
+        handlers.onState?.({ connected: true });
+        const parser = new SseParser();
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          for (const message of parser.feed(chunk)) {
+            if (message.id !== undefined) lastId = message.id;
+            let event: BusEvent;
+            try {
+              event = JSON.parse(message.data) as BusEvent;
+            } catch {
+              continue;
+            }
+            handlers.onEvent(event);
+          }
+        });
+        res.on("close", () => fail("the daemon closed the connection"));
+      });
+      req.on("error", (error: NodeJS.ErrnoException) => fail(connectionMessage(this.address, error)));
+      current = req;
+      req.end();
+    };
+    connect();
+    return {
+      close: () => {
+        closed = true;
+        if (timer) clearTimeout(timer);
+        current?.destroy();
+      },
+    };
+  }
+}
+
+function connectionMessage(address: DaemonAddress, error: NodeJS.ErrnoException): string {
+  const where = describeAddress(address);
+  if (error.code === "ENOENT" || error.code === "ECONNREFUSED") return `no daemon at ${where} (start one with nanohermes --daemon)`;
+  if (error.code === "EACCES") return `${where}: permission denied (the socket belongs to another user)`;
+  return `${where}: ${error.message}`;
+}
