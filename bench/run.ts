@@ -1,6 +1,8 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
-// model, peak memory, and the bundled entry against an unbundled build. Prints a table and
-// writes bench/results.json. Not part of CI.
+// model, peak memory, and the bundled entry against an unbundled build, then search, memory and
+// sessions, the terminal UI, and the daemon under load. Prints tables and writes
+// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon runs
+// one section and merges its figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,7 @@ import { benchSearch } from "./search.js";
 import { benchTui, mcpHome } from "./tui.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
+import { benchDaemon } from "./daemon.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -87,8 +90,11 @@ async function main() {
   const mcpFile = join(mkdtempSync(join(tmpdir(), "nh-bench-mcp-")), "mcp.json");
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
-  const only = process.env.NANOHERMES_BENCH_ONLY;
-  const results = only === "tui" ? [] : [
+  const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon"];
+  if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
+  const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
+  const results = skip("startup") ? [] : [
     await series("node -e 0 (the floor: node itself)", 20, () => measure(["-e", "0"], env, ws)),
     await series("--version (bundled)", 20, () => measure([bundled, "--version"], env, ws)),
     await series("--version (unbundled)", 20, () => measure([unbundled, "--version"], env, ws)),
@@ -101,10 +107,10 @@ async function main() {
   await mock.close();
 
   const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
-  printTable(rows);
+  if (results.length > 0) printTable(rows);
 
-  console.log("\nsearch on a generated tree of 50,000 files (median of 3 warm runs):");
-  const search = only === "tui" ? null : await benchSearch();
+  if (!skip("search")) console.log("\nsearch on a generated tree of 50,000 files (median of 3 warm runs):");
+  const search = skip("search") ? null : await benchSearch();
   if (search) {
     printTable([
       ["tool", "ripgrep ms", "built-in ms", "built-in / ripgrep", "target"],
@@ -114,9 +120,9 @@ async function main() {
     if (!search.rgAvailable) console.log("(ripgrep is not installed: apt install ripgrep to compare)");
   }
 
-  console.log("\nmemory and sessions:");
-  const memory = only === "tui" ? null : await benchMemory();
-  const sessions = only === "tui" ? null : await benchSessions();
+  if (!skip("memory", "sessions")) console.log("\nmemory and sessions:");
+  const memory = skip("memory", "sessions") ? null : await benchMemory();
+  const sessions = skip("memory", "sessions") ? null : await benchSessions();
   if (memory && sessions) {
     printTable([
       ["measure", "value", "target"],
@@ -128,10 +134,10 @@ async function main() {
     ]);
   }
 
-  console.log("\nterminal UI (pty 120x40, mock model streaming 200 tokens/s):");
-  const tui = await benchTui();
-  const ratio = tui.frames10.p95 > 0 ? tui.frames2000.p95 / tui.frames10.p95 : 0;
-  printTable([
+  if (!skip("tui")) console.log("\nterminal UI (pty 120x40, mock model streaming 200 tokens/s):");
+  const tui = skip("tui") ? null : await benchTui();
+  const ratio = tui && tui.frames10.p95 > 0 ? tui.frames2000.p95 / tui.frames10.p95 : 0;
+  if (tui) printTable([
     ["measure", "value", "target"],
     ["first complete frame, median (p95)", `${tui.firstFrameMs.median} ms (${tui.firstFrameMs.p95})`, "< 300 ms"],
     ["  with 3 MCP servers configured (one slow)", `${tui.firstFrameMcpMs.median} ms (${tui.firstFrameMcpMs.p95})`, "same as without"],
@@ -147,8 +153,61 @@ async function main() {
     ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
     ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
   ]);
-  const out = { date: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, results, search, memory, sessions, tui: { ...tui, p95Ratio: +ratio.toFixed(2) } };
-  writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(out, null, 2)}\n`);
+
+  const daemon = skip("daemon") ? null : await benchDaemon();
+  if (daemon) {
+    const ms = (s: { p50: number; p95: number; max?: number }) => `${s.p50} / ${s.p95}${s.max === undefined ? "" : ` / ${s.max}`} ms`;
+    console.log(`\ndaemon under load (${daemon.sessions} sessions at once x ${daemon.turnsPerSession} turns, POST / with a bearer token, the model answers after ${daemon.modelDelayMs} ms):`);
+    printTable([
+      ["measure", "value", "target"],
+      ["violations (answers, session files, model requests)", String(daemon.violations), "0"],
+      [`${daemon.turns} turns: wall time, throughput`, `${(daemon.wallMs / 1000).toFixed(2)} s, ${daemon.turnsPerSecond} turns/s`, ""],
+      ["latency per turn p50 / p95 / max (client side)", ms(daemon.latencyMs), ""],
+      ["  the model's own time p50 / p95 / max (inside the mock)", ms(daemon.modelMs), ""],
+      ["  daemon overhead per turn (latency - model) p50 / p95", ms({ p50: daemon.overheadMs.p50, p95: daemon.overheadMs.p95 }), ""],
+      ["  turn 1 (the session is created) / turns 2-5, latency p50 / p95", `${daemon.latencyFirstTurnMs.p50} / ${daemon.latencyFirstTurnMs.p95} ms, ${daemon.latencyLaterTurnsMs.p50} / ${daemon.latencyLaterTurnsMs.p95} ms`, ""],
+      ["  model requests in flight at most", String(daemon.modelInFlightMax), ""],
+      ["  daemon CPU per turn, share of one core over the load", `${daemon.daemonCpuMsPerTurn} ms, ${daemon.daemonCpuPercent}%`, ""],
+      ["one session alone, 5 turns: latency p50 / p95 / max", ms(daemon.unloaded.latencyMs), ""],
+      ["  its daemon overhead p50 / p95", ms({ p50: daemon.unloaded.overheadMs.p50, p95: daemon.unloaded.overheadMs.p95 }), ""],
+      ["  the same on a fresh session after the load: latency, overhead p50", `${daemon.unloadedAfter.latencyMs.p50} ms, ${daemon.unloadedAfter.overheadMs.p50} ms`, ""],
+      ["  a daemon request posted straight to the mock, p50 / p95", ms({ p50: daemon.directModelMs.p50, p95: daemon.directModelMs.p95 }), ""],
+      ["latency under load / alone, p50 / p95", `${daemon.latencyRatio.p50} / ${daemon.latencyRatio.p95}`, ""],
+      ["overhead under load / alone, p50 / p95", `${daemon.overheadRatio.p50} / ${daemon.overheadRatio.p95}`, ""],
+      [`daemon RSS before / ${daemon.rssMb.peakIsLifetime ? "lifetime peak" : "peak during"} / after the load`, `${daemon.rssMb.before} / ${daemon.rssMb.peak} / ${daemon.rssMb.after} MB`, ""],
+    ]);
+    for (const line of daemon.stderrOther) console.log(`daemon stderr: ${line}`);
+    if (daemon.violations > 0) {
+      console.log(`\n${"!".repeat(72)}\nFAIL: the daemon under load: ${daemon.violations} violation(s), expected 0`);
+      for (const problem of daemon.problems) console.log(`  - ${problem}`);
+      console.log("!".repeat(72));
+      process.exitCode = 1;
+    }
+  }
+
+  // A run of one section keeps the other sections' figures from the last full run.
+  const file = join(root, "bench/results.json");
+  let previous: Record<string, unknown> = {};
+  if (only !== undefined) {
+    try {
+      previous = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch {
+      // no earlier results
+    }
+  }
+  const ran = (section: string, value: unknown) => (skip(section) ? {} : { [section]: value });
+  const out = {
+    ...previous,
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: (await import("node:os")).cpus().length,
+    ...(skip("startup") ? {} : { results }),
+    ...ran("search", search),
+    ...(skip("memory", "sessions") ? {} : { memory, sessions }),
+    ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
+    ...ran("daemon", daemon),
+  };
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
 }
 
