@@ -1,0 +1,120 @@
+// The daemon's client side: the SSE parser, addresses, and the remote-task bridge against a real
+// daemon that is restarted under it (the stream reconnects by itself and nothing is lost).
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DaemonClient, parseAddress } from "../../src/daemon/client.js";
+import { RemoteTasks } from "../../src/daemon/remote-tasks.js";
+import { SseParser, sseComment, sseMessage } from "../../src/daemon/sse.js";
+import { Bus } from "../../src/protocol/bus.js";
+import type { BusEvent } from "../../src/protocol/events.js";
+import { tempDir } from "../helpers/cli.js";
+import { startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
+import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+
+describe("SseParser", () => {
+  it("parses messages split anywhere, with any line ending, skipping comments", () => {
+    const wire = sseMessage({ id: "b.1", event: "x", data: '{"a":1}' }) + sseComment("ping") + "data: line one\r\ndata: line two\r\n\r\n" + "id: b.3\rdata:no-space\r\r" + "event: only\n\n";
+    for (const size of [1, 2, 3, 7, wire.length]) {
+      const parser = new SseParser();
+      const out = [];
+      for (let i = 0; i < wire.length; i += size) out.push(...parser.feed(wire.slice(i, i + size)));
+      expect(out, `chunks of ${size}`).toEqual([
+        { id: "b.1", event: "x", data: '{"a":1}' },
+        { data: "line one\nline two" },
+        { id: "b.3", data: "no-space" },
+      ]);
+    }
+  });
+
+  it("keeps multi-byte characters whole and JSON with newlines escaped", () => {
+    const data = JSON.stringify({ text: "日本語\n😀 line" });
+    const parser = new SseParser();
+    expect(parser.feed(sseMessage({ data }))).toEqual([{ data }]);
+  });
+});
+
+describe("parseAddress", () => {
+  it("takes unix sockets, http(s) URLs and host:port, and explains anything else", () => {
+    expect(parseAddress("unix:/run/nh.sock", "/cwd")).toEqual({ kind: "unix", socketPath: "/run/nh.sock" });
+    expect(parseAddress("unix:rel.sock", "/cwd")).toEqual({ kind: "unix", socketPath: "/cwd/rel.sock" });
+    expect(parseAddress("/abs/d.sock", "/cwd")).toEqual({ kind: "unix", socketPath: "/abs/d.sock" });
+    const https = parseAddress("https://agent.example.com/nh", "/cwd");
+    expect(https.kind === "http" && https.base.href).toBe("https://agent.example.com/nh/");
+    const bare = parseAddress("127.0.0.1:8787", "/cwd");
+    expect(bare.kind === "http" && bare.base.href).toBe("http://127.0.0.1:8787/");
+    expect(() => parseAddress("ftp://x", "/cwd")).toThrow(/only http, https and unix/);
+    expect(() => parseAddress("http://", "/cwd")).toThrow(/not a daemon address/);
+  });
+
+  it("reports a missing daemon and a wrong token in words", async () => {
+    const client = new DaemonClient(parseAddress(`unix:${join(tempDir(), "none.sock")}`, "/"), null);
+    await expect(client.health()).rejects.toThrow(/no daemon at unix:.*none\.sock \(start one with nanohermes --daemon\)/);
+  });
+});
+
+describe("RemoteTasks against a real daemon", () => {
+  let model: MockServer | undefined;
+  const daemons: RunningDaemonProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(daemons.splice(0).map((d) => d.stop("SIGKILL")));
+    await model?.close();
+  });
+
+  it("renames events to the local task, sends commands, and reconnects across a daemon restart", async () => {
+    model = await startMockServer((req) => textReply(`answer ${req.messages.length}`));
+    const home = tempDir("nh-home-");
+    const sessionDir = join(tempDir("nh-sessions-"), "s");
+    const workspace = tempDir("nh-ws-");
+    const start = async () => {
+      const d = await startDaemonProcess({ modelUrl: model!.url, home, sessionDir, workspace });
+      daemons.push(d);
+      return d;
+    };
+    const first = await start();
+    const bus = new Bus();
+    const events: BusEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const client = new DaemonClient(parseAddress(`unix:${first.socket}`, "/"), null);
+    const remote = new RemoteTasks({ bus, claim: client, refreshMs: 0 });
+    const until = async (pred: (e: BusEvent) => boolean, what: string) => {
+      for (let i = 0; i < 400; i++) {
+        const found = events.find(pred);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`no ${what}; got ${events.map((e) => e.type).join(", ")}`);
+    };
+
+    bus.send({ type: "task.create", taskId: "work1" });
+    const created = events.find((e) => e.type === "task.updated");
+    expect(created?.type === "task.updated" && created.task.location).toBe("remote");
+    bus.send({ type: "user.submit", taskId: "work1", text: "hello" });
+    const done = await until((e) => e.type === "turn.completed", "turn.completed");
+    expect(done.taskId).toBe("work1");
+    expect(done.type === "turn.completed" && done.response).toMatch(/^answer \d+$/);
+    // Every task.updated from the daemon is shown as remote, without the daemon's file path.
+    for (const e of events) if (e.type === "task.updated") expect([e.task.location, e.task.sessionFile]).toEqual(["remote", null]);
+    // Unsupported here: a clear notice, not silence.
+    bus.send({ type: "user.submit", taskId: "work1", text: "look", images: ["/tmp/a.png"] });
+    await until((e) => e.type === "notice" && /images cannot be sent to a remote task/.test(e.text), "the image notice");
+
+    expect(await first.stop("SIGTERM")).toBe(0);
+    await until((e) => e.type === "notice" && /lost the daemon .*reconnecting/.test(e.text), "the lost notice");
+    events.length = 0;
+    await start();
+    await until((e) => e.type === "notice" && /reconnected to unix:/.test(e.text), "the reconnected notice");
+    // A new daemon life: the snapshot comes again, with the saved history.
+    const loaded = await until((e) => e.type === "session.loaded", "session.loaded");
+    expect(loaded.type === "session.loaded" && loaded.messages.map((m) => m.content)).toEqual(["hello", expect.stringMatching(/^answer/)]);
+    bus.send({ type: "user.submit", taskId: "work1", text: "again" });
+    const second = await until((e) => e.type === "turn.completed", "the second turn");
+    expect(second.taskId).toBe("work1");
+    expect(model.requests.at(-1)!.messages).toHaveLength(4);
+
+    // Deleting in attach mode deletes the daemon's session.
+    bus.send({ type: "task.delete", taskId: "work1" });
+    await until((e) => e.type === "task.removed", "task.removed");
+    expect(await client.sessions()).toEqual([]);
+    remote.close();
+  });
+});
