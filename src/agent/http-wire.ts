@@ -130,18 +130,28 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
   let buffer = "";
   let data: string[] = [];
   let event = "";
+  // After [DONE] the rest of the response is read, not cut off: a response read to its end leaves
+  // its keep-alive connection for the next request (no new TCP or TLS handshake per step). A
+  // server that never ends it is cut after a second.
+  let done = false;
+  let guard: NodeJS.Timeout | null = null;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
+      if (done) continue;
       buffer += decoder.write(chunk);
       let nl: number;
-      while ((nl = buffer.indexOf("\n")) !== -1) {
+      while (!done && (nl = buffer.indexOf("\n")) !== -1) {
         const line = buffer.slice(0, nl).replace(/\r$/, "");
         buffer = buffer.slice(nl + 1);
         if (line === "") {
           if (data.length) {
             const payload = data.join("\n");
             data = [];
-            if (payload === "[DONE]") return;
+            if (payload === "[DONE]") {
+              done = true;
+              guard = setTimeout(() => res.destroy(), 1_000);
+              break;
+            }
             if (event === "error") throw new WireError(errorMessage(payload), undefined, undefined);
             yield payload;
           }
@@ -151,8 +161,12 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
       }
     }
   } catch (error) {
+    if (done) return;
     if (signal.aborted) throw new WireError("aborted", undefined, undefined, true);
     throw wrapStreamError(error as Error);
+  } finally {
+    if (guard) clearTimeout(guard);
   }
+  if (done) return;
   if (data.length && data.join("\n") !== "[DONE]") yield data.join("\n");
 }

@@ -80,6 +80,34 @@ describe("server-sent events", () => {
   });
 });
 
+describe("connections", () => {
+  it("reuses one keep-alive connection for consecutive streamed requests", async () => {
+    const sockets = new Set<unknown>();
+    server = createServer((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('data: {"n":1}\n\n');
+      res.end("data: [DONE]\n\n");
+    });
+    await new Promise<void>((res) => server!.listen(0, "127.0.0.1", res));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    for (let i = 0; i < 5; i++) expect(await collect(url)).toEqual(['{"n":1}']);
+    expect(sockets.size).toBe(1);
+  });
+
+  it("ends at [DONE] even when the server never ends the response", async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('data: {"n":1}\n\ndata: [DONE]\n\n');
+      // ...and then nothing, ever.
+    });
+    await new Promise<void>((res) => server!.listen(0, "127.0.0.1", res));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    expect(await collect(url)).toEqual(['{"n":1}']);
+    server.closeAllConnections();
+  });
+});
+
 describe("helpers", () => {
   it("builds the endpoint from a base URL with or without a trailing slash", () => {
     expect(endpointUrl("http://h:1/v1/").href).toBe("http://h:1/v1/chat/completions");
