@@ -281,6 +281,14 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
   stdout.write(`${composeScreen(store.getState(), services).lines.join("\n")}\x1b[H`);
   const { mountInk } = await import("./mount.js");
+  // Ink's first frame is written over ours without clearing line ends (it takes the screen for
+  // blank): when the state changed meanwhile and a line got shorter, the old end would stay.
+  const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    stdout.write = write as typeof stdout.write;
+    return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
+  }) as typeof stdout.write;
   ink = mountInk(services, {
     stdout,
     stdin,

@@ -74,16 +74,19 @@ export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo,
   const home = process.env.HOME;
   const where = home && info.workspace.startsWith(home) ? `~${info.workspace.slice(home.length)}` : info.workspace;
   const tokens = info.totals.prompt + info.totals.completion;
+  // A remote task runs under the daemon's sandbox, in the daemon's workspace: neither is shown here.
+  const remote = task?.location === "remote";
+  const sandbox = remote ? p.info("⇄ remote") : /unsandboxed|unavailable/.test(info.sandbox) ? p.warning(info.sandbox) : p.dim(info.sandbox);
   const segments = [
     { text: p.title("NanoHermes"), priority: 100 },
     ...(info.pendingApprovals ? [{ text: p.statusWaiting(`! ${info.pendingApprovals} approval${info.pendingApprovals === 1 ? "" : "s"}`), priority: 95 }] : []),
     ...(task ? [{ text: p.accent(task.model), priority: 80 }] : []),
     ...(task ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }] : []),
-    { text: /unsandboxed|unavailable/.test(info.sandbox) ? p.warning(info.sandbox) : p.dim(info.sandbox), priority: 60 },
+    { text: sandbox, priority: 60 },
     ...(info.mcp?.length ? [{ text: mcpSegment(p, info.mcp), priority: info.mcp.some((s) => s.state === "failed") ? 75 : 55 }] : []),
     ...(task ? [{ text: p.dim(`policy ${task.approval}`), priority: 50 }] : []),
     { text: p.dim(`${formatTokens(tokens)} tok`), priority: 40 },
-    { text: p.dim(where), priority: 30 },
+    ...(remote ? [] : [{ text: p.dim(where), priority: 30 }]),
   ];
   return padToWidth(fit(segments, width, p.dim(" · ")), width);
 }

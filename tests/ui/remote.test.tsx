@@ -1,0 +1,60 @@
+// Remote tasks in the UI: the title bar and task list mark them, /remote parses its arguments and
+// reports a daemon that cannot be reached without adding anything.
+import { afterEach, describe, expect, it } from "vitest";
+import { renderUi, snapshot, type Harness } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(() => {
+  h?.unmount();
+  h = undefined;
+});
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe.each([50, 80, 120])("a remote task at %i columns", (columns) => {
+  it("shows ⇄ remote instead of the local sandbox and workspace", async () => {
+    h = await renderUi(columns, 24);
+    const local = (await h.lines())[0]!;
+    if (columns >= 80) expect(local).toContain("unsandboxed");
+    h.emit({ type: "task.updated", taskId: "r1", task: snapshot({ title: "on the vps", location: "remote", status: "running" }) });
+    h.ctl.selectTask("r1");
+    const lines = await h.lines();
+    expect(lines[0]).toContain("⇄ remote");
+    expect(lines[0]).not.toContain("unsandboxed");
+    expect(lines[0]).not.toContain("/work/demo");
+    expect(lines.every((l) => [...l].length <= columns)).toBe(true);
+    if (columns >= 80) expect(lines.join("\n")).toMatch(/on the vps\s+⇄/);
+  });
+});
+
+describe("/remote", () => {
+  it("passes the address, token file and session on, and opens the new task", async () => {
+    const calls: unknown[] = [];
+    h = await renderUi(100, 30, {
+      addRemote: async (request) => {
+        calls.push(request);
+        h!.emit({ type: "task.updated", taskId: "rX", task: snapshot({ title: "remote one", location: "remote" }) });
+        return "rX";
+      },
+    });
+    h.keys("/remote http://127.0.0.1:8787 ~/.nh/token work\r");
+    await settle();
+    expect(calls).toEqual([{ kind: "remote", address: "http://127.0.0.1:8787", tokenFile: "~/.nh/token", session: "work" }]);
+    const screen = (await h.lines()).join("\n");
+    expect(h.store.getState().current).toBe("rX");
+    expect(screen).toContain("remote task on http://127.0.0.1:8787");
+    h.keys("/remote unix:/run/nh.sock -\r");
+    await settle();
+    expect(calls[1]).toEqual({ kind: "remote", address: "unix:/run/nh.sock", tokenFile: null, session: null });
+  });
+
+  it("explains its usage, and reports a daemon that does not answer", async () => {
+    h = await renderUi(100, 30);
+    h.keys("/remote\r");
+    expect((await h.lines()).join("\n")).toContain("usage: /remote ADDRESS [TOKEN-FILE] [SESSION]");
+    h.keys("/remote http://127.0.0.1:1\r");
+    await settle();
+    expect((await h.lines()).join("\n")).toContain("/remote: no daemon here");
+    expect(Object.keys(h.store.getState().tasks)).toEqual(["t0"]);
+  });
+});
