@@ -53,8 +53,11 @@ interface Task {
 export interface TaskManagerOptions {
   settings: Settings;
   bus: Bus;
-  /** Interactive front ends can answer approvals; elsewhere a call that needs one is refused. */
-  interactive: boolean;
+  /**
+   * Interactive front ends can answer approvals; elsewhere a call that needs one is refused. A
+   * function decides per task, when it is asked (the daemon: while a UI is attached).
+   */
+  interactive: boolean | ((taskId: string) => boolean);
   approval: ApprovalPolicy;
   mode?: PermissionMode;
   client?: ModelClient;
@@ -370,7 +373,8 @@ export class TaskManager {
   }
 
   private authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): ReturnType<typeof authorizeCall> {
-    return authorizeCall({ settings: this.opts.settings, interactive: this.opts.interactive, emit: (event) => this.emit(event), changed: () => this.changed(task) }, task, tool, args, callId, who);
+    const interactive = typeof this.opts.interactive === "function" ? this.opts.interactive(task.id) : this.opts.interactive;
+    return authorizeCall({ settings: this.opts.settings, interactive, emit: (event) => this.emit(event), changed: () => this.changed(task) }, task, tool, args, callId, who);
   }
 
   rules(task: Task): string[] {

@@ -28,6 +28,7 @@ export interface RemoteTasksOptions {
 /** Commands the daemon takes as they are (see docs/daemon.md). */
 const FORWARDED = new Set<BusCommand["type"]>([
   "user.submit",
+  "approval.reply",
   "queue.update",
   "session.undo",
   "session.clear",
@@ -170,7 +171,6 @@ export class RemoteTasks {
         if (this.claim) this.send(task, "deleting the session", task.client.remove(task.session).then(() => this.tasks.has(task.localId) && this.forget(task)));
         else this.forget(task);
         return;
-      case "approval.reply":
       case "task.create":
       case "mcp.restart":
         return;

@@ -36,6 +36,7 @@ export interface DaemonServer {
 /** Commands a client may send to a session through /commands. */
 const CLIENT_COMMANDS = new Set<BusCommand["type"]>([
   "user.submit",
+  "approval.reply",
   "turn.interrupt",
   "queue.update",
   "session.undo",
@@ -183,7 +184,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         }
         const command = parsed.data as BusCommand;
         if (!CLIENT_COMMANDS.has(command.type)) throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
-        sessions.command(id, command);
+        const refused = sessions.command(id, command);
+        if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });
       }
     }

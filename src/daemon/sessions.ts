@@ -59,6 +59,12 @@ interface Session {
   /** Serialises whole turns (POST / and /turns). */
   chain: Promise<void>;
   listeners: Set<(event: LoggedEvent) => void>;
+  /** Attached front ends (/events streams): while there is one, approvals are asked, not refused. */
+  watchers: number;
+  /** Approvals waiting for an answer. */
+  pending: Set<string>;
+  /** Denies the pending approvals when every front end has gone and none came back in time. */
+  orphaned: NodeJS.Timeout | null;
 }
 
 export interface DaemonSessionsOptions {
@@ -66,6 +72,8 @@ export interface DaemonSessionsOptions {
   sessionDir: string;
   extensions: Promise<Extensions>;
   client?: ModelClient;
+  /** How long an approval waits after the last front end detached (default 15 min). */
+  approvalWaitMs?: number;
 }
 
 const TITLE_PEEK_BYTES = 4096;
@@ -101,8 +109,8 @@ export class DaemonSessions {
     this.manager = new TaskManager({
       settings: opts.settings,
       bus: this.bus,
-      // Nobody can answer an approval here: a call that needs one is refused with a reason.
-      interactive: false,
+      // A call that needs approval is asked while a front end is attached, else refused with a reason.
+      interactive: (id) => (this.sessions.get(id)?.watchers ?? 0) > 0,
       approval: opts.settings.approval ?? "never",
       mode: opts.settings.mode,
       extensions: opts.extensions,
@@ -127,7 +135,7 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set() };
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -170,6 +178,8 @@ export class DaemonSessions {
       session.lastTurnAt = Math.max(0, session.lastTurnAt - cut);
     }
     if (main && event.type === "turn.completed") session.inTurn = false;
+    if (event.type === "approval.requested") session.pending.add(event.requestId);
+    if (event.type === "approval.resolved") session.pending.delete(event.requestId);
     for (const listener of session.listeners) listener(logged);
   }
 
@@ -217,10 +227,37 @@ export class DaemonSessions {
     return true;
   }
 
-  /** Passes a front end's command to the session's task (the id in the command is replaced). */
-  command(id: string, command: BusCommand): void {
-    this.ensure(id);
+  /**
+   * Passes a front end's command to the session's task (the id in the command is replaced).
+   * Returns why it was refused, or null.
+   */
+  command(id: string, command: BusCommand): string | null {
+    const session = this.ensure(id);
+    if (command.type === "approval.reply" && !session.pending.has(command.requestId)) return `no approval ${command.requestId} is waiting in session "${id}"`;
     this.bus.send({ ...command, taskId: id } as BusCommand);
+    return null;
+  }
+
+  /** A front end attached: approvals are asked again, and those waiting stay. */
+  private attached(session: Session): void {
+    session.watchers++;
+    if (session.orphaned) clearTimeout(session.orphaned);
+    session.orphaned = null;
+  }
+
+  /** A front end went away; when it was the last, waiting approvals get a while for one to come back. */
+  private detached(session: Session): void {
+    session.watchers--;
+    if (session.watchers > 0 || session.pending.size === 0 || session.orphaned) return;
+    const waitMs = this.opts.approvalWaitMs ?? 15 * 60_000;
+    session.orphaned = setTimeout(() => {
+      session.orphaned = null;
+      if (session.watchers > 0) return;
+      for (const requestId of [...session.pending]) {
+        this.bus.send({ type: "approval.reply", taskId: session.id, requestId, decision: "deny", note: `nobody answered within ${Math.round(waitMs / 60_000)} min (the front end detached)` });
+      }
+    }, waitMs);
+    session.orphaned.unref();
   }
 
   /**
@@ -248,7 +285,13 @@ export class DaemonSessions {
       if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
     }
     session.listeners.add(send);
-    return () => session.listeners.delete(send);
+    this.attached(session);
+    let attached = true;
+    return () => {
+      session.listeners.delete(send);
+      if (attached) this.detached(session);
+      attached = false;
+    };
   }
 
   /** Every session, newest first; titles of sessions not loaded yet are read from their files. */

@@ -352,6 +352,38 @@ describe("daemon: the /v1 API", () => {
   });
 });
 
+describe("daemon: approvals", () => {
+  it("refuses a call that needs approval when nobody is attached, and asks an attached front end", async () => {
+    const model = await mock((req) => {
+      const last = (req.messages as { role: string; content: string }[]).at(-1)!;
+      if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 160)}`);
+      return toolReply([{ name: "run_command", args: { command: `touch ${lastUser(req)}.txt` } }]);
+    });
+    const d = await daemon({ modelUrl: model.url, args: ["--approval", "on-request"] });
+    // Nobody watching: refused at once, the turn goes on.
+    const alone = await http(d.url, "/", { body: prompt("unwatched"), headers: { "X-Session-Id": "ap" } });
+    expect(alone.json.response).toMatch(/needs approval .*nobody can answer here/);
+    expect(existsSync(join(d.workspace, "unwatched.txt"))).toBe(false);
+
+    // A front end attached: the approval is asked, a stray answer is refused, the right one runs it.
+    const events = await openEvents(d.url, "/v1/sessions/ap/events");
+    await events.waitFor((e) => e.type === "session.loaded");
+    const turn = http(d.url, "/", { body: prompt("watched"), headers: { "X-Session-Id": "ap" } });
+    const asked = await events.waitFor((e) => e.type === "approval.requested");
+    expect(asked.detail).toContain("touch watched.txt");
+    const stray = await http(d.url, "/v1/sessions/ap/commands", { body: JSON.stringify({ type: "approval.reply", requestId: "nope", decision: "once" }) });
+    expect(stray.status).toBe(409);
+    expect(stray.json.error).toMatch(/no approval nope is waiting/);
+    const other = await http(d.url, "/v1/sessions/elsewhere/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) });
+    expect(other.status).toBe(409);
+    const ok = await http(d.url, "/v1/sessions/ap/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) });
+    expect(ok.status).toBe(202);
+    expect((await turn).json.response).toMatch(/tool said: /);
+    expect(existsSync(join(d.workspace, "watched.txt"))).toBe(true);
+    events.close();
+  });
+});
+
 describe("daemon: the Unix socket and start-up checks", () => {
   it("serves the socket (mode 600) without the token, replaces a stale socket, refuses a second daemon", async () => {
     const model = await mock(() => textReply("via socket"));

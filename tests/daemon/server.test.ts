@@ -9,6 +9,7 @@ import { tempDir } from "../helpers/cli.js";
 import { http, openEvents } from "../helpers/daemon.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
+import type { Settings } from "../../src/config/schema.js";
 
 let server: DaemonServer | undefined;
 let sessions: DaemonSessions | undefined;
@@ -20,10 +21,10 @@ afterEach(async () => {
   server = sessions = model = undefined;
 });
 
-async function start(script: Parameters<typeof startMockServer>[0], pingMs = 15_000): Promise<DaemonServer> {
+async function start(script: Parameters<typeof startMockServer>[0], pingMs = 15_000, over: Partial<Settings> = {}): Promise<DaemonServer> {
   model = await startMockServer(script);
-  const settings = testSettings({ baseUrl: model.url, apiKey: "k" });
-  sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()) });
+  const settings = testSettings({ baseUrl: model.url, apiKey: "k", ...over });
+  sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()), approvalWaitMs: 300 });
   await sessions.init();
   server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, pingMs });
   return server;
@@ -57,5 +58,41 @@ describe("the daemon server", () => {
     expect(answer.status).toBe(200);
     expect(answer.json.reason).toBe("completed");
     expect(answer.json.response).toMatch(/tool said: .*needs approval .*nobody can answer here/);
+  });
+
+  it("denies an approval nobody answers once the front end detached and did not come back", async () => {
+    const d = await start((req) => {
+      const last = (req.messages as { role: string; content: string }[]).at(-1)!;
+      if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 200)}`);
+      return toolReply([{ name: "run_command", args: { command: "touch x.txt" } }]);
+    }, 15_000, { approval: "on-request" });
+    const watcher = await openEvents(d.url, "/v1/sessions/o/events");
+    await watcher.waitFor((e) => e.type === "session.loaded");
+    const turn = http(d.url, "/", { body: JSON.stringify({ prompt: "go" }), headers: { "X-Session-Id": "o" } });
+    await watcher.waitFor((e) => e.type === "approval.requested");
+    watcher.close();
+    const answer = await turn;
+    expect(answer.json.response).toMatch(/tool said: .*nobody answered within 0 min \(the front end detached\)/);
+  });
+
+  it("keeps an approval waiting for a front end that comes back in time", async () => {
+    const d = await start((req) => {
+      const last = (req.messages as { role: string; content: string }[]).at(-1)!;
+      if (last.role === "tool") return textReply("ran it");
+      return toolReply([{ name: "run_command", args: { command: "touch y.txt" } }]);
+    }, 15_000, { approval: "on-request" });
+    const first = await openEvents(d.url, "/v1/sessions/b/events");
+    await first.waitFor((e) => e.type === "session.loaded");
+    const turn = http(d.url, "/", { body: JSON.stringify({ prompt: "go" }), headers: { "X-Session-Id": "b" } });
+    await first.waitFor((e) => e.type === "approval.requested");
+    first.close();
+    await new Promise((r) => setTimeout(r, 100));
+    // Reattached: the snapshot replays the question, and the answer still counts.
+    const second = await openEvents(d.url, "/v1/sessions/b/events");
+    const asked = await second.waitFor((e) => e.type === "approval.requested");
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await http(d.url, "/v1/sessions/b/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) })).status).toBe(202);
+    expect((await turn).json.response).toBe("ran it");
+    second.close();
   });
 });

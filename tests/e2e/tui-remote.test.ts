@@ -1,7 +1,7 @@
 // Remote tasks in a real terminal: `nanohermes attach` on a real daemon (its Unix socket), a turn
 // that outlives the UI (killed with SIGHUP, as a dropped SSH connection does), picked up again by
 // a second attach, and stopped with Ctrl-C; `/remote` adds a daemon's session to the local UI.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
@@ -86,6 +86,30 @@ describe.each([
     second.type(keys.ctrl("d"));
     await second.exit();
     expect((await http(daemon.url, "/health")).json).toMatchObject({ status: "ok", sessions: 1 });
+  });
+});
+
+describe("approvals on a daemon", () => {
+  it("an attached UI answers the daemon's approval inline", async () => {
+    model = await startMockServer((req) => {
+      const last = lastMessage(req);
+      if (last.role === "tool") return textReply("made the remote file");
+      return toolReply([{ name: "run_command", args: { command: "touch approved-remote.txt" } }]);
+    });
+    const home = tempDir("nh-home-");
+    daemon = await startDaemonProcess({ modelUrl: model.url, home, args: ["--approval", "on-request"] });
+    const ui = app(80, 24, home, ["attach"]);
+    await ui.waitFor("attached to unix:");
+    await ui.typeSlowly("make a file");
+    ui.type(keys.enter);
+    const screen = await ui.waitFor(/Approval needed/);
+    expect(screen).toContain("touch approved-remote.txt");
+    expect(screen).toMatch(/y once/);
+    ui.type("y");
+    await ui.waitFor("made the remote file");
+    expect(existsSync(join(daemon.workspace, "approved-remote.txt"))).toBe(true);
+    ui.type(keys.ctrl("d"));
+    await ui.exit();
   });
 });
 
