@@ -1,36 +1,14 @@
 // `nanohermes attach [ADDRESS]` (the UI on a daemon's sessions) and `/remote` (one remote task in
 // the local UI): both find the daemon, read the token and check that it answers first.
-import { promises as fs } from "node:fs";
-import { resolve } from "node:path";
 import { UsageError, type Flags } from "../config/flags.js";
-import { registerSecret } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { randomId } from "../protocol/ids.js";
-import { DaemonClient, DaemonError, defaultSocketPath, describeAddress, parseAddress, SESSION_ID } from "./client.js";
+import { DaemonClient, DaemonError, defaultSocketPath, describeAddress, parseAddress, readToken, SESSION_ID } from "./client.js";
 import type { RemoteTasks } from "./remote-tasks.js";
-
-/** The token from a file (its first line) or NANOHERMES_DAEMON_TOKEN; null for none. */
-async function tokenFrom(file: string | null, env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
-  if (file) {
-    const path = resolve(cwd, file.replace(/^~(?=\/)/, env.HOME ?? "~"));
-    let text: string;
-    try {
-      text = await fs.readFile(path, "utf8");
-    } catch (error) {
-      throw new Error(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    const token = (text.split(/\r?\n/, 1)[0] ?? "").trim();
-    if (!token) throw new Error(`the token file ${path} is empty`);
-    registerSecret(token);
-    return token;
-  }
-  const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
-  return fromEnv ? fromEnv : null;
-}
 
 /** A client for the daemon at `address` that has answered /health (and a listing, so the token works). */
 async function connect(address: string, tokenFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Promise<DaemonClient> {
-  const client = new DaemonClient(parseAddress(address, cwd), await tokenFrom(tokenFile, env, cwd));
+  const client = new DaemonClient(parseAddress(address, cwd), await readToken(tokenFile, env, cwd));
   await client.health();
   return client;
 }

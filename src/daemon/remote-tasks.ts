@@ -4,7 +4,7 @@
 import type { Bus } from "../protocol/bus.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { describeAddress, type DaemonClient } from "./client.js";
+import { describeAddress, SESSION_COMMANDS, type DaemonClient } from "./client.js";
 import type { SessionInfo } from "./sessions.js";
 
 interface RemoteTask {
@@ -24,21 +24,6 @@ export interface RemoteTasksOptions {
   /** How often (ms) attach mode refreshes the states of sessions it does not follow; 0: never. */
   refreshMs?: number;
 }
-
-/** Commands the daemon takes as they are (see docs/daemon.md). */
-const FORWARDED = new Set<BusCommand["type"]>([
-  "user.submit",
-  "approval.reply",
-  "queue.update",
-  "session.undo",
-  "session.clear",
-  "session.compact",
-  "session.rewind",
-  "file.revert",
-  "task.update",
-  "config.update",
-  "subagent.stop",
-]);
 
 function placeholder(title: string, status: TaskStatus, updatedAt: string): TaskSnapshot {
   return {
@@ -183,7 +168,7 @@ export class RemoteTasks {
           this.notice(task, "error", "images cannot be sent to a remote task (the daemon cannot read this machine's files)");
           return;
         }
-        if (FORWARDED.has(command.type)) {
+        if (SESSION_COMMANDS.has(command.type)) {
           this.follow(task);
           this.send(task, command.type, task.client.command(task.session, command));
         }

@@ -1,13 +1,12 @@
 // `nanohermes --daemon`: the long-lived HTTP service. Reads its token, serves the sessions in the
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
-import { promises as fs } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { defaultSocketPath } from "./client.js";
+import { defaultSocketPath, readToken } from "./client.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";
-import { log, registerSecret } from "../config/log.js";
+import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
@@ -22,27 +21,6 @@ export const DEFAULT_DAEMON_PORT = 8787;
 
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
 
-/** The token from --daemon-token-file (its first line) or NANOHERMES_DAEMON_TOKEN; null for none. */
-export async function readToken(flags: Flags, env: NodeJS.ProcessEnv, cwd: string, warn: (text: string) => void): Promise<string | null> {
-  const file = flags.values["daemon-token-file"];
-  if (typeof file === "string") {
-    const path = resolve(cwd, file);
-    let text: string;
-    try {
-      text = await fs.readFile(path, "utf8");
-    } catch (error) {
-      throw new UsageError(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    const token = (text.split(/\r?\n/, 1)[0] ?? "").trim();
-    if (token === "") throw new UsageError(`the token file ${path} is empty`);
-    const mode = (await fs.stat(path)).mode & 0o077;
-    if (mode !== 0) warn(`warning: ${path} can be read by other users; chmod 600 it`);
-    return token;
-  }
-  const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
-  return fromEnv ? fromEnv : null;
-}
-
 export interface RunningDaemon {
   server: DaemonServer;
   sessions: DaemonSessions;
@@ -54,8 +32,10 @@ export interface RunningDaemon {
 export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO, client?: ModelClient): Promise<RunningDaemon> {
   const port = intFlag(flags, "daemon-port", 0, 65_535) ?? DEFAULT_DAEMON_PORT;
   const host = typeof flags.values["daemon-host"] === "string" ? flags.values["daemon-host"] : "127.0.0.1";
-  const token = await readToken(flags, io.env, io.cwd, (text) => io.stderr.write(`${text}\n`));
-  if (token) registerSecret(token);
+  const tokenFile = flags.values["daemon-token-file"];
+  const token = await readToken(typeof tokenFile === "string" ? tokenFile : null, io.env, io.cwd, (text) => io.stderr.write(`${text}\n`)).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
   if (!token && !isLoopback(host)) throw new UsageError(`--daemon-host ${host} is reachable from other machines: set a token first (--daemon-token-file FILE or NANOHERMES_DAEMON_TOKEN)`);
   const socketFlag = flags.values["daemon-socket"];
   const socketPath = socketFlag === "off" ? null : typeof socketFlag === "string" ? resolve(io.cwd, socketFlag) : defaultSocketPath(settings.home);

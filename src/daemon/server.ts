@@ -7,6 +7,7 @@ import { connect } from "node:net";
 import { dirname } from "node:path";
 import { log } from "../config/log.js";
 import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
+import { SESSION_COMMANDS } from "./client.js";
 import { VERSION } from "../version.js";
 import { bearerMatches, HttpError, promptOf, readJson, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
@@ -32,22 +33,6 @@ export interface DaemonServer {
   socketPath: string | null;
   close(): Promise<void>;
 }
-
-/** Commands a client may send to a session through /commands. */
-const CLIENT_COMMANDS = new Set<BusCommand["type"]>([
-  "user.submit",
-  "approval.reply",
-  "turn.interrupt",
-  "queue.update",
-  "session.undo",
-  "session.clear",
-  "session.compact",
-  "session.rewind",
-  "file.revert",
-  "task.update",
-  "config.update",
-  "subagent.stop",
-]);
 
 /** A stream whose client reads slower than this much is dropped (it reconnects with Last-Event-ID). */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
@@ -183,7 +168,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
           throw new HttpError(400, `not a valid command: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
         }
         const command = parsed.data as BusCommand;
-        if (!CLIENT_COMMANDS.has(command.type)) throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
+        if (!SESSION_COMMANDS.has(command.type)) throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
         const refused = sessions.command(id, command);
         if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });

@@ -1,7 +1,7 @@
 // Runs the real daemon (dist/cli.js --daemon) as a child process and talks to it over real HTTP,
 // on TCP or on its Unix socket.
 import type { ChildProcess } from "node:child_process";
-import { request, type IncomingHttpHeaders } from "node:http";
+import { request, type IncomingHttpHeaders, type RequestOptions as RequestOptionsOf } from "node:http";
 import { join } from "node:path";
 import { SseParser, type SseMessage } from "../../src/daemon/sse.js";
 import { startCli, tempDir, testEnv } from "./cli.js";
@@ -90,17 +90,23 @@ export interface RequestOptions {
   chunked?: boolean;
 }
 
+/** Where and how to send: TCP to `target`'s host and port, or the Unix socket. */
+function requestOptions(target: string, path: string, opts: RequestOptions, headers: Record<string, string>): RequestOptionsOf {
+  const base = new URL(target);
+  const length = opts.body !== undefined && !opts.chunked ? { "Content-Length": String(Buffer.byteLength(opts.body)) } : {};
+  return {
+    ...(opts.socketPath ? { socketPath: opts.socketPath } : { host: base.hostname, port: base.port }),
+    path,
+    method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"),
+    headers: { ...headers, ...length, ...opts.headers },
+  };
+}
+
 /** One HTTP request; `target` is the daemon's URL (or any URL on it) and `path` the request path. */
 export function http(target: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
-  const base = new URL(target);
   return new Promise((resolve, reject) => {
     const req = request(
-      {
-        ...(opts.socketPath ? { socketPath: opts.socketPath } : { host: base.hostname, port: base.port }),
-        path,
-        method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"),
-        headers: { ...(opts.body !== undefined && !opts.chunked ? { "Content-Length": String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers },
-      },
+      requestOptions(target, path, opts, {}),
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -141,15 +147,9 @@ export interface EventStream {
 
 /** Opens an SSE request (GET /events or POST /turns) and collects its messages. */
 export function openEvents(target: string, path: string, opts: RequestOptions = {}): Promise<EventStream> {
-  const base = new URL(target);
   return new Promise((resolve, reject) => {
     const req = request(
-      {
-        ...(opts.socketPath ? { socketPath: opts.socketPath } : { host: base.hostname, port: base.port }),
-        path,
-        method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"),
-        headers: { Accept: "text/event-stream", ...(opts.body !== undefined ? { "Content-Length": String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers },
-      },
+      requestOptions(target, path, opts, { Accept: "text/event-stream" }),
       (res) => {
         const parser = new SseParser();
         const waiters: { pred: (e: any) => boolean; done: (e: any) => void }[] = [];
