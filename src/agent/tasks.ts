@@ -44,6 +44,8 @@ interface Task {
   usage: { prompt: number; completion: number };
   agent: Agent | null;
   loading: Promise<Agent> | null;
+  /** An unloaded agent still closing: the next one waits for it. */
+  closing: Promise<void> | null;
   running: Promise<void> | null;
   items: QueueItem[];
   approvals: Map<string, PendingApproval>;
@@ -133,6 +135,7 @@ export class TaskManager {
       usage: { prompt: 0, completion: 0 },
       agent: null,
       loading: null,
+      closing: null,
       running: null,
       items: [],
       approvals: new Map(),
@@ -165,6 +168,21 @@ export class TaskManager {
     return this.tasks.get(id)?.agent ?? null;
   }
 
+  /**
+   * Closes an idle task's agent to free its history (the session file has it all); the next use
+   * loads it again. False when the task is busy, waits for an answer, or was not loaded.
+   */
+  async unload(id: string): Promise<boolean> {
+    const task = this.tasks.get(id);
+    if (!task?.agent || task.running || task.approvals.size > 0) return false;
+    const agent = task.agent;
+    task.agent = null;
+    task.loading = null;
+    task.closing = agent.close().catch((error: unknown) => log("warn", `closing task ${id}`, error));
+    await task.closing;
+    return true;
+  }
+
   /** The task as task.updated reports it, or null. */
   snapshotOf(id: string): TaskSnapshot | null {
     const task = this.tasks.get(id);
@@ -181,7 +199,7 @@ export class TaskManager {
     const task = this.tasks.get(id);
     if (!task) return Promise.reject(new Error(`no task ${id}`));
     if (task.agent) return Promise.resolve(task.agent);
-    task.loading ??= this.extensions.then((extensions) => createAgent({
+    task.loading ??= Promise.all([this.extensions, task.closing]).then(([extensions]) => createAgent({
       settings: { ...this.opts.settings, model: task.model },
       extensions,
       taskId: id,

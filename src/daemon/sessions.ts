@@ -65,6 +65,8 @@ interface Session {
   pending: Set<string>;
   /** Denies the pending approvals when every front end has gone and none came back in time. */
   orphaned: NodeJS.Timeout | null;
+  /** When the session last had an event (Date.now()). */
+  activeAt: number;
 }
 
 export interface DaemonSessionsOptions {
@@ -74,6 +76,8 @@ export interface DaemonSessionsOptions {
   client?: ModelClient;
   /** How long an approval waits after the last front end detached (default 15 min). */
   approvalWaitMs?: number;
+  /** A session idle this long with nobody attached has its history unloaded (default 10 min). */
+  idleUnloadMs?: number;
 }
 
 const TITLE_PEEK_BYTES = 4096;
@@ -118,6 +122,27 @@ export class DaemonSessions {
       ...(opts.client ? { client: opts.client } : {}),
     });
     this.bus.subscribe((event) => this.record(event));
+    // Memory follows the sessions in use, not every session ever served.
+    const idleMs = opts.idleUnloadMs ?? 10 * 60_000;
+    this.sweeper = setInterval(() => void this.unloadIdle(idleMs), Math.min(60_000, idleMs));
+    this.sweeper.unref();
+  }
+
+  private readonly sweeper: NodeJS.Timeout;
+
+  /** Unloads sessions idle for `idleMs` with nobody attached; their event logs go too. */
+  async unloadIdle(idleMs: number): Promise<number> {
+    let unloaded = 0;
+    for (const session of this.sessions.values()) {
+      if (session.watchers > 0 || Date.now() - session.activeAt < idleMs) continue;
+      if (!(await this.manager.unload(session.id))) continue;
+      unloaded++;
+      session.floor = this.seq;
+      session.log = [];
+      session.lastTurnAt = 0;
+      session.base = [];
+    }
+    return unloaded;
   }
 
   /** Serves the sessions already in the folder again (loaded on first use). */
@@ -135,7 +160,7 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null };
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now() };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -158,6 +183,7 @@ export class DaemonSessions {
     const session = this.sessions.get(event.taskId);
     if (!session) return;
     const logged: LoggedEvent = { id: `${this.boot}.${++this.seq}`, seq: this.seq, event };
+    session.activeAt = Date.now();
     const main = event.agentId === undefined;
     if (main && event.type === "turn.started") {
       // Keep the last turn (for a client that reconnects just after it ended) and this one.
@@ -329,6 +355,8 @@ export class DaemonSessions {
 
   /** Stops every turn and saves every session. */
   async shutdown(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const session of this.sessions.values()) if (session.orphaned) clearTimeout(session.orphaned);
     await this.manager.shutdown();
   }
 }

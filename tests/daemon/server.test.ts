@@ -95,4 +95,25 @@ describe("the daemon server", () => {
     expect((await turn).json.response).toBe("ran it");
     second.close();
   });
+
+  it("unloads idle sessions nobody watches, and loads them again with their history", async () => {
+    const d = await start((req) => textReply(`seen ${(req.messages as unknown[]).length}`));
+    await http(d.url, "/", { body: JSON.stringify({ prompt: "one" }), headers: { "X-Session-Id": "idle" } });
+    const watcher = await openEvents(d.url, "/v1/sessions/watched/events");
+    await watcher.waitFor((e) => e.type === "session.loaded");
+    expect(sessions!.manager.loadedAgent("idle")).not.toBeNull();
+    // A session with a front end attached stays; the idle one goes.
+    expect(await sessions!.unloadIdle(0)).toBe(1);
+    expect(sessions!.manager.loadedAgent("idle")).toBeNull();
+    expect(sessions!.manager.loadedAgent("watched")).not.toBeNull();
+    const again = await http(d.url, "/", { body: JSON.stringify({ prompt: "two" }), headers: { "X-Session-Id": "idle" } });
+    // system, one, answer, two: the history came back from the file.
+    expect(again.json.response).toBe("seen 4");
+    // A reconnect with an id from before the unload gets a fresh snapshot.
+    const stream = await openEvents(d.url, "/v1/sessions/idle/events", { headers: { "Last-Event-ID": `${sessions!.boot}.1` } });
+    const loaded = await stream.waitFor((e) => e.type === "session.loaded");
+    expect(loaded.messages).toHaveLength(4);
+    stream.close();
+    watcher.close();
+  });
 });
