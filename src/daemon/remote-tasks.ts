@@ -23,6 +23,8 @@ export interface RemoteTasksOptions {
   claim?: DaemonClient;
   /** How often (ms) attach mode refreshes the states of sessions it does not follow; 0: never. */
   refreshMs?: number;
+  /** Told when a task's title changes or the task goes (to keep the list of remote tasks). */
+  onChange?: (localId: string, change: { title: string } | { removed: true }) => void;
 }
 
 function placeholder(title: string, status: TaskStatus, updatedAt: string): TaskSnapshot {
@@ -48,9 +50,11 @@ export class RemoteTasks {
   private readonly bus: Bus;
   private readonly claim: DaemonClient | null;
   private refresher: NodeJS.Timeout | null = null;
+  private readonly onChange: NonNullable<RemoteTasksOptions["onChange"]>;
 
   constructor(opts: RemoteTasksOptions) {
     this.bus = opts.bus;
+    this.onChange = opts.onChange ?? (() => {});
     this.claim = opts.claim ?? null;
     opts.bus.onCommand((command) => this.handle(command));
     if (this.claim && (opts.refreshMs ?? 5_000) > 0) {
@@ -94,7 +98,8 @@ export class RemoteTasks {
     task.stream = task.client.follow(task.session, {
       onEvent: (event) => {
         if (event.type === "task.updated") {
-          // The daemon's own view, shown as remote; the local title wins once renamed here.
+          // The daemon's own view, shown as remote.
+          if (event.task.title !== task.snapshot.title && event.task.title !== "New task") this.onChange(task.localId, { title: event.task.title });
           task.snapshot = { ...event.task, location: "remote", sessionFile: null };
           this.emit(task, { ...event, task: task.snapshot });
           return;
@@ -127,6 +132,7 @@ export class RemoteTasks {
   private forget(task: RemoteTask): void {
     task.stream?.close();
     this.tasks.delete(task.localId);
+    this.onChange(task.localId, { removed: true });
     this.bus.emit({ type: "task.removed", taskId: task.localId });
   }
 

@@ -74,7 +74,11 @@ export async function runUi(opts: UiOptions): Promise<number> {
   const manager = opts.attach ? null : new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
   // Remote tasks (and their HTTP client) load with the first one, not with the program.
   let remote: RemoteTasks | null = null;
-  const remoteTasks = async (): Promise<RemoteTasks> => (remote ??= new (await import("../daemon/remote-tasks.js")).RemoteTasks({ bus, ...(opts.attach ? { claim: opts.attach.client } : {}) }));
+  const remoteContext = { cwd: process.cwd(), env, home: settings.home, workspace: settings.workspace };
+  const remoteTasks = async (): Promise<RemoteTasks> => {
+    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../daemon/remote-tasks.js"), import("../daemon/attach.js")]);
+    return (remote ??= new RemoteTasks({ bus, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
+  };
   if (opts.attach) await remoteTasks();
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
   store.updateUi((ui) => ({ ...ui, theme: theme.name }));
@@ -169,7 +173,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     memory: memorySource(settings),
     checkpoints,
     now: () => Date.now(),
-    addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), { ...request, cwd: process.cwd(), env }),
+    addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
@@ -238,6 +242,18 @@ export async function runUi(opts: UiOptions): Promise<number> {
     if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
   } else ctl.newTask(opts.sessionFile);
   addEarlier();
+  // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
+  if (!opts.attach) {
+    void import("../daemon/remote-store.js")
+      .then(({ readRemotes }) => readRemotes(settings.home))
+      .then(async (entries) => {
+        if (!entries.some((e) => e.workspace === settings.workspace)) return;
+        await earlier;
+        const { restoreRemoteTasks } = await import("../daemon/attach.js");
+        await restoreRemoteTasks(await remoteTasks(), remoteContext);
+      })
+      .catch((error: unknown) => log("warn", "listing remote tasks", error));
+  }
 
   // The terminal handshake runs after the first frame; its replies arrive as "reply" keys.
   const probe = createProbe({ timeoutMs: 400, skipBackground: env.TERM === "linux" });

@@ -117,4 +117,23 @@ describe("RemoteTasks against a real daemon", () => {
     expect(await client.sessions()).toEqual([]);
     remote.close();
   });
+
+  it("in the local UI, deleting a remote task forgets it here and leaves the daemon's session", async () => {
+    model = await startMockServer(() => textReply("kept"));
+    const d = await startDaemonProcess({ modelUrl: model.url });
+    daemons.push(d);
+    const client = new DaemonClient(parseAddress(`unix:${d.socket}`, "/"), null);
+    await client.request("POST", "/", { prompt: "hi" });
+    const bus = new Bus();
+    const events: BusEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const changes: unknown[] = [];
+    const remote = new RemoteTasks({ bus, onChange: (id, change) => changes.push([id, change]) });
+    remote.add("L1", client, "default", { title: "hi" });
+    bus.send({ type: "task.delete", taskId: "L1" });
+    expect(events.at(-1)).toEqual({ type: "task.removed", taskId: "L1" });
+    expect(changes).toEqual([["L1", { removed: true }]]);
+    expect((await client.sessions()).map((s) => s.id)).toEqual(["default"]);
+    remote.close();
+  });
 });

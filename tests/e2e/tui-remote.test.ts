@@ -1,7 +1,7 @@
 // Remote tasks in a real terminal: `nanohermes attach` on a real daemon (its Unix socket), a turn
 // that outlives the UI (killed with SIGHUP, as a dropped SSH connection does), picked up again by
 // a second attach, and stopped with Ctrl-C; `/remote` adds a daemon's session to the local UI.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
@@ -124,7 +124,9 @@ describe("remote tasks in the local UI", () => {
     daemon = await startDaemonProcess({ modelUrl: model.url, args: ["--daemon-token-file", token] });
     await http(daemon.url, "/", { body: JSON.stringify({ prompt: "earlier remote question" }), headers: { Authorization: "Bearer s3cret-token", "X-Session-Id": "shared" } });
 
-    const local = app(80, 24, tempDir("nh-home-"), []);
+    const localHome = tempDir("nh-home-");
+    const ws = tempDir("nh-ws-");
+    const local = app(80, 24, localHome, [], ws);
     await local.waitFor("Ask anything");
     await local.typeSlowly(`/remote ${daemon.url} ${wrong} shared`);
     local.type(keys.enter);
@@ -143,5 +145,19 @@ describe("remote tasks in the local UI", () => {
     expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain("earlier remote question");
     local.type(keys.ctrl("d"));
     await local.exit();
+    // Remembered without the token itself.
+    const remembered = readFileSync(join(localHome, "remotes.json"), "utf8");
+    expect(remembered).toContain(token);
+    expect(remembered).not.toContain("s3cret-token");
+
+    // The next start lists it again; opened, it connects and shows the conversation.
+    const again = app(80, 24, localHome, [], ws);
+    await again.waitFor(/Tasks 2/);
+    expect(again.screen()).toMatch(/earlier re.*⇄/);
+    again.type(keys.ctrl("o"));
+    screen = await again.waitFor("Hello back: and now?");
+    expect(screen).toContain("⇄ remote");
+    again.type(keys.ctrl("d"));
+    await again.exit();
   });
 });
