@@ -461,6 +461,7 @@ export class Agent {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.distilling, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
+    await this.saving;
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         await cleanup();
@@ -470,8 +471,19 @@ export class Agent {
     }
   }
 
-  /** Persists the session; a failed write is reported and the in-memory history is kept. */
-  async save(): Promise<void> {
+  /**
+   * Persists the session; a failed write is reported and the in-memory history is kept. Saves run
+   * one after another, and close() waits for the last, so none lands after the file is deleted.
+   */
+  save(): Promise<void> {
+    const next = this.saving.then(() => this.write());
+    this.saving = next;
+    return next;
+  }
+
+  private saving: Promise<void> = Promise.resolve();
+
+  private async write(): Promise<void> {
     const file = this.opts.sessionFile;
     if (!file) return;
     try {

@@ -7,7 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { registerSecret } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
-import type { SessionInfo } from "./sessions.js";
+import type { SessionDetail, SessionInfo } from "./sessions.js";
 import { SseParser } from "./sse.js";
 
 /** What a session id may look like: it names a file, so nothing that could leave the folder. */
@@ -145,6 +145,10 @@ export class DaemonClient {
 
   async sessions(): Promise<SessionInfo[]> {
     return (await this.request<{ sessions: SessionInfo[] }>("GET", "/v1/sessions")).sessions;
+  }
+
+  detail(session: string): Promise<SessionDetail> {
+    return this.request("GET", `/v1/sessions/${encodeURIComponent(session)}`);
   }
 
   command(session: string, command: BusCommand): Promise<unknown> {

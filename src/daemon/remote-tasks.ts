@@ -23,6 +23,8 @@ export interface RemoteTasksOptions {
   claim?: DaemonClient;
   /** How often (ms) attach mode refreshes the states of sessions it does not follow; 0: never. */
   refreshMs?: number;
+  /** Where /export writes (default: the current directory). */
+  workspace?: string;
   /** Told when a task's title changes or the task goes (to keep the list of remote tasks). */
   onChange?: (localId: string, change: { title: string } | { removed: true }) => void;
 }
@@ -51,10 +53,12 @@ export class RemoteTasks {
   private readonly claim: DaemonClient | null;
   private refresher: NodeJS.Timeout | null = null;
   private readonly onChange: NonNullable<RemoteTasksOptions["onChange"]>;
+  private readonly workspace: string;
 
   constructor(opts: RemoteTasksOptions) {
     this.bus = opts.bus;
     this.onChange = opts.onChange ?? (() => {});
+    this.workspace = opts.workspace ?? process.cwd();
     this.claim = opts.claim ?? null;
     opts.bus.onCommand((command) => this.handle(command));
     if (this.claim && (opts.refreshMs ?? 5_000) > 0) {
@@ -166,8 +170,10 @@ export class RemoteTasks {
       case "mcp.restart":
         return;
       case "task.export":
+        this.send(task, "export", this.export(task, command.format, command.path ?? null));
+        return;
       case "permissions.remove":
-        this.notice(task, "warn", `${command.type === "task.export" ? "export" : "permission rules"}: not available for a remote task`);
+        this.notice(task, "warn", "permission rules: not available for a remote task");
         return;
       default:
         if (command.type === "user.submit" && command.images && command.images.length > 0) {
@@ -179,6 +185,14 @@ export class RemoteTasks {
           this.send(task, command.type, task.client.command(task.session, command));
         }
     }
+  }
+
+  /** Writes the daemon's copy of the session here, as /export does for a local task. */
+  private async export(task: RemoteTask, format: "markdown" | "json", path: string | null): Promise<void> {
+    const [detail, { exportTask }] = await Promise.all([task.client.detail(task.session), import("../session/export.js")]);
+    const session = { version: 1 as const, id: detail.id, createdAt: detail.createdAt, updatedAt: detail.updatedAt, workspace: detail.workspace, model: detail.model, title: detail.title, messages: detail.messages };
+    const file = await exportTask(session, task.snapshot.title, format, path, this.workspace);
+    this.notice(task, "info", `exported to ${file}`);
   }
 
   /** Attach mode: picks up sessions started elsewhere and the states of those not followed. */

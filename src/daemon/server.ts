@@ -126,7 +126,12 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     const id = sessionFromPath(match[1]!);
     switch (match[2]) {
       case undefined: {
-        only(req, "DELETE");
+        only(req, "GET", "DELETE");
+        if (req.method === "GET") {
+          const detail = await sessions.detail(id);
+          if (!detail) throw new HttpError(404, `no session "${id}"`);
+          return sendJson(res, 200, detail);
+        }
         if (!(await sessions.remove(id))) throw new HttpError(404, `no session "${id}"`);
         res.writeHead(204).end();
         return;

@@ -36,6 +36,15 @@ export interface SessionInfo {
   running: boolean;
 }
 
+/** A session with its whole history (GET /v1/sessions/{id}). */
+export interface SessionDetail extends SessionInfo {
+  model: string;
+  workspace: string;
+  createdAt: string;
+  /** The conversation without the system prompt. */
+  messages: ChatMessage[];
+}
+
 export interface TurnOutcome {
   reason: EventOf<"turn.completed">["reason"];
   response: string;
@@ -333,6 +342,24 @@ export class DaemonSessions {
       }),
     );
     return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  /** The session and its history (loaded if need be); null for a session the daemon does not have. */
+  async detail(id: string): Promise<SessionDetail | null> {
+    if (!this.sessions.has(id)) return null;
+    const agent = await this.manager.agentFor(id);
+    const snapshot = this.manager.snapshotOf(id)!;
+    return {
+      id,
+      title: agent.session.title ?? snapshot.title,
+      status: snapshot.status,
+      updatedAt: agent.session.updatedAt,
+      running: this.manager.isRunning(id),
+      model: agent.model,
+      workspace: agent.session.workspace,
+      createdAt: agent.session.createdAt,
+      messages: agent.messages.slice(1),
+    };
   }
 
   /** Stops the session's turn, removes its file and forgets it. */

@@ -77,7 +77,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   const remoteContext = { cwd: process.cwd(), env, home: settings.home, workspace: settings.workspace };
   const remoteTasks = async (): Promise<RemoteTasks> => {
     const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../daemon/remote-tasks.js"), import("../daemon/attach.js")]);
-    return (remote ??= new RemoteTasks({ bus, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
+    return (remote ??= new RemoteTasks({ bus, workspace: settings.workspace, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
   };
   if (opts.attach) await remoteTasks();
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));

@@ -171,6 +171,20 @@ describe("task manager", () => {
     expect(existsSync(sessionFile)).toBe(false);
   });
 
+  it("never lets a save in flight bring back a deleted session's file", async () => {
+    const t = setup(new ScriptedClient([reply("one"), reply("two")]));
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "first"));
+    await t.waitFor("task.updated", (e) => e.task.status === "done");
+    const sessionFile = (await t.waitFor("session.saved")).sessionFile;
+    // Undo saves in the background; the delete comes before that save is done.
+    t.send({ type: "session.undo", taskId: "a", n: 1 });
+    t.send({ type: "task.delete", taskId: "a" });
+    await t.waitFor("task.removed");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(sessionFile)).toBe(false);
+  });
+
   it("loads an existing session when a task is created on it and replays it to the UI", async () => {
     const t = setup(new ScriptedClient([reply("more")]));
     const file = join(t.home, "old.json");

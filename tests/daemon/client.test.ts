@@ -1,5 +1,6 @@
 // The daemon's client side: the SSE parser, addresses, and the remote-task bridge against a real
 // daemon that is restarted under it (the stream reconnects by itself and nothing is lost).
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DaemonClient, parseAddress } from "../../src/daemon/client.js";
@@ -128,8 +129,16 @@ describe("RemoteTasks against a real daemon", () => {
     const events: BusEvent[] = [];
     bus.subscribe((e) => events.push(e));
     const changes: unknown[] = [];
-    const remote = new RemoteTasks({ bus, onChange: (id, change) => changes.push([id, change]) });
+    const ws = tempDir("nh-ws-");
+    const remote = new RemoteTasks({ bus, workspace: ws, onChange: (id, change) => changes.push([id, change]) });
     remote.add("L1", client, "default", { title: "hi" });
+    // /export writes the daemon's copy of the conversation here.
+    bus.send({ type: "task.export", taskId: "L1", format: "markdown", path: "remote.md" });
+    for (let i = 0; i < 200 && !events.some((e) => e.type === "notice"); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(events.find((e) => e.type === "notice")).toMatchObject({ level: "info", text: `exported to ${join(ws, "remote.md")}` });
+    const markdown = readFileSync(join(ws, "remote.md"), "utf8");
+    expect(markdown).toContain("hi");
+    expect(markdown).toContain("kept");
     bus.send({ type: "task.delete", taskId: "L1" });
     expect(events.at(-1)).toEqual({ type: "task.removed", taskId: "L1" });
     expect(changes).toEqual([["L1", { removed: true }]]);

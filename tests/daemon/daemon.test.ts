@@ -93,6 +93,10 @@ describe("daemon: the seed's endpoints", () => {
     // Session b never saw session a's messages.
     expect(JSON.stringify(model.requests[1]!.messages)).not.toContain("alpha secret");
     const a2 = await http(d.url, "/", { body: prompt("again"), headers: { "X-Session-Id": "a" } });
+    const detail = await http(d.url, "/v1/sessions/a");
+    expect(detail.json).toMatchObject({ id: "a", title: "alpha secret", running: false, status: "done" });
+    expect(detail.json.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual(["alpha secret", "again"]);
+    expect((await http(d.url, "/v1/sessions/never-seen")).status).toBe(404);
     expect(JSON.stringify(model.requests[2]!.messages)).toContain("alpha secret");
     expect(a2.json.session).toBe("a");
 
