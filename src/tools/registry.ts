@@ -100,7 +100,15 @@ export interface ToolSource {
   tools(): AnyTool[];
 }
 
-export const schemaOf = (tool: AnyTool): Record<string, unknown> => tool.inputSchema ?? jsonSchemaOf(tool.params);
+/** JSON schemas by tool: built once per tool, not once per agent (a daemon builds many agents). */
+const schemas = new WeakMap<AnyTool, Record<string, unknown>>();
+
+export function schemaOf(tool: AnyTool): Record<string, unknown> {
+  if (tool.inputSchema) return tool.inputSchema;
+  let schema = schemas.get(tool);
+  if (!schema) schemas.set(tool, (schema = jsonSchemaOf(tool.params)));
+  return schema;
+}
 
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();

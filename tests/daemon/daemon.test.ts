@@ -324,6 +324,18 @@ describe("daemon: the /v1 API", () => {
     stale.close();
   });
 
+  it("finishes and saves a streamed turn whose client went away", async () => {
+    const model = await mock(() => textReply("a slow but complete answer", { chunkSize: 2, chunkDelayMs: 40 }));
+    const d = await daemon({ modelUrl: model.url });
+    const stream = await openEvents(d.url, "/v1/sessions/gone/turns", { body: prompt("talk") });
+    await stream.waitFor((e) => e.type === "assistant.delta");
+    stream.close();
+    for (let i = 0; i < 200 && (await http(d.url, "/health")).json.running > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    const detail = await http(d.url, "/v1/sessions/gone");
+    expect(detail.json.messages.at(-1)).toMatchObject({ role: "assistant", content: "a slow but complete answer" });
+    expect(detail.json.status).toBe("done");
+  });
+
   it("takes commands: steering a running turn, undo, delete", async () => {
     const model = await mock(async (req) => {
       const last = (req.messages as { role: string }[]).at(-1)!;
@@ -407,6 +419,24 @@ describe("daemon: the Unix socket and start-up checks", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/another daemon is listening on/);
     expect(statSync(socket).isSocket()).toBe(true);
+  });
+
+  it("attach says clearly when there is no daemon, when the token is wrong, and when there is no terminal", async () => {
+    const home = tempDir("nh-home-");
+    const none = await collect(startCli(["attach"], { env: testEnv({ NANOHERMES_HOME: home }) }));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`nanohermes: cannot attach to unix:${join(home, "daemon.sock")}: no daemon at unix:${join(home, "daemon.sock")} (start one with nanohermes --daemon)`);
+    const model = await mock(() => textReply("x"));
+    const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
+    const wrong = await collect(startCli(["attach", d.url], { env: testEnv({ NANOHERMES_DAEMON_TOKEN: "nope" }) }));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/cannot attach to http:\/\/127\.0\.0\.1:\d+: wrong token \(pass --daemon-token-file FILE or set NANOHERMES_DAEMON_TOKEN\)/);
+    const noTty = await collect(startCli(["attach", d.url, "--daemon-token-file", tokenFile()], { env: testEnv() }));
+    expect(noTty.code).toBe(2);
+    expect(noTty.stderr).toMatch(/attach needs a terminal/);
+    const bad = await collect(startCli(["attach", "ftp://x"], { env: testEnv() }));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/only http, https and unix: addresses are supported/);
   });
 
   it("refuses to listen beyond loopback without a token, and an empty or unreadable token file", async () => {
