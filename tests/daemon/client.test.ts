@@ -112,10 +112,18 @@ describe("RemoteTasks against a real daemon", () => {
     expect(second.taskId).toBe("work1");
     expect(model.requests.at(-1)!.messages).toHaveLength(4);
 
+    // Attach mode picks up sessions other clients start (a script's POST /), without following them.
+    await client.request("POST", "/", { prompt: "from a script" });
+    events.length = 0;
+    await remote.refresh();
+    const listed = events.find((e) => e.type === "task.updated" && e.taskId === "default");
+    expect(listed?.type === "task.updated" && listed.task).toMatchObject({ title: "from a script", status: "done", location: "remote" });
+    expect(remote.has("default")).toBe(true);
+
     // Deleting in attach mode deletes the daemon's session.
     bus.send({ type: "task.delete", taskId: "work1" });
     await until((e) => e.type === "task.removed", "task.removed");
-    expect(await client.sessions()).toEqual([]);
+    expect((await client.sessions()).map((s) => s.id)).toEqual(["default"]);
     remote.close();
   });
 
