@@ -109,5 +109,10 @@ export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO):
     };
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
+    // Started from a shell (`nanohermes --daemon &`), it outlives the SSH connection: a hang-up
+    // is not a reason to stop, and a terminal that went away must not crash it on the next line.
+    process.on("SIGHUP", () => log("info", "daemon: SIGHUP ignored (the terminal went away; the daemon goes on)"));
+    process.stderr.on("error", () => {});
+    process.stdout.on("error", () => {});
   });
 }

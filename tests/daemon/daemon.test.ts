@@ -262,6 +262,15 @@ describe("daemon: the /v1 API", () => {
     expect(d.stderr()).toMatch(/session c2: cancel requested \(force\)/);
   });
 
+  it("goes on after SIGHUP (the terminal it was started from went away)", async () => {
+    const model = await mock(() => textReply("still here"));
+    const d = await daemon({ modelUrl: model.url });
+    d.child.kill("SIGHUP");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(d.child.exitCode).toBeNull();
+    expect((await http(d.url, "/", { body: prompt("hello?") })).json.response).toBe("still here");
+  });
+
   it("keeps sessions across a restart, saving a running turn on SIGTERM", async () => {
     const model = await mock(async (req) => {
       if (lastUser(req) === "slow") await new Promise((r) => setTimeout(r, 1500));
