@@ -85,6 +85,11 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
 /** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */
 export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO): Promise<number> {
   if (!settings.apiKey && !settings.baseUrl) throw new UsageError("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server");
+  // Started from a shell (`nanohermes --daemon &`), it outlives the SSH connection: a hang-up is
+  // not a reason to stop, and a terminal that went away must not crash it on the next line.
+  process.on("SIGHUP", () => log("info", "daemon: SIGHUP ignored (the terminal went away; the daemon goes on)"));
+  process.stderr.on("error", () => {});
+  process.stdout.on("error", () => {});
   let daemon: RunningDaemon;
   try {
     daemon = await startDaemon(settings, flags, io);
@@ -109,10 +114,6 @@ export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO):
     };
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
-    // Started from a shell (`nanohermes --daemon &`), it outlives the SSH connection: a hang-up
-    // is not a reason to stop, and a terminal that went away must not crash it on the next line.
-    process.on("SIGHUP", () => log("info", "daemon: SIGHUP ignored (the terminal went away; the daemon goes on)"));
-    process.stderr.on("error", () => {});
-    process.stdout.on("error", () => {});
+
   });
 }
