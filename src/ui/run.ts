@@ -206,7 +206,9 @@ export async function runUi(opts: UiOptions): Promise<number> {
   if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
   let focused = true;
   bus.subscribe((event) => {
-    if (event.type === "tool.started" && event.kind === "edit") {
+    // A remote task's files are on the daemon's machine: nothing here is read for it.
+    const remoteTask = store.getState().tasks[event.taskId]?.snapshot.location === "remote";
+    if (event.type === "tool.started" && event.kind === "edit" && !remoteTask) {
       const path = (event.args as { path?: unknown } | null)?.path;
       if (typeof path === "string" && !before.has(path)) before.set(path, readSmall(resolve(settings.workspace, path)));
     }
@@ -221,7 +223,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
       }
     }
     store.dispatch(event);
-    if (event.type === "session.started" && event.resumed) readTurns(event.taskId);
+    if (event.type === "session.started" && event.resumed && !remoteTask) readTurns(event.taskId);
     if (event.type === "turn.started") rewinding.delete(event.taskId);
     if (event.type === "notice" && rewinding.has(event.taskId)) readTurns(event.taskId);
   });

@@ -58,3 +58,18 @@ describe("/remote", () => {
     expect(Object.keys(h.store.getState().tasks)).toEqual(["t0"]);
   });
 });
+
+describe("a remote task's files", () => {
+  it("are not diffed against this machine's files in the Changes tab", async () => {
+    h = await renderUi(120, 30, { readFile: () => "LOCAL CONTENT" });
+    h.emit({ type: "task.updated", taskId: "r1", task: snapshot({ title: "remote edit", location: "remote" }) });
+    h.ctl.selectTask("r1");
+    h.emit({ type: "turn.started", taskId: "r1", turnId: "u1", prompt: "edit it" });
+    h.emit({ type: "tool.started", taskId: "r1", callId: "c1", name: "edit_file", kind: "edit", args: { path: "src/a.ts" }, summary: "src/a.ts" });
+    h.emit({ type: "tool.completed", taskId: "r1", callId: "c1", name: "edit_file", status: "ok", forModel: "edited", display: "edited", durationMs: 3 });
+    h.ctl.setUi((ui) => ({ ...ui, resultsTab: "changes", diffPath: "src/a.ts" }));
+    const screen = (await h.lines()).join("\n");
+    expect(screen).toContain("this task runs on a daemon");
+    expect(screen).not.toContain("LOCAL CONTENT");
+  });
+});

@@ -4,12 +4,12 @@ import type { AppServices } from "../hooks/context.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
 import { diffFile, renderDiff } from "../render/diff.js";
-import { padToWidth } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import { boardRows } from "../state/children.js";
 import { boardLines, isActive } from "../view/agents-view.js";
 import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
-import { turnsTab } from "../view/turns-view.js";
+import { REMOTE_FILES, turnsTab } from "../view/turns-view.js";
 import { shownTabs } from "../controller/ui-state.js";
 
 const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
@@ -39,7 +39,9 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   const bodyHeight = height - 1;
   // Re-read the file after each tool call of the task (blocks change then); cached otherwise.
   let diff: ReturnType<typeof renderDiff> | null = null;
-  if (tab === "changes" && diffPath) {
+  const remote = s.current ? s.tasks[s.current]?.snapshot.location === "remote" : false;
+  if (tab === "changes" && diffPath && remote) diff = { lines: [truncateToWidth(p.title(diffPath), inner), ...wrapLine(p.dim(REMOTE_FILES), inner, { words: true })], hunkStarts: [] };
+  else if (tab === "changes" && diffPath) {
     const key = { diffPath, blocks, inner, p };
     const hit = diffCache.get(sv);
     if (hit && hit.key.diffPath === diffPath && hit.key.blocks === blocks && hit.key.inner === inner && hit.key.p === p) diff = hit.diff;

@@ -114,6 +114,9 @@ export function rewindLines(ctl: Controller, p: Palette, d: RewindDialog, width:
 const diffCache = new WeakMap<AppServices, { key: unknown[]; diff: RenderedDiff }>();
 
 /** The Turns tab's open diff, drawn (and cached until the task's blocks or the loaded content change). */
+/** What the diff views say for a remote task: its files are on the daemon's machine. */
+export const REMOTE_FILES = "this task runs on a daemon: its files are there, so no diff is shown here";
+
 function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number): RenderedDiff {
   const t = s.transcripts[d.taskId];
   const key = [d.taskId, d.turn, d.path, d.before, d.loading, t?.blocks, t?.checkpoints, inner, sv.palette];
@@ -125,7 +128,8 @@ function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number)
   const change = t?.checkpoints.find((c) => c.turn === d.turn)?.changes.find((c) => c.path === d.path);
   const now = sv.readFile(d.path);
   let diff: RenderedDiff;
-  if (d.loading) diff = note("reading the checkpoint…");
+  if (s.tasks[d.taskId]?.snapshot.location === "remote") diff = note(REMOTE_FILES);
+  else if (d.loading) diff = note("reading the checkpoint…");
   else if (d.before === undefined) diff = note(`its content before turn ${d.turn} was not kept (too large, or the checkpoint is gone): no diff, and u cannot restore it`);
   else if (now === null && change?.after === "present") diff = note("the file is too large (or unreadable) to show now");
   else diff = renderDiff(diffFile(d.before, now), { width: inner, styles: diffStyles(p), path: name });
