@@ -76,6 +76,8 @@ interface Session {
   orphaned: NodeJS.Timeout | null;
   /** When the session last had an event (Date.now()). */
   activeAt: number;
+  /** Its file exists (found at start-up or saved since): only these are counted and listed. */
+  saved: boolean;
 }
 
 export interface DaemonSessionsOptions {
@@ -160,7 +162,7 @@ export class DaemonSessions {
     const names = await fs.readdir(this.opts.sessionDir);
     for (const name of names) {
       const id = name.endsWith(".json") ? name.slice(0, -5) : "";
-      if (SESSION_ID.test(id)) this.ensure(id);
+      if (SESSION_ID.test(id)) this.ensure(id).saved = true;
     }
   }
 
@@ -169,15 +171,20 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now() };
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
     return session;
   }
 
+  /** Sessions with a file or a turn running (a stream opened on a new id alone does not count). */
+  private known(): Session[] {
+    return [...this.sessions.values()].filter((s) => s.saved || this.manager.isRunning(s.id));
+  }
+
   get count(): number {
-    return this.sessions.size;
+    return this.known().length;
   }
 
   get running(): number {
@@ -213,6 +220,7 @@ export class DaemonSessions {
       session.lastTurnAt = Math.max(0, session.lastTurnAt - cut);
     }
     if (main && event.type === "turn.completed") session.inTurn = false;
+    if (event.type === "session.saved") session.saved = true;
     if (event.type === "approval.requested") session.pending.add(event.requestId);
     if (event.type === "approval.resolved") session.pending.delete(event.requestId);
     for (const listener of session.listeners) listener(logged);
@@ -332,7 +340,7 @@ export class DaemonSessions {
   /** Every session, newest first; titles of sessions not loaded yet are read from their files. */
   async list(): Promise<SessionInfo[]> {
     const infos = await Promise.all(
-      [...this.sessions.keys()].map(async (id): Promise<SessionInfo | null> => {
+      this.known().map(async ({ id }): Promise<SessionInfo | null> => {
         const snapshot = this.manager.snapshotOf(id);
         if (!snapshot) return null;
         const file = sessionFileFor(this.opts.sessionDir, id);
@@ -346,7 +354,8 @@ export class DaemonSessions {
 
   /** The session and its history (loaded if need be); null for a session the daemon does not have. */
   async detail(id: string): Promise<SessionDetail | null> {
-    if (!this.sessions.has(id)) return null;
+    const session = this.sessions.get(id);
+    if (!session || !(session.saved || this.manager.isRunning(id))) return null;
     const agent = await this.manager.agentFor(id);
     const snapshot = this.manager.snapshotOf(id)!;
     return {

@@ -97,6 +97,12 @@ describe("daemon: the seed's endpoints", () => {
     expect(detail.json).toMatchObject({ id: "a", title: "alpha secret", running: false, status: "done" });
     expect(detail.json.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual(["alpha secret", "again"]);
     expect((await http(d.url, "/v1/sessions/never-seen")).status).toBe(404);
+    // Following a new id does not make a session of it: only saved (or running) ones count.
+    const ghost = await openEvents(d.url, "/v1/sessions/ghost/events");
+    await ghost.waitFor((e) => e.type === "session.loaded");
+    expect((await http(d.url, "/health")).json.sessions).toBe(2);
+    expect((await http(d.url, "/v1/sessions")).json.sessions.map((s: { id: string }) => s.id).sort()).toEqual(["a", "b_2-B"]);
+    ghost.close();
     expect(JSON.stringify(model.requests[2]!.messages)).toContain("alpha secret");
     expect(a2.json.session).toBe("a");
 
