@@ -21,7 +21,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     return;
   }
   const text = `${JSON.stringify(body)}\n`;
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", ...headers });
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers });
   res.end(text);
 }
 

@@ -56,6 +56,20 @@ function sessionFromHeader(req: IncomingMessage): string {
   return id;
 }
 
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+
+/**
+ * Without a token, loopback is the only protection, and a web page in the user's browser can
+ * reach loopback too: a cross-site POST (text/plain needs no preflight) or a DNS-rebound page. So
+ * a tokenless daemon refuses requests that carry an Origin (browsers send one) and any Host but a
+ * loopback name.
+ */
+function refuseBrowsers(req: IncomingMessage): void {
+  if (req.headers.origin !== undefined) throw new HttpError(403, "requests from web pages are refused (this daemon has no token)");
+  const host = req.headers.host ?? "";
+  if (!LOOPBACK_HOST.test(host)) throw new HttpError(403, `Host "${host}" is not a loopback name; a daemon without a token serves localhost only`);
+}
+
 function only(req: IncomingMessage, ...methods: string[]): void {
   if (!methods.includes(req.method ?? "")) throw new HttpError(405, `use ${methods.join(" or ")} here`, { Allow: methods.join(", ") });
 }
@@ -103,6 +117,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       only(req, "GET", "HEAD");
       return sendJson(res, 200, { status: "ok", sessions: sessions.count, running: sessions.running, version: VERSION });
     }
+    if (!viaSocket && opts.token === null) refuseBrowsers(req);
     if (!viaSocket && opts.token !== null && !bearerMatches(req.headers.authorization, opts.token)) {
       report(`refused ${req.method} ${path} from ${req.socket.remoteAddress}: ${req.headers.authorization ? "wrong" : "no"} token`);
       throw new HttpError(401, req.headers.authorization ? "wrong token" : "this daemon needs Authorization: Bearer TOKEN", { "WWW-Authenticate": 'Bearer realm="nanohermes"' });

@@ -155,6 +155,26 @@ describe("daemon: the seed's endpoints", () => {
     expect((await http(d.url, "/", { body: prompt("hi") })).json.response).toBe("ok");
   });
 
+  it("without a token, refuses what a web page could send: an Origin, or a Host that is not loopback", async () => {
+    const model = await mock(() => textReply("ok"));
+    const d = await daemon({ modelUrl: model.url });
+    // A cross-site form post (text/plain, no preflight) from a page in the user's browser.
+    const csrf = await http(d.url, "/", { body: prompt("rm -rf ~"), headers: { Origin: "https://evil.example", "Content-Type": "text/plain" } });
+    expect(csrf.status).toBe(403);
+    expect(csrf.json.error).toMatch(/web pages are refused/);
+    // A DNS-rebound page: same origin to the browser, so no Origin, but its own Host name.
+    const rebound = await http(d.url, "/v1/sessions", { headers: { Host: `evil.example:${d.port}` } });
+    expect(rebound.status).toBe(403);
+    expect(rebound.json.error).toMatch(/not a loopback name/);
+    expect(model.requests).toHaveLength(0);
+    for (const host of [`localhost:${d.port}`, `127.0.0.1:${d.port}`, "localhost"]) {
+      expect((await http(d.url, "/v1/sessions", { headers: { Host: host } })).status, host).toBe(200);
+    }
+    // With a token, the token is the check (a page cannot know it).
+    const t = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
+    expect((await http(t.url, "/", { body: prompt("hi"), headers: { ...auth, Host: "agent.example.com" } })).status).toBe(200);
+  });
+
   it("refuses oversize bodies with 413, declared or streamed, and keeps serving", async () => {
     const model = await mock(() => textReply("fine"));
     const d = await daemon({ modelUrl: model.url });
