@@ -96,7 +96,7 @@ export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO):
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
-    if (error instanceof Error && /another daemon/.test(error.message)) throw new UsageError(error.message);
+    if (error instanceof Error && /another daemon|longer than 107 bytes/.test(error.message)) throw new UsageError(error.message);
     throw error;
   }
   return new Promise<number>((resolveExit) => {

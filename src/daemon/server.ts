@@ -253,6 +253,8 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
   let unix: Server | null = null;
   if (opts.socketPath) {
     const path = opts.socketPath;
+    // sockaddr_un holds 107 bytes of path on Linux; longer fails with an obscure EINVAL.
+    if (Buffer.byteLength(path) > 107) throw new Error(`the socket path ${path} is longer than 107 bytes; choose a shorter one with --daemon-socket PATH (or off)`);
     await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await claimSocket(path);
     unix = configure(createServer(routeHandler(opts, true)));

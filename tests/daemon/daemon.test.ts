@@ -487,6 +487,9 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const missing = await collect(startCli(["--daemon", "--daemon-token-file", "/nonexistent/t", "--daemon-port", "0", "--daemon-socket", "off"], { env }));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the token file .*ENOENT/);
+    const long = await collect(startCli(["--daemon", "--daemon-port", "0", "--daemon-socket", join(tempDir(), "x".repeat(120), "d.sock"), "--base-url", "http://127.0.0.1:9"], { env }));
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/longer than 107 bytes; choose a shorter one with --daemon-socket PATH/);
     const port = await collect(startCli(["--daemon", "--daemon-port", "99999"], { env }));
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/--daemon-port expects an integer from 0 to 65535/);
