@@ -211,11 +211,15 @@ export class DaemonClient {
           return;
         }
         delay = 500;
-        handlers.onState?.({ connected: true });
         const parser = new SseParser();
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
           for (const message of parser.feed(chunk)) {
+            // After the snapshot (or the missed events): connected from here on.
+            if (message.event === "ready") {
+              handlers.onState?.({ connected: true });
+              continue;
+            }
             if (message.id !== undefined) lastId = message.id;
             let event: BusEvent;
             try {

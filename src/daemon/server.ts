@@ -75,7 +75,11 @@ function only(req: IncomingMessage, ...methods: string[]): void {
 }
 
 /** Opens an SSE response; `close` ends it. Keep-alive comments go out every `pingMs`. */
-function openStream(req: IncomingMessage, res: ServerResponse, pingMs: number): { send(event: LoggedEvent): void; comment(text: string): void; close(): void; closed: Promise<void> } {
+function openStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pingMs: number,
+): { send(event: LoggedEvent): void; ready(snapshot: boolean): void; comment(text: string): void; close(): void; closed: Promise<void> } {
   res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   res.flushHeaders();
   const ping = setInterval(() => res.write(sseComment("ping")), pingMs);
@@ -96,6 +100,8 @@ function openStream(req: IncomingMessage, res: ServerResponse, pingMs: number): 
   };
   return {
     send: (logged) => write(sseMessage({ id: logged.id, event: logged.event.type, data: JSON.stringify(logged.event) })),
+    // Not a bus event: the mark between the catch-up and the live events.
+    ready: (snapshot) => write(sseMessage({ event: "ready", data: JSON.stringify({ snapshot }) })),
     comment: (text) => write(sseComment(text)),
     close: () => {
       clearInterval(ping);
@@ -166,7 +172,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         only(req, "GET");
         const stream = openStream(req, res, pingMs);
         const lastId = req.headers["last-event-id"];
-        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send);
+        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) => stream.ready(snapshot));
         await stream.closed;
         off();
         return;

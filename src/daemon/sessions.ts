@@ -306,9 +306,9 @@ export class DaemonSessions {
   /**
    * Streams the session's events to `send`: from just after `lastEventId` when the log still holds
    * everything since then, else a snapshot (state, history before the running turn, that turn's
-   * events so far) first. Returns the unsubscribe function.
+   * events so far) first; `ready` is called after that part. Returns the unsubscribe function.
    */
-  async subscribe(id: string, lastEventId: string | undefined, send: (event: LoggedEvent) => void): Promise<() => void> {
+  async subscribe(id: string, lastEventId: string | undefined, send: (event: LoggedEvent) => void, ready: (snapshot: boolean) => void = () => {}): Promise<() => void> {
     const session = this.ensure(id);
     const [boot, seqText] = (lastEventId ?? "").split(".");
     const after = boot === this.boot && seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : null;
@@ -327,6 +327,8 @@ export class DaemonSessions {
       send(mark({ type: "session.loaded", taskId: id, messages }));
       if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
     }
+    // Told between what was owed and what is live, so a client can say "reconnected" after the snapshot.
+    ready(after === null || after < session.floor || after > this.seq);
     session.listeners.add(send);
     this.attached(session);
     let attached = true;

@@ -104,8 +104,10 @@ describe("RemoteTasks against a real daemon", () => {
     events.length = 0;
     await start();
     await until((e) => e.type === "notice" && /reconnected to unix:/.test(e.text), "the reconnected notice");
-    // A new daemon life: the snapshot comes again, with the saved history.
+    // A new daemon life: the snapshot comes again, with the saved history, before the notice
+    // (which the snapshot would otherwise wipe from the transcript).
     const loaded = await until((e) => e.type === "session.loaded", "session.loaded");
+    expect(events.findIndex((e) => e.type === "session.loaded")).toBeLessThan(events.findIndex((e) => e.type === "notice" && /reconnected/.test(e.text)));
     expect(loaded.type === "session.loaded" && loaded.messages.map((m) => m.content)).toEqual(["hello", expect.stringMatching(/^answer/)]);
     bus.send({ type: "user.submit", taskId: "work1", text: "again" });
     const second = await until((e) => e.type === "turn.completed", "the second turn");

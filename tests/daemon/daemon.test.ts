@@ -348,6 +348,7 @@ describe("daemon: the /v1 API", () => {
     expect(done.response).toBe("one two three four five six seven eight nine ten");
     // No snapshot on resume, and the deltas of both connections make the whole answer once.
     expect(resumed.events.map((e) => e.type)).not.toContain("session.loaded");
+    expect(resumed.messages.find((m) => m.event === "ready")?.data).toBe('{"snapshot":false}');
     const text = (events: { type: string; text?: string }[]) => events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
     expect(text(first.events) + text(resumed.events)).toBe("one two three four five six seven eight nine ten");
     resumed.close();

@@ -38,7 +38,9 @@ describe("the daemon server", () => {
     stream.close();
     // The snapshot (task.updated, session.loaded) is all the data; pings are comments, not events.
     expect(stream.events.map((e) => e.type)).toEqual(["task.updated", "session.loaded"]);
-    expect(stream.messages).toHaveLength(2);
+    // ...then the mark that the catch-up is over.
+    expect(stream.messages.map((m) => m.event)).toEqual(["task.updated", "session.loaded", "ready"]);
+    expect(JSON.parse(stream.messages[2]!.data)).toEqual({ snapshot: true });
     const res = await fetch(`${d.url}/v1/sessions/quiet/events`);
     const reader = res.body!.getReader();
     let text = "";

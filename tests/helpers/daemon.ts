@@ -173,6 +173,8 @@ export function openEvents(target: string, path: string, opts: RequestOptions = 
         res.on("data", (chunk: string) => {
           for (const message of parser.feed(chunk)) {
             stream.messages.push(message);
+            // The daemon's catch-up mark is not a bus event.
+            if (message.event === "ready") continue;
             let event: any = null;
             try {
               event = JSON.parse(message.data);
