@@ -99,6 +99,16 @@ export function rulesOf(remembered: Remembered): string[] {
   ];
 }
 
+/** Forgets one rule as rulesOf() wrote it. */
+export function forgetRule(remembered: Remembered, rule: string): void {
+  const [kind, ...rest] = rule.split(": ");
+  const value = rest.join(": ");
+  if (kind === "edits") remembered.allEdits = false;
+  else if (kind === "prefix") remembered.prefixes.delete(value);
+  else if (kind === "command") remembered.commands.delete(value);
+  else if (kind === "tool") remembered.tools.delete(value);
+}
+
 /** One argument for bash, quoted only when it needs it. */
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;

@@ -15,7 +15,7 @@ import { updateTaskIndex } from "../session/task-index.js";
 import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
-import { authorizeCall, rulesOf, type PendingApproval } from "./task-approvals.js";
+import { authorizeCall, forgetRule, rulesOf, type PendingApproval } from "./task-approvals.js";
 import { rewindTask } from "./task-rewind.js";
 import type { Agent } from "./agent.js";
 import { buildPrompt } from "./images.js";
@@ -189,11 +189,6 @@ export class TaskManager {
     return task ? this.snapshot(task) : null;
   }
 
-  /** Ids of every task, in the order they were added. */
-  ids(): string[] {
-    return [...this.tasks.keys()];
-  }
-
   /** Builds (once) the task's agent, loading its session file. */
   agentFor(id: string): Promise<Agent> {
     const task = this.tasks.get(id);
@@ -277,12 +272,7 @@ export class TaskManager {
         return;
       case "permissions.remove":
         if (task) {
-          const [kind, ...rest] = command.rule.split(": ");
-          const value = rest.join(": ");
-          if (kind === "edits") task.remembered.allEdits = false;
-          else if (kind === "prefix") task.remembered.prefixes.delete(value);
-          else if (kind === "command") task.remembered.commands.delete(value);
-          else if (kind === "tool") task.remembered.tools.delete(value);
+          forgetRule(task.remembered, command.rule);
           this.changed(task);
         }
         return;
