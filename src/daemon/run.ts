@@ -75,8 +75,10 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
     sessions,
     stop: () =>
       (stopping ??= (async () => {
-        await server.close();
+        // Running turns stop and their requests are answered ("interrupted") before the connections close.
+        server.stopAccepting();
         await sessions.shutdown();
+        await server.close();
         await extensions.then((ext) => ext.close()).catch(() => {});
       })()),
   };

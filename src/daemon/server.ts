@@ -31,6 +31,9 @@ export interface DaemonServer {
   url: string;
   port: number;
   socketPath: string | null;
+  /** Takes no new connections (the socket file goes); requests in flight still get their answer. */
+  stopAccepting(): void;
+  /** Closes every connection (event streams too) and the listeners. */
   close(): Promise<void>;
 }
 
@@ -274,18 +277,27 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     await fs.chmod(path, 0o600);
   }
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
-  const stop = (server: Server) =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  const servers = unix ? [tcp, unix] : [tcp];
+  let closed: Promise<void> | null = null;
+  const stopAccepting = () =>
+    (closed ??= Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))))
+      .then(() => (opts.socketPath ? fs.unlink(opts.socketPath).catch(() => {}) : undefined))
+      .then(() => {}));
   return {
     url: `http://${host}:${port}`,
     port,
     socketPath: opts.socketPath,
+    stopAccepting: () => {
+      void stopAccepting();
+      // Idle keep-alive connections would hold the close open; busy ones finish their answer.
+      for (const server of servers) server.closeIdleConnections();
+    },
     close: async () => {
-      await Promise.all([stop(tcp), unix ? stop(unix) : Promise.resolve()]);
-      if (opts.socketPath) await fs.unlink(opts.socketPath).catch(() => {});
+      const done = stopAccepting();
+      // Answers written just now get out before the connections go.
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const server of servers) server.closeAllConnections();
+      await done;
     },
   };
 }

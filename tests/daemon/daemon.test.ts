@@ -307,10 +307,11 @@ describe("daemon: the /v1 API", () => {
     const workspace = tempDir("nh-ws-");
     const first = await daemon({ modelUrl: model.url, home, sessionDir, workspace });
     await http(first.url, "/", { body: prompt("remember the word kumquat"), headers: { "X-Session-Id": "keep" } });
-    const slow = http(first.url, "/", { body: prompt("slow"), headers: { "X-Session-Id": "other" } }).catch(() => null);
+    const slow = http(first.url, "/", { body: prompt("slow"), headers: { "X-Session-Id": "other" } });
     await new Promise((r) => setTimeout(r, 300));
     expect(await first.stop("SIGTERM")).toBe(0);
-    await slow;
+    // The request in flight still got its answer: the turn was stopped.
+    expect((await slow).json).toMatchObject({ session: "other", reason: "interrupted" });
     expect(first.stderr()).toMatch(/SIGTERM: stopping the turns and saving the sessions/);
     expect(existsSync(first.socket)).toBe(false);
     // The interrupted turn's prompt was saved too.
