@@ -1,7 +1,7 @@
 // `nanohermes --daemon`: the long-lived HTTP service. Reads its token, serves the sessions in the
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
 import { isIP } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { defaultSocketPath, readToken } from "./client.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
@@ -40,7 +40,9 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   const socketFlag = flags.values["daemon-socket"];
   const socketPath = socketFlag === "off" ? null : typeof socketFlag === "string" ? resolve(io.cwd, socketFlag) : defaultSocketPath(settings.home);
   const sessionDirFlag = flags.values["session-dir"];
-  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : settings.sessionDir;
+  const sessionFlag = flags.values.session;
+  // The seed's unit passes `--session <dir>/default.json`: its folder is the session folder.
+  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : typeof sessionFlag === "string" ? dirname(resolve(io.cwd, sessionFlag)) : settings.sessionDir;
 
   // MCP servers, skills, hooks and AGENTS.md load in the background; turns wait for them.
   let loaded: (ext: Extensions) => void = () => {};

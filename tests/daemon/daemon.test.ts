@@ -497,6 +497,14 @@ describe("daemon: the Unix socket and start-up checks", () => {
     expect(port.stderr).toMatch(/--daemon-port expects an integer from 0 to 65535/);
   });
 
+  it("takes the seed's --session DIR/default.json as the session folder", async () => {
+    const model = await mock(() => textReply("stored"));
+    const dir = join(tempDir(), "legacy");
+    const d = await daemon({ modelUrl: model.url, args: ["--session", join(dir, "default.json")] });
+    await http(d.url, "/", { body: prompt("x"), headers: { "X-Session-Id": "s1" } });
+    expect(readdirSync(dir)).toContain("s1.json");
+  });
+
   it("warns about a token file others can read, and takes the token from the environment", async () => {
     const model = await mock(() => textReply("env token"));
     const loose = tokenFile();

@@ -36,7 +36,8 @@ export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaem
   const socket = opts.socket ?? join(home, "daemon.sock");
   const env = testEnv({ NANOHERMES_HOME: home, OPENAI_API_KEY: "sk-test", ...opts.env });
   const child = startCli(
-    ["--daemon", "--daemon-port", "0", "--base-url", opts.modelUrl, "-C", workspace, "--session-dir", sessionDir, "--daemon-socket", socket, "--sandbox", "off", ...(opts.args ?? [])],
+    // A test that passes --session (the seed's form) chooses the folder that way.
+    ["--daemon", "--daemon-port", "0", "--base-url", opts.modelUrl, "-C", workspace, ...(opts.args?.includes("--session") ? [] : ["--session-dir", sessionDir]), "--daemon-socket", socket, "--sandbox", "off", ...(opts.args ?? [])],
     { env, cwd: workspace },
   );
   let stderr = "";
