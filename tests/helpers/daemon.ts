@@ -75,11 +75,17 @@ export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaem
   };
 }
 
+/**
+ * JSON as the daemon sent it. Deliberately loose: assertions read whatever field they check, and
+ * the tests that care about shapes validate events with BusEventSchema.
+ */
+export type WireJson = any;
+
 export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  json: any;
+  json: WireJson;
 }
 
 export interface RequestOptions {
@@ -137,12 +143,12 @@ export function http(target: string, path: string, opts: RequestOptions = {}): P
 
 export interface EventStream {
   messages: SseMessage[];
-  events: any[];
+  events: WireJson[];
   status: number;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   /** Resolves once an event matches. */
-  waitFor(pred: (event: any) => boolean, timeoutMs?: number): Promise<any>;
+  waitFor(pred: (event: WireJson) => boolean, timeoutMs?: number): Promise<WireJson>;
   close(): void;
 }
 
@@ -153,7 +159,7 @@ export function openEvents(target: string, path: string, opts: RequestOptions = 
       requestOptions(target, path, opts, { Accept: "text/event-stream" }),
       (res) => {
         const parser = new SseParser();
-        const waiters: { pred: (e: any) => boolean; done: (e: any) => void }[] = [];
+        const waiters: { pred: (e: WireJson) => boolean; done: (e: WireJson) => void }[] = [];
         let endedResolve: () => void = () => {};
         const stream: EventStream = {
           messages: [],
@@ -176,7 +182,7 @@ export function openEvents(target: string, path: string, opts: RequestOptions = 
             stream.messages.push(message);
             // The daemon's catch-up mark is not a bus event.
             if (message.event === "ready") continue;
-            let event: any = null;
+            let event: WireJson = null;
             try {
               event = JSON.parse(message.data);
             } catch {
