@@ -225,7 +225,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     store.dispatch(event);
     if (event.type === "session.started" && event.resumed && !remoteTask) readTurns(event.taskId);
     if (event.type === "turn.started") rewinding.delete(event.taskId);
-    if (event.type === "notice" && rewinding.has(event.taskId)) readTurns(event.taskId);
+    if (event.type === "notice" && rewinding.has(event.taskId) && !remoteTask) readTurns(event.taskId);
   });
 
   // The first task (a bare --resume asks which session first), then the earlier ones.

@@ -405,6 +405,25 @@ describe("daemon: the /v1 API", () => {
   });
 });
 
+describe("daemon: rewind through commands", () => {
+  it("restores the daemon's files to before a turn", async () => {
+    const model = await mock((req) => {
+      const last = (req.messages as { role: string }[]).at(-1)!;
+      if (last.role === "tool") return textReply("wrote it");
+      return toolReply([{ name: "write_file", args: { path: "made.txt", content: "by the agent\n" } }]);
+    });
+    const d = await daemon({ modelUrl: model.url });
+    await http(d.url, "/", { body: prompt("make a file"), headers: { "X-Session-Id": "rw" } });
+    expect(existsSync(join(d.workspace, "made.txt"))).toBe(true);
+    const events = await openEvents(d.url, "/v1/sessions/rw/events");
+    await events.waitFor((e) => e.type === "session.loaded");
+    expect((await http(d.url, "/v1/sessions/rw/commands", { body: JSON.stringify({ type: "session.rewind", turn: 1, what: "both" }) })).status).toBe(202);
+    await events.waitFor((e) => e.type === "session.loaded" && e.messages.length === 0);
+    expect(existsSync(join(d.workspace, "made.txt"))).toBe(false);
+    events.close();
+  });
+});
+
 describe("daemon: approvals", () => {
   it("refuses a call that needs approval when nobody is attached, and asks an attached front end", async () => {
     const model = await mock((req) => {
