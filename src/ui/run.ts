@@ -1,7 +1,7 @@
 // Starts the full-screen UI: the engine (task manager) and the UI on one bus, the terminal in the
 // alternate screen, stdin parsed by our own key parser, and one exit path that saves and restores.
-import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { TaskManager } from "../agent/tasks.js";
 import { defaultKeymap, type Action } from "../config/keybindings.js";
 import { log } from "../config/log.js";
@@ -244,18 +244,6 @@ export async function runUi(opts: UiOptions): Promise<number> {
     if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
   } else ctl.newTask(opts.sessionFile);
   addEarlier();
-  // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
-  if (!opts.attach) {
-    void import("../daemon/remote-store.js")
-      .then(({ readRemotes }) => readRemotes(settings.home))
-      .then(async (entries) => {
-        if (!entries.some((e) => e.workspace === settings.workspace)) return;
-        await earlier;
-        const { restoreRemoteTasks } = await import("../daemon/attach.js");
-        await restoreRemoteTasks(await remoteTasks(), remoteContext);
-      })
-      .catch((error: unknown) => log("warn", "listing remote tasks", error));
-  }
 
   // The terminal handshake runs after the first frame; its replies arrive as "reply" keys.
   const probe = createProbe({ timeoutMs: 400, skipBackground: env.TERM === "linux" });
@@ -328,6 +316,14 @@ export async function runUi(opts: UiOptions): Promise<number> {
       if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
     });
     if (env.TMUX) void readTmux({ env }).then((info) => (wrapForTmux = clipboardRoute(info).wrap));
+    // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
+    // After the first frame, and their code only when there are some.
+    if (!opts.attach && existsSync(join(settings.home, "remotes.json"))) {
+      void earlier
+        .then(() => import("../daemon/attach.js"))
+        .then(async ({ restoreRemoteTasks }) => restoreRemoteTasks(await remoteTasks(), remoteContext))
+        .catch((error: unknown) => log("warn", "listing remote tasks", error));
+    }
     services.sandbox = sandboxLabel(settings);
     store.updateUi((ui) => ({ ...ui }));
     void loadExtensions(settings, { emit: (event) => bus.emit(event) }).then(
