@@ -81,14 +81,6 @@ export class RemoteTasks {
     if (info?.running) this.follow(task);
   }
 
-  /** Adds every session of the daemon (attach mode); returns them newest first. */
-  async addAll(client: DaemonClient): Promise<SessionInfo[]> {
-    const sessions = await client.sessions();
-    // Oldest first, so the task list (in creation order) ends with the newest.
-    for (const info of [...sessions].reverse()) this.add(info.id, client, info.id, info);
-    return sessions;
-  }
-
   private emit(task: RemoteTask, event: BusEvent): void {
     this.bus.emit({ ...event, taskId: task.localId } as BusEvent);
   }
@@ -204,7 +196,8 @@ export class RemoteTasks {
     } catch {
       return;
     }
-    for (const info of sessions) {
+    // As attach lists them: the newest 100 and every running one.
+    for (const info of sessions.filter((x, i) => i < 100 || x.running)) {
       const task = this.tasks.get(info.id);
       if (!task) this.add(info.id, this.claim, info.id, info);
       else if (!task.stream && (task.snapshot.status !== info.status || task.snapshot.title !== info.title)) {

@@ -78,6 +78,8 @@ interface Session {
   activeAt: number;
   /** Its file exists (found at start-up or saved since): only these are counted and listed. */
   saved: boolean;
+  /** The title read from the file of a session not loaded, and the file's mtime then. */
+  peeked?: { mtimeMs: number; title: string | null };
 }
 
 export interface DaemonSessionsOptions {
@@ -342,13 +344,17 @@ export class DaemonSessions {
   /** Every session, newest first; titles of sessions not loaded yet are read from their files. */
   async list(): Promise<SessionInfo[]> {
     const infos = await Promise.all(
-      this.known().map(async ({ id }): Promise<SessionInfo | null> => {
+      this.known().map(async (session): Promise<SessionInfo | null> => {
+        const { id } = session;
         const snapshot = this.manager.snapshotOf(id);
         if (!snapshot) return null;
+        const running = this.manager.isRunning(id);
+        if (this.manager.loadedAgent(id) || snapshot.title !== "New task") return { id, title: snapshot.title, status: snapshot.status, updatedAt: snapshot.updatedAt, running };
+        // Not loaded: the title from the file's head, read again only when the file changed.
         const file = sessionFileFor(this.opts.sessionDir, id);
-        const [title, stat] = await Promise.all([snapshot.title === "New task" ? peekTitle(file) : snapshot.title, fs.stat(file).catch(() => null)]);
-        const updatedAt = this.manager.loadedAgent(id) || !stat ? snapshot.updatedAt : stat.mtime.toISOString();
-        return { id, title: title ?? snapshot.title, status: snapshot.status, updatedAt, running: this.manager.isRunning(id) };
+        const stat = await fs.stat(file).catch(() => null);
+        if (stat && session.peeked?.mtimeMs !== stat.mtimeMs) session.peeked = { mtimeMs: stat.mtimeMs, title: await peekTitle(file) };
+        return { id, title: session.peeked?.title ?? snapshot.title, status: snapshot.status, updatedAt: stat ? stat.mtime.toISOString() : snapshot.updatedAt, running };
       }),
     );
     return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));

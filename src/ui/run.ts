@@ -232,7 +232,9 @@ export async function runUi(opts: UiOptions): Promise<number> {
   if (opts.attach && remote) {
     const { client, sessions } = opts.attach;
     const { describeAddress } = await import("../daemon/client.js");
-    for (const info of [...sessions].reverse()) (remote as RemoteTasks).add(info.id, client, info.id, info);
+    // The newest 100 and every running one, oldest first so the list ends with the newest.
+    const shown = sessions.filter((info, i) => i < 100 || info.running);
+    for (const info of [...shown].reverse()) (remote as RemoteTasks).add(info.id, client, info.id, info);
     const first = sessions.find((s) => s.running) ?? sessions[0];
     if (first) ctl.selectTask(first.id);
     else ctl.newTask();
