@@ -1,7 +1,7 @@
 // `nanohermes --daemon`: the long-lived HTTP service. Reads its token, serves the sessions in the
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
 import { isIP } from "node:net";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { defaultSocketPath, readToken } from "./client.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
@@ -20,6 +20,12 @@ export interface DaemonIO {
 export const DEFAULT_DAEMON_PORT = 8787;
 
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+
+/**
+ * The daemon's sessions live apart from the UI's (~/.nanohermes/sessions): otherwise it would serve
+ * the UI's sessions as its own, and a local UI could resume a file the daemon is writing.
+ */
+export const defaultDaemonSessionDir = (home: string): string => join(home, "daemon-sessions");
 
 export interface RunningDaemon {
   server: DaemonServer;
@@ -42,7 +48,7 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   const sessionDirFlag = flags.values["session-dir"];
   const sessionFlag = flags.values.session;
   // The seed's unit passes `--session <dir>/default.json`: its folder is the session folder.
-  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : typeof sessionFlag === "string" ? dirname(resolve(io.cwd, sessionFlag)) : settings.sessionDir;
+  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : typeof sessionFlag === "string" ? dirname(resolve(io.cwd, sessionFlag)) : defaultDaemonSessionDir(settings.home);
 
   // MCP servers, skills, hooks and AGENTS.md load in the background; turns wait for them.
   let loaded: (ext: Extensions) => void = () => {};

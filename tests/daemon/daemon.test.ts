@@ -1,6 +1,6 @@
 // The daemon end to end: the real program with --daemon, the mock model over HTTP, requests over
 // real TCP and the real Unix socket.
-import { existsSync, readdirSync, statSync, writeFileSync, chmodSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, chmodSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
@@ -514,6 +514,20 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const port = await collect(startCli(["--daemon", "--daemon-port", "99999"], { env }));
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/--daemon-port expects an integer from 0 to 65535/);
+  });
+
+  it("keeps its sessions apart from the UI's by default", async () => {
+    const model = await mock(() => textReply("apart"));
+    const home = tempDir("nh-home-");
+    // A session of the local UI: the daemon must not serve (or write) it.
+    mkdirSync(join(home, "sessions"), { recursive: true });
+    writeFileSync(join(home, "sessions", "20261130-010203-abcdef.json"), JSON.stringify([{ role: "user", content: "local" }]));
+    const d = await daemon({ modelUrl: model.url, home, sessionDir: null });
+    expect(d.stderr()).toContain(`sessions ${join(home, "daemon-sessions")} (0 found)`);
+    await http(d.url, "/", { body: prompt("x"), headers: { "X-Session-Id": "remote1" } });
+    expect(readdirSync(join(home, "daemon-sessions"))).toEqual(["remote1.json"]);
+    expect(readdirSync(join(home, "sessions"))).toEqual(["20261130-010203-abcdef.json"]);
+    expect((await http(d.url, "/v1/sessions")).json.sessions.map((s: { id: string }) => s.id)).toEqual(["remote1"]);
   });
 
   it("takes the seed's --session DIR/default.json as the session folder", async () => {

@@ -24,7 +24,8 @@ export interface DaemonStart {
   args?: string[];
   env?: Record<string, string | undefined>;
   home?: string;
-  sessionDir?: string;
+  /** null: no --session-dir (the daemon's default folder). */
+  sessionDir?: string | null;
   workspace?: string;
   socket?: string;
 }
@@ -32,12 +33,12 @@ export interface DaemonStart {
 export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaemonProcess> {
   const home = opts.home ?? tempDir("nh-home-");
   const workspace = opts.workspace ?? tempDir("nh-ws-");
-  const sessionDir = opts.sessionDir ?? join(tempDir("nh-sessions-"), "sessions");
+  const sessionDir = opts.sessionDir === null ? join(home, "daemon-sessions") : (opts.sessionDir ?? join(tempDir("nh-sessions-"), "sessions"));
   const socket = opts.socket ?? join(home, "daemon.sock");
   const env = testEnv({ NANOHERMES_HOME: home, OPENAI_API_KEY: "sk-test", ...opts.env });
   const child = startCli(
     // A test that passes --session (the seed's form) chooses the folder that way.
-    ["--daemon", "--daemon-port", "0", "--base-url", opts.modelUrl, "-C", workspace, ...(opts.args?.includes("--session") ? [] : ["--session-dir", sessionDir]), "--daemon-socket", socket, "--sandbox", "off", ...(opts.args ?? [])],
+    ["--daemon", "--daemon-port", "0", "--base-url", opts.modelUrl, "-C", workspace, ...(opts.args?.includes("--session") || opts.sessionDir === null ? [] : ["--session-dir", sessionDir]), "--daemon-socket", socket, "--sandbox", "off", ...(opts.args ?? [])],
     { env, cwd: workspace },
   );
   let stderr = "";
