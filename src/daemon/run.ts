@@ -42,6 +42,7 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   const token = await readToken(typeof tokenFile === "string" ? tokenFile : null, io.env, io.cwd, (text) => io.stderr.write(`${text}\n`)).catch((error: Error) => {
     throw new UsageError(error.message);
   });
+  if (token && token.length < 16) io.stderr.write("warning: the daemon token is shorter than 16 characters; make one with: openssl rand -hex 24\n");
   if (!token && !isLoopback(host)) throw new UsageError(`--daemon-host ${host} is reachable from other machines: set a token first (--daemon-token-file FILE or NANOHERMES_DAEMON_TOKEN)`);
   const socketFlag = flags.values["daemon-socket"];
   const socketPath = socketFlag === "off" ? null : typeof socketFlag === "string" ? resolve(io.cwd, socketFlag) : defaultSocketPath(settings.home);

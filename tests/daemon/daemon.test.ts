@@ -545,6 +545,9 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", loose] });
     expect(d.stderr()).toMatch(/can be read by other users; chmod 600 it/);
     const e = await daemon({ modelUrl: model.url, env: { NANOHERMES_DAEMON_TOKEN: "from-env" } });
+    // A short token works, with a word about it.
+    expect(e.stderr()).toMatch(/token is shorter than 16 characters; make one with: openssl rand -hex 24/);
+    expect(d.stderr()).not.toMatch(/shorter than 16/);
     expect((await http(e.url, "/", { body: prompt("x") })).status).toBe(401);
     expect((await http(e.url, "/", { body: prompt("x"), headers: { Authorization: "Bearer from-env" } })).json.response).toBe("env token");
   });
