@@ -115,7 +115,12 @@ export class DaemonClient {
   /** One JSON request; a DaemonError with the daemon's own message on a non-2xx answer. */
   request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const { send, options } = this.options(method, path, text === undefined ? {} : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) });
+    return this.send<T>(method, path, text === undefined ? undefined : Buffer.from(text), { "Content-Type": "application/json" });
+  }
+
+  /** Sends `body` as it is; the answer is JSON (a DaemonError with the daemon's message otherwise). */
+  private send<T>(method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<T> {
+    const { send, options } = this.options(method, path, body === undefined ? {} : { ...headers, "Content-Length": String(body.length) });
     return new Promise<T>((resolvePromise, reject) => {
       const req = send(options, (res) => {
         let data = "";
@@ -135,7 +140,7 @@ export class DaemonClient {
       });
       req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer from ${describeAddress(this.address)} in ${REQUEST_TIMEOUT_MS / 1000} s`)));
       req.on("error", (error: NodeJS.ErrnoException) => reject(new DaemonError(connectionMessage(this.address, error), null)));
-      req.end(text);
+      req.end(body);
     });
   }
 
@@ -145,6 +150,12 @@ export class DaemonClient {
 
   async sessions(): Promise<SessionInfo[]> {
     return (await this.request<{ sessions: SessionInfo[] }>("GET", "/v1/sessions")).sessions;
+  }
+
+  /** Uploads an image for the session's next prompt; returns the daemon's path for `images`. */
+  async upload(session: string, name: string, data: Buffer): Promise<string> {
+    const answer = await this.send<{ path: string }>("POST", `/v1/sessions/${encodeURIComponent(session)}/images`, data, { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) });
+    return answer.path;
   }
 
   detail(session: string): Promise<SessionDetail> {

@@ -29,11 +29,8 @@ export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(res, error.status, { error: error.message }, error.headers);
 }
 
-/**
- * Reads the body as JSON, at most `cap` bytes (413 beyond, checked against Content-Length first and
- * again while reading). An empty body is `{}`; anything but a JSON object is a 400.
- */
-export async function readJson(req: IncomingMessage, cap = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+/** Reads the body as bytes, at most `cap` (413 beyond, declared or streamed). */
+export async function readRaw(req: IncomingMessage, cap: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? NaN);
   if (Number.isFinite(declared) && declared > cap) throw new HttpError(413, `the request body is ${declared} bytes; the limit is ${cap}`, { Connection: "close" });
   const chunks: Buffer[] = [];
@@ -43,7 +40,15 @@ export async function readJson(req: IncomingMessage, cap = MAX_BODY_BYTES): Prom
     if (size > cap) throw new HttpError(413, `the request body is over the limit of ${cap} bytes`, { Connection: "close" });
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString("utf8").trim();
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads the body as JSON, at most `cap` bytes (413 beyond, checked against Content-Length first and
+ * again while reading). An empty body is `{}`; anything but a JSON object is a 400.
+ */
+export async function readJson(req: IncomingMessage, cap = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const text = (await readRaw(req, cap)).toString("utf8").trim();
   if (text === "") return {};
   let value: unknown;
   try {

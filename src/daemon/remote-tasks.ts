@@ -4,6 +4,9 @@
 import type { Bus } from "../protocol/bus.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
+import { readFile, stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { MAX_IMAGE_BYTES } from "../agent/images.js";
 import { describeAddress, SESSION_COMMANDS, type DaemonClient } from "./client.js";
 import type { SessionInfo } from "./sessions.js";
 
@@ -169,7 +172,9 @@ export class RemoteTasks {
         return;
       default:
         if (command.type === "user.submit" && command.images && command.images.length > 0) {
-          this.notice(task, "error", "images cannot be sent to a remote task (the daemon cannot read this machine's files)");
+          // The daemon cannot read this machine's files: the images go up first.
+          this.follow(task);
+          this.send(task, "sending the prompt with its images", this.submitWithImages(task, command));
           return;
         }
         if (SESSION_COMMANDS.has(command.type)) {
@@ -177,6 +182,19 @@ export class RemoteTasks {
           this.send(task, command.type, task.client.command(task.session, command));
         }
     }
+  }
+
+  /** Uploads the prompt's images (checked for size here, decoded there), then sends the prompt. */
+  private async submitWithImages(task: RemoteTask, command: Extract<BusCommand, { type: "user.submit" }>): Promise<void> {
+    const uploaded: string[] = [];
+    for (const image of command.images ?? []) {
+      const path = resolve(this.workspace, image);
+      const size = (await stat(path).catch(() => null))?.size;
+      if (size === undefined) throw new Error(`no such file: ${image}`);
+      if (size > MAX_IMAGE_BYTES) throw new Error(`${image} is over 12 MB`);
+      uploaded.push(await task.client.upload(task.session, basename(path), await readFile(path)));
+    }
+    await task.client.command(task.session, { ...command, images: uploaded });
   }
 
   /** Writes the daemon's copy of the session here, as /export does for a local task. */

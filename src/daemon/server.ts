@@ -9,7 +9,8 @@ import { log } from "../config/log.js";
 import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
 import { SESSION_COMMANDS } from "./client.js";
 import { VERSION } from "../version.js";
-import { bearerMatches, HttpError, promptOf, readJson, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
+import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
+import { MAX_IMAGE_BYTES } from "../agent/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { sseComment, sseMessage } from "./sse.js";
 
@@ -145,7 +146,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       only(req, "GET");
       return sendJson(res, 200, { sessions: await sessions.list() });
     }
-    const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands))?$/.exec(path);
+    const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands|images))?$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
     const id = sessionFromPath(match[1]!);
     switch (match[2]) {
@@ -187,6 +188,19 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const cancelled = sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
+      }
+      case "images": {
+        only(req, "POST");
+        const data = await readRaw(req, MAX_IMAGE_BYTES);
+        if (data.length === 0) throw new HttpError(400, "the body is empty: send the image's bytes");
+        let name = "image";
+        try {
+          name = decodeURIComponent(String(req.headers["x-file-name"] ?? "image"));
+        } catch {
+          // a bad name is only a name
+        }
+        const stored = await sessions.storeUpload(name, data);
+        return sendJson(res, 201, { path: stored });
       }
       case "commands": {
         only(req, "POST");

@@ -2,6 +2,7 @@
 // session (in arrival order) and in parallel across sessions, and a log of recent events per
 // session so a client that reconnects gets what it missed.
 import { promises as fs } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { TaskManager } from "../agent/tasks.js";
 import type { Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
@@ -137,7 +138,10 @@ export class DaemonSessions {
     this.bus.subscribe((event) => this.record(event));
     // Memory follows the sessions in use, not every session ever served.
     const idleMs = opts.idleUnloadMs ?? 10 * 60_000;
-    this.sweeper = setInterval(() => void this.unloadIdle(idleMs), Math.min(60_000, idleMs));
+    this.sweeper = setInterval(() => {
+      void this.unloadIdle(idleMs);
+      void this.pruneUploads(60 * 60_000);
+    }, Math.min(60_000, idleMs));
     this.sweeper.unref();
   }
 
@@ -272,6 +276,32 @@ export class DaemonSessions {
     return true;
   }
 
+  /** Where uploaded images wait for the prompt that names them (inside the session folder). */
+  get uploadDir(): string {
+    return join(this.opts.sessionDir, ".uploads");
+  }
+
+  /** Keeps an uploaded image (mode 600) for a prompt; returns its path. */
+  async storeUpload(name: string, data: Buffer): Promise<string> {
+    await fs.mkdir(this.uploadDir, { recursive: true, mode: 0o700 });
+    const safe = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").slice(-80) || "image";
+    const path = join(this.uploadDir, `${randomId(10)}-${safe}`);
+    await fs.writeFile(path, data, { mode: 0o600 });
+    return path;
+  }
+
+  /** Removes uploads older than `maxAgeMs` (a prompt uses its images when its turn starts). */
+  async pruneUploads(maxAgeMs: number): Promise<void> {
+    const names = await fs.readdir(this.uploadDir).catch(() => [] as string[]);
+    await Promise.all(
+      names.map(async (name) => {
+        const path = join(this.uploadDir, name);
+        const stat = await fs.stat(path).catch(() => null);
+        if (stat && Date.now() - stat.mtimeMs > maxAgeMs) await fs.unlink(path).catch(() => {});
+      }),
+    );
+  }
+
   /**
    * Passes a front end's command to the session's task (the id in the command is replaced).
    * Returns why it was refused, or null.
@@ -279,6 +309,8 @@ export class DaemonSessions {
   command(id: string, command: BusCommand): string | null {
     const session = this.ensure(id);
     if (command.type === "approval.reply" && !session.pending.has(command.requestId)) return `no approval ${command.requestId} is waiting in session "${id}"`;
+    // Images come only from uploads: a path of the daemon's own files is not for clients to name.
+    if (command.type === "user.submit" && command.images?.some((path) => dirname(resolve(path)) !== this.uploadDir)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
     this.bus.send({ ...command, taskId: id } as BusCommand);
     return null;
   }

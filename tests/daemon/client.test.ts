@@ -1,6 +1,7 @@
 // The daemon's client side: the SSE parser, addresses, and the remote-task bridge against a real
 // daemon that is restarted under it (the stream reconnects by itself and nothing is lost).
 import { readFileSync } from "node:fs";
+import sharp from "sharp";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DaemonClient, parseAddress } from "../../src/daemon/client.js";
@@ -95,9 +96,18 @@ describe("RemoteTasks against a real daemon", () => {
     expect(done.type === "turn.completed" && done.response).toMatch(/^answer \d+$/);
     // Every task.updated from the daemon is shown as remote, without the daemon's file path.
     for (const e of events) if (e.type === "task.updated") expect([e.task.location, e.task.sessionFile]).toEqual(["remote", null]);
-    // Unsupported here: a clear notice, not silence.
-    bus.send({ type: "user.submit", taskId: "work1", text: "look", images: ["/tmp/a.png"] });
-    await until((e) => e.type === "notice" && /images cannot be sent to a remote task/.test(e.text), "the image notice");
+    // Images go up to the daemon first; a missing one is a clear notice and nothing is sent.
+    bus.send({ type: "user.submit", taskId: "work1", text: "look", images: [join(workspace, "missing.png")] });
+    await until((e) => e.type === "notice" && /sending the prompt with its images failed .*no such file: .*missing\.png/.test(e.text), "the image notice");
+    const png = join(tempDir(), "shot.png");
+    await sharp({ create: { width: 30, height: 10, channels: 3, background: "blue" } }).png().toFile(png);
+    const before = model.requests.length;
+    events.length = 0;
+    bus.send({ type: "user.submit", taskId: "work1", text: "look at this", images: [png] });
+    await until((e) => e.type === "turn.completed", "the image turn");
+    const sent = (model.requests[before]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!.content as { type: string }[];
+    expect(sent.map((c) => c.type)).toEqual(["text", "image_url"]);
+    events.length = 0;
 
     expect(await first.stop("SIGTERM")).toBe(0);
     await until((e) => e.type === "notice" && /lost the daemon .*reconnecting/.test(e.text), "the lost notice");
@@ -108,11 +118,11 @@ describe("RemoteTasks against a real daemon", () => {
     // (which the snapshot would otherwise wipe from the transcript).
     const loaded = await until((e) => e.type === "session.loaded", "session.loaded");
     expect(events.findIndex((e) => e.type === "session.loaded")).toBeLessThan(events.findIndex((e) => e.type === "notice" && /reconnected/.test(e.text)));
-    expect(loaded.type === "session.loaded" && loaded.messages.map((m) => m.content)).toEqual(["hello", expect.stringMatching(/^answer/)]);
+    expect(loaded.type === "session.loaded" && loaded.messages.map((m) => (typeof m.content === "string" ? m.content : "(parts)"))).toEqual(["hello", expect.stringMatching(/^answer/), "(parts)", expect.stringMatching(/^answer/)]);
     bus.send({ type: "user.submit", taskId: "work1", text: "again" });
     const second = await until((e) => e.type === "turn.completed", "the second turn");
     expect(second.taskId).toBe("work1");
-    expect(model.requests.at(-1)!.messages).toHaveLength(4);
+    expect(model.requests.at(-1)!.messages).toHaveLength(6);
 
     // Attach mode picks up sessions other clients start (a script's POST /), without following them.
     await client.request("POST", "/", { prompt: "from a script" });

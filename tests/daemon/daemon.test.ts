@@ -2,6 +2,7 @@
 // real TCP and the real Unix socket.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, chmodSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import { collect, startCli, tempDir, testEnv } from "../helpers/cli.js";
@@ -402,6 +403,38 @@ describe("daemon: the /v1 API", () => {
     expect(existsSync(join(d.sessionDir, "cmd.json"))).toBe(false);
     expect((await http(d.url, "/health")).json.sessions).toBe(0);
     events.close();
+  });
+});
+
+describe("daemon: images", () => {
+  it("takes uploaded images for a prompt, and only those", async () => {
+    const model = await mock(() => textReply("I see it"));
+    const d = await daemon({ modelUrl: model.url });
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "green" } }).png().toBuffer();
+    const up = await http(d.url, "/v1/sessions/img/images", { body: png, headers: { "X-File-Name": encodeURIComponent("shot 1.png") } });
+    expect(up.status).toBe(201);
+    expect(dirname(up.json.path)).toBe(join(d.sessionDir, ".uploads"));
+    expect(up.json.path).toMatch(/-shot_1\.png$/);
+    expect(statSync(up.json.path).mode & 0o777).toBe(0o600);
+    const events = await openEvents(d.url, "/v1/sessions/img/events");
+    await events.waitFor((e) => e.type === "session.loaded");
+    expect((await http(d.url, "/v1/sessions/img/commands", { body: JSON.stringify({ type: "user.submit", text: "what is this?", images: [up.json.path] }) })).status).toBe(202);
+    await events.waitFor((e) => e.type === "turn.completed");
+    const content = (model.requests[0]!.messages as { role: string; content: unknown }[]).find((m) => m.role === "user")!.content as { type: string; image_url?: { url: string } }[];
+    expect(content.map((c) => c.type)).toEqual(["text", "image_url"]);
+    expect(content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+    events.close();
+    // A path the daemon did not receive as an upload is refused: no reading its other files.
+    for (const path of ["/etc/passwd", join(d.sessionDir, "img.json"), join(d.sessionDir, ".uploads", "..", "img.json")]) {
+      const refused = await http(d.url, "/v1/sessions/img/commands", { body: JSON.stringify({ type: "user.submit", text: "x", images: [path] }) });
+      expect(refused.status, path).toBe(409);
+      expect(refused.json.error).toMatch(/images must be uploaded first/);
+    }
+    expect((await http(d.url, "/v1/sessions/img/images", { body: Buffer.alloc(0) })).status).toBe(400);
+    // Over 12 MiB: 413, or a reset when the daemon closes before the upload is through.
+    const huge = await http(d.url, "/v1/sessions/img/images", { body: Buffer.alloc(13 * 1024 * 1024) }).catch(() => ({ status: -1 }));
+    expect([413, -1]).toContain(huge.status);
+    expect(model.requests).toHaveLength(1);
   });
 });
 
