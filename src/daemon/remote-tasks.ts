@@ -16,7 +16,6 @@ interface RemoteTask {
   client: DaemonClient;
   snapshot: TaskSnapshot;
   stream: { close(): void } | null;
-  connected: boolean;
   lost: boolean;
 }
 
@@ -78,7 +77,7 @@ export class RemoteTasks {
   add(localId: string, client: DaemonClient, session: string, info?: Partial<SessionInfo>): void {
     if (this.tasks.has(localId)) return;
     const title = info?.title && info.title !== "New task" ? info.title : `${session} on ${describeAddress(client.address)}`;
-    const task: RemoteTask = { localId, session, client, snapshot: placeholder(title, info?.status ?? "idle", info?.updatedAt ?? new Date().toISOString()), stream: null, connected: false, lost: false };
+    const task: RemoteTask = { localId, session, client, snapshot: placeholder(title, info?.status ?? "idle", info?.updatedAt ?? new Date().toISOString()), stream: null, lost: false };
     this.tasks.set(localId, task);
     this.emit(task, { type: "task.updated", taskId: localId, task: task.snapshot });
     if (info?.running) this.follow(task);
@@ -112,7 +111,6 @@ export class RemoteTasks {
       onState: (state) => {
         if (state.connected) {
           if (task.lost) this.notice(task, "info", `reconnected to ${describeAddress(task.client.address)}`);
-          task.connected = true;
           task.lost = false;
           return;
         }
@@ -123,7 +121,6 @@ export class RemoteTasks {
         }
         if (!task.lost) this.notice(task, "warn", `lost the daemon (${state.error}); reconnecting: the turn keeps running there`);
         task.lost = true;
-        task.connected = false;
       },
     });
   }
