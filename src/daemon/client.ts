@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { registerSecret } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
+import type { FileAt } from "./files.js";
 import type { SessionDetail, SessionInfo } from "./sessions.js";
 import { SseParser } from "./sse.js";
 
@@ -156,6 +157,12 @@ export class DaemonClient {
   async upload(session: string, name: string, data: Buffer): Promise<string> {
     const answer = await this.send<{ path: string }>("POST", `/v1/sessions/${encodeURIComponent(session)}/images`, data, { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) });
     return answer.path;
+  }
+
+  /** A file of the session's workspace now, and before `turn` when given. */
+  file(session: string, path: string, turn: number | null): Promise<FileAt> {
+    const query = `path=${encodeURIComponent(path)}${turn === null ? "" : `&turn=${turn}`}`;
+    return this.request("GET", `/v1/sessions/${encodeURIComponent(session)}/file?${query}`);
   }
 
   detail(session: string): Promise<SessionDetail> {

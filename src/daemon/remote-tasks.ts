@@ -181,6 +181,14 @@ export class RemoteTasks {
     }
   }
 
+  /** A task's file before `turn` and now, read on its daemon. */
+  async file(localId: string, turn: number, path: string): Promise<{ before: string | null | undefined; now: string | null }> {
+    const task = this.tasks.get(localId);
+    if (!task) throw new Error("not a remote task");
+    const got = await task.client.file(task.session, path, turn);
+    return { before: got.before, now: got.now };
+  }
+
   /** Uploads the prompt's images (checked for size here, decoded there), then sends the prompt. */
   private async submitWithImages(task: RemoteTask, command: Extract<BusCommand, { type: "user.submit" }>): Promise<void> {
     const uploaded: string[] = [];

@@ -146,7 +146,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       only(req, "GET");
       return sendJson(res, 200, { sessions: await sessions.list() });
     }
-    const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands|images))?$/.exec(path);
+    const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands|images|file))?$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
     const id = sessionFromPath(match[1]!);
     switch (match[2]) {
@@ -188,6 +188,17 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const cancelled = sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
+      }
+      case "file": {
+        only(req, "GET");
+        const query = new URL(req.url ?? "/", "http://daemon").searchParams;
+        const file = query.get("path");
+        if (!file) throw new HttpError(400, "name the file: ?path=PATH (and &turn=N for its content before turn N)");
+        const turnText = query.get("turn");
+        if (turnText !== null && !/^[1-9]\d{0,8}$/.test(turnText)) throw new HttpError(400, "turn must be a positive number");
+        const answer = await sessions.file(id, file, turnText === null ? null : Number(turnText));
+        if (typeof answer === "string") throw new HttpError(400, answer);
+        return sendJson(res, 200, answer);
       }
       case "images": {
         only(req, "POST");

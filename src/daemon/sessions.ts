@@ -16,6 +16,7 @@ import type { ChatMessage } from "../protocol/messages.js";
 import { sessionFileFor } from "../session/store.js";
 
 import { SESSION_ID } from "./client.js";
+import { fileAt, type FileAt } from "./files.js";
 
 export { SESSION_ID };
 
@@ -409,6 +410,12 @@ export class DaemonSessions {
       createdAt: agent.session.createdAt,
       messages: agent.messages.slice(1),
     };
+  }
+
+  /** A file of the session's workspace now, and before `turn` (from its checkpoints). */
+  async file(id: string, path: string, turn: number | null): Promise<FileAt | string> {
+    const agent = this.sessions.has(id) ? await this.manager.agentFor(id) : null;
+    return fileAt(this.opts.settings, agent?.session.id ?? id, path, turn);
   }
 
   /** Stops the session's turn, removes its file and forgets it. */

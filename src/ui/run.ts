@@ -173,6 +173,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     memory: memorySource(settings),
     checkpoints,
     now: () => Date.now(),
+    remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
     addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
   if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);

@@ -438,8 +438,8 @@ describe("daemon: images", () => {
   });
 });
 
-describe("daemon: rewind through commands", () => {
-  it("restores the daemon's files to before a turn", async () => {
+describe("daemon: files and rewind", () => {
+  it("sends a file before a turn and now, and restores the daemon's files through commands", async () => {
     const model = await mock((req) => {
       const last = (req.messages as { role: string }[]).at(-1)!;
       if (last.role === "tool") return textReply("wrote it");
@@ -448,6 +448,14 @@ describe("daemon: rewind through commands", () => {
     const d = await daemon({ modelUrl: model.url });
     await http(d.url, "/", { body: prompt("make a file"), headers: { "X-Session-Id": "rw" } });
     expect(existsSync(join(d.workspace, "made.txt"))).toBe(true);
+    // A remote UI's turn diff: the file now and before turn 1 (absent then), read on the daemon.
+    const file = await http(d.url, `/v1/sessions/rw/file?path=made.txt&turn=1`);
+    expect(file.json).toEqual({ path: join(d.workspace, "made.txt"), now: "by the agent\n", before: null });
+    expect((await http(d.url, `/v1/sessions/rw/file?path=${encodeURIComponent(join(d.workspace, "made.txt"))}`)).json).toEqual({ path: join(d.workspace, "made.txt"), now: "by the agent\n" });
+    for (const bad of ["path=../outside.txt", "path=%2Fetc%2Fpasswd", "", "path=made.txt&turn=0", "path=made.txt&turn=x"]) {
+      const refused = await http(d.url, `/v1/sessions/rw/file?${bad}`);
+      expect(refused.status, bad).toBe(400);
+    }
     const events = await openEvents(d.url, "/v1/sessions/rw/events");
     await events.waitFor((e) => e.type === "session.loaded");
     expect((await http(d.url, "/v1/sessions/rw/commands", { body: JSON.stringify({ type: "session.rewind", turn: 1, what: "both" }) })).status).toBe(202);

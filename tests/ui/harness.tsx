@@ -91,6 +91,7 @@ export interface RenderOptions {
   readFile?: (path: string) => string | null;
   now?: () => number;
   addRemote?: ControllerDeps["addRemote"];
+  remoteFile?: ControllerDeps["remoteFile"];
 }
 
 export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
@@ -127,6 +128,9 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
     checkpoints: options.checkpoints ?? noCheckpoints,
     now: options.now ?? (() => Date.now()),
     addRemote: options.addRemote ?? (async () => {
+      throw new Error("no daemon here");
+    }),
+    remoteFile: options.remoteFile ?? (async () => {
       throw new Error("no daemon here");
     }),
   });

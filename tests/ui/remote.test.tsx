@@ -1,7 +1,8 @@
 // Remote tasks in the UI: the title bar and task list mark them, /remote parses its arguments and
 // reports a daemon that cannot be reached without adding anything.
 import { afterEach, describe, expect, it } from "vitest";
-import { renderUi, snapshot, type Harness } from "./harness.js";
+import { keys } from "../helpers/pty.js";
+import { renderUi, snapshot, type Harness, until } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -70,6 +71,32 @@ describe("a remote task's files", () => {
     h.ctl.setUi((ui) => ({ ...ui, resultsTab: "changes", diffPath: "src/a.ts" }));
     const screen = (await h.lines()).join("\n");
     expect(screen).toContain("this task runs on a daemon");
+    expect(screen).toContain("the Turns tab shows each");
     expect(screen).not.toContain("LOCAL CONTENT");
+  });
+});
+
+describe("a remote task's turn diffs", () => {
+  it("are read on the daemon: Enter on a file asks for it and its content before the turn", async () => {
+    const asked: string[] = [];
+    h = await renderUi(120, 30, {
+      readFile: () => "LOCAL CONTENT",
+      remoteFile: async (taskId, turn, path) => {
+        asked.push(`${taskId} ${turn} ${path}`);
+        return { before: "alpha\nbeta\n", now: "alpha\nBETA remote\n" };
+      },
+    });
+    h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "remote", location: "remote" }) });
+    h.emit({ type: "turn.started", taskId: "t0", turnId: "u1", prompt: "change it" });
+    h.emit({ type: "turn.completed", taskId: "t0", turnId: "u1", reason: "completed", response: "ok", steps: 1, usage: { prompt: 1, completion: 1 } });
+    h.emit({ type: "checkpoints.updated", taskId: "t0", turns: [{ turn: 1, prompt: "change it", changes: [{ path: "/srv/ws/notes.txt", before: "kept", after: "present", by: "edit_file" }] }] });
+    h.keys("\x12");
+    h.keys(keys.right);
+    await until(h, (f) => f.includes("[Turns 1]"));
+    h.keys(`${keys.down}\r`);
+    const frame = await until(h, (f) => f.includes("+ BETA remote"));
+    expect(asked).toEqual(["t0 1 /srv/ws/notes.txt"]);
+    expect(frame).toContain("- beta");
+    expect(frame).not.toContain("LOCAL CONTENT");
   });
 });

@@ -71,6 +71,8 @@ export interface ControllerDeps {
   now(): number;
   /** `/remote`: adds a daemon's session as a task once the daemon answers; resolves to the task's id. */
   addRemote(request: { address: string; tokenFile: string | null; session: string | null }): Promise<string>;
+  /** A remote task's file before `turn` and now, as its daemon reads them. */
+  remoteFile(taskId: string, turn: number, path: string): Promise<{ before: string | null | undefined; now: string | null }>;
 }
 
 export class Controller {

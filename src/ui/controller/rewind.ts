@@ -89,6 +89,7 @@ export function revertConfirmed(ctl: Controller, dialog: Extract<Dialog, { kind:
 
 /** Shows a file's diff since before `turn`; its earlier content comes from the checkpoint store. */
 function openTurnDiff(ctl: Controller, taskId: string, turn: number, change: FileChange): void {
+  if (ctl.state.tasks[taskId]?.snapshot.location === "remote") return openRemoteTurnDiff(ctl, taskId, turn, change);
   const sessionId = ctl.state.transcripts[taskId]?.sessionId ?? null;
   const load = change.before === "kept" && sessionId !== null;
   const diff: TurnDiff = { taskId, turn, path: change.path, before: change.before === "absent" ? null : undefined, loading: load, offset: 0 };
@@ -97,6 +98,21 @@ function openTurnDiff(ctl: Controller, taskId: string, turn: number, change: Fil
   const done = (before: string | null | undefined) =>
     ctl.setUi((ui) => (ui.turnDiff?.taskId === taskId && ui.turnDiff.turn === turn && ui.turnDiff.path === change.path ? { ...ui, turnDiff: { ...ui.turnDiff, before, loading: false } } : ui));
   ctl.deps.checkpoints.contentBefore(sessionId, turn, change.path).then(done, () => done(undefined));
+}
+
+/** The same for a remote task: the daemon reads the file and its checkpoint. */
+function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, change: FileChange): void {
+  ctl.setUi((ui) => ({ ...ui, turnDiff: { taskId, turn, path: change.path, before: undefined, loading: true, offset: 0 }, diffHunk: 0 }));
+  const done = (got: { before: string | null | undefined; now: string | null } | null) =>
+    ctl.setUi((ui) =>
+      ui.turnDiff?.taskId === taskId && ui.turnDiff.turn === turn && ui.turnDiff.path === change.path
+        ? { ...ui, turnDiff: { ...ui.turnDiff, loading: false, before: got?.before, ...(got ? { now: got.now } : {}) } }
+        : ui,
+    );
+  ctl.deps.remoteFile(taskId, turn, change.path).then(done, (error: unknown) => {
+    done(null);
+    ctl.status(`the daemon did not send ${displayPath(change.path, ctl.state.transcripts[taskId]?.workspace ?? null)}: ${(error as Error).message}`, "error");
+  });
 }
 
 /** The Turns tab's own keys (results focus); false for the ones the pane handles for every tab. */

@@ -66,6 +66,8 @@ export interface TurnDiff {
   turn: number;
   path: string;
   before: string | null | undefined;
+  /** A remote task's file as the daemon read it (undefined: not read, or a local task). */
+  now?: string | null;
   loading: boolean;
   offset: number;
 }

@@ -9,7 +9,7 @@ import { boardRows } from "../state/children.js";
 import { boardLines, isActive } from "../view/agents-view.js";
 import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
-import { REMOTE_FILES, turnsTab } from "../view/turns-view.js";
+import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";
 import { shownTabs } from "../controller/ui-state.js";
 
 const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
@@ -40,7 +40,7 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   // Re-read the file after each tool call of the task (blocks change then); cached otherwise.
   let diff: ReturnType<typeof renderDiff> | null = null;
   const remote = s.current ? s.tasks[s.current]?.snapshot.location === "remote" : false;
-  if (tab === "changes" && diffPath && remote) diff = { lines: [truncateToWidth(p.title(diffPath), inner), ...wrapLine(p.dim(REMOTE_FILES), inner, { words: true })], hunkStarts: [] };
+  if (tab === "changes" && diffPath && remote) diff = { lines: [truncateToWidth(p.title(diffPath), inner), ...wrapLine(p.dim(REMOTE_CHANGES), inner, { words: true })], hunkStarts: [] };
   else if (tab === "changes" && diffPath) {
     const key = { diffPath, blocks, inner, p };
     const hit = diffCache.get(sv);

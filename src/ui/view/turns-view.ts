@@ -114,22 +114,27 @@ export function rewindLines(ctl: Controller, p: Palette, d: RewindDialog, width:
 const diffCache = new WeakMap<AppServices, { key: unknown[]; diff: RenderedDiff }>();
 
 /** The Turns tab's open diff, drawn (and cached until the task's blocks or the loaded content change). */
-/** What the diff views say for a remote task: its files are on the daemon's machine. */
-export const REMOTE_FILES = "this task runs on a daemon: its files are there, so no diff is shown here";
+/** What the diff views say for a remote task's file the daemon did not send. */
+const REMOTE_FILES = "this task runs on a daemon: its files are there, and the daemon did not send this one";
+
+/** The Changes tab diffs against this machine's files; a remote task's diffs are per turn. */
+export const REMOTE_CHANGES = "this task runs on a daemon: its files are there; the Turns tab shows each turn's diff, read on the daemon";
 
 function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number): RenderedDiff {
   const t = s.transcripts[d.taskId];
-  const key = [d.taskId, d.turn, d.path, d.before, d.loading, t?.blocks, t?.checkpoints, inner, sv.palette];
+  const key = [d.taskId, d.turn, d.path, d.before, d.now, d.loading, t?.blocks, t?.checkpoints, inner, sv.palette];
   const hit = diffCache.get(sv);
   if (hit && hit.key.every((k, i) => k === key[i])) return hit.diff;
   const { palette: p } = sv;
   const name = displayPath(d.path, t?.workspace ?? null);
   const note = (text: string): RenderedDiff => ({ lines: [truncateToWidth(p.title(name), inner), ...wrapLine(p.dim(text), inner, { words: true })], hunkStarts: [] });
   const change = t?.checkpoints.find((c) => c.turn === d.turn)?.changes.find((c) => c.path === d.path);
-  const now = sv.readFile(d.path);
+  // A remote task's file is read on the daemon, with its checkpoint (`now` comes with `before`).
+  const remote = s.tasks[d.taskId]?.snapshot.location === "remote";
+  const now = remote ? (d.now ?? null) : sv.readFile(d.path);
   let diff: RenderedDiff;
-  if (s.tasks[d.taskId]?.snapshot.location === "remote") diff = note(REMOTE_FILES);
-  else if (d.loading) diff = note("reading the checkpoint…");
+  if (d.loading) diff = note(remote ? "reading the file on the daemon…" : "reading the checkpoint…");
+  else if (remote && d.now === undefined) diff = note(REMOTE_FILES);
   else if (d.before === undefined) diff = note(`its content before turn ${d.turn} was not kept (too large, or the checkpoint is gone): no diff, and u cannot restore it`);
   else if (now === null && change?.after === "present") diff = note("the file is too large (or unreadable) to show now");
   else diff = renderDiff(diffFile(d.before, now), { width: inner, styles: diffStyles(p), path: name });
