@@ -80,6 +80,8 @@ interface Session {
   activeAt: number;
   /** Its file exists (found at start-up or saved since): only these are counted and listed. */
   saved: boolean;
+  /** The last report of the turns' file changes (sent in a snapshot). */
+  checkpoints?: BusEvent;
   /** The title read from the file of a session not loaded, and the file's mtime then. */
   peeked?: { mtimeMs: number; title: string | null };
 }
@@ -228,6 +230,7 @@ export class DaemonSessions {
     }
     if (main && event.type === "turn.completed") session.inTurn = false;
     if (event.type === "session.saved") session.saved = true;
+    if (main && event.type === "checkpoints.updated") session.checkpoints = event;
     if (event.type === "approval.requested") session.pending.add(event.requestId);
     if (event.type === "approval.resolved") session.pending.delete(event.requestId);
     for (const listener of session.listeners) listener(logged);
@@ -359,7 +362,11 @@ export class DaemonSessions {
       const snapshot = this.manager.snapshotOf(id);
       if (snapshot) send(mark({ type: "task.updated", taskId: id, task: snapshot }));
       const messages = session.inTurn ? session.base : (agent?.messages.slice(1) ?? []);
+      // The session as the engine started it (its workspace names the files in the views).
+      if (agent) send(mark({ type: "session.started", taskId: id, sessionId: agent.session.id, sessionFile: agent.sessionFile ?? "", workspace: this.opts.settings.workspace, model: agent.model, resumed: false, messages: agent.messages.length }));
       send(mark({ type: "session.loaded", taskId: id, messages }));
+      // The turns' file changes, for the Turns tab and /rewind.
+      if (session.checkpoints) send(mark(session.checkpoints));
       if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
     }
     // Told between what was owed and what is live, so a client can say "reconnected" after the snapshot.

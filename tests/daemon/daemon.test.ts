@@ -339,9 +339,10 @@ describe("daemon: the /v1 API", () => {
     await first.waitFor((e) => e.type === "assistant.delta");
     expect(first.events[0].type).toBe("task.updated");
     expect(first.events[0].task.status).toBe("running");
-    expect(first.events[1].type).toBe("session.loaded");
-    expect(first.events[1].messages.map((m: { content: string }) => m.content)).toEqual(["warm up", "one two three four five six seven eight nine ten"]);
-    expect(first.events[2]).toMatchObject({ type: "turn.started", prompt: "count" });
+    expect(first.events[1]).toMatchObject({ type: "session.started", sessionId: "live", workspace: d.workspace });
+    expect(first.events[2].type).toBe("session.loaded");
+    expect(first.events[2].messages.map((m: { content: string }) => m.content)).toEqual(["warm up", "one two three four five six seven eight nine ten"]);
+    expect(first.events[3]).toMatchObject({ type: "turn.started", prompt: "count" });
     await new Promise((r) => setTimeout(r, 150));
     first.close();
     const lastId = first.messages.at(-1)!.id!;
@@ -458,6 +459,9 @@ describe("daemon: files and rewind", () => {
     }
     const events = await openEvents(d.url, "/v1/sessions/rw/events");
     await events.waitFor((e) => e.type === "session.loaded");
+    // The snapshot carries the turns' file changes, for the Turns tab of a UI that attaches later.
+    const reported = await events.waitFor((e) => e.type === "checkpoints.updated");
+    expect(reported.turns[0].changes[0]).toMatchObject({ path: join(d.workspace, "made.txt"), before: "absent", after: "present", by: "write_file" });
     expect((await http(d.url, "/v1/sessions/rw/commands", { body: JSON.stringify({ type: "session.rewind", turn: 1, what: "both" }) })).status).toBe(202);
     await events.waitFor((e) => e.type === "session.loaded" && e.messages.length === 0);
     expect(existsSync(join(d.workspace, "made.txt"))).toBe(false);

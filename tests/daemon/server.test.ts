@@ -37,10 +37,10 @@ describe("the daemon server", () => {
     await new Promise((r) => setTimeout(r, 400));
     stream.close();
     // The snapshot (task.updated, session.loaded) is all the data; pings are comments, not events.
-    expect(stream.events.map((e) => e.type)).toEqual(["task.updated", "session.loaded"]);
+    expect(stream.events.map((e) => e.type)).toEqual(["task.updated", "session.started", "session.loaded"]);
     // ...then the mark that the catch-up is over.
-    expect(stream.messages.map((m) => m.event)).toEqual(["task.updated", "session.loaded", "ready"]);
-    expect(JSON.parse(stream.messages[2]!.data)).toEqual({ snapshot: true });
+    expect(stream.messages.map((m) => m.event)).toEqual(["task.updated", "session.started", "session.loaded", "ready"]);
+    expect(JSON.parse(stream.messages[3]!.data)).toEqual({ snapshot: true });
     const res = await fetch(`${d.url}/v1/sessions/quiet/events`);
     const reader = res.body!.getReader();
     let text = "";
