@@ -5,7 +5,7 @@ import type { Settings } from "../config/schema.js";
 import { randomId } from "../protocol/ids.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskStatus } from "../protocol/events.js";
 import { trustedCommandArgv } from "../sandbox/classify.js";
-import { commandOf, decide, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { alwaysRuleFor, applyAlways, commandOf, decide, describeAlways, type AlwaysRule, type Remembered } from "../sandbox/policy.js";
 import { savePermission } from "../session/permissions.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
@@ -52,12 +52,16 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
     const argv = verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
     return argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true };
   }
-  const why = `${verdict.reason}${verdict.part && verdict.part !== command ? ` (the part: ${verdict.part})` : ""}${verdict.rule && verdict.danger ? ` [rule ${verdict.rule}]` : ""}`;
+  // The reason names the rule and the part already where a rule decided; a policy verdict names the part here.
+  const why = verdict.part && !verdict.reason.includes(verdict.part) ? `${verdict.reason} (the part: ${verdict.part})` : verdict.reason;
   if (verdict.decision === "deny") return { allow: false, reason: why };
   if (!ctx.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
-  const request = await approvalRequest(tool, args, why, ctx.settings.workspace);
+  const dangerous = verdict.danger === "dangerous";
+  // A dangerous command's card gives the rule's own words; the rule name and the matched part are shown apart.
+  const request = await approvalRequest(tool, args, dangerous && verdict.plain ? verdict.plain : why, ctx.settings.workspace);
   // A subagent's question is the parent task's, labelled with who asks.
   if (who) request.title = `[${who.agentId} ${who.name}] ${request.title}`;
+  const always = alwaysRuleFor(tool.kind, command, tool.name, dangerous);
   const requestId = randomId(12);
   who?.waiting(true);
   return new Promise((resolve) => {
@@ -67,22 +71,31 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
         who?.waiting(false);
         resolve(decision);
       },
-      remember: (scope) => {
-        const rule = rememberAlways(task.remembered, tool.kind, command, tool.name);
-        if (scope === "workspace") void persistRule(ctx.settings, tool.kind, command, tool.name);
+      remember: (asked) => {
+        // Consent to a dangerous command is never kept beyond this task, whatever a client sends.
+        const scope = dangerous ? "task" : asked;
+        const rule = applyAlways(task.remembered, always);
+        if (scope === "workspace") void persistRule(ctx.settings, always);
         ctx.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
       },
     });
     task.status = "waiting";
-    ctx.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
+    ctx.emit({
+      type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request,
+      ...(verdict.rule ? { rule: verdict.rule } : {}),
+      ...(dangerous ? { dangerous: true } : {}),
+      ...(verdict.part ?? (dangerous ? command : undefined) ? { match: verdict.part ?? command } : {}),
+      always: describeAlways(always),
+      alwaysWorkspace: !dangerous,
+    });
     ctx.changed();
   });
 }
 
 /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
-async function persistRule(settings: Settings, kind: AnyTool["kind"], command: string | undefined, tool: string): Promise<void> {
+async function persistRule(settings: Settings, always: AlwaysRule): Promise<void> {
   try {
-    const rule = kind === "mcp" ? { tool } : kind === "edit" || command === undefined ? { edits: true } : { command };
+    const rule = always.kind === "tool" ? { tool: always.tool } : always.kind === "edits" ? { edits: true } : { command: always.kind === "prefix" ? always.prefix : always.command };
     await savePermission(settings.home, settings.workspace, rule);
   } catch (error) {
     log("warn", "saving a permission", error);

@@ -137,6 +137,10 @@ export const eventDefinitions = {
       detail: z.string().check(z.describe("The exact command, diff or path.")),
       reason: z.string().check(z.describe("Why approval is needed (the policy, or the rule that matched).")),
       rule: z.optional(z.string()),
+      dangerous: z.optional(z.boolean().check(z.describe("A dangerous-command rule matched: the card says so in red, and 'always' allows only this exact command in this task."))),
+      match: z.optional(z.string().check(z.describe("The part of the command the rule matched, to highlight in `detail`."))),
+      always: z.optional(z.string().check(z.describe("What an 'always' answer would allow, in words ('commands starting with \"npm run build\"'); absent: always is not offered."))),
+      alwaysWorkspace: z.optional(z.boolean().check(z.describe("Whether 'always for this workspace' is offered (never for a dangerous command)."))),
     },
   },
   "approval.resolved": {

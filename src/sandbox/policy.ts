@@ -17,6 +17,8 @@ export interface Verdict {
   part?: string;
   /** Set when a dangerous-command rule or the blocklist decided. */
   danger?: "dangerous" | "blocked";
+  /** With `danger`: the rule's reason in plain words, without the rule name or the part (the card shows those apart). */
+  plain?: string;
   /** Allowed because it is a recognised read-only command: run it as trustedCommandArgv gives it. */
   readOnly?: true;
 }
@@ -117,20 +119,60 @@ export function suggestPrefix(command: string): string | null {
   return take.join(" ");
 }
 
-/** Records an "always" answer; returns what was remembered, for the UI to show. */
+/**
+ * What an "always" answer remembers for one call. It is decided before the user is asked, so the
+ * card can say exactly what "always" will allow. A dangerous command is only ever remembered
+ * exactly: a prefix learned from `git reset --hard` must not cover `git reset --hard origin`.
+ */
+export type AlwaysRule = { kind: "tool"; tool: string } | { kind: "edits" } | { kind: "prefix"; prefix: string } | { kind: "command"; command: string };
+
+export function alwaysRuleFor(kind: ToolKind, command: string | undefined, tool?: string, dangerous = false): AlwaysRule {
+  if (kind === "mcp" && tool !== undefined) return { kind: "tool", tool };
+  if (kind === "edit" || command === undefined) return { kind: "edits" };
+  const prefix = dangerous ? null : suggestPrefix(command);
+  return prefix ? { kind: "prefix", prefix } : { kind: "command", command };
+}
+
+/** The rule in words, for the approval card ("always allow ... in this task"). */
+export function describeAlways(rule: AlwaysRule): string {
+  switch (rule.kind) {
+    case "tool":
+      return `the tool ${rule.tool}`;
+    case "edits":
+      return "all file edits";
+    case "prefix":
+      return `commands starting with "${rule.prefix}"`;
+    case "command":
+      return "exactly this command";
+    default:
+      return rule satisfies never;
+  }
+}
+
+/** Records an "always" answer; returns what was remembered, for the notice. */
+export function applyAlways(remembered: Remembered, rule: AlwaysRule): string {
+  switch (rule.kind) {
+    case "tool":
+      remembered.tools.add(rule.tool);
+      return `the tool ${rule.tool}`;
+    case "edits":
+      remembered.allEdits = true;
+      return "all file edits";
+    case "prefix":
+      remembered.prefixes.add(rule.prefix);
+      return `${rule.prefix} …`;
+    case "command":
+      remembered.commands.add(rule.command);
+      return rule.command;
+    default:
+      return rule satisfies never;
+  }
+}
+
+/** Records an "always" answer for a call, judged as alwaysRuleFor does; returns what was remembered. */
 export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined, tool?: string): string {
-  if (kind === "mcp" && tool !== undefined) {
-    remembered.tools.add(tool);
-    return `the tool ${tool}`;
-  }
-  if (kind === "edit" || command === undefined) {
-    remembered.allEdits = true;
-    return "all file edits";
-  }
-  const prefix = suggestPrefix(command);
-  if (prefix) remembered.prefixes.add(prefix);
-  else remembered.commands.add(command);
-  return prefix ? `${prefix} …` : command;
+  const dangerous = command !== undefined && classifyDanger(command)?.level === "dangerous";
+  return applyAlways(remembered, alwaysRuleFor(kind, command, tool, dangerous));
 }
 
 /** The first part of a compound command that is not read-only, with why; else why the whole is not. */
@@ -172,7 +214,7 @@ export function decide(input: PolicyInput): Verdict {
   const command = kind === "exec" ? commandOf(input.args) : undefined;
   const danger = command !== undefined ? classifyDanger(command) : null;
   if (command !== undefined && danger?.level === "blocked") {
-    return { decision: "deny", reason: named(`refused in every mode: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "blocked", ...withPart(danger.part, command) };
+    return { decision: "deny", reason: named(`refused in every mode: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "blocked", plain: danger.reason, ...withPart(danger.part, command) };
   }
   const denied = command !== undefined ? matchDeny(command, input.deny ?? []) : null;
   if (command !== undefined && denied) {
@@ -186,7 +228,7 @@ export function decide(input: PolicyInput): Verdict {
   if (command !== undefined && danger?.level === "dangerous") {
     // An exact "always" is consent to this very command; a prefix never covers a dangerous one.
     if (remembered.commands.has(command)) return { decision: "allow", reason: "allowed always for this task", rule: danger.rule!, danger: "dangerous" };
-    return { decision: "ask", reason: named(`dangerous: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "dangerous", ...withPart(danger.part, command) };
+    return { decision: "ask", reason: named(`dangerous: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "dangerous", plain: danger.reason, ...withPart(danger.part, command) };
   }
   if (mode === "goal") return { decision: "allow", reason: "goal mode runs without questions", rule: "mode:goal" };
   if (kind === "edit") {

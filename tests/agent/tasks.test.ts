@@ -241,6 +241,45 @@ describe("task manager safety", () => {
     expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/refused in every mode.*rule delete-root/);
   });
 
+  it("'always' on a dangerous command allows that exact command only, in this task, and says so before asking", async () => {
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "git reset --hard" } }]),
+      reply("", [{ name: "run_command", args: { command: "git reset --hard" } }]),
+      reply("", [{ name: "run_command", args: { command: "git reset --hard origin/main" } }]),
+      reply("done"),
+    ]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "reset"));
+    const ask = await t.waitFor("approval.requested");
+    expect(ask).toMatchObject({ dangerous: true, rule: "git-discard-changes", always: "exactly this command", alwaysWorkspace: false });
+    // The rule is named once, in its own field; the reason is the rule's plain words.
+    expect(ask.reason).not.toMatch(/rule git-discard-changes/);
+    // A client asking for the workspace scope still gets this task only, and nothing is saved.
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
+    const notice = await t.waitFor("notice", (e) => e.text.startsWith("allowed from now on"));
+    expect(notice.text).toBe("allowed from now on in this task: git reset --hard");
+    // The same command runs without a question; a more destructive one asks again.
+    const again = await t.waitFor("approval.requested", (e) => e.requestId !== ask.requestId);
+    expect(again.detail).toBe("git reset --hard origin/main");
+    t.send({ type: "approval.reply", taskId: "a", requestId: again.requestId, decision: "deny" });
+    await t.waitFor("turn.completed");
+    expect(t.events.filter((e) => e.type === "approval.requested")).toHaveLength(2);
+    expect(existsSync(join(t.home, "permissions.json"))).toBe(false);
+  });
+
+  it("an ordinary card says the prefix 'always' will remember", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]), reply("ok")]);
+    const t = setup(client);
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "build"));
+    const ask = await t.waitFor("approval.requested");
+    expect(ask).toMatchObject({ always: 'commands starting with "npm run build"', alwaysWorkspace: true });
+    expect(ask.dangerous).toBeUndefined();
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "deny" });
+    await t.waitFor("turn.completed");
+  });
+
   it("'always for this workspace' is kept and given to new tasks; /permissions can remove a rule", async () => {
     const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]), reply("ok"), reply("", [{ name: "run_command", args: { command: "npm run build" } }]), reply("ok")]);
     const t = setup(client);

@@ -2,7 +2,7 @@
 // policy, the rule and part each verdict names, and what an "always" answer remembers.
 import { describe, expect, it } from "vitest";
 import type { ApprovalPolicy, PermissionMode, ToolKind } from "../../src/protocol/events.js";
-import { coveredByRemembered, decide, newRemembered, rememberAlways, suggestPrefix, type PolicyInput, type Remembered } from "../../src/sandbox/policy.js";
+import { alwaysRuleFor, coveredByRemembered, decide, describeAlways, newRemembered, rememberAlways, suggestPrefix, type PolicyInput, type Remembered } from "../../src/sandbox/policy.js";
 
 function run(command: string, over: Partial<PolicyInput> = {}) {
   return decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: newRemembered(), ...over });
@@ -123,6 +123,27 @@ describe("decide: remembered rules", () => {
     expect(rememberAlways(r, "edit", undefined)).toBe("all file edits");
     expect(rememberAlways(r, "mcp", undefined, "mcp__gh__create_issue")).toBe("the tool mcp__gh__create_issue");
     expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true, tools: new Set(["mcp__gh__create_issue"]) });
+  });
+});
+
+describe("what 'always' allows", () => {
+  it("is said in words before the user chooses", () => {
+    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --prod"))).toBe('commands starting with "npm run build"');
+    expect(describeAlways(alwaysRuleFor("exec", "make deploy && make clean"))).toBe("exactly this command");
+    expect(describeAlways(alwaysRuleFor("edit", undefined))).toBe("all file edits");
+    expect(describeAlways(alwaysRuleFor("mcp", undefined, "mcp__gh__x"))).toBe("the tool mcp__gh__x");
+  });
+
+  it("remembers a dangerous command exactly, so a prefix never covers a more destructive one", () => {
+    expect(alwaysRuleFor("exec", "git reset --hard", undefined, true)).toEqual({ kind: "command", command: "git reset --hard" });
+    const r = newRemembered();
+    expect(rememberAlways(r, "exec", "git reset --hard")).toBe("git reset --hard");
+    expect(r.prefixes.size).toBe(0);
+    const ask = (command: string) => decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: r }).decision;
+    // What was approved runs; what it did not approve asks again.
+    expect(ask("git reset --hard")).toBe("allow");
+    expect(ask("git reset --hard origin")).toBe("ask");
+    expect(ask("git reset HEAD~3")).toBe("ask");
   });
 });
 

@@ -166,7 +166,9 @@ export class Controller {
         reply("always");
         return true;
       case "approveAlwaysWorkspace":
-        reply("always", "workspace");
+        // Never offered for a dangerous command: consent to one is kept for this task at most.
+        if (!pending.alwaysWorkspace) this.status("a dangerous command can only be allowed for this task: a (exactly this command) or y (once)", "warn");
+        else reply("always", "workspace");
         return true;
       case "deny":
         reply("deny");

@@ -11,7 +11,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   const status = (s.ui.status);
   const focus = (s.ui.focus);
   const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
-  const approval = ((s.current ? (s.transcripts[s.current]?.blocks.some((b) => b.kind === "approval" && b.resolved === null) ?? false) : false));
+  const approval = s.current ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null) : null;
   let text: string;
   if (status && status.until > Date.now()) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
@@ -32,6 +32,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   else if (focus === "results" && s.ui.resultsTab === "turns") text = p.dim(fitting(["Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back", "Enter diff/rewind · u revert · ←→ · Esc back"], width));
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
+  else if (approval?.kind === "approval" && approval.dangerous) text = p.error("dangerous: y once · a this exact command for the task · n deny · d deny+note · Enter full text");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
   else if (running) text = p.dim("Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette");
   else text = p.dim("Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results");

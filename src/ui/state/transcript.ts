@@ -39,6 +39,16 @@ export type Block =
       title: string;
       detail: string;
       reason: string;
+      /** The rule that decided (a danger rule's name, `approval:on-request`, ...), when one did. */
+      rule: string | null;
+      /** A dangerous-command rule matched: a red card, and "always" is this exact command only. */
+      dangerous: boolean;
+      /** The part of the command the rule matched, highlighted in the card. */
+      match: string | null;
+      /** What "always" would allow, in words; null when the engine did not say. */
+      always: string | null;
+      /** Whether "always for this workspace" is offered. */
+      alwaysWorkspace: boolean;
       /** Set when a subagent asks: its id, and its configured name when the board knows it. */
       agentId?: string;
       agentName?: string;
@@ -267,6 +277,7 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       const name = event.agentId ? state.agents.find((a) => a.id === event.agentId)?.name : undefined;
       return add(state, (id) => ({
         kind: "approval", id, requestId: event.requestId, tool: event.tool, toolKind: event.kind, title: event.title, detail: event.detail, reason: event.reason, resolved: null,
+        rule: event.rule ?? null, dangerous: event.dangerous ?? false, match: event.match ?? null, always: event.always ?? null, alwaysWorkspace: event.alwaysWorkspace ?? true,
         ...(event.agentId ? { agentId: event.agentId } : {}),
         ...(name ? { agentName: name } : {}),
       }));

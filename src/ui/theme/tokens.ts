@@ -35,6 +35,7 @@ export const tokenNames = [
   "heading",
   "quote",
   "approval",
+  "dangerMatch",
   "badge",
 ] as const;
 

@@ -73,8 +73,6 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
 }
 
-export const APPROVAL_SEGMENTS = ["y once", "a always (task)", "A always (workspace)", "n deny", "d deny with a note"];
-export const APPROVAL_KEYS = APPROVAL_SEGMENTS.join(" · ");
 
 /** Packs " · "-joined segments into as few lines of `width` as they fit (a segment never splits). */
 export function packSegments(segments: string[], width: number): string[] {
@@ -92,33 +90,60 @@ export function packSegments(segments: string[], width: number): string[] {
 }
 
 /**
- * A bordered card: the exact command or diff, why it needs approval, and the keys. It never takes
- * more than `maxLines` rows: the detail shrinks first (the full text is one Enter away).
+ * The card's keys, spelled out: what "always" allows is said before the user chooses, and a
+ * dangerous command is never offered "always for this workspace".
+ */
+export function approvalKeySegments(block: Of<"approval">): string[] {
+  const always = block.always ?? "commands like this one";
+  return ["y once", `a always allow ${always} in this task`, ...(block.alwaysWorkspace ? ["A the same in this workspace"] : []), "n deny", "d deny with a note"];
+}
+
+/** `detail` with the first occurrence of `match` painted, so the eye lands on what the rule matched. */
+function highlight(detail: string, match: string | null, paint: (s: string) => string): string {
+  if (!match) return detail;
+  const at = detail.indexOf(match);
+  return at === -1 ? detail : detail.slice(0, at) + paint(match) + detail.slice(at + match.length);
+}
+
+/**
+ * A bordered card: the exact command or diff, why it needs approval, and the keys. A dangerous
+ * command gets its own red card headed "Dangerous" with the rule's reason in full colour and the
+ * matched part highlighted. It never takes more than `maxLines` rows: the detail shrinks first
+ * (the full text is one Enter away).
  */
 export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 24): string[] {
   const inner = Math.max(8, c.width - 4);
-  const border = c.p.approval;
+  const danger = block.dangerous;
+  const border = danger ? c.p.error : c.p.approval;
   const h = c.ascii ? "-" : "─";
   const v = c.ascii ? "|" : "│";
   const who = block.agentId ? ` (asked by ${block.agentId}${block.agentName ? ` ${block.agentName}` : ""})` : "";
-  const title = truncateToWidth(` Approval needed${who} `, Math.max(1, c.width - 4));
+  const heading = danger ? `${c.ascii ? "!!" : "⚠"} Dangerous${block.rule ? ` · ${block.rule}` : ""}` : "Approval needed";
+  const title = truncateToWidth(` ${heading}${who} `, Math.max(1, c.width - 4));
   const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
   const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
   const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
-  let keys = block.resolved !== null ? [c.p.dim(`answered: ${block.resolved}`)] : packSegments(APPROVAL_SEGMENTS, inner).map((l) => c.p.accent(l));
+  const segments = approvalKeySegments(block).flatMap((seg) => wrapLine(seg, inner, { words: true }));
+  let keys = block.resolved !== null ? [c.p.dim(`answered: ${block.resolved}`)] : packSegments(segments, inner).map((l) => (danger ? c.p.error(l) : c.p.accent(l)));
   const titleLines = wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
-  let why = wrapLine(`why: ${block.reason}`, inner, { words: true });
-  const fixed = () => 2 + titleLines.length + why.length + keys.length;
-  if (fixed() + 1 > maxLines) why = [truncateToWidth(`why: ${block.reason}`, inner)];
+  const reason = danger ? block.reason : `why: ${block.reason}`;
+  const paintReason = danger ? c.p.error : c.p.dim;
+  let why = wrapLine(reason, inner, { words: true });
+  // The matched part of a compound command, in words too: highlighting alone is lost without colour.
+  const matched = block.match && block.match !== block.detail.trim() ? wrapLine(`matched: ${block.match}`, inner, { words: true }).slice(0, 2) : [];
+  const fixed = () => 2 + titleLines.length + why.length + matched.length + keys.length;
+  if (fixed() + 1 > maxLines) why = [truncateToWidth(reason, inner)];
   // Very short screens: the keys in one line (the status line spells them out).
-  if (fixed() + 1 > maxLines && block.resolved === null) keys = [c.p.accent(truncateToWidth("y · a · A · n · d", inner))];
+  if (fixed() + 1 > maxLines && block.resolved === null) keys = [c.p.accent(truncateToWidth(block.alwaysWorkspace ? "y · a · A · n · d" : "y · a · n · d", inner))];
   const detailRoom = Math.max(1, maxLines - fixed());
-  const detail = wrapAll(block.detail, inner).map((l) => {
+  const isEdit = block.toolKind === "edit";
+  const detail = wrapAll(highlight(block.detail, block.match, c.p.dangerMatch), inner).map((l) => {
+    if (!isEdit) return l;
     const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
     return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
   });
   const shown = detail.length > detailRoom ? [...detail.slice(0, Math.max(0, detailRoom - 1)), c.p.dim(`… ${detail.length - Math.max(0, detailRoom - 1)} more lines (Enter shows all)`)] : detail;
-  return [top, ...titleLines.map((l) => row(c.p.title(l))), ...shown.map(row), ...why.map((l) => row(c.p.dim(l))), ...keys.map(row), bottom];
+  return [top, ...titleLines.map((l) => row(c.p.title(l))), ...shown.map(row), ...matched.map((l) => row(paintReason(l))), ...why.map((l) => row(paintReason(l))), ...keys.map(row), bottom];
 }
 
 export function noticeLines(block: Of<"notice">, c: CardContext): string[] {
