@@ -1,6 +1,6 @@
 // What an approval card shows: a one-line title and the exact command, diff or path, built from
 // the validated arguments of the call that needs approval.
-import { promises as fs } from "node:fs";
+import { constants, promises as fs } from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import type { AnyTool } from "../tools/define.js";
 import { displayPath, resolvePath } from "../tools/paths.js";
@@ -12,13 +12,29 @@ function cap(text: string): string {
   return lines.length <= MAX_DETAIL_LINES ? text : `${lines.slice(0, MAX_DETAIL_LINES).join("\n")}\n[... ${lines.length - MAX_DETAIL_LINES} more lines]`;
 }
 
-async function current(abs: string): Promise<string> {
+/** Files larger than this are not diffed on the card: the diff would cost more than it shows. */
+const MAX_PREVIEW_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The file's text for the card's diff: "" when missing or not a regular file (opened without
+ * blocking, so a FIFO cannot hang the question), null when too large to diff.
+ */
+async function current(abs: string): Promise<string | null> {
+  let handle: fs.FileHandle | undefined;
   try {
-    return await fs.readFile(abs, "utf8");
+    handle = await fs.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    if (!st.isFile()) return "";
+    if (st.size > MAX_PREVIEW_BYTES) return null;
+    return await handle.readFile("utf8");
   } catch {
     return "";
+  } finally {
+    await handle?.close().catch(() => {});
   }
 }
+
+const tooLarge = (shown: string) => `(${shown} is over ${MAX_PREVIEW_BYTES / 1024 / 1024} MiB: no diff shown)`;
 
 function unified(path: string, before: string, after: string): string {
   // From the first hunk on: the card's title already names the file.
@@ -42,12 +58,14 @@ export async function approvalRequest(tool: AnyTool, args: Record<string, unknow
       const abs = resolvePath(workspace, str("path"));
       const shown = displayPath(workspace, abs);
       const before = await current(abs);
+      if (before === null) return { title: `Overwrite ${shown}`, detail: tooLarge(shown), reason };
       return { title: `${before ? "Overwrite" : "Create"} ${shown}`, detail: cap(unified(shown, before, str("content"))), reason };
     }
     case "edit_file": {
       const abs = resolvePath(workspace, str("path"));
       const shown = displayPath(workspace, abs);
       const before = await current(abs);
+      if (before === null) return { title: `Edit ${shown}`, detail: tooLarge(shown), reason };
       const after = args.replace_all === true ? before.split(str("old_string")).join(str("new_string")) : before.replace(str("old_string"), () => str("new_string"));
       return { title: `Edit ${shown}`, detail: cap(unified(shown, before, after)), reason };
     }

@@ -7,7 +7,7 @@ import type * as z from "../protocol/zod.js";
 export interface ToolContext {
   /** Absolute, real path of the workspace; relative paths resolve against it. */
   workspace: string;
-  /** Aborted when the user force-stops the turn (second Ctrl-C) or the run is torn down. */
+  /** Aborted when the user force-stops the turn (second Ctrl-C), the run is torn down, or the call's deadline passes. */
   signal: AbortSignal;
   /** Live output for the user (not the model): becomes tool.output events. */
   output(stream: "stdout" | "stderr", chunk: string): void;
@@ -79,6 +79,11 @@ export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
   inputSchema?: Record<string, unknown>;
   /** Set on tools an MCP server provides: the policy asks about them unless trusted or read-only. */
   mcp?: { server: string; tool: string; readOnly: boolean; trusted: boolean };
+  /**
+   * How long a call may take before the registry stops waiting for it and tells the model (default:
+   * by kind, KIND_DEADLINE_MS in deadline.ts). The tool's signal is aborted at the deadline.
+   */
+  deadlineMs?(args: z.infer<P>): number;
   run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 

@@ -3,6 +3,7 @@
 import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
+import { ABORT_GRACE_MS, DeadlineExceeded, KIND_DEADLINE_MS, settle, StopAbandoned } from "./deadline.js";
 import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput, type WebOptions } from "./define.js";
 import type { WriteBoundary } from "./paths.js";
 import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
@@ -54,6 +55,8 @@ export interface ExecuteEnv {
   hooks?: HookRunner | null;
   /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
   checkpoint?: { before(tool: AnyTool, args: Record<string, unknown>): Promise<void>; after(tool: AnyTool, args: Record<string, unknown>): Promise<void> };
+  /** After a forced stop, how long a tool gets to end by itself before nobody waits (default ABORT_GRACE_MS). */
+  abortGraceMs?: number;
 }
 
 export interface OpenAITool {
@@ -250,16 +253,23 @@ export class ToolRegistry {
     if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
     await env.checkpoint?.before(tool, runArgs);
+    // The tool's own signal: the forced stop, or this call's deadline.
+    const controller = new AbortController();
+    const forward = () => controller.abort(env.signal.reason);
+    if (env.signal.aborted) forward();
+    else env.signal.addEventListener("abort", forward, { once: true });
+    const deadlineMs = deadlineOf(tool, runArgs);
     try {
-      const out = await tool.run(runArgs, {
+      const work = tool.run(runArgs, {
         workspace: env.workspace,
-        signal: env.signal,
+        signal: controller.signal,
         output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
         ...(env.boundary ? { boundary: env.boundary } : {}),
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
         ...(env.session ? { session: env.session } : {}),
         ...(env.web ? { web: env.web } : {}),
       });
+      const out = await settle(work, { deadlineMs, graceMs: env.abortGraceMs ?? ABORT_GRACE_MS, stop: env.signal, controller });
       const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
       if (env.signal.aborted) {
         return finish("aborted", `[interrupted]\n${result.forModel}`, "interrupted", tool);
@@ -274,6 +284,13 @@ export class ToolRegistry {
       }
       return finish(status, result.forModel, display, tool);
     } catch (error) {
+      if (error instanceof DeadlineExceeded) {
+        const what = `${tool.name} gave no result within ${Math.round(error.ms / 1000)} s; it was stopped (anything it started may still finish in the background)`;
+        return finish("error", `${what}. Try a smaller step, or check why it waits (a FIFO, a device, a server that does not answer).`, `no result within ${Math.round(error.ms / 1000)} s`, tool);
+      }
+      if (error instanceof StopAbandoned) {
+        return finish("aborted", `[interrupted] the user stopped this tool; ${error.message}, so the turn went on without its result`, "interrupted", tool);
+      }
       if (abortedError(error, env.signal)) {
         const why = error instanceof ToolError ? ` (${error.message})` : "";
         return finish("aborted", `[interrupted] the user stopped this tool${why}`, "interrupted", tool);
@@ -283,10 +300,22 @@ export class ToolRegistry {
       const message = error instanceof Error ? error.message : String(error);
       return finish("error", `internal error in ${tool.name}: ${message}`, `internal error: ${message}`, tool);
     } finally {
+      env.signal.removeEventListener("abort", forward);
       // Whatever the outcome, what the call changed is recorded (a failed command may still write).
       await env.checkpoint?.after(tool, runArgs);
     }
   }
+}
+
+/** A call's deadline: the tool's own, else its kind's; a tool whose own rule throws gets the kind's. */
+function deadlineOf(tool: AnyTool, args: Record<string, unknown>): number {
+  try {
+    const own = tool.deadlineMs?.(args);
+    if (own !== undefined && Number.isFinite(own) && own > 0) return own;
+  } catch {
+    // fall through to the kind's default
+  }
+  return KIND_DEADLINE_MS[tool.kind];
 }
 
 function firstLine(text: string): string {

@@ -171,6 +171,8 @@ export const runCommandTool = defineTool({
   truncate: "head-tail",
   moreHint: "Re-run with output redirected to a file and grep or read_file it.",
   summarize: (a) => a.command.split("\n", 1)[0]!.slice(0, 200),
+  // The command's own timeout, plus the time to kill its process group and collect the output.
+  deadlineMs: (a) => (a.background ? 30_000 : (a.timeout_ms ?? DEFAULT_TIMEOUT_MS) + 15_000),
   async run(args, ctx) {
     if (args.command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no program can receive");
     if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
