@@ -1,10 +1,8 @@
 // write_file: create or replace a whole file, atomically, inside the workspace.
-import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
-import { atomicWriteFile } from "./fs-atomic.js";
-import { displayPath, resolvePath, writableTarget } from "./paths.js";
+import { displayPath, resolvePath, writableWalk } from "./paths.js";
+import { readRegular, requireRegular, writeAtomic } from "./safe-fs-ops.js";
 
 const params = z.object({
   path: z.string().check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
@@ -27,27 +25,24 @@ export const writeFileTool = defineTool({
   summarize: (a) => `${a.path} (${countLines(a.content)} lines)`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
-    const target = writableTarget(ctx.workspace, abs, ctx.boundary);
     const shown = displayPath(ctx.workspace, abs);
-    let before: string | null = null;
+    const w = writableWalk(ctx.workspace, abs, ctx.boundary);
     try {
-      const stat = await fs.stat(target);
-      if (stat.isDirectory()) throw new ToolError(`${shown} is a directory`);
-      before = await fs.readFile(target, "utf8");
+      const old = w.lstat();
+      if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
+      if (old) requireRegular(old, shown);
+      const before = old ? await readRegular(w, shown) : null;
+      if (ctx.signal.aborted) throw new ToolError("stopped before writing");
+      await writeAtomic(w, args.content, shown);
+      const lines = countLines(args.content);
+      const bytes = Buffer.byteLength(args.content);
+      const what = before === null ? "created" : `overwrote (was ${countLines(before.data.toString("utf8"))} lines)`;
+      return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
     } catch (error) {
       if (error instanceof ToolError) throw error;
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
-    }
-    if (ctx.signal.aborted) throw new ToolError("stopped before writing");
-    try {
-      await fs.mkdir(dirname(target), { recursive: true });
-      await atomicWriteFile(target, args.content);
-    } catch (error) {
       throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
+    } finally {
+      w.close();
     }
-    const lines = countLines(args.content);
-    const bytes = Buffer.byteLength(args.content);
-    const what = before === null ? "created" : `overwrote (was ${countLines(before)} lines)`;
-    return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
   },
 });
