@@ -185,6 +185,7 @@ async function commit(files: Planned[], to: Target): Promise<void> {
       if (f.text === null) unlinkTarget(w);
       else {
         try {
+          w.makeParents();
           await writeAtomic(w, f.text, f.shown);
         } finally {
           made.push(...w.made);
@@ -214,7 +215,10 @@ async function rollback(done: Planned[], made: string[], to: Target): Promise<st
       const w = rewalk(f, to, f.original === null);
       try {
         if (f.original === null) unlinkTarget(w);
-        else await writeAtomic(w, f.original, f.shown, f.mode);
+        else {
+          w.makeParents();
+          await writeAtomic(w, f.original, f.shown, f.mode);
+        }
       } finally {
         w.close();
       }

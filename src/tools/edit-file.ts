@@ -97,6 +97,7 @@ async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSigna
     if (raw !== null && raw.length > 0) {
       throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
     }
+    w.makeParents();
     await writeAtomic(w, args.new_string, shown);
     return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
   }

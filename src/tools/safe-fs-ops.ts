@@ -56,10 +56,10 @@ export async function readRegular(w: Walked, shown: string, maxBytes = Infinity,
  * replaced by rename); on failure the old file is untouched and the temp file is removed. The temp
  * file is created in the walked directory with O_CREAT|O_EXCL|O_NOFOLLOW and renamed through it,
  * so neither can land anywhere else. Refuses to replace anything but a regular file or a link.
- * An existing file's permission bits are kept unless `mode` is given.
+ * An existing file's permission bits are kept unless `mode` is given. Missing parents are not
+ * made here (ENOENT): call `w.makeParents()` first where they should be.
  */
 export async function writeAtomic(w: Walked, data: string | Uint8Array, shown: string, mode?: number): Promise<void> {
-  w.makeParents();
   const old = w.lstat();
   if (old && !old.isFile() && !old.isSymbolicLink()) requireRegular(old, shown);
   const keep = mode ?? (old?.isFile() ? old.mode & 0o7777 : undefined);

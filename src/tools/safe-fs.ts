@@ -134,7 +134,7 @@ export class Walked {
         this.stack.push(openDir(this.dir, name, path));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOTDIR" || code === "ELOOP") throw new Error(`${path} is not a directory`);
+        if (code === "ENOTDIR" || code === "ELOOP") throw Object.assign(new Error(`${path} is not a directory`), { code: "ENOTDIR" });
         throw error;
       }
       this.missing.shift();

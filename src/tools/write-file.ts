@@ -33,6 +33,7 @@ export const writeFileTool = defineTool({
       if (old) requireRegular(old, shown);
       const before = old ? await readRegular(w, shown) : null;
       if (ctx.signal.aborted) throw new ToolError("stopped before writing");
+      w.makeParents();
       await writeAtomic(w, args.content, shown);
       const lines = countLines(args.content);
       const bytes = Buffer.byteLength(args.content);
