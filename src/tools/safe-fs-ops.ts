@@ -96,3 +96,17 @@ export function rmdirTarget(w: Walked): boolean {
     return false;
   }
 }
+
+/** Creates the target, which must not exist yet (O_CREAT|O_EXCL|O_NOFOLLOW), with `data`; removed again on failure. */
+export async function createNew(w: Walked, data: Uint8Array, mode: number): Promise<void> {
+  const path = w.at();
+  const handle = await fs.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  try {
+    await handle.writeFile(data);
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await fs.unlink(path).catch(() => {});
+    throw error;
+  }
+}
