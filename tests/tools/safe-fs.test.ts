@@ -10,6 +10,8 @@ import { editFileTool } from "../../src/tools/edit-file.js";
 import { PROTECTED_PATHS } from "../../src/tools/paths.js";
 import { descriptorWalk, walk } from "../../src/tools/safe-fs.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
+import { exportTask } from "../../src/session/export.js";
+import { newSession } from "../../src/session/store.js";
 import { tempDir } from "../helpers/cli.js";
 import { callTool } from "../helpers/tools.js";
 
@@ -194,5 +196,19 @@ describe("file tools: special files", () => {
       expect(r.forModel, JSON.stringify(args)).toMatch(/\/dev\/(null|zero) is a character device, not a regular file/);
     }
     expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
+  });
+});
+
+describe("other writers into the workspace", () => {
+  it("/export replaces a link planted at its file name instead of writing through it", async () => {
+    const ws = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, ".bashrc"), "keep\n");
+    symlinkSync(join(outside, ".bashrc"), join(ws, "out.md"));
+    const file = await exportTask(newSession(ws, "m"), "T", "markdown", "out.md", ws);
+    expect(file).toBe(join(ws, "out.md"));
+    expect(readFileSync(join(outside, ".bashrc"), "utf8")).toBe("keep\n");
+    expect(lstatSync(join(ws, "out.md")).isFile()).toBe(true);
+    expect(readFileSync(join(ws, "out.md"), "utf8")).toMatch(/^# T/);
   });
 });
