@@ -6,7 +6,13 @@ import { join } from "node:path";
 import { ToolError } from "./define.js";
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
+/**
+ * O_PATH (Node does not export it): a directory opened only to look names up in needs search
+ * permission, not read, as the kernel's own walk. The value is the generic Linux one; on other
+ * architectures the walk opens directories for reading instead.
+ */
+const O_PATH = process.platform === "linux" && ["x64", "arm64", "arm", "ia32", "riscv64", "s390x"].includes(process.arch) ? 0o10000000 : 0;
+const DIR_FLAGS = (O_PATH || O_RDONLY | O_NONBLOCK) | O_DIRECTORY | O_NOFOLLOW;
 /** Symlinks the walk resolves itself before giving up, as the kernel's own limit. */
 const MAX_LINKS = 40;
 
