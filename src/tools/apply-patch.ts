@@ -10,6 +10,7 @@ import { checkWritable, displayPath, resolvePath, writableWalk, type WriteBounda
 import { MAX_READ_BYTES } from "./read-file.js";
 import { walk, withWalk, type Walked } from "./safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "./safe-fs-ops.js";
+import { decodeText, detectFormat, encodeText, refuseReplacementChar, type TextFormat } from "./text-format.js";
 
 const params = z.object({
   patch: z
@@ -46,6 +47,10 @@ interface Planned {
   mode: number | undefined;
   /** The text as earlier operations of this patch left it; null when absent. */
   text: string | null;
+  /** How the text maps to bytes: the original's format (kept byte for byte), UTF-8 for a new file. */
+  format: TextFormat;
+  /** The text encoded for writing, filled in once the whole patch is planned. */
+  bytes?: Buffer;
 }
 
 interface Plan {
@@ -61,13 +66,14 @@ function countLines(text: string): number {
 }
 
 async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
-  const absent: Planned = { abs, real: w.real, shown, original: null, mode: undefined, text: null };
+  const absent: Planned = { abs, real: w.real, shown, original: null, mode: undefined, text: null, format: { encoding: "utf-8", bom: false, eol: "\n" } };
   if (w.lstat()?.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
   const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`);
   if (read === null) return absent;
+  const format = detectFormat(read.data, shown);
   const kind = binaryKind(read.data.subarray(0, 8192));
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}); apply_patch only edits text`);
-  return { ...absent, original: read.data, mode: read.mode, text: read.data.toString("utf8") };
+  return { ...absent, original: read.data, mode: read.mode, text: decodeText(read.data, format), format };
 }
 
 /** Deleting or moving through a symlink would remove its target and leave the link dangling. */
@@ -118,6 +124,7 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
       case "update": {
         if (f.text === null) throw new ToolError(`cannot update ${f.shown}: it does not exist. Use "*** Add File: ${op.path}" to create it.`);
         // A byte-order mark is not part of the first line's text: keep it out of matching, put it back.
+        refuseReplacementChar(f.format, f.shown, ...op.hunks.flatMap((h) => h.oldLines));
         const bom = f.text.startsWith("\uFEFF") ? "\uFEFF" : "";
         const result = applyHunks(f.text.slice(bom.length), op.hunks, f.shown);
         const text = bom + result.text;
@@ -131,6 +138,7 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         if (dest.text !== null) throw new ToolError(`cannot move ${f.shown} to ${dest.shown}: ${dest.shown} already exists`);
         await refuseLink(workspace, op.path, "move");
         dest.text = text;
+        dest.format = f.format;
         f.text = null;
         report.push(`R ${f.shown} -> ${dest.shown}${counts}`);
         break;
@@ -139,11 +147,13 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         op satisfies never;
     }
   }
+  // Encoded now, so a character a Latin-1 file cannot hold fails the patch before anything is written.
+  for (const f of byReal.values()) if (f.text !== null) f.bytes = encodeText(f.text, f.format, f.shown);
   return { files: [...byReal.values()], report };
 }
 
 function unchanged(f: Planned): boolean {
-  return f.original === null ? f.text === null : f.text !== null && f.original.equals(Buffer.from(f.text, "utf8"));
+  return f.original === null ? f.text === null : f.text !== null && f.bytes !== undefined && f.original.equals(f.bytes);
 }
 
 /** Where the commit writes: the planned file walked again, no-follow, and checked again. */
@@ -186,7 +196,7 @@ async function commit(files: Planned[], to: Target): Promise<void> {
       else {
         try {
           w.makeParents();
-          await writeAtomic(w, f.text, f.shown);
+          await writeAtomic(w, f.bytes ?? f.text, f.shown);
         } finally {
           made.push(...w.made);
         }

@@ -5,6 +5,7 @@ import { defineTool, ToolError, type ToolOutput } from "./define.js";
 import { displayPath, resolvePath, writableWalk } from "./paths.js";
 import type { Walked } from "./safe-fs.js";
 import { readRegular, writeAtomic } from "./safe-fs-ops.js";
+import { decodeText, detectFormat, encodeText, refuseReplacementChar } from "./text-format.js";
 import { MAX_READ_BYTES } from "./read-file.js";
 
 const params = z.object({
@@ -102,11 +103,16 @@ async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSigna
     return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
   }
   if (raw === null) throw new ToolError(`no such file: ${shown} (to create it, use write_file or an empty old_string)`);
+  // The format first: a UTF-16 file looks binary, but deserves its encoding's name.
+  const format = detectFormat(raw, shown);
   const kind = binaryKind(raw.subarray(0, 8192));
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}); edit_file only edits text`);
   if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are the same; nothing to change");
+  refuseReplacementChar(format, shown, args.old_string);
 
-  const text = raw.toString("utf8");
+  // Decoded losslessly (UTF-8 as it is, anything else byte for byte as Latin-1), so every byte
+  // outside the replaced text is written back exactly: BOM, line endings, final newline.
+  const text = decodeText(raw, format);
   // A CRLF file edited with LF strings: match and write in the file's own line endings.
   const crlf = text.includes("\r\n") && !args.old_string.includes("\r\n");
   const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
@@ -124,7 +130,7 @@ async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSigna
   const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
   if (signal.aborted) throw new ToolError("stopped before writing");
   try {
-    await writeAtomic(w, updated, shown);
+    await writeAtomic(w, encodeText(updated, format, shown), shown);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);

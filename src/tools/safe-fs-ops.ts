@@ -110,3 +110,20 @@ export async function createNew(w: Walked, data: Uint8Array, mode: number): Prom
     throw error;
   }
 }
+
+/** The first `bytes` bytes of the target (a regular file, checked as readRegular does) and its stat; null when absent. */
+export async function readHead(w: Walked, shown: string, bytes: number): Promise<{ head: Buffer; stat: Stats } | null> {
+  const before = w.lstat();
+  if (!before) return null;
+  requireRegular(before, shown);
+  const handle = await fs.open(w.at(), READ_FLAGS);
+  try {
+    const stat = await handle.stat();
+    requireRegular(stat, shown);
+    const head = Buffer.alloc(Math.min(bytes, stat.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return { head: head.subarray(0, bytesRead), stat };
+  } finally {
+    await handle.close();
+  }
+}

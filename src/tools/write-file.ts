@@ -2,7 +2,9 @@
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { displayPath, resolvePath, writableWalk } from "./paths.js";
-import { readRegular, requireRegular, writeAtomic } from "./safe-fs-ops.js";
+import { binaryKind } from "./binary.js";
+import { readHead, requireRegular, writeAtomic } from "./safe-fs-ops.js";
+import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-format.js";
 
 const params = z.object({
   path: z.string().check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
@@ -31,13 +33,15 @@ export const writeFileTool = defineTool({
       const old = w.lstat();
       if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
       if (old) requireRegular(old, shown);
-      const before = old ? await readRegular(w, shown) : null;
+      // Only the head of an existing file is read: enough for its format, never the whole file.
+      const existing = old ? await readHead(w, shown, FORMAT_HEAD_BYTES) : null;
+      const { data, note } = existing ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown) : { data: args.content, note: "" };
       if (ctx.signal.aborted) throw new ToolError("stopped before writing");
       w.makeParents();
-      await writeAtomic(w, args.content, shown);
+      await writeAtomic(w, data, shown);
       const lines = countLines(args.content);
-      const bytes = Buffer.byteLength(args.content);
-      const what = before === null ? "created" : `overwrote (was ${countLines(before.data.toString("utf8"))} lines)`;
+      const bytes = Buffer.byteLength(data);
+      const what = existing === null ? "created" : `overwrote (was ${existing.stat.size} bytes)${note}`;
       return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
     } catch (error) {
       if (error instanceof ToolError) throw error;
@@ -47,3 +51,19 @@ export const writeFileTool = defineTool({
     }
   },
 });
+
+const FORMAT_HEAD_BYTES = 64 * 1024;
+
+/**
+ * The new content in the replaced file's format: its UTF-8 byte-order mark, its CRLF line endings
+ * (when the content has only LF) and its Latin-1 encoding are kept; a UTF-16/32 file is refused
+ * by name. A binary file is simply replaced.
+ */
+function inFormatOf(head: Buffer, complete: boolean, content: string, shown: string): { data: string | Buffer; note: string } {
+  if (!foreignEncoding(head) && binaryKind(head.subarray(0, 8192))) return { data: content, note: "" };
+  const format = detectFormat(head, shown, complete);
+  let text = content;
+  if (format.bom && !text.startsWith("\uFEFF")) text = `\uFEFF${text}`;
+  if (format.eol === "\r\n" && !text.includes("\r\n")) text = text.replace(/\n/g, "\r\n");
+  return { data: encodeText(text, format, shown), note: formatNote(format) };
+}
