@@ -26,7 +26,8 @@ let procFd: boolean | undefined;
 export function descriptorWalk(): boolean {
   if (procFd !== undefined) return procFd;
   procFd = false;
-  if (process.platform !== "linux" || process.env.NH_SAFE_FS === "paths") return procFd;
+  // NANOHERMES_TEST_PATH_FS=1 forces the path-based fallback, to show the race test fails without descriptors.
+  if (process.platform !== "linux" || process.env.NANOHERMES_TEST_PATH_FS === "1") return procFd;
   let fd: number | undefined;
   try {
     fd = openSync("/", DIR_FLAGS);
