@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { editFileTool } from "../src/tools/edit-file.js";
 import type { ToolContext } from "../src/tools/define.js";
+import { writableWalk } from "../src/tools/paths.js";
 import { writeFileTool } from "../src/tools/write-file.js";
 
 const WRITES = 400;
@@ -88,6 +89,8 @@ export interface FileWriteBench {
   /** Median per call, microseconds: [walk, old path-based]. */
   writeFileUs: [number, number];
   editFileUs: [number, number];
+  /** Resolving and checking the path alone (no I/O on the file): the walk's own cost. */
+  resolveUs: [number, number];
   writeFileRatio: number;
   editFileRatio: number;
 }
@@ -99,7 +102,7 @@ export async function benchFileWrites(): Promise<FileWriteBench> {
   mkdirSync(join(ws, rel), { recursive: true });
   const body = Array.from({ length: 200 }, (_, i) => `export const line${i} = ${i};`).join("\n") + "\n";
   const ctx: ToolContext = { workspace: ws, signal: new AbortController().signal, output: () => {} };
-  const times = { newWrite: [] as number[], oldWrite: [] as number[], newEdit: [] as number[], oldEdit: [] as number[] };
+  const times = { newWrite: [] as number[], oldWrite: [] as number[], newEdit: [] as number[], oldEdit: [] as number[], newResolve: [] as number[], oldResolve: [] as number[] };
   const time = async (into: number[], fn: () => Promise<unknown>) => {
     const t = process.hrtime.bigint();
     await fn();
@@ -121,6 +124,9 @@ export async function benchFileWrites(): Promise<FileWriteBench> {
         () => time(times.oldEdit, () => oldEditFile(ws, `${rel}/old.ts`, `// ${i}\n`, `// edited ${i}\n`)),
       ];
       for (const run of i % 2 === 0 ? edit : edit.reverse()) await run();
+      const abs = join(ws, rel, "new.ts");
+      await time(times.newResolve, async () => writableWalk(ws, abs, undefined).close());
+      await time(times.oldResolve, async () => oldWritableTarget(ws, abs));
     }
   } finally {
     rmSync(ws, { recursive: true, force: true });
@@ -132,6 +138,7 @@ export async function benchFileWrites(): Promise<FileWriteBench> {
     writes: WRITES,
     writeFileUs,
     editFileUs,
+    resolveUs: [us(times.newResolve), us(times.oldResolve)],
     writeFileRatio: +(writeFileUs[0] / writeFileUs[1]).toFixed(2),
     editFileRatio: +(editFileUs[0] / editFileUs[1]).toFixed(2),
   };

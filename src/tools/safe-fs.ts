@@ -184,6 +184,15 @@ export function walk(abs: string, opts: WalkOptions): Walked {
       }
       const last = queue.length === 0;
       const path = join(cur.path, name);
+      // Fast path for a directory on the way: one no-follow open, which fails for a link or a file
+      // (ENOTDIR, ELOOP) or a missing name (ENOENT); only then is the name looked at more closely.
+      if (!last && cur.fd !== null) {
+        const opened = tryOpenDir(cur, name, path);
+        if (opened) {
+          stack.push(opened);
+          continue;
+        }
+      }
       const st = lstatSync(inDir(cur, name), { throwIfNoEntry: false });
       // Nothing exists below a missing name (or a file used as a directory), so the rest is plain
       // names: no links, no `..`. Creating them later fails on the file, as the kernel would.
@@ -213,6 +222,17 @@ export function walk(abs: string, opts: WalkOptions): Walked {
     return done(null, [], stack[stack.length - 1]!.path);
   } catch (error) {
     for (const dir of stack) closeDir(dir);
+    throw error;
+  }
+}
+
+/** The directory `name` opened no-follow, or null when it is not one (a link, a file, missing). */
+function tryOpenDir(cur: Dir, name: string, path: string): Dir | null {
+  try {
+    return openDir(cur, name, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTDIR" || code === "ELOOP" || code === "ENOENT") return null;
     throw error;
   }
 }
