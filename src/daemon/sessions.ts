@@ -1,7 +1,7 @@
 // The daemon's sessions: one task of a TaskManager per session id, turns served one at a time per
 // session (in arrival order) and in parallel across sessions, and a log of recent events per
 // session so a client that reconnects gets what it missed.
-import { constants, promises as fs } from "node:fs";
+import { constants, lstatSync, promises as fs } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { TaskManager } from "../agent/tasks.js";
 import type { Extensions } from "../agent/extensions.js";
@@ -324,7 +324,9 @@ export class DaemonSessions {
     const session = this.ensure(id);
     if (command.type === "approval.reply" && !session.pending.has(command.requestId)) return `no approval ${command.requestId} is waiting in session "${id}"`;
     // Images come only from uploads: a path of the daemon's own files is not for clients to name.
-    if (command.type === "user.submit" && command.images?.some((path) => dirname(resolve(path)) !== this.uploadDir)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
+    // An upload is a regular file the daemon made: a link planted in the folder is no upload.
+    const notUpload = (path: string) => dirname(resolve(path)) !== this.uploadDir || !lstatSync(resolve(path), { throwIfNoEntry: false })?.isFile();
+    if (command.type === "user.submit" && command.images?.some(notUpload)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
     this.bus.send({ ...command, taskId: id } as BusCommand);
     return null;
   }

@@ -83,6 +83,12 @@ describe("daemon: file reads follow no link out", () => {
       expect(answer.text, path).not.toContain(TOKEN);
       expect(answer.json, path).toMatchObject({ error: expect.stringMatching(/daemon's own files/) });
     }
+    // A link planted among the uploads is no upload: a prompt cannot name it as an image.
+    mkdirSync(join(d.sessionDir, ".uploads"), { recursive: true });
+    symlinkSync(tokenFile, join(d.sessionDir, ".uploads", "planted.png"));
+    const planted = await http(d.url, "/v1/sessions/f/commands", { body: JSON.stringify({ type: "user.submit", text: "x", images: [join(d.sessionDir, ".uploads", "planted.png")] }), headers: auth });
+    expect(planted.status).toBe(409);
+    expect(planted.json).toMatchObject({ error: expect.stringMatching(/images must be uploaded first/) });
     // A FIFO is no regular file: answered at once as absent, the daemon keeps serving.
     expect((await file(d, "pipe")).json).toEqual({ path: join(ws, "pipe"), now: null });
     expect((await http(d.url, "/health")).status).toBe(200);

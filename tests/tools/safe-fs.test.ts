@@ -12,6 +12,7 @@ import { descriptorWalk, walk } from "../../src/tools/safe-fs.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
 import { exportTask } from "../../src/session/export.js";
 import { newSession } from "../../src/session/store.js";
+import { loadImage } from "../../src/agent/images.js";
 import { tempDir } from "../helpers/cli.js";
 import { callTool } from "../helpers/tools.js";
 
@@ -196,6 +197,14 @@ describe("file tools: special files", () => {
       expect(r.forModel, JSON.stringify(args)).toMatch(/\/dev\/(null|zero) is a character device, not a regular file/);
     }
     expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
+  });
+});
+
+describe("images", () => {
+  it("refuse a FIFO at once instead of waiting on it", async () => {
+    const ws = tempDir();
+    execFileSync("mkfifo", [join(ws, "shot.png")]);
+    expect(await loadImage("shot.png", ws)).toEqual({ ok: false, error: "shot.png is a FIFO (named pipe), not a regular file; refusing to read or write it" });
   });
 });
 
