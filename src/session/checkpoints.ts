@@ -7,7 +7,7 @@ import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
-import { BlobStore, errorCode, mapLimit, readBounded } from "./checkpoint-blobs.js";
+import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
 import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Snapshot } from "./checkpoint-snapshot.js";
 
 export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
@@ -347,8 +347,14 @@ export class Checkpoints {
       return top === undefined ? { state: "absent" } : { state: "absent", dirsFrom: top };
     }
     if (!st.isFile()) return null;
-    const read = await readBounded(path, this.bounds.maxTotalBytes);
-    if (read === "too-large") return { state: "too-large", why: `larger than ${this.bounds.maxTotalBytes} bytes; content not kept` };
+    // Read through the no-follow walk: what a rewind may write back is only what was at this path.
+    const max = this.bounds.maxTotalBytes;
+    const read = await withWalk(path, { followFinal: false }, (w) => (w.real === path ? readRegular(w, path, max, "too-large") : null)).catch((error: unknown) => {
+      if (error instanceof Error && error.message === "too-large") return "too-large" as const;
+      throw error;
+    });
+    if (read === null) return null;
+    if (read === "too-large") return { state: "too-large", why: `larger than ${max} bytes; content not kept` };
     return { state: "kept", sha: await this.blobs.put(read.data, true), mode: read.mode };
   }
 

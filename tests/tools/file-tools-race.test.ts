@@ -1,13 +1,15 @@
 // The file tools against a real race (issue 14 item 1): a sandboxed process (the real helper, real
 // Landlock) swaps a workspace directory with a symlink to a folder outside, as fast as it can, with
 // renameat2(RENAME_EXCHANGE), while write_file, edit_file and apply_patch (add, update, delete,
-// move) run in a loop. Afterwards the outside folder is byte-identical and holds no temp file.
+// move) run in a loop, and while checkpoint rewinds restore and remove files. Afterwards the
+// outside folder is byte-identical and holds no temp file.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helperPath } from "../../src/sandbox/landlock.js";
+import { Checkpoints } from "../../src/session/checkpoints.js";
 import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
@@ -94,19 +96,7 @@ describe("file tools under a directory-swap race", () => {
     const before = tree(outside);
     const baseBefore = readdirSync(base).sort();
 
-    const src = join(base, "swapper.c");
-    writeFileSync(src, SWAPPER);
-    execFileSync("cc", ["-O2", "-o", join(base, "swapper"), src]);
-    const stop = join(base, "stop");
-    const swapper = spawn(helper!, ["--mode", "workspace-write", "--workspace", ws, "--network", "off", "--", join(base, "swapper"), join(ws, "d"), join(ws, "swap"), stop], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    swapper.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    swapper.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((done) => swapper.on("exit", (code) => done(code)));
-
+    const swapper = startSwapper(helper!, ws);
     let ok = 0;
     const tally = (r: { status: string }) => void (r.status === "ok" && ok++);
     const patch = (body: string) => callTool(applyPatchTool, { patch: `*** Begin Patch\n${body}\n*** End Patch` }, ws).then(tally);
@@ -122,14 +112,68 @@ describe("file tools under a directory-swap race", () => {
         await patch(`*** Update File: d/m-${i - 1}.txt\n*** Move to: d/m-${i}.txt\n@@\n-moved\n+moved`);
       }
     } finally {
-      writeFileSync(stop, "");
+      swapper.stop();
     }
-    expect(await exited, err).toBe(0);
     // The race was real: many swaps happened while the tools ran, and the tools did work.
-    expect(Number(out.trim())).toBeGreaterThan(1000);
+    expect(await swapper.swaps()).toBeGreaterThan(1000);
     expect(ok).toBeGreaterThan(0);
     expect(tree(outside)).toEqual(before);
     expect(readdirSync(outside).filter((n) => n.includes(".tmp-"))).toEqual([]);
-    expect(readdirSync(base).sort()).toEqual([...baseBefore, "stop", "swapper", "swapper.c"].sort());
+    expect(readdirSync(base).sort()).toEqual([...new Set([...baseBefore, "stop", "swapper", "swapper.c"])].sort());
+  });
+
+  it("never make a checkpoint rewind restore or remove outside the workspace", async () => {
+    const helper = helperPath();
+    expect(helper, "the sandbox helper must be built").not.toBeNull();
+    const ws = join(base, "ws-rewind");
+    const outside = join(base, "outside-rewind");
+    populate(outside);
+    mkdirSync(join(ws, "d"), { recursive: true });
+    for (const name of ["w.txt", "e.txt", "u.txt"]) writeFileSync(join(ws, "d", name), "in the workspace\n");
+    symlinkSync(outside, join(ws, "swap"));
+    const before = tree(outside);
+    const cp = new Checkpoints({ dir: join(base, "checkpoints"), roots: [ws] });
+    const swapper = startSwapper(helper!, ws, "stop-rewind");
+    let restored = 0;
+    try {
+      for (let turn = 1; turn <= 60; turn++) {
+        const paths = ["w.txt", "e.txt", "u.txt", `p-${turn}.txt`].map((n) => join(ws, "d", n));
+        await cp.beforeWrite(turn, paths, "write_file");
+        for (const path of paths) await callTool(writeFileTool, { path, content: `turn ${turn}\n` }, ws);
+        const result = await cp.rewind(turn);
+        restored += result.restored.length + result.removed.length;
+      }
+    } finally {
+      swapper.stop();
+    }
+    expect(await swapper.swaps()).toBeGreaterThan(1000);
+    expect(restored).toBeGreaterThan(0);
+    expect(tree(outside)).toEqual(before);
   });
 });
+
+/** The swapper, compiled once, run under the real helper in workspace-write; swaps ws/d and ws/swap. */
+function startSwapper(helper: string, ws: string, stopName = "stop"): { stop(): void; swaps(): Promise<number> } {
+  const binary = join(base, "swapper");
+  if (!existsSync(binary)) {
+    const src = join(base, "swapper.c");
+    writeFileSync(src, SWAPPER);
+    execFileSync("cc", ["-O2", "-o", binary, src]);
+  }
+  const stop = join(base, stopName);
+  const child = spawn(helper, ["--mode", "workspace-write", "--workspace", ws, "--network", "off", "--", binary, join(ws, "d"), join(ws, "swap"), stop], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  return {
+    stop: () => writeFileSync(stop, ""),
+    swaps: async () => {
+      expect(await exited, err).toBe(0);
+      return Number(out.trim());
+    },
+  };
+}
