@@ -13,6 +13,7 @@ import { benchTui, mcpHome } from "./tui.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
+import { benchFileWrites } from "./files.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -91,7 +92,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -185,6 +186,17 @@ async function main() {
     }
   }
 
+  const files = skip("files") ? null : await benchFileWrites();
+  if (files) {
+    console.log(`\nfile tools, per write (median of ${files.writes}, a 200-line file 7 directories deep): the no-follow walk vs the old path-based code, same run:`);
+    printTable([
+      ["measure", "walk", "old", "ratio", "target"],
+      ["write_file (replace)", `${files.writeFileUs[0]} us`, `${files.writeFileUs[1]} us`, String(files.writeFileRatio), "<= 2"],
+      ["edit_file (one replacement)", `${files.editFileUs[0]} us`, `${files.editFileUs[1]} us`, String(files.editFileRatio), "<= 2"],
+      ["  resolving and checking the path alone", `${files.resolveUs[0]} us`, `${files.resolveUs[1]} us`, (files.resolveUs[0] / files.resolveUs[1]).toFixed(2), ""],
+    ]);
+  }
+
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
   let previous: Record<string, unknown> = {};
@@ -206,6 +218,7 @@ async function main() {
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
     ...ran("daemon", daemon),
+    ...ran("files", files),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");

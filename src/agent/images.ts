@@ -1,8 +1,10 @@
 // Images for vision models: at most 4 per turn, at most 12 MB each, must decode, resized so the
 // long edge is at most 1024 px, sent as data URLs. Every refusal says why in one line.
-import { promises as fs } from "node:fs";
 import { extname, resolve } from "node:path";
 import type { ContentPart } from "../protocol/messages.js";
+import { ToolError } from "../tools/define.js";
+import { withWalk } from "../tools/safe-fs.js";
+import { readRegular } from "../tools/safe-fs-ops.js";
 
 export const MAX_IMAGES = 4;
 export const MAX_IMAGE_BYTES = 12 * 1024 * 1024;
@@ -17,17 +19,22 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 /** Loads, checks and (if needed) shrinks one image. sharp (libvips) loads on first use only. */
 export async function loadImage(path: string, cwd: string): Promise<ImageResult> {
   const abs = resolve(cwd, path);
-  let size: number;
+  let input: Buffer;
   try {
-    const stat = await fs.stat(abs);
-    if (stat.isDirectory()) return { ok: false, error: `${path} is a directory, not an image` };
-    size = stat.size;
-  } catch {
+    // The no-follow walk (links resolved by it) and a regular file only: a FIFO never blocks the turn.
+    const read = await withWalk(abs, { followFinal: true }, async (w) => {
+      const st = w.lstat();
+      if (st?.isDirectory()) throw new ToolError(`${path} is a directory, not an image`);
+      if (st?.isFile() && st.size > MAX_IMAGE_BYTES) throw new ToolError(`${path} is ${mb(st.size)}; images must be at most 12 MB`);
+      return readRegular(w, path, MAX_IMAGE_BYTES, `${path} is over 12 MB; images must be at most 12 MB`);
+    });
+    if (read === null) return { ok: false, error: `no such file: ${path}` };
+    input = read.data;
+  } catch (error) {
+    if (error instanceof ToolError) return { ok: false, error: error.message };
     return { ok: false, error: `no such file: ${path}` };
   }
-  if (size > MAX_IMAGE_BYTES) return { ok: false, error: `${path} is ${mb(size)}; images must be at most 12 MB` };
   const { default: sharp } = await import("sharp");
-  const input = await fs.readFile(abs);
   let meta;
   try {
     meta = await sharp(input).metadata();

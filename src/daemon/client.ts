@@ -33,6 +33,11 @@ export const SESSION_COMMANDS: ReadonlySet<BusCommand["type"]> = new Set<BusComm
   "subagent.stop",
 ]);
 
+/** Where `--daemon-token-file FILE` points (`~/` expanded). */
+export function tokenFilePath(file: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  return resolve(cwd, file.replace(/^~(?=\/)/, env.HOME ?? "~"));
+}
+
 /**
  * The daemon token: `file`'s first line (`~/` allowed), else NANOHERMES_DAEMON_TOKEN, else null.
  * Throws a readable error for a file that cannot be read or is empty. `warn` hears about a file
@@ -43,7 +48,7 @@ export async function readToken(file: string | null, env: NodeJS.ProcessEnv, cwd
     const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
     return fromEnv ? fromEnv : null;
   }
-  const path = resolve(cwd, file.replace(/^~(?=\/)/, env.HOME ?? "~"));
+  const path = tokenFilePath(file, env, cwd);
   let text: string;
   try {
     text = await readFile(path, "utf8");

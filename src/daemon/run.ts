@@ -2,7 +2,7 @@
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
 import { isIP } from "node:net";
 import { dirname, join, resolve } from "node:path";
-import { defaultSocketPath, readToken } from "./client.js";
+import { defaultSocketPath, readToken, tokenFilePath } from "./client.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";
@@ -54,7 +54,9 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   // MCP servers, skills, hooks and AGENTS.md load in the background; turns wait for them.
   let loaded: (ext: Extensions) => void = () => {};
   const extensions = new Promise<Extensions>((done) => (loaded = done));
-  const sessions = new DaemonSessions({ settings, sessionDir, extensions, ...(client ? { client } : {}) });
+  // Never served as a workspace file, whatever link leads there: the token and the daemon's own state.
+  const privatePaths = [settings.home, sessionDir, ...(typeof tokenFile === "string" ? [tokenFilePath(tokenFile, io.env, io.cwd)] : [])];
+  const sessions = new DaemonSessions({ settings, sessionDir, extensions, privatePaths, ...(client ? { client } : {}) });
   await sessions.init();
   loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
     (ext) => {

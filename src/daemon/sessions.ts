@@ -1,7 +1,7 @@
 // The daemon's sessions: one task of a TaskManager per session id, turns served one at a time per
 // session (in arrival order) and in parallel across sessions, and a log of recent events per
 // session so a client that reconnects gets what it missed.
-import { promises as fs } from "node:fs";
+import { constants, lstatSync, promises as fs } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { TaskManager } from "../agent/tasks.js";
 import type { Extensions } from "../agent/extensions.js";
@@ -17,6 +17,8 @@ import { sessionFileFor } from "../session/store.js";
 
 import { SESSION_ID } from "./client.js";
 import { fileAt, type FileAt } from "./files.js";
+import { withWalk } from "../tools/safe-fs.js";
+import { createNew, unlinkTarget } from "../tools/safe-fs-ops.js";
 
 export { SESSION_ID };
 
@@ -95,6 +97,8 @@ export interface DaemonSessionsOptions {
   approvalWaitMs?: number;
   /** A session idle this long with nobody attached has its history unloaded (default 10 min). */
   idleUnloadMs?: number;
+  /** Paths never served as workspace files (token file, session folder, home), whatever link leads there. */
+  privatePaths?: string[];
 }
 
 const TITLE_PEEK_BYTES = 4096;
@@ -103,7 +107,9 @@ const TITLE_PEEK_BYTES = 4096;
 async function peekTitle(file: string): Promise<string | null> {
   let handle: fs.FileHandle | null = null;
   try {
-    handle = await fs.open(file, "r");
+    // A link or a FIFO planted in the session folder is neither followed nor waited on.
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) return null;
     const buffer = Buffer.alloc(TITLE_PEEK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, TITLE_PEEK_BYTES, 0);
     const match = /"title":("(?:[^"\\]|\\.)*")/.exec(buffer.subarray(0, bytesRead).toString("utf8"));
@@ -287,10 +293,13 @@ export class DaemonSessions {
 
   /** Keeps an uploaded image (mode 600) for a prompt; returns its path. */
   async storeUpload(name: string, data: Buffer): Promise<string> {
-    await fs.mkdir(this.uploadDir, { recursive: true, mode: 0o700 });
     const safe = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").slice(-80) || "image";
     const path = join(this.uploadDir, `${randomId(10)}-${safe}`);
-    await fs.writeFile(path, data, { mode: 0o600 });
+    // Made new (never through a link) in a folder reached by the no-follow walk.
+    await withWalk(path, { followFinal: false }, (w) => {
+      w.makeParents(0o700);
+      return createNew(w, data, 0o600);
+    });
     return path;
   }
 
@@ -299,9 +308,10 @@ export class DaemonSessions {
     const names = await fs.readdir(this.uploadDir).catch(() => [] as string[]);
     await Promise.all(
       names.map(async (name) => {
-        const path = join(this.uploadDir, name);
-        const stat = await fs.stat(path).catch(() => null);
-        if (stat && Date.now() - stat.mtimeMs > maxAgeMs) await fs.unlink(path).catch(() => {});
+        await withWalk(join(this.uploadDir, name), { followFinal: false }, (w) => {
+          const stat = w.lstat();
+          if (stat && !stat.isDirectory() && Date.now() - stat.mtimeMs > maxAgeMs) unlinkTarget(w);
+        }).catch(() => {});
       }),
     );
   }
@@ -314,7 +324,9 @@ export class DaemonSessions {
     const session = this.ensure(id);
     if (command.type === "approval.reply" && !session.pending.has(command.requestId)) return `no approval ${command.requestId} is waiting in session "${id}"`;
     // Images come only from uploads: a path of the daemon's own files is not for clients to name.
-    if (command.type === "user.submit" && command.images?.some((path) => dirname(resolve(path)) !== this.uploadDir)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
+    // An upload is a regular file the daemon made: a link planted in the folder is no upload.
+    const notUpload = (path: string) => dirname(resolve(path)) !== this.uploadDir || !lstatSync(resolve(path), { throwIfNoEntry: false })?.isFile();
+    if (command.type === "user.submit" && command.images?.some(notUpload)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
     this.bus.send({ ...command, taskId: id } as BusCommand);
     return null;
   }
@@ -392,7 +404,7 @@ export class DaemonSessions {
         if (this.manager.loadedAgent(id) || snapshot.title !== "New task") return { id, title: snapshot.title, status: snapshot.status, updatedAt: snapshot.updatedAt, running };
         // Not loaded: the title from the file's head, read again only when the file changed.
         const file = sessionFileFor(this.opts.sessionDir, id);
-        const stat = await fs.stat(file).catch(() => null);
+        const stat = await fs.lstat(file).catch(() => null);
         if (stat && session.peeked?.mtimeMs !== stat.mtimeMs) session.peeked = { mtimeMs: stat.mtimeMs, title: await peekTitle(file) };
         return { id, title: session.peeked?.title ?? snapshot.title, status: snapshot.status, updatedAt: stat ? stat.mtime.toISOString() : snapshot.updatedAt, running };
       }),
@@ -422,7 +434,7 @@ export class DaemonSessions {
   /** A file of the session's workspace now, and before `turn` (from its checkpoints). */
   async file(id: string, path: string, turn: number | null): Promise<FileAt | string> {
     const agent = this.sessions.has(id) ? await this.manager.agentFor(id) : null;
-    return fileAt(this.opts.settings, agent?.session.id ?? id, path, turn);
+    return fileAt(this.opts.settings, agent?.session.id ?? id, path, turn, [this.opts.sessionDir, ...(this.opts.privatePaths ?? [])]);
   }
 
   /** Stops the session's turn, removes its file and forgets it. */

@@ -5,7 +5,9 @@ import { dirname, join, resolve, sep } from "node:path";
 import { log } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
-import { BlobStore, errorCode, mapLimit, readBounded } from "./checkpoint-blobs.js";
+import { withWalk } from "../tools/safe-fs.js";
+import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
+import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
 import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Snapshot } from "./checkpoint-snapshot.js";
 
 export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
@@ -345,8 +347,14 @@ export class Checkpoints {
       return top === undefined ? { state: "absent" } : { state: "absent", dirsFrom: top };
     }
     if (!st.isFile()) return null;
-    const read = await readBounded(path, this.bounds.maxTotalBytes);
-    if (read === "too-large") return { state: "too-large", why: `larger than ${this.bounds.maxTotalBytes} bytes; content not kept` };
+    // Read through the no-follow walk: what a rewind may write back is only what was at this path.
+    const max = this.bounds.maxTotalBytes;
+    const read = await withWalk(path, { followFinal: false }, (w) => (w.real === path ? readRegular(w, path, max, "too-large") : null)).catch((error: unknown) => {
+      if (error instanceof Error && error.message === "too-large") return "too-large" as const;
+      throw error;
+    });
+    if (read === null) return null;
+    if (read === "too-large") return { state: "too-large", why: `larger than ${max} bytes; content not kept` };
     return { state: "kept", sha: await this.blobs.put(read.data, true), mode: read.mode };
   }
 
@@ -363,10 +371,15 @@ export class Checkpoints {
       else if (pre.state === "kept") writes.push(rec);
       else {
         try {
-          if (!(await this.parentIntact(path))) skip(path, "a parent directory is now a symlink; not touched");
-          else if ((await fs.lstat(path).catch(() => null))?.isDirectory()) skip(path, "is a directory now; not removed");
+          const gone = await withWalk(path, { followFinal: false }, (w) => {
+            if (w.real !== path) return "a parent directory is now a symlink; not touched";
+            const st = w.lstat();
+            if (st?.isDirectory()) return "is a directory now; not removed";
+            if (st) unlinkTarget(w);
+            return null;
+          });
+          if (gone !== null) skip(path, gone);
           else {
-            await fs.rm(path, { force: true });
             result.removed.push(path);
             const top = pre.dirsFrom;
             if (top) for (let d = dirname(path); this.inRoots(d) && (d === top || d.startsWith(top + sep)); d = dirname(d)) dirs.add(d);
@@ -377,22 +390,27 @@ export class Checkpoints {
       }
     }
     // Directories the turn created, deepest first; ones still holding files stay.
-    for (const d of [...dirs].sort((a, b) => b.length - a.length)) await fs.rmdir(d).catch(() => {});
+    for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+      await withWalk(d, { followFinal: false }, (w) => w.real === d && rmdirTarget(w)).catch(() => false);
+    }
     await mapLimit(writes, 8, async ({ path, pre }) => {
       if (pre.state !== "kept") return;
       try {
         const data = await this.blobs.get(pre.sha);
         if (!data) return skip(path, "checkpoint content missing or corrupt");
-        if (!(await this.parentIntact(path))) return skip(path, "a parent directory is now a symlink; not touched");
-        const st = await fs.lstat(path).catch(() => null);
-        if (st?.isDirectory()) return skip(path, "is a directory now; not overwritten");
-        const current = st?.isFile() ? await readBounded(path, data.length).catch(() => null) : null;
-        if (current && current !== "too-large" && current.mode === pre.mode && current.data.equals(data)) {
-          result.restored.push(path);
-          return;
-        }
-        await fs.mkdir(dirname(path), { recursive: true });
-        await atomicWriteFile(path, data, pre.mode);
+        // Read, compare and write through one no-follow walk: a parent swapped for a link cannot
+        // lead the restore out of the roots (safe-fs.ts).
+        const why = await withWalk(path, { followFinal: false }, async (w) => {
+          if (w.real !== path) return "a parent directory is now a symlink; not touched";
+          const st = w.lstat();
+          if (st?.isDirectory()) return "is a directory now; not overwritten";
+          const current = st?.isFile() ? await readRegular(w, path, data.length).catch(() => null) : null;
+          if (current && current.mode === pre.mode && current.data.equals(data)) return null;
+          w.makeParents();
+          await writeAtomic(w, data, path, pre.mode);
+          return null;
+        });
+        if (why !== null) return skip(path, why);
         result.restored.push(path);
       } catch (error) {
         skip(path, `cannot write: ${describe(error)}`);
@@ -403,10 +421,6 @@ export class Checkpoints {
     return result;
   }
 
-  /** No symlink has replaced a parent directory since the path was recorded (it would lead the write elsewhere). */
-  private async parentIntact(path: string): Promise<boolean> {
-    return (await canonicalPath(dirname(path))) === dirname(path);
-  }
 }
 
 function preOf(old: Cached): Pre {

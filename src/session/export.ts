@@ -1,9 +1,9 @@
 // Exports a task's conversation as Markdown (for people) or JSON (the session as stored).
-import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
 import { contentText } from "../protocol/messages.js";
 import type { SessionData } from "./store.js";
 import { redact } from "../config/log.js";
+import { atomicWriteFile } from "../tools/fs-atomic.js";
 
 export function sessionToMarkdown(session: SessionData, title: string): string {
   const out = [`# ${title}`, "", `Session ${session.id}, model ${session.model}, workspace ${session.workspace}`, ""];
@@ -24,6 +24,7 @@ const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").
 export async function exportTask(session: SessionData, title: string, format: "markdown" | "json", path: string | null, workspace: string): Promise<string> {
   const file = path ? resolve(workspace, path) : join(workspace, `nanohermes-${slug(title)}-${session.id}.${format === "markdown" ? "md" : "json"}`);
   const body = format === "markdown" ? sessionToMarkdown(session, title) : JSON.stringify({ ...session, title }, null, 2);
-  await fs.writeFile(file, redact(body));
+  // Through the no-follow walk: a link planted at the (predictable) default name is replaced, not written through.
+  await atomicWriteFile(file, redact(body));
   return file;
 }

@@ -1,12 +1,14 @@
 // Session files: one JSON document per session, written atomically after every turn, read back
 // with validation; a file that cannot be read is set aside and a fresh session starts.
 import { promises as fs } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { redact } from "../config/log.js";
 import { randomId } from "../protocol/ids.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
+import { withWalk } from "../tools/safe-fs.js";
+import { readRegular } from "../tools/safe-fs-ops.js";
 
 export const SessionFileSchema = z.object({
   version: z.literal(1),
@@ -55,7 +57,10 @@ export async function loadSession(file: string, workspace: string, model: string
   let text: string;
   const idFromFile = file.replace(/^.*\//, "").replace(/\.json$/, "");
   try {
-    text = await fs.readFile(file, "utf8");
+    // Through the no-follow walk: a link or a FIFO planted as a session file is refused, not read.
+    const read = await withWalk(resolve(file), { followFinal: false }, (w) => readRegular(w, file));
+    if (read === null) return { data: newSession(workspace, model, idFromFile), resumed: false };
+    text = read.data.toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { data: newSession(workspace, model, idFromFile), resumed: false };
     return { data: newSession(workspace, model), resumed: false, warning: `cannot read session ${file} (${(error as Error).message}); starting a new session` };

@@ -1,15 +1,16 @@
 // apply_patch: apply a multi-file patch (Codex format or unified diff) inside the workspace, all or
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
-import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
+import { readlinkSync } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
-import { atomicWriteFile } from "./fs-atomic.js";
 import { applyHunks } from "./patch-apply.js";
 import { parsePatch, type FileOp } from "./patch-parse.js";
-import { displayPath, resolvePath, writableTarget, type WriteBoundary } from "./paths.js";
+import { checkWritable, displayPath, resolvePath, writableWalk, type WriteBoundary } from "./paths.js";
 import { MAX_READ_BYTES } from "./read-file.js";
+import { walk, withWalk, type Walked } from "./safe-fs.js";
+import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "./safe-fs-ops.js";
+import { decodeText, detectFormat, encodeText, refuseReplacementChar, type TextFormat } from "./text-format.js";
 
 const params = z.object({
   patch: z
@@ -36,6 +37,8 @@ Paths are relative to the workspace.`;
 
 /** One file as the patch leaves it. Keyed by real path, so two spellings of a file share an entry. */
 interface Planned {
+  /** The path as first asked for, walked again (no-follow) at commit time. */
+  abs: string;
   real: string;
   shown: string;
   /** The bytes on disk before the patch (restored on failure); null when the file did not exist. */
@@ -44,6 +47,10 @@ interface Planned {
   mode: number | undefined;
   /** The text as earlier operations of this patch left it; null when absent. */
   text: string | null;
+  /** How the text maps to bytes: the original's format (kept byte for byte), UTF-8 for a new file. */
+  format: TextFormat;
+  /** The text encoded for writing, filled in once the whole patch is planned. */
+  bytes?: Buffer;
 }
 
 interface Plan {
@@ -58,32 +65,28 @@ function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-async function load(real: string, shown: string): Promise<Planned> {
-  const absent: Planned = { real, shown, original: null, mode: undefined, text: null };
-  let stat;
-  try {
-    stat = await fs.stat(real);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // ENOTDIR: a parent is a file; the file is absent, and writing it will fail (and be rolled back).
-    if (code === "ENOENT" || code === "ENOTDIR") return absent;
-    throw new ToolError(`cannot read ${shown}: ${(error as Error).message}`);
-  }
-  if (stat.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
-  if (stat.size > MAX_READ_BYTES) throw new ToolError(`${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`);
-  const original = await fs.readFile(real);
-  const kind = binaryKind(original.subarray(0, 8192));
+async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
+  const absent: Planned = { abs, real: w.real, shown, original: null, mode: undefined, text: null, format: { encoding: "utf-8", bom: false, eol: "\n" } };
+  if (w.lstat()?.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
+  const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`);
+  if (read === null) return absent;
+  const format = detectFormat(read.data, shown);
+  const kind = binaryKind(read.data.subarray(0, 8192));
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}); apply_patch only edits text`);
-  return { real, shown, original, mode: stat.mode & 0o7777, text: original.toString("utf8") };
+  return { ...absent, original: read.data, mode: read.mode, text: decodeText(read.data, format), format };
 }
 
 /** Deleting or moving through a symlink would remove its target and leave the link dangling. */
 async function refuseLink(workspace: string, path: string, action: string): Promise<void> {
   const abs = resolvePath(workspace, path);
-  const target = await fs.readlink(abs).catch(() => null);
+  const target = await withWalk(abs, { followFinal: false }, (w) => (w.lstat()?.isSymbolicLink() ? readlinkOf(w) : null));
   if (target !== null) {
     throw new ToolError(`cannot ${action} ${displayPath(workspace, abs)}: it is a symbolic link (to ${target}); remove or rename links with a command`);
   }
+}
+
+function readlinkOf(w: Walked): string {
+  return readlinkSync(w.at());
 }
 
 /** Works out every file's new content without touching the disk. Throws a ToolError on any problem. */
@@ -92,13 +95,17 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
   const report: string[] = [];
   const file = async (path: string): Promise<Planned> => {
     const abs = resolvePath(workspace, path);
-    const real = writableTarget(workspace, abs, boundary);
-    let entry = byReal.get(real);
-    if (!entry) {
-      entry = await load(real, displayPath(workspace, abs));
-      byReal.set(real, entry);
+    const w = writableWalk(workspace, abs, boundary);
+    try {
+      let entry = byReal.get(w.real);
+      if (!entry) {
+        entry = await load(w, abs, displayPath(workspace, abs));
+        byReal.set(w.real, entry);
+      }
+      return entry;
+    } finally {
+      w.close();
     }
-    return entry;
   };
   for (const op of ops) {
     const f = await file(op.path);
@@ -117,6 +124,7 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
       case "update": {
         if (f.text === null) throw new ToolError(`cannot update ${f.shown}: it does not exist. Use "*** Add File: ${op.path}" to create it.`);
         // A byte-order mark is not part of the first line's text: keep it out of matching, put it back.
+        refuseReplacementChar(f.format, f.shown, ...op.hunks.flatMap((h) => h.oldLines));
         const bom = f.text.startsWith("\uFEFF") ? "\uFEFF" : "";
         const result = applyHunks(f.text.slice(bom.length), op.hunks, f.shown);
         const text = bom + result.text;
@@ -130,6 +138,7 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         if (dest.text !== null) throw new ToolError(`cannot move ${f.shown} to ${dest.shown}: ${dest.shown} already exists`);
         await refuseLink(workspace, op.path, "move");
         dest.text = text;
+        dest.format = f.format;
         f.text = null;
         report.push(`R ${f.shown} -> ${dest.shown}${counts}`);
         break;
@@ -138,41 +147,63 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         op satisfies never;
     }
   }
+  // Encoded now, so a character a Latin-1 file cannot hold fails the patch before anything is written.
+  for (const f of byReal.values()) if (f.text !== null) f.bytes = encodeText(f.text, f.format, f.shown);
   return { files: [...byReal.values()], report };
 }
 
 function unchanged(f: Planned): boolean {
-  return f.original === null ? f.text === null : f.text !== null && f.original.equals(Buffer.from(f.text, "utf8"));
+  return f.original === null ? f.text === null : f.text !== null && f.bytes !== undefined && f.original.equals(f.bytes);
 }
 
-/** Directories made for new files, so a rollback can remove them again. */
-interface MadeDir {
-  top: string;
-  deepest: string;
+/** Where the commit writes: the planned file walked again, no-follow, and checked again. */
+interface Target {
+  workspace: string;
+  boundary: WriteBoundary | undefined;
+}
+
+/**
+ * Walks a planned file again for writing (or, for a deletion, to its own name) and refuses when the
+ * walk now ends somewhere else than planned: a directory was swapped for a link in between.
+ */
+function rewalk(f: Planned, to: Target, remove: boolean): Walked {
+  const w = walk(f.abs, { followFinal: !remove });
+  try {
+    checkWritable(to.workspace, f.abs, w.real, to.boundary);
+    if (w.real !== f.real) throw new ToolError(`${f.shown} now resolves to ${w.real} (it was ${f.real}): a directory changed while the patch was applied`);
+    return w;
+  } catch (error) {
+    w.close();
+    throw error;
+  }
 }
 
 /**
  * Contract: writes every planned file or, if one write fails, restores those already written and
  * throws a ToolError saying so. New contents are written before deletions, so a move never loses data.
+ * Every write and deletion goes through a fresh no-follow walk (safe-fs.ts).
  */
-async function commit(files: Planned[]): Promise<void> {
+async function commit(files: Planned[], to: Target): Promise<void> {
   const pending = files.filter((f) => !unchanged(f));
   const ordered = [...pending.filter((f) => f.text !== null), ...pending.filter((f) => f.text === null)];
   const done: Planned[] = [];
-  const made: MadeDir[] = [];
+  const made: string[] = [];
   for (const f of ordered) {
+    let w: Walked | undefined;
     try {
-      if (f.text === null) {
-        await fs.unlink(f.real);
-      } else {
-        const dir = dirname(f.real);
-        const top = await fs.mkdir(dir, { recursive: true });
-        if (top !== undefined) made.push({ top, deepest: dir });
-        await atomicWriteFile(f.real, f.text);
+      w = rewalk(f, to, f.text === null);
+      if (f.text === null) unlinkTarget(w);
+      else {
+        try {
+          w.makeParents();
+          await writeAtomic(w, f.bytes ?? f.text, f.shown);
+        } finally {
+          made.push(...w.made);
+        }
       }
       done.push(f);
     } catch (error) {
-      const lost = await rollback(done, made);
+      const lost = await rollback(done, made, to);
       const restored =
         done.length === 0
           ? "No file was changed."
@@ -180,30 +211,34 @@ async function commit(files: Planned[]): Promise<void> {
             ? `No file was changed: the ${done.length} file(s) already written were restored.`
             : `Could not restore ${lost.join(", ")}; the other files were restored.`;
       throw new ToolError(`cannot ${f.text === null ? "delete" : "write"} ${f.shown}: ${(error as Error).message}. ${restored}`);
+    } finally {
+      w?.close();
     }
   }
 }
 
 /** Puts written files back as they were; returns the ones it could not restore. */
-async function rollback(done: Planned[], made: MadeDir[]): Promise<string[]> {
+async function rollback(done: Planned[], made: string[], to: Target): Promise<string[]> {
   const lost: string[] = [];
   for (const f of [...done].reverse()) {
     try {
-      if (f.original === null) await fs.unlink(f.real);
-      else await atomicWriteFile(f.real, f.original, f.mode);
+      const w = rewalk(f, to, f.original === null);
+      try {
+        if (f.original === null) unlinkTarget(w);
+        else {
+          w.makeParents();
+          await writeAtomic(w, f.original, f.shown, f.mode);
+        }
+      } finally {
+        w.close();
+      }
     } catch {
       lost.push(f.shown);
     }
   }
-  for (const { top, deepest } of made.reverse()) {
-    // rmdir only removes empty directories, so anything else that appeared there is left alone.
-    for (let dir = deepest; ; dir = dirname(dir)) {
-      const removed = await fs.rmdir(dir).then(
-        () => true,
-        () => false,
-      );
-      if (!removed || dir === top || dirname(dir) === dir) break;
-    }
+  // Deepest first; rmdir only removes empty directories, so anything else that appeared there stays.
+  for (const dir of made.sort((a, b) => b.length - a.length)) {
+    await withWalk(dir, { followFinal: false }, (w) => rmdirTarget(w)).catch(() => false);
   }
   return lost;
 }
@@ -230,7 +265,7 @@ async function run(args: { patch: string }, ctx: ToolContext): Promise<{ forMode
   }
   // Stopping is honoured up to here; once writing starts it finishes, so the patch is never half applied.
   ctx.signal.throwIfAborted();
-  await commit(planned.files);
+  await commit(planned.files, { workspace: ctx.workspace, boundary: ctx.boundary });
   const { report } = planned;
   const display = report.length === 1 ? report[0]! : `${report.length} files: ${report.join(", ")}`;
   return { forModel: report.join("\n"), display: display.length > 120 ? `${display.slice(0, 119)}…` : display };

@@ -1,11 +1,11 @@
 // edit_file: replace an exact, unique piece of a file (or every occurrence with replace_all).
-import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
-import { defineTool, ToolError } from "./define.js";
-import { atomicWriteFile } from "./fs-atomic.js";
-import { displayPath, resolvePath, writableTarget } from "./paths.js";
+import { defineTool, ToolError, type ToolOutput } from "./define.js";
+import { displayPath, resolvePath, writableWalk } from "./paths.js";
+import type { Walked } from "./safe-fs.js";
+import { readRegular, writeAtomic } from "./safe-fs-ops.js";
+import { decodeText, detectFormat, encodeText, refuseReplacementChar } from "./text-format.js";
 import { MAX_READ_BYTES } from "./read-file.js";
 
 const params = z.object({
@@ -14,6 +14,8 @@ const params = z.object({
   new_string: z.string().check(z.describe("Replacement text.")),
   replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence instead of requiring exactly one.")),
 });
+
+type EditArgs = z.infer<typeof params>;
 
 function lineOf(text: string, index: number): number {
   let n = 1;
@@ -72,60 +74,72 @@ export const editFileTool = defineTool({
   summarize: (a) => `${a.path}${a.replace_all ? " (all occurrences)" : ""}`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
-    const target = writableTarget(ctx.workspace, abs, ctx.boundary);
     const shown = displayPath(ctx.workspace, abs);
-    let raw: Buffer | null = null;
+    const w = writableWalk(ctx.workspace, abs, ctx.boundary);
     try {
-      const stat = await fs.stat(target);
-      if (stat.isDirectory()) throw new ToolError(`${shown} is a directory`);
-      if (stat.size > MAX_READ_BYTES) throw new ToolError(`${shown} is over 4 MB; edit it with a command or apply_patch`);
-      raw = await fs.readFile(target);
+      return await edit(args, w, shown, ctx.signal);
     } catch (error) {
       if (error instanceof ToolError) throw error;
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ToolError(`cannot read ${shown}: ${(error as Error).message}`);
+      throw new ToolError(`cannot edit ${shown}: ${(error as Error).message}`);
+    } finally {
+      w.close();
     }
-
-    if (args.old_string === "") {
-      if (raw !== null && raw.length > 0) {
-        throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
-      }
-      await fs.mkdir(dirname(target), { recursive: true });
-      await atomicWriteFile(target, args.new_string);
-      return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
-    }
-    if (raw === null) throw new ToolError(`no such file: ${shown} (to create it, use write_file or an empty old_string)`);
-    const kind = binaryKind(raw.subarray(0, 8192));
-    if (kind) throw new ToolError(`${shown} is a binary file (${kind}); edit_file only edits text`);
-    if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are the same; nothing to change");
-
-    const text = raw.toString("utf8");
-    // A CRLF file edited with LF strings: match and write in the file's own line endings.
-    const crlf = text.includes("\r\n") && !args.old_string.includes("\r\n");
-    const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
-    const newText = crlf ? args.new_string.replace(/\n/g, "\r\n") : args.new_string;
-
-    const at = occurrences(text, oldText);
-    if (at.length === 0) throw new ToolError(`old_string was not found in ${shown}.${nearMiss(text, args.old_string)}`);
-    if (at.length > 1 && !args.replace_all) {
-      const lines = at.slice(0, 10).map((i) => lineOf(text, i));
-      throw new ToolError(
-        `old_string occurs ${at.length} times in ${shown} (at lines ${lines.join(", ")}${at.length > 10 ? ", ..." : ""}); ` +
-          "include more surrounding lines to make it unique, or set replace_all to true",
-      );
-    }
-    const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
-    if (ctx.signal.aborted) throw new ToolError("stopped before writing");
-    try {
-      await atomicWriteFile(target, updated);
-    } catch (error) {
-      throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
-    }
-    const first = lineOf(text, at[0]!);
-    const count = args.replace_all ? at.length : 1;
-    const view = snippet(updated.replace(/\r\n/g, "\n"), first, args.new_string.split("\n").length);
-    return {
-      forModel: `edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,
-      display: `${shown}: ${count} replacement${count === 1 ? "" : "s"} at line ${first}`,
-    };
   },
 });
+
+/** The edit itself, reading and writing through one walked directory. */
+async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSignal): Promise<ToolOutput> {
+  const old = w.lstat();
+  if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
+  const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over 4 MB; edit it with a command or apply_patch`);
+  const raw = read?.data ?? null;
+
+  if (args.old_string === "") {
+    if (raw !== null && raw.length > 0) {
+      throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
+    }
+    w.makeParents();
+    await writeAtomic(w, args.new_string, shown);
+    return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
+  }
+  if (raw === null) throw new ToolError(`no such file: ${shown} (to create it, use write_file or an empty old_string)`);
+  // The format first: a UTF-16 file looks binary, but deserves its encoding's name.
+  const format = detectFormat(raw, shown);
+  const kind = binaryKind(raw.subarray(0, 8192));
+  if (kind) throw new ToolError(`${shown} is a binary file (${kind}); edit_file only edits text`);
+  if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are the same; nothing to change");
+  refuseReplacementChar(format, shown, args.old_string);
+
+  // Decoded losslessly (UTF-8 as it is, anything else byte for byte as Latin-1), so every byte
+  // outside the replaced text is written back exactly: BOM, line endings, final newline.
+  const text = decodeText(raw, format);
+  // A CRLF file edited with LF strings: match and write in the file's own line endings.
+  const crlf = text.includes("\r\n") && !args.old_string.includes("\r\n");
+  const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
+  const newText = crlf ? args.new_string.replace(/\n/g, "\r\n") : args.new_string;
+
+  const at = occurrences(text, oldText);
+  if (at.length === 0) throw new ToolError(`old_string was not found in ${shown}.${nearMiss(text, args.old_string)}`);
+  if (at.length > 1 && !args.replace_all) {
+    const lines = at.slice(0, 10).map((i) => lineOf(text, i));
+    throw new ToolError(
+      `old_string occurs ${at.length} times in ${shown} (at lines ${lines.join(", ")}${at.length > 10 ? ", ..." : ""}); ` +
+        "include more surrounding lines to make it unique, or set replace_all to true",
+    );
+  }
+  const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
+  if (signal.aborted) throw new ToolError("stopped before writing");
+  try {
+    await writeAtomic(w, encodeText(updated, format, shown), shown);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
+  }
+  const first = lineOf(text, at[0]!);
+  const count = args.replace_all ? at.length : 1;
+  const view = snippet(updated.replace(/\r\n/g, "\n"), first, args.new_string.split("\n").length);
+  return {
+    forModel: `edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,
+    display: `${shown}: ${count} replacement${count === 1 ? "" : "s"} at line ${first}`,
+  };
+}

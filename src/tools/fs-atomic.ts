@@ -1,36 +1,17 @@
-// Atomic file replacement: write a sibling temp file, fsync it, rename it over the target.
-import { promises as fs } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { randomId } from "../protocol/ids.js";
+// Atomic file replacement: write a sibling temp file, fsync it, rename it over the target, all
+// through the no-follow walk (safe-fs.ts), so no link on the way can move the write elsewhere.
+import { resolve } from "node:path";
+import { withWalk } from "./safe-fs.js";
+import { writeAtomic } from "./safe-fs-ops.js";
 
 /**
  * Contract: after this resolves the file holds `data` in full; if it rejects (disk full, killed
  * mid-write) the old file is untouched and no temp file is left behind (unless the process died).
- * An existing file's permission bits are kept.
+ * An existing file's permission bits are kept. A symlink at `path` is replaced, not followed (as
+ * rename does); links in the directories above are resolved by the walk, never by the kernel.
+ * The parent directory must exist (ENOENT otherwise).
  */
 export async function atomicWriteFile(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomId(8)}`);
-  let keepMode = mode;
-  if (keepMode === undefined) {
-    try {
-      keepMode = (await fs.stat(path)).mode & 0o7777;
-    } catch {
-      keepMode = undefined;
-    }
-  }
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(tmp, "wx", keepMode ?? 0o644);
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    if (keepMode !== undefined) await fs.chmod(tmp, keepMode);
-    await fs.rename(tmp, path);
-  } catch (error) {
-    await handle?.close().catch(() => {});
-    await fs.unlink(tmp).catch(() => {});
-    throw error;
-  }
+  const abs = resolve(path);
+  await withWalk(abs, { followFinal: false }, (w) => writeAtomic(w, data, abs, mode));
 }

@@ -2,6 +2,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "./define.js";
+import { walk, type WalkOptions, type Walked } from "./safe-fs.js";
 
 export function resolvePath(workspace: string, path: string): string {
   if (path.trim() === "") throw new ToolError("path is empty");
@@ -57,18 +58,29 @@ export const PROTECTED_PATHS = [".git/hooks", ".git/config", ".nanohermes"];
 
 export const defaultBoundary = (): WriteBoundary => ({ readOnly: false, extraRoots: [], protectedPaths: PROTECTED_PATHS });
 
+const canonicalRoots = new Map<string, string>();
+
 /**
- * Contract: returns the real path a write to `abs` would change, or throws a ToolError when that
- * lies outside the writable roots, inside a protected path, or anywhere in read-only mode.
- * Symlinks are followed (also dangling ones), so a link cannot lead a write out.
+ * A root's real path, taken once per process: a root whose parent a sandboxed command can write
+ * (a workspace under the temp directory) could otherwise be re-pointed by swapping that parent.
  */
-export function writableTarget(workspace: string, abs: string, boundary: WriteBoundary = defaultBoundary()): string {
+export function canonicalRoot(root: string): string {
+  let real = canonicalRoots.get(root);
+  if (real === undefined) canonicalRoots.set(root, (real = realPathOf(resolve(root))));
+  return real;
+}
+
+/**
+ * Contract: throws a ToolError unless a write to canonical path `real` (as the no-follow walk
+ * found it) is allowed: inside the workspace or an extra root, outside every protected path,
+ * and not in read-only mode. `abs` is the path as asked, for the message.
+ */
+export function checkWritable(workspace: string, abs: string, real: string, boundary: WriteBoundary = defaultBoundary()): void {
   if (boundary.readOnly) throw new ToolError(`refusing to write ${abs}: the sandbox is read-only`);
-  const root = realPathOf(workspace);
-  const real = realPathOf(abs);
+  const root = canonicalRoot(workspace);
   const via = real !== abs ? ` (it resolves to ${real})` : "";
   const inWorkspace = isInside(root, real);
-  if (!inWorkspace && !boundary.extraRoots.some((r) => isInside(realPathOf(r), real))) {
+  if (!inWorkspace && !boundary.extraRoots.some((r) => isInside(canonicalRoot(r), real))) {
     throw new ToolError(`refusing to write ${abs}${via}: it is outside the workspace ${root}`);
   }
   if (inWorkspace) {
@@ -78,5 +90,21 @@ export function writableTarget(workspace: string, abs: string, boundary: WriteBo
       }
     }
   }
-  return real;
+}
+
+/**
+ * Contract: walks `abs` with no symlink followed by the kernel (safe-fs.ts), checks the canonical
+ * target with checkWritable, and returns the walk (the caller closes it). Links inside the roots
+ * keep working; a link (or a swapped directory) leading out is refused or cannot redirect.
+ */
+export function writableWalk(workspace: string, abs: string, boundary: WriteBoundary | undefined, opts: WalkOptions = { followFinal: true }): Walked {
+  const w = walk(abs, opts);
+  try {
+    checkWritable(workspace, abs, w.real, boundary);
+    if (w.name === null) throw new ToolError(`${displayPath(workspace, abs)} is a directory`);
+    return w;
+  } catch (error) {
+    w.close();
+    throw error;
+  }
 }

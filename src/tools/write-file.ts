@@ -1,10 +1,10 @@
 // write_file: create or replace a whole file, atomically, inside the workspace.
-import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
-import { atomicWriteFile } from "./fs-atomic.js";
-import { displayPath, resolvePath, writableTarget } from "./paths.js";
+import { displayPath, resolvePath, writableWalk } from "./paths.js";
+import { binaryKind } from "./binary.js";
+import { readHead, requireRegular, writeAtomic } from "./safe-fs-ops.js";
+import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-format.js";
 
 const params = z.object({
   path: z.string().check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
@@ -27,27 +27,43 @@ export const writeFileTool = defineTool({
   summarize: (a) => `${a.path} (${countLines(a.content)} lines)`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
-    const target = writableTarget(ctx.workspace, abs, ctx.boundary);
     const shown = displayPath(ctx.workspace, abs);
-    let before: string | null = null;
+    const w = writableWalk(ctx.workspace, abs, ctx.boundary);
     try {
-      const stat = await fs.stat(target);
-      if (stat.isDirectory()) throw new ToolError(`${shown} is a directory`);
-      before = await fs.readFile(target, "utf8");
+      const old = w.lstat();
+      if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
+      if (old) requireRegular(old, shown);
+      // Only the head of an existing file is read: enough for its format, never the whole file.
+      const existing = old ? await readHead(w, shown, FORMAT_HEAD_BYTES) : null;
+      const { data, note } = existing ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown) : { data: args.content, note: "" };
+      if (ctx.signal.aborted) throw new ToolError("stopped before writing");
+      w.makeParents();
+      await writeAtomic(w, data, shown);
+      const lines = countLines(args.content);
+      const bytes = Buffer.byteLength(data);
+      const what = existing === null ? "created" : `overwrote (was ${existing.stat.size} bytes)${note}`;
+      return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
     } catch (error) {
       if (error instanceof ToolError) throw error;
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
-    }
-    if (ctx.signal.aborted) throw new ToolError("stopped before writing");
-    try {
-      await fs.mkdir(dirname(target), { recursive: true });
-      await atomicWriteFile(target, args.content);
-    } catch (error) {
       throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
+    } finally {
+      w.close();
     }
-    const lines = countLines(args.content);
-    const bytes = Buffer.byteLength(args.content);
-    const what = before === null ? "created" : `overwrote (was ${countLines(before)} lines)`;
-    return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
   },
 });
+
+const FORMAT_HEAD_BYTES = 64 * 1024;
+
+/**
+ * The new content in the replaced file's format: its UTF-8 byte-order mark, its CRLF line endings
+ * (when the content has only LF) and its Latin-1 encoding are kept; a UTF-16/32 file is refused
+ * by name. A binary file is simply replaced.
+ */
+function inFormatOf(head: Buffer, complete: boolean, content: string, shown: string): { data: string | Buffer; note: string } {
+  if (!foreignEncoding(head) && binaryKind(head.subarray(0, 8192))) return { data: content, note: "" };
+  const format = detectFormat(head, shown, complete);
+  let text = content;
+  if (format.bom && !text.startsWith("\uFEFF")) text = `\uFEFF${text}`;
+  if (format.eol === "\r\n" && !text.includes("\r\n")) text = text.replace(/\n/g, "\r\n");
+  return { data: encodeText(text, format, shown), note: formatNote(format) };
+}

@@ -62,7 +62,7 @@ describe("write_file", () => {
     writeFileSync(join(ws, "run.sh"), "old");
     chmodSync(join(ws, "run.sh"), 0o755);
     const o = await callTool(writeFileTool, { path: "run.sh", content: "new\n" }, ws);
-    expect(o.forModel).toBe("wrote run.sh: 1 lines, 4 bytes, overwrote (was 1 lines)");
+    expect(o.forModel).toBe("wrote run.sh: 1 lines, 4 bytes, overwrote (was 3 bytes)");
     expect(statSync(join(ws, "run.sh")).mode & 0o777).toBe(0o755);
   });
 
