@@ -118,14 +118,21 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
 }
 
 /**
- * The sandbox helper's argv for this context, or none when the sandbox is off. A sandbox that was
- * asked for and cannot be applied refuses the command: it never runs unsandboxed.
+ * The sandbox helper's argv for this context: the Landlock sandbox, or with the sandbox off the
+ * helper's reap-only mode (none when there is no helper). A sandbox that was asked for and cannot
+ * be applied refuses the command: it never runs unsandboxed. `waitOrphans` (background jobs) keeps
+ * the helper waiting for what the command leaves behind instead of killing it at once.
  */
-export function sandboxPrefix(ctx: ToolContext): string[] {
+export function sandboxPrefix(ctx: ToolContext, options: { waitOrphans?: boolean } = {}): string[] {
   const sandbox = ctx.sandbox;
-  if (!sandbox || sandbox.mode === "off") return [];
-  if (!sandbox.wrap) throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
+  if (!sandbox) return [];
+  if (!sandbox.wrap) {
+    if (sandbox.mode === "off") return [];
+    throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
+  }
   const result = sandbox.wrap([]);
   if ("refused" in result) throw new ToolError(result.refused);
-  return result.argv;
+  const [helper, ...rest] = result.argv;
+  if (helper === undefined) return [];
+  return options.waitOrphans ? [helper, "--wait-orphans", ...rest] : result.argv;
 }

@@ -1,0 +1,157 @@
+/* The helper as a child subreaper: it forks the command instead of exec'ing it, adopts every
+ * orphan the command leaves (`nohup x &`, `setsid x &`, double forks), and when the command ends,
+ * or the helper is told to stop, kills every process still descending from it. Included by
+ * nh-sandbox.c; static functions only. */
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+/* After SIGTERM or SIGHUP the command gets this long to exit on its own before everything is
+ * killed. Below run-command.ts's KILL_GRACE_MS (2 s), so the helper is never SIGKILLed first. */
+#define REAPER_GRACE_MS 1000
+
+/* Sends SIGKILL to every process below `pid` (read from /proc/PID/task/TID/children, every
+ * thread's list). Returns how many it signalled. A zombie is signalled harmlessly. */
+static int kill_tree_below(pid_t pid, int depth) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *tasks = opendir(path);
+  if (!tasks) return 0;
+  int count = 0;
+  struct dirent *task;
+  while ((task = readdir(tasks))) {
+    if (task->d_name[0] == '.') continue;
+    char file[300];
+    snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, task->d_name);
+    FILE *f = fopen(file, "re");
+    if (!f) continue;
+    int child;
+    while (fscanf(f, "%d", &child) == 1) {
+      /* Parents first, so no child is left to fork another after its parent was looked at; the
+       * descendants of a killed parent are reparented to us and found by the next pass. */
+      kill(child, SIGKILL);
+      count++;
+      if (depth < 4096) count += kill_tree_below(child, depth + 1);
+    }
+    fclose(f);
+  }
+  closedir(tasks);
+  return count;
+}
+
+/* Contract: returns once no process descends from the helper any more (each pass kills what it
+ * sees, then waits for one child; orphans of killed processes become our children). */
+static void kill_all_descendants(void) {
+  for (;;) {
+    kill_tree_below(getpid(), 0);
+    if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+  }
+}
+
+static int status_code(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+static long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Runs in the forked child before exec: nothing, or a nested Landlock domain (see nh-sandbox.c)
+ * that keeps the command from signalling or tracing the helper. */
+typedef void (*child_setup_fn)(void);
+
+/*
+ * Contract: runs `command` as a child and returns its exit status (128 + signal when killed; 126
+ * or 127 when it could not be started), after every descendant is gone. SIGTERM and SIGHUP are
+ * passed to the command, which has REAPER_GRACE_MS to end before everything is killed. SIGINT and
+ * SIGQUIT from a terminal already reached the command (same foreground group); sent with kill()
+ * they are passed on. Neither stops the reaping: it happens when the command ends. With
+ * `wait_orphans` (background jobs) the helper waits, after the command, until everything it left
+ * has ended too, and still kills all of it on SIGTERM or SIGHUP.
+ */
+static int run_reaped(char **command, child_setup_fn setup, int wait_orphans) {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) die("cannot become a child subreaper: %s", strerror(errno));
+  /* If whoever started us dies (the agent crashed), clean up as if told to stop. */
+  prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+  sigset_t watched, previous;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGCHLD);
+  sigaddset(&watched, SIGTERM);
+  sigaddset(&watched, SIGHUP);
+  sigaddset(&watched, SIGINT);
+  sigaddset(&watched, SIGQUIT);
+  if (sigprocmask(SIG_BLOCK, &watched, &previous)) die("cannot block signals: %s", strerror(errno));
+  pid_t self = getpid();
+  pid_t child = fork();
+  if (child < 0) die("cannot fork: %s", strerror(errno));
+  if (child == 0) {
+    /* The helper dying (even by SIGKILL) takes the command with it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != self) _exit(126);
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+    if (setup) setup();
+    execvp(command[0], command);
+    int err = errno;
+    if (err == ENOENT && !strchr(command[0], '/')) fprintf(stderr, "nh-sandbox: %s: command not found\n", command[0]);
+    else fprintf(stderr, "nh-sandbox: %s: %s\n", command[0], strerror(err));
+    _exit(err == ENOENT ? 127 : 126);
+  }
+
+  int code = -1;
+  long deadline = -1;
+  for (;;) {
+    /* Done when the command ended, unless told to wait for what it left behind and not stopped. */
+    if (code >= 0 && (!wait_orphans || deadline >= 0)) break;
+    siginfo_t info;
+    int sig;
+    if (deadline >= 0) {
+      long left = deadline - now_ms();
+      if (left <= 0) break;
+      struct timespec wait = {.tv_sec = left / 1000, .tv_nsec = (left % 1000) * 1000000L};
+      sig = sigtimedwait(&watched, &info, &wait);
+    } else {
+      sig = sigwaitinfo(&watched, &info);
+    }
+    if (sig < 0) continue; /* EINTR, or the deadline (checked above) */
+    if (sig == SIGCHLD) {
+      int status;
+      pid_t pid;
+      while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        if (pid == child) code = status_code(status);
+      if (pid < 0 && errno == ECHILD) break; /* nothing left at all */
+    } else if (sig == SIGTERM || sig == SIGHUP) {
+      if (code < 0) kill(child, sig);
+      if (deadline < 0) deadline = now_ms() + REAPER_GRACE_MS;
+    } else if (info.si_code != SI_KERNEL && code < 0) {
+      kill(child, sig);
+    }
+  }
+  kill_all_descendants();
+  if (code < 0) code = 128 + SIGKILL; /* the grace ran out: the command was killed with the rest */
+  return code;
+}
+
+/* A nested Landlock domain scoped for signals (ABI 6): the command and its children can no longer
+ * signal or ptrace the helper (outside their domain), so they cannot kill it to escape the
+ * reaping, while the helper can still kill them. Runs in the child, before exec. Every ruleset
+ * denies cross-directory renames and links (REFER) unless it grants them, so this one grants REFER
+ * beneath / and leaves the decision to the outer domain. */
+static void scope_away_from_helper(void) {
+  struct ruleset_attr attr = {.handled_fs = LANDLOCK_ACCESS_FS_REFER, .scoped = LANDLOCK_SCOPE_SIGNAL};
+  int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  int root = open("/", O_PATH | O_CLOEXEC);
+  struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_REFER, .parent_fd = root};
+  if (fd < 0 || root < 0 || syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) ||
+      syscall(SYS_landlock_restrict_self, fd, 0)) {
+    fprintf(stderr, "nh-sandbox: cannot scope the command away from the helper: %s\n", strerror(errno));
+    _exit(126);
+  }
+  close(root);
+  close(fd);
+}
