@@ -1,6 +1,6 @@
-/* nh-sandbox: restricts itself with Linux Landlock, then runs a command as its child, so the command
- * and every child it starts inherit the rules, and reaps everything the command leaves behind
- * (reaper.h). Fails closed: when the protection asked for cannot be enforced it exits 126 with one
+/* nh-sandbox: prepares a Linux Landlock ruleset and forks the command, which restricts itself
+ * before exec, so the command and every child it starts inherit the rules; the helper stays
+ * outside and reaps everything the command leaves behind (reaper.h). Fails closed: when the protection asked for cannot be enforced it exits 126 with one
  * line on stderr and never runs the command. `--mode off` only reaps. Built by scripts/build-native.mjs. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -191,6 +191,19 @@ static void close_inherited_fds(void) {
 #include "reaper.h"
 #include "tmpdir.h"
 
+static int child_ruleset = -1, child_network_off = 0;
+
+/* Runs in the forked command before exec. A failure exits 126 there, so nothing runs unconfined. */
+static void confine_command(void) {
+  /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
+  keep_needed_capabilities(!child_network_off);
+  block_terminal_injection();
+  install_net_filter(child_network_off);
+  if (syscall(SYS_landlock_restrict_self, child_ruleset, 0)) die("cannot enforce the Landlock ruleset: %s; refusing to run", strerror(errno));
+  close_inherited_fds();
+}
+
 static void usage(void) {
   die("usage: nh-sandbox --mode read-only|workspace-write|off [--workspace DIR] [--writable DIR]... "
       "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] -- PROGRAM ARGS... | nh-sandbox --probe");
@@ -249,16 +262,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nwritable; i++) allow(ruleset, writable[i], WRITE_RIGHTS(handled), 1);
   }
 
-  /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
-  keep_needed_capabilities(!network_off);
-  block_terminal_injection();
-  install_net_filter(network_off);
-  if (syscall(SYS_landlock_restrict_self, ruleset, 0)) die("cannot enforce the Landlock ruleset: %s; refusing to run", strerror(errno));
+  /* The helper stays outside the sandbox (so the command cannot signal or trace it with ABI 6, and
+   * it can remove its private temp folder); the forked command confines itself before exec. */
+  child_ruleset = ruleset;
+  child_network_off = network_off;
+  int status = run_reaped(command, confine_command, wait_orphans);
   close(ruleset);
-  close_inherited_fds();
-
-  int status = run_reaped(command, abi >= 6 ? scope_away_from_helper : NULL, wait_orphans);
   remove_private_tmpdir();
   return status;
 }

@@ -62,8 +62,7 @@ static long now_ms(void) {
   return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Runs in the forked child before exec: nothing, or a nested Landlock domain (see nh-sandbox.c)
- * that keeps the command from signalling or tracing the helper. */
+/* Runs in the forked child before exec: nothing (reap-only), or the whole confinement. */
 typedef void (*child_setup_fn)(void);
 
 /*
@@ -137,21 +136,3 @@ static int run_reaped(char **command, child_setup_fn setup, int wait_orphans) {
   return code;
 }
 
-/* A nested Landlock domain scoped for signals (ABI 6): the command and its children can no longer
- * signal or ptrace the helper (outside their domain), so they cannot kill it to escape the
- * reaping, while the helper can still kill them. Runs in the child, before exec. Every ruleset
- * denies cross-directory renames and links (REFER) unless it grants them, so this one grants REFER
- * beneath / and leaves the decision to the outer domain. */
-static void scope_away_from_helper(void) {
-  struct ruleset_attr attr = {.handled_fs = LANDLOCK_ACCESS_FS_REFER, .scoped = LANDLOCK_SCOPE_SIGNAL};
-  int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
-  int root = open("/", O_PATH | O_CLOEXEC);
-  struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_REFER, .parent_fd = root};
-  if (fd < 0 || root < 0 || syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) ||
-      syscall(SYS_landlock_restrict_self, fd, 0)) {
-    fprintf(stderr, "nh-sandbox: cannot scope the command away from the helper: %s\n", strerror(errno));
-    _exit(126);
-  }
-  close(root);
-  close(fd);
-}
