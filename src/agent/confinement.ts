@@ -30,11 +30,11 @@ export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">
     mode,
     network,
     writableRoots,
-    wrap: (argv) => {
+    wrap: (argv, options) => {
       const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
       const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;
       if (probe && !probe.available) say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
-      const result = sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv, host?.());
+      const result = sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv, host?.(), options);
       if ("notice" in result && result.notice) say(result.notice);
       return result;
     },

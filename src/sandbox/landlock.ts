@@ -80,15 +80,18 @@ export const helperReaps = (host: SandboxHost): boolean => host.helper !== null 
 /**
  * The argv that runs `command` under `policy`, or why it must not run. Contract: an explicit mode
  * never returns the bare command; "off" returns it under the helper's reap-only mode when the
- * helper runs here, else bare. `notice` is one line for the user (a replaced TMPDIR). The helper
- * checks everything again itself.
+ * helper runs here, else bare. `notice` is one line for the user (a replaced TMPDIR).
+ * `waitOrphans` asks the helper to wait for what the command leaves (background jobs) rather than
+ * kill it when the command ends. The helper checks everything again itself.
  */
 export function sandboxArgv(
   policy: SandboxPolicy,
   command: string[],
   host: SandboxHost = defaultHost(),
+  options: { waitOrphans?: boolean } = {},
 ): { argv: string[]; notice?: string } | { refused: string } {
-  if (policy.mode === "off") return { argv: helperReaps(host) ? [host.helper!, "--mode", "off", "--", ...command] : command };
+  const wait = options.waitOrphans ? ["--wait-orphans"] : [];
+  if (policy.mode === "off") return { argv: helperReaps(host) ? [host.helper!, "--mode", "off", ...wait, "--", ...command] : command };
   const refuse = (why: string) => ({ refused: `sandbox ${policy.mode} refused: ${why}` });
   if (!host.helper) return refuse(`${HELPER_MISSING}; run \`npm run build:native\` or use --sandbox off`);
   if (!host.probe.available) return refuse(`Landlock is unavailable (${host.probe.reason})`);
@@ -97,7 +100,7 @@ export function sandboxArgv(
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
   const temp = policy.mode === "workspace-write" ? commandTempDir(policy.workspace) : null;
   if (temp) argv.push("--tmpdir", temp.dir);
-  argv.push("--network", policy.network ? "on" : "off", "--", ...command);
+  argv.push("--network", policy.network ? "on" : "off", ...wait, "--", ...command);
   return temp?.warning ? { argv, notice: temp.warning } : { argv };
 }
 

@@ -130,9 +130,7 @@ export function sandboxPrefix(ctx: ToolContext, options: { waitOrphans?: boolean
     if (sandbox.mode === "off") return [];
     throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
   }
-  const result = sandbox.wrap([]);
+  const result = sandbox.wrap([], options);
   if ("refused" in result) throw new ToolError(result.refused);
-  const [helper, ...rest] = result.argv;
-  if (helper === undefined) return [];
-  return options.waitOrphans ? [helper, "--wait-orphans", ...rest] : result.argv;
+  return result.argv;
 }

@@ -1,7 +1,8 @@
 /* nh-sandbox: prepares a Linux Landlock ruleset and forks the command, which restricts itself
  * before exec, so the command and every child it starts inherit the rules; the helper stays
- * outside and reaps everything the command leaves behind (reaper.h). Fails closed: when the protection asked for cannot be enforced it exits 126 with one
- * line on stderr and never runs the command. `--mode off` only reaps. Built by scripts/build-native.mjs. */
+ * outside and reaps everything the command leaves behind (reaper.h). Fails closed: when the
+ * protection asked for cannot be enforced it exits 126 with one line on stderr and never runs the
+ * command. `--mode off` only reaps. Built by scripts/build-native.mjs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
