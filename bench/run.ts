@@ -1,8 +1,9 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
-// sessions, the terminal UI, and the daemon under load. Prints tables and writes
-// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon runs
-// one section and merges its figures into the existing bench/results.json.
+// sessions, the terminal UI, the daemon under load, and run_command's cost under the sandbox
+// helper. Prints tables and writes bench/results.json. Not part of CI.
+// NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon|sandbox runs one section and merges its
+// figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { benchTui, mcpHome } from "./tui.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
+import { benchSandbox } from "./sandbox.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -91,7 +93,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "sandbox"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -185,6 +187,8 @@ async function main() {
     }
   }
 
+  const sandbox = skip("sandbox") ? null : await benchSandboxSection();
+
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
   let previous: Record<string, unknown> = {};
@@ -206,9 +210,28 @@ async function main() {
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
     ...ran("daemon", daemon),
+    ...ran("sandbox", sandbox),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
+}
+
+/** run_command's cost under the sandbox helper, this build against the previous one. */
+async function benchSandboxSection() {
+  console.log("\nrun_command overhead of the sandbox helper (`true`, run_command's own spawn path, interleaved):");
+  const r = await benchSandbox(root);
+  if (!r) return null;
+  const ms = (s: { p50: number; p95: number }) => `${s.p50} / ${s.p95} ms`;
+  printTable([
+    ["variant", "p50 / p95", "target"],
+    ["bash -c true, no helper (the floor)", ms(r.bareMs), ""],
+    [`helper built from ${r.base}, workspace-write`, ms(r.previousMs), ""],
+    ["helper of this tree, workspace-write (reaper, seccomp, capabilities)", ms(r.currentMs), ""],
+    ["  the same with the network off (the socket filter)", ms(r.currentNetworkOffMs), ""],
+    ["  reap-only (--mode off)", ms(r.reapOnlyMs), ""],
+    [`added per command vs ${r.base} (p50), ratio`, `${r.addedMs} ms, ${r.ratio}x`, "<= +10 ms"],
+  ]);
+  return r;
 }
 
 await main();

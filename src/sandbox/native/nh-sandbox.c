@@ -72,6 +72,10 @@ struct ruleset_attr {
 #define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE)
 static const char *const sink_devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"};
 
+/* Set in the command's child, which shares the helper's memory until it execs (reaper.h): it must
+ * leave with _exit, never run the helper's exit handlers. */
+static int in_child;
+
 static void die(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -79,6 +83,7 @@ static void die(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+  if (in_child) _exit(126);
   exit(126);
 }
 
