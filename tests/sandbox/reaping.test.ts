@@ -1,11 +1,12 @@
 // No process outlives its command: run_command through the real helper (Landlock modes and the
 // reap-only mode of "off"), with nohup, setsid and a double-forking daemon, on a normal end, a
 // timeout, a stop, and for background jobs on task_kill and the session's end.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { commandSandbox } from "../../src/agent/confinement.js";
+import { helperPath } from "../../src/sandbox/landlock.js";
 import type { CommandSandbox } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
 import { taskKillTool } from "../../src/tools/task-tools.js";
@@ -36,14 +37,15 @@ function running(mark: string): number[] {
 
 /** The three ways to leave a process behind; each writes `file` one second later. */
 const forms = {
-  nohup: (file: string, mark: string) => `nohup sh -c 'sleep 1; echo late > ${file}' ${mark} > /dev/null 2>&1 &`,
-  setsid: (file: string, mark: string) => `setsid sh -c 'sleep 1; echo late > ${file}' ${mark} > /dev/null 2>&1 &`,
+  // First: python starts slowly, and the others' second must not run out while it does.
   daemon: (file: string, mark: string) =>
     `python3 -c 'import os, time
 if os.fork(): os._exit(0)
 os.setsid()
 if os.fork(): os._exit(0)
 time.sleep(1); open("${file}", "w").write("late")' ${mark} > /dev/null 2>&1`,
+  nohup: (file: string, mark: string) => `nohup sh -c 'sleep 1; echo late > ${file}' ${mark} > /dev/null 2>&1 &`,
+  setsid: (file: string, mark: string) => `setsid sh -c 'sleep 1; echo late > ${file}' ${mark} > /dev/null 2>&1 &`,
 };
 
 const sandboxFor = (mode: "workspace-write" | "read-only" | "off", ws: string): CommandSandbox =>
@@ -63,16 +65,16 @@ describe.each(["workspace-write", "off"] as const)("foreground commands under %s
     const sandbox = sandboxFor(mode, ws);
     const marks = Object.keys(forms).map(() => marker());
     const results = await Promise.all(
-      Object.entries(forms).map(([name, form], i) => callTool(runCommandTool, { command: `${form(`${name}.txt`, marks[i]!)}; echo started` }, ws, undefined, { sandbox })),
+      Object.entries(forms).map(([name, form], i) => callTool(runCommandTool, { command: `${form(`${name}.txt`, marks[i]!)}\necho started` }, ws, undefined, { sandbox })),
     );
-    for (const r of results) expect(r.forModel).toContain("started");
+    for (const r of results) expect(r.forModel).toMatch(/\nexit code 0 .*\n--- stdout ---\nstarted$/);
     await expectNothingLeft(ws, Object.keys(forms).map((name) => `${name}.txt`), marks);
   });
 
   it("a timeout ends what the command left in another session", async () => {
     const ws = tempDir();
     const mark = marker();
-    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)} sleep 30`, timeout_ms: 300 }, ws, undefined, { sandbox: sandboxFor(mode, ws) });
+    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\nsleep 30`, timeout_ms: 300 }, ws, undefined, { sandbox: sandboxFor(mode, ws) });
     expect(r.forModel).toContain("timed out");
     await expectNothingLeft(ws, ["late.txt"], [mark]);
   });
@@ -81,7 +83,7 @@ describe.each(["workspace-write", "off"] as const)("foreground commands under %s
     const ws = tempDir();
     const mark = marker();
     const controller = new AbortController();
-    const call = callTool(runCommandTool, { command: `${forms.daemon("late.txt", mark)}; echo ready; sleep 30` }, ws, controller.signal, {
+    const call = callTool(runCommandTool, { command: `${forms.daemon("late.txt", mark)}\necho ready; sleep 30` }, ws, controller.signal, {
       sandbox: sandboxFor(mode, ws),
     });
     while (running(mark).length === 0) await sleep(20);
@@ -95,18 +97,28 @@ describe("the helper holds", () => {
   it("a sandboxed command cannot kill the helper to keep its orphans", async () => {
     const ws = tempDir();
     const mark = marker();
-    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)} kill -9 $PPID; echo "kill: $?"` }, ws, undefined, {
+    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\nkill -9 $PPID; echo "kill: $?"` }, ws, undefined, {
       sandbox: sandboxFor("workspace-write", ws),
     });
     expect(r.forModel).toContain("kill: 1");
     await expectNothingLeft(ws, ["late.txt"], [mark]);
   });
 
+  it("reaps by scanning /proc where the kernel has no children lists (simulated with --reap-by-scan)", async () => {
+    const ws = tempDir();
+    const marks = Object.keys(forms).map(() => marker());
+    const script = Object.entries(forms).map(([name, form], i) => form(`${name}.txt`, marks[i]!)).join("\n");
+    const r = spawnSync(helperPath() ?? "", ["--mode", "workspace-write", "--workspace", ws, "--reap-by-scan", "--", "bash", "-c", `${script}\necho started`], { cwd: ws, encoding: "utf8" });
+    expect(r.stdout).toBe("started\n");
+    expect(r.status).toBe(0);
+    await expectNothingLeft(ws, Object.keys(forms).map((name) => `${name}.txt`), marks);
+  });
+
   it("the control: without the helper, a setsid child outlives its command", async () => {
     const ws = tempDir();
     const mark = marker();
-    await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)} echo started` }, ws);
-    expect(running(mark).length).toBe(1);
+    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\necho started` }, ws);
+    expect(r.forModel).toMatch(/\nexit code 0 /);
     await sleep(2_000);
     expect(readFileSync(join(ws, "late.txt"), "utf8")).toBe("late\n");
   });

@@ -226,6 +226,7 @@ int main(int argc, char **argv) {
     if (!strcmp(arg, "--probe")) return probe();
     if (!strcmp(arg, "--")) { command = argv + i + 1; break; }
     if (!strcmp(arg, "--wait-orphans")) { wait_orphans = 1; continue; } /* see run_reaped() */
+    if (!strcmp(arg, "--reap-by-scan")) { reap_by_scan = 1; continue; }
     if (!value) usage();
     if (!strcmp(arg, "--mode")) mode = value;
     else if (!strcmp(arg, "--workspace")) workspace = value;

@@ -40,11 +40,61 @@ static int kill_tree_below(pid_t pid, int depth) {
   return count;
 }
 
+/* The parent of `pid` from /proc/PID/stat, or -1. */
+static pid_t parent_of(pid_t pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  char *end = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+  int ppid;
+  return end && sscanf(end + 1, " %*c %d", &ppid) == 1 ? ppid : -1;
+}
+
+/* For kernels without /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): every process whose
+ * parent chain reaches us, by scanning /proc until a scan finds nothing new. */
+static int kill_tree_by_scan(void) {
+  pid_t known[4096];
+  int nknown = 0, count = 0, added = 1;
+  known[nknown++] = getpid();
+  while (added) {
+    added = 0;
+    DIR *proc = opendir("/proc");
+    if (!proc) return count;
+    struct dirent *entry;
+    while ((entry = readdir(proc))) {
+      if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+      pid_t pid = atoi(entry->d_name), ppid = parent_of(pid);
+      int is_known = 0, parent_known = 0;
+      for (int i = 0; i < nknown; i++) {
+        if (known[i] == pid) is_known = 1;
+        if (known[i] == ppid) parent_known = 1;
+      }
+      if (is_known || !parent_known) continue;
+      kill(pid, SIGKILL);
+      count++;
+      if (nknown < (int)(sizeof known / sizeof known[0])) known[nknown++] = pid, added = 1;
+    }
+    closedir(proc);
+  }
+  return count;
+}
+
 /* Contract: returns once no process descends from the helper any more (each pass kills what it
  * sees, then waits for one child; orphans of killed processes become our children). */
+static int reap_by_scan; /* --reap-by-scan: tests the fallback on a kernel that has the files */
+
 static void kill_all_descendants(void) {
+  char own[64];
+  snprintf(own, sizeof own, "/proc/self/task/%d/children", (int)getpid());
+  int have_children_files = !reap_by_scan && access(own, R_OK) == 0;
   for (;;) {
-    kill_tree_below(getpid(), 0);
+    if (have_children_files) kill_tree_below(getpid(), 0);
+    else kill_tree_by_scan();
     if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
     while (waitpid(-1, NULL, WNOHANG) > 0) {
     }
