@@ -119,6 +119,7 @@ export const GAPS = {
   noHelperReaping:
     "without the helper (not built, or failing to run), processes a command started in another process group or session (nohup, setsid, double forks) are not reaped: only its process group is killed",
   offKillsHelper: "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",
+  compatSockets: "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
 } as const;
 
 const REAPING =
@@ -165,6 +166,7 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
     `  - ${GAPS.metadata}`,
     `  - ${GAPS.unixSockets}`,
     `  - ${GAPS.offKillsHelper}`,
+    `  - ${GAPS.compatSockets}`,
   );
   return lines;
 }

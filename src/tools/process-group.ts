@@ -7,7 +7,11 @@ import { secretEnvNames } from "../config/log.js";
 import { ToolError, type ToolContext } from "./define.js";
 
 export const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
-/** How long a group has between SIGTERM and SIGKILL. */
+/**
+ * How long a group has between SIGTERM and SIGKILL. The sandbox helper kills what the command
+ * left 1 s after its SIGTERM (REAPER_GRACE_MS in src/sandbox/native/reaper.h): keep this above,
+ * or a SIGKILL of the helper would leave orphans in other sessions alive.
+ */
 export const KILL_GRACE_MS = 2_000;
 /** How long pipes may stay open after the leader exited (a grandchild holding them). */
 const DRAIN_MS = 150;
