@@ -115,7 +115,7 @@ export const GAPS = {
   metadata:
     "Landlock does not restrict metadata: chmod, chown, timestamps (touch of an existing file), extended attributes and file flags other than immutable and append-only (chattr +A, +d, ...) of files outside the writable roots can still change",
   unixSockets:
-    "with the network on, commands can connect to existing Unix sockets such as /var/run/docker.sock or an ssh-agent socket, and a service reached that way (docker, systemd-run, at) can start processes outside the sandbox that are not reaped",
+    "with the network on, commands can connect to existing Unix sockets such as /var/run/docker.sock, an ssh-agent socket or NanoHermes's own daemon socket, and a service reached that way (docker, systemd-run, at, the daemon) can start processes outside the sandbox that are not reaped",
   noHelperReaping:
     "without the helper (not built, or failing to run), processes a command started in another process group or session (nohup, setsid, double forks) are not reaped: only its process group is killed",
   offKillsHelper: "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",

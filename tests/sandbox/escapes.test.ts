@@ -12,6 +12,7 @@ import { commandSandbox } from "../../src/agent/confinement.js";
 import { describeSandbox, GAPS, helperPath, KEPT_CAPABILITIES, sandboxArgv, type SandboxMode } from "../../src/sandbox/landlock.js";
 import { commandTempDir, unsafeTempReason } from "../../src/sandbox/temp-dir.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply } from "../helpers/mock-openai.js";
 
 const repo = resolve(import.meta.dirname, "../..");
 let helper = "";
@@ -243,6 +244,35 @@ describe("saying it where it happens", () => {
     expect(lines).toEqual(["sandbox auto: Landlock is unavailable (the kernel has no Landlock support (ENOSYS)); commands run unsandboxed"]);
     const bare = commandSandbox({ sandbox: { mode: "off", network: true, writableRoots: [] }, workspace: ws }, undefined, () => ({ helper: null, probe }));
     expect(bare.wrap?.(["ls"])).toEqual({ argv: ["ls"] });
+  });
+
+  it("one-shot and tool runs say in one line on stderr that auto fell back to unsandboxed", async () => {
+    // A copy of the program without the built helper beside it: Landlock is unavailable to it.
+    const copy = tempDir("nh-nohelper-");
+    execFileSync("cp", ["-r", join(repo, "dist"), join(copy, "dist")]);
+    writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "nanohermes", version: "0.0.0", type: "module" }));
+    const cwd = tempDir();
+    const line = "sandbox auto: Landlock is unavailable (the sandbox helper was not built (no C compiler at install?)); commands run unsandboxed";
+    const cli = (args: string[], env: Record<string, string | undefined>) =>
+      new Promise<{ stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [join(copy, "dist/cli.js"), ...args], { cwd, env: env as NodeJS.ProcessEnv });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+        child.on("close", () => done({ stdout, stderr }));
+      });
+    const tool = await cli(["tool", "run_command", JSON.stringify({ command: "echo ran" })], testEnv());
+    expect(tool.stderr).toBe(`nanohermes: ${line}\n`);
+    expect(tool.stdout).toContain("\nran");
+    const server = await startMockServer([toolReply([{ name: "run_command", args: { command: "echo ran" } }]), textReply("done")]);
+    try {
+      const oneShot = await cli(["-p", "go"], testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }));
+      expect(oneShot.stdout).toBe("done\n");
+      expect(oneShot.stderr).toBe(`warn: ${line}\n`);
+    } finally {
+      await server.close();
+    }
   });
 
   it("sandbox run --help lists every mode it accepts, and each is accepted", async () => {
