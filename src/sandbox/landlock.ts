@@ -119,6 +119,8 @@ export const GAPS = {
   noHelperReaping:
     "without the helper (not built, or failing to run), processes a command started in another process group or session (nohup, setsid, double forks) are not reaped: only its process group is killed",
   offKillsHelper: "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",
+  helperKilled:
+    "if the helper itself is killed with SIGKILL (the OOM killer, or NanoHermes when it has not ended 2 s after SIGTERM), the command dies with it but what the command started in another session survives",
   compatSockets: "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
 } as const;
 
@@ -135,7 +137,7 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
       "--sandbox read-only and --sandbox workspace-write refuse to run commands here; the default auto runs them unsandboxed: one-shot and tool runs say so in one line on stderr, the UI in its title bar",
       reaping,
       "not covered:",
-      `  - ${helperReaps(host) ? GAPS.offKillsHelper : GAPS.noHelperReaping}`,
+      ...(helperReaps(host) ? [`  - ${GAPS.offKillsHelper}`, `  - ${GAPS.helperKilled}`] : [`  - ${GAPS.noHelperReaping}`]),
     ];
   }
   const abi = probe.abi;
@@ -166,6 +168,7 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
     `  - ${GAPS.metadata}`,
     `  - ${GAPS.unixSockets}`,
     `  - ${GAPS.offKillsHelper}`,
+    `  - ${GAPS.helperKilled}`,
     `  - ${GAPS.compatSockets}`,
   );
   return lines;

@@ -1,7 +1,7 @@
 // No process outlives its command: run_command through the real helper (Landlock modes and the
 // reap-only mode of "off"), with nohup, setsid and a double-forking daemon, on a normal end, a
 // timeout, a stop, and for background jobs on task_kill and the session's end.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +112,18 @@ describe("the helper holds", () => {
     expect(r.stdout).toBe("started\n");
     expect(r.status).toBe(0);
     await expectNothingLeft(ws, Object.keys(forms).map((name) => `${name}.txt`), marks);
+  });
+
+  it("when whatever started the helper dies, the helper ends everything the command started", async () => {
+    const ws = tempDir();
+    const mark = marker();
+    const inner = `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & sleep 30`;
+    // The agent stands in as a shell that is killed outright (a crash, an OOM kill).
+    const agent = spawn("sh", ["-c", `${helperPath()} --mode workspace-write --workspace ${ws} -- sh -c "${inner}" & wait`], { cwd: ws, stdio: "ignore" });
+    while (running(mark).length === 0) await sleep(20);
+    agent.kill("SIGKILL");
+    for (let i = 0; i < 250 && running(mark).length > 0; i++) await sleep(20);
+    expect(running(mark)).toEqual([]);
   });
 
   it("the control: without the helper, a setsid child outlives its command", async () => {
