@@ -269,10 +269,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nwritable; i++) allow(ruleset, writable[i], WRITE_RIGHTS(handled), 1);
   }
 
-  /* The helper stays outside the sandbox (so the command cannot signal or trace it with ABI 6, and
-   * it can remove its private temp folder); the forked command confines itself before exec. */
+  /* The helper stays outside the command's domain (so the command cannot signal or trace it with
+   * ABI 6, and it can remove its private temp folder); the forked command confines itself before
+   * exec, nested in the helper's signal-only domain. */
   child_ruleset = ruleset;
   child_network_off = network_off;
+  if (abi >= 6) scope_helper_signals();
   int status = run_reaped(command, confine_command, wait_orphans);
   close(ruleset);
   remove_private_tmpdir();

@@ -205,3 +205,19 @@ static int run_reaped(char **command, child_setup_fn setup, int wait_orphans) {
   return code;
 }
 
+
+/* Landlock ABI 6+, before the command starts: the helper enters a domain that only scopes
+ * signals, so its kills reach nothing but its own domain and the command's (nested inside it),
+ * even if a pid it read from /proc were reused meanwhile. Files stay unrestricted for it: the
+ * domain handles only REFER (which every ruleset denies unless granted) and grants it beneath /. */
+static void scope_helper_signals(void) {
+  struct ruleset_attr attr = {.handled_fs = LANDLOCK_ACCESS_FS_REFER, .scoped = LANDLOCK_SCOPE_SIGNAL};
+  int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  int root = open("/", O_PATH | O_CLOEXEC);
+  struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_REFER, .parent_fd = root};
+  if (fd < 0 || root < 0 || syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) ||
+      prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || syscall(SYS_landlock_restrict_self, fd, 0))
+    die("cannot scope the helper's signals: %s", strerror(errno));
+  close(root);
+  close(fd);
+}
