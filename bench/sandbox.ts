@@ -2,7 +2,7 @@
 // group, piped output, bash -c) bare, under the helper built from this tree, and under the helper
 // built from the previous source (NANOHERMES_BENCH_SANDBOX_BASE, default `main`), interleaved.
 import { execFileSync, execSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { helperPath } from "../src/sandbox/landlock.js";
@@ -22,11 +22,21 @@ export interface SandboxBench {
   /** Current minus previous, medians (ms), and their ratio. */
   addedMs: number;
   ratio: number;
+  /** CPU (user + system) of the whole process tree per command, ms: steady under load, unlike wall time. */
+  cpuMs: Record<"bare" | "previous" | "current" | "currentNetworkOff" | "reapOnly", number>;
 }
 
 interface Stat {
   p50: number;
   p95: number;
+}
+
+/** CPU time of our reaped children so far (cutime + cstime, in ms): each command's whole tree once waited for. */
+function childrenCpuMs(tick: number): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // After the name: state is field 3, so cutime (16) and cstime (17) are at 13 and 14 here.
+  return (Number(fields[13]) + Number(fields[14])) * tick;
 }
 
 const stat = (xs: number[]): Stat => {
@@ -65,15 +75,21 @@ export async function benchSandbox(root: string): Promise<SandboxBench | null> {
     reapOnly: [current, "--mode", "off", "--"],
   };
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  const once = async (prefix: string[]) => {
+  const cpu: Record<string, number> = Object.fromEntries(Object.keys(variants).map((k) => [k, 0]));
+  const tick = 1000 / Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim() || 100);
+  const once = async (name: string, prefix: string[]) => {
+    const cpuBefore = childrenCpuMs(tick);
     const started = performance.now();
     const r = await runShell("true", { cwd: ws, prefix, timeoutMs: 10_000, signal: new AbortController().signal });
     if (r.exitCode !== 0) throw new Error(`bench: ${prefix[0] ?? "bash"} exited ${r.exitCode}: ${r.stderr}`);
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    cpu[name]! += childrenCpuMs(tick) - cpuBefore;
+    return ms;
   };
-  for (const prefix of Object.values(variants)) await once(prefix); // warm the caches
+  for (const [name, prefix] of Object.entries(variants)) await once(name, prefix); // warm the caches
+  for (const name of Object.keys(cpu)) cpu[name] = 0;
   // Interleaved, so a noisy moment on the machine hits every variant alike.
-  for (let i = 0; i < ITERATIONS; i++) for (const [name, prefix] of Object.entries(variants)) times[name]!.push(await once(prefix));
+  for (let i = 0; i < ITERATIONS; i++) for (const [name, prefix] of Object.entries(variants)) times[name]!.push(await once(name, prefix));
   rmSync(ws, { recursive: true, force: true });
   rmSync(join(previous, ".."), { recursive: true, force: true });
   if (existsSync("/var/tmp/nh-bench") && readdirSync("/var/tmp/nh-bench").length === 0) rmSync("/var/tmp/nh-bench", { recursive: true });
@@ -88,5 +104,12 @@ export async function benchSandbox(root: string): Promise<SandboxBench | null> {
     reapOnlyMs: s.reapOnly!,
     addedMs: +(s.current!.p50 - s.previous!.p50).toFixed(2),
     ratio: +(s.current!.p50 / s.previous!.p50).toFixed(2),
+    cpuMs: {
+      bare: +(cpu.bare! / ITERATIONS).toFixed(2),
+      previous: +(cpu.previous! / ITERATIONS).toFixed(2),
+      current: +(cpu.current! / ITERATIONS).toFixed(2),
+      currentNetworkOff: +(cpu.currentNetworkOff! / ITERATIONS).toFixed(2),
+      reapOnly: +(cpu.reapOnly! / ITERATIONS).toFixed(2),
+    },
   };
 }
