@@ -1,8 +1,9 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
-// sessions, the terminal UI, and the daemon under load. Prints tables and writes
-// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon runs
-// one section and merges its figures into the existing bench/results.json.
+// sessions, the terminal UI, the daemon under load, and run_command's cost under the sandbox
+// helper. Prints tables and writes bench/results.json. Not part of CI.
+// NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon|sandbox runs one section and merges its
+// figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
 import { benchFileWrites } from "./files.js";
+import { benchSandbox } from "./sandbox.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -92,7 +94,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -196,6 +198,7 @@ async function main() {
       ["  resolving and checking the path alone", `${files.resolveUs[0]} us`, `${files.resolveUs[1]} us`, (files.resolveUs[0] / files.resolveUs[1]).toFixed(2), ""],
     ]);
   }
+  const sandbox = skip("sandbox") ? null : await benchSandboxSection();
 
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
@@ -219,9 +222,29 @@ async function main() {
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
     ...ran("daemon", daemon),
     ...ran("files", files),
+    ...ran("sandbox", sandbox),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
+}
+
+/** run_command's cost under the sandbox helper, this build against the previous one. */
+async function benchSandboxSection() {
+  console.log("\nrun_command overhead of the sandbox helper (`true`, run_command's own spawn path, interleaved):");
+  const r = await benchSandbox(root);
+  if (!r) return null;
+  const ms = (s: { p50: number; p95: number }) => `${s.p50} / ${s.p95} ms`;
+  const cpu = (v: number) => `${v} ms`;
+  printTable([
+    ["variant", "wall p50 / p95", "CPU per command", "target"],
+    ["bash -c true, no helper (the floor)", ms(r.bareMs), cpu(r.cpuMs.bare), ""],
+    [`helper built from ${r.base}, workspace-write`, ms(r.previousMs), cpu(r.cpuMs.previous), ""],
+    ["helper of this tree, workspace-write (reaper, seccomp, capabilities)", ms(r.currentMs), cpu(r.cpuMs.current), ""],
+    ["  the same with the network off (the socket filter)", ms(r.currentNetworkOffMs), cpu(r.cpuMs.currentNetworkOff), ""],
+    ["  reap-only (--mode off)", ms(r.reapOnlyMs), cpu(r.cpuMs.reapOnly), ""],
+    [`added per command vs ${r.base} (wall p50), ratio`, `${r.addedMs} ms, ${r.ratio}x`, `CPU ${+(r.cpuMs.current - r.cpuMs.previous).toFixed(2)} ms`, "<= +10 ms"],
+  ]);
+  return r;
 }
 
 await main();

@@ -21,6 +21,23 @@ async function stdinIsData(): Promise<boolean> {
   }
 }
 
+const SANDBOX_RUN_HELP = `usage: nanohermes sandbox run [--mode MODE] [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND...
+
+Runs one command under the sandbox helper with the terminal inherited and exits with its code.
+
+  --mode MODE       one of:
+                      workspace-write  (default) write beneath the workspace (-C), the temp
+                                       folder and --writable folders; read everywhere
+                      read-only        write nothing anywhere (/dev/null and the terminal aside)
+                      auto             workspace-write where Landlock works, else off (one line
+                                       on stderr says so)
+                      off              no Landlock; processes the command leaves are still reaped
+  --network on|off  off: no TCP (Landlock), no socket but Unix stream ones, no connect() (default on)
+  --writable DIR    another writable folder (repeatable; must exist)
+  -C DIR            the workspace (default: the current folder)
+
+An explicit mode that cannot be enforced here refuses to run (exit 126); see \`nanohermes sandbox status\`.`;
+
 /** `nanohermes sandbox status` and `nanohermes sandbox run --mode M [--network on|off] [--writable DIR] [-C DIR] -- CMD...` */
 async function sandboxCommand(args: string[]): Promise<number> {
   const { UsageError } = await import("./config/flags.js");
@@ -30,12 +47,16 @@ async function sandboxCommand(args: string[]): Promise<number> {
     process.stdout.write(`${landlock.sandboxStatusText()}\n`);
     return 0;
   }
-  if (sub !== "run") throw new UsageError("usage: nanohermes sandbox status | nanohermes sandbox run --mode read-only|workspace-write [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND...");
   const dash = rest.indexOf("--");
-  if (dash === -1 || dash === rest.length - 1) throw new UsageError("sandbox run: put the command after --");
-  const opts = rest.slice(0, dash);
+  const opts = dash === -1 ? rest : rest.slice(0, dash);
+  if ((sub === "run" && (opts.includes("--help") || opts.includes("-h"))) || sub === "--help" || sub === "-h" || sub === "help") {
+    process.stdout.write(`${sub === "run" ? "" : "usage: nanohermes sandbox status\n       nanohermes sandbox run --help\n\n"}${SANDBOX_RUN_HELP}\n`);
+    return 0;
+  }
+  if (sub !== "run") throw new UsageError("usage: nanohermes sandbox status | nanohermes sandbox run [--mode workspace-write|read-only|auto|off] [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND... (sandbox run --help explains)");
+  if (dash === -1 || dash === rest.length - 1) throw new UsageError("sandbox run: put the command after -- (sandbox run --help explains)");
   const command = rest.slice(dash + 1);
-  let mode: "read-only" | "workspace-write" | "off" = "workspace-write";
+  let mode: "read-only" | "workspace-write" | "off" | "auto" = "workspace-write";
   let network = true;
   let workspace = process.cwd();
   const writable: string[] = [];
@@ -44,7 +65,9 @@ async function sandboxCommand(args: string[]): Promise<number> {
     const value = opts[i + 1];
     if (value === undefined) throw new UsageError(`sandbox run: ${opt} needs a value`);
     if (opt === "--mode") {
-      if (value !== "read-only" && value !== "workspace-write" && value !== "off") throw new UsageError(`sandbox run: --mode expects read-only, workspace-write or off, got "${value}"`);
+      if (value !== "read-only" && value !== "workspace-write" && value !== "off" && value !== "auto") {
+        throw new UsageError(`sandbox run: --mode expects workspace-write, read-only, auto or off, got "${value}"`);
+      }
       mode = value;
     } else if (opt === "--network") {
       if (value !== "on" && value !== "off") throw new UsageError(`sandbox run: --network expects on or off, got "${value}"`);
@@ -53,6 +76,11 @@ async function sandboxCommand(args: string[]): Promise<number> {
     else if (opt === "-C" || opt === "--cwd") workspace = (await import("node:path")).resolve(value);
     else throw new UsageError(`sandbox run: unknown option ${opt}`);
     i++;
+  }
+  if (mode === "auto") {
+    const probe = landlock.probeLandlock();
+    if (!probe.available) process.stderr.write(`nanohermes: sandbox auto: Landlock is unavailable (${probe.reason}); running unsandboxed\n`);
+    mode = probe.available ? "workspace-write" : "off";
   }
   return landlock.runSandboxCommand({ mode, network, workspace, writable, command });
 }

@@ -3,7 +3,7 @@
 import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
 import { PROTECTED_PATHS, type WriteBoundary } from "../tools/paths.js";
-import { probeLandlock, sandboxArgv } from "../sandbox/landlock.js";
+import { probeLandlock, sandboxArgv, type SandboxHost } from "../sandbox/landlock.js";
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
 export function effectiveSandboxMode(settings: Pick<Settings, "sandbox">, landlockAvailable: boolean): "off" | "read-only" | "workspace-write" {
@@ -14,17 +14,29 @@ export function effectiveSandboxMode(settings: Pick<Settings, "sandbox">, landlo
 
 /**
  * The command sandbox of a task. Landlock is probed (a helper run, cached) only when a command
- * first runs, so start-up does not pay for it.
+ * first runs, so start-up does not pay for it. Contract: `notice` gets one line, once each, when
+ * "auto" falls back to unsandboxed and when TMPDIR is replaced by a private folder (one-shot and
+ * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
  */
-export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">): CommandSandbox {
+export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">, notice?: (line: string) => void, host?: () => SandboxHost): CommandSandbox {
   const { mode, network, writableRoots } = settings.sandbox;
+  const said = new Set<string>();
+  const say = (line: string) => {
+    if (said.has(line)) return;
+    said.add(line);
+    notice?.(line);
+  };
   return {
     mode,
     network,
     writableRoots,
-    wrap: (argv) => {
-      const effective = mode === "auto" ? (probeLandlock().available ? "workspace-write" : "off") : mode;
-      return sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv);
+    wrap: (argv, options) => {
+      const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
+      const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;
+      if (probe && !probe.available) say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
+      const result = sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv, host?.(), options);
+      if ("notice" in result && result.notice) say(result.notice);
+      return result;
     },
   };
 }

@@ -64,7 +64,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
-  const sandbox = commandSandbox(settings);
+  const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
   const agent = new Agent({

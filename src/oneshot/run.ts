@@ -57,6 +57,10 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
 
   if (mode === "stream-json") {
     bus.subscribe((event) => io.stdout.write(`${JSON.stringify(event)}\n`));
+    // Warnings (a sandbox that fell back to unsandboxed) also reach a human watching stderr.
+    bus.subscribe((event: BusEvent) => {
+      if (event.type === "notice" && event.level === "warn") io.stderr.write(`warn: ${event.text}\n`);
+    });
   } else if (mode === "text") {
     const progress = flags.values.quiet !== true && (flags.values.verbose === true || Boolean(io.stderr.isTTY));
     bus.subscribe(createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }));

@@ -32,7 +32,7 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
     io.stdout.write(`${JSON.stringify({ name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) }, null, 2)}\n`);
     return EXIT_OK;
   }
-  const sandbox = commandSandbox(settings);
+  const sandbox = commandSandbox(settings, (line) => io.stderr.write(`nanohermes: ${line}\n`));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);

@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { commandTempDir } from "./temp-dir.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -24,6 +25,8 @@ export interface LandlockProbe {
   /** The kernel's Landlock ABI version, 0 when unavailable. */
   abi: number;
   reason: string;
+  /** The helper exists but could not run: it is not used even for reaping. */
+  helperBroken?: boolean;
 }
 
 /** What the sandbox runs on. Contract: tests inject it to simulate a missing helper or an old kernel. */
@@ -64,58 +67,109 @@ export function probeLandlock(): LandlockProbe {
     const out = JSON.parse(execFileSync(helper, ["--probe"], { encoding: "utf8", timeout: 5_000 })) as { abi: number; landlock: boolean; reason: string };
     probed = { available: out.landlock === true, abi: out.abi, reason: out.reason };
   } catch (error) {
-    probed = { available: false, abi: 0, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    probed = { available: false, abi: 0, helperBroken: true, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
   }
   return probed;
 }
 
 const defaultHost = (): SandboxHost => ({ helper: helperPath(), probe: probeLandlock() });
 
+/** The helper can at least reap (`--mode off`): it exists and ran. */
+export const helperReaps = (host: SandboxHost): boolean => host.helper !== null && host.probe.helperBroken !== true;
+
 /**
  * The argv that runs `command` under `policy`, or why it must not run. Contract: an explicit mode
- * never returns the bare command; "off" always does. The helper checks everything again itself.
+ * never returns the bare command; "off" returns it under the helper's reap-only mode when the
+ * helper runs here, else bare. `notice` is one line for the user (a replaced TMPDIR).
+ * `waitOrphans` asks the helper to wait for what the command leaves (background jobs) rather than
+ * kill it when the command ends. The helper checks everything again itself.
  */
-export function sandboxArgv(policy: SandboxPolicy, command: string[], host: SandboxHost = defaultHost()): { argv: string[] } | { refused: string } {
-  if (policy.mode === "off") return { argv: command };
+export function sandboxArgv(
+  policy: SandboxPolicy,
+  command: string[],
+  host: SandboxHost = defaultHost(),
+  options: { waitOrphans?: boolean } = {},
+): { argv: string[]; notice?: string } | { refused: string } {
+  const wait = options.waitOrphans ? ["--wait-orphans"] : [];
+  if (policy.mode === "off") return { argv: helperReaps(host) ? [host.helper!, "--mode", "off", ...wait, "--", ...command] : command };
   const refuse = (why: string) => ({ refused: `sandbox ${policy.mode} refused: ${why}` });
   if (!host.helper) return refuse(`${HELPER_MISSING}; run \`npm run build:native\` or use --sandbox off`);
   if (!host.probe.available) return refuse(`Landlock is unavailable (${host.probe.reason})`);
   if (!policy.network && host.probe.abi < 4) return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
   const argv = [host.helper, "--mode", policy.mode, "--workspace", resolve(policy.workspace)];
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
-  argv.push("--network", policy.network ? "on" : "off", "--", ...command);
-  return { argv };
+  const temp = policy.mode === "workspace-write" ? commandTempDir(policy.workspace) : null;
+  if (temp) argv.push("--tmpdir", temp.dir);
+  argv.push("--network", policy.network ? "on" : "off", ...wait, "--", ...command);
+  return temp?.warning ? { argv, notice: temp.warning } : { argv };
 }
 
-const tempDir = (): string => (process.env.TMPDIR?.startsWith("/") ? process.env.TMPDIR : "/tmp");
+/** What root keeps under the helper (src/sandbox/native/caps.h); every other capability is dropped. */
+export const KEPT_CAPABILITIES = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID"];
+
+/**
+ * Every known gap, in the words the README's "not covered" list uses (a test holds them equal).
+ * Contract: `sandbox status` prints each that applies on this machine.
+ */
+export const GAPS = {
+  metadata:
+    "Landlock does not restrict metadata: chmod, chown, timestamps (touch of an existing file), extended attributes and file flags other than immutable and append-only (chattr +A, +d, ...) of files outside the writable roots can still change",
+  unixSockets:
+    "with the network on, commands can connect to existing Unix sockets such as /var/run/docker.sock, an ssh-agent socket or NanoHermes's own daemon socket, and a service reached that way (docker, systemd-run, at, the daemon) can start processes outside the sandbox that are not reaped",
+  noHelperReaping:
+    "without the helper (not built, or failing to run), processes a command started in another process group or session (nohup, setsid, double forks) are not reaped: only its process group is killed",
+  offKillsHelper: "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",
+  helperKilled:
+    "if the helper itself is killed with SIGKILL (the OOM killer, or NanoHermes when it has not ended 2 s after SIGTERM), the command dies with it but what the command started in another session survives",
+  compatSockets: "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
+} as const;
+
+const REAPING =
+  "reaping: when a foreground command ends (or times out, or is stopped), every process it started ends with it, also those that left its process group or session (nohup, setsid, double forks); a background job's processes end with the job (task_kill, the session's end, exit); in every mode, off included";
 
 /** Lines for `nanohermes sandbox status`: what each mode enforces on this machine, and what not. */
-export function describeSandbox(host: SandboxHost = defaultHost()): string[] {
+export function describeSandbox(host: SandboxHost = defaultHost(), workspace = process.cwd()): string[] {
   const { probe } = host;
+  const reaping = helperReaps(host) ? REAPING : `reaping: ${GAPS.noHelperReaping}`;
   if (!host.helper || !probe.available) {
     return [
       `Landlock: unavailable (${probe.reason})`,
-      "--sandbox read-only and --sandbox workspace-write refuse to run commands here; the default auto runs them unsandboxed and the title bar says so",
+      "--sandbox read-only and --sandbox workspace-write refuse to run commands here; the default auto runs them unsandboxed: one-shot and tool runs say so in one line on stderr, the UI in its title bar",
+      reaping,
+      "not covered:",
+      ...(helperReaps(host) ? [`  - ${GAPS.offKillsHelper}`, `  - ${GAPS.helperKilled}`] : [`  - ${GAPS.noHelperReaping}`]),
     ];
   }
   const abi = probe.abi;
+  const temp = commandTempDir(workspace);
   const lines = [
     `Landlock: ABI ${abi} (helper ${host.helper})`,
     "read-only: commands read and run anything; nothing is created, written, truncated, renamed, linked or removed anywhere (writing to /dev/null and the terminal is allowed)",
-    `workspace-write: as read-only, plus full write access beneath the workspace, the temp directory (${tempDir()}) and the configured writable roots; device nodes can never be created`,
+    `workspace-write: as read-only, plus full write access beneath the workspace, the temp directory (${temp.dir}) and the configured writable roots; device nodes can never be created`,
+    "temp directory: TMPDIR is made writable unless it is /, the home folder or a parent of it, or a parent of the workspace (/tmp itself excepted); then a private temp folder is used and a warning says so",
+  ];
+  if (temp.warning) lines.push(`  ${temp.warning}`);
+  lines.push(
     abi >= 4
-      ? "network off: TCP connect and bind are denied; UDP (DNS included), ICMP and Unix sockets are not covered"
+      ? "network off: TCP connect and bind are denied (Landlock), and a seccomp filter refuses every socket but Unix stream and seqpacket ones (no UDP, DNS, ICMP, raw, packet, netlink or vsock) and every connect(); pipes and socketpairs work"
       : `network off: unavailable (needs ABI 4, this kernel has ${abi}); --network off refuses to run commands`,
     abi >= 6
-      ? "scoping: signals and abstract Unix sockets cannot reach processes outside the sandbox"
-      : `scoping: unavailable (needs ABI 6); sandboxed commands can signal and connect to the user's other processes`,
-  ];
+      ? "scoping: signals and abstract Unix sockets cannot reach processes outside the sandbox, and a command cannot signal or trace the helper"
+      : "scoping: unavailable (needs ABI 6); sandboxed commands can signal and connect to the user's other processes, the helper included",
+  );
   if (abi < 2) lines.push("renames and links between directories always fail (needs ABI 2)");
   if (abi < 3) lines.push("truncating an existing file is not restricted (needs ABI 3)");
   if (abi < 5) lines.push("ioctl on devices is not restricted (needs ABI 5)");
   lines.push(
-    "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; root's dangerous capabilities (modules, raw I/O, admin, raw sockets with network off) dropped; TIOCSTI terminal injection blocked",
-    "not covered: Landlock does not restrict metadata, so chmod, chown, timestamps (touch of an existing file) and extended attributes of files outside the writable roots can still change; nor connecting to existing Unix sockets such as /var/run/docker.sock",
+    reaping,
+    `capabilities: root keeps only ${KEPT_CAPABILITIES.join(", ")} (and CAP_NET_RAW with the network on, for ping); every other one is dropped from all sets, the bounding set included`,
+    "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; io_uring refused; TIOCSTI terminal injection blocked",
+    "not covered:",
+    `  - ${GAPS.metadata}`,
+    `  - ${GAPS.unixSockets}`,
+    `  - ${GAPS.offKillsHelper}`,
+    `  - ${GAPS.helperKilled}`,
+    `  - ${GAPS.compatSockets}`,
   );
   return lines;
 }
@@ -133,6 +187,7 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
     process.stderr.write(`nanohermes: ${result.refused}\n`);
     return Promise.resolve(126);
   }
+  if (result.notice) process.stderr.write(`nanohermes: ${result.notice}\n`);
   const [program, ...rest] = result.argv;
   if (!program) {
     process.stderr.write("nanohermes: sandbox run needs a command after --\n");

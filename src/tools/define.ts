@@ -49,8 +49,11 @@ export interface CommandSandbox {
   mode: "off" | "auto" | "read-only" | "workspace-write";
   network: boolean;
   writableRoots: string[];
-  /** Puts the sandbox launcher in front of a command's argv, or says why it cannot. */
-  wrap?: (argv: string[]) => { argv: string[] } | { refused: string };
+  /**
+   * Puts the sandbox launcher in front of a command's argv, or says why it cannot. `waitOrphans`
+   * (background jobs): the launcher waits for what the command leaves instead of killing it.
+   */
+  wrap?: (argv: string[], options?: { waitOrphans?: boolean }) => { argv: string[] } | { refused: string };
 }
 
 /** A tool's answer: what the model sees, and a one-line summary for the user. */

@@ -7,7 +7,11 @@ import { secretEnvNames } from "../config/log.js";
 import { ToolError, type ToolContext } from "./define.js";
 
 export const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
-/** How long a group has between SIGTERM and SIGKILL. */
+/**
+ * How long a group has between SIGTERM and SIGKILL. The sandbox helper kills what the command
+ * left 1 s after its SIGTERM (REAPER_GRACE_MS in src/sandbox/native/reaper.h): keep this above,
+ * or a SIGKILL of the helper would leave orphans in other sessions alive.
+ */
 export const KILL_GRACE_MS = 2_000;
 /** How long pipes may stay open after the leader exited (a grandchild holding them). */
 const DRAIN_MS = 150;
@@ -118,14 +122,19 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
 }
 
 /**
- * The sandbox helper's argv for this context, or none when the sandbox is off. A sandbox that was
- * asked for and cannot be applied refuses the command: it never runs unsandboxed.
+ * The sandbox helper's argv for this context: the Landlock sandbox, or with the sandbox off the
+ * helper's reap-only mode (none when there is no helper). A sandbox that was asked for and cannot
+ * be applied refuses the command: it never runs unsandboxed. `waitOrphans` (background jobs) keeps
+ * the helper waiting for what the command leaves behind instead of killing it at once.
  */
-export function sandboxPrefix(ctx: ToolContext): string[] {
+export function sandboxPrefix(ctx: ToolContext, options: { waitOrphans?: boolean } = {}): string[] {
   const sandbox = ctx.sandbox;
-  if (!sandbox || sandbox.mode === "off") return [];
-  if (!sandbox.wrap) throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
-  const result = sandbox.wrap([]);
+  if (!sandbox) return [];
+  if (!sandbox.wrap) {
+    if (sandbox.mode === "off") return [];
+    throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
+  }
+  const result = sandbox.wrap([], options);
   if ("refused" in result) throw new ToolError(result.refused);
   return result.argv;
 }

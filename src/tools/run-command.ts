@@ -195,7 +195,7 @@ export const runCommandTool = defineTool({
 
 /** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
 function startInBackground(command: string, timeoutMs: number | undefined, ctx: ToolContext) {
-  const prefix = sandboxPrefix(ctx);
+  const prefix = sandboxPrefix(ctx, { waitOrphans: true });
   const job = jobsOf(ctx).start(command, { cwd: ctx.workspace, prefix, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   const ref = JSON.stringify({ id: job.id });
   const limit = timeoutMs !== undefined ? `it is killed after ${timeoutMs} ms or ` : "it is killed ";

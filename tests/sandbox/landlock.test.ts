@@ -306,7 +306,7 @@ describe("refusals: never run unsandboxed", () => {
     expect(sandboxArgv({ ...policy, network: false }, ["ls"], old)).toEqual({ refused: expect.stringContaining("network off needs Landlock ABI 4") });
     expect(sandboxArgv({ ...policy, network: true }, ["ls"], old)).toHaveProperty("argv");
     expect(sandboxArgv({ ...policy, network: false, writableRoots: ["cache"] }, ["ls"], { helper: "/h", probe: available })).toEqual({
-      argv: ["/h", "--mode", "workspace-write", "--workspace", "/w", "--writable", "/w/cache", "--network", "off", "--", "ls"],
+      argv: ["/h", "--mode", "workspace-write", "--workspace", "/w", "--writable", "/w/cache", "--tmpdir", expect.any(String), "--network", "off", "--", "ls"],
     });
   });
 

@@ -1,6 +1,8 @@
-/* nh-sandbox: restricts itself with Linux Landlock, then execs a command, so the command and every
- * child it starts inherit the rules. Fails closed: when the protection asked for cannot be enforced
- * it exits 126 with one line on stderr and never runs the command. Built by scripts/build-native.mjs. */
+/* nh-sandbox: prepares a Linux Landlock ruleset and forks the command, which restricts itself
+ * before exec, so the command and every child it starts inherit the rules; the helper stays
+ * outside and reaps everything the command leaves behind (reaper.h). Fails closed: when the
+ * protection asked for cannot be enforced it exits 126 with one line on stderr and never runs the
+ * command. `--mode off` only reaps. Built by scripts/build-native.mjs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -70,6 +72,10 @@ struct ruleset_attr {
 #define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE)
 static const char *const sink_devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"};
 
+/* Set in the command's child, which shares the helper's memory until it execs (reaper.h): it must
+ * leave with _exit, never run the helper's exit handlers. */
+static int in_child;
+
 static void die(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -77,6 +83,7 @@ static void die(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+  if (in_child) _exit(126);
   exit(126);
 }
 
@@ -133,28 +140,6 @@ static void allow(int ruleset, const char *path, uint64_t access, int required) 
   close(fd);
 }
 
-/* Running as root, Landlock alone leaves powers that need no file write: loading kernel modules,
- * raw sockets (which bypass the TCP-only network rules), reboot, the clock, firewall and mounts.
- * They are dropped from every capability set; no_new_privs keeps exec from giving them back. */
-static void drop_capabilities(int network_off) {
-  static const int caps[] = {CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_ADMIN, CAP_SYS_BOOT, CAP_SYS_TIME,
-                             CAP_NET_ADMIN, CAP_MKNOD, CAP_SYS_PTRACE, CAP_SYSLOG, CAP_MAC_ADMIN,
-                             CAP_MAC_OVERRIDE, CAP_AUDIT_CONTROL, 38 /* PERFMON */, 39 /* BPF */, CAP_NET_RAW};
-  struct __user_cap_header_struct head = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-  struct __user_cap_data_struct data[2];
-  if (syscall(SYS_capget, &head, data)) die("capget failed: %s", strerror(errno));
-  size_t count = sizeof caps / sizeof caps[0] - (network_off ? 0 : 1); /* ping needs NET_RAW */
-  for (size_t i = 0; i < count; i++) {
-    uint32_t bit = 1U << (caps[i] % 32);
-    data[caps[i] / 32].effective &= ~bit;
-    data[caps[i] / 32].permitted &= ~bit;
-    data[caps[i] / 32].inheritable &= ~bit;
-    prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0); /* best effort: needs CAP_SETPCAP, EINVAL on old kernels */
-  }
-  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-  if (syscall(SYS_capset, &head, data)) die("capset failed: %s", strerror(errno));
-}
-
 /* A terminal inherited from outside keeps every ioctl (Landlock checks rights when a file is
  * opened), so TIOCSTI could type a command into the user's shell (CVE-2017-5226 in bubblewrap).
  * A seccomp filter refuses TIOCSTI and TIOCLINUX for native, 32-bit and x32 callers. */
@@ -207,25 +192,46 @@ static void close_inherited_fds(void) {
   closedir(dir);
 }
 
+#include "caps.h"
+#include "net-filter.h"
+#include "reaper.h"
+#include "tmpdir.h"
+
+static int child_ruleset = -1, child_network_off = 0;
+
+/* Runs in the forked command before exec. A failure exits 126 there, so nothing runs unconfined. */
+static void confine_command(void) {
+  /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
+  keep_needed_capabilities(!child_network_off);
+  block_terminal_injection();
+  install_net_filter(child_network_off);
+  if (syscall(SYS_landlock_restrict_self, child_ruleset, 0)) die("cannot enforce the Landlock ruleset: %s; refusing to run", strerror(errno));
+  close_inherited_fds();
+}
+
 static void usage(void) {
-  die("usage: nh-sandbox --mode read-only|workspace-write [--workspace DIR] [--writable DIR]... "
-      "[--network on|off] [--abi-min N] -- PROGRAM ARGS... | nh-sandbox --probe");
+  die("usage: nh-sandbox --mode read-only|workspace-write|off [--workspace DIR] [--writable DIR]... "
+      "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] -- PROGRAM ARGS... | nh-sandbox --probe");
 }
 
 int main(int argc, char **argv) {
-  const char *mode = NULL, *workspace = NULL;
+  const char *mode = NULL, *workspace = NULL, *tmpdir = NULL;
   const char **writable = calloc((size_t)argc, sizeof *writable);
-  int nwritable = 0, network_off = 0, abi_min = 1, abi_max = 1 << 30;
+  int nwritable = 0, network_off = 0, abi_min = 1, abi_max = 1 << 30, wait_orphans = 0;
   char **command = NULL;
   if (!writable) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(arg, "--probe")) return probe();
     if (!strcmp(arg, "--")) { command = argv + i + 1; break; }
+    if (!strcmp(arg, "--wait-orphans")) { wait_orphans = 1; continue; } /* see run_reaped() */
+    if (!strcmp(arg, "--reap-by-scan")) { reap_by_scan = 1; continue; }
     if (!value) usage();
     if (!strcmp(arg, "--mode")) mode = value;
     else if (!strcmp(arg, "--workspace")) workspace = value;
     else if (!strcmp(arg, "--writable")) writable[nwritable++] = value;
+    else if (!strcmp(arg, "--tmpdir")) tmpdir = value;
     else if (!strcmp(arg, "--network") && (!strcmp(value, "on") || !strcmp(value, "off"))) network_off = !strcmp(value, "off");
     else if (!strcmp(arg, "--abi-min")) abi_min = atoi(value);
     else if (!strcmp(arg, "--abi-max")) abi_max = atoi(value); /* use at most this ABI: tests older kernels */
@@ -233,6 +239,7 @@ int main(int argc, char **argv) {
     i++;
   }
   int write_mode = mode && !strcmp(mode, "workspace-write");
+  if (mode && !strcmp(mode, "off") && command && command[0]) return run_reaped(command, NULL, wait_orphans); /* reaping only */
   if (!mode || (!write_mode && strcmp(mode, "read-only")) || !command || !command[0]) usage();
   if (write_mode && !workspace) die("workspace-write needs --workspace DIR");
 
@@ -257,23 +264,19 @@ int main(int argc, char **argv) {
   for (int fd = 0; fd <= 2; fd++)
     if (isatty(fd) && ttyname(fd)) allow(ruleset, ttyname(fd), DEVICE_RIGHTS & handled, 0);
   if (write_mode) {
-    const char *tmp = getenv("TMPDIR");
     allow(ruleset, workspace, WRITE_RIGHTS(handled), 1);
-    allow(ruleset, tmp && tmp[0] == '/' ? tmp : "/tmp", WRITE_RIGHTS(handled), 0);
+    allow(ruleset, safe_tmpdir(tmpdir ? tmpdir : getenv("TMPDIR"), workspace), WRITE_RIGHTS(handled), 0);
     for (int i = 0; i < nwritable; i++) allow(ruleset, writable[i], WRITE_RIGHTS(handled), 1);
   }
 
-  /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
-  drop_capabilities(network_off);
-  block_terminal_injection();
-  if (syscall(SYS_landlock_restrict_self, ruleset, 0)) die("cannot enforce the Landlock ruleset: %s; refusing to run", strerror(errno));
+  /* The helper stays outside the command's domain (so the command cannot signal or trace it with
+   * ABI 6, and it can remove its private temp folder); the forked command confines itself before
+   * exec, nested in the helper's signal-only domain. */
+  child_ruleset = ruleset;
+  child_network_off = network_off;
+  if (abi >= 6) scope_helper_signals();
+  int status = run_reaped(command, confine_command, wait_orphans);
   close(ruleset);
-  close_inherited_fds();
-
-  execvp(command[0], command);
-  int err = errno;
-  if (err == ENOENT && !strchr(command[0], '/')) fprintf(stderr, "nh-sandbox: %s: command not found\n", command[0]);
-  else fprintf(stderr, "nh-sandbox: %s: %s\n", command[0], strerror(err));
-  return err == ENOENT ? 127 : 126;
+  remove_private_tmpdir();
+  return status;
 }
