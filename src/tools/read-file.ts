@@ -1,9 +1,10 @@
 // read_file: numbered lines of a text file, a window of it with offset/limit, binaries refused.
-import { createReadStream, promises as fs } from "node:fs";
+import { constants, promises as fs } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError } from "./define.js";
 import { displayPath, resolvePath } from "./paths.js";
+import { fileType } from "./safe-fs.js";
 
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
 const DEFAULT_LIMIT = 2000;
@@ -27,9 +28,9 @@ function footer(first: number, last: number, total: number | null, path: string)
 }
 
 /** Streams only the requested window, so a file larger than the read cap can still be paged. */
-async function readWindow(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean }> {
+async function readWindow(handle: fs.FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean }> {
   const { createInterface } = await import("node:readline");
-  const stream = createReadStream(abs, { encoding: "utf8", signal });
+  const stream = handle.createReadStream({ encoding: "utf8", signal, start: 0, autoClose: false });
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   const lines: string[] = [];
   let n = 0;
@@ -65,54 +66,74 @@ export const readFileTool = defineTool({
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, abs);
-    let stat;
+    // One descriptor for the checks and the read, opened without blocking: a path swapped for a
+    // FIFO between a stat and an open cannot hang the call.
+    let handle: fs.FileHandle;
     try {
-      stat = await fs.stat(abs);
+      handle = await fs.open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") throw new ToolError(`no such file: ${shown}`);
       if (code === "EACCES") throw new ToolError(`permission denied: ${shown}`);
       throw new ToolError(`cannot read ${shown}: ${(error as Error).message}`);
     }
-    if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries`);
-    if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file`);
-
-    const handle = await fs.open(abs, "r");
-    let sample: Buffer;
     try {
-      sample = Buffer.alloc(Math.min(8192, stat.size));
-      await handle.read(sample, 0, sample.length, 0);
+      return await readOpen(handle, shown, args, ctx.signal);
     } finally {
-      await handle.close();
+      await handle.close().catch(() => {});
     }
-    const kind = binaryKind(sample);
-    if (kind) throw new ToolError(`${shown} is a binary file (${kind}, ${stat.size} bytes); read_file only reads text`);
-
-    const offset = args.offset ?? 1;
-    const limit = args.limit ?? DEFAULT_LIMIT;
-    if (stat.size > MAX_READ_BYTES) {
-      if (args.offset === undefined && args.limit === undefined) {
-        const mb = (stat.size / 1024 / 1024).toFixed(1);
-        throw new ToolError(
-          `${shown} is ${mb} MB; read_file refuses files over 4 MB whole. Read it in windows with offset and limit, ` +
-            `e.g. {"path": "${args.path}", "offset": 1, "limit": 500}, or search it with grep.`,
-        );
-      }
-      const { lines, more } = await readWindow(abs, offset, limit, ctx.signal);
-      if (lines.length === 0) throw new ToolError(`${shown} has fewer than ${offset} lines`);
-      const body = lines.map((l, i) => formatLine(offset + i, l)).join("\n");
-      const last = offset + lines.length - 1;
-      return { forModel: body + (more ? footer(offset, last, null, args.path) : ""), display: `${shown}: lines ${offset}-${last}` };
-    }
-
-    const text = await fs.readFile(abs, "utf8");
-    if (text.length === 0) return { forModel: `${shown} is empty (0 bytes)`, display: `${shown}: empty` };
-    const all = text.split(/\r?\n/);
-    if (all.length > 1 && all[all.length - 1] === "") all.pop();
-    if (offset > all.length) throw new ToolError(`${shown} has ${all.length} lines; offset ${offset} is past the end`);
-    const window = all.slice(offset - 1, offset - 1 + limit);
-    const last = offset + window.length - 1;
-    const body = window.map((l, i) => formatLine(offset + i, l)).join("\n");
-    return { forModel: body + footer(offset, last, all.length, args.path), display: `${shown}: ${window.length} lines` };
   },
 });
+
+/** read_file on an open descriptor: the type and binary checks, then the window or the whole text. */
+async function readOpen(handle: fs.FileHandle, shown: string, args: { path: string; offset?: number | undefined; limit?: number | undefined }, signal: AbortSignal) {
+  const stat = await handle.stat();
+  if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries`);
+  if (!stat.isFile()) throw new ToolError(`${shown} is ${fileType(stat)}, not a regular file; read_file reads regular files only`);
+
+  const sample = Buffer.alloc(Math.min(8192, stat.size));
+  await handle.read(sample, 0, sample.length, 0);
+  const kind = binaryKind(sample);
+  if (kind) throw new ToolError(`${shown} is a binary file (${kind}, ${stat.size} bytes); read_file only reads text`);
+
+  const offset = args.offset ?? 1;
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  if (stat.size > MAX_READ_BYTES) {
+    if (args.offset === undefined && args.limit === undefined) {
+      const mb = (stat.size / 1024 / 1024).toFixed(1);
+      throw new ToolError(
+        `${shown} is ${mb} MB; read_file refuses files over 4 MB whole. Read it in windows with offset and limit, ` +
+          `e.g. {"path": "${args.path}", "offset": 1, "limit": 500}, or search it with grep.`,
+      );
+    }
+    const { lines, more } = await readWindow(handle, offset, limit, signal);
+    if (lines.length === 0) throw new ToolError(`${shown} has fewer than ${offset} lines`);
+    const body = lines.map((l, i) => formatLine(offset + i, l)).join("\n");
+    const last = offset + lines.length - 1;
+    return { forModel: body + (more ? footer(offset, last, null, args.path) : ""), display: `${shown}: lines ${offset}-${last}` };
+  }
+
+  const text = (await readAll(handle, stat.size)).toString("utf8");
+  if (text.length === 0) return { forModel: `${shown} is empty (0 bytes)`, display: `${shown}: empty` };
+  const all = text.split(/\r?\n/);
+  if (all.length > 1 && all[all.length - 1] === "") all.pop();
+  if (offset > all.length) throw new ToolError(`${shown} has ${all.length} lines; offset ${offset} is past the end`);
+  const window = all.slice(offset - 1, offset - 1 + limit);
+  const last = offset + window.length - 1;
+  const body = window.map((l, i) => formatLine(offset + i, l)).join("\n");
+  return { forModel: body + footer(offset, last, all.length, args.path), display: `${shown}: ${window.length} lines` };
+}
+
+/** The whole file from position 0 (the handle's position moved when the sample was read). */
+async function readAll(handle: fs.FileHandle, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.max(65_536, Math.min(size - position, MAX_READ_BYTES) + 1));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return Buffer.concat(chunks);
+}

@@ -10,6 +10,7 @@ import { editFileTool } from "../../src/tools/edit-file.js";
 import { PROTECTED_PATHS } from "../../src/tools/paths.js";
 import { descriptorWalk, walk } from "../../src/tools/safe-fs.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
+import { readFileTool } from "../../src/tools/read-file.js";
 import { exportTask } from "../../src/session/export.js";
 import { newSession } from "../../src/session/store.js";
 import { loadImage } from "../../src/agent/images.js";
@@ -181,6 +182,19 @@ describe("file tools: special files", () => {
       expect(r.forModel, JSON.stringify(args)).toMatch(/pipe is a FIFO \(named pipe\), not a regular file/);
     }
     expect(lstatSync(join(ws, "pipe")).isFIFO()).toBe(true);
+  });
+
+  it("read_file checks the file it opened, without blocking: a FIFO is refused by type, never read", async () => {
+    const ws = tempDir();
+    execFileSync("mkfifo", [join(ws, "pipe")]);
+    symlinkSync("pipe", join(ws, "link-to-pipe"));
+    for (const path of ["pipe", "link-to-pipe"]) {
+      const r = await callTool(readFileTool, { path }, ws);
+      expect(r.status, path).toBe("error");
+      expect(r.forModel, path).toMatch(/is a FIFO \(named pipe\), not a regular file/);
+    }
+    const dev = await callTool(readFileTool, { path: "/dev/zero" }, ws);
+    expect(dev.forModel).toBe("/dev/zero is a character device, not a regular file; read_file reads regular files only");
   });
 
   it("refuse a /dev node, for each tool, naming the file type", async () => {
