@@ -1,12 +1,15 @@
-// Compiles the Landlock sandbox helper (src/sandbox/native/nh-sandbox.c) into dist-native/, outside
+// Compiles the Landlock sandbox helper (src/sandbox/native/nh-sandbox.c and its headers) into dist-native/, outside
 // dist/ because scripts/build.mjs prunes that. Never fails: without a compiler the program still
 // installs and works, and sandboxing reports itself unavailable.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
-const source = join(root, "src/sandbox/native/nh-sandbox.c");
+const nativeDir = join(root, "src/sandbox/native");
+const source = join(nativeDir, "nh-sandbox.c");
+// The helper's parts in headers beside it (protect.h, ...): a change to any of them rebuilds it.
+const headers = readdirSync(nativeDir).filter((name) => name.endsWith(".h")).map((name) => join(nativeDir, name));
 const outDir = join(root, "dist-native");
 const output = join(outDir, "nh-sandbox");
 
@@ -24,7 +27,7 @@ function warn(why) {
 }
 
 // Test files run in parallel and each makes sure the helper exists: skip the work when current.
-if (mtime(output) > Math.max(mtime(source), mtime(import.meta.filename))) process.exit(0);
+if (mtime(output) > Math.max(mtime(source), mtime(import.meta.filename), ...headers.map(mtime))) process.exit(0);
 if (process.platform !== "linux") warn("Landlock exists only on Linux");
 
 const compiler = [process.env.CC, "cc", "gcc", "clang"].find((cc) => cc && spawnSync(cc, ["--version"], { stdio: "ignore" }).status === 0);

@@ -2,9 +2,10 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { protectArgs, protectedSet } from "./protected.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -30,6 +31,8 @@ export interface LandlockProbe {
 export interface SandboxHost {
   helper: string | null;
   probe: LandlockProbe;
+  /** Default: asks the helper (probeProtect). */
+  protect?: ProtectProbe;
 }
 
 export const HELPER_MISSING = "the sandbox helper was not built (no C compiler at install?)";
@@ -83,11 +86,57 @@ export function sandboxArgv(policy: SandboxPolicy, command: string[], host: Sand
   if (!policy.network && host.probe.abi < 4) return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
   const argv = [host.helper, "--mode", policy.mode, "--workspace", resolve(policy.workspace)];
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
-  argv.push("--network", policy.network ? "on" : "off", "--", ...command);
+  argv.push("--network", policy.network ? "on" : "off");
+  if (policy.mode === "workspace-write") argv.push(...protectArgs(protectedSet(writableRootsOf(policy)), isFile));
+  argv.push("--", ...command);
   return { argv };
 }
 
 const tempDir = (): string => (process.env.TMPDIR?.startsWith("/") ? process.env.TMPDIR : "/tmp");
+
+/** Every root a workspace-write command may write beneath: where protected paths must be guarded. */
+export function writableRootsOf(policy: Pick<SandboxPolicy, "workspace" | "writableRoots">): string[] {
+  return [resolve(policy.workspace), ...policy.writableRoots.map((r) => resolve(policy.workspace, r)), tempDir()];
+}
+
+const isFile = (path: string): boolean => {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+export interface ProtectProbe {
+  /** The helper can enter a private mount namespace, so its read-only binds hold. */
+  mountNamespace: boolean;
+  reason: string;
+}
+
+const protectProbes = new Map<string, ProtectProbe>();
+/** Whether the helper can make the mount namespace its read-only binds need (asked once per helper). */
+export function probeProtect(helper: string | null = helperPath()): ProtectProbe {
+  if (!helper) return { mountNamespace: false, reason: HELPER_MISSING };
+  let probe = protectProbes.get(helper);
+  if (probe) return probe;
+  try {
+    const out = JSON.parse(execFileSync(helper, ["--probe-protect"], { encoding: "utf8", timeout: 5_000 })) as ProtectProbe;
+    probe = { mountNamespace: out.mountNamespace === true, reason: out.reason };
+  } catch (error) {
+    probe = { mountNamespace: false, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  }
+  protectProbes.set(helper, probe);
+  return probe;
+}
+
+/** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
+export function protectionLine(probe: ProtectProbe): string {
+  const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+  const check = "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
+  return probe.mountNamespace
+    ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`
+    : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
+}
 
 /** Lines for `nanohermes sandbox status`: what each mode enforces on this machine, and what not. */
 export function describeSandbox(host: SandboxHost = defaultHost()): string[] {
@@ -115,6 +164,7 @@ export function describeSandbox(host: SandboxHost = defaultHost()): string[] {
   if (abi < 5) lines.push("ioctl on devices is not restricted (needs ABI 5)");
   lines.push(
     "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; root's dangerous capabilities (modules, raw I/O, admin, raw sockets with network off) dropped; TIOCSTI terminal injection blocked",
+    protectionLine(host.protect ?? probeProtect(host.helper)),
     "not covered: Landlock does not restrict metadata, so chmod, chown, timestamps (touch of an existing file) and extended attributes of files outside the writable roots can still change; nor connecting to existing Unix sockets such as /var/run/docker.sock",
   );
   return lines;

@@ -80,6 +80,8 @@ static void die(const char *fmt, ...) {
   exit(126);
 }
 
+#include "protect.h"
+
 /* Every filesystem right this ABI knows: handling them all makes anything not granted denied. */
 static uint64_t fs_rights(int abi) {
   uint64_t all = (1ULL << 13) - 1; /* ABI 1: EXECUTE .. MAKE_SYM */
@@ -209,7 +211,7 @@ static void close_inherited_fds(void) {
 
 static void usage(void) {
   die("usage: nh-sandbox --mode read-only|workspace-write [--workspace DIR] [--writable DIR]... "
-      "[--network on|off] [--abi-min N] -- PROGRAM ARGS... | nh-sandbox --probe");
+      "[--network on|off] [--abi-min N] [--pin PATH]... [--protect PATH]... -- PROGRAM ARGS... | nh-sandbox --probe | --probe-protect");
 }
 
 int main(int argc, char **argv) {
@@ -217,10 +219,12 @@ int main(int argc, char **argv) {
   const char **writable = calloc((size_t)argc, sizeof *writable);
   int nwritable = 0, network_off = 0, abi_min = 1, abi_max = 1 << 30;
   char **command = NULL;
+  struct protect_list protect = protect_list_new(argc);
   if (!writable) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(arg, "--probe")) return probe();
+    if (!strcmp(arg, "--probe-protect")) return protect_probe();
     if (!strcmp(arg, "--")) { command = argv + i + 1; break; }
     if (!value) usage();
     if (!strcmp(arg, "--mode")) mode = value;
@@ -229,7 +233,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--network") && (!strcmp(value, "on") || !strcmp(value, "off"))) network_off = !strcmp(value, "off");
     else if (!strcmp(arg, "--abi-min")) abi_min = atoi(value);
     else if (!strcmp(arg, "--abi-max")) abi_max = atoi(value); /* use at most this ABI: tests older kernels */
-    else usage();
+    else if (!protect_arg(&protect, arg, value)) usage();
     i++;
   }
   int write_mode = mode && !strcmp(mode, "workspace-write");
@@ -263,6 +267,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nwritable; i++) allow(ruleset, writable[i], WRITE_RIGHTS(handled), 1);
   }
 
+  /* Mounts while CAP_SYS_ADMIN is still held and before Landlock, which refuses mount changes. */
+  protect_apply(&protect);
   /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
   drop_capabilities(network_off);

@@ -1,0 +1,168 @@
+// A `.git` that a sandboxed command created where there was none (`git init`, `git clone .`): kept
+// so the repository works, but with everything that would run a program on the user's next git
+// command taken out: config keys beyond a short allowlist, hooks, and pointers elsewhere.
+import { execFileSync } from "node:child_process";
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Config keys a repository keeps: what `git init`, `git clone` and ordinary use write, none of which
+ * names a program. Everything else (core.fsmonitor, core.hooksPath, core.pager, alias.*, filter.*,
+ * diff.*.textconv, include.path, submodule.*.update, credential.helper, ...) is dropped.
+ */
+const ALLOWED_KEYS = [
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath)$/,
+  /^user\.(name|email)$/,
+  /^init\.defaultbranch$/,
+  /^extensions\.(objectformat|refstorage)$/,
+  /^remote\..+\.(url|pushurl|fetch|tagopt|mirror|prune)$/,
+  /^branch\..+\.(remote|merge|rebase)$/,
+  /^submodule\..+\.(url|active)$/,
+];
+const MINIMAL_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n";
+
+const quote = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
+
+/** Git's own reading of the file (so a config crafted to fool a hand parser cannot), as key/value pairs. */
+function readConfig(file: string): [string, string][] | null {
+  try {
+    const out = execFileSync("git", ["config", "--file", file, "--no-includes", "--list", "--null"], {
+      cwd: "/",
+      encoding: "utf8",
+      timeout: 5_000,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    });
+    return out
+      .split("\0")
+      .filter((record) => record !== "")
+      .map((record) => {
+        const cut = record.indexOf("\n");
+        return cut < 0 ? [record, ""] : [record.slice(0, cut), record.slice(cut + 1)];
+      });
+  } catch {
+    return null;
+  }
+}
+
+/** Rewrites `file` with only the allowed keys; returns the keys dropped (or why it was replaced). */
+function filterConfig(file: string): string[] {
+  const pairs = readConfig(file);
+  if (pairs === null) {
+    writeFileSync(file, MINIMAL_CONFIG);
+    return ["config (unreadable by git: replaced with a minimal one)"];
+  }
+  const dropped = [...new Set(pairs.filter(([key]) => !ALLOWED_KEYS.some((re) => re.test(key))).map(([key]) => key))];
+  if (dropped.length === 0) return [];
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of pairs) {
+    if (!ALLOWED_KEYS.some((re) => re.test(key))) continue;
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    const section = key.slice(0, first);
+    const sub = first === last ? null : key.slice(first + 1, last);
+    const header = sub === null ? `[${section}]` : `[${section} ${quote(sub)}]`;
+    const lines = sections.get(header) ?? [];
+    lines.push(`\t${key.slice(last + 1)} = ${quote(value)}`);
+    sections.set(header, lines);
+  }
+  const text = [...sections].map(([header, lines]) => `${header}\n${lines.join("\n")}\n`).join("");
+  writeFileSync(file, text || MINIMAL_CONFIG);
+  return dropped.map((key) => `config ${key}`);
+}
+
+function kind(path: string): "file" | "dir" | "other" | "missing" {
+  try {
+    const stats = lstatSync(path);
+    return stats.isDirectory() ? "dir" : stats.isFile() ? "file" : "other";
+  } catch {
+    return "missing";
+  }
+}
+
+/** Removes every hook that git would run: anything in hooks/ not named *.sample. */
+function dropHooks(hooks: string, label: string): string[] {
+  const dropped: string[] = [];
+  const k = kind(hooks);
+  if (k === "missing") return dropped;
+  if (k !== "dir") {
+    rmSync(hooks, { force: true });
+    return [`${label} (not a folder)`];
+  }
+  for (const name of readdirSync(hooks)) {
+    if (name.endsWith(".sample") && kind(join(hooks, name)) === "file") continue;
+    rmSync(join(hooks, name), { recursive: true, force: true });
+    dropped.push(`${label}/${name}`);
+  }
+  return dropped;
+}
+
+/** One git directory: config filtered, hooks removed, commondir and config.worktree removed. */
+function neutraliseOne(gitDir: string, prefix: string): string[] {
+  const done: string[] = [];
+  if (kind(join(gitDir, "config")) === "file") done.push(...filterConfig(join(gitDir, "config")).map((d) => `${prefix}${d}`));
+  else if (kind(join(gitDir, "config")) !== "missing") {
+    rmSync(join(gitDir, "config"), { recursive: true, force: true });
+    done.push(`${prefix}config (not a file)`);
+  }
+  done.push(...dropHooks(join(gitDir, "hooks"), `${prefix}hooks`));
+  for (const pointer of ["commondir", "config.worktree"]) {
+    if (kind(join(gitDir, pointer)) === "missing") continue;
+    rmSync(join(gitDir, pointer), { recursive: true, force: true });
+    done.push(`${prefix}${pointer}`);
+  }
+  return done;
+}
+
+/** Submodule repositories beneath modules/ (nested names have slashes): each is a git directory. */
+function moduleDirs(modules: string, depth = 0): string[] {
+  if (depth > 6 || kind(modules) !== "dir") return [];
+  const found: string[] = [];
+  for (const name of readdirSync(modules)) {
+    const dir = join(modules, name);
+    if (kind(dir) !== "dir") continue;
+    if (kind(join(dir, "HEAD")) !== "missing" || kind(join(dir, "config")) !== "missing") found.push(dir);
+    found.push(...moduleDirs(join(dir, "modules"), depth + 1));
+    if (kind(join(dir, "HEAD")) === "missing") found.push(...moduleDirs(dir, depth + 1));
+  }
+  return found;
+}
+
+/**
+ * Contract: `git` is a `.git` that did not exist before the command. A file or symlink (a pointer
+ * to a repository elsewhere) is removed; a folder is kept with its config filtered, hooks and
+ * pointers removed, and the same for each submodule and worktree inside it. Returns what it
+ * removed (empty for a plain `git init`).
+ */
+export function neutraliseGitDir(git: string): string[] {
+  const k = kind(git);
+  if (k === "missing") return [];
+  if (k !== "dir") {
+    rmSync(git, { force: true });
+    return ["the .git file or link itself (it pointed to a repository elsewhere)"];
+  }
+  const done = neutraliseOne(git, "");
+  for (const dir of moduleDirs(join(git, "modules"))) done.push(...neutraliseOne(dir, `${dir.slice(git.length + 1)}/`));
+  if (kind(join(git, "worktrees")) === "dir") {
+    for (const name of readdirSync(join(git, "worktrees"))) {
+      const dir = join(git, "worktrees", name);
+      done.push(...dropHooks(join(dir, "hooks"), `worktrees/${name}/hooks`));
+      if (kind(join(dir, "config.worktree")) !== "missing") {
+        rmSync(join(dir, "config.worktree"), { recursive: true, force: true });
+        done.push(`worktrees/${name}/config.worktree`);
+      }
+      // A worktree's commondir leads back to this repository; anything else leads to planted config.
+      let common = "";
+      try {
+        common = readFileSync(join(dir, "commondir"), "utf8").trim();
+      } catch {
+        // missing: nothing to check
+      }
+      if (common !== "" && common !== "../..") {
+        rmSync(join(dir, "commondir"), { recursive: true, force: true });
+        done.push(`worktrees/${name}/commondir`);
+      }
+    }
+  }
+  return done;
+}

@@ -1,0 +1,191 @@
+// The second layer over protected paths: a snapshot before a sandboxed command, and after it every
+// change found and reverted (a new `.git` is neutralised instead), so nothing a command planted
+// runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, type Stats } from "node:fs";
+import { basename, join, relative, sep } from "node:path";
+import { GIT_DIR_PROTECTED, type ProtectedSet } from "./protected.js";
+import { neutraliseGitDir } from "./git-neutralise.js";
+
+/** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
+const MAX_FILE_BYTES = 1024 * 1024;
+/** Entries per snapshot: bounds the cost when a protected folder is large. */
+const MAX_ENTRIES = 5_000;
+/** Folders never walked: NanoHermes's own session data, git's object store. */
+const SKIP_NAMES = new Set(["sessions", "logs", "objects", "refs", "lfs"]);
+
+type Entry =
+  | { type: "missing" }
+  | { type: "dir"; mode: number }
+  | { type: "file"; mode: number; size: number; data: Buffer | null; mtimeMs: number; ino: number }
+  | { type: "link"; target: string }
+  | { type: "other" };
+
+export interface Snapshot {
+  entries: Map<string, Entry>;
+  /** The `.git` of each root that did not exist: a new one is neutralised, not removed. */
+  missingGit: Set<string>;
+}
+
+function entryOf(path: string): { entry: Entry; stats: Stats | null } {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return { entry: { type: "missing" }, stats: null };
+  }
+  if (stats.isDirectory()) return { entry: { type: "dir", mode: stats.mode & 0o7777 }, stats };
+  if (stats.isSymbolicLink()) return { entry: { type: "link", target: readlinkSync(path) }, stats };
+  if (stats.isFile()) {
+    let data: Buffer | null = null;
+    if (stats.size <= MAX_FILE_BYTES) {
+      try {
+        data = readFileSync(path);
+      } catch {
+        data = null;
+      }
+    }
+    return { entry: { type: "file", mode: stats.mode & 0o7777, size: stats.size, data, mtimeMs: stats.mtimeMs, ino: stats.ino }, stats };
+  }
+  return { entry: { type: "other" }, stats };
+}
+
+/** Records `path` and, for a real directory, everything beneath it (bounded, no symlink followed). */
+function walk(path: string, into: Map<string, Entry>, depth = 0): void {
+  if (into.size >= MAX_ENTRIES) return;
+  const { entry } = entryOf(path);
+  into.set(path, entry);
+  if (entry.type !== "dir" || depth > 8) return;
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch {
+    return;
+  }
+  for (const name of names.sort()) if (!SKIP_NAMES.has(name)) walk(join(path, name), into, depth + 1);
+}
+
+/**
+ * Contract: reads only; never follows a symlink. Records each root's `.git` and its protected
+ * parts, and each other protected path with what lies beneath it.
+ */
+export function snapshotProtected(set: ProtectedSet): Snapshot {
+  const entries = new Map<string, Entry>();
+  const missingGit = new Set<string>();
+  for (const git of set.pins) {
+    const { entry } = entryOf(git);
+    entries.set(git, entry);
+    if (entry.type === "missing") missingGit.add(git);
+    if (entry.type !== "dir") continue;
+    for (const part of GIT_DIR_PROTECTED) walk(join(git, part), entries);
+  }
+  for (const path of set.paths) walk(path, entries);
+  return { entries, missingGit };
+}
+
+const same = (a: Entry, b: Entry): boolean => {
+  if (a.type !== b.type) return false;
+  if (a.type === "dir" && b.type === "dir") return a.mode === b.mode;
+  if (a.type === "link" && b.type === "link") return a.target === b.target;
+  if (a.type === "file" && b.type === "file") {
+    if (a.size !== b.size || a.mode !== b.mode) return false;
+    if (a.data && b.data) return a.data.equals(b.data);
+    return a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  }
+  return true;
+};
+
+const under = (root: string, path: string) => path === root || path.startsWith(root + sep);
+
+function removeAny(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** Puts `entry` back at `path`, replacing whatever is there (rm never follows a final symlink). */
+function restore(path: string, entry: Entry, now: Entry): boolean {
+  if (entry.type === "missing") {
+    removeAny(path);
+    return true;
+  }
+  if (entry.type === "dir") {
+    if (now.type !== "dir") {
+      removeAny(path);
+      mkdirSync(path, { mode: entry.mode });
+    }
+    chmodSync(path, entry.mode);
+    return true;
+  }
+  if (entry.type === "link") {
+    removeAny(path);
+    symlinkSync(entry.target, path);
+    return true;
+  }
+  if (entry.type === "file" && entry.data) {
+    removeAny(path);
+    // "wx" is O_CREAT|O_EXCL: a symlink planted at the path in between is not followed.
+    writeFileSync(path, entry.data, { flag: "wx", mode: entry.mode });
+    return true;
+  }
+  return false;
+}
+
+export interface Reverted {
+  /** One phrase per change, paths relative to their root: ".git/config (changed, restored)". */
+  changes: string[];
+  /** Changes that could not be undone (a large file, an I/O error). */
+  failures: string[];
+}
+
+/**
+ * Contract: compares the protected set now with `before` and undoes every difference: changed and
+ * removed entries are put back, new ones removed, and a `.git` that did not exist is kept but
+ * neutralised (see git-neutralise.ts). Parents are restored before their children, and nothing
+ * is written through a symlink. Returns what it did, for the notice to the user and the model.
+ */
+export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
+  const after = snapshotProtected(set);
+  const changes: string[] = [];
+  const failures: string[] = [];
+  const label = (path: string) => {
+    const root = set.roots.filter((r) => under(r, path)).sort((a, b) => b.length - a.length)[0];
+    return root ? relative(root, path) || basename(path) : path;
+  };
+  const newGit = [...before.missingGit].filter((git) => after.entries.get(git)?.type !== "missing");
+  const skip = (path: string) => newGit.some((git) => under(git, path));
+
+  const paths = [...new Set([...before.entries.keys(), ...after.entries.keys()])].sort((a, b) => a.length - b.length || a.localeCompare(b));
+  const removed: string[] = [];
+  for (const path of paths) {
+    if (skip(path) || removed.some((r) => under(r, path))) continue;
+    const was = before.entries.get(path);
+    const now = after.entries.get(path) ?? { type: "missing" as const };
+    // A path only the second walk found is new beneath a protected folder.
+    const wanted: Entry = was ?? { type: "missing" };
+    if (same(wanted, now)) continue;
+    const what = wanted.type === "missing" ? "created, removed" : now.type === "missing" ? "deleted, restored" : "changed, restored";
+    try {
+      if (restore(path, wanted, now)) {
+        changes.push(`${label(path)} (${what})`);
+        if (wanted.type === "missing") removed.push(path);
+      } else failures.push(`${label(path)} (changed; too large to restore)`);
+    } catch (error) {
+      failures.push(`${label(path)} (${(error as Error).message})`);
+    }
+  }
+  for (const git of newGit) {
+    const done = neutraliseGitDir(git);
+    if (done.length > 0) changes.push(`${label(git)} (a new repository, kept; removed ${done.join(", ")})`);
+  }
+  return { changes, failures };
+}
+
+/** The notice appended to a command's result, or null when nothing protected changed. */
+export function revertNotice(reverted: Reverted): string | null {
+  if (reverted.changes.length === 0 && reverted.failures.length === 0) return null;
+  const parts = [
+    "[protected paths] This command changed files that would run code outside the sandbox later (git hooks and config, shell start-up files, ~/.ssh, NanoHermes config).",
+  ];
+  if (reverted.changes.length > 0) parts.push(`Reverted: ${reverted.changes.join("; ")}.`);
+  if (reverted.failures.length > 0) parts.push(`NOT reverted, check by hand: ${reverted.failures.join("; ")}.`);
+  parts.push("Do not change these from a command; ask the user to do it.");
+  return parts.join(" ");
+}

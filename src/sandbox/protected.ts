@@ -1,0 +1,67 @@
+// Which paths a sandboxed command must not change although they lie inside a writable root:
+// places whose contents run later outside the sandbox (git hooks and config, shell start-up
+// files, ~/.ssh, NanoHermes's own config). Shared by the helper's mount layer and the check after
+// every command, so both protect the same set.
+import { homedir } from "node:os";
+import { join, resolve, sep } from "node:path";
+import { nanohermesHome } from "../config/paths.js";
+
+const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/** Inside a repository's git directory: read by every git command the user runs later. */
+export const GIT_DIR_PROTECTED = ["config", "config.worktree", "commondir", "hooks", "info", "modules", "worktrees"];
+
+/** Files and folders in the home folder that run code or grant access when the user next logs in. */
+export const HOME_PROTECTED = [
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+  ".zlogout", ".kshrc", ".mkshrc", ".inputrc", ".config/fish", ".ssh", ".gitconfig", ".config/git",
+];
+
+/** The protected set of one sandbox: what to bind in place, what to make read-only. */
+export interface ProtectedSet {
+  /** Writable roots checked for a `.git` and a `.nanohermes` of their own. */
+  roots: string[];
+  /** `.git` of each root: bound onto itself so it cannot be renamed away and replaced. */
+  pins: string[];
+  /** Absolute paths made read-only (whether they exist now or not). */
+  paths: string[];
+}
+
+/**
+ * Contract: pure apart from reading the home folder's location. Every root's `.git` (pinned, and
+ * its config, hooks, ... read-only), its `.nanohermes`, and the home and NanoHermes config paths
+ * that fall inside one of the roots. Paths outside every root are left out: Landlock already
+ * makes them read-only.
+ */
+export function protectedSet(roots: string[], home = homedir(), nhHome = nanohermesHome()): ProtectedSet {
+  const absRoots = [...new Set(roots.map((r) => resolve(r)))];
+  const pins: string[] = [];
+  const paths: string[] = [];
+  for (const root of absRoots) {
+    pins.push(join(root, ".git"));
+    paths.push(join(root, ".nanohermes"));
+  }
+  const inRoot = (path: string) => absRoots.some((root) => isInside(root, path));
+  for (const rel of HOME_PROTECTED) {
+    const path = join(home, rel);
+    if (inRoot(path)) paths.push(path);
+  }
+  if (inRoot(resolve(nhHome))) paths.push(resolve(nhHome));
+  return { roots: absRoots, pins, paths: [...new Set(paths)] };
+}
+
+/**
+ * The helper's arguments. The `.git` entry itself is pinned (a directory stays writable for
+ * objects, refs and the index) and only made read-only when it is a file; its parts are read-only.
+ */
+export function protectArgs(set: ProtectedSet, gitIsFile: (git: string) => boolean): string[] {
+  const args: string[] = [];
+  for (const pin of set.pins) {
+    args.push("--pin", pin);
+    // A `.git` file (worktree, submodule) is itself the pointer to the repository.
+    if (gitIsFile(pin)) args.push("--protect", pin);
+    else for (const part of GIT_DIR_PROTECTED) args.push("--protect", join(pin, part));
+  }
+  for (const path of set.paths) args.push("--protect", path);
+  return args;
+}
