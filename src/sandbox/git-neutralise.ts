@@ -97,35 +97,56 @@ function dropHooks(hooks: string, label: string): string[] {
   return dropped;
 }
 
-/** One git directory: config filtered, hooks removed, commondir and config.worktree removed. */
-function neutraliseOne(gitDir: string, prefix: string): string[] {
+/** What a worktree's commondir must say: back to the repository that holds it. */
+const commonDirOk = (dir: string): boolean => {
+  try {
+    return readFileSync(join(dir, "commondir"), "utf8").trim() === "../..";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * One git directory: config filtered, hooks removed, config.worktree removed, and commondir removed
+ * unless it is a linked worktree's plain way back (`../..`), which `git worktree add` writes.
+ */
+function neutraliseOne(gitDir: string, prefix: string, worktree: boolean): string[] {
   const done: string[] = [];
-  if (kind(join(gitDir, "config")) === "file") done.push(...filterConfig(join(gitDir, "config")).map((d) => `${prefix}${d}`));
-  else if (kind(join(gitDir, "config")) !== "missing") {
-    rmSync(join(gitDir, "config"), { recursive: true, force: true });
+  const config = join(gitDir, "config");
+  if (kind(config) === "file") done.push(...filterConfig(config).map((d) => `${prefix}${d}`));
+  else if (kind(config) !== "missing") {
+    rmSync(config, { recursive: true, force: true });
     done.push(`${prefix}config (not a file)`);
   }
   done.push(...dropHooks(join(gitDir, "hooks"), `${prefix}hooks`));
   for (const pointer of ["commondir", "config.worktree"]) {
-    if (kind(join(gitDir, pointer)) === "missing") continue;
+    if (kind(join(gitDir, pointer)) === "missing" || (pointer === "commondir" && worktree && commonDirOk(gitDir))) continue;
     rmSync(join(gitDir, pointer), { recursive: true, force: true });
     done.push(`${prefix}${pointer}`);
   }
   return done;
 }
 
-/** Submodule repositories beneath modules/ (nested names have slashes): each is a git directory. */
-function moduleDirs(modules: string, depth = 0): string[] {
-  if (depth > 6 || kind(modules) !== "dir") return [];
-  const found: string[] = [];
-  for (const name of readdirSync(modules)) {
-    const dir = join(modules, name);
-    if (kind(dir) !== "dir") continue;
-    if (kind(join(dir, "HEAD")) !== "missing" || kind(join(dir, "config")) !== "missing") found.push(dir);
-    found.push(...moduleDirs(join(dir, "modules"), depth + 1));
-    if (kind(join(dir, "HEAD")) === "missing") found.push(...moduleDirs(dir, depth + 1));
+const looksLikeGitDir = (dir: string) => kind(join(dir, "HEAD")) !== "missing" || kind(join(dir, "config")) !== "missing";
+
+/** `dir` and the git directories beneath it (submodule names may have slashes; modules nest). */
+function gitDirsIn(dir: string, depth = 0): string[] {
+  if (depth > 8 || kind(dir) !== "dir") return [];
+  const found = looksLikeGitDir(dir) ? [dir] : [];
+  for (const name of readdirSync(dir)) {
+    if (name === "objects" || name === "refs" || name === "logs" || name === "hooks") continue;
+    found.push(...gitDirsIn(join(dir, name), depth + 1));
   }
   return found;
+}
+
+/**
+ * Contract: `dir` is a folder a command created beneath `.git/modules` or `.git/worktrees` of an
+ * existing repository (`git submodule add`, `git worktree add`). Kept, with every git directory
+ * in it neutralised as a new repository's would be. `label` prefixes what is reported.
+ */
+export function neutraliseGitTree(dir: string, label: string, worktree: boolean): string[] {
+  return gitDirsIn(dir).flatMap((gitDir) => neutraliseOne(gitDir, `${label}${gitDir.slice(dir.length)}/`.replace(/\/\/$/, "/"), worktree));
 }
 
 /**
@@ -141,28 +162,9 @@ export function neutraliseGitDir(git: string): string[] {
     rmSync(git, { force: true });
     return ["the .git file or link itself (it pointed to a repository elsewhere)"];
   }
-  const done = neutraliseOne(git, "");
-  for (const dir of moduleDirs(join(git, "modules"))) done.push(...neutraliseOne(dir, `${dir.slice(git.length + 1)}/`));
-  if (kind(join(git, "worktrees")) === "dir") {
-    for (const name of readdirSync(join(git, "worktrees"))) {
-      const dir = join(git, "worktrees", name);
-      done.push(...dropHooks(join(dir, "hooks"), `worktrees/${name}/hooks`));
-      if (kind(join(dir, "config.worktree")) !== "missing") {
-        rmSync(join(dir, "config.worktree"), { recursive: true, force: true });
-        done.push(`worktrees/${name}/config.worktree`);
-      }
-      // A worktree's commondir leads back to this repository; anything else leads to planted config.
-      let common = "";
-      try {
-        common = readFileSync(join(dir, "commondir"), "utf8").trim();
-      } catch {
-        // missing: nothing to check
-      }
-      if (common !== "" && common !== "../..") {
-        rmSync(join(dir, "commondir"), { recursive: true, force: true });
-        done.push(`worktrees/${name}/commondir`);
-      }
-    }
-  }
-  return done;
+  return [
+    ...neutraliseOne(git, "", false),
+    ...neutraliseGitTree(join(git, "modules"), "modules", false),
+    ...neutraliseGitTree(join(git, "worktrees"), "worktrees", true),
+  ];
 }

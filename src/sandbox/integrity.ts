@@ -4,14 +4,23 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { GIT_DIR_PROTECTED, type ProtectedSet } from "./protected.js";
-import { neutraliseGitDir } from "./git-neutralise.js";
+import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
 
 /** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
 const MAX_FILE_BYTES = 1024 * 1024;
 /** Entries per snapshot: bounds the cost when a protected folder is large. */
 const MAX_ENTRIES = 5_000;
-/** Folders never walked: NanoHermes's own session data, git's object store. */
-const SKIP_NAMES = new Set(["sessions", "logs", "objects", "refs", "lfs"]);
+/**
+ * Not compared inside .git/modules and .git/worktrees: the state that ordinary git use in a
+ * submodule or linked worktree changes (objects, refs, index, HEAD, a rebase in progress). None
+ * of it names a program; config, hooks and the pointers (commondir, gitdir) are still compared.
+ */
+const GIT_STATE = new Set([
+  "objects", "refs", "lfs", "logs", "index", "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE",
+  "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE", "BISECT_LOG", "packed-refs", "COMMIT_EDITMSG", "rebase-merge",
+  "rebase-apply", "sequencer", "shallow", "locked", "description", "gc.pid", "gc.log",
+]);
+const isGitState = (name: string) => GIT_STATE.has(name) || name.endsWith(".lock");
 
 type Entry =
   | { type: "missing" }
@@ -50,7 +59,7 @@ function entryOf(path: string): { entry: Entry; stats: Stats | null } {
 }
 
 /** Records `path` and, for a real directory, everything beneath it (bounded, no symlink followed). */
-function walk(path: string, into: Map<string, Entry>, depth = 0): void {
+function walk(path: string, into: Map<string, Entry>, skip: (name: string) => boolean = () => false, depth = 0): void {
   if (into.size >= MAX_ENTRIES) return;
   const { entry } = entryOf(path);
   into.set(path, entry);
@@ -61,7 +70,7 @@ function walk(path: string, into: Map<string, Entry>, depth = 0): void {
   } catch {
     return;
   }
-  for (const name of names.sort()) if (!SKIP_NAMES.has(name)) walk(join(path, name), into, depth + 1);
+  for (const name of names.sort()) if (!skip(name)) walk(join(path, name), into, skip, depth + 1);
 }
 
 /**
@@ -76,9 +85,9 @@ export function snapshotProtected(set: ProtectedSet): Snapshot {
     entries.set(git, entry);
     if (entry.type === "missing") missingGit.add(git);
     if (entry.type !== "dir") continue;
-    for (const part of GIT_DIR_PROTECTED) walk(join(git, part), entries);
+    for (const part of GIT_DIR_PROTECTED) walk(join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : undefined);
   }
-  for (const path of set.paths) walk(path, entries);
+  for (const path of set.checked) walk(path, entries);
   return { entries, missingGit };
 }
 
@@ -152,6 +161,15 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
   const newGit = [...before.missingGit].filter((git) => after.entries.get(git)?.type !== "missing");
   const skip = (path: string) => newGit.some((git) => under(git, path));
 
+  // Submodule and linked-worktree git directories come and go with ordinary use (`git submodule
+  // add`, `git worktree remove`): new ones are kept but neutralised, removed ones stay removed.
+  const subTree = (path: string): "modules" | "worktrees" | null => {
+    for (const git of set.pins) {
+      if (under(join(git, "modules"), path)) return "modules";
+      if (under(join(git, "worktrees"), path)) return "worktrees";
+    }
+    return null;
+  };
   const paths = [...new Set([...before.entries.keys(), ...after.entries.keys()])].sort((a, b) => a.length - b.length || a.localeCompare(b));
   const removed: string[] = [];
   for (const path of paths) {
@@ -161,6 +179,14 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     // A path only the second walk found is new beneath a protected folder.
     const wanted: Entry = was ?? { type: "missing" };
     if (same(wanted, now)) continue;
+    const tree = subTree(path);
+    if (tree && now.type === "missing") continue;
+    if (tree && wanted.type === "missing" && now.type === "dir") {
+      removed.push(path);
+      const done = neutraliseGitTree(path, label(path), tree === "worktrees");
+      if (done.length > 0) changes.push(`${label(path)} (created; kept, removed ${done.join(", ")})`);
+      continue;
+    }
     const what = wanted.type === "missing" ? "created, removed" : now.type === "missing" ? "deleted, restored" : "changed, restored";
     try {
       if (restore(path, wanted, now)) {

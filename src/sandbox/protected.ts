@@ -17,7 +17,14 @@ export const HOME_PROTECTED = [
   ".zlogout", ".kshrc", ".mkshrc", ".inputrc", ".config/fish", ".ssh", ".gitconfig", ".config/git",
 ];
 
-/** The protected set of one sandbox: what to bind in place, what to make read-only. */
+/**
+ * What the after-command check compares in NanoHermes's own folder: the files that decide what
+ * runs and what is allowed. Not its sessions, checkpoints, logs or memory, which NanoHermes itself
+ * writes while a command of another task runs (the mount layer covers the whole folder).
+ */
+export const NH_HOME_CHECKED = ["config.json", "trusted.json", "permissions.json", "remotes.json", "AGENTS.md", "skills", "themes"];
+
+/** The protected set of one sandbox: what to bind in place, what to make read-only, what to check. */
 export interface ProtectedSet {
   /** Writable roots checked for a `.git` and a `.nanohermes` of their own. */
   roots: string[];
@@ -25,6 +32,8 @@ export interface ProtectedSet {
   pins: string[];
   /** Absolute paths made read-only (whether they exist now or not). */
   paths: string[];
+  /** What the after-command check snapshots besides each `.git`: `paths`, narrowed in ~/.nanohermes. */
+  checked: string[];
 }
 
 /**
@@ -46,8 +55,12 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     const path = join(home, rel);
     if (inRoot(path)) paths.push(path);
   }
-  if (inRoot(resolve(nhHome))) paths.push(resolve(nhHome));
-  return { roots: absRoots, pins, paths: [...new Set(paths)] };
+  const checked = [...paths];
+  if (inRoot(resolve(nhHome))) {
+    paths.push(resolve(nhHome));
+    checked.push(...NH_HOME_CHECKED.map((name) => join(resolve(nhHome), name)));
+  }
+  return { roots: absRoots, pins, paths: [...new Set(paths)], checked: [...new Set(checked)] };
 }
 
 /**

@@ -141,6 +141,23 @@ describe.each([
     expect(afterwards(ws, marks)).toEqual([]);
   });
 
+  it("a linked worktree added in the sandbox works; a commondir leading to planted config is removed", async () => {
+    const ws = newRepo();
+    const marks = fresh("nh-marks-");
+    const ok = await run(ws, "git worktree add -q wt -b side && git -C wt -c user.name=t -c user.email=t@t commit -q --allow-empty -m side && echo made", mounts);
+    expect(ok.forModel).toMatch(/made/);
+    expect(ok.forModel).not.toMatch(/protected paths/);
+    expect(userGit(join(ws, "wt"), "log", "-1", "--format=%s").stdout.trim()).toBe("side");
+
+    const evil = `git worktree add -q wt2 -b other && mkdir -p evil && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch ${marks}/fsmonitor\\n' > evil/config && echo $PWD/evil > .git/worktrees/wt2/commondir; true`;
+    const r = await run(ws, evil, mounts);
+    // Once .git/worktrees exists the binds make it read-only; before, the check after neutralises.
+    if (mounts) expect(r.forModel).toMatch(/could not create directory of '\.git\/worktrees\/wt2': Read-only file system/);
+    else expect(r.forModel).toMatch(/\.git\/worktrees\/wt2 \(created; kept, removed .*commondir/);
+    if (existsSync(join(ws, "wt2"))) userGit(join(ws, "wt2"), "status");
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
   it("no repository before: a plain git init is left alone; programs planted in a new one are removed", async () => {
     const plain = fresh();
     const r1 = await run(plain, "git init -q && ls .git/hooks | grep -c sample", mounts);
