@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { protectArgs, protectedSet } from "./protected.js";
+import { revertNotice, revertProtected, snapshotProtected } from "./integrity.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -188,6 +189,14 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
     process.stderr.write("nanohermes: sandbox run needs a command after --\n");
     return Promise.resolve(126);
   }
+  // The same check after the command as run_command gets (the binds may be missing on this host).
+  const set = args.mode === "workspace-write" ? protectedSet(writableRootsOf({ workspace: args.workspace, writableRoots: args.writable })) : null;
+  const before = set ? snapshotProtected(set) : null;
+  const checkAfter = () => {
+    if (!set || !before) return;
+    const notice = revertNotice(revertProtected(set, before));
+    if (notice) process.stderr.write(`nanohermes: ${notice}\n`);
+  };
   return new Promise((done) => {
     const child = spawn(program, rest, { stdio: "inherit" });
     // Ctrl-C reaches the child through the terminal; we stay alive to report its exit code.
@@ -203,6 +212,7 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
       process.off("SIGINT", ignore);
       process.off("SIGTERM", forward);
       process.off("SIGHUP", forward);
+      checkAfter();
       done(code);
     };
     child.on("error", (error) => {

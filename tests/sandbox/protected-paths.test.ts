@@ -185,6 +185,23 @@ describe("the helper's binds", () => {
     expect(existsSync(join(ws, ".git/hooks/x"))).toBe(false);
   });
 
+  it("hold for an unprivileged user too (a user namespace maps only their own uid)", () => {
+    const ws = fresh();
+    const asUser = process.geteuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+    if (asUser.length > 0) chmodSync(ws, 0o777);
+    const unprivileged = (argv: string[]) => spawnSync(asUser[0] ?? argv[0]!, [...asUser.slice(1), ...(asUser.length > 0 ? argv : argv.slice(1))], { cwd: ws, encoding: "utf8", env: { ...GIT_ENV, HOME: ws } });
+    expect(unprivileged(["git", "init", "-q", "-b", "main"]).status).toBe(0);
+    const probe = JSON.parse(unprivileged([helperPath()!, "--probe-protect"]).stdout) as { mountNamespace: boolean; reason: string };
+    expect(probe.reason).toMatch(probe.mountNamespace ? /user and mount namespace|as root/ : /failed/);
+    const set = protectedSet([ws]);
+    const script = "git config core.fsmonitor x; echo cfg=$?; touch .git/hooks/post-checkout; echo hook=$?; echo a > a; git add a && git commit -qm one && echo commit=ok; id -u";
+    const r = unprivileged([helperPath()!, "--mode", "workspace-write", "--workspace", ws, ...protectArgs(set, () => false), "--", "sh", "-c", script]);
+    expect(r.stdout).toMatch(/commit=ok/);
+    // Where the kernel refuses unprivileged user namespaces the writes land: the check after covers it.
+    expect(r.stdout).toMatch(probe.mountNamespace ? /cfg=[1-9]\d*\nhook=1\n/ : /cfg=0\nhook=0\n/);
+    if (asUser.length > 0) expect(r.stdout).toMatch(/\n65534\n$/);
+  });
+
   it("never show in the user's own mount table", async () => {
     const ws = newRepo();
     await run(ws, "true");
@@ -260,6 +277,17 @@ describe("background jobs", () => {
     expect(out.forModel).toMatch(/\[protected paths\].*hooks\/pre-commit \(created, removed\)/s);
     expect(existsSync(join(ws, ".git/hooks/pre-commit"))).toBe(false);
     await session.close();
+  });
+});
+
+describe("nanohermes sandbox run", () => {
+  it("gets the binds and the check after, with the notice on stderr", () => {
+    const ws = newRepo();
+    const cli = join(repo, "dist/cli.js");
+    const r = spawnSync(process.execPath, [cli, "sandbox", "run", "--mode", "workspace-write", "-C", ws, "--", "sh", "-c", "touch .git/hooks/pre-commit; echo hook=$?; echo ../x > .git/commondir"], { cwd: ws, encoding: "utf8" });
+    expect(r.stdout).toMatch(/hook=1/);
+    expect(r.stderr).toMatch(/nanohermes: \[protected paths\].*\.git\/commondir \(created, removed\)/);
+    expect(existsSync(join(ws, ".git/commondir"))).toBe(false);
   });
 });
 
