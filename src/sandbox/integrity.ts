@@ -3,7 +3,8 @@
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { GIT_DIR_PROTECTED, type ProtectedSet } from "./protected.js";
+import { GIT_DIR_PROTECTED, submoduleGits, type ProtectedSet } from "./protected.js";
+import { gitDirOf } from "./git-index.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
 
 /** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
@@ -31,6 +32,8 @@ type Entry =
 
 export interface Snapshot {
   entries: Map<string, Entry>;
+  /** When it was taken (ms since the epoch): later change times are the command's doing. */
+  takenAt: number;
   /** The `.git` of each root that did not exist: a new one is neutralised, not removed. */
   missingGit: Set<string>;
 }
@@ -78,6 +81,8 @@ function walk(path: string, into: Map<string, Entry>, skip: (name: string) => bo
  * parts, and each other protected path with what lies beneath it.
  */
 export function snapshotProtected(set: ProtectedSet): Snapshot {
+  // File change times come from a coarse kernel clock that may lag this one by a tick.
+  const takenAt = Date.now() - CLOCK_SLACK_MS;
   const entries = new Map<string, Entry>();
   const missingGit = new Set<string>();
   for (const git of set.pins) {
@@ -88,7 +93,43 @@ export function snapshotProtected(set: ProtectedSet): Snapshot {
     for (const part of GIT_DIR_PROTECTED) walk(join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : undefined);
   }
   for (const path of set.checked) walk(path, entries);
-  return { entries, missingGit };
+  return { entries, missingGit, takenAt };
+}
+
+const CLOCK_SLACK_MS = 100;
+
+/** The files through which a git dir runs programs, changed (ctime, which a command cannot set back) since `since`. */
+function touchedSince(gitDir: string, since: number): boolean {
+  const paths = ["config", "config.worktree", "commondir"].map((name) => join(gitDir, name));
+  try {
+    for (const name of readdirSync(join(gitDir, "hooks"))) paths.push(join(gitDir, "hooks", name));
+  } catch {
+    // no hooks folder
+  }
+  return paths.some((path) => {
+    try {
+      return lstatSync(path).ctimeMs >= since;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Submodules the command added to an index (`git add` of a nested repository it made): a later
+ * `git status` in the parent would run what their config names. One whose git dir changed during
+ * the command is neutralised like a new repository; the rest were there before and are the user's.
+ */
+function neutraliseNewSubmodules(set: ProtectedSet, since: number, label: (path: string) => string): string[] {
+  const changes: string[] = [];
+  for (const git of submoduleGits(set.roots)) {
+    if (set.pins.includes(git)) continue;
+    const gitDir = gitDirOf(git);
+    if (gitDir === null || !set.roots.some((root) => under(root, gitDir)) || !touchedSince(gitDir, since)) continue;
+    const done = neutraliseGitDir(gitDir);
+    if (done.length > 0) changes.push(`${label(gitDir)} (a repository staged as a submodule; removed ${done.join(", ")})`);
+  }
+  return changes;
 }
 
 const same = (a: Entry, b: Entry): boolean => {
@@ -197,10 +238,17 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
       failures.push(`${label(path)} (${(error as Error).message})`);
     }
   }
+  const inRoots = (path: string) => set.roots.some((root) => under(root, path));
+  const inModules = (path: string) => set.pins.some((git) => under(join(git, "modules"), path) || under(join(git, "worktrees"), path));
   for (const git of newGit) {
-    const done = neutraliseGitDir(git);
-    if (done.length > 0) changes.push(`${label(git)} (a new repository, kept; removed ${done.join(", ")})`);
+    // A `.git` file leads to the real git dir: neutralised there when a command could have written
+    // it (inside a writable root), left to the modules check when it is a submodule's own.
+    const gitDir = gitDirOf(git) ?? git;
+    if ((gitDir !== git && inModules(gitDir)) || !inRoots(gitDir)) continue;
+    const done = neutraliseGitDir(gitDir);
+    if (done.length > 0) changes.push(`${label(gitDir)} (a new repository, kept; removed ${done.join(", ")})`);
   }
+  changes.push(...neutraliseNewSubmodules(set, before.takenAt, label));
   return { changes, failures };
 }
 

@@ -132,7 +132,7 @@ export function probeProtect(helper: string | null = helperPath()): ProtectProbe
 
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
-  const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+  const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
   const check = "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
   return probe.mountNamespace
     ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`

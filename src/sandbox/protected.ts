@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { nanohermesHome } from "../config/paths.js";
+import { gitDirOf, gitlinks, indexFileOf } from "./git-index.js";
 
 const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
@@ -34,13 +35,41 @@ export interface ProtectedSet {
   paths: string[];
   /** What the after-command check snapshots besides each `.git`: `paths`, narrowed in ~/.nanohermes. */
   checked: string[];
+  /** The `.git` of each submodule (gitlink) in the roots' indexes; also in `pins`. */
+  submodules: string[];
+}
+
+/** Submodules followed at most this deep and this many in all (each costs a few binds). */
+const SUBMODULE_DEPTH = 3;
+const MAX_SUBMODULES = 256;
+
+/**
+ * The `.git` of every gitlink in the indexes of `roots` (and of theirs, a few levels deep): a later
+ * `git status` in the parent recurses into each populated one and runs what its config names.
+ */
+export function submoduleGits(roots: string[]): string[] {
+  const found: string[] = [];
+  let level = roots;
+  for (let depth = 0; depth < SUBMODULE_DEPTH && level.length > 0 && found.length < MAX_SUBMODULES; depth++) {
+    const next: string[] = [];
+    for (const root of level) {
+      for (const link of gitlinks(indexFileOf(join(root, ".git")))) {
+        const sub = resolve(root, link);
+        if (!isInside(root, sub) || found.length >= MAX_SUBMODULES) continue;
+        found.push(join(sub, ".git"));
+        next.push(sub);
+      }
+    }
+    level = next;
+  }
+  return [...new Set(found)];
 }
 
 /**
- * Contract: pure apart from reading the home folder's location. Every root's `.git` (pinned, and
- * its config, hooks, ... read-only), its `.nanohermes`, and the home and NanoHermes config paths
- * that fall inside one of the roots. Paths outside every root are left out: Landlock already
- * makes them read-only.
+ * Contract: reads only the roots' git indexes. Every root's `.git` and every submodule's (pinned,
+ * and its config, hooks, ... read-only), each root's `.nanohermes`, and the home and NanoHermes
+ * config paths that fall inside one of the roots. Paths outside every root are left out:
+ * Landlock already makes them read-only.
  */
 export function protectedSet(roots: string[], home = homedir(), nhHome = nanohermesHome()): ProtectedSet {
   const absRoots = [...new Set(roots.map((r) => resolve(r)))];
@@ -50,7 +79,16 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     pins.push(join(root, ".git"));
     paths.push(join(root, ".nanohermes"));
   }
+  const submodules = submoduleGits(absRoots).filter((git) => !pins.includes(git));
+  pins.push(...submodules);
   const inRoot = (path: string) => absRoots.some((root) => isInside(root, path));
+  // A `.git` file's repository inside a writable root (a submodule's absorbed git dir elsewhere in
+  // the workspace, a linked worktree's) is protected as a git dir of its own.
+  for (const pin of [...pins]) {
+    const target = gitDirOf(pin);
+    const inModules = pins.some((git) => isInside(join(git, "modules"), target ?? "") || isInside(join(git, "worktrees"), target ?? ""));
+    if (target !== null && target !== pin && inRoot(target) && !inModules && !pins.includes(target)) pins.push(target);
+  }
   for (const rel of HOME_PROTECTED) {
     const path = join(home, rel);
     if (inRoot(path)) paths.push(path);
@@ -60,7 +98,7 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     paths.push(resolve(nhHome));
     checked.push(...NH_HOME_CHECKED.map((name) => join(resolve(nhHome), name)));
   }
-  return { roots: absRoots, pins, paths: [...new Set(paths)], checked: [...new Set(checked)] };
+  return { roots: absRoots, pins, paths: [...new Set(paths)], checked: [...new Set(checked)], submodules };
 }
 
 /**

@@ -158,6 +158,31 @@ describe.each([
     expect(readdirSync(marks)).toEqual([]);
   });
 
+  it("a nested repository with a planted fsmonitor, staged as a submodule, is neutralised", async () => {
+    const ws = newRepo();
+    const marks = fresh("nh-marks-");
+    const command = `mkdir sub && cd sub && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m s && git config core.fsmonitor "touch ${marks}/fsmonitor" && cd .. && git add sub 2>/dev/null; git ls-files -s sub`;
+    const r = await run(ws, command, mounts);
+    expect(r.forModel).toMatch(/^160000 /m);
+    expect(r.forModel).toMatch(/sub\/\.git \(a repository staged as a submodule; removed config core\.fsmonitor\)/);
+    expect(afterwards(ws, marks)).toEqual([]);
+  });
+
+  it("an existing submodule's .git pointer cannot be turned to a planted git dir", async () => {
+    const ws = newRepo();
+    const marks = fresh("nh-marks-");
+    const upstream = newRepo();
+    expect(userGit(ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "sub").status).toBe(0);
+    userGit(ws, "commit", "-q", "-m", "with sub");
+    const pointer = readFileSync(join(ws, "sub/.git"), "utf8");
+    // Unsandboxed, this very command makes the parent's next `git status` run the fsmonitor.
+    const command = `cp -r .git/modules/sub evil && git config --file evil/config core.worktree ../sub && git config --file evil/config core.fsmonitor "touch ${marks}/fsmonitor"; echo "gitdir: ../evil" > sub/.git; echo w=$?`;
+    const r = await run(ws, command, mounts);
+    expect(r.forModel).toMatch(mounts ? /w=1/ : /sub\/\.git \(changed, restored\)/);
+    expect(readFileSync(join(ws, "sub/.git"), "utf8")).toBe(pointer);
+    expect(afterwards(ws, marks)).toEqual([]);
+  });
+
   it("no repository before: a plain git init is left alone; programs planted in a new one are removed", async () => {
     const plain = fresh();
     const r1 = await run(plain, "git init -q && ls .git/hooks | grep -c sample", mounts);
