@@ -1,8 +1,9 @@
 // The gitlinks (submodule entries) of a repository's index, read from the file itself (versions 2
 // to 4, SHA-1 or SHA-256): a later `git status` recurses into each populated one and runs what
 // its config names, so their git dirs are protected like the repository's own.
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { readRegular } from "./fd-ops.js";
 
 /** Larger indexes are not read (the cost would be paid by every command). */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -13,8 +14,8 @@ export function gitDirOf(git: string): string | null {
   try {
     const stats = lstatSync(git);
     if (stats.isDirectory()) return git;
-    if (!stats.isFile() || stats.size > 4096) return null;
-    const match = /^gitdir: (.+)$/m.exec(readFileSync(git, "utf8"));
+    if (!stats.isFile()) return null;
+    const match = /^gitdir: (.+)$/m.exec(readRegular(git, 4096)?.toString("utf8") ?? "");
     if (!match) return null;
     const dir = match[1]!.trim();
     return isAbsolute(dir) ? resolve(dir) : resolve(git, "..", dir);
@@ -83,14 +84,9 @@ function parse(buf: Buffer, hashBytes: number): string[] | null {
  */
 export function gitlinks(indexFile: string | null): string[] {
   if (!indexFile) return [];
-  let buf: Buffer;
-  try {
-    if (lstatSync(indexFile).size > MAX_INDEX_BYTES) return [];
-    buf = readFileSync(indexFile);
-  } catch {
-    return [];
-  }
-  if (buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return [];
+  // Read without following a symlink or blocking on a FIFO a command may have put there.
+  const buf = readRegular(indexFile, MAX_INDEX_BYTES);
+  if (buf === null || buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return [];
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return [];
   // SHA-1 or SHA-256: only one of them parses the entries consistently.

@@ -2,8 +2,9 @@
 // so the repository works, but with everything that would run a program on the user's next git
 // command taken out: config keys beyond a short allowlist, hooks, and pointers elsewhere.
 import { execFileSync } from "node:child_process";
-import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readRegular, type RootedFs } from "./fd-ops.js";
 
 /**
  * Config keys a repository keeps: what `git init`, `git clone` and ordinary use write, none of which
@@ -46,10 +47,10 @@ function readConfig(file: string): [string, string][] | null {
 }
 
 /** Rewrites `file` with only the allowed keys; returns the keys dropped (or why it was replaced). */
-function filterConfig(file: string): string[] {
+function filterConfig(fs: RootedFs, file: string): string[] {
   const pairs = readConfig(file);
   if (pairs === null) {
-    writeFileSync(file, MINIMAL_CONFIG);
+    fs.replaceFile(file, MINIMAL_CONFIG);
     return ["config (unreadable by git: replaced with a minimal one)"];
   }
   const dropped = [...new Set(pairs.filter(([key]) => !ALLOWED_KEYS.some((re) => re.test(key))).map(([key]) => key))];
@@ -67,7 +68,7 @@ function filterConfig(file: string): string[] {
     sections.set(header, lines);
   }
   const text = [...sections].map(([header, lines]) => `${header}\n${lines.join("\n")}\n`).join("");
-  writeFileSync(file, text || MINIMAL_CONFIG);
+  fs.replaceFile(file, text || MINIMAL_CONFIG);
   return dropped.map((key) => `config ${key}`);
 }
 
@@ -81,47 +82,41 @@ function kind(path: string): "file" | "dir" | "other" | "missing" {
 }
 
 /** Removes every hook that git would run: anything in hooks/ not named *.sample. */
-function dropHooks(hooks: string, label: string): string[] {
+function dropHooks(fs: RootedFs, hooks: string, label: string): string[] {
   const dropped: string[] = [];
   const k = kind(hooks);
   if (k === "missing") return dropped;
   if (k !== "dir") {
-    rmSync(hooks, { force: true });
+    fs.remove(hooks);
     return [`${label} (not a folder)`];
   }
   for (const name of readdirSync(hooks)) {
     if (name.endsWith(".sample") && kind(join(hooks, name)) === "file") continue;
-    rmSync(join(hooks, name), { recursive: true, force: true });
+    fs.remove(join(hooks, name));
     dropped.push(`${label}/${name}`);
   }
   return dropped;
 }
 
 /** What a worktree's commondir must say: back to the repository that holds it. */
-const commonDirOk = (dir: string): boolean => {
-  try {
-    return readFileSync(join(dir, "commondir"), "utf8").trim() === "../..";
-  } catch {
-    return false;
-  }
-};
+const commonDirOk = (dir: string): boolean => readRegular(join(dir, "commondir"), 4096)?.toString("utf8").trim() === "../..";
 
 /**
  * One git directory: config filtered, hooks removed, config.worktree removed, and commondir removed
  * unless it is a linked worktree's plain way back (`../..`), which `git worktree add` writes.
  */
-function neutraliseOne(gitDir: string, prefix: string, worktree: boolean): string[] {
+function neutraliseOne(fs: RootedFs, gitDir: string, prefix: string, worktree: boolean): string[] {
   const done: string[] = [];
   const config = join(gitDir, "config");
-  if (kind(config) === "file") done.push(...filterConfig(config).map((d) => `${prefix}${d}`));
+  if (kind(config) === "file") done.push(...filterConfig(fs, config).map((d) => `${prefix}${d}`));
   else if (kind(config) !== "missing") {
-    rmSync(config, { recursive: true, force: true });
+    fs.remove(config);
     done.push(`${prefix}config (not a file)`);
   }
-  done.push(...dropHooks(join(gitDir, "hooks"), `${prefix}hooks`));
+  done.push(...dropHooks(fs, join(gitDir, "hooks"), `${prefix}hooks`));
   for (const pointer of ["commondir", "config.worktree"]) {
     if (kind(join(gitDir, pointer)) === "missing" || (pointer === "commondir" && worktree && commonDirOk(gitDir))) continue;
-    rmSync(join(gitDir, pointer), { recursive: true, force: true });
+    fs.remove(join(gitDir, pointer));
     done.push(`${prefix}${pointer}`);
   }
   return done;
@@ -145,8 +140,8 @@ function gitDirsIn(dir: string, depth = 0): string[] {
  * existing repository (`git submodule add`, `git worktree add`). Kept, with every git directory
  * in it neutralised as a new repository's would be. `label` prefixes what is reported.
  */
-export function neutraliseGitTree(dir: string, label: string, worktree: boolean): string[] {
-  return gitDirsIn(dir).flatMap((gitDir) => neutraliseOne(gitDir, `${label}${gitDir.slice(dir.length)}/`.replace(/\/\/$/, "/"), worktree));
+export function neutraliseGitTree(fs: RootedFs, dir: string, label: string, worktree: boolean): string[] {
+  return gitDirsIn(dir).flatMap((gitDir) => neutraliseOne(fs, gitDir, `${label}${gitDir.slice(dir.length)}/`.replace(/\/\/$/, "/"), worktree));
 }
 
 /**
@@ -155,16 +150,16 @@ export function neutraliseGitTree(dir: string, label: string, worktree: boolean)
  * pointers removed, and the same for each submodule and worktree inside it. Returns what it
  * removed (empty for a plain `git init`).
  */
-export function neutraliseGitDir(git: string): string[] {
+export function neutraliseGitDir(fs: RootedFs, git: string): string[] {
   const k = kind(git);
   if (k === "missing") return [];
   if (k !== "dir") {
-    rmSync(git, { force: true });
+    fs.remove(git);
     return ["the .git file or link itself (it pointed to a repository elsewhere)"];
   }
   return [
-    ...neutraliseOne(git, "", false),
-    ...neutraliseGitTree(join(git, "modules"), "modules", false),
-    ...neutraliseGitTree(join(git, "worktrees"), "worktrees", true),
+    ...neutraliseOne(fs, git, "", false),
+    ...neutraliseGitTree(fs, join(git, "modules"), "modules", false),
+    ...neutraliseGitTree(fs, join(git, "worktrees"), "worktrees", true),
   ];
 }

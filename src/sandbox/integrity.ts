@@ -1,10 +1,11 @@
 // The second layer over protected paths: a snapshot before a sandboxed command, and after it every
 // change found and reverted (a new `.git` is neutralised instead), so nothing a command planted
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { GIT_DIR_PROTECTED, submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
+import { readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
 
 /** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
@@ -48,14 +49,7 @@ function entryOf(path: string): { entry: Entry; stats: Stats | null } {
   if (stats.isDirectory()) return { entry: { type: "dir", mode: stats.mode & 0o7777 }, stats };
   if (stats.isSymbolicLink()) return { entry: { type: "link", target: readlinkSync(path) }, stats };
   if (stats.isFile()) {
-    let data: Buffer | null = null;
-    if (stats.size <= MAX_FILE_BYTES) {
-      try {
-        data = readFileSync(path);
-      } catch {
-        data = null;
-      }
-    }
+    const data = stats.size <= MAX_FILE_BYTES ? readRegular(path, MAX_FILE_BYTES) : null;
     return { entry: { type: "file", mode: stats.mode & 0o7777, size: stats.size, data, mtimeMs: stats.mtimeMs, ino: stats.ino }, stats };
   }
   return { entry: { type: "other" }, stats };
@@ -120,13 +114,13 @@ function touchedSince(gitDir: string, since: number): boolean {
  * `git status` in the parent would run what their config names. One whose git dir changed during
  * the command is neutralised like a new repository; the rest were there before and are the user's.
  */
-function neutraliseNewSubmodules(set: ProtectedSet, since: number, label: (path: string) => string): string[] {
+function neutraliseNewSubmodules(fs: RootedFs, set: ProtectedSet, since: number, label: (path: string) => string): string[] {
   const changes: string[] = [];
   for (const git of submoduleGits(set.roots)) {
     if (set.pins.includes(git)) continue;
     const gitDir = gitDirOf(git);
     if (gitDir === null || !set.roots.some((root) => under(root, gitDir)) || !touchedSince(gitDir, since)) continue;
-    const done = neutraliseGitDir(gitDir);
+    const done = neutraliseGitDir(fs, gitDir);
     if (done.length > 0) changes.push(`${label(gitDir)} (a repository staged as a submodule; removed ${done.join(", ")})`);
   }
   return changes;
@@ -146,33 +140,27 @@ const same = (a: Entry, b: Entry): boolean => {
 
 const under = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
-function removeAny(path: string): void {
-  rmSync(path, { recursive: true, force: true });
-}
-
-/** Puts `entry` back at `path`, replacing whatever is there (rm never follows a final symlink). */
-function restore(path: string, entry: Entry, now: Entry): boolean {
+/** Puts `entry` back at `path`, replacing whatever is there, through `fs` (no symlink followed). */
+function restore(fs: RootedFs, path: string, entry: Entry, now: Entry): boolean {
   if (entry.type === "missing") {
-    removeAny(path);
+    fs.remove(path);
     return true;
   }
   if (entry.type === "dir") {
     if (now.type !== "dir") {
-      removeAny(path);
-      mkdirSync(path, { mode: entry.mode });
+      fs.remove(path);
+      fs.mkdir(path, entry.mode);
     }
-    chmodSync(path, entry.mode);
+    fs.chmodDir(path, entry.mode);
     return true;
   }
   if (entry.type === "link") {
-    removeAny(path);
-    symlinkSync(entry.target, path);
+    fs.remove(path);
+    fs.symlink(entry.target, path);
     return true;
   }
   if (entry.type === "file" && entry.data) {
-    removeAny(path);
-    // "wx" is O_CREAT|O_EXCL: a symlink planted at the path in between is not followed.
-    writeFileSync(path, entry.data, { flag: "wx", mode: entry.mode });
+    fs.replaceFile(path, entry.data, entry.mode);
     return true;
   }
   return false;
@@ -193,6 +181,7 @@ export interface Reverted {
  */
 export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
   const after = snapshotProtected(set);
+  const fs = new RootedFs(set.roots);
   const changes: string[] = [];
   const failures: string[] = [];
   const label = (path: string) => {
@@ -224,13 +213,13 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     if (tree && now.type === "missing") continue;
     if (tree && wanted.type === "missing" && now.type === "dir") {
       removed.push(path);
-      const done = neutraliseGitTree(path, label(path), tree === "worktrees");
+      const done = neutraliseGitTree(fs, path, label(path), tree === "worktrees");
       if (done.length > 0) changes.push(`${label(path)} (created; kept, removed ${done.join(", ")})`);
       continue;
     }
     const what = wanted.type === "missing" ? "created, removed" : now.type === "missing" ? "deleted, restored" : "changed, restored";
     try {
-      if (restore(path, wanted, now)) {
+      if (restore(fs, path, wanted, now)) {
         changes.push(`${label(path)} (${what})`);
         if (wanted.type === "missing") removed.push(path);
       } else failures.push(`${label(path)} (changed; too large to restore)`);
@@ -245,10 +234,10 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     // it (inside a writable root), left to the modules check when it is a submodule's own.
     const gitDir = gitDirOf(git) ?? git;
     if ((gitDir !== git && inModules(gitDir)) || !inRoots(gitDir)) continue;
-    const done = neutraliseGitDir(gitDir);
+    const done = neutraliseGitDir(fs, gitDir);
     if (done.length > 0) changes.push(`${label(gitDir)} (a new repository, kept; removed ${done.join(", ")})`);
   }
-  changes.push(...neutraliseNewSubmodules(set, before.takenAt, label));
+  changes.push(...neutraliseNewSubmodules(fs, set, before.takenAt, label));
   return { changes, failures };
 }
 
