@@ -8,12 +8,12 @@ import { relative, sep } from "node:path";
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** The path of `name` inside the directory open as `fd`, resolved by the kernel without a walk. */
-const at = (fd: number, name: string) => `/proc/self/fd/${fd}/${name}`;
+export const at = (fd: number, name: string) => `/proc/self/fd/${fd}/${name}`;
 
 /** Thrown when a component on the way is not a real directory (a symlink planted in the race). */
 export class RedirectedPath extends Error {}
 
-function openDir(path: string): number {
+export function openDir(path: string): number {
   try {
     return openSync(path, DIR_FLAGS);
   } catch (error) {
@@ -43,8 +43,11 @@ export class RootedFs {
       });
   }
 
-  /** Runs `op` with a descriptor of `path`'s parent folder and its last name; closes what it opened. */
-  private withParent<T>(path: string, op: (fd: number, name: string) => T): T {
+  /**
+   * Runs `op` with a descriptor of `path`'s parent folder and its last name; closes what it
+   * opened. Throws RedirectedPath when a folder on the way is a symlink.
+   */
+  withParent<T>(path: string, op: (fd: number, name: string) => T): T {
     const root = this.roots.find((r) => path.startsWith(r.given.endsWith(sep) ? r.given : r.given + sep));
     if (!root) throw new RedirectedPath(`${path} is outside the writable roots`);
     const parts = relative(root.given, path).split(sep);

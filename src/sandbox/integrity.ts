@@ -1,11 +1,11 @@
 // The second layer over protected paths: a snapshot before a sandboxed command, and after it every
 // change found and reverted (a new `.git` is neutralised instead), so nothing a command planted
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
-import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { GIT_DIR_PROTECTED, submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
-import { readRegular, RootedFs } from "./fd-ops.js";
+import { at, openDir, readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
 
 /** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
@@ -29,7 +29,9 @@ type Entry =
   | { type: "dir"; mode: number }
   | { type: "file"; mode: number; size: number; data: Buffer | null; mtimeMs: number; ino: number }
   | { type: "link"; target: string }
-  | { type: "other" };
+  | { type: "other" }
+  /** Behind a symlinked folder: not compared, never restored. */
+  | { type: "unreachable" };
 
 export interface Snapshot {
   entries: Map<string, Entry>;
@@ -39,35 +41,53 @@ export interface Snapshot {
   missingGit: Set<string>;
 }
 
-function entryOf(path: string): { entry: Entry; stats: Stats | null } {
+/** `name` in the folder open as `fd`, read without following a symlink. */
+function entryAt(fd: number, name: string): Entry {
+  const path = at(fd, name);
   let stats: Stats;
   try {
     stats = lstatSync(path);
   } catch {
-    return { entry: { type: "missing" }, stats: null };
+    return { type: "missing" };
   }
-  if (stats.isDirectory()) return { entry: { type: "dir", mode: stats.mode & 0o7777 }, stats };
-  if (stats.isSymbolicLink()) return { entry: { type: "link", target: readlinkSync(path) }, stats };
+  if (stats.isDirectory()) return { type: "dir", mode: stats.mode & 0o7777 };
+  if (stats.isSymbolicLink()) return { type: "link", target: readlinkSync(path) };
   if (stats.isFile()) {
     const data = stats.size <= MAX_FILE_BYTES ? readRegular(path, MAX_FILE_BYTES) : null;
-    return { entry: { type: "file", mode: stats.mode & 0o7777, size: stats.size, data, mtimeMs: stats.mtimeMs, ino: stats.ino }, stats };
+    return { type: "file", mode: stats.mode & 0o7777, size: stats.size, data, mtimeMs: stats.mtimeMs, ino: stats.ino };
   }
-  return { entry: { type: "other" }, stats };
+  return { type: "other" };
 }
 
-/** Records `path` and, for a real directory, everything beneath it (bounded, no symlink followed). */
-function walk(path: string, into: Map<string, Entry>, skip: (name: string) => boolean = () => false, depth = 0): void {
+/** Records `name` (at `path`) and, for a real folder, everything beneath it, bounded, all by descriptor. */
+function walkAt(fd: number, name: string, path: string, into: Map<string, Entry>, skip: (name: string) => boolean, depth: number): void {
   if (into.size >= MAX_ENTRIES) return;
-  const { entry } = entryOf(path);
+  const entry = entryAt(fd, name);
   into.set(path, entry);
   if (entry.type !== "dir" || depth > 8) return;
-  let names: string[];
+  let dir: number;
   try {
-    names = readdirSync(path);
+    dir = openDir(at(fd, name));
   } catch {
     return;
   }
-  for (const name of names.sort()) if (!skip(name)) walk(join(path, name), into, skip, depth + 1);
+  try {
+    for (const child of readdirSync(`/proc/self/fd/${dir}`).sort()) if (!skip(child)) walkAt(dir, child, join(path, child), into, skip, depth + 1);
+  } catch {
+    // unreadable: what was recorded stands
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/** Records `path` and beneath it; a path behind a symlinked folder is recorded as unreachable. */
+function walk(fs: RootedFs, path: string, into: Map<string, Entry>, skip: (name: string) => boolean = () => false): Entry {
+  try {
+    fs.withParent(path, (fd, name) => walkAt(fd, name, path, into, skip, 0));
+  } catch {
+    into.set(path, { type: "unreachable" });
+  }
+  return into.get(path) ?? { type: "unreachable" };
 }
 
 /**
@@ -79,14 +99,14 @@ export function snapshotProtected(set: ProtectedSet): Snapshot {
   const takenAt = Date.now() - CLOCK_SLACK_MS;
   const entries = new Map<string, Entry>();
   const missingGit = new Set<string>();
+  const fs = new RootedFs(set.roots);
   for (const git of set.pins) {
-    const { entry } = entryOf(git);
-    entries.set(git, entry);
+    const entry = walk(fs, git, entries, () => true);
     if (entry.type === "missing") missingGit.add(git);
     if (entry.type !== "dir") continue;
-    for (const part of GIT_DIR_PROTECTED) walk(join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : undefined);
+    for (const part of GIT_DIR_PROTECTED) walk(fs, join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : undefined);
   }
-  for (const path of set.checked) walk(path, entries);
+  for (const path of set.checked) walk(fs, path, entries);
   return { entries, missingGit, takenAt };
 }
 
@@ -127,6 +147,7 @@ function neutraliseNewSubmodules(fs: RootedFs, set: ProtectedSet, since: number,
 }
 
 const same = (a: Entry, b: Entry): boolean => {
+  if (a.type === "unreachable" || b.type === "unreachable") return true;
   if (a.type !== b.type) return false;
   if (a.type === "dir" && b.type === "dir") return a.mode === b.mode;
   if (a.type === "link" && b.type === "link") return a.target === b.target;
