@@ -92,3 +92,25 @@ export function gitlinks(indexFile: string | null): string[] {
   // SHA-1 or SHA-256: only one of them parses the entries consistently.
   return parse(buf, 20) ?? parse(buf, 32) ?? [];
 }
+
+/**
+ * `core.hooksPath` as set in one config file, or null. A small reader for this one key (sections,
+ * `key = value`, quotes): a value it misses only leaves that folder to the other checks, and the
+ * files it reads are protected themselves.
+ */
+export function hooksPathIn(configFile: string): string | null {
+  const text = readRegular(configFile, 1024 * 1024)?.toString("utf8");
+  if (text === undefined) return null;
+  let section = "";
+  let found: string | null = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const header = /^\[([A-Za-z0-9.-]+)(\s+"[^"]*")?\]\s*(.*)$/.exec(line);
+    const body = header ? header[3]! : line;
+    // A subsection (`[core "x"]`) is another section altogether.
+    if (header) section = header[2] ? "" : header[1]!.toLowerCase();
+    const pair = /^hookspath\s*=\s*(.*?)\s*(?:[#;].*)?$/i.exec(body);
+    if (section === "core" && pair) found = pair[1]!.replace(/^"(.*)"$/, "$1");
+  }
+  return found;
+}

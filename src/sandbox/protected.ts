@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { nanohermesHome } from "../config/paths.js";
-import { gitDirOf, gitlinks, indexFileOf } from "./git-index.js";
+import { gitDirOf, gitlinks, hooksPathIn, indexFileOf } from "./git-index.js";
 
 const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
@@ -88,6 +88,16 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     const target = gitDirOf(pin);
     const inModules = pins.some((git) => isInside(join(git, "modules"), target ?? "") || isInside(join(git, "worktrees"), target ?? ""));
     if (target !== null && target !== pin && inRoot(target) && !inModules && !pins.includes(target)) pins.push(target);
+  }
+  // A core.hooksPath (husky and similar set one) inside a writable root holds hooks like .git/hooks.
+  const configs = [join(home, ".gitconfig"), join(process.env.XDG_CONFIG_HOME ?? join(home, ".config"), "git", "config")];
+  for (const root of absRoots) {
+    const gitDir = gitDirOf(join(root, ".git"));
+    const fromRepo = gitDir ? hooksPathIn(join(gitDir, "config")) : null;
+    const value = fromRepo ?? configs.map(hooksPathIn).find((v) => v !== null) ?? null;
+    if (!value) continue;
+    const path = value.startsWith("~/") ? join(home, value.slice(2)) : resolve(root, value);
+    if (inRoot(path)) paths.push(path);
   }
   for (const rel of HOME_PROTECTED) {
     const path = join(home, rel);

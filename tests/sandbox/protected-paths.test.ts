@@ -183,6 +183,19 @@ describe.each([
     expect(afterwards(ws, marks)).toEqual([]);
   });
 
+  it("hooks in a core.hooksPath folder inside the workspace (as husky sets) are protected too", async () => {
+    const ws = newRepo();
+    const marks = fresh("nh-marks-");
+    mkdirSync(join(ws, ".githooks"));
+    writeFileSync(join(ws, ".githooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    userGit(ws, "config", "core.hooksPath", ".githooks");
+    const r = await run(ws, `printf '#!/bin/sh\\ntouch ${marks}/pre-commit\\n' > .githooks/pre-commit; printf '#!/bin/sh\\ntouch ${marks}/post-checkout\\n' > .githooks/post-checkout; chmod +x .githooks/*; true`, mounts);
+    if (!mounts) expect(r.forModel).toMatch(/\.githooks\/pre-commit \(changed, restored\).*\.githooks\/post-checkout \(created, removed\)|\.githooks\/post-checkout \(created, removed\).*\.githooks\/pre-commit \(changed, restored\)/s);
+    else expect(r.forModel).toMatch(/Read-only file system/);
+    expect(readFileSync(join(ws, ".githooks/pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+    expect(afterwards(ws, marks)).toEqual([]);
+  });
+
   it("no repository before: a plain git init is left alone; programs planted in a new one are removed", async () => {
     const plain = fresh();
     const r1 = await run(plain, "git init -q && ls .git/hooks | grep -c sample", mounts);
