@@ -84,6 +84,25 @@ function parse(buf: Buffer, hashBytes: number): string[] | null {
  */
 export function gitlinks(indexFile: string | null): string[] {
   if (!indexFile) return [];
+  // Read before and after every command: an unchanged index (same inode, size, time) is not parsed again.
+  let key: string;
+  try {
+    const stats = lstatSync(indexFile);
+    key = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  } catch {
+    return [];
+  }
+  const cached = parsed.get(indexFile);
+  if (cached?.key === key) return cached.links;
+  const links = readGitlinks(indexFile);
+  if (parsed.size > 64) parsed.clear();
+  parsed.set(indexFile, { key, links });
+  return links;
+}
+
+const parsed = new Map<string, { key: string; links: string[] }>();
+
+function readGitlinks(indexFile: string): string[] {
   // Read without following a symlink or blocking on a FIFO a command may have put there.
   const buf = readRegular(indexFile, MAX_INDEX_BYTES);
   if (buf === null || buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return [];

@@ -72,7 +72,10 @@ function walkAt(fd: number, name: string, path: string, into: Map<string, Entry>
     return;
   }
   try {
-    for (const child of readdirSync(`/proc/self/fd/${dir}`).sort()) if (!skip(child)) walkAt(dir, child, join(path, child), into, skip, depth + 1);
+    // Git never runs a *.sample hook, and samples are most of a fresh hooks folder: not compared.
+    for (const child of readdirSync(`/proc/self/fd/${dir}`).sort()) {
+      if (!skip(child) && !child.endsWith(".sample")) walkAt(dir, child, join(path, child), into, skip, depth + 1);
+    }
   } catch {
     // unreadable: what was recorded stands
   } finally {
@@ -81,7 +84,9 @@ function walkAt(fd: number, name: string, path: string, into: Map<string, Entry>
 }
 
 /** Records `path` and beneath it; a path behind a symlinked folder is recorded as unreachable. */
-function walk(fs: RootedFs, path: string, into: Map<string, Entry>, skip: (name: string) => boolean = () => false): Entry {
+const noSkip = () => false;
+
+function walk(fs: RootedFs, path: string, into: Map<string, Entry>, skip: (name: string) => boolean = noSkip): Entry {
   try {
     fs.withParent(path, (fd, name) => walkAt(fd, name, path, into, skip, 0));
   } catch {
@@ -101,10 +106,23 @@ export function snapshotProtected(set: ProtectedSet): Snapshot {
   const missingGit = new Set<string>();
   const fs = new RootedFs(set.roots);
   for (const git of set.pins) {
-    const entry = walk(fs, git, entries, () => true);
-    if (entry.type === "missing") missingGit.add(git);
-    if (entry.type !== "dir") continue;
-    for (const part of GIT_DIR_PROTECTED) walk(fs, join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : undefined);
+    try {
+      // The git dir's parts are walked from one descriptor of it, not each from the root again.
+      fs.withParent(git, (fd, name) => {
+        const entry = entryAt(fd, name);
+        entries.set(git, entry);
+        if (entry.type === "missing") missingGit.add(git);
+        if (entry.type !== "dir") return;
+        const dir = openDir(at(fd, name));
+        try {
+          for (const part of GIT_DIR_PROTECTED) walkAt(dir, part, join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : noSkip, 0);
+        } finally {
+          closeSync(dir);
+        }
+      });
+    } catch {
+      entries.set(git, { type: "unreachable" });
+    }
   }
   for (const path of set.checked) walk(fs, path, entries);
   return { entries, missingGit, takenAt };
