@@ -130,6 +130,10 @@ export function probeProtect(helper: string | null = helperPath()): ProtectProbe
   return probe;
 }
 
+/** What protected paths leave open; the README's "not covered" says the same, word for word. */
+export const PROTECT_NOT_COVERED =
+  "paths that did not exist (such as .git/commondir), and all of them where no mount namespace can be made, can be changed by a background job while it runs (the change is reverted when the job or the next command ends, not before a git run in another terminal); a folder swapped for a symlink at the moment of the check is skipped, not restored; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
+
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
   const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
@@ -166,6 +170,7 @@ export function describeSandbox(host: SandboxHost = defaultHost()): string[] {
   lines.push(
     "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; root's dangerous capabilities (modules, raw I/O, admin, raw sockets with network off) dropped; TIOCSTI terminal injection blocked",
     protectionLine(host.protect ?? probeProtect(host.helper)),
+    `protected paths, not covered: ${PROTECT_NOT_COVERED}`,
     "not covered: Landlock does not restrict metadata, so chmod, chown, timestamps (touch of an existing file) and extended attributes of files outside the writable roots can still change; nor connecting to existing Unix sockets such as /var/run/docker.sock",
   );
   return lines;
