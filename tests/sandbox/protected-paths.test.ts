@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { describeSandbox, helperPath, probeProtect, sandboxArgv } from "../../src/sandbox/landlock.js";
+import { describeSandbox, helperPath, probeProtect, PROTECT_NOT_COVERED, sandboxArgv } from "../../src/sandbox/landlock.js";
 import { protectArgs, protectedSet } from "../../src/sandbox/protected.js";
 import type { CommandSandbox } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
@@ -335,5 +335,11 @@ describe("sandbox status", () => {
     expect(text).toMatch(/protected paths \(.*\): read-only inside the sandbox through a private mount namespace/);
     const without = describeSandbox({ helper: "/h", probe: { available: true, abi: 7, reason: "" }, protect: { mountNamespace: false, reason: "unshare failed: EPERM" } }).join("\n");
     expect(without).toMatch(/no mount namespace here \(unshare failed: EPERM\), so commands can change them while they run; after every command NanoHermes reverts/);
+    expect(text).toContain(`protected paths, not covered: ${PROTECT_NOT_COVERED}`);
+  });
+
+  it("the README names what is not covered in the same words", () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8").replace(/`/g, "").replace(/\s+/g, " ");
+    expect(readme).toContain(`Not covered (sandbox status says the same): ${PROTECT_NOT_COVERED}.`);
   });
 });
