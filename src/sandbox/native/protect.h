@@ -33,7 +33,7 @@ static int protect_write_file(const char *path, const char *text) {
 /* A private mount namespace: as root a plain one; otherwise inside a new user namespace that maps
  * only our own uid and gid (where the kernel allows unprivileged user namespaces). Mounts are made
  * private first, so nothing bound here ever propagates back to the user's namespace. Returns 0, or
- * -1 with errno set and `why` naming the step that failed. */
+ * -1 with errno set and `why` naming the step that failed (the process then mounts nothing). */
 static int protect_enter_namespace(const char **why) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
@@ -42,12 +42,14 @@ static int protect_enter_namespace(const char **why) {
   } else {
     char map[64];
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS)", -1;
-    /* setgroups must be denied before an unprivileged process may write gid_map. */
-    if (protect_write_file("/proc/self/setgroups", "deny")) return *why = "writing /proc/self/setgroups", -1;
+    /* From here there is no way back: without its maps the process would run as the overflow
+     * uid and could not even read the user's files, so a failure ends the run (fail closed).
+     * setgroups must be denied before an unprivileged process may write gid_map. */
+    if (protect_write_file("/proc/self/setgroups", "deny")) die("cannot deny setgroups in the new user namespace: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-    if (protect_write_file("/proc/self/uid_map", map)) return *why = "writing /proc/self/uid_map", -1;
+    if (protect_write_file("/proc/self/uid_map", map)) die("cannot write the uid map of the new user namespace: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-    if (protect_write_file("/proc/self/gid_map", map)) return *why = "writing /proc/self/gid_map", -1;
+    if (protect_write_file("/proc/self/gid_map", map)) die("cannot write the gid map of the new user namespace: %s", strerror(errno));
   }
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) return *why = "making mounts private", -1;
   return 0;
