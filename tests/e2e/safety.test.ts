@@ -154,6 +154,23 @@ describe("commands under the sandbox", () => {
     execFileSync("rm", ["-f", outside]);
   });
 
+  it("a command that plants an fsmonitor and a hook leaves nothing the user's next git runs, and the model is told", async () => {
+    const ws = tempDir();
+    const marks = tempDir("nh-marks-");
+    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    execFileSync("git", ["init", "-q"], { cwd: ws, env: gitEnv });
+    execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "one"], { cwd: ws, env: gitEnv });
+    const command = `git config core.fsmonitor "touch ${marks}/fsmonitor"; printf '#!/bin/sh\\ntouch ${marks}/hook\\n' > .git/hooks/post-checkout; chmod +x .git/hooks/post-checkout; echo '../x' > .git/commondir; true`;
+    server = await startMockServer([toolReply([{ name: "run_command", args: { command } }]), textReply("done")]);
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    expect((await runCli(["-p", "go", "-C", ws], { env })).code).toBe(0);
+    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    expect(result).toMatch(/\[protected paths\].*\.git\/commondir \(created, removed\)/s);
+    execFileSync("git", ["status"], { cwd: ws, env: gitEnv, stdio: "ignore" });
+    execFileSync("git", ["checkout", "-q", "-b", "later"], { cwd: ws, env: gitEnv, stdio: "ignore" });
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
   it("an explicit sandbox that cannot be applied refuses the command in one line, never runs it", async () => {
     // A copy of the program without the built helper beside it.
     const copy = tempDir("nh-nohelper-");
