@@ -227,6 +227,14 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     const root = set.roots.filter((r) => under(r, path)).sort((a, b) => b.length - a.length)[0];
     return root ? relative(root, path) || basename(path) : path;
   };
+  // A neutralisation that fails half way (a folder swapped for a link) is reported, not thrown.
+  const attempt = (what: string, op: () => void) => {
+    try {
+      op();
+    } catch (error) {
+      failures.push(`${label(what)} (${(error as Error).message})`);
+    }
+  };
   const newGit = [...before.missingGit].filter((git) => after.entries.get(git)?.type !== "missing");
   const skip = (path: string) => newGit.some((git) => under(git, path));
 
@@ -252,8 +260,10 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     if (tree && now.type === "missing") continue;
     if (tree && wanted.type === "missing" && now.type === "dir") {
       removed.push(path);
-      const done = neutraliseGitTree(fs, path, label(path), tree === "worktrees");
-      if (done.length > 0) changes.push(`${label(path)} (created; kept, removed ${done.join(", ")})`);
+      attempt(path, () => {
+        const done = neutraliseGitTree(fs, path, label(path), tree === "worktrees");
+        if (done.length > 0) changes.push(`${label(path)} (created; kept, removed ${done.join(", ")})`);
+      });
       continue;
     }
     const what = wanted.type === "missing" ? "created, removed" : now.type === "missing" ? "deleted, restored" : "changed, restored";
@@ -273,10 +283,12 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     // it (inside a writable root), left to the modules check when it is a submodule's own.
     const gitDir = gitDirOf(git) ?? git;
     if ((gitDir !== git && inModules(gitDir)) || !inRoots(gitDir)) continue;
-    const done = neutraliseGitDir(fs, gitDir);
-    if (done.length > 0) changes.push(`${label(gitDir)} (a new repository, kept; removed ${done.join(", ")})`);
+    attempt(gitDir, () => {
+      const done = neutraliseGitDir(fs, gitDir);
+      if (done.length > 0) changes.push(`${label(gitDir)} (a new repository, kept; removed ${done.join(", ")})`);
+    });
   }
-  changes.push(...neutraliseNewSubmodules(fs, set, before.takenAt, label));
+  attempt("submodules", () => changes.push(...neutraliseNewSubmodules(fs, set, before.takenAt, label)));
   return { changes, failures };
 }
 
