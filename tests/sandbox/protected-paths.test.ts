@@ -232,12 +232,24 @@ describe("the helper's binds", () => {
     const probe = JSON.parse(unprivileged([helperPath()!, "--probe-protect"]).stdout) as { mountNamespace: boolean; reason: string };
     expect(probe.reason).toMatch(probe.mountNamespace ? /user and mount namespace|as root/ : /failed/);
     const set = protectedSet([ws]);
-    const script = "git config core.fsmonitor x; echo cfg=$?; touch .git/hooks/post-checkout; echo hook=$?; echo a > a; git add a && git commit -qm one && echo commit=ok; id -u";
+    // Last, the helper again inside (NanoHermes testing itself): it must still run.
+    const nested = `${helperPath()!} --mode workspace-write --workspace ${ws} ${protectArgs(set, () => false).join(" ")} -- sh -c 'touch .git/hooks/z; echo nested=$?'`;
+    const script = `git config core.fsmonitor x; echo cfg=$?; touch .git/hooks/post-checkout; echo hook=$?; echo a > a; git add a && git commit -qm one && echo commit=ok; ${nested}; id -u`;
     const r = unprivileged([helperPath()!, "--mode", "workspace-write", "--workspace", ws, ...protectArgs(set, () => false), "--", "sh", "-c", script]);
     expect(r.stdout).toMatch(/commit=ok/);
     // Where the kernel refuses unprivileged user namespaces the writes land: the check after covers it.
     expect(r.stdout).toMatch(probe.mountNamespace ? /cfg=[1-9]\d*\nhook=1\n/ : /cfg=0\nhook=0\n/);
     if (asUser.length > 0) expect(r.stdout).toMatch(/\n65534\n$/);
+    expect(r.stdout).toMatch(probe.mountNamespace ? /nested=1/ : /nested=0/);
+  });
+
+  it("a helper run inside the sandbox (NanoHermes testing itself) still runs, and the outer binds hold", async () => {
+    const ws = newRepo();
+    const inner = `${helperPath()!} --mode workspace-write --workspace $PWD --pin $PWD/.git --protect $PWD/.git/hooks -- sh -c 'touch .git/hooks/x; echo inner=$?'`;
+    const r = await run(ws, `${helperPath()!} --probe-protect; ${inner}; echo code=$?`);
+    expect(r.forModel).toMatch(/"mountNamespace":false/);
+    expect(r.forModel).toMatch(/inner=1\ncode=0/);
+    expect(existsSync(join(ws, ".git/hooks/x"))).toBe(false);
   });
 
   it("never show in the user's own mount table", async () => {

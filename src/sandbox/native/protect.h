@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 
 /* The flags of the mount a path is on: a remount in a user namespace must keep the locked ones
  * (nosuid, nodev, noexec, atime) or the kernel refuses it with EPERM. */
@@ -34,6 +35,28 @@ static int protect_write_file(const char *path, const char *text) {
  * only our own uid and gid (where the kernel allows unprivileged user namespaces). Mounts are made
  * private first, so nothing bound here ever propagates back to the user's namespace. Returns 0, or
  * -1 with errno set and `why` naming the step that failed (the process then mounts nothing). */
+static int protect_enter_namespace(const char **why);
+/* Set in the trial child, which tries for real. */
+static int protect_trial;
+
+/* Whether a child can make and map a user namespace: inside another sandbox (Landlock refuses the
+ * writes to /proc/self/uid_map) it cannot, and this process must not find out by trying itself,
+ * since a user namespace cannot be left again. */
+static int protect_userns_works(void) {
+  pid_t pid = fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    const char *ignored = NULL;
+    int fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0) dup2(fd, 2); /* the child's die() lines are not the user's business */
+    protect_trial = 1;
+    _exit(protect_enter_namespace(&ignored) ? 1 : 0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static int protect_enter_namespace(const char **why) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
@@ -41,6 +64,7 @@ static int protect_enter_namespace(const char **why) {
     if (unshare(CLONE_NEWNS)) return *why = "unshare(CLONE_NEWNS)", -1;
   } else {
     char map[64];
+    if (!protect_trial && !protect_userns_works()) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS)", -1;
     /* From here there is no way back: without its maps the process would run as the overflow
      * uid and could not even read the user's files, so a failure ends the run (fail closed).
@@ -65,7 +89,8 @@ static void protect_bind(const char *path, int readonly) {
     die("cannot protect %s: %s", path, strerror(errno));
   }
   if (S_ISLNK(st.st_mode)) return;
-  if (mount(path, path, NULL, MS_BIND, NULL)) die("cannot protect %s: bind failed: %s", path, strerror(errno));
+  /* MS_REC: mounts already beneath it (an outer sandbox's binds) come along instead of failing. */
+  if (mount(path, path, NULL, MS_BIND | MS_REC, NULL)) die("cannot protect %s: bind failed: %s", path, strerror(errno));
   if (readonly && mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | protect_kept_flags(path), NULL))
     die("cannot protect %s: read-only remount failed: %s", path, strerror(errno));
 }
