@@ -1,9 +1,9 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
-// sessions, the terminal UI, the daemon under load, and run_command's cost under the sandbox
-// helper. Prints tables and writes bench/results.json. Not part of CI.
-// NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon|sandbox runs one section and merges its
-// figures into the existing bench/results.json.
+// sessions, the terminal UI, the daemon under load, the file tools' no-follow walk, run_command's
+// cost under the sandbox helper, and the protected-paths check. Prints tables and writes
+// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=<section> runs one section and merges
+// its figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +16,7 @@ import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
 import { benchFileWrites } from "./files.js";
 import { benchSandbox } from "./sandbox.js";
+import { benchProtect } from "./protect.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -94,7 +95,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox", "protect"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -199,6 +200,18 @@ async function main() {
     ]);
   }
   const sandbox = skip("sandbox") ? null : await benchSandboxSection();
+  // Protected paths (issue 14.3): what the read-only binds and the check after add per command.
+  const protect = skip("protect") ? null : await benchProtect();
+  if (protect) {
+    console.log("\nprotected paths per sandboxed command (`true` under the helper, medians):");
+    printTable([
+      ["measure", "value", "target"],
+      ["helper without / with the read-only binds", `${protect.helperMs} / ${protect.helperBindsMs} ms`, ""],
+      ["snapshot + check around the command (fresh repository)", `${protect.checkMs} ms`, ""],
+      ["added per command (binds + check)", `${(protect.helperBindsMs - protect.helperMs + protect.checkMs).toFixed(2)} ms`, "<= 10 ms"],
+      ["ratio with / without", String(protect.ratio), ""],
+    ]);
+  }
 
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
@@ -223,6 +236,7 @@ async function main() {
     ...ran("daemon", daemon),
     ...ran("files", files),
     ...ran("sandbox", sandbox),
+    ...ran("protect", protect),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");

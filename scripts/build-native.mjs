@@ -1,4 +1,4 @@
-// Compiles the Landlock sandbox helper (src/sandbox/native/nh-sandbox.c) into dist-native/, outside
+// Compiles the Landlock sandbox helper (src/sandbox/native/nh-sandbox.c and its headers) into dist-native/, outside
 // dist/ because scripts/build.mjs prunes that. Never fails: without a compiler the program still
 // installs and works, and sandboxing reports itself unavailable.
 import { spawnSync } from "node:child_process";

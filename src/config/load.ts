@@ -123,7 +123,9 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   const trusted = flags.values.trust === true || isTrusted(home, workspace);
   const { allowed, restricted } = trusted ? { allowed: wsFile, restricted: [] } : restrictWorkspaceConfig(wsFile, user);
   // Deny rules add up: a workspace can only make things stricter with them.
-  const file: ConfigFile = { ...user, ...allowed, deny: [...(user.deny ?? []), ...(allowed.deny ?? [])] };
+  // The sandbox merges key by key: a workspace that only turns the network off keeps the user's mode.
+  const sandbox = user.sandbox || allowed.sandbox ? { ...user.sandbox, ...allowed.sandbox } : undefined;
+  const file: ConfigFile = { ...user, ...allowed, deny: [...(user.deny ?? []), ...(allowed.deny ?? [])], ...(sandbox ? { sandbox } : {}) };
 
   const thinkingFlag = str(flags, "thinking");
   if (thinkingFlag !== undefined && !(thinkingLevels as readonly string[]).includes(thinkingFlag)) {

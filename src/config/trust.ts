@@ -1,9 +1,10 @@
-// Workspace trust: a workspace's own config may not loosen safety (policy, mode, sandbox) or
-// redirect the API key (endpoint, key variable) until the user trusts that folder once.
+// Workspace trust: a workspace's own config may not change safety (policy, mode, sandbox) except to
+// tighten it, nor redirect the API key (endpoint, key variable), until the user trusts that folder.
 import { readFileSync } from "node:fs";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { ConfigFile } from "./schema.js";
+import { approvalOrder, looseTrueOrder, permissionModeOrder, rootsStricter, sandboxModeOrder, strictlyStricter } from "./strictness.js";
 
 export const trustFile = (home: string) => join(home, "trusted.json");
 
@@ -29,13 +30,13 @@ export async function trustWorkspace(home: string, workspace: string): Promise<v
   await fs.writeFile(trustFile(home), `${JSON.stringify(list, null, 1)}\n`, { mode: 0o600 });
 }
 
-const policyStrictness = { never: 0, "on-request": 1, untrusted: 2 } as const;
-const modeLooseness = { plan: 0, debug: 0, default: 1, "accept-edits": 2, goal: 3 } as const;
-
 /**
- * Splits a workspace config into what applies without trust and the keys that need it: an
- * endpoint or key variable (they would send the API key elsewhere), a looser approval policy or
- * mode than the user's own, and any sandbox setting that weakens it.
+ * Splits a workspace config into what applies without trust and the keys that need it (named as
+ * dotted paths, e.g. `sandbox.mode`): an endpoint or key variable (they would send the API key
+ * elsewhere), programs the workspace would start, and every safety key (sandbox mode, network,
+ * writable roots, permission mode, approval policy, protected writes) unless its value is strictly
+ * stricter than the user's own on the orders in strictness.ts. Equal values are ignored too: in
+ * either direction, an untrusted folder changes nothing but to tighten.
  */
 export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { allowed: ConfigFile; restricted: string[] } {
   const allowed: ConfigFile = { ...ws };
@@ -46,13 +47,17 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
   };
   if (ws.baseUrl !== undefined) drop("baseUrl");
   if (ws.apiKeyEnv !== undefined) drop("apiKeyEnv");
-  if (ws.approval !== undefined && policyStrictness[ws.approval] < policyStrictness[user.approval ?? "on-request"]) drop("approval");
-  if (ws.mode !== undefined && modeLooseness[ws.mode] > modeLooseness[user.mode ?? "default"]) drop("mode");
+  if (ws.approval !== undefined && !strictlyStricter(approvalOrder, ws.approval, user.approval ?? "on-request")) drop("approval");
+  if (ws.mode !== undefined && !strictlyStricter(permissionModeOrder, ws.mode, user.mode ?? "default")) drop("mode");
   if (ws.sandbox !== undefined) {
-    const weaker = ws.sandbox.mode === "off" || ws.sandbox.network === true || (ws.sandbox.writableRoots?.length ?? 0) > 0;
-    if (weaker) drop("sandbox");
+    const { sandbox, dropped } = restrictSandbox(ws.sandbox, user.sandbox ?? {});
+    restricted.push(...dropped);
+    if (Object.keys(sandbox).length > 0) allowed.sandbox = sandbox;
+    else delete allowed.sandbox;
   }
-  if (ws.allowProtectedWrites === true) drop("allowProtectedWrites");
+  if (ws.allowProtectedWrites !== undefined && !strictlyStricter(looseTrueOrder, ws.allowProtectedWrites, user.allowProtectedWrites ?? false)) {
+    drop("allowProtectedWrites");
+  }
   // Reaching the user's own network, or sending searches to a server the workspace picks.
   if (ws.web !== undefined) drop("web");
   // Programs a cloned repository would start on its own: servers at start-up, hooks on every call.
@@ -60,4 +65,25 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
   if (ws.servers !== undefined) drop("servers");
   if (ws.hooks !== undefined) drop("hooks");
   return { allowed, restricted };
+}
+
+type SandboxConfig = NonNullable<ConfigFile["sandbox"]>;
+
+/** Each sandbox key on its own: one looser key does not cost the workspace a stricter one. */
+function restrictSandbox(ws: SandboxConfig, user: SandboxConfig): { sandbox: SandboxConfig; dropped: string[] } {
+  const sandbox: SandboxConfig = {};
+  const dropped: string[] = [];
+  if (ws.mode !== undefined) {
+    if (strictlyStricter(sandboxModeOrder, ws.mode, user.mode ?? "auto")) sandbox.mode = ws.mode;
+    else dropped.push("sandbox.mode");
+  }
+  if (ws.network !== undefined) {
+    if (strictlyStricter(looseTrueOrder, ws.network, user.network ?? true)) sandbox.network = ws.network;
+    else dropped.push("sandbox.network");
+  }
+  if (ws.writableRoots !== undefined) {
+    if (rootsStricter(ws.writableRoots, user.writableRoots ?? [])) sandbox.writableRoots = ws.writableRoots;
+    else dropped.push("sandbox.writableRoots");
+  }
+  return { sandbox, dropped };
 }

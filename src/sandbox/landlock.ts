@@ -2,10 +2,12 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
+import { protectArgs, protectedSet } from "./protected.js";
+import { revertNotice, revertProtected, snapshotProtected } from "./integrity.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -33,6 +35,8 @@ export interface LandlockProbe {
 export interface SandboxHost {
   helper: string | null;
   probe: LandlockProbe;
+  /** Default: asks the helper (probeProtect). */
+  protect?: ProtectProbe;
 }
 
 export const HELPER_MISSING = "the sandbox helper was not built (no C compiler at install?)";
@@ -100,7 +104,9 @@ export function sandboxArgv(
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
   const temp = policy.mode === "workspace-write" ? commandTempDir(policy.workspace) : null;
   if (temp) argv.push("--tmpdir", temp.dir);
-  argv.push("--network", policy.network ? "on" : "off", ...wait, "--", ...command);
+  argv.push("--network", policy.network ? "on" : "off");
+  if (policy.mode === "workspace-write") argv.push(...protectArgs(protectedSet(writableRootsOf(policy)), isFile));
+  argv.push(...wait, "--", ...command);
   return temp?.warning ? { argv, notice: temp.warning } : { argv };
 }
 
@@ -126,6 +132,54 @@ export const GAPS = {
 
 const REAPING =
   "reaping: when a foreground command ends (or times out, or is stopped), every process it started ends with it, also those that left its process group or session (nohup, setsid, double forks); a background job's processes end with the job (task_kill, the session's end, exit); in every mode, off included";
+
+/** Every root a workspace-write command may write beneath: where protected paths must be guarded. */
+export function writableRootsOf(policy: Pick<SandboxPolicy, "workspace" | "writableRoots">): string[] {
+  return [resolve(policy.workspace), ...policy.writableRoots.map((r) => resolve(policy.workspace, r)), commandTempDir(policy.workspace).dir];
+}
+
+const isFile = (path: string): boolean => {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+export interface ProtectProbe {
+  /** The helper can enter a private mount namespace, so its read-only binds hold. */
+  mountNamespace: boolean;
+  reason: string;
+}
+
+const protectProbes = new Map<string, ProtectProbe>();
+/** Whether the helper can make the mount namespace its read-only binds need (asked once per helper). */
+export function probeProtect(helper: string | null = helperPath()): ProtectProbe {
+  if (!helper) return { mountNamespace: false, reason: HELPER_MISSING };
+  let probe = protectProbes.get(helper);
+  if (probe) return probe;
+  try {
+    const out = JSON.parse(execFileSync(helper, ["--probe-protect"], { encoding: "utf8", timeout: 5_000 })) as ProtectProbe;
+    probe = { mountNamespace: out.mountNamespace === true, reason: out.reason };
+  } catch (error) {
+    probe = { mountNamespace: false, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  }
+  protectProbes.set(helper, probe);
+  return probe;
+}
+
+/** What protected paths leave open; the README's "not covered" says the same, word for word. */
+export const PROTECT_NOT_COVERED =
+  "paths that did not exist (such as .git/commondir), and all of them where no mount namespace can be made, can be changed by a background job while it runs (the change is reverted when the job or the next command ends, not before a git run in another terminal); a folder swapped for a symlink at the moment of the check is skipped, not restored; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
+
+/** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
+export function protectionLine(probe: ProtectProbe): string {
+  const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+  const check = "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
+  return probe.mountNamespace
+    ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`
+    : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
+}
 
 /** Lines for `nanohermes sandbox status`: what each mode enforces on this machine, and what not. */
 export function describeSandbox(host: SandboxHost = defaultHost(), workspace = process.cwd()): string[] {
@@ -164,12 +218,14 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
     reaping,
     `capabilities: root keeps only ${KEPT_CAPABILITIES.join(", ")} (and CAP_NET_RAW with the network on, for ping); every other one is dropped from all sets, the bounding set included`,
     "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; io_uring refused; TIOCSTI terminal injection blocked",
+    protectionLine(host.protect ?? probeProtect(host.helper)),
     "not covered:",
     `  - ${GAPS.metadata}`,
     `  - ${GAPS.unixSockets}`,
     `  - ${GAPS.offKillsHelper}`,
     `  - ${GAPS.helperKilled}`,
     `  - ${GAPS.compatSockets}`,
+    `  - protected paths: ${PROTECT_NOT_COVERED}`,
   );
   return lines;
 }
@@ -193,6 +249,14 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
     process.stderr.write("nanohermes: sandbox run needs a command after --\n");
     return Promise.resolve(126);
   }
+  // The same check after the command as run_command gets (the binds may be missing on this host).
+  const set = args.mode === "workspace-write" ? protectedSet(writableRootsOf({ workspace: args.workspace, writableRoots: args.writable })) : null;
+  const before = set ? snapshotProtected(set) : null;
+  const checkAfter = () => {
+    if (!set || !before) return;
+    const notice = revertNotice(revertProtected(set, before));
+    if (notice) process.stderr.write(`nanohermes: ${notice}\n`);
+  };
   return new Promise((done) => {
     const child = spawn(program, rest, { stdio: "inherit" });
     // Ctrl-C reaches the child through the terminal; we stay alive to report its exit code.
@@ -208,6 +272,7 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
       process.off("SIGINT", ignore);
       process.off("SIGTERM", forward);
       process.off("SIGHUP", forward);
+      checkAfter();
       done(code);
     };
     child.on("error", (error) => {

@@ -7,6 +7,7 @@ import { neutraliseGit } from "../sandbox/classify-git.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { isInside, resolvePath } from "./paths.js";
 import { commandEnv, sandboxPrefix } from "./process-group.js";
+import { beginGuard } from "./protect-guard.js";
 import { runProcess, type CommandResult } from "./run-command.js";
 import { byteLength, headBytes } from "./truncate.js";
 
@@ -45,12 +46,17 @@ async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   // Reads in English, so results read the same everywhere; a commit keeps the user's locale for its hooks.
   const env: NodeJS.ProcessEnv = run.write ? { ...commandEnv(), GIT_EDITOR: "true" } : { ...commandEnv(), LC_ALL: "C", LANGUAGE: "" };
   for (const name of LOCATING_ENV) delete env[name];
-  const r = await runProcess([...sandboxPrefix(ctx), ...argv], {
+  const prefix = sandboxPrefix(ctx);
+  // A commit runs the repository's hooks, which could plant more: checked like any command.
+  const guard = run.write ? beginGuard(ctx, prefix) : null;
+  const r = await runProcess([...prefix, ...argv], {
     cwd: ctx.workspace,
     env,
     timeoutMs: run.timeoutMs ?? READ_TIMEOUT_MS,
     signal: ctx.signal,
   });
+  const notice = guard?.();
+  if (notice) r.stderr = `${r.stderr}${r.stderr && !r.stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
   if (r.aborted) throw new ToolError(`git ${run.args[0]} was stopped`);
   if (r.timedOut) throw new ToolError(`git ${run.args[0]} timed out after ${(r.durationMs / 1000).toFixed(0)} s and was killed`);
   if (r.exitCode === null && /spawn git ENOENT/.test(r.stderr)) {

@@ -4,8 +4,9 @@ import { StringDecoder } from "node:string_decoder";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
-import { jobsOf } from "./background.js";
+import { jobsOf, type Job } from "./background.js";
 import { commandEnv, onExitDrained, sandboxPrefix, SHELL, spawnGroup, stopGroup } from "./process-group.js";
+import { beginGuard } from "./protect-guard.js";
 
 export { commandEnv, sandboxPrefix } from "./process-group.js";
 
@@ -177,6 +178,7 @@ export const runCommandTool = defineTool({
     if (args.command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no program can receive");
     if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
     const prefix = sandboxPrefix(ctx);
+    const guard = beginGuard(ctx, prefix);
     const result = await runShell(args.command, {
       cwd: ctx.workspace,
       prefix,
@@ -184,19 +186,39 @@ export const runCommandTool = defineTool({
       signal: ctx.signal,
       onOutput: (stream, chunk) => ctx.output(stream, chunk),
     });
+    const notice = guard?.() ?? null;
     const display = result.aborted
       ? "interrupted"
       : result.timedOut
         ? `timed out after ${(result.durationMs / 1000).toFixed(1)} s`
         : `exit ${result.exitCode ?? result.signal} in ${(result.durationMs / 1000).toFixed(1)} s`;
-    return { forModel: formatCommandResult(args.command, result), display, isError: result.exitCode !== 0 };
+    if (notice) ctx.output("stderr", `\n${notice}\n`);
+    return {
+      forModel: formatCommandResult(args.command, result) + (notice ? `\n${notice}` : ""),
+      display: notice ? `${display}; protected paths reverted` : display,
+      isError: result.exitCode !== 0 || notice !== null,
+    };
   },
 });
 
 /** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
 function startInBackground(command: string, timeoutMs: number | undefined, ctx: ToolContext) {
   const prefix = sandboxPrefix(ctx, { waitOrphans: true });
-  const job = jobsOf(ctx).start(command, { cwd: ctx.workspace, prefix, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const guard = beginGuard(ctx, prefix);
+  let job: Job;
+  try {
+    job = jobsOf(ctx).start(command, { cwd: ctx.workspace, prefix, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  } catch (error) {
+    guard?.();
+    throw error;
+  }
+  // The job's own output gets the notice, where task_output shows it.
+  if (guard) {
+    void job.finished.then(() => {
+      const notice = guard();
+      if (notice) job.log.append(Buffer.from(`\n${notice}\n`));
+    });
+  }
   const ref = JSON.stringify({ id: job.id });
   const limit = timeoutMs !== undefined ? `it is killed after ${timeoutMs} ms or ` : "it is killed ";
   return {

@@ -47,6 +47,32 @@ describe("workspace trust", () => {
       await decoy.close();
     }
   });
+
+  it("an untrusted workspace cannot lift the user's read-only sandbox, and may still turn the network off", async () => {
+    const reply = () => {
+      // The mock model's own port: with the network off, even loopback TCP is refused.
+      const port = new URL(server!.url).port;
+      return toolReply([{ name: "run_command", args: { command: `touch made.txt; echo touch=$?; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; echo net=$?` } }]);
+    };
+    server = await startMockServer([reply, textReply("done"), reply, textReply("done")]);
+    const ws = tempDir();
+    mkdirSync(join(ws, ".nanohermes"));
+    writeFileSync(join(ws, ".nanohermes", "config.json"), JSON.stringify({ sandbox: { mode: "workspace-write", network: false }, mode: "goal" }));
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
+    const r = await runCli(["-p", "go", "-C", ws], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: ignoring mode, sandbox\.mode from .*config\.json: this workspace is not trusted/);
+    // The stricter network key is not in the warning: it applies.
+    expect(r.stderr).not.toMatch(/sandbox\.network/);
+    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    expect(result).toMatch(/touch=1/);
+    expect(result).toMatch(/net=1/);
+    expect(existsSync(join(ws, "made.txt"))).toBe(false);
+    // Trusted, the workspace's own sandbox applies.
+    expect((await runCli(["-p", "go", "-C", ws, "--trust"], { env })).code).toBe(0);
+    expect(existsSync(join(ws, "made.txt"))).toBe(true);
+  });
 });
 
 describe("secrets", () => {
@@ -126,6 +152,23 @@ describe("commands under the sandbox", () => {
     expect((await runCli(["-p", "go", "-C", ws, "--sandbox", "off"], { env })).code).toBe(0);
     expect(existsSync(outside)).toBe(true);
     execFileSync("rm", ["-f", outside]);
+  });
+
+  it("a command that plants an fsmonitor and a hook leaves nothing the user's next git runs, and the model is told", async () => {
+    const ws = tempDir();
+    const marks = tempDir("nh-marks-");
+    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    execFileSync("git", ["init", "-q"], { cwd: ws, env: gitEnv });
+    execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "one"], { cwd: ws, env: gitEnv });
+    const command = `git config core.fsmonitor "touch ${marks}/fsmonitor"; printf '#!/bin/sh\\ntouch ${marks}/hook\\n' > .git/hooks/post-checkout; chmod +x .git/hooks/post-checkout; echo '../x' > .git/commondir; true`;
+    server = await startMockServer([toolReply([{ name: "run_command", args: { command } }]), textReply("done")]);
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    expect((await runCli(["-p", "go", "-C", ws], { env })).code).toBe(0);
+    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    expect(result).toMatch(/\[protected paths\].*\.git\/commondir \(created, removed\)/s);
+    execFileSync("git", ["status"], { cwd: ws, env: gitEnv, stdio: "ignore" });
+    execFileSync("git", ["checkout", "-q", "-b", "later"], { cwd: ws, env: gitEnv, stdio: "ignore" });
+    expect(readdirSync(marks)).toEqual([]);
   });
 
   it("an explicit sandbox that cannot be applied refuses the command in one line, never runs it", async () => {

@@ -305,9 +305,13 @@ describe("refusals: never run unsandboxed", () => {
     const old: SandboxHost = { helper: "/h", probe: { ...available, abi: 3 } };
     expect(sandboxArgv({ ...policy, network: false }, ["ls"], old)).toEqual({ refused: expect.stringContaining("network off needs Landlock ABI 4") });
     expect(sandboxArgv({ ...policy, network: true }, ["ls"], old)).toHaveProperty("argv");
-    expect(sandboxArgv({ ...policy, network: false, writableRoots: ["cache"] }, ["ls"], { helper: "/h", probe: available })).toEqual({
-      argv: ["/h", "--mode", "workspace-write", "--workspace", "/w", "--writable", "/w/cache", "--tmpdir", expect.any(String), "--network", "off", "--", "ls"],
-    });
+    const result = sandboxArgv({ ...policy, network: false, writableRoots: ["cache"] }, ["ls"], { helper: "/h", probe: available });
+    const argv = "argv" in result ? result.argv : [];
+    expect(argv.slice(0, 11)).toEqual(["/h", "--mode", "workspace-write", "--workspace", "/w", "--writable", "/w/cache", "--tmpdir", expect.any(String), "--network", "off"]);
+    // Then the protected paths of every writable root (protected-paths.test.ts), then the command.
+    expect(argv.slice(11, 15)).toEqual(["--pin", "/w/.git", "--protect", "/w/.git/config"]);
+    expect(argv).toEqual(expect.arrayContaining(["/w/cache/.git", "/w/cache/.nanohermes"]));
+    expect(argv.slice(-2)).toEqual(["--", "ls"]);
   });
 
   it("the helper refuses an ABI below --abi-min", () => {

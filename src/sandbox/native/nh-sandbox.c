@@ -87,6 +87,8 @@ static void die(const char *fmt, ...) {
   exit(126);
 }
 
+#include "protect.h"
+
 /* Every filesystem right this ABI knows: handling them all makes anything not granted denied. */
 static uint64_t fs_rights(int abi) {
   uint64_t all = (1ULL << 13) - 1; /* ABI 1: EXECUTE .. MAKE_SYM */
@@ -212,7 +214,8 @@ static void confine_command(void) {
 
 static void usage(void) {
   die("usage: nh-sandbox --mode read-only|workspace-write|off [--workspace DIR] [--writable DIR]... "
-      "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] -- PROGRAM ARGS... | nh-sandbox --probe");
+      "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] [--pin PATH]... [--protect PATH]... -- PROGRAM ARGS... "
+      "| nh-sandbox --probe | --probe-protect");
 }
 
 int main(int argc, char **argv) {
@@ -220,10 +223,12 @@ int main(int argc, char **argv) {
   const char **writable = calloc((size_t)argc, sizeof *writable);
   int nwritable = 0, network_off = 0, abi_min = 1, abi_max = 1 << 30, wait_orphans = 0;
   char **command = NULL;
+  struct protect_list protect = protect_list_new(argc);
   if (!writable) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(arg, "--probe")) return probe();
+    if (!strcmp(arg, "--probe-protect")) return protect_probe();
     if (!strcmp(arg, "--")) { command = argv + i + 1; break; }
     if (!strcmp(arg, "--wait-orphans")) { wait_orphans = 1; continue; } /* see run_reaped() */
     if (!strcmp(arg, "--reap-by-scan")) { reap_by_scan = 1; continue; }
@@ -235,7 +240,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--network") && (!strcmp(value, "on") || !strcmp(value, "off"))) network_off = !strcmp(value, "off");
     else if (!strcmp(arg, "--abi-min")) abi_min = atoi(value);
     else if (!strcmp(arg, "--abi-max")) abi_max = atoi(value); /* use at most this ABI: tests older kernels */
-    else usage();
+    else if (!protect_arg(&protect, arg, value)) usage();
     i++;
   }
   int write_mode = mode && !strcmp(mode, "workspace-write");
@@ -269,6 +274,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nwritable; i++) allow(ruleset, writable[i], WRITE_RIGHTS(handled), 1);
   }
 
+  /* Mounts while the helper still holds CAP_SYS_ADMIN and before any Landlock domain (Landlock
+   * refuses mount changes): the forked command inherits the namespace and then drops the power. */
+  protect_apply(&protect);
   /* The helper stays outside the command's domain (so the command cannot signal or trace it with
    * ABI 6, and it can remove its private temp folder); the forked command confines itself before
    * exec, nested in the helper's signal-only domain. */

@@ -1,0 +1,50 @@
+// The cost of protected paths per sandboxed command (issue 14.3): the helper with its read-only
+// binds against the same helper without them (alternating runs, medians), and the snapshot and
+// check NanoHermes makes around every command, on a fresh repository.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { helperPath, sandboxArgv, writableRootsOf } from "../src/sandbox/landlock.js";
+import { protectedSet } from "../src/sandbox/protected.js";
+import { revertProtected, snapshotProtected } from "../src/sandbox/integrity.js";
+
+const RUNS = 40;
+const CHECKS = 200;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function benchProtect(): Promise<{ helperMs: number; helperBindsMs: number; checkMs: number; ratio: number } | null> {
+  if (!helperPath()) return null;
+  const ws = mkdtempSync(join(tmpdir(), "nh-bench-protect-"));
+  try {
+    execFileSync("git", ["init", "-q"], { cwd: ws });
+    const policy = { mode: "workspace-write" as const, workspace: ws, writableRoots: [], network: true };
+    const result = sandboxArgv(policy, ["true"]);
+    if (!("argv" in result)) return null;
+    const withBinds = result.argv;
+    const without = withBinds.filter((arg, i) => arg !== "--pin" && arg !== "--protect" && withBinds[i - 1] !== "--pin" && withBinds[i - 1] !== "--protect");
+    const time = (argv: string[]) => {
+      const started = performance.now();
+      spawnSync(argv[0]!, argv.slice(1), { cwd: ws });
+      return performance.now() - started;
+    };
+    const a: number[] = [];
+    const b: number[] = [];
+    time(withBinds);
+    for (let i = 0; i < RUNS; i++) {
+      a.push(time(without));
+      b.push(time(withBinds));
+    }
+    const set = protectedSet(writableRootsOf(policy));
+    const started = performance.now();
+    for (let i = 0; i < CHECKS; i++) revertProtected(set, snapshotProtected(set));
+    const checkMs = (performance.now() - started) / CHECKS;
+    const helperMs = median(a);
+    const helperBindsMs = median(b);
+    const round = (x: number) => Math.round(x * 100) / 100;
+    return { helperMs: round(helperMs), helperBindsMs: round(helperBindsMs), checkMs: round(checkMs), ratio: round((helperBindsMs + checkMs) / helperMs) };
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
