@@ -12,7 +12,7 @@ import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
-import { saveSession, type SessionData } from "../session/store.js";
+import { serializeSession, writeSessionText, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 
@@ -59,6 +59,8 @@ export interface TurnResult {
   reason: TurnEndReason;
   response: string;
   error?: string;
+  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
+  saveError?: string;
   steps: number;
   usage: { prompt: number; completion: number };
 }
@@ -185,6 +187,9 @@ export class Agent {
     if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
+    // The prompt is on disk before anything it causes: a killed run still numbers this turn's
+    // checkpoints apart from the next turn's, and the history is never more than a step behind.
+    await this.save();
     try {
       for (;;) {
         if (this.stopRequested) {
@@ -221,6 +226,7 @@ export class Agent {
         }
         if (step.text) response = step.text;
         if (step.kind === "final") break;
+        await this.save();
       }
     } catch (bug) {
       // Anything thrown here is a bug; the turn ends with an error and the history stays valid.
@@ -234,7 +240,8 @@ export class Agent {
       this.running = false;
     }
     await this.save();
-    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
+    const saveError = this.saveError ?? undefined;
+    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
     // It runs after the turn, not in it: the user can go on; close() waits for it.
     if (reason === "completed" && this.opts.memory) {
@@ -247,7 +254,7 @@ export class Agent {
         if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
       });
     }
-    return { reason, response, steps, usage, ...(error ? { error } : {}) };
+    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}) };
   }
 
   /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
@@ -454,12 +461,23 @@ export class Agent {
       .catch((error: unknown) => log("warn", "forgetting checkpoints", error));
   }
 
+  private hurried = false;
+  private hurry: () => void = () => {};
+
+  /** The program is ending (a signal): close() no longer waits for a memory distillation. */
+  hurryClose(): void {
+    this.hurried = true;
+    this.hurry();
+  }
+
   /** Ends the session's tool state: background jobs are killed. */
   async close(options: { memoryWaitMs?: number } = {}): Promise<void> {
     // An end-of-turn distillation still running gets a little time (a one-shot run gives it more);
     // quitting never waits for a slow model.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.distilling, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
+    const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
+    if (this.hurried) this.hurry();
+    await Promise.race([this.distilling, hurried, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
     await this.saving;
     for (const cleanup of this.cleanups.splice(0)) {
@@ -472,27 +490,61 @@ export class Agent {
   }
 
   /**
-   * Persists the session; a failed write is reported and the in-memory history is kept. Saves run
-   * one after another, and close() waits for the last, so none lands after the file is deleted.
+   * Persists the session as it is now: the history up to its last complete step (a step whose tool
+   * calls all have results), so the file is valid whenever it is written. Saves run one after
+   * another, and close() waits for the last, so none lands after the file is deleted. A failed
+   * write is reported (notice) and remembered in `saveError` until a later save succeeds; the
+   * in-memory history is kept.
    */
   save(): Promise<void> {
-    const next = this.saving.then(() => this.write());
+    const file = this.opts.sessionFile;
+    if (!file) return this.saving;
+    this.opts.session.model = this.model;
+    const session = this.opts.session;
+    let text: string;
+    try {
+      text = serializeSession({ ...session, messages: completeSteps(session.messages) });
+    } catch (error) {
+      // A history too large to serialize (RangeError) must fail the save, not the turn.
+      return this.saving.then(() => this.saveFailed(file, error));
+    }
+    const next = this.saving.then(async () => {
+      try {
+        await writeSessionText(file, text);
+        this.saveError = null;
+        this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
+      } catch (error) {
+        this.saveFailed(file, error);
+      }
+    });
     this.saving = next;
     return next;
   }
 
+  /** Set while the newest save failed: why, in one line. */
+  saveError: string | null = null;
+
   private saving: Promise<void> = Promise.resolve();
 
-  private async write(): Promise<void> {
-    const file = this.opts.sessionFile;
-    if (!file) return;
-    try {
-      this.opts.session.model = this.model;
-      await saveSession(file, this.opts.session);
-      this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
-    } catch (error) {
-      log("error", `saving session ${file}`, error);
-      this.emit({ type: "notice", level: "error", text: `could not save the session to ${file}: ${(error as Error).message}` });
-    }
+  private saveFailed(file: string, error: unknown): void {
+    const message = `could not save the session to ${file}: ${(error as Error).message}`;
+    log("error", `saving session ${file}`, error);
+    // One notice per failure streak, not one per step.
+    if (this.saveError === null) this.emit({ type: "notice", level: "error", text: message });
+    this.saveError = message;
   }
+}
+
+/**
+ * The history up to its last complete step: an assistant message whose tool calls are not all
+ * answered yet (the step is still running) is left out with what follows it.
+ */
+export function completeSteps(messages: ChatMessage[]): ChatMessage[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== "assistant" || !m.tool_calls?.length) continue;
+    const answered = new Set(messages.slice(i + 1).flatMap((r) => (r.role === "tool" ? [r.tool_call_id] : [])));
+    return m.tool_calls.every((c) => answered.has(c.id)) ? messages.slice() : messages.slice(0, i);
+  }
+  return messages.slice();
 }

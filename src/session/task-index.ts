@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { redact } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
+import { withFileLock } from "../memory/file-lock.js";
 
 const EntrySchema = z.object({
   id: z.string(),
@@ -33,15 +34,18 @@ export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
 }
 
 /**
- * Applies `change` to the index on disk: read, modify, atomic write. Two processes racing may lose
- * one update of the index (never a session file); the index is a convenience, not the record.
+ * Applies `change` to the index on disk: read, modify, atomic write, under a lock file
+ * (`tasks.json.lock`), so processes starting sessions at the same time all keep their entries.
+ * Rejects when the lock cannot be had (a live holder past the wait, an unwritable home).
  */
 export async function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]) => TaskIndexEntry[]): Promise<void> {
-  // Titles come from prompts: a secret typed into one must not land here either.
-  const next = change(await readTaskIndex(home))
-    .map((e) => ({ ...e, title: redact(e.title) }))
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-    .slice(0, MAX_INDEXED_TASKS);
   await fs.mkdir(home, { recursive: true });
-  await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
+  await withFileLock(`${taskIndexPath(home)}.lock`, async () => {
+    // Titles come from prompts: a secret typed into one must not land here either.
+    const next = change(await readTaskIndex(home))
+      .map((e) => ({ ...e, title: redact(e.title) }))
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+      .slice(0, MAX_INDEXED_TASKS);
+    await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
+  });
 }
