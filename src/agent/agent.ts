@@ -187,9 +187,10 @@ export class Agent {
     if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
-    // The prompt is on disk before anything it causes: a killed run still numbers this turn's
-    // checkpoints apart from the next turn's, and the history is never more than a step behind.
-    await this.save();
+    // The prompt is on disk before anything it causes (step() waits for this save before running
+    // tools): a killed run still numbers this turn's checkpoints apart from the next turn's, and
+    // the history is never more than a step behind. Not awaited here: the first request starts now.
+    void this.save();
     try {
       for (;;) {
         if (this.stopRequested) {
@@ -363,6 +364,8 @@ export class Agent {
     this.emit({ type: "assistant.completed", text: reply.content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
     if (calls.length === 0) return { kind: "final", text: reply.content };
 
+    // Saves queued before this step (the prompt's) land before the tools change anything.
+    await this.saving;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently; results are appended in call order whatever finishes first.
     const results = await Promise.all(
