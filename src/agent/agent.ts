@@ -12,9 +12,10 @@ import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
-import { serializeSession, writeSessionText, type SessionData } from "../session/store.js";
+import type { SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
+import { SessionWriter } from "./session-writer.js";
 
 export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream">;
 
@@ -83,6 +84,7 @@ export class Agent {
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
   private readonly checkpointHooks: CheckpointHooks | null;
+  private readonly writer: SessionWriter;
   /** End-of-turn memory distillations still running (one after another). */
   private distilling: Promise<void> = Promise.resolve();
   /** This task's delegations, when subagents are configured. */
@@ -91,6 +93,7 @@ export class Agent {
   constructor(opts: AgentOptions) {
     this.opts = opts;
     this.taskId = opts.taskId;
+    this.writer = new SessionWriter(opts.sessionFile, (event) => this.emit(event));
     this.model = opts.settings.model;
     this.sessionTools = {
       store: new Map(),
@@ -365,7 +368,7 @@ export class Agent {
     if (calls.length === 0) return { kind: "final", text: reply.content };
 
     // Saves queued before this step (the prompt's) land before the tools change anything.
-    await this.saving;
+    await this.writer.idle;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently; results are appended in call order whatever finishes first.
     const results = await Promise.all(
@@ -482,7 +485,7 @@ export class Agent {
     if (this.hurried) this.hurry();
     await Promise.race([this.distilling, hurried, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
-    await this.saving;
+    await this.writer.idle;
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         await cleanup();
@@ -493,61 +496,17 @@ export class Agent {
   }
 
   /**
-   * Persists the session as it is now: the history up to its last complete step (a step whose tool
-   * calls all have results), so the file is valid whenever it is written. Saves run one after
+   * Persists the session as it is now (its whole steps; see SessionWriter). Saves run one after
    * another, and close() waits for the last, so none lands after the file is deleted. A failed
-   * write is reported (notice) and remembered in `saveError` until a later save succeeds; the
-   * in-memory history is kept.
+   * write is reported and kept in `saveError`; the in-memory history is kept.
    */
   save(): Promise<void> {
-    const file = this.opts.sessionFile;
-    if (!file) return this.saving;
     this.opts.session.model = this.model;
-    const session = this.opts.session;
-    let text: string;
-    try {
-      text = serializeSession({ ...session, messages: completeSteps(session.messages) });
-    } catch (error) {
-      // A history too large to serialize (RangeError) must fail the save, not the turn.
-      return this.saving.then(() => this.saveFailed(file, error));
-    }
-    const next = this.saving.then(async () => {
-      try {
-        await writeSessionText(file, text);
-        this.saveError = null;
-        this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
-      } catch (error) {
-        this.saveFailed(file, error);
-      }
-    });
-    this.saving = next;
-    return next;
+    return this.writer.save(this.opts.session);
   }
 
   /** Set while the newest save failed: why, in one line. */
-  saveError: string | null = null;
-
-  private saving: Promise<void> = Promise.resolve();
-
-  private saveFailed(file: string, error: unknown): void {
-    const message = `could not save the session to ${file}: ${(error as Error).message}`;
-    log("error", `saving session ${file}`, error);
-    // One notice per failure streak, not one per step.
-    if (this.saveError === null) this.emit({ type: "notice", level: "error", text: message });
-    this.saveError = message;
+  get saveError(): string | null {
+    return this.writer.saveError;
   }
-}
-
-/**
- * The history up to its last complete step: an assistant message whose tool calls are not all
- * answered yet (the step is still running) is left out with what follows it.
- */
-export function completeSteps(messages: ChatMessage[]): ChatMessage[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== "assistant" || !m.tool_calls?.length) continue;
-    const answered = new Set(messages.slice(i + 1).flatMap((r) => (r.role === "tool" ? [r.tool_call_id] : [])));
-    return m.tool_calls.every((c) => answered.has(c.id)) ? messages.slice() : messages.slice(0, i);
-  }
-  return messages.slice();
 }
