@@ -1,5 +1,5 @@
 // The task manager through the bus only: turns, approvals, steering and queueing, modes, tasks.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskManager } from "../../src/agent/tasks.js";
@@ -263,5 +263,23 @@ describe("task manager safety", () => {
     void second;
     t.send({ type: "permissions.remove", taskId: "a", rule: "prefix: npm run build" });
     expect((await t.waitFor("task.updated", (e) => e.task.rules.length === 0)).task.rules).toEqual([]);
+  });
+
+  it("a turn whose session could not be saved shows the task failed, with the reason as a notice", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "rm -rf ../home-sessions-probe" } }]), reply("done")]);
+    const t = setup(client);
+    const sessions = join(t.home, "sessions");
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "go"));
+    const ask = await t.waitFor("approval.requested");
+    // While the turn waits, the session folder becomes a file: every later save fails.
+    rmSync(sessions, { recursive: true, force: true });
+    writeFileSync(sessions, "not a folder");
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
+    const done = await t.waitFor("turn.completed");
+    expect(done).toMatchObject({ reason: "completed", saveError: expect.stringMatching(/^could not save the session to /) });
+    await t.waitFor("task.updated", (e) => e.task.status === "failed");
+    const notices = t.events.filter((e) => e.type === "notice" && e.level === "error");
+    expect(notices).toHaveLength(1);
   });
 });
