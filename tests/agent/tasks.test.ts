@@ -162,10 +162,14 @@ describe("task manager", () => {
     await t.waitFor("notice", (e) => e.text.startsWith("exported to"));
     expect(readFileSync(join(t.ws, "out.md"), "utf8")).toMatch(/^# Renamed\n[\s\S]*## User\n\nhello\n[\s\S]*## Assistant\n\nhi/);
     const sessionFile = (await t.waitFor("session.saved")).sessionFile;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(JSON.parse(readFileSync(sessionFile, "utf8"))).toMatchObject({ title: "Renamed", pinned: true });
-    const index = JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[];
-    expect(index.map((e) => [e.id, e.title])).toEqual([["a", "Renamed"]]);
+    // The rename's save follows the turn's own saves: wait for it to land.
+    const saved = () => JSON.parse(readFileSync(sessionFile, "utf8")) as { title?: string; pinned?: boolean };
+    for (let i = 0; i < 200 && saved().title !== "Renamed"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(saved()).toMatchObject({ title: "Renamed", pinned: true });
+    // The index is written in the background, under its lock: wait for the rename to land.
+    const readIndex = () => (existsSync(join(t.home, "tasks.json")) ? (JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[]).map((e) => [e.id, e.title]) : []);
+    for (let i = 0; i < 200 && JSON.stringify(readIndex()) !== JSON.stringify([["a", "Renamed"]]); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(readIndex()).toEqual([["a", "Renamed"]]);
     t.send({ type: "task.delete", taskId: "a" });
     await t.waitFor("task.removed");
     expect(existsSync(sessionFile)).toBe(false);
