@@ -10,6 +10,9 @@ const TEMP_NAME = /^\..+\.tmp-(\d+)-[A-Za-z0-9_-]{8}$/;
 /** Entries a recursive sweep looks at before it stops (a sweep must stay cheap in a huge tree). */
 const MAX_ENTRIES = 50_000;
 
+/** Kernel file systems (a workspace of `/`): nothing of ours there, and walking them is costly. */
+const NEVER_SWEPT = new Set(["/proc", "/sys", "/dev"]);
+
 function writerGone(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
@@ -28,8 +31,8 @@ export function isOrphanTemp(name: string): boolean {
 
 /**
  * Contract: never throws. Removes orphan temp files directly in each of `flat`, and anywhere
- * under each of `deep` (symlinks not followed, `.git` and `node_modules` skipped, at most
- * MAX_ENTRIES entries looked at). Resolves with the paths removed.
+ * under each of `deep` (symlinks not followed; `.git`, `node_modules`, `/proc`, `/sys` and `/dev`
+ * skipped; at most MAX_ENTRIES entries looked at). Resolves with the paths removed.
  */
 export async function sweepTempFiles(flat: readonly string[], deep: readonly string[] = []): Promise<string[]> {
   const removed: string[] = [];
@@ -54,7 +57,7 @@ async function sweepDir(dir: string, deep: boolean, removed: string[], budget: {
         () => removed.push(path),
         () => {},
       );
-    } else if (deep && e.isDirectory() && !SKIPPED_DIRS.has(e.name)) {
+    } else if (deep && e.isDirectory() && !SKIPPED_DIRS.has(e.name) && !NEVER_SWEPT.has(path)) {
       await sweepDir(path, true, removed, budget);
     }
   }
