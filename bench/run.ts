@@ -1,7 +1,7 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
 // sessions, the terminal UI, and the daemon under load. Prints tables and writes
-// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon runs
+// bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=startup|search|memory|tui|daemon|lose runs
 // one section and merges its figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { benchTui, mcpHome } from "./tui.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
+import { benchLose } from "./lose.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -91,7 +92,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "lose"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -185,6 +186,16 @@ async function main() {
     }
   }
 
+  const lose = skip("lose") ? null : await benchLose(bundled, env);
+  if (lose) {
+    console.log("\nlosing nothing (issue 16):");
+    printTable([
+      ["measure", "value", "target"],
+      [`SIGTERM during a command to exit, p50 / max of ${lose.sigtermToExitMs.runs} (exit ${lose.sigtermToExitMs.exitCodes.join(", ")})`, `${lose.sigtermToExitMs.p50} / ${lose.sigtermToExitMs.max} ms`, "exit 143, session saved"],
+      [`task-index entries kept, ${lose.parallelIndex.started} runs started at once`, String(lose.parallelIndex.kept), String(lose.parallelIndex.started)],
+    ]);
+  }
+
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
   let previous: Record<string, unknown> = {};
@@ -206,6 +217,7 @@ async function main() {
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
     ...ran("daemon", daemon),
+    ...ran("lose", lose),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");
