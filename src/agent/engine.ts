@@ -145,7 +145,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
  * Takes the session's lock, reads it, and clears temp files a killed run left. A file this
  * version must not overwrite (see loadSession's `frozen`) is read, left alone, and the session
  * goes on in a new file, with a warning that says where.
- * Contract: rejects (SessionBusyError, or the file system's error) with no lock held.
+ * Contract: rejects (SessionBusyError, SessionUnwritableError) with no lock held.
  */
 async function openSession(settings: Settings, requested: string): Promise<{ loaded: LoadedSession; sessionFile: string; release: () => Promise<void>; workspaceSweep: Promise<void> }> {
   let sessionFile = requested;

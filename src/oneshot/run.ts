@@ -7,7 +7,7 @@ import { loadExtensions } from "../agent/extensions.js";
 import { signalExitCode, withSigint, withTermination, type TerminationSignal } from "../agent/interrupt.js";
 import type { Agent } from "../agent/agent.js";
 import type { Extensions } from "../agent/extensions.js";
-import { SessionBusyError } from "../session/session-lock.js";
+import { SessionBusyError, SessionUnwritableError } from "../session/session-lock.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
@@ -93,8 +93,9 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     });
   } catch (error) {
     // Busy (another run holds the session) or not writable at all: no turn is worth running.
+    if (!(error instanceof SessionBusyError || error instanceof SessionUnwritableError)) throw error;
     const busy = error instanceof SessionBusyError;
-    const text = busy ? error.message : `cannot save the session: ${(error as Error).message}`;
+    const text = busy ? error.message : `cannot save the session: ${error.message}`;
     if (mode === "json") io.stdout.write(`${JSON.stringify({ response: "", reason: busy ? "session_busy" : "save_failed", error: text })}\n`);
     io.stderr.write(`nanohermes: ${text}\n`);
     await extensions.close();

@@ -8,6 +8,9 @@ import { randomId } from "../protocol/ids.js";
 /** The session is held by another live process. */
 export class SessionBusyError extends Error {}
 
+/** The session's folder cannot hold it (not a folder, dangling, read-only, full): nothing could be saved. */
+export class SessionUnwritableError extends Error {}
+
 /** How long a second run waits for the first to finish before it gives up. */
 export const SESSION_LOCK_WAIT_MS = 3_000;
 
@@ -43,9 +46,9 @@ function parseTarget(target: string): { pid: number; host: string } | null {
 
 /**
  * Contract: resolves with a release function once this process holds the session's lock; rejects
- * with SessionBusyError when another live process keeps it past `waitMs`, and with the file
- * system's error (ENOTDIR, EACCES, ...) when the lock cannot be made at all, which also means the
- * session could not be saved. The lock is a symlink (`<file>.lock` -> `pid@host@token`): made in
+ * with SessionBusyError when another live process keeps it past `waitMs`, and with
+ * SessionUnwritableError (the file system's message: ENOTDIR, EROFS, ...) when the lock cannot be
+ * made at all, which also means the session could not be saved. The lock is a symlink (`<file>.lock` -> `pid@host@token`): made in
  * one atomic step, it needs no data block, so a full disk still lets it be taken. A lock whose
  * holder on this host is dead (a kill -9) is taken over. Released on release() or process exit.
  */
@@ -56,7 +59,11 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
     return once(() => release(file));
   }
   const lockPath = sessionLockPath(file);
-  await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new SessionUnwritableError((error as Error).message, { cause: error });
+  }
   const host = hostname();
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -74,7 +81,7 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       }
       return once(() => release(file));
     } catch (error) {
-      if (code(error) !== "EEXIST") throw error;
+      if (code(error) !== "EEXIST") throw new SessionUnwritableError((error as Error).message, { cause: error });
     }
     let current: string;
     try {

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lockSession, SessionBusyError, sessionLockPath } from "../../src/session/session-lock.js";
+import { lockSession, SessionBusyError, sessionLockPath, SessionUnwritableError } from "../../src/session/session-lock.js";
 import { tempDir } from "../helpers/cli.js";
 
 describe("lockSession", () => {
@@ -54,9 +54,11 @@ describe("lockSession", () => {
     expect(existsSync(sessionLockPath(file))).toBe(true);
   });
 
-  it("fails with the file system's error when the folder cannot hold a lock", async () => {
+  it("fails as unwritable, with the file system's message, when the folder cannot hold a lock", async () => {
     const notDir = join(tempDir(), "file");
     writeFileSync(notDir, "x");
-    await expect(lockSession(join(notDir, "s.json"))).rejects.toMatchObject({ code: expect.stringMatching(/ENOTDIR|EEXIST/) });
+    const err = await lockSession(join(notDir, "s.json")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SessionUnwritableError);
+    expect((err as Error).message).toMatch(/ENOTDIR|EEXIST/);
   });
 });
