@@ -17,6 +17,7 @@ import { benchDaemon } from "./daemon.js";
 import { benchFileWrites } from "./files.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
+import { benchLose } from "./lose.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -95,7 +96,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox", "protect"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox", "protect", "lose"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -212,6 +213,15 @@ async function main() {
       ["ratio with / without", String(protect.ratio), ""],
     ]);
   }
+  const lose = skip("lose") ? null : await benchLose(bundled, env);
+  if (lose) {
+    console.log("\nlosing nothing (issue 16):");
+    printTable([
+      ["measure", "value", "target"],
+      [`SIGTERM during a command to exit, p50 / max of ${lose.sigtermToExitMs.runs} (exit ${lose.sigtermToExitMs.exitCodes.join(", ")})`, `${lose.sigtermToExitMs.p50} / ${lose.sigtermToExitMs.max} ms`, "exit 143, session saved"],
+      [`task-index entries kept, ${lose.parallelIndex.started} runs started at once`, String(lose.parallelIndex.kept), String(lose.parallelIndex.started)],
+    ]);
+  }
 
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
@@ -237,6 +247,7 @@ async function main() {
     ...ran("files", files),
     ...ran("sandbox", sandbox),
     ...ran("protect", protect),
+    ...ran("lose", lose),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");

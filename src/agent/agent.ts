@@ -12,9 +12,10 @@ import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
-import { saveSession, type SessionData } from "../session/store.js";
+import type { SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
+import { SessionWriter } from "./session-writer.js";
 
 export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream">;
 
@@ -59,6 +60,8 @@ export interface TurnResult {
   reason: TurnEndReason;
   response: string;
   error?: string;
+  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
+  saveError?: string;
   steps: number;
   usage: { prompt: number; completion: number };
 }
@@ -81,6 +84,7 @@ export class Agent {
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
   private readonly checkpointHooks: CheckpointHooks | null;
+  private readonly writer: SessionWriter;
   /** End-of-turn memory distillations still running (one after another). */
   private distilling: Promise<void> = Promise.resolve();
   /** This task's delegations, when subagents are configured. */
@@ -89,6 +93,7 @@ export class Agent {
   constructor(opts: AgentOptions) {
     this.opts = opts;
     this.taskId = opts.taskId;
+    this.writer = new SessionWriter(opts.sessionFile, (event) => this.emit(event));
     this.model = opts.settings.model;
     this.sessionTools = {
       store: new Map(),
@@ -185,6 +190,10 @@ export class Agent {
     if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
+    // The prompt is on disk before anything it causes (step() waits for this save before running
+    // tools): a killed run still numbers this turn's checkpoints apart from the next turn's, and
+    // the history is never more than a step behind. Not awaited here: the first request starts now.
+    void this.save();
     try {
       for (;;) {
         if (this.stopRequested) {
@@ -221,6 +230,7 @@ export class Agent {
         }
         if (step.text) response = step.text;
         if (step.kind === "final") break;
+        await this.save();
       }
     } catch (bug) {
       // Anything thrown here is a bug; the turn ends with an error and the history stays valid.
@@ -234,7 +244,8 @@ export class Agent {
       this.running = false;
     }
     await this.save();
-    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
+    const saveError = this.saveError ?? undefined;
+    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
     // It runs after the turn, not in it: the user can go on; close() waits for it.
     if (reason === "completed" && this.opts.memory) {
@@ -247,7 +258,7 @@ export class Agent {
         if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
       });
     }
-    return { reason, response, steps, usage, ...(error ? { error } : {}) };
+    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}) };
   }
 
   /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
@@ -356,6 +367,8 @@ export class Agent {
     this.emit({ type: "assistant.completed", text: reply.content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
     if (calls.length === 0) return { kind: "final", text: reply.content };
 
+    // Saves queued before this step (the prompt's) land before the tools change anything.
+    await this.writer.idle;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently; results are appended in call order whatever finishes first.
     const results = await Promise.all(
@@ -454,14 +467,25 @@ export class Agent {
       .catch((error: unknown) => log("warn", "forgetting checkpoints", error));
   }
 
+  private hurried = false;
+  private hurry: () => void = () => {};
+
+  /** The program is ending (a signal): close() no longer waits for a memory distillation. */
+  hurryClose(): void {
+    this.hurried = true;
+    this.hurry();
+  }
+
   /** Ends the session's tool state: background jobs are killed. */
   async close(options: { memoryWaitMs?: number } = {}): Promise<void> {
     // An end-of-turn distillation still running gets a little time (a one-shot run gives it more);
     // quitting never waits for a slow model.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.distilling, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
+    const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
+    if (this.hurried) this.hurry();
+    await Promise.race([this.distilling, hurried, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
-    await this.saving;
+    await this.writer.idle;
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         await cleanup();
@@ -472,27 +496,17 @@ export class Agent {
   }
 
   /**
-   * Persists the session; a failed write is reported and the in-memory history is kept. Saves run
-   * one after another, and close() waits for the last, so none lands after the file is deleted.
+   * Persists the session as it is now (its whole steps; see SessionWriter). Saves run one after
+   * another, and close() waits for the last, so none lands after the file is deleted. A failed
+   * write is reported and kept in `saveError`; the in-memory history is kept.
    */
   save(): Promise<void> {
-    const next = this.saving.then(() => this.write());
-    this.saving = next;
-    return next;
+    this.opts.session.model = this.model;
+    return this.writer.save(this.opts.session);
   }
 
-  private saving: Promise<void> = Promise.resolve();
-
-  private async write(): Promise<void> {
-    const file = this.opts.sessionFile;
-    if (!file) return;
-    try {
-      this.opts.session.model = this.model;
-      await saveSession(file, this.opts.session);
-      this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
-    } catch (error) {
-      log("error", `saving session ${file}`, error);
-      this.emit({ type: "notice", level: "error", text: `could not save the session to ${file}: ${(error as Error).message}` });
-    }
+  /** Set while the newest save failed: why, in one line. */
+  get saveError(): string | null {
+    return this.writer.saveError;
   }
 }

@@ -2,7 +2,9 @@
 // Every front end (one-shot, TUI, daemon) builds its agents here.
 import type { Settings } from "../config/schema.js";
 import type { BusEvent, PermissionMode } from "../protocol/events.js";
-import { loadSession, newSession, newSessionId, sessionFileFor } from "../session/store.js";
+import { loadSession, newSession, newSessionId, sessionFileFor, type LoadedSession } from "../session/store.js";
+import { lockSession } from "../session/session-lock.js";
+import { sweepTempFiles } from "../session/temp-sweep.js";
 import { builtinTools } from "../tools/index.js";
 import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
@@ -11,7 +13,7 @@ import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
 import { contextBudget } from "./compaction.js";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ChildAgent, SpawnRequest } from "./subagents.js";
 import { lazyCheckpoints } from "./checkpointing.js";
 import type { AnyTool } from "../tools/define.js";
@@ -61,8 +63,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const [subagentsModule, memoryModule] = await Promise.all([wantsSubagents ? import("./subagents.js") : null, ext.memory ? import("./memory-hooks.js") : null]);
   const subagents = subagentsModule && config ? new subagentsModule.Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
   const tools = new ToolRegistry([...builtinTools(), ...ext.tools, ...(subagents?.tools(0) ?? [])], ext.sources);
-  const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
-  const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
+  const opened = await openSession(settings, options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId()));
+  const { loaded, sessionFile } = opened;
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
@@ -121,6 +123,9 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
       });
     };
   }
+  // Last: a cleanup registered later (background jobs) still runs before the session is let go.
+  agent.sessionTools.onClose(() => opened.workspaceSweep);
+  agent.sessionTools.onClose(opened.release);
   // A resumed session's earlier file changes, for the per-turn view and /rewind.
   if (loaded.resumed) void agent.reportCheckpoints();
   emit({
@@ -134,6 +139,38 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     messages: agent.messages.length,
   });
   return agent;
+}
+
+/**
+ * Takes the session's lock, reads it, and clears temp files a killed run left. A file this
+ * version must not overwrite (see loadSession's `frozen`) is read, left alone, and the session
+ * goes on in a new file, with a warning that says where.
+ * Contract: rejects (SessionBusyError, SessionUnwritableError) with no lock held.
+ */
+async function openSession(settings: Settings, requested: string): Promise<{ loaded: LoadedSession; sessionFile: string; release: () => Promise<void>; workspaceSweep: Promise<void> }> {
+  let sessionFile = requested;
+  let release = await lockSession(sessionFile);
+  try {
+    const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
+    if (loaded.frozen) {
+      const id = newSessionId();
+      const fork = sessionFileFor(settings.sessionDir, id);
+      const previous = release;
+      release = await lockSession(fork);
+      await previous();
+      loaded.data.id = id;
+      const note = `session ${requested} is not overwritten: ${loaded.frozen}. Read ${loaded.data.messages.length} message(s) of it; this run is saved as ${fork}`;
+      loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
+      sessionFile = fork;
+    }
+    await sweepTempFiles([settings.home, settings.sessionDir, dirname(sessionFile)], [join(settings.home, "checkpoints", loaded.data.id)]);
+    // The workspace may be large: its sweep goes on in the background and close() waits for it.
+    const workspaceSweep = sweepTempFiles([], [settings.workspace]).then(() => {});
+    return { loaded, sessionFile, release, workspaceSweep };
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 /** The system prompt for a task in `mode` (rebuilt when the mode changes). */

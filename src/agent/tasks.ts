@@ -339,7 +339,8 @@ export class TaskManager {
         agent.session.title = task.title;
         agent.session.pinned = task.pinned;
         const result = await agent.run(built.content);
-        task.status = result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
+        // A turn whose session could not be saved is shown failed (its notice says why).
+        task.status = result.saveError ? "failed" : result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
       }
     } catch (error) {
       log("error", `task ${task.id} turn failed`, error);

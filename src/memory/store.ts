@@ -62,20 +62,33 @@ export function sameMemoryKey(text: string): string {
     .trim();
 }
 
+/** The layout this version writes; a file with a higher `version` is read but never rewritten. */
+export const MEMORY_VERSION = 1;
+
+/** The file's own fields beside `entries`: its version and any a newer version added (kept). */
+interface Head {
+  version: number;
+  extra: Record<string, unknown>;
+}
+
+const PLAIN_HEAD: Head = { version: MEMORY_VERSION, extra: {} };
+
 /** The file as last read: `kept` holds entries this version cannot read, written back unchanged. */
 interface Snapshot {
   key: string;
   entries: readonly MemoryEntry[];
   kept: readonly unknown[];
+  /** Absent: a file with nothing beside its entries (or none yet). */
+  head?: Head;
   /** Set when the file is unusable and could not be set aside: reads see it as empty until it changes. */
   problem?: string;
   index?: { bm25: Bm25Index; byId: Map<string, MemoryEntry> };
 }
 
-type Parsed = { entries: MemoryEntry[]; kept: unknown[] } | { problem: string };
+type Parsed = { entries: MemoryEntry[]; kept: unknown[]; head: Head } | { problem: string };
 
 function parseFile(text: string): Parsed {
-  if (text.trim() === "") return { entries: [], kept: [] };
+  if (text.trim() === "") return { entries: [], kept: [], head: PLAIN_HEAD };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -92,7 +105,12 @@ function parseFile(text: string): Parsed {
     if (parsed.success) entries.push(Object.freeze(parsed.data));
     else kept.push(item);
   }
-  return { entries, kept };
+  let head = PLAIN_HEAD;
+  if (!Array.isArray(raw)) {
+    const { entries: _entries, version, ...extra } = raw as Record<string, unknown>;
+    head = { version: typeof version === "number" ? version : MEMORY_VERSION, extra };
+  }
+  return { entries, kept, head };
 }
 
 /**
@@ -100,7 +118,7 @@ function parseFile(text: string): Parsed {
  * at 10,000 entries, joining and encoding the whole text took most of a save.
  */
 const entryBytes = new WeakMap<MemoryEntry, Buffer>();
-const HEAD = Buffer.from('{"version":1,"entries":[\n');
+const HEAD = Buffer.from(`{"version":${MEMORY_VERSION},"entries":[\n`);
 const SEPARATOR = Buffer.from(",\n");
 const TAIL = Buffer.from("\n]}\n");
 
@@ -110,9 +128,15 @@ function encodeEntry(entry: MemoryEntry): Buffer {
   return bytes;
 }
 
+/** The opening of the file: the version, then the fields a newer version added, then `entries`. */
+function headBytes(head: Head | undefined): Buffer {
+  if (!head || Object.keys(head.extra).length === 0) return HEAD;
+  return Buffer.from(`{"version":${MEMORY_VERSION},${JSON.stringify(head.extra).slice(1, -1)},"entries":[\n`);
+}
+
 /** One entry per line, for people who grep the file. */
-function serialize(entries: readonly MemoryEntry[], kept: readonly unknown[]): Buffer {
-  const parts: Buffer[] = [HEAD];
+function serialize(entries: readonly MemoryEntry[], kept: readonly unknown[], head?: Head): Buffer {
+  const parts: Buffer[] = [headBytes(head)];
   const all = [...entries.map(encodeEntry), ...kept.map((e) => Buffer.from(JSON.stringify(e)))];
   for (const [i, bytes] of all.entries()) {
     if (i > 0) parts.push(SEPARATOR);
@@ -121,6 +145,9 @@ function serialize(entries: readonly MemoryEntry[], kept: readonly unknown[]): B
   parts.push(TAIL);
   return Buffer.concat(parts);
 }
+
+const newerMessage = (file: string, version: number) =>
+  `memory ${file} was written by a newer NanoHermes (version ${version}); it is read but not changed (memories are not saved until it is updated)`;
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
 /** Errors that mean the file itself is unusable (set it aside), not that reading failed for now. */
@@ -297,7 +324,8 @@ export class MemoryStore {
       return (this.snapshot = { key: "missing", entries: [], kept: [] });
     }
     if (parsed.kept.length > 0) this.lastWarning = `memory ${this.file}: ${parsed.kept.length} entries could not be read; they are kept in the file unchanged`;
-    return (this.snapshot = { key: key ?? "unknown", entries: parsed.entries, kept: parsed.kept });
+    if (parsed.head.version > MEMORY_VERSION) this.lastWarning = newerMessage(this.file, parsed.head.version);
+    return (this.snapshot = { key: key ?? "unknown", entries: parsed.entries, kept: parsed.kept, head: parsed.head });
   }
 
   /**
@@ -335,12 +363,14 @@ export class MemoryStore {
         this.lockPath(),
         async () => {
           const current = await this.read(true);
+          // Rewriting a newer file would drop what this version does not know: read-only.
+          if (current.head && current.head.version > MEMORY_VERSION) throw new Error(newerMessage(this.file, current.head.version));
           const entries = [...current.entries];
           const { result, unchanged } = change(entries);
           if (unchanged) return result;
-          await atomicWriteFile(this.file, serialize(entries, current.kept), 0o600);
+          await atomicWriteFile(this.file, serialize(entries, current.kept, current.head), 0o600);
           const key = await this.identity();
-          if (key !== null) this.snapshot = { key, entries, kept: current.kept };
+          if (key !== null) this.snapshot = { key, entries, kept: current.kept, ...(current.head ? { head: current.head } : {}) };
           return result;
         },
         this.options.lock,

@@ -1,9 +1,13 @@
 // The one-shot front end: one turn from -p or stdin, printed as text, one JSON object, or NDJSON
-// events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130.
+// events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130; SIGTERM and
+// SIGHUP stop it at once (commands killed), save it and exit 128 + signal.
 import { resolve } from "node:path";
 import { createAgent } from "../agent/engine.js";
 import { loadExtensions } from "../agent/extensions.js";
-import { withSigint } from "../agent/interrupt.js";
+import { signalExitCode, withSigint, withTermination, type TerminationSignal } from "../agent/interrupt.js";
+import type { Agent } from "../agent/agent.js";
+import type { Extensions } from "../agent/extensions.js";
+import { SessionBusyError, SessionUnwritableError } from "../session/session-lock.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
@@ -81,20 +85,51 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   for (const problem of extensions.problems) io.stderr.write(`warning: ${problem}\n`);
   // No one can watch tools arrive here: give the servers their first try before the first request.
   if (extensions.mcp) await extensions.mcp.settled(MCP_WAIT_MS);
-  const agent = await createAgent({
-    extensions,
-    settings,
-    taskId,
-    emit: (event) => bus.emit(event),
-    ...(typeof sessionFlag === "string" ? { sessionFile: resolve(io.cwd, sessionFlag) } : {}),
-    ...(client ? { client } : {}),
-  });
+  let agent: Agent;
+  try {
+    agent = await createAgent({
+      extensions,
+      settings,
+      taskId,
+      emit: (event) => bus.emit(event),
+      ...(typeof sessionFlag === "string" ? { sessionFile: resolve(io.cwd, sessionFlag) } : {}),
+      ...(client ? { client } : {}),
+    });
+  } catch (error) {
+    // Busy (another run holds the session) or not writable at all: no turn is worth running.
+    if (!(error instanceof SessionBusyError || error instanceof SessionUnwritableError)) throw error;
+    const busy = error instanceof SessionBusyError;
+    const text = busy ? error.message : `cannot save the session: ${error.message}`;
+    if (mode === "json") io.stdout.write(`${JSON.stringify({ response: "", reason: busy ? "session_busy" : "save_failed", error: text })}\n`);
+    io.stderr.write(`nanohermes: ${text}\n`);
+    await extensions.close();
+    return EXIT_FAILED;
+  }
+  const state: { signalled: TerminationSignal | null } = { signalled: null };
+  return withTermination(
+    (signal) => {
+      state.signalled = signal;
+      if (mode !== "stream-json") io.stderr.write(`\n${signal}: stopping the turn, killing its commands and saving the session\n`);
+      agent.stop({ force: true });
+      agent.hurryClose();
+    },
+    () => runTurn(agent, { settings, prompt, flags, mode, io, extensions, state }),
+  );
+}
 
+/** The turn, its output and the run's exit code; a SIGTERM or SIGHUP on the way gives 128 + signal. */
+async function runTurn(
+  agent: Agent,
+  run: { settings: Settings; prompt: string; flags: Flags; mode: "text" | "json" | "stream-json"; io: OneShotIO; extensions: Extensions; state: { signalled: TerminationSignal | null } },
+): Promise<number> {
+  const { settings, prompt, flags, mode, io, extensions, state } = run;
   const images = (flags.values.image as string[] | undefined) ?? [];
   const { buildPrompt } = await import("../agent/images.js");
   const built = await buildPrompt(prompt, images, io.cwd);
   if (built.errors.length > 0) {
     for (const error of built.errors) io.stderr.write(`nanohermes: image refused: ${error}\n`);
+    await agent.close();
+    await extensions.close();
     return EXIT_USAGE;
   }
   // Titled like a UI task, so search hits and the task list show the prompt, not a memory block.
@@ -121,8 +156,10 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
       response: result.response,
       session: agent.session.id,
       sessionFile: agent.sessionFile,
-      reason: result.reason,
+      // A turn whose record was lost did not complete as far as the caller can tell.
+      reason: result.saveError && result.reason === "completed" ? "save_failed" : result.reason,
       ...(result.error ? { error: result.error } : {}),
+      ...(result.saveError ? { saveError: result.saveError } : {}),
       model: agent.model,
       steps: result.steps,
       usage: { prompt: result.usage.prompt, completion: result.usage.completion, total: result.usage.prompt + result.usage.completion },
@@ -132,7 +169,10 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   await agent.close({ memoryWaitMs: 60_000 });
   await extensions.close();
   await recordInIndex(settings, agent, prompt);
+  if (result.saveError) io.stderr.write(`nanohermes: ${result.saveError}\n`);
+  if (state.signalled) return signalExitCode(state.signalled);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
+  if (result.saveError) return EXIT_FAILED;
   if (result.reason === "error" || result.reason === "max_iterations") {
     io.stderr.write(`nanohermes: ${result.error ?? result.reason}\n`);
     return EXIT_FAILED;

@@ -1,11 +1,13 @@
 // `nanohermes tool NAME 'JSON' [-C DIR]`: one built-in tool outside any model turn, through the
 // same registry (validation, bounds) as in a turn. `--schema` prints the tool's JSON schema.
+// Ctrl-C, SIGTERM and SIGHUP stop the tool (a command's process group with it) before exiting.
 import { realpathSync } from "node:fs";
 import type { Settings } from "../config/schema.js";
 import { commandSandbox, writeBoundary } from "../agent/confinement.js";
 import { builtinTools } from "../tools/index.js";
 import { jsonSchemaOf, ToolRegistry } from "../tools/registry.js";
 import type { Writer } from "./printer.js";
+import { signalExitCode, withTermination, type TerminationSignal } from "../agent/interrupt.js";
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./run.js";
 
 export interface ToolRunArgs {
@@ -35,24 +37,35 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
   const sandbox = commandSandbox(settings, (line) => io.stderr.write(`nanohermes: ${line}\n`));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
+  let signalled: TerminationSignal | null = null;
   process.on("SIGINT", onSigint);
   try {
-    const result = await registry.execute(
-      { id: "cli", name: tool.name, arguments: args.json ?? "{}" },
-      {
-        workspace: realpathSync(settings.workspace),
-        taskId: "cli",
-        signal: controller.signal,
-        sandbox,
-        boundary: writeBoundary(settings),
-        web: settings.web,
-        emit: (event) => {
-          // Live command output goes to stderr so stdout holds exactly the tool's result.
-          if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);
-        },
+    // SIGTERM and SIGHUP stop the tool like Ctrl-C (a command's whole process group is killed)
+    // and the run ends with 128 + signal once it has.
+    const result = await withTermination(
+      (signal) => {
+        signalled = signal;
+        controller.abort();
       },
+      () =>
+        registry.execute(
+          { id: "cli", name: tool.name, arguments: args.json ?? "{}" },
+          {
+            workspace: realpathSync(settings.workspace),
+            taskId: "cli",
+            signal: controller.signal,
+            sandbox,
+            boundary: writeBoundary(settings),
+            web: settings.web,
+            emit: (event) => {
+              // Live command output goes to stderr so stdout holds exactly the tool's result.
+              if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);
+            },
+          },
+        ),
     );
     io.stdout.write(result.forModel.endsWith("\n") ? result.forModel : `${result.forModel}\n`);
+    if (signalled) return signalExitCode(signalled);
     if (result.status === "aborted") return EXIT_INTERRUPTED;
     return result.status === "ok" ? EXIT_OK : EXIT_FAILED;
   } finally {

@@ -51,6 +51,7 @@ export const eventDefinitions = {
       reason: z.enum(turnEndReasons),
       response: z.string(),
       error: z.optional(z.string()).check(z.describe("One line; set when reason is `error` or `max_iterations`.")),
+      saveError: z.optional(z.string()).check(z.describe("One line; set when the session could not be saved at the end of the turn (the history on disk is behind).")),
       steps: z.int().check(z.describe("Model round trips made in this turn.")),
       usage: usage.check(z.describe("Tokens used by this turn (sum of its usage.updated deltas).")),
     },

@@ -36,20 +36,30 @@ export async function resolveSessionRef(sessionDir: string, value: string, cwd: 
   throw new ResumeError(`no session "${ref}" in ${sessionDir}`);
 }
 
-/** The newest session of `workspace`: from the task index, else the newest files that name it. */
+/**
+ * The newest session of `workspace`: whichever was written last of the index's newest entries and
+ * the newest session files that name it. The index alone is not trusted: a run killed before it
+ * updated the index must not make `--continue` pick an older session.
+ */
 export async function lastSessionOf(home: string, sessionDir: string, workspace: string): Promise<string | null> {
-  const fromIndex = (await readTaskIndex(home)).filter((e) => e.workspace === workspace).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
-  if (fromIndex) {
-    try {
-      await fs.access(fromIndex.sessionFile);
-      return fromIndex.sessionFile;
-    } catch {
-      // fall through to a scan
-    }
+  const candidates: string[] = [];
+  const indexed = (await readTaskIndex(home)).filter((e) => e.workspace === workspace).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  for (const entry of indexed.slice(0, 5)) candidates.push(entry.sessionFile);
+  const scanned = await newestFileNaming(sessionDir, workspace);
+  if (scanned) candidates.push(scanned);
+  let best: { file: string; mtime: number } | null = null;
+  for (const file of candidates) {
+    const mtime = await fs.stat(file).then((s) => s.mtimeMs, () => null);
+    if (mtime !== null && (!best || mtime > best.mtime)) best = { file, mtime };
   }
+  return best?.file ?? null;
+}
+
+/** The most recently written session file in `sessionDir` whose workspace is `workspace`. */
+async function newestFileNaming(sessionDir: string, workspace: string): Promise<string | null> {
   let entries: { file: string; mtime: number }[] = [];
   try {
-    const names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json"));
+    const names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
     entries = await Promise.all(names.map(async (n) => ({ file: join(sessionDir, n), mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
   } catch {
     return null;

@@ -6,11 +6,15 @@ import { redact } from "../config/log.js";
 import { randomId } from "../protocol/ids.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
 import * as z from "../protocol/zod.js";
+import { readMessages, SESSION_VERSION, withExtras } from "./compat.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
 
-export const SessionFileSchema = z.object({
+const compactionRecord = z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) });
+
+/** Loose: fields a newer version adds survive this version's rewrites (see compat.ts). */
+export const SessionFileSchema = z.looseObject({
   version: z.literal(1),
   id: z.string(),
   createdAt: z.string(),
@@ -23,9 +27,22 @@ export const SessionFileSchema = z.object({
   /** Messages compaction folded out of `messages`, oldest first: kept for search and the record. */
   archive: z.optional(z.array(ChatMessageSchema)),
   /** One entry per compaction: when, how much, and whether the summary call worked. */
-  compactions: z.optional(
-    z.array(z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) })),
-  ),
+  compactions: z.optional(z.array(compactionRecord)),
+});
+
+/** The same fields with the messages left unread and any version: what loadSession reads first. */
+const EnvelopeSchema = z.looseObject({
+  version: z.int(),
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  workspace: z.string(),
+  model: z.string(),
+  title: z.optional(z.string()),
+  pinned: z.optional(z.boolean()),
+  messages: z.array(z.unknown()),
+  archive: z.optional(z.array(z.unknown())),
+  compactions: z.optional(z.array(compactionRecord)),
 });
 
 export type SessionData = z.infer<typeof SessionFileSchema>;
@@ -45,13 +62,22 @@ export const sessionFileFor = (dir: string, id: string) => join(dir, `${id}.json
 export interface LoadedSession {
   data: SessionData;
   resumed: boolean;
-  /** Set when the file existed but could not be used; it was renamed to `movedTo`. */
+  /** Set when the file existed but could not be used (or only in part); shown to the user. */
   warning?: string;
+  /**
+   * Set when the file holds what this version cannot write back (a newer version, an unknown role
+   * or content part): `data` has what could be read, and the file must not be overwritten.
+   */
+  frozen?: string;
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Contract: never throws for a bad file. A missing file gives a new session; an unreadable or
  * invalid one is renamed to `<file>.corrupt-<time>` (so nothing is lost) and a new session starts.
+ * A file that is valid but holds things this version does not know is read as far as it can be
+ * and comes back `frozen` (left in place, never overwritten).
  */
 export async function loadSession(file: string, workspace: string, model: string): Promise<LoadedSession> {
   let text: string;
@@ -70,10 +96,9 @@ export async function loadSession(file: string, workspace: string, model: string
     const raw: unknown = JSON.parse(text);
     // Bare message arrays (the seed's format) are accepted too.
     const candidate = Array.isArray(raw) ? { ...newSession(workspace, model, idFromFile), messages: raw } : raw;
-    const parsed = SessionFileSchema.safeParse(candidate);
-    if (parsed.success) return { data: parsed.data, resumed: parsed.data.messages.length > 0 };
-    const issue = parsed.error.issues[0];
-    problem = `${issue?.path.join(".") || "file"}: ${issue?.message ?? "invalid"}`;
+    const read = readEnvelope(candidate, newSession(workspace, model, idFromFile));
+    if ("data" in read) return read;
+    problem = read.problem;
   } catch (error) {
     problem = `not valid JSON (${(error as Error).message})`;
   }
@@ -86,11 +111,57 @@ export async function loadSession(file: string, workspace: string, model: string
   };
 }
 
+function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | { problem: string } {
+  const version = isRecord(candidate) && typeof candidate.version === "number" ? candidate.version : undefined;
+  const newer = version !== undefined && version > SESSION_VERSION;
+  const envelope = EnvelopeSchema.safeParse(candidate);
+  if (!envelope.success && !newer) {
+    const issue = envelope.error.issues[0];
+    return { problem: `${issue?.path.join(".") || "file"}: ${issue?.message ?? "invalid"}` };
+  }
+  if (envelope.success && envelope.data.version < SESSION_VERSION) return { problem: `version: unknown version ${envelope.data.version}` };
+  const live = readMessages(envelope.success ? envelope.data.messages : []);
+  const archive = envelope.success && envelope.data.archive ? readMessages(envelope.data.archive) : null;
+  // A newer file's own fields mean nothing to this version: only the known ones are carried.
+  const source: Meta = envelope.success ? envelope.data : fresh;
+  const { version: _v, messages: _m, archive: _a, ...rest } = source;
+  const meta: Meta = newer ? pickKnown(rest) : rest;
+  const data: SessionData = { ...meta, version: 1, messages: live.messages, ...(archive ? { archive: archive.messages } : {}) };
+  const unreadable = [...live.unreadable, ...(archive?.unreadable ?? [])];
+  if (!newer && unreadable.length === 0) return { data, resumed: data.messages.length > 0 };
+  const what = newer
+    ? `it was written by a newer NanoHermes (session file version ${version})`
+    : `it holds ${unreadable[0]}${unreadable.length > 1 ? ` and ${unreadable.length - 1} more thing(s) this version cannot read` : ""}`;
+  return { data, resumed: data.messages.length > 0, frozen: what };
+}
+
+/** The fields beside the messages (Omit would lose them to the loose schema's index signature). */
+type Meta = Pick<SessionData, "id" | "createdAt" | "updatedAt" | "workspace" | "model" | "title" | "pinned" | "compactions"> & Record<string, unknown>;
+
+function pickKnown(meta: Meta): Meta {
+  const { id, createdAt, updatedAt, workspace, model, title, pinned, compactions } = meta;
+  return { id, createdAt, updatedAt, workspace, model, ...(title !== undefined ? { title } : {}), ...(pinned !== undefined ? { pinned } : {}), ...(compactions ? { compactions } : {}) };
+}
+
+/**
+ * The session as written to disk, serialized now (a later change to `data` does not reach a save
+ * already queued), with the unknown fields messages were read with and known secrets redacted.
+ */
+export function serializeSession(data: SessionData): string {
+  const archive = data.archive?.map(withExtras);
+  return redact(JSON.stringify({ ...data, updatedAt: new Date().toISOString(), messages: data.messages.map(withExtras), ...(archive ? { archive } : {}) }));
+}
+
+/** Writes a serialized session atomically (temp file + rename, both made durable). */
+export async function writeSessionText(file: string, text: string): Promise<void> {
+  await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await atomicWriteFile(file, text, 0o600);
+}
+
 /** Writes the session atomically (temp file + rename), with known secrets redacted. */
 export async function saveSession(file: string, data: SessionData): Promise<void> {
   data.updatedAt = new Date().toISOString();
-  await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await atomicWriteFile(file, redact(JSON.stringify(data)), 0o600);
+  await writeSessionText(file, serializeSession(data));
 }
 
 export type { ChatMessage };

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { redact } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
+import { withFileLock } from "../memory/file-lock.js";
 
 const EntrySchema = z.object({
   id: z.string(),
@@ -32,16 +33,33 @@ export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
   }
 }
 
+/** Updates from this process, by home, one after another in call order (the lock alone is not fair). */
+const queues = new Map<string, Promise<unknown>>();
+
 /**
- * Applies `change` to the index on disk: read, modify, atomic write. Two processes racing may lose
- * one update of the index (never a session file); the index is a convenience, not the record.
+ * Applies `change` to the index on disk: read, modify, atomic write, under a lock file
+ * (`tasks.json.lock`), so processes starting sessions at the same time all keep their entries;
+ * updates from one process apply in the order they were asked for. Rejects when the lock cannot
+ * be had (a live holder past the wait, an unwritable home).
  */
-export async function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]) => TaskIndexEntry[]): Promise<void> {
-  // Titles come from prompts: a secret typed into one must not land here either.
-  const next = change(await readTaskIndex(home))
-    .map((e) => ({ ...e, title: redact(e.title) }))
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-    .slice(0, MAX_INDEXED_TASKS);
-  await fs.mkdir(home, { recursive: true });
-  await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
+export function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]) => TaskIndexEntry[]): Promise<void> {
+  const run = async () => {
+    await fs.mkdir(home, { recursive: true });
+    await withFileLock(`${taskIndexPath(home)}.lock`, async () => {
+      // Titles come from prompts: a secret typed into one must not land here either.
+      const next = change(await readTaskIndex(home))
+        .map((e) => ({ ...e, title: redact(e.title) }))
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, MAX_INDEXED_TASKS);
+      await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
+    });
+  };
+  const previous = queues.get(home) ?? Promise.resolve();
+  const next = previous.then(run, run);
+  const settled = next.catch(() => {});
+  queues.set(home, settled);
+  void settled.then(() => {
+    if (queues.get(home) === settled) queues.delete(home);
+  });
+  return next;
 }

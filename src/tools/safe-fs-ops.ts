@@ -59,7 +59,7 @@ export async function readRegular(w: Walked, shown: string, maxBytes = Infinity,
  * An existing file's permission bits are kept unless `mode` is given. Missing parents are not
  * made here (ENOENT): call `w.makeParents()` first where they should be.
  */
-export async function writeAtomic(w: Walked, data: string | Uint8Array, shown: string, mode?: number): Promise<void> {
+export async function writeAtomic(w: Walked, data: string | Uint8Array, shown: string, mode?: number, opts: { syncDir?: boolean } = {}): Promise<void> {
   const old = w.lstat();
   if (old && !old.isFile() && !old.isSymbolicLink()) requireRegular(old, shown);
   const keep = mode ?? (old?.isFile() ? old.mode & 0o7777 : undefined);
@@ -79,6 +79,25 @@ export async function writeAtomic(w: Walked, data: string | Uint8Array, shown: s
     await handle?.close().catch(() => {});
     await fs.unlink(tmpPath).catch(() => {});
     throw error;
+  }
+  if (opts.syncDir) await syncDir(w.at("."));
+}
+
+/**
+ * The rename is durable only once the directory entry is on disk: without this a power loss soon
+ * after can bring back the old file (or none). A file system that cannot sync a directory
+ * (EINVAL, EISDIR on some) is taken as one that needs no such step.
+ */
+async function syncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, "r");
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EINVAL" && code !== "EISDIR" && code !== "EACCES" && code !== "EPERM") throw error;
+  } finally {
+    await handle?.close().catch(() => {});
   }
 }
 

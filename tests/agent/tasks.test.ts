@@ -1,5 +1,5 @@
 // The task manager through the bus only: turns, approvals, steering and queueing, modes, tasks.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskManager } from "../../src/agent/tasks.js";
@@ -162,10 +162,14 @@ describe("task manager", () => {
     await t.waitFor("notice", (e) => e.text.startsWith("exported to"));
     expect(readFileSync(join(t.ws, "out.md"), "utf8")).toMatch(/^# Renamed\n[\s\S]*## User\n\nhello\n[\s\S]*## Assistant\n\nhi/);
     const sessionFile = (await t.waitFor("session.saved")).sessionFile;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(JSON.parse(readFileSync(sessionFile, "utf8"))).toMatchObject({ title: "Renamed", pinned: true });
-    const index = JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[];
-    expect(index.map((e) => [e.id, e.title])).toEqual([["a", "Renamed"]]);
+    // The rename's save follows the turn's own saves: wait for it to land.
+    const saved = () => JSON.parse(readFileSync(sessionFile, "utf8")) as { title?: string; pinned?: boolean };
+    for (let i = 0; i < 200 && saved().title !== "Renamed"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(saved()).toMatchObject({ title: "Renamed", pinned: true });
+    // The index is written in the background, under its lock: wait for the rename to land.
+    const readIndex = () => (existsSync(join(t.home, "tasks.json")) ? (JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[]).map((e) => [e.id, e.title]) : []);
+    for (let i = 0; i < 200 && JSON.stringify(readIndex()) !== JSON.stringify([["a", "Renamed"]]); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(readIndex()).toEqual([["a", "Renamed"]]);
     t.send({ type: "task.delete", taskId: "a" });
     await t.waitFor("task.removed");
     expect(existsSync(sessionFile)).toBe(false);
@@ -302,5 +306,23 @@ describe("task manager safety", () => {
     void second;
     t.send({ type: "permissions.remove", taskId: "a", rule: "prefix: npm run build" });
     expect((await t.waitFor("task.updated", (e) => e.task.rules.length === 0)).task.rules).toEqual([]);
+  });
+
+  it("a turn whose session could not be saved shows the task failed, with the reason as a notice", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "rm -rf ../home-sessions-probe" } }]), reply("done")]);
+    const t = setup(client);
+    const sessions = join(t.home, "sessions");
+    t.send({ type: "task.create", taskId: "a" });
+    t.send(submit("a", "go"));
+    const ask = await t.waitFor("approval.requested");
+    // While the turn waits, the session folder becomes a file: every later save fails.
+    rmSync(sessions, { recursive: true, force: true });
+    writeFileSync(sessions, "not a folder");
+    t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
+    const done = await t.waitFor("turn.completed");
+    expect(done).toMatchObject({ reason: "completed", saveError: expect.stringMatching(/^could not save the session to /) });
+    await t.waitFor("task.updated", (e) => e.task.status === "failed");
+    const notices = t.events.filter((e) => e.type === "notice" && e.level === "error");
+    expect(notices).toHaveLength(1);
   });
 });

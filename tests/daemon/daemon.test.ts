@@ -121,7 +121,8 @@ describe("daemon: the seed's endpoints", () => {
     // Dot segments are resolved before routing: they never reach a session.
     expect((await http(d.url, "/v1/sessions/../../etc/cancel", { method: "POST" })).status).toBe(404);
     expect(readdirSync(outside).sort()).toEqual(before);
-    expect(readdirSync(d.sessionDir).sort()).toEqual(["a.json", "b_2-B.json"]);
+    // Open sessions are locked (one writer each): only the lock files are there beside them.
+    expect(readdirSync(d.sessionDir).filter((n) => !n.endsWith(".lock")).sort()).toEqual(["a.json", "b_2-B.json"]);
     expect(model.requests).toHaveLength(3);
   });
 
@@ -570,7 +571,7 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const d = await daemon({ modelUrl: model.url, home, sessionDir: null });
     expect(d.stderr()).toContain(`sessions ${join(home, "daemon-sessions")} (0 found)`);
     await http(d.url, "/", { body: prompt("x"), headers: { "X-Session-Id": "remote1" } });
-    expect(readdirSync(join(home, "daemon-sessions"))).toEqual(["remote1.json"]);
+    expect(readdirSync(join(home, "daemon-sessions")).sort()).toEqual(["remote1.json", "remote1.json.lock"]);
     expect(readdirSync(join(home, "sessions"))).toEqual(["20261130-010203-abcdef.json"]);
     expect((await http(d.url, "/v1/sessions")).json.sessions.map((s: { id: string }) => s.id)).toEqual(["remote1"]);
   });

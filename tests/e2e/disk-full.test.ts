@@ -34,7 +34,9 @@ describe("disk full", () => {
     const r = await collect(spawn("unshare", ["-m", "sh", join(outDir, "script.sh")], { env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }) as NodeJS.ProcessEnv }));
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
-    expect(out).toContain("exit=0");
+    // The turn ran, but its record could not be kept: the run fails and says so.
+    expect(out).toContain("exit=1");
+    expect(readFileSync(join(outDir, "err.txt"), "utf8")).toMatch(/^nanohermes: could not save the session to .*s\.json: ENOSPC/m);
     const session = out.split("--session--\n")[1]!.split("\n--keep--")[0]!;
     expect(JSON.parse(session)).toEqual(old);
     expect(out.split("--keep--\n")[1]!.split("\n--ls--")[0]).toBe("precious");
@@ -46,5 +48,8 @@ describe("disk full", () => {
     expect(write.forModel).toMatch(/^cannot write keep.txt: ENOSPC/);
     const notice = events.find((e) => e.type === "notice" && e.level === "error")!;
     expect(notice.text).toMatch(/^could not save the session to .*s\.json: ENOSPC/);
+    // Reported once per failure streak, not once per step.
+    expect(events.filter((e) => e.type === "notice" && e.level === "error" && e.text?.includes("could not save"))).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "turn.completed", reason: "completed", saveError: expect.stringMatching(/ENOSPC/) });
   });
 });

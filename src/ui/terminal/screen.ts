@@ -1,6 +1,8 @@
 // Owning the terminal: the alternate screen, bracketed paste, focus reports and the cursor, and one
 // restore path that runs on every exit (normal, crash, SIGTERM, SIGHUP from a dropped SSH link).
 
+import { signalExitCode } from "../../agent/interrupt.js";
+
 const ENTER = "\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l\x1b[H\x1b[2J";
 const LEAVE = "\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[?1049l";
 
@@ -70,7 +72,7 @@ export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) =>
   const onSignal = (sig: "SIGTERM" | "SIGHUP") => () => {
     if (signalled) return;
     signalled = true;
-    finish(sig, sig === "SIGTERM" ? 143 : 129);
+    finish(sig, signalExitCode(sig));
   };
   const claimSignals = () => {
     for (const sig of ["SIGTERM", "SIGHUP"] as const) {

@@ -1,0 +1,153 @@
+// One writer per session: a lock beside the session file, held for as long as an agent has the
+// session open, so two runs on one session cannot silently overwrite each other's turns.
+import { readlinkSync, unlinkSync, promises as fs } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { randomId } from "../protocol/ids.js";
+
+/** The session is held by another live process. */
+export class SessionBusyError extends Error {}
+
+/** The session's folder cannot hold it (not a folder, dangling, read-only, full): nothing could be saved. */
+export class SessionUnwritableError extends Error {}
+
+/** How long a second run waits for the first to finish before it gives up. */
+export const SESSION_LOCK_WAIT_MS = 3_000;
+
+export const sessionLockPath = (file: string) => `${file}.lock`;
+
+interface Held {
+  count: number;
+  /** What our lock symlink points at: `pid@host@token`. */
+  target: string;
+}
+
+/** Locks this process holds, by session file: a process may open its own session twice (the UI). */
+const held = new Map<string, Held>();
+let exitHook = false;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === "EPERM";
+  }
+}
+
+/** `pid@host@token` -> its parts; null for anything else. */
+function parseTarget(target: string): { pid: number; host: string } | null {
+  const match = /^(\d+)@(.*)@[A-Za-z0-9_-]+$/.exec(target);
+  return match ? { pid: Number(match[1]), host: match[2]! } : null;
+}
+
+/**
+ * Contract: resolves with a release function once this process holds the session's lock; rejects
+ * with SessionBusyError when another live process keeps it past `waitMs`, and with
+ * SessionUnwritableError (the file system's message: ENOTDIR, EROFS, ...) when the lock cannot be
+ * made at all, which also means the session could not be saved. The lock is a symlink (`<file>.lock` -> `pid@host@token`): made in
+ * one atomic step, it needs no data block, so a full disk still lets it be taken. A lock whose
+ * holder on this host is dead (a kill -9) is taken over. Released on release() or process exit.
+ */
+export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): Promise<() => Promise<void>> {
+  const mine = held.get(file);
+  if (mine) {
+    mine.count++;
+    return once(() => release(file));
+  }
+  const lockPath = sessionLockPath(file);
+  try {
+    await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new SessionUnwritableError((error as Error).message, { cause: error });
+  }
+  const host = hostname();
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const target = `${process.pid}@${host}@${randomId(10)}`;
+    try {
+      await fs.symlink(target, lockPath);
+      // Another agent of this process may have taken it while we waited.
+      const other = held.get(file);
+      if (other) {
+        await fs.unlink(lockPath).catch(() => {});
+        other.count++;
+      } else {
+        held.set(file, { count: 1, target });
+        installExitHook();
+      }
+      return once(() => release(file));
+    } catch (error) {
+      if (code(error) !== "EEXIST") throw new SessionUnwritableError((error as Error).message, { cause: error });
+    }
+    let current: string;
+    try {
+      current = await fs.readlink(lockPath);
+    } catch (error) {
+      if (code(error) === "ENOENT") continue;
+      // Something else (a plain file) sits where the lock goes: not ours to remove.
+      throw new SessionBusyError(`cannot lock session ${file}: ${lockPath} is not a lock (${(error as Error).message}); remove it if no other run uses the session`);
+    }
+    const holder = parseTarget(current);
+    if (holder && holder.host === host && !pidAlive(holder.pid)) {
+      await takeOver(lockPath, current);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = holder ? `pid ${holder.pid}${holder.host === host ? "" : ` on ${holder.host}`}` : "another process";
+      throw new SessionBusyError(`session ${file} is in use by another NanoHermes run (${who}); try again when it has finished (or remove ${lockPath} if that run is gone)`);
+    }
+    await sleep(40 + Math.random() * 60);
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => (done ??= fn());
+}
+
+async function release(file: string): Promise<void> {
+  const mine = held.get(file);
+  if (!mine || --mine.count > 0) return;
+  held.delete(file);
+  try {
+    if ((await fs.readlink(sessionLockPath(file))) === mine.target) await fs.unlink(sessionLockPath(file));
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Moves a dead holder's lock aside by an atomic rename, so of two processes taking it over only
+ * one wins; if what moved is not the dead lock (taken over meanwhile), it is put back.
+ */
+async function takeOver(lockPath: string, dead: string): Promise<void> {
+  const aside = `${lockPath}.stale-${process.pid}-${randomId(8)}`;
+  try {
+    await fs.rename(lockPath, aside);
+  } catch {
+    return;
+  }
+  const moved = await fs.readlink(aside).catch(() => dead);
+  if (moved !== dead) await fs.link(aside, lockPath).catch(() => {});
+  await fs.unlink(aside).catch(() => {});
+}
+
+/** process.exit() from a signal handler skips releases still queued: drop our locks on the way out. */
+function installExitHook(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const [file, mine] of held) {
+      try {
+        if (readlinkSync(sessionLockPath(file)) === mine.target) unlinkSync(sessionLockPath(file));
+      } catch {
+        // gone already
+      }
+    }
+    held.clear();
+  });
+}
