@@ -9,11 +9,18 @@ export interface Unwrapped {
   args: string[];
   /** A command string a wrapper will run through a shell (`env -S`, `su -c`). */
   payload?: string;
+  /** The wrappers stripped, in order (`sudo`, `env`...). */
+  wrappers: string[];
+  /** The option words given to sudo, doas or su, as typed (`-S`, `--stdin`, `-i`). */
+  privilegeOptions: string[];
 }
+
+/** Wrappers that run their command as another user. */
+export const PRIVILEGED = new Set(["sudo", "doas", "su", "run0", "pkexec"]);
 
 /** Options that take a value, per wrapper; other options are flags. */
 const WRAPPERS: Record<string, string[]> = {
-  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t"], doas: ["-u", "-C"], env: ["-u", "-C", "--unset", "--chdir"],
+  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t", "--user", "--group", "--host", "--prompt", "--chdir", "--chroot", "--close-from", "--other-user", "--role", "--type", "--command-timeout"], doas: ["-u", "-C"], run0: ["-u", "--user"], pkexec: ["--user"], env: ["-u", "-C", "--unset", "--chdir"],
   nice: ["-n", "--adjustment"], nohup: [], time: [], command: [], exec: ["-a"], builtin: [], stdbuf: ["-i", "-o", "-e"],
   ionice: ["-c", "-n", "-t", "-p"], timeout: ["-s", "-k", "--signal", "--kill-after"], xargs: ["-I", "-n", "-P", "-d", "-a", "-E", "-L", "-s", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--replace"],
   busybox: [], chroot: [], setsid: [], unbuffer: [], caffeinate: [], flock: ["-w", "-E", "-c"], watch: ["-n", "-d", "--interval"],
@@ -23,15 +30,19 @@ export const INTERPRETERS = new Set(["python", "python2", "python3", "perl", "ru
 
 /** Strips assignments and wrapper programs to find what really runs. */
 export function unwrap(words: string[], raw: string[] = words): Unwrapped {
+  const wrappers: string[] = [];
+  const privilegeOptions: string[] = [];
   let i = 0;
   while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(raw[i] ?? words[i]!)) i++;
   for (let guard = 0; guard < 8 && i < words.length; guard++) {
     const name = baseName(words[i]!);
     const valued = WRAPPERS[name];
     if (!valued) break;
+    wrappers.push(name);
     i++;
     while (i < words.length && words[i]!.startsWith("-") && words[i] !== "-") {
       const opt = words[i]!;
+      if (PRIVILEGED.has(name)) privilegeOptions.push(opt);
       if (opt === "--") {
         i++;
         break;
@@ -39,7 +50,7 @@ export function unwrap(words: string[], raw: string[] = words): Unwrapped {
       // `env -S "cmd args"` and `su`/`flock -c "cmd"` hand a string to a shell-like splitter.
       if ((name === "env" && (opt === "-S" || opt.startsWith("--split-string"))) || (name === "flock" && opt === "-c")) {
         const payload = opt.includes("=") ? opt.slice(opt.indexOf("=") + 1) : words[i + 1];
-        return { program: name, args: words.slice(i), ...(payload !== undefined ? { payload } : {}) };
+        return { program: name, args: words.slice(i), wrappers, privilegeOptions, ...(payload !== undefined ? { payload } : {}) };
       }
       i += valued.includes(opt) ? 2 : 1;
     }
@@ -50,10 +61,13 @@ export function unwrap(words: string[], raw: string[] = words): Unwrapped {
   const program = baseName(words[i] ?? "");
   const args = words.slice(i + 1);
   if (program === "su") {
-    const c = args.findIndex((a) => a === "-c" || a === "--command");
-    if (c >= 0 && args[c + 1] !== undefined) return { program, args, payload: args[c + 1]! };
+    privilegeOptions.push(...args.filter((a) => a.startsWith("-")));
+    const c = args.findIndex((a) => a === "-c" || a === "--command" || a.startsWith("--command=") || /^-[a-z]*c$/.test(a));
+    const inline = args[c]?.startsWith("--command=") ? args[c]!.slice("--command=".length) : undefined;
+    const payload = inline ?? args[c + 1];
+    if (c >= 0 && payload !== undefined) return { program, args, wrappers: [...wrappers, "su"], privilegeOptions, payload };
   }
-  return { program, args };
+  return { program, args, wrappers, privilegeOptions };
 }
 
 /** The command string a shell or `eval` will run, when this command is one. */
