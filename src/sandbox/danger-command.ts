@@ -1,7 +1,7 @@
 // The dangerous-command rules for one simple command (wrappers stripped): what it deletes,
 // formats, overwrites, kills or runs. Paths come from danger-paths.ts, write targets from
 // danger-writes.ts, git from danger-git.ts.
-import { beyondWorkspace, deviceKind, inSystemTree, isHome, isRoot, isSystemDir, namesDisk } from "./danger-paths.js";
+import { beyondWorkspace, deviceKind, inSystemTree, isHome, isRoot, isSystemDir, isSystemWrite, namesDisk } from "./danger-paths.js";
 import { gitHits } from "./danger-git.js";
 import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
@@ -181,6 +181,12 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     case "dd":
       for (const a of args.filter((x) => x.startsWith("if="))) if (deviceKind(a.slice(3)) === "disk") hit("disk-read", `dd reads the raw disk ${a.slice(3)}: every file on it, secrets included`);
       break;
+    case "nvme":
+      if (["format", "sanitize", "write-zeroes"].includes(args[0] ?? "")) hit("overwrite-disk", `nvme ${args[0]} erases a disk`);
+      break;
+    case "badblocks":
+      if (args.some((a) => /^-[a-zA-Z]*w/.test(a))) hit("overwrite-disk", "badblocks -w overwrites every block of the disk");
+      break;
     case "fdisk": case "sfdisk": case "cfdisk": case "parted": case "gdisk": case "sgdisk":
       hit("partition-disk", `${p} changes partition tables`);
       break;
@@ -192,6 +198,9 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       const recursive = hasOption(o, "R", "recursive");
       const [spec, ...targets] = o.long.has("reference") ? ["", ...o.operands] : o.operands;
       if (p === "chmod" && spec && worldWritable(spec)) hit("world-writable", `chmod ${spec} makes files world-writable${recursive ? ", recursively" : ""}`);
+      // Tightening a key's mode (`chmod 600 ~/.ssh/id_rsa`) is routine; changing system files is not.
+      const system = targets.find(isSystemWrite);
+      if (system && !recursive) hit("system-file-write", `${p} changes who may read, write or run ${system}`);
       for (const t of recursive ? targets : []) {
         const where = isRoot(t) ? "the whole filesystem" : p === "chmod" ? (isHome(t) || isSystemDir(t) || inSystemTree(t) ? "a system or home directory" : null) : beyondWorkspace(t);
         if (where && !(p !== "chmod" && where === "the whole workspace")) hit("recursive-chown", `recursive ${p} of \`${t}\` changes ${where}`);
@@ -255,7 +264,9 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     if (["rm", "shred", "unlink", "rmdir"].includes(p) || ["rm", "shred", "unlink"].includes(baseName(args[0] ?? ""))) hit("bulk-delete", "xargs rm deletes a list of files known only when it runs");
   }
   if (/^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs\.\w+)$/.test(p)) {
-    const ops = parseOptions(args, { valued: "tbCEgGiIjJlLmMNoOrTUcFSBnpP", long: ["type="] }).operands;
+    // Any word naming a disk counts, whatever option precedes it: a flag read as taking a value
+    // must not hide the device (`mkfs.ext4 -F /dev/vda1`).
+    const ops = args.filter((a) => !a.startsWith("-"));
     const viaSub = cmd.words.slice(1).find((w) => w.dynamic);
     const disk = ops.find(namesDisk);
     if (disk || viaSub) hit("format-disk", `${p} of ${disk ?? viaSub!.raw} erases a disk${viaSub && !disk ? " (whatever the substitution names, possibly the one mounted at /)" : ""}`);

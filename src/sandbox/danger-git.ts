@@ -60,7 +60,7 @@ export function gitHits(args: readonly string[], part: string): Hit[] {
       return [];
     }
     case "stash":
-      return rest[0] === "clear" ? hit("git-discard-changes", "git stash clear deletes every stash") : [];
+      return rest[0] === "clear" || rest[0] === "drop" ? hit("git-discard-changes", `git stash ${rest[0]} deletes ${rest[0] === "clear" ? "every stash" : "a stash"}`) : [];
     case "config": {
       const o = parseOptions(rest, { valued: "f", long: ["global", "system", "file=", "get", "get-all", "list", "unset", "unset-all", "add", "replace-all", "edit", "type=", "local", "worktree"] });
       const reads = o.long.has("get") || o.long.has("get-all") || o.long.has("list") || o.short.has("l") || o.operands[0] === "get" || o.operands[0] === "list" || o.operands.length === 1;

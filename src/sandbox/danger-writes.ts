@@ -66,8 +66,11 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
     case "cp": case "mv": case "install": case "ln": case "rsync": case "scp":
       add(destination(p, args), p, true);
       break;
-    case "dd":
-      add(args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3)), "dd", true);
+    case "dd": case "dcfldd": case "dc3dd":
+      add(args.filter((a) => /^h?of=/.test(a)).map((a) => a.slice(a.indexOf("=") + 1)), p, true);
+      break;
+    case "ddrescue":
+      add(parseOptions(args, { valued: "bcimMsKx" }).operands.slice(1, 2), p, true);
       break;
     case "sed": case "perl": case "ruby":
       add(inPlaceTargets(p, args), `${p} -i`, true);
