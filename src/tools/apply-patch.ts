@@ -1,7 +1,7 @@
 // apply_patch: apply a multi-file patch (Codex format or unified diff) inside the workspace, all or
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
 import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
@@ -44,6 +44,8 @@ interface Planned {
   mode: number | undefined;
   /** The text as earlier operations of this patch left it; null when absent. */
   text: string | null;
+  /** Set when the entry is a symbolic link being deleted: its target, to recreate it on rollback. */
+  link?: string;
 }
 
 interface Plan {
@@ -77,7 +79,19 @@ async function load(real: string, shown: string): Promise<Planned> {
   return { real, shown, original, mode: stat.mode & 0o7777, text: original.toString("utf8") };
 }
 
-/** Deleting or moving through a symlink would remove its target and leave the link dangling. */
+/**
+ * `*** Delete File` of a symbolic link removes the link itself, never its target (which may lie
+ * outside the workspace). The link's own directory must be writable. Null when `path` is not a link.
+ */
+async function linkEntry(workspace: string, path: string, boundary?: WriteBoundary): Promise<Planned | null> {
+  const abs = resolvePath(workspace, path);
+  const target = await fs.readlink(abs).catch(() => null);
+  if (target === null) return null;
+  const real = join(writableTarget(workspace, dirname(abs), boundary), basename(abs));
+  return { real, shown: displayPath(workspace, abs), original: Buffer.alloc(0), mode: undefined, text: null, link: target };
+}
+
+/** Moving through a symlink would move its target and leave the link dangling. */
 async function refuseLink(workspace: string, path: string, action: string): Promise<void> {
   const abs = resolvePath(workspace, path);
   const target = await fs.readlink(abs).catch(() => null);
@@ -101,6 +115,13 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
     return entry;
   };
   for (const op of ops) {
+    const link = op.type === "delete" ? await linkEntry(workspace, op.path, boundary) : null;
+    if (link) {
+      if (byReal.has(link.real)) throw new ToolError(`cannot delete ${link.shown} twice in one patch`);
+      byReal.set(link.real, link);
+      report.push(`D ${link.shown} (a symbolic link; its target ${link.link} is kept)`);
+      continue;
+    }
     const f = await file(op.path);
     switch (op.type) {
       case "add":
@@ -110,7 +131,6 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         break;
       case "delete":
         if (f.text === null) throw new ToolError(`cannot delete ${f.shown}: it does not exist`);
-        await refuseLink(workspace, op.path, "delete");
         f.text = null;
         report.push(`D ${f.shown}`);
         break;
@@ -189,7 +209,8 @@ async function rollback(done: Planned[], made: MadeDir[]): Promise<string[]> {
   const lost: string[] = [];
   for (const f of [...done].reverse()) {
     try {
-      if (f.original === null) await fs.unlink(f.real);
+      if (f.link !== undefined) await fs.symlink(f.link, f.real);
+      else if (f.original === null) await fs.unlink(f.real);
       else await atomicWriteFile(f.real, f.original, f.mode);
     } catch {
       lost.push(f.shown);
