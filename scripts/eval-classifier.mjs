@@ -1,6 +1,7 @@
 // Runs the hand-written public-suite lists (tests/sandbox/suites/*.txt: codex's command-safety
 // cases, Hermes Agent's dangerous and hardline cases) through `policyCheck` and counts verdicts.
-// Usage: node scripts/eval-classifier.mjs [--list] — `--list` prints every off-target command.
+// Usage: node scripts/eval-classifier.mjs [--list] [SRC_ROOT] — `--list` prints every off-target
+// command; SRC_ROOT measures another tree (e.g. an older commit unpacked with `git archive`).
 import { build } from "esbuild";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,8 @@ import { pathToFileURL } from "node:url";
 const root = resolve(import.meta.dirname, "..");
 const dir = mkdtempSync(join(tmpdir(), "nh-eval-"));
 const out = join(dir, "policy-check.mjs");
-await build({ entryPoints: [join(root, "src/sandbox/policy-check.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "error" });
+const src = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "src"));
+await build({ entryPoints: [join(src, "sandbox/policy-check.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "error", nodePaths: [join(root, "node_modules")] });
 const { policyCheck } = await import(pathToFileURL(out).href);
 rmSync(dir, { recursive: true, force: true });
 
@@ -19,7 +21,7 @@ export function readSuite(file) {
   return readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "" && !l.startsWith("#"))
-    .map((l) => (l.startsWith('"') ? JSON.parse(l) : l));
+    .map((l) => (/^".*"$/.test(l) ? JSON.parse(l) : l));
 }
 
 const suites = [
