@@ -5,7 +5,7 @@ import type { Settings } from "../config/schema.js";
 import { randomId } from "../protocol/ids.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskStatus } from "../protocol/events.js";
 import { trustedCommandArgv } from "../sandbox/classify.js";
-import { commandOf, decide, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { commandOf, decide, describeAlways, rememberAlways, type Remembered } from "../sandbox/policy.js";
 import { savePermission } from "../session/permissions.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
@@ -74,7 +74,8 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
       },
     });
     task.status = "waiting";
-    ctx.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}) });
+    const always = describeAlways(tool.kind, command, tool.name);
+    ctx.emit({ type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request, ...(verdict.rule ? { rule: verdict.rule } : {}), always });
     ctx.changed();
   });
 }

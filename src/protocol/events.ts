@@ -137,6 +137,7 @@ export const eventDefinitions = {
       detail: z.string().check(z.describe("The exact command, diff or path.")),
       reason: z.string().check(z.describe("Why approval is needed (the policy, or the rule that matched).")),
       rule: z.optional(z.string()),
+      always: z.optional(z.string().check(z.describe('What answering "always" would allow, e.g. `commands starting with "npm run build"` or `exactly this command`.'))),
     },
   },
   "approval.resolved": {

@@ -91,6 +91,12 @@ const NO_PREFIX = new Set([
 ]);
 /** Subcommands that fetch and run third-party code: remembered exactly, never as a prefix. */
 const INSTALLS = new Set(["install", "i", "add", "exec", "x", "dlx", "get", "publish", "uninstall", "remove"]);
+/**
+ * The git subcommands a prefix may cover. Others (reset, push, clean, checkout, rebase, branch,
+ * stash...) can discard work or rewrite history depending on their arguments, so `git reset`
+ * learned from one reset must not cover `git reset --hard origin` or `git reset HEAD~3`.
+ */
+const GIT_PREFIXES = new Set(["add", "commit", "fetch", "pull", "status", "log", "diff", "show", "blame", "grep", "ls-files", "describe", "shortlog", "mv"]);
 const RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 /**
@@ -113,24 +119,40 @@ export function suggestPrefix(command: string): string | null {
     if (!/^[a-z][a-z0-9:._-]*$/i.test(word)) break;
     take.push(word);
   }
-  if (take.length < 2 || INSTALLS.has(take[1]!)) return null;
+  if (take.length < 2 || (program !== "git" && INSTALLS.has(take[1]!))) return null;
+  if (program === "git" && !GIT_PREFIXES.has(take[1]!)) return null;
+  // A dangerous command is consent to itself only: a prefix would cover its worse variants.
+  if (classifyDanger(command).level !== null) return null;
   return take.join(" ");
 }
 
-/** Records an "always" answer; returns what was remembered, for the UI to show. */
-export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined, tool?: string): string {
-  if (kind === "mcp" && tool !== undefined) {
-    remembered.tools.add(tool);
-    return `the tool ${tool}`;
-  }
-  if (kind === "edit" || command === undefined) {
-    remembered.allEdits = true;
-    return "all file edits";
-  }
+/**
+ * What answering "always" to this call will allow, in words the approval card can show before
+ * the user chooses: `commands starting with "npm run build"`, `exactly this command`, `all file
+ * edits`, `the tool X`. Contract: rememberAlways() remembers exactly what this describes.
+ */
+export function describeAlways(kind: ToolKind, command: string | undefined, tool?: string): string {
+  if (kind === "mcp" && tool !== undefined) return `the tool ${tool}`;
+  if (kind === "edit" || command === undefined) return "all file edits";
   const prefix = suggestPrefix(command);
-  if (prefix) remembered.prefixes.add(prefix);
-  else remembered.commands.add(command);
-  return prefix ? `${prefix} …` : command;
+  return prefix ? `commands starting with "${prefix}"` : "exactly this command";
+}
+
+/**
+ * Records an "always" answer; returns what was remembered (describeAlways's words), for the UI.
+ * Either rule covers the call just approved, so it is never asked about again: a prefix is only
+ * suggested for one simple command that is not dangerous, which the prefix covers.
+ */
+export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined, tool?: string): string {
+  if (kind === "mcp" && tool !== undefined) remembered.tools.add(tool);
+  else if (kind === "edit" || command === undefined) remembered.allEdits = true;
+  else {
+    const prefix = suggestPrefix(command);
+    if (prefix) remembered.prefixes.add(prefix);
+    else remembered.commands.add(command);
+  }
+  const what = describeAlways(kind, command, tool);
+  return what === "exactly this command" ? `exactly \`${command}\`` : what;
 }
 
 /** The first part of a compound command that is not read-only, with why; else why the whole is not. */

@@ -247,8 +247,11 @@ describe("task manager safety", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "build"));
     const ask = await t.waitFor("approval.requested");
+    // The card can say before the choice exactly what "always" allows, and the notice says the same.
+    expect(ask.always).toBe('commands starting with "npm run build"');
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
     await t.waitFor("turn.completed");
+    expect(t.events.some((e) => e.type === "notice" && e.text === 'allowed from now on in this workspace: commands starting with "npm run build"')).toBe(true);
     const saved = JSON.parse(readFileSync(join(t.home, "permissions.json"), "utf8")) as Record<string, unknown>;
     expect(Object.keys(saved)).toEqual([t.ws]);
     const rules = (await t.waitFor("task.updated", (e) => e.task.rules.length > 0)).task.rules;
