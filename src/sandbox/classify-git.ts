@@ -17,7 +17,7 @@ export interface GitVerdict {
 const REDIRECTING = ["git-dir", "work-tree", "namespace", "super-prefix", "exec-path", "attr-source"];
 /** Global flags that change nothing but how git reads. */
 const GLOBAL_FLAGS = new Set([
-  "--no-pager", "-P", "--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+  "--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
   "--icase-pathspecs", "--no-optional-locks", "--version", "--exec-path", "--html-path", "--man-path", "--info-path",
 ]);
 

@@ -102,7 +102,8 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
   const downloads = cmd.words.some((w) => w.dynamic && /\b(curl|wget|fetch)\b/.test(w.text)) || cmd.redirects.some((r) => r.target?.dynamic && /\b(curl|wget|fetch)\b/.test(r.target.text));
   const runner = SHELLS.has(p) || INTERPRETERS.has(p) || p === "source" || p === "." || p === "eval";
   if (runner && downloads) hit(privileged ? "pipe-to-root-shell" : "pipe-to-shell", `\`${p}\` runs content fetched from the network${privileged ? " as root" : ""}`);
-  if ((SHELLS.has(p) || INTERPRETERS.has(p)) && before.length > 0 && readsStdin(args)) {
+  const rootShell = privileged && ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
+  if ((SHELLS.has(p) || INTERPRETERS.has(p) || rootShell) && before.length > 0 && (rootShell || readsStdin(args))) {
     const feeders = before.map((c) => unwrap(c.words.map((w) => w.text)));
     const piped = (rule: string, reason: string) => hits.push({ rule, reason, part: pipeline });
     if (feeders.some((f) => DOWNLOADERS.has(f.program))) piped(privileged ? "pipe-to-root-shell" : "pipe-to-shell", `downloaded content is piped into \`${p}\`${privileged ? " running as root" : ""}`);

@@ -2,15 +2,28 @@
 // system directory, a home directory, the temp directory, a credential or start-up file, a block
 // device. Commands run at the workspace root, so a relative path is inside the workspace.
 
-/** `//x/./` -> `/x`: repeated slashes and trailing `/.` removed. */
-export const normalisePath = (t: string): string => t.replace(/\/{2,}/g, "/").replace(/(\/\.)+\/?$/, "/");
+/**
+ * `//x/./` -> `/x`: repeated slashes and trailing `/.` removed; in an absolute path `.` and `..`
+ * resolved as written (`/usr/..` is `/`, `/tmp/../etc` is `/etc`), a trailing `/` kept.
+ */
+export function normalisePath(t: string): string {
+  const s = t.replace(/\/{2,}/g, "/").replace(/(\/\.)+\/?$/, "/");
+  if (!s.startsWith("/") || !/(^|\/)\.\.?(\/|$)/.test(s)) return s;
+  const out: string[] = [];
+  for (const part of s.split("/").filter((p) => p !== "")) {
+    if (part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}${out.length > 0 && s.endsWith("/") ? "/" : ""}`;
+}
 
 const segments = (t: string) => t.split("/").filter((s) => s !== "");
 
 /** `/`, `/*`, `/.`, `//`, `/..`, `/../..`, `/./*`: the filesystem root in any spelling. `/...` is a name. */
 export function isRoot(t: string): boolean {
   if (!t.startsWith("/")) return false;
-  const parts = segments(t);
+  const parts = segments(normalisePath(t));
   return parts.every((s, k) => s === "." || s === ".." || ((s === "*" || s === ".*") && k === parts.length - 1));
 }
 
@@ -48,10 +61,10 @@ export function inTemp(t: string): boolean {
   return rest !== "" && rest !== "*" && rest !== ".*" && !rest.split("/").includes("..");
 }
 
-/** The home directory itself or everything in it: `~`, `~/`, `~/*`, `$HOME/*`. */
+/** The home directory itself, everything in it, or above it: `~`, `~/`, `~/*`, `$HOME/*`, `~/..`. */
 export function isHome(t: string): boolean {
   const rest = homeRest(t);
-  return rest === "" || rest === "*" || rest === ".*";
+  return rest === "" || rest === "*" || rest === ".*" || (rest !== null && rest.split("/")[0] === "..");
 }
 
 /** Files that hold credentials or run at log-in, relative to a home directory. */
@@ -94,6 +107,7 @@ export function beyondWorkspace(t: string): string | null {
   if (/^(\.\/)?\.git\/?$/.test(n)) return "the repository's history (.git)";
   if (/^\.\.(\/|$)/.test(n) || n.split("/").includes("..")) return "a path outside the workspace";
   if (homeRest(n) !== null) return homeRest(n) === "" || isHome(n) ? "a home directory" : "files in a home directory";
+  if (inTemp(n)) return null;
   if (/^[$`]/.test(n) || n.includes("$(")) return "a path known only when it runs (an empty variable leaves `/`)";
   if (n.startsWith("/")) {
     if (inTemp(n)) return null;

@@ -63,9 +63,18 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
       add(o.operands, "tee", !hasOption(o, "a", "append"));
       break;
     }
-    case "cp": case "mv": case "install": case "ln": case "rsync": case "scp":
-      add(destination(p, args), p, true);
+    case "cp": case "mv": case "install": case "ln": case "rsync": case "scp": {
+      const dest = destination(p, args);
+      add(dest, p, true);
+      // mv takes its sources away: moving ~/.ssh aside removes it as surely as rm.
+      if (p === "mv") add(parseOptions(args, COPY_SPEC).operands.filter((o) => !dest.includes(o)), "mv", false, true);
       break;
+    }
+    case "ssh-keygen": {
+      const o = parseOptions(args, { valued: "fNtbCZaEIOnrsVwzDFGhKLmMPRSTuY" });
+      add(o.values.get("f") ?? [], "ssh-keygen -f", true);
+      break;
+    }
     case "dd": case "dcfldd": case "dc3dd":
       add(args.filter((a) => /^h?of=/.test(a)).map((a) => a.slice(a.indexOf("=") + 1)), p, true);
       break;
@@ -99,7 +108,9 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
 export function writeHits(targets: readonly WriteTarget[], part: string): Hit[] {
   const hits: Hit[] = [];
   for (const { target, how, replaces, deletes } of targets) {
-    const device = deviceKind(target);
+    // `of=$(findmnt -n -o SOURCE /)`: a substitution that looks up a device names a disk.
+    const lookedUp = /[$`]/.test(target) && /\b(findmnt|lsblk|blkid|df|mount|losetup)\b|\/dev\//.test(target);
+    const device = lookedUp ? "disk" : deviceKind(target);
     if (device === "disk" && !deletes) hits.push({ rule: "overwrite-disk", reason: `${how} writes over the disk ${target}`, part });
     else if (device === "device" && !deletes) hits.push({ rule: "device-write", reason: `${how} writes to the device ${target}`, part });
     else if (device === null) {

@@ -57,9 +57,9 @@ function inspect(command: string, depth: number): Hit[] {
  * command or pipeline as typed (for nested commands, the nested text).
  */
 export function classifyDanger(command: string): DangerVerdict {
-  const hits = inspect(command, 0);
+  // Hidden characters are named first: they explain every other oddity of such a command.
   const hidden = hiddenCharacters(command);
-  if (hidden) hits.push({ rule: "hidden-characters", reason: hidden, part: command.trim() });
+  const hits = [...(hidden ? [{ rule: "hidden-characters", reason: hidden, part: command.trim() }] : []), ...inspect(command, 0)];
   // What the command most likely runs once $IFS and `$(echo ...)` are expanded; cleaned of
   // control characters and folded to ASCII, as a terminal would show it.
   const variants = new Set([likelyExpansion(command), command.normalize("NFKC").replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x9b[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "")]);
