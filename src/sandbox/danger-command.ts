@@ -114,7 +114,7 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
     const fed = cmd.redirects.find((r) => r.op === "<<" || r.op === "<<-" || r.op === "<<<" || (r.op === "<" && r.target?.dynamic));
     const procSub = args.find((a) => /^<\(/.test(a));
     if (fed || procSub) {
-      if (depth < 4) for (const text of cmd.stdin) hits.push(...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (in the script fed to \`${p}\`)` })));
+      for (const text of cmd.stdin) hits.push(...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (in the script fed to \`${p}\`)` })));
       hit("shell-indirection", `\`${p}\` runs a script fed through ${procSub ? "process substitution" : fed!.op === "<<<" ? "a here-string" : fed!.op === "<" ? "process substitution" : "a heredoc"}, which hides what runs`);
     }
   }
@@ -123,7 +123,7 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
     // `sh -c 'SCRIPT'` is judged by its script; a script known only when it runs is not.
     const opaque = cmd.words.slice(at + 1).some((w) => w.dynamic && w.text === payload) || (p === "eval" && cmd.words.slice(at + 1).some((w) => w.dynamic));
     if (opaque) hit("shell-indirection", `\`${p}\` runs a command string known only when it runs`);
-    if (depth < 4) hits.push(...inspect(payload, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside \`${p}\`)` })));
+    hits.push(...inspect(payload, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside \`${p}\`)` })));
   }
   hits.push(...programHits(p, args, cmd, u, depth, inspect));
   hits.push(...writeHits(writeTargets(u, cmd.redirects), part));
@@ -163,7 +163,7 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       if (exec >= 0) {
         const end = args.findIndex((a, k) => k > exec && (a === ";" || a === "+"));
         const inner = args.slice(exec + 1, end < 0 ? undefined : end).join(" ");
-        if (depth < 4) hits.push(...inspect(inner, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside find -exec)` })));
+        hits.push(...inspect(inner, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside find -exec)` })));
       }
       const execRm = exec >= 0 && ["rm", "shred", "unlink", "rmdir"].includes(baseName(args[exec + 1] ?? ""));
       const deletes = args.includes("-delete") || execRm;

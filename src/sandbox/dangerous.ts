@@ -7,7 +7,7 @@
 import { commandHits } from "./danger-command.js";
 import { DANGER_RULES, type DangerLevel, type Hit } from "./danger-rules.js";
 import { likelyExpansion } from "./expand.js";
-import { allCommands } from "./shell-parse.js";
+import { allCommands, MAX_NESTING } from "./shell-parse.js";
 
 export { DANGER_RULES, type DangerLevel, type DangerRule } from "./danger-rules.js";
 
@@ -43,9 +43,13 @@ function hiddenCharacters(command: string): string | null {
 
 /** Every rule hit in `command`, nested commands included. */
 function inspect(command: string, depth: number): Hit[] {
+  const tooDeep: Hit = { rule: "shell-indirection", reason: `commands nested more than ${MAX_NESTING} levels deep are not checked, so they are not trusted`, part: command.trim() };
+  if (depth > MAX_NESTING) return [tooDeep];
   const hits: Hit[] = [];
   if (forkBomb(command)) hits.push({ rule: "fork-bomb", reason: "a function that forks itself without end", part: command.trim() });
-  for (const pipeline of allCommands(command, depth).pipelines) {
+  const all = allCommands(command, depth);
+  if (all.truncated) hits.push(tooDeep);
+  for (const pipeline of all.pipelines) {
     pipeline.commands.forEach((cmd, k) => hits.push(...commandHits(cmd, pipeline.commands.slice(0, k), depth, pipeline.raw, inspect)));
   }
   return hits;

@@ -333,12 +333,25 @@ export function parseShell(command: string): Parsed {
   return { pipelines, nested, complete, normalised, operators, reserved };
 }
 
-/** Every simple command in `command`, including those nested in substitutions (depth-limited). */
-export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[] } {
+/** How deep substitutions and `sh -c` strings are followed; anything deeper is reported as truncated. */
+export const MAX_NESTING = 8;
+
+/**
+ * Every simple command in `command`, including those nested in substitutions, down to
+ * MAX_NESTING levels; `truncated` says a deeper one was not read (a check must not trust it).
+ */
+export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[]; truncated: boolean } {
   const parsed = parseShell(command);
   const pipelines = [...parsed.pipelines];
-  if (depth < 4) for (const inner of parsed.nested) pipelines.push(...allCommands(inner, depth + 1).pipelines);
-  return { pipelines, commands: pipelines.flatMap((p) => p.commands) };
+  let truncated = depth >= MAX_NESTING && parsed.nested.length > 0;
+  if (depth < MAX_NESTING) {
+    for (const inner of parsed.nested) {
+      const sub = allCommands(inner, depth + 1);
+      pipelines.push(...sub.pipelines);
+      truncated ||= sub.truncated;
+    }
+  }
+  return { pipelines, commands: pipelines.flatMap((p) => p.commands), truncated };
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
