@@ -125,6 +125,22 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
     if (opaque) hit("shell-indirection", `\`${p}\` runs a command string known only when it runs`);
     hits.push(...inspect(payload, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside \`${p}\`)` })));
   }
+  // Commands stored to run later (`alias x='...'`, `trap '...' EXIT`) are judged now.
+  const stored = p === "alias" ? args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1)) : p === "trap" && args[0] !== undefined && !args[0].startsWith("-") ? [args[0]] : [];
+  for (const text of stored) hits.push(...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (stored by \`${p}\` to run later)` })));
+  // Interpreter code given inline: a string literal that is itself a dangerous command
+  // (`os.system('rm -rf /')`) is what the code will most likely run.
+  if (INTERPRETERS.has(p)) {
+    const code = parseOptions(args, { valued: "ceErm" });
+    for (const source of [...(code.values.get("c") ?? []), ...(code.values.get("e") ?? []), ...(code.values.get("E") ?? []), ...cmd.stdin]) {
+      for (const m of source.matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"|`([^`\n]{3,})`/g)) {
+        const literal = (m[1] ?? m[2] ?? m[3])!;
+        // A literal that merely looks odd (`'$HOME'`) is data; only real rules on it count.
+        const inner = inspect(literal, depth + 1).filter((h) => h.rule !== "built-command" && h.rule !== "hidden-characters");
+        if (inner.length > 0) hits.push({ rule: "shell-indirection", reason: `the ${p} code holds \`${literal.trim()}\` (${inner[0]!.reason}), which it would most likely run`, part });
+      }
+    }
+  }
   hits.push(...programHits(p, args, cmd, u, depth, inspect));
   hits.push(...writeHits(writeTargets(u, cmd.redirects), part));
   if (SQL_CLIENTS.has(p)) {
