@@ -70,6 +70,12 @@ function killTargets(args: string[]): string[] {
   return targets;
 }
 
+/** `/{bin,etc}` -> `/bin`, `/etc`: the words bash's brace expansion makes (one level). */
+function braceWords(t: string): string[] {
+  const m = /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/.exec(t);
+  return m ? m[2]!.split(",").map((part) => `${m[1]}${part}${m[3]}`) : [t];
+}
+
 /** The program word's index in `cmd.words`, once assignments and wrappers are stripped. */
 const programIndex = (cmd: SimpleCommand, u: Unwrapped) => cmd.words.length - u.args.length - 1;
 
@@ -162,7 +168,7 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       const o = parseOptions(args, { long: ["recursive", "force", "interactive", "no-preserve-root", "preserve-root", "one-file-system", "dir", "verbose", "help", "version"] });
       const recursive = hasOption(o, "r", "recursive") || o.short.has("R");
       if (p === "rm" && recursive && o.long.has("no-preserve-root")) hit("delete-root", "rm --no-preserve-root exists only to delete `/`");
-      for (const t of recursive ? o.operands : []) {
+      for (const t of recursive ? o.operands.flatMap(braceWords) : []) {
         if (isRoot(t)) hit("delete-root", `recursive rm of \`${t}\` deletes the whole filesystem`);
         else if (isSystemDir(t) || isHome(t)) hit("delete-system", `recursive rm of \`${t}\` deletes ${isHome(t) ? "a home directory" : "a whole system directory"}`);
         else {
@@ -197,6 +203,12 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       break;
     case "dd":
       for (const a of args.filter((x) => x.startsWith("if="))) if (deviceKind(a.slice(3)) === "disk") hit("disk-read", `dd reads the raw disk ${a.slice(3)}: every file on it, secrets included`);
+      break;
+    case "hdparm":
+      if (args.some((a) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(a))) hit("overwrite-disk", "hdparm erases or overwrites disk sectors");
+      break;
+    case "cat": case "pv": case "head": case "tail": case "cp":
+      if (args.some((a) => deviceKind(a) === "disk")) hit("disk-read", `${p} reads a raw disk: every file on it, secrets included`);
       break;
     case "nvme":
       if (["format", "sanitize", "write-zeroes"].includes(args[0] ?? "")) hit("overwrite-disk", `nvme ${args[0]} erases a disk`);
@@ -271,6 +283,7 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     case "crontab": {
       const o = parseOptions(args, { valued: "uT" });
       if (o.short.has("r") || args.includes("--remove")) hit("crontab-remove", "crontab -r deletes every scheduled job");
+      else if (o.operands.length > 0 && !o.short.has("l")) hit("crontab-remove", `crontab ${o.operands[0]} replaces every scheduled job with that file's`);
       break;
     }
     case "git":
@@ -295,6 +308,42 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     const words = args.filter((a) => !a.startsWith("-")).slice(0, 3);
     const verb = words.findIndex((a) => UNINSTALL.test(a));
     if (verb >= 0 && !words.slice(0, verb).some((w) => w === "run" || w === "exec" || w === "x")) hit("package-uninstall", `${p} ${words[verb]} removes installed packages other projects may use`);
+  }
+  return hits;
+}
+
+/** Files a download writes: `curl -o F`, `curl ... > F`, `wget -O F`, `wget URL` (its last path part). */
+function downloads(cmd: SimpleCommand): string[] {
+  const u = unwrap(cmd.words.map((w) => w.text));
+  if (!DOWNLOADERS.has(u.program)) return [];
+  const out = cmd.redirects.filter((r) => /^(>|>>|>\||&>)$/.test(r.op) && r.target).map((r) => r.target!.text);
+  const wget = u.program === "wget";
+  // curl: -o FILE, -O (name from the URL); wget: -O FILE, otherwise the name from the URL.
+  const o = parseOptions(u.args, { valued: wget ? "OoaPeTtUiBw" : "oHdXuAeEFKTwxzbcCmrQY", long: ["output=", "output-document=", "directory-prefix=", "header=", "data=", "remote-name"] });
+  out.push(...(o.values.get(wget ? "O" : "o") ?? []), ...(o.values.get("output") ?? []), ...(o.values.get("output-document") ?? []));
+  const remoteName = wget ? !o.values.has("O") && !o.values.has("output-document") : o.short.has("O") || o.long.has("remote-name");
+  if (remoteName) out.push(...o.operands.filter((a) => /^[a-z]+:\/\//i.test(a)).map((url) => url.replace(/[?#].*$/, "").split("/").pop() ?? "").filter(Boolean));
+  return out.filter((f) => f !== "-" && f !== "/dev/null");
+}
+
+const sameFile = (a: string, b: string) => a.replace(/^\.\//, "") === b.replace(/^\.\//, "");
+
+/**
+ * A file downloaded by one part of a list and run by a later part (`curl -o i.sh x && sh i.sh`,
+ * `wget x/a && chmod +x a && ./a`) is pipe-to-shell spread over two commands.
+ */
+export function downloadThenRun(commands: readonly SimpleCommand[]): Hit[] {
+  const fetched: string[] = [];
+  const hits: Hit[] = [];
+  for (const cmd of commands) {
+    const u = unwrap(cmd.words.map((w) => w.text));
+    const program = cmd.words[cmd.words.length - u.args.length - 1]?.text ?? "";
+    const runs = SHELLS.has(u.program) || INTERPRETERS.has(u.program) || u.program === "source" || u.program === "." ? u.args.find((a) => !a.startsWith("-")) : program;
+    if (runs !== undefined && fetched.some((f) => sameFile(f, runs))) {
+      const root = u.wrappers.some((w) => PRIVILEGED.has(w));
+      hits.push({ rule: root ? "pipe-to-root-shell" : "pipe-to-shell", reason: `\`${runs}\` was just downloaded and is run${root ? " as root" : ""} unseen`, part: cmd.raw });
+    }
+    fetched.push(...downloads(cmd));
   }
   return hits;
 }

@@ -69,7 +69,7 @@ export function isHome(t: string): boolean {
 
 /** Files that hold credentials or run at log-in, relative to a home directory. */
 const SENSITIVE_IN_HOME =
-  /^(\.ssh(\/|$)|\.gnupg(\/|$)|\.aws(\/|$)|\.kube(\/|$)|\.docker\/config\.json$|\.netrc$|\.pgpass$|\.npmrc$|\.pypirc$|\.git-credentials$|\.gitconfig$|\.config\/git(\/|$)|\.nanohermes(\/|$)|\.config\/nanohermes(\/|$)|\.bashrc$|\.bash_profile$|\.bash_login$|\.bash_logout$|\.profile$|\.zshrc$|\.zshenv$|\.zprofile$|\.zlogin$|\.zlogout$|\.kshrc$|\.cshrc$|\.tcshrc$|\.inputrc$|\.config\/fish(\/|$)|\.config\/autostart(\/|$)|\.config\/systemd\/user(\/|$)|\.config\/environment\.d(\/|$)|\.local\/bin(\/|$)|\.cargo\/credentials|\.cargo\/config|Library\/LaunchAgents(\/|$)|\.hermes(\/|$))/;
+  /^(\.ssh(\/|$)|\.gnupg(\/|$)|\.aws(\/|$)|\.kube(\/|$)|\.docker\/config\.json$|\.netrc$|\.pgpass$|\.npmrc$|\.pypirc$|\.git-credentials$|\.gitconfig$|\.config\/git(\/|$)|\.nanohermes(\/|$)|\.config\/nanohermes(\/|$)|\.bashrc$|\.bash_profile$|\.bash_login$|\.bash_logout$|\.profile$|\.zshrc$|\.zshenv$|\.zprofile$|\.zlogin$|\.zlogout$|\.kshrc$|\.cshrc$|\.tcshrc$|\.inputrc$|\.config\/fish(\/|$)|\.config\/autostart(\/|$)|\.config\/systemd\/user(\/|$)|\.config\/environment\.d(\/|$)|\.local\/bin(\/|$)|\.cargo\/credentials|\.cargo\/config|Library\/LaunchAgents(\/|$)|\.hermes(\/|$)|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.config\/gh(\/|$)|\.terraformrc$|\.vault-token$|\.m2\/settings\.xml$|\.gradle\/gradle\.properties$)/;
 
 /** What writing `t` plants, or null: credentials or log-in commands (`~/.ssh/*`, `~/.bashrc`), system files. */
 export function sensitiveTarget(t: string): string | null {

@@ -111,6 +111,10 @@ export function writeHits(targets: readonly WriteTarget[], part: string): Hit[] 
     // `of=$(findmnt -n -o SOURCE /)`: a substitution that looks up a device names a disk.
     const lookedUp = /[$`]/.test(target) && /\b(findmnt|lsblk|blkid|df|mount|losetup)\b|\/dev\//.test(target);
     const device = lookedUp ? "disk" : deviceKind(target);
+    if (/^\/proc\/sysrq-trigger$/.test(target) && !deletes) {
+      hits.push({ rule: "shutdown", reason: `${how} writes /proc/sysrq-trigger, which can reboot or halt the machine at once`, part });
+      continue;
+    }
     if (device === "disk" && !deletes) hits.push({ rule: "overwrite-disk", reason: `${how} writes over the disk ${target}`, part });
     else if (device === "device" && !deletes) hits.push({ rule: "device-write", reason: `${how} writes to the device ${target}`, part });
     else if (device === null) {

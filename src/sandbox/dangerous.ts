@@ -4,7 +4,7 @@
 // Every simple command of a compound one is checked, and so is every command nested in $(...),
 // backticks, <(...), `sh -c`, `eval`, `su -c`, `env -S`, heredocs fed to a shell and `find -exec`;
 // a command built by expansion is checked again in its likely expanded form.
-import { commandHits } from "./danger-command.js";
+import { commandHits, downloadThenRun } from "./danger-command.js";
 import { DANGER_RULES, type DangerLevel, type Hit } from "./danger-rules.js";
 import { likelyExpansion } from "./expand.js";
 import { allCommands, MAX_NESTING } from "./shell-parse.js";
@@ -52,6 +52,7 @@ function inspect(command: string, depth: number): Hit[] {
   for (const pipeline of all.pipelines) {
     pipeline.commands.forEach((cmd, k) => hits.push(...commandHits(cmd, pipeline.commands.slice(0, k), depth, pipeline.raw, inspect)));
   }
+  hits.push(...downloadThenRun(all.commands));
   return hits;
 }
 
