@@ -239,7 +239,12 @@ function classifyScript(command: string, depth: number): Classification {
   const parts = trustedParts(command);
   if (!Array.isArray(parts)) return parts;
   let last: Classification = { readOnly: false, reason: "no program to run" };
+  let moved = false;
   for (const cmd of parts) {
+    const program = baseName(cmd.words.find((w) => !isAssignment(w))?.text ?? "");
+    // `cd DIR && git status` is `git -C DIR status`: a repository there may run its own programs.
+    if (program === "git" && moved) return { readOnly: false, reason: "git after `cd` reads another repository's config, as `git -C` would", part: cmd.raw };
+    if (program === "cd") moved = true;
     last = classifyWords(cmd.words, depth);
     if (!last.readOnly) return parts.length > 1 && last.part === undefined ? { ...last, part: cmd.raw } : last;
   }
