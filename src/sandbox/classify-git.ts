@@ -8,11 +8,16 @@ export interface GitVerdict {
   part?: string;
 }
 
-/** Global options that take the next word as their value. */
-const GLOBAL_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace"]);
+/**
+ * Global options that point git at another repository, work tree or ref namespace, in any
+ * spelling (`-C dir`, `-C.`, `--git-dir=x`, `--git-dir x`, abbreviated). A repository the attacker
+ * committed (`.evil-git` with `core.fsmonitor` set) runs its programs even on `status`, and the
+ * neutralising `-c` overrides do not reach every config-driven program, so none is trusted.
+ */
+const REDIRECTING = ["git-dir", "work-tree", "namespace", "super-prefix", "exec-path", "attr-source"];
 /** Global flags that change nothing but how git reads. */
 const GLOBAL_FLAGS = new Set([
-  "--no-pager", "-P", "--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+  "--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
   "--icase-pathspecs", "--no-optional-locks", "--version", "--exec-path", "--html-path", "--man-path", "--info-path",
 ]);
 
@@ -20,7 +25,7 @@ const GLOBAL_FLAGS = new Set([
  * Long options that write or run a program, for every subcommand. An abbreviation counts too:
  * git's option parser accepts any unambiguous prefix (`--outp=x` is `--output=x`).
  */
-const ALWAYS_FORBIDDEN = ["output", "ext-diff", "textconv", "show-signature"];
+const ALWAYS_FORBIDDEN = ["output", "ext-diff", "textconv", "show-signature", "exec"];
 
 interface SubRule {
   /** Extra long options that write or run something. */
@@ -144,8 +149,10 @@ function skipGlobals(args: string[]): { index: number } | GitVerdict {
     const opt = args[i]!;
     // `-c key=value` and `--config-env` can set core.pager, an alias or core.sshCommand to any program.
     if (opt.startsWith("-c") || opt.startsWith("--config-env")) return fail("`git -c`/`--config-env` can point git at any program", opt);
-    if (GLOBAL_VALUE.has(opt)) i += 2;
-    else if (/^--(git-dir|work-tree|namespace)=/.test(opt) || GLOBAL_FLAGS.has(opt)) i++;
+    if (opt.startsWith("-C")) return fail("`git -C` points git at a repository whose config may run programs", opt);
+    if (opt.startsWith("--") && opt.length > 2 && REDIRECTING.some((r) => abbreviates(longName(opt), r)) && !(opt === "--exec-path" && args.length === 1))
+      return fail(`\`git ${opt}\` points git at another repository, work tree or helper directory whose config may run programs`, opt);
+    if (GLOBAL_FLAGS.has(opt)) i++;
     else return fail(`the git option \`${opt}\` is not known to be read-only`, opt);
   }
   return { index: i };

@@ -1,22 +1,26 @@
-// Read-only command recognition (the seed's rule, hardened): any shell metacharacter makes a
-// command untrusted; then KEY=VALUE prefixes and system path prefixes are skipped and the program
-// must be on a whitelist of purely read-only programs, with its writing or executing options
-// refused and git limited to read-only subcommands (classify-git.ts).
+// Read-only recognition (the seed's rule, hardened): a command is trusted when every simple
+// command in it is a whitelisted, purely read-only program with no writing or executing option,
+// joined only by `&&`, `||`, `;` or `|`, with no redirection but to /dev/null or another
+// descriptor, and with nothing the shell substitutes at run time. `bash -c SCRIPT` (and -lc,
+// sh, zsh, dash) is judged by its script. git is limited to read-only subcommands (classify-git.ts).
 //
 // Decisions the seed leaves open, so an attacker cannot lean on them:
-// - Metacharacters count even inside quotes (the seed's check is on the raw text): `rg "a|b"` asks.
-// - Globs `* ? [`, braces `{ }` and a leading `~` are not metacharacters: they are allowed, but
-//   only for programs whose every option is harmless. A file named `--pre=./x.sh` turns
-//   `rg foo *` into `rg foo --pre=./x.sh`, so rg, find, sort, sed, git... refuse expansion.
+// - Quotes are read as bash reads them (shell-parse.ts): `rg "a|b"` is one argument, `$(x)`,
+//   backticks, `$VAR`, `<(x)`, subshells, background jobs, loops and `if` are refused.
+// - Globs `* ? [`, braces `{ }` and a leading `~` are allowed, but only for programs whose every
+//   option is harmless. A file named `--pre=./x.sh` turns `rg foo *` into `rg foo --pre=./x.sh`,
+//   so rg, find, sort, sed, git... refuse expansion.
 // - A path prefix is skipped only for the system bin directories: `./ls` is the workspace's own
 //   program, not ls.
 // - Assignments to variables that change what runs (`PATH`, `LD_*`, `GIT_*`, pagers, `HOME`...)
 //   make a command untrusted; other `KEY=VALUE` prefixes are skipped.
 // - Control characters, and any character bash would read differently from us, make it untrusted.
 import { gitReadOnly, neutraliseGit, resolveLong } from "./classify-git.js";
-import { baseName, isAssignment, parseShell, type Word } from "./shell-parse.js";
+import { sedReadOnly } from "./classify-sed.js";
+import { baseName, isAssignment, parseShell, type Redirect, type SimpleCommand, type Word } from "./shell-parse.js";
 
 export { neutraliseGit } from "./classify-git.js";
+export { sedScriptWrites } from "./classify-sed.js";
 
 /** The verdict on one command. */
 export interface Classification {
@@ -28,9 +32,9 @@ export interface Classification {
   part?: string;
 }
 
-/** The seed's metacharacters: pipes, lists, redirections, substitutions, subshells, newlines. */
-const METACHARS = /[|&;<>`$()\n]/;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+/** Operators between trusted parts: lists and pipes. Background jobs, subshells and `case` are not. */
+const JOINERS = new Set(["&&", "||", ";", "|", "\n"]);
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"]);
 
@@ -68,9 +72,14 @@ const PROGRAMS: Record<string, ProgramRule> = {
   sort: { short: "o", long: ["output", "compress-program"], why: "writes its output to a file or runs a compressor" },
   tree: { short: "oR", long: ["output"], why: "writes its listing to files" },
   file: { short: "C", long: ["compile"], why: "compiles a magic file" },
-  date: { short: "s", long: ["set"], why: "sets the system clock" },
-  rg: { long: ["pre", "pre-glob", "hostname-bin"], why: "runs a preprocessor or helper program" },
+  date: { check: (args) => dateSetsClock(args) },
+  // `-z`/`--search-zip` runs decompressors; `--pre` and `--hostname-bin` run any program.
+  rg: { short: "z", long: ["pre", "pre-glob", "hostname-bin", "search-zip"], why: "runs a preprocessor, decompressor or helper program" },
+  base64: { short: "o", long: ["output"], why: "writes its output to a file" },
+  cd: SAFE,
   find: { why: "deletes or writes files, or runs programs", exact: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
+  // `uniq IN OUT` writes OUT; with one operand or none it only reads.
+  uniq: { check: (args) => uniqReadOnly(args) },
   hostname: { check: (args) => firstBad(args, (a) => !HOSTNAME_READ.has(a), "`hostname` with an operand or file sets the host name") },
   sed: { check: (args) => sedReadOnly(args) },
 };
@@ -86,117 +95,51 @@ const NOT_READ_ONLY: Record<string, string> = {
   less: "a pager can run commands and editors",
   more: "a pager can run commands and editors",
   sudo: "sudo runs a program with more privileges",
-  uniq: "uniq writes its second operand",
   xxd: "xxd writes its second operand",
 };
 
-function firstBad(args: string[], bad: (a: string) => boolean, reason: string): { reason: string; part: string } | null {
-  const hit = args.find(bad);
-  return hit === undefined ? null : { reason, part: hit };
-}
-
-const SED_FLAGS = "nrEsuzb";
-const SED_LONG = ["expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "zero-terminated", "posix", "debug", "sandbox", "follow-symlinks", "binary", "help", "version"];
-
-/** sed reads unless `-i` edits in place, `-f` brings a script we cannot see, or the script writes or executes. */
-function sedReadOnly(args: string[]): { reason: string; part: string } | null {
-  const scripts: string[] = [];
+/** uniq reads unless a second operand names a file to write. */
+function uniqReadOnly(args: string[]): { reason: string; part: string } | null {
   const operands: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const name = arg.slice(2).split("=")[0]!;
-      // getopt_long accepts an exact name or any unambiguous abbreviation.
-      const opt = resolveLong(name, SED_LONG);
-      if (!opt) return { reason: `unknown or ambiguous sed option \`${arg}\``, part: arg };
-      if (opt === "in-place" || opt === "file") return { reason: `\`sed --${opt}\` edits files or runs a script we cannot see`, part: arg };
-      if (opt === "expression") scripts.push(arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[++i] ?? ""));
-      if (opt === "line-length" && !arg.includes("=")) i++;
-    } else if (arg.startsWith("-") && arg.length > 1) {
-      for (let j = 1; j < arg.length; j++) {
-        const c = arg[j]!;
-        if (c === "i" || c === "f") return { reason: c === "i" ? "`sed -i` edits files in place" : "`sed -f` runs a script we cannot see", part: arg };
-        if (c === "e" || c === "l") {
-          const value = j + 1 < arg.length ? arg.slice(j + 1) : (args[++i] ?? "");
-          if (c === "e") scripts.push(value);
+    const a = args[i]!;
+    if (a === "--") operands.push(...args.slice(i + 1)), (i = args.length);
+    else if (/^-[fsw]$/.test(a)) i++;
+    else if (!a.startsWith("-") || a === "-") operands.push(a);
+  }
+  return operands.length > 1 ? { reason: "`uniq` writes its second operand", part: operands[1]! } : null;
+}
+
+const DATE_LONG = ["date", "debug", "file", "iso-8601", "resolution", "rfc-email", "rfc-3339", "reference", "set", "universal", "utc", "help", "version"];
+
+/** `date` only reads unless `-s`/`--set` or an operand other than `+FORMAT` sets the clock. */
+function dateSetsClock(args: string[]): { reason: string; part: string } | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") return args[i + 1] !== undefined && !args[i + 1]!.startsWith("+") ? { reason: "`date` with a time operand sets the system clock", part: args[i + 1]! } : null;
+    if (a.startsWith("--")) {
+      const name = resolveLong(a.slice(2).split("=")[0]!, DATE_LONG);
+      if (name === undefined || name === "set") return { reason: name === "set" ? "`date --set` sets the system clock" : `unknown or ambiguous date option \`${a}\``, part: a };
+      if (["date", "file", "reference", "resolution"].includes(name) && !a.includes("=")) i++;
+    } else if (a.startsWith("-") && a.length > 1) {
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j]!;
+        if (c === "s") return { reason: "`date -s` sets the system clock", part: a };
+        if ("dfr".includes(c)) {
+          if (j === a.length - 1) i++;
           break;
         }
-        if (!SED_FLAGS.includes(c)) return { reason: `unknown sed option \`-${c}\``, part: arg };
+        if (c === "I") break;
+        if (!"uRI".includes(c)) return { reason: `unknown date option \`-${c}\``, part: a };
       }
-    } else operands.push(arg);
-  }
-  if (scripts.length === 0 && operands.length > 0) scripts.push(operands[0]!);
-  for (const script of scripts) {
-    const why = sedScriptWrites(script);
-    if (why) return { reason: why, part: script };
+    } else if (!a.startsWith("+")) return { reason: "`date` with a time operand sets the system clock", part: a };
   }
   return null;
 }
 
-/** Skips a `<d>...<d>` section starting at the delimiter; returns the index past it or -1. */
-function delimited(s: string, i: number): number {
-  const d = s[i];
-  for (let j = i + 1; j < s.length; j++) {
-    if (s[j] === "\\") j++;
-    else if (s[j] === d) return j + 1;
-  }
-  return -1;
-}
-
-/**
- * Why one sed command (the metacharacter rule already ruled out `;` and newlines, so there is only
- * one) writes or executes: the `w`, `W` and `e` commands and the `w`/`e` flags of `s`. Anything
- * this small parser does not understand counts as writing.
- */
-export function sedScriptWrites(script: string): string | null {
-  let i = 0;
-  const blank = () => {
-    while (script[i] === " " || script[i] === "\t") i++;
-  };
-  const address = (): boolean => {
-    if (/\d/.test(script[i] ?? "")) {
-      while (/[\d~]/.test(script[i] ?? "")) i++;
-    } else if (script[i] === "/" || script[i] === "\\") {
-      if (script[i] === "\\") i++;
-      i = delimited(script, i);
-      if (i < 0) return false;
-      while (script[i] === "I" || script[i] === "M") i++;
-    } else if (script[i] === "+" || script[i] === "~") {
-      i++;
-      while (/\d/.test(script[i] ?? "")) i++;
-    }
-    return true;
-  };
-  blank();
-  if (!address()) return "a sed address this check cannot read";
-  if (script[i] === ",") {
-    i++;
-    if (!address()) return "a sed address this check cannot read";
-  }
-  blank();
-  if (script[i] === "!") i++;
-  blank();
-  const command = script[i];
-  const rest = script.slice(i + 1);
-  if (command === undefined || command === "#") return null;
-  if (command === "s" || command === "y") {
-    const first = delimited(script, i + 1);
-    const second = first < 0 ? -1 : delimited(script, first - 1);
-    if (second < 0) return `a sed \`${command}\` command this check cannot read`;
-    const flags = script.slice(second);
-    if (command === "s" && !/^[gpiImM0-9]*\s*$/.test(flags)) return "the sed `s` flags `w`/`e` write a file or run a command";
-    if (command === "y" && flags.trim() !== "") return "a sed `y` command this check cannot read";
-    return null;
-  }
-  if ("pPnNdDgGhHxzlLFqQ=".includes(command)) return /^\s*\d*\s*$/.test(rest) ? null : "a sed command this check cannot read";
-  if ("aicrRbtT:v".includes(command)) return null;
-  if (command === "w" || command === "W") return "the sed `w` command writes a file";
-  if (command === "e") return "the sed `e` command runs a shell command";
-  return `the sed command \`${command}\` is not known to be read-only`;
+function firstBad(args: string[], bad: (a: string) => boolean, reason: string): { reason: string; part: string } | null {
+  const hit = args.find(bad);
+  return hit === undefined ? null : { reason, part: hit };
 }
 
 /** Checks one whitelisted program's arguments against its rule. */
@@ -223,16 +166,22 @@ function argsReadOnly(program: string, rule: ProgramRule, words: Word[]): Classi
   return custom ? { readOnly: false, ...custom } : null;
 }
 
-/** The command's words once it passed the character checks, or why it did not. */
-function prepare(command: string): { words: Word[]; program: number } | Classification {
-  const meta = METACHARS.exec(command);
-  if (meta) return { readOnly: false, reason: `contains the shell metacharacter \`${meta[0] === "\n" ? "\\n" : meta[0]}\``, part: meta[0] };
-  if (CONTROL.test(command)) return { readOnly: false, reason: "contains a control character" };
-  const parsed = parseShell(command);
-  const only = parsed.pipelines[0]?.commands[0];
-  if (!parsed.complete) return { readOnly: false, reason: "has an unterminated quote" };
-  if (!only || parsed.pipelines.length !== 1 || parsed.pipelines[0]!.commands.length !== 1) return { readOnly: false, reason: "not a single simple command" };
-  const words = only.words;
+const SHELL_WRAPPERS = new Set(["bash", "sh", "zsh", "dash"]);
+
+/** The script of `bash -c SCRIPT` / `bash -lc SCRIPT` (sh, zsh, dash), when that is all the command is. */
+export function shellScript(words: readonly Word[]): string | null {
+  const [shell, flags, script, ...extra] = words;
+  if (!shell || !flags || !script || extra.length > 0 || shell.quoted || !SHELL_WRAPPERS.has(shell.text)) return null;
+  if (!/^-[lex]*c[lex]*$/.test(flags.raw) || script.dynamic) return null;
+  return script.text;
+}
+
+/** A redirection that writes nothing anyone reads: to /dev/null, or joining two descriptors. */
+const harmless = (r: Redirect) =>
+  (/^(>|>>|&>|&>>)$/.test(r.op) && r.target?.text === "/dev/null" && !r.target.quoted) || (/^(>&|<&)$/.test(r.op) && /^(\d+|-)$/.test(r.target?.text ?? ""));
+
+/** Why the words of one simple command are not a trusted program, or its verdict. */
+function classifyWords(words: Word[], depth: number): Classification {
   let i = 0;
   for (; i < words.length && isAssignment(words[i]!); i++) {
     const name = words[i]!.text.split("=")[0]!;
@@ -240,23 +189,21 @@ function prepare(command: string): { words: Word[]; program: number } | Classifi
     if (words[i]!.expands) return { readOnly: false, reason: "an expanding assignment", part: words[i]!.raw };
   }
   if (i >= words.length) return { readOnly: false, reason: "no program to run" };
-  return { words, program: i };
-}
-
-/** Classifies one command for the `on-request` policy. Pure; never throws. */
-export function classifyCommand(command: string): Classification {
-  const prepared = prepare(command);
-  if ("readOnly" in prepared) return prepared;
-  const { words, program: at } = prepared;
-  const programWord = words[at]!;
-  if (programWord.expands) return { readOnly: false, reason: "the program name would be expanded by the shell", part: programWord.raw };
+  const script = i === 0 ? shellScript(words) : null;
+  if (script !== null) {
+    if (depth >= 2) return { readOnly: false, reason: "a shell script nested too deep to check", part: words[0]!.text };
+    const inner = classifyScript(script, depth + 1);
+    return inner.readOnly ? { readOnly: true, reason: `\`${words[0]!.text} -c\` runs a script that only reads` } : inner;
+  }
+  const programWord = words[i]!;
+  if (programWord.expands || programWord.quoted) return { readOnly: false, reason: "the program name would be expanded or is spelled with quotes", part: programWord.raw };
   const typed = programWord.text;
   if (typed.includes("/")) {
     const dir = typed.slice(0, typed.lastIndexOf("/"));
     if (!SYSTEM_BIN.has(dir)) return { readOnly: false, reason: `\`${typed}\` is not a program from a system directory`, part: typed };
   }
   const program = baseName(typed);
-  const args = words.slice(at + 1);
+  const args = words.slice(i + 1);
   if (program === "git") {
     const expanding = args.find((w) => w.expands);
     if (expanding) return { readOnly: false, reason: `git has options that write or run programs, and expanding \`${expanding.raw}\` could produce one`, part: expanding.raw };
@@ -268,28 +215,99 @@ export function classifyCommand(command: string): Classification {
   return argsReadOnly(program, rule, args) ?? { readOnly: true, reason: `\`${program}\` only reads` };
 }
 
+/** The simple commands of `command` once the whole passed the structural checks, or why it did not. */
+function trustedParts(command: string): SimpleCommand[] | Classification {
+  if (CONTROL.test(command)) return { readOnly: false, reason: "contains a control character" };
+  const parsed = parseShell(command);
+  if (!parsed.complete) return { readOnly: false, reason: "has an unterminated quote or substitution" };
+  const op = parsed.operators.find((o) => !JOINERS.has(o));
+  if (op !== undefined) return { readOnly: false, reason: `contains the shell operator \`${op}\``, part: op };
+  if (parsed.reserved) return { readOnly: false, reason: "a compound command (if, while, until, braces) this check does not model" };
+  const parts = parsed.pipelines.flatMap((p) => p.commands);
+  if (parts.length === 0) return { readOnly: false, reason: "no program to run" };
+  for (const cmd of parts) {
+    const dynamic = cmd.words.find((w) => w.dynamic);
+    if (dynamic) return { readOnly: false, reason: `\`${dynamic.raw}\` is substituted when it runs`, part: dynamic.raw };
+    const redirect = cmd.redirects.find((r) => !harmless(r));
+    if (redirect) return { readOnly: false, reason: `the redirection \`${redirect.op}\` reads or writes a file`, part: cmd.raw };
+  }
+  return parts;
+}
+
+/** Classifies a command line (a list or pipeline of simple commands). */
+function classifyScript(command: string, depth: number): Classification {
+  const parts = trustedParts(command);
+  if (!Array.isArray(parts)) return parts;
+  let last: Classification = { readOnly: false, reason: "no program to run" };
+  let moved = false;
+  for (const cmd of parts) {
+    const program = baseName(cmd.words.find((w) => !isAssignment(w))?.text ?? "");
+    // `cd DIR && git status` is `git -C DIR status`: a repository there may run its own programs.
+    if (program === "git" && moved) return { readOnly: false, reason: "git after `cd` reads another repository's config, as `git -C` would", part: cmd.raw };
+    if (program === "cd") moved = true;
+    last = classifyWords(cmd.words, depth);
+    if (!last.readOnly) return parts.length > 1 && last.part === undefined ? { ...last, part: cmd.raw } : last;
+  }
+  return parts.length > 1 ? { readOnly: true, reason: "every part only reads" } : last;
+}
+
+/** Classifies one command for the `on-request` policy. Pure; never throws. */
+export function classifyCommand(command: string): Classification {
+  return classifyScript(command, 0);
+}
+
 /** True when `command` only reads: safe to run without asking under the on-request policy. */
 export function isReadOnlyCommand(command: string): boolean {
   return classifyCommand(command).readOnly;
 }
 
-/**
- * The argv to run for a trusted command, without a shell; null when the command is not trusted.
- * Contract: the caller spawns exactly this argv (no shell, same cwd and environment); running the
- * command as typed instead would skip the git neutralisation.
- * git is neutralised (see `neutraliseGit`); `KEY=VALUE` prefixes become `env KEY=VALUE`; a
- * command that needs the shell's glob, brace or tilde expansion (only harmless programs may use
- * it) is returned as `bash -c <command>`, because only bash expands it the same way; with no
- * metacharacter present, expansion is all bash will do to it.
- */
-export function trustedCommandArgv(command: string): string[] | null {
-  if (!classifyCommand(command).readOnly) return null;
-  const prepared = prepare(command);
-  if ("readOnly" in prepared) return null;
-  const { words, program } = prepared;
-  if (words.some((w) => w.expands)) return ["bash", "-c", command];
+/** One argument for bash, quoted only when it needs it. */
+const quote = (arg: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+/** The argv for one trusted simple command (no redirections): git neutralised, assignments via env. */
+function simpleArgv(cmd: SimpleCommand, depth: number): string[] {
+  const words = cmd.words;
+  const script = shellScript(words);
+  if (script !== null) return trustedForm(script, depth + 1);
+  let program = 0;
+  while (program < words.length && isAssignment(words[program]!)) program++;
+  if (words.some((w) => w.expands) || baseName(words[program]!.text) === "cd") return ["bash", "-c", cmd.raw];
   const assignments = words.slice(0, program).map((w) => w.text);
   let argv = words.slice(program).map((w) => w.text);
   if (baseName(argv[0]!) === "git") argv = neutraliseGit(argv);
   return assignments.length > 0 ? ["env", ...assignments, ...argv] : argv;
+}
+
+/** The argv that runs trusted `command`: one program, or bash with every git part rewritten. */
+function trustedForm(command: string, depth: number): string[] {
+  const parts = trustedParts(command);
+  if (!Array.isArray(parts)) return ["bash", "-c", command];
+  const only = parts.length === 1 ? parts[0]! : undefined;
+  if (only && only.redirects.length === 0) return simpleArgv(only, depth);
+  // A list or pipeline: each git or `bash -c` part becomes the text of its trusted argv, in place;
+  // the other parts are harmless as typed.
+  let text = command;
+  for (const cmd of [...parts].sort((a, b) => b.start - a.start)) {
+    const program = cmd.words.find((w) => !isAssignment(w));
+    if (shellScript(cmd.words) === null && baseName(program?.text ?? "") !== "git") continue;
+    const argv = simpleArgv({ ...cmd, redirects: [] }, depth);
+    const redirects = cmd.redirects.map((r) => ` ${r.fd ?? ""}${r.op}${r.target?.text ?? ""}`).join("");
+    text = `${text.slice(0, cmd.start)}${argv.map(quote).join(" ")}${redirects}${text.slice(cmd.end)}`;
+  }
+  return ["bash", "-c", text];
+}
+
+/**
+ * The argv to run for a trusted command, without a shell of the user's choosing; null when the
+ * command is not trusted. Contract: the caller spawns exactly this argv (no shell, same cwd and
+ * environment); running the command as typed instead would skip the git neutralisation.
+ * git is neutralised (see `neutraliseGit`); `KEY=VALUE` prefixes become `env KEY=VALUE`; a
+ * command that needs the shell's glob, brace or tilde expansion (only harmless programs may use
+ * it), `cd`, or a list or pipeline runs as `bash -c TEXT` with each git part rewritten in place;
+ * `bash -c SCRIPT` runs as its script would. With no substitution present, expansion is all bash
+ * will do to it.
+ */
+export function trustedCommandArgv(command: string): string[] | null {
+  if (!classifyCommand(command).readOnly) return null;
+  return trustedForm(command, 0);
 }

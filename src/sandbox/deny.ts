@@ -3,7 +3,7 @@
 // whitespace collapsed), so `git pu""sh --force` and `g\it push  --force` match `git push --force*`.
 // Each part of a compound command is tried as well as the whole, and so are the commands nested
 // in substitutions and in `sh -c`/`eval` strings, with wrappers such as sudo or env stripped.
-import { allCommands, isAssignment, parseShell, type SimpleCommand } from "./shell-parse.js";
+import { allCommands, isAssignment, MAX_NESTING, parseShell, type SimpleCommand } from "./shell-parse.js";
 import { shellPayload, unwrap } from "./unwrap.js";
 
 /** The rule that matched and the part of the command it matched, as typed. */
@@ -46,7 +46,7 @@ export function denyCandidates(command: string, depth = 0): { text: string; part
     const u = unwrap(words, cmd.words.map((w) => (isAssignment(w) ? w.raw : w.text)));
     if (u.program) out.push({ text: collapse([u.program, ...u.args].join(" ")), part: cmd.raw });
     const payload = shellPayload(u);
-    if (payload && depth < 4) out.push(...denyCandidates(payload, depth + 1));
+    if (payload && depth < MAX_NESTING) out.push(...denyCandidates(payload, depth + 1));
   }
   return out;
 }

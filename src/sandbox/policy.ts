@@ -93,6 +93,12 @@ const NO_PREFIX = new Set([
 ]);
 /** Subcommands that fetch and run third-party code: remembered exactly, never as a prefix. */
 const INSTALLS = new Set(["install", "i", "add", "exec", "x", "dlx", "get", "publish", "uninstall", "remove"]);
+/**
+ * The git subcommands a prefix may cover. Others (reset, push, clean, checkout, rebase, branch,
+ * stash...) can discard work or rewrite history depending on their arguments, so `git reset`
+ * learned from one reset must not cover `git reset --hard origin` or `git reset HEAD~3`.
+ */
+const GIT_PREFIXES = new Set(["add", "commit", "fetch", "pull", "status", "log", "diff", "show", "blame", "grep", "ls-files", "describe", "shortlog", "mv"]);
 const RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 /**
@@ -115,7 +121,10 @@ export function suggestPrefix(command: string): string | null {
     if (!/^[a-z][a-z0-9:._-]*$/i.test(word)) break;
     take.push(word);
   }
-  if (take.length < 2 || INSTALLS.has(take[1]!)) return null;
+  if (take.length < 2 || (program !== "git" && INSTALLS.has(take[1]!))) return null;
+  if (program === "git" && !GIT_PREFIXES.has(take[1]!)) return null;
+  // A dangerous command is consent to itself only: a prefix would cover its worse variants.
+  if (classifyDanger(command).level !== null) return null;
   return take.join(" ");
 }
 
@@ -149,24 +158,25 @@ export function describeAlways(rule: AlwaysRule): string {
   }
 }
 
-/** Records an "always" answer; returns what was remembered, for the notice. */
+/** Records an "always" answer; returns what was remembered in describeAlways's words, for the notice. */
 export function applyAlways(remembered: Remembered, rule: AlwaysRule): string {
   switch (rule.kind) {
     case "tool":
       remembered.tools.add(rule.tool);
-      return `the tool ${rule.tool}`;
+      break;
     case "edits":
       remembered.allEdits = true;
-      return "all file edits";
+      break;
     case "prefix":
       remembered.prefixes.add(rule.prefix);
-      return `${rule.prefix} …`;
+      break;
     case "command":
       remembered.commands.add(rule.command);
-      return rule.command;
+      return `exactly \`${rule.command}\``;
     default:
       return rule satisfies never;
   }
+  return describeAlways(rule);
 }
 
 /** Records an "always" answer for a call, judged as alwaysRuleFor does; returns what was remembered. */

@@ -19,12 +19,17 @@ export interface Word {
 export interface Redirect {
   /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `<<`, `<<<`, `>&`, `<&` ... */
   op: string;
+  /** The descriptor written before the operator (`2` in `2>x`), when one was. */
+  fd?: string;
   target: Word | undefined;
 }
 
 /** A simple command: what runs between two operators. */
 export interface SimpleCommand {
   raw: string;
+  /** Where `raw` starts and ends in the parsed text. */
+  start: number;
+  end: number;
   words: Word[];
   redirects: Redirect[];
   /** Text the command reads on stdin from here-documents and here-strings. */
@@ -44,6 +49,10 @@ export interface Parsed {
   complete: boolean;
   /** Words with quotes and escapes removed and operators, joined by single spaces. */
   normalised: string;
+  /** The control and pipe operators used (`&&`, `;`, `|`, `&`, `(`...), redirections excluded. */
+  operators: string[];
+  /** A reserved word (`if`, `while`, `{`...) opened a command: a compound the checks do not model. */
+  reserved: boolean;
 }
 
 type Token =
@@ -117,6 +126,11 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
       i++;
       continue;
     }
+    // A line continuation disappears before bash splits words.
+    if (ch === "\\" && s[i + 1] === "\n") {
+      i += 2;
+      continue;
+    }
     if (ch === "#") {
       while (i < s.length && s[i] !== "\n") i++;
       continue;
@@ -145,8 +159,10 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
         word.quoted = true;
         i = end + 1;
       } else if (c === "\\") {
-        if (s[i + 1] !== "\n") word.text += s[i + 1] ?? "";
-        word.quoted = true;
+        if (s[i + 1] !== "\n") {
+          word.text += s[i + 1] ?? "";
+          word.quoted = true;
+        }
         i += 2;
       } else if (c === "$" && s[i + 1] === "'") {
         const { text, end } = ansiC(s, i + 2);
@@ -244,9 +260,14 @@ export function parseShell(command: string): Parsed {
   let pipeStart = -1;
   let pipeEnd = -1;
   const openDocs: SimpleCommand[] = [];
+  const operators: string[] = [];
+  let reserved = false;
+  let fd: string | undefined;
   const endCommand = () => {
     if (current && (current.cmd.words.length > 0 || current.cmd.redirects.length > 0)) {
       current.cmd.raw = command.slice(current.start, current.end);
+      current.cmd.start = current.start;
+      current.cmd.end = current.end;
       commands.push(current.cmd);
     }
     current = null;
@@ -264,16 +285,18 @@ export function parseShell(command: string): Parsed {
       continue;
     }
     if (tok.kind === "op" && SEPARATORS.has(tok.op)) {
+      operators.push(tok.op);
       endPipeline();
       continue;
     }
     if (pipeStart < 0) pipeStart = tok.start;
     pipeEnd = tok.end;
     if (tok.kind === "op" && (tok.op === "|" || tok.op === "|&")) {
+      operators.push(tok.op);
       endCommand();
       continue;
     }
-    current ??= { cmd: { raw: "", words: [], redirects: [], stdin: [] }, start: tok.start, end: tok.end };
+    current ??= { cmd: { raw: "", start: 0, end: 0, words: [], redirects: [], stdin: [] }, start: tok.start, end: tok.end };
     current.end = tok.end;
     if (tok.kind === "op") {
       const next = tokens[t + 1];
@@ -283,15 +306,22 @@ export function parseShell(command: string): Parsed {
         current.end = next!.end;
         pipeEnd = next!.end;
       }
-      current.cmd.redirects.push({ op: tok.op, target });
+      current.cmd.redirects.push({ op: tok.op, target, ...(fd !== undefined ? { fd } : {}) });
+      fd = undefined;
       if (tok.op === "<<" || tok.op === "<<-") openDocs.push(current.cmd);
       if (tok.op === "<<<" && target) current.cmd.stdin.push(target.text);
       continue;
     }
     const next = tokens[t + 1];
     // `2>file`: a digits-only word glued to a redirection is its file descriptor, not an argument.
-    if (next?.kind === "op" && next.start === tok.end && /^[<>&]/.test(next.op) && /^\d+$/.test(tok.word.raw)) continue;
-    if (current.cmd.words.length === 0 && !tok.word.quoted && PREFIX_WORDS.has(tok.word.text)) continue;
+    if (next?.kind === "op" && next.start === tok.end && /^[<>&]/.test(next.op) && /^\d+$/.test(tok.word.raw)) {
+      fd = tok.word.raw;
+      continue;
+    }
+    if (current.cmd.words.length === 0 && !tok.word.quoted && PREFIX_WORDS.has(tok.word.text)) {
+      if (tok.word.text !== "!") reserved = true;
+      continue;
+    }
     current.cmd.words.push(tok.word);
   }
   endPipeline();
@@ -300,15 +330,28 @@ export function parseShell(command: string): Parsed {
     .join(" ")
     .replace(/\s+/g, " ")
     .trim();
-  return { pipelines, nested, complete, normalised };
+  return { pipelines, nested, complete, normalised, operators, reserved };
 }
 
-/** Every simple command in `command`, including those nested in substitutions (depth-limited). */
-export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[] } {
+/** How deep substitutions and `sh -c` strings are followed; anything deeper is reported as truncated. */
+export const MAX_NESTING = 8;
+
+/**
+ * Every simple command in `command`, including those nested in substitutions, down to
+ * MAX_NESTING levels; `truncated` says a deeper one was not read (a check must not trust it).
+ */
+export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[]; truncated: boolean } {
   const parsed = parseShell(command);
   const pipelines = [...parsed.pipelines];
-  if (depth < 4) for (const inner of parsed.nested) pipelines.push(...allCommands(inner, depth + 1).pipelines);
-  return { pipelines, commands: pipelines.flatMap((p) => p.commands) };
+  let truncated = depth >= MAX_NESTING && parsed.nested.length > 0;
+  if (depth < MAX_NESTING) {
+    for (const inner of parsed.nested) {
+      const sub = allCommands(inner, depth + 1);
+      pipelines.push(...sub.pipelines);
+      truncated ||= sub.truncated;
+    }
+  }
+  return { pipelines, commands: pipelines.flatMap((p) => p.commands), truncated };
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;

@@ -1,6 +1,6 @@
 // apply_patch: apply a multi-file patch (Codex format or unified diff) inside the workspace, all or
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
-import { readlinkSync } from "node:fs";
+import { readlinkSync, symlinkSync } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
@@ -51,6 +51,8 @@ interface Planned {
   format: TextFormat;
   /** The text encoded for writing, filled in once the whole patch is planned. */
   bytes?: Buffer;
+  /** Set when the entry is a symbolic link being deleted: its target, to recreate it on rollback. */
+  link?: string;
 }
 
 interface Plan {
@@ -76,7 +78,22 @@ async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
   return { ...absent, original: read.data, mode: read.mode, text: decodeText(read.data, format), format };
 }
 
-/** Deleting or moving through a symlink would remove its target and leave the link dangling. */
+/**
+ * `*** Delete File` of a symbolic link removes the link itself, never its target (which may lie
+ * outside the workspace). The link's own directory must be writable. Null when `path` is not a link.
+ */
+async function linkEntry(workspace: string, path: string, boundary?: WriteBoundary): Promise<Planned | null> {
+  const abs = resolvePath(workspace, path);
+  // The link itself, never what it points to: the walk resolves the directories above it only.
+  return withWalk(abs, { followFinal: false }, (w) => {
+    if (!w.lstat()?.isSymbolicLink()) return null;
+    checkWritable(workspace, abs, w.real, boundary);
+    const link = readlinkOf(w);
+    return { abs, real: w.real, shown: displayPath(workspace, abs), original: Buffer.alloc(0), mode: undefined, text: null, format: { encoding: "utf-8", bom: false, eol: "\n" }, link };
+  });
+}
+
+/** Moving through a symlink would move its target and leave the link dangling. */
 async function refuseLink(workspace: string, path: string, action: string): Promise<void> {
   const abs = resolvePath(workspace, path);
   const target = await withWalk(abs, { followFinal: false }, (w) => (w.lstat()?.isSymbolicLink() ? readlinkOf(w) : null));
@@ -108,6 +125,13 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
     }
   };
   for (const op of ops) {
+    const link = op.type === "delete" ? await linkEntry(workspace, op.path, boundary) : null;
+    if (link) {
+      if (byReal.has(link.real)) throw new ToolError(`cannot delete ${link.shown} twice in one patch`);
+      byReal.set(link.real, link);
+      report.push(`D ${link.shown} (a symbolic link; its target ${link.link} is kept)`);
+      continue;
+    }
     const f = await file(op.path);
     switch (op.type) {
       case "add":
@@ -117,7 +141,6 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         break;
       case "delete":
         if (f.text === null) throw new ToolError(`cannot delete ${f.shown}: it does not exist`);
-        await refuseLink(workspace, op.path, "delete");
         f.text = null;
         report.push(`D ${f.shown}`);
         break;
@@ -222,9 +245,10 @@ async function rollback(done: Planned[], made: string[], to: Target): Promise<st
   const lost: string[] = [];
   for (const f of [...done].reverse()) {
     try {
-      const w = rewalk(f, to, f.original === null);
+      const w = rewalk(f, to, f.original === null || f.link !== undefined);
       try {
-        if (f.original === null) unlinkTarget(w);
+        if (f.link !== undefined) symlinkSync(f.link, w.at());
+        else if (f.original === null) unlinkTarget(w);
         else {
           w.makeParents();
           await writeAtomic(w, f.original, f.shown, f.mode);

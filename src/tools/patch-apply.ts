@@ -72,7 +72,10 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
   let cursor = 0;
   hunks.forEach((hunk, index) => {
     const label = `${path}: hunk ${index + 1} of ${hunks.length}`;
-    const edit = locate(finder, hunk, cursor, edits, label) ?? locate(finder, trimBlankContext(hunk), cursor, edits, label);
+    // Identical hunks later in the patch take the next occurrences, as the search goes on after
+    // each hunk: with as many copies as places left, the first place is this hunk's.
+    const copies = hunks.slice(index).filter((h) => sameHunk(h, hunk)).length;
+    const edit = locate(finder, hunk, cursor, edits, label, copies) ?? locate(finder, trimBlankContext(hunk), cursor, edits, label, copies);
     if (!edit) throw new ToolError(notFound(finder, doc.lines, hunk, label));
     edits.push(edit);
     cursor = edit.at + edit.length;
@@ -118,15 +121,26 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
   return { text: body.join(""), added, removed };
 }
 
-/** Finds where a hunk goes: after its anchors, after the previous hunk, then anywhere free. */
-function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit[], label: string): Edit | null {
+const sameHunk = (a: Hunk, b: Hunk): boolean =>
+  a.anchor === b.anchor && a.hintLine === b.hintLine && a.oldLines.length === b.oldLines.length && a.oldLines.every((l, k) => l === b.oldLines[k]);
+
+/**
+ * Finds where a hunk goes: after its anchors, after the previous hunk, then anywhere free.
+ * `copies` counts this hunk and the identical ones after it in the patch.
+ */
+function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit[], label: string, copies = 1): Edit | null {
   const old = hunk.oldLines;
   let from = cursor;
   let anchorAt: number | null = null;
   for (const anchor of [...(hunk.outerAnchors ?? []), ...(hunk.anchor !== undefined ? [hunk.anchor] : [])]) {
-    const found = finder.line(anchor, from);
-    // Anchors are a hint: one that is missing (or was paraphrased) does not sink an otherwise clear hunk.
-    if (found < 0) break;
+    // After the previous hunk first, then anywhere: anchors may come in any order.
+    const found = [finder.line(anchor, from), finder.line(anchor, 0)].find((at) => at >= 0) ?? -1;
+    if (found < 0) {
+      // A Codex `@@ line` names a line the change comes after; applying the hunk elsewhere would be
+      // a silent guess. git's truncated function name after `@@ -1,2 +1,2 @@` is only a hint.
+      if (hunk.anchorRequired) throw new ToolError(`${label}: the anchor line "@@ ${anchor}" is not in the file. Read the file again and copy the line exactly, or drop the anchor.`);
+      break;
+    }
     anchorAt = found;
     from = found + 1;
   }
@@ -146,7 +160,7 @@ function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit
   const choose = (found: number[], firstWins: boolean): number | null => {
     if (found.length === 0) return null;
     if (hint !== undefined) return found.reduce((best, at) => (Math.abs(at - hint) < Math.abs(best - hint) ? at : best));
-    if (found.length === 1 || firstWins) return found[0]!;
+    if (found.length <= copies || firstWins) return found[0]!;
     const where = found.slice(0, 5).map((at) => at + 1).join(", ");
     throw new ToolError(
       `${label} matches ${found.length} places (starting at lines ${where}${found.length > 5 ? ", ..." : ""}). ` +

@@ -8,6 +8,11 @@ export interface Hunk {
   anchor?: string;
   /** Anchors that lead to `anchor`, outermost first (`@@ class A` then `@@ def f():`). */
   outerAnchors?: string[];
+  /**
+   * The anchors were written as `@@ line` (Codex): each must occur in the file, or the patch fails.
+   * Unset for the function name git prints after `@@ -1,2 +1,2 @@`, which git truncates: a hint.
+   */
+  anchorRequired?: boolean;
   /** Context and removed lines, in file order. Empty for a pure insertion. */
   oldLines: string[];
   /** Context and added lines, in file order. */
@@ -52,7 +57,7 @@ export function parsePatch(text: string): FileOp[] {
   }
   const begin = lines.findIndex((l, i) => i >= start && i < end && l.trim() === "*** Begin Patch");
   let ops: FileOp[];
-  const firstHeader = lines.findIndex((l, i) => i >= start && i < end && FILE_HEADER.test(l.trimEnd()));
+  const firstHeader = lines.findIndex((l, i) => i >= start && i < end && FILE_HEADER.test(l.trim()));
   if (begin >= 0 || firstHeader >= 0) {
     ops = parseCodex(lines, begin >= 0 ? begin + 1 : firstHeader, end);
   } else {
@@ -117,7 +122,8 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
       i++;
       continue;
     }
-    const header = FILE_HEADER.exec(line);
+    // Leading spaces before a header are read as Codex reads them: `  *** Update File: x`.
+    const header = FILE_HEADER.exec(line.trim());
     if (!header) {
       fail(i, `expected "*** Add File: <path>", "*** Update File: <path>", "*** Delete File: <path>" or "*** End Patch", got ${show(line)}`);
     }
@@ -145,7 +151,7 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
       body.length -= looseBlanks;
       ops.push({ type: "add", path, content: body.length ? `${body.join("\n")}\n` : "" });
     } else {
-      const move = i < end ? MOVE_TO.exec(lines[i]!) : null;
+      const move = i < end ? MOVE_TO.exec(lines[i]!.trim()) : null;
       let moveTo: string | undefined;
       if (move) {
         if (move[1] === "") fail(i, '"*** Move to:" needs a path after the colon');
@@ -164,7 +170,7 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
 }
 
 function isCodexBoundary(line: string): boolean {
-  return FILE_HEADER.test(line.trimEnd()) || line.trim() === "*** End Patch";
+  return FILE_HEADER.test(line.trim()) || line.trim() === "*** End Patch";
 }
 
 interface HunkDraft {
@@ -192,7 +198,9 @@ function parseCodexHunks(lines: string[], i: number, end: number, path: string):
     const line = lines[i]!;
     if (line.startsWith("@@")) {
       const { anchor, hintLine } = hunkHeader(line, i);
+      const loose = hintLine === undefined && anchor !== undefined;
       if (draft && draft.hunk.oldLines.length === 0 && draft.hunk.newLines.length === 0) {
+        if (loose) draft.hunk.anchorRequired = true;
         // Consecutive "@@" lines narrow the search step by step: class, then method.
         const prev = draft.hunk.anchor;
         if (prev !== undefined) draft.hunk.outerAnchors = [...(draft.hunk.outerAnchors ?? []), prev];
@@ -202,10 +210,13 @@ function parseCodexHunks(lines: string[], i: number, end: number, path: string):
       finish();
       const hunk: Hunk = { oldLines: [], newLines: [] };
       if (anchor !== undefined) hunk.anchor = anchor;
+      if (loose) hunk.anchorRequired = true;
       if (hintLine !== undefined) hunk.hintLine = hintLine;
       draft = { hunk, at: i, looseBlanks: 0 };
       continue;
     }
+    // Between hunks (after "*** End of File", say) a blank line separates; it is not context.
+    if (!draft && line.trim() === "") continue;
     if (line.trimEnd() === "*** End of File") {
       if (!draft) fail(i, `"*** End of File" must follow the lines of a hunk`);
       draft.hunk.endOfFile = true;

@@ -262,7 +262,7 @@ describe("task manager safety", () => {
     // A client asking for the workspace scope still gets this task only, and nothing is saved.
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
     const notice = await t.waitFor("notice", (e) => e.text.startsWith("allowed from now on"));
-    expect(notice.text).toBe("allowed from now on in this task: git reset --hard");
+    expect(notice.text).toBe("allowed from now on in this task: exactly `git reset --hard`");
     // The same command runs without a question; a more destructive one asks again.
     const again = await t.waitFor("approval.requested", (e) => e.requestId !== ask.requestId);
     expect(again.detail).toBe("git reset --hard origin/main");
@@ -290,8 +290,11 @@ describe("task manager safety", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "build"));
     const ask = await t.waitFor("approval.requested");
+    // The card can say before the choice exactly what "always" allows, and the notice says the same.
+    expect(ask.always).toBe('commands starting with "npm run build"');
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
     await t.waitFor("turn.completed");
+    expect(t.events.some((e) => e.type === "notice" && e.text === 'allowed from now on in this workspace: commands starting with "npm run build"')).toBe(true);
     const saved = JSON.parse(readFileSync(join(t.home, "permissions.json"), "utf8")) as Record<string, unknown>;
     expect(Object.keys(saved)).toEqual([t.ws]);
     const rules = (await t.waitFor("task.updated", (e) => e.task.rules.length > 0)).task.rules;

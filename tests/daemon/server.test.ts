@@ -54,7 +54,7 @@ describe("the daemon server", () => {
     const d = await start((req) => {
       const last = (req.messages as { role: string; content: string }[]).at(-1)!;
       if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 200)}`);
-      return toolReply([{ name: "run_command", args: { command: "rm -rf ~/" } }]);
+      return toolReply([{ name: "run_command", args: { command: "rm -rf ~/projects" } }]);
     });
     const answer = await http(d.url, "/", { body: JSON.stringify({ prompt: "clean up" }) });
     expect(answer.status).toBe(200);

@@ -24,19 +24,19 @@ const TRUSTED = [
   "git blame src/cli.ts", "git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --list 'feat*'", "git branch --contains abc123",
   "git tag", "git tag -l 'v1*'", "git tag --list", "git remote", "git remote -v", "git remote get-url origin", "git rev-parse HEAD", "git rev-parse --show-toplevel",
   "git ls-files", "git ls-tree HEAD", "git describe --tags", "git shortlog -sn", "git reflog", "git reflog show", "git config user.name", "git config --get user.email",
-  "git config --list", "git config -l", "git stash list", "git worktree list", "git grep foo", "git cat-file -p HEAD", "git -C sub log", "git --git-dir=.git log",
+  "git config --list", "git config -l", "git stash list", "git worktree list", "git grep foo", "git cat-file -p HEAD",
   "git --no-pager log", "git -P diff", "git --version", "git merge-base main HEAD", "git rev-list --count HEAD", "git log --output-indicator-new=x -p",
   "od -c f", "strings bin", "nproc", "comm a b", "paste a b", "seq 10", "tac f", "rev f", "fold -w 80 f", "expand f", "sha1sum f", "b2sum f", "cksum f",
   "git show-ref", "git count-objects -v", "git name-rev HEAD", "git check-ignore -v x", "git cherry -v", "git whatchanged -1", "git diff-tree --name-only -r HEAD",
   "git tag -n5", "git config --get-regexp alias", "git var -l", "git ls-files --others --exclude-standard",
-  "cat ~/notes.txt", "ls {src,tests}", "ls # a comment", "echo a\\ b", "'ls' -la", "l\\s", "! ls",
+  "cat ~/notes.txt", "ls {src,tests}", "ls # a comment", "echo a\\ b", "! ls", "ls | head", 'rg "a|b" src', "grep ';' f", "ls 2>/dev/null", "ls && pwd", "ls | wc -l", "grep foo x || true",
 ];
 
 /** Commands that must ask: metacharacters, unknown programs, path tricks, risky variables, writing options. */
 const UNTRUSTED = [
   // The seed's metacharacters, anywhere (quoted too), plus control characters and open quotes.
-  "ls | head", "ls && rm x", "ls; rm x", "ls > out", "cat < f", "echo $(id)", "echo `id`", "echo $HOME", "ls (x)", "ls\nrm x", "ls &", 'rg "a|b" src',
-  "grep ';' f", "ls 2>/dev/null", "ls\u0000", "ls\r", "ls\u001b[1m", 'cat "x', "echo 'x", "", "   ",
+  "'ls' -la", "l\\s", "git -C sub log", "git --git-dir=.git log", "ls && rm x", "ls; rm x", "ls > out", "cat < f", "echo $(id)", "echo `id`", "echo $HOME", "ls (x)", "ls\nrm x", "ls &",
+  "ls\u0000", "ls\r", "ls\u001b[1m", 'cat "x', "echo 'x", "", "   ",
   // Programs that are not purely read-only.
   "rm -rf x", "touch x", "mkdir x", "npm test", "make", "python3 x.py", "node x.js", "awk '{print}' f", "tee f", "xargs rm", "env", "env ls",
   "less f", "more f", "sudo ls", "time ls", "nice ls", "command ls", "exec ls", "uniq a b", "xxd a b", "curl x", "sh script.sh", "bash", "chmod 644 f",
@@ -97,7 +97,8 @@ describe("isReadOnlyCommand", () => {
   });
 
   it.each([
-    ["ls | head", "|"],
+    ["ls && rm x", "rm"],
+    ["ls & pwd", "&"],
     ["rg foo *", "*"],
     ["find . -delete", "-delete"],
     ["sed -i s/a/b/ f", "-i"],
@@ -138,13 +139,28 @@ describe("trustedCommandArgv", () => {
   });
 
   it("neutralises git and puts --no-ext-diff/--no-textconv after the subcommands that take them", () => {
-    const argv = trustedCommandArgv("git -C sub diff HEAD -- src")!;
+    const argv = trustedCommandArgv("git diff HEAD -- src")!;
     expect(argv.slice(0, 3)).toEqual(["git", "--no-pager", "--no-optional-locks"]);
     expect(argv).toContain("core.fsmonitor=false");
-    expect(argv.slice(-7)).toEqual(["-C", "sub", "diff", "--no-ext-diff", "--no-textconv", "HEAD", "--", "src"].slice(-7));
+    expect(argv.slice(-6)).toEqual(["diff", "--no-ext-diff", "--no-textconv", "HEAD", "--", "src"]);
     expect(neutraliseGit(["git", "status"]).slice(-1)).toEqual(["status"]);
     expect(neutraliseGit(["git", "blame", "f"]).slice(-3)).toEqual(["blame", "--no-textconv", "f"]);
     expect(neutraliseGit(["/usr/bin/git", "stash", "list"]).slice(-2)).toEqual(["stash", "list"]);
+  });
+});
+
+describe("trustedCommandArgv of lists, pipelines and bash -c", () => {
+  it("runs a list through bash with every git part neutralised in place", () => {
+    const [bash, flag, text] = trustedCommandArgv("ls && git diff 2>/dev/null | wc -l")!;
+    expect([bash, flag]).toEqual(["bash", "-c"]);
+    expect(text).toMatch(/^ls && git --no-pager --no-optional-locks -c core\.fsmonitor=false .* diff --no-ext-diff --no-textconv 2>\/dev\/null \| wc -l$/);
+  });
+
+  it("runs `bash -lc SCRIPT` as its script would run", () => {
+    expect(trustedCommandArgv("bash -lc 'ls -la'")).toEqual(["ls", "-la"]);
+    expect(trustedCommandArgv("sh -c 'git status'")![1]).toBe("--no-pager");
+    expect(trustedCommandArgv("bash -lc 'ls && pwd'")).toEqual(["bash", "-c", "ls && pwd"]);
+    expect(trustedCommandArgv("bash -lc 'ls && rm x'")).toBeNull();
   });
 });
 
@@ -179,7 +195,7 @@ describe("neutralised git against a hostile repository", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it.each(["git status", "git diff", "git diff HEAD", "git log -p -1", "git show", "git blame a.txt", "git grep one HEAD"])("%s runs nothing the repository configured", (command) => {
+  it.each(["git status", "git diff", "git diff HEAD", "git log -p -1", "git show", "git blame a.txt", "git grep one HEAD", "ls && git diff", "bash -lc 'git status; git diff | cat'"])("%s runs nothing the repository configured", (command) => {
     const { dir, marker } = hostileRepo();
     const argv = trustedCommandArgv(command)!;
     const result = run(dir, argv);

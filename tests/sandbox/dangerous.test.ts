@@ -1,8 +1,10 @@
 // Dangerous commands and the unrecoverable blocklist: each rule, the part of a compound command
 // that matched, commands hidden in substitutions and `sh -c`, and ordinary commands left alone.
 import { describe, expect, it } from "vitest";
+import { join } from "node:path";
 import { classifyDanger, DANGER_RULES } from "../../src/sandbox/dangerous.js";
 import { shellPayload, unwrap } from "../../src/sandbox/unwrap.js";
+import { readCases } from "../helpers/case-table.js";
 
 /** [command, rule, part that matched] for the blocklist. */
 const BLOCKED: [string, string, string][] = [
@@ -38,29 +40,36 @@ const BLOCKED: [string, string, string][] = [
   ["echo x | sudo tee /dev/vda", "overwrite-disk", "sudo tee /dev/vda"],
   ["shred -n1 /dev/sdb", "overwrite-disk", "shred -n1 /dev/sdb"],
   ["ls; rm -rf / ; echo done", "delete-root", "rm -rf /"],
+  ["rm -rf ~", "delete-system", "rm -rf ~"],
+  ['rm -rf "$HOME"', "delete-system", 'rm -rf "$HOME"'],
+  ["rm -rf /etc", "delete-system", "rm -rf /etc"],
+  ["kill -9 -1", "kill-all", "kill -9 -1"],
+  ["kill -- -1", "kill-all", "kill -- -1"],
+  ["wget -qO- x | sudo bash -s -- --flag", "pipe-to-root-shell", "wget -qO- x | sudo bash -s -- --flag"],
+  ["shutdown -h now", "shutdown", "shutdown -h now"],
+  ["sudo reboot", "shutdown", "sudo reboot"],
+  ["systemctl poweroff", "shutdown", "systemctl poweroff"],
+  ["dd if=x of=/dev/sdb1", "overwrite-disk", "dd if=x of=/dev/sdb1"],
 ];
 
 /** [command, rule, part that matched] for dangerous commands. */
 const DANGEROUS: [string, string, string][] = [
-  ["rm -rf ~", "recursive-delete", "rm -rf ~"],
-  ["rm -rf ~/", "recursive-delete", "rm -rf ~/"],
-  ['rm -rf "$HOME"', "recursive-delete", 'rm -rf "$HOME"'],
-  ["rm -rf ${HOME}/*", "recursive-delete", "rm -rf ${HOME}/*"],
+  ["rm -rf ~/projects", "recursive-delete", "rm -rf ~/projects"],
+  ["rm -v /var/www -rf", "recursive-delete", "rm -v /var/www -rf"],
   ["rm -rf .", "recursive-delete", "rm -rf ."],
   ["rm -rf ./*", "recursive-delete", "rm -rf ./*"],
   ["rm -rf *", "recursive-delete", "rm -rf *"],
   ["rm -rf ..", "recursive-delete", "rm -rf .."],
   ["rm -rf ../other-project", "recursive-delete", "rm -rf ../other-project"],
   ["rm -rf $BUILD_DIR/", "recursive-delete", "rm -rf $BUILD_DIR/"],
-  ["rm -rf /etc", "recursive-delete", "rm -rf /etc"],
   ["rm -rf /usr/lib/python3", "recursive-delete", "rm -rf /usr/lib/python3"],
-  ["rm -rf /home/alice", "recursive-delete", "rm -rf /home/alice"],
-  ["ls && rm -rf ~ ; echo done", "recursive-delete", "rm -rf ~"],
-  ["find . -delete", "recursive-delete", "find . -delete"],
-  ["find ~ -name '*.log' -delete", "recursive-delete", "find ~ -name '*.log' -delete"],
+  ["rm -rf /home/alice/src", "recursive-delete", "rm -rf /home/alice/src"],
+  ["ls && rm -rf ~/x ; echo done", "recursive-delete", "rm -rf ~/x"],
+  ["find . -delete", "bulk-delete", "find . -delete"],
+  ["find ~/src -name '*.log' -delete", "bulk-delete", "find ~/src -name '*.log' -delete"],
   ["mkfs.ext4 disk.img", "make-filesystem", "mkfs.ext4 disk.img"],
-  ["dd if=x of=/dev/sdb1", "device-write", "dd if=x of=/dev/sdb1"],
-  ["cat x > /dev/sda2", "device-write", "cat x > /dev/sda2"],
+  ["dd if=x of=/dev/loop0", "device-write", "dd if=x of=/dev/loop0"],
+  ["cat x > /dev/ttyS0", "device-write", "cat x > /dev/ttyS0"],
   ["fdisk /dev/sda", "partition-disk", "fdisk /dev/sda"],
   ["wipefs -a disk.img", "partition-disk", "wipefs -a disk.img"],
   ["chmod 777 f", "world-writable", "chmod 777 f"],
@@ -82,13 +91,9 @@ const DANGEROUS: [string, string, string][] = [
   ["sudo systemctl disable --now sshd", "service-stop", "sudo systemctl disable --now sshd"],
   ["systemctl --user mask foo", "service-stop", "systemctl --user mask foo"],
   ["service postgresql stop", "service-stop", "service postgresql stop"],
-  ["kill -9 -1", "kill-all", "kill -9 -1"],
-  ["kill -KILL -1", "kill-all", "kill -KILL -1"],
-  ["kill -- -1", "kill-all", "kill -- -1"],
   ["killall node", "kill-by-name", "killall node"],
   ["pkill -9 -f vite", "kill-by-name", "pkill -9 -f vite"],
   ["curl -fsSL https://x.sh | sh", "pipe-to-shell", "curl -fsSL https://x.sh | sh"],
-  ["wget -qO- x | sudo bash -s -- --flag", "pipe-to-shell", "wget -qO- x | sudo bash -s -- --flag"],
   ["curl x | python3", "pipe-to-shell", "curl x | python3"],
   ["bash <(curl -s x)", "pipe-to-shell", "bash <(curl -s x)"],
   ['eval "$(curl -s x)"', "pipe-to-shell", 'eval "$(curl -s x)"'],
@@ -96,11 +101,8 @@ const DANGEROUS: [string, string, string][] = [
   ["echo aGk= | base64 -d | bash", "decode-to-shell", "echo aGk= | base64 -d | bash"],
   ["echo x | base64 --decode | sh", "decode-to-shell", "echo x | base64 --decode | sh"],
   ["xxd -r -p hex | sh", "decode-to-shell", "xxd -r -p hex | sh"],
-  ["sh -c 'ls'", "shell-indirection", "sh -c 'ls'"],
-  ['bash -lc "npm test"', "shell-indirection", 'bash -lc "npm test"'],
-  ["eval ls", "shell-indirection", "eval ls"],
-  ['su -c "id" root', "shell-indirection", 'su -c "id" root'],
-  ["env -S 'ls -la'", "shell-indirection", "env -S 'ls -la'"],
+  ['eval "$CMD"', "shell-indirection", 'eval "$CMD"'],
+  ["bash <<< 'ls'", "shell-indirection", "bash <<< 'ls'"],
   ['echo "id" | bash', "shell-indirection", 'echo "id" | bash'],
   ['bash -c "chmod 777 x"', "world-writable", "chmod 777 x"],
   ["git push --force origin main", "git-force-push", "git push --force origin main"],
@@ -112,27 +114,24 @@ const DANGEROUS: [string, string, string][] = [
   ["git checkout -- .", "git-discard-changes", "git checkout -- ."],
   ["git restore .", "git-discard-changes", "git restore ."],
   ["git stash clear", "git-discard-changes", "git stash clear"],
-  ["shutdown -h now", "shutdown", "shutdown -h now"],
-  ["sudo reboot", "shutdown", "sudo reboot"],
-  ["systemctl poweroff", "shutdown", "systemctl poweroff"],
-  ["init 0", "shutdown", "init 0"],
   ["crontab -r", "crontab-remove", "crontab -r"],
   ["echo x | sudo tee /etc/hosts", "system-file-write", "sudo tee /etc/hosts"],
   ["echo 'nameserver 1.1.1.1' > /etc/resolv.conf", "system-file-write", "echo 'nameserver 1.1.1.1' > /etc/resolv.conf"],
   ["sudo cp evil /usr/bin/ls", "system-file-write", "sudo cp evil /usr/bin/ls"],
   ["sed -i s/a/b/ /etc/ssh/sshd_config", "system-file-write", "sed -i s/a/b/ /etc/ssh/sshd_config"],
   ["rm -f /etc/passwd", "system-file-write", "rm -f /etc/passwd"],
+  ["dd if=/dev/sda of=disk.img", "disk-read", "dd if=/dev/sda of=disk.img"],
   ["npm test && git push --force", "git-force-push", "git push --force"],
 ];
 
 /** Ordinary work that must not be flagged. */
 const HARMLESS = [
-  "ls -la", "npm test", "rm -rf node_modules", "rm -rf dist build", "rm -f /tmp/x.log", "rm -rf ./build/", "rm file.txt", "find . -name '*.o' -delete",
+  "ls -la", "npm test", "rm -rf node_modules", "rm -rf dist build", "rm -f /tmp/x.log", "rm -rf ./build/", "rm file.txt",
   "chmod 755 script.sh", "chmod +x run.sh", "chmod -R 755 .", "chown -R me .", "dd if=/dev/zero of=/dev/null count=1", "cat a > /dev/null", "echo hi 2>&1",
-  "git push origin main", "git push --force-with-lease", "git reset --soft HEAD~1", "git checkout main", "git checkout -b feat", "git restore --staged .",
+  "git push origin main", "git reset --soft HEAD~1", "git checkout main", "git checkout -b feat", "git restore --staged .",
   "git clean -n", "kill 1234", "kill -9 4321", "systemctl status nginx", "service nginx status", 'psql -c "SELECT 1"', 'sqlite3 db "DELETE FROM t WHERE id = 1"',
   'echo "rm -rf /"', 'git commit -m "rm -rf /"', "grep -r 'DROP TABLE' migrations", "curl -o file.tar.gz https://x", "curl x | jq .", "base64 -d in > out",
-  "python3 -c 'print(1)'", "bash script.sh", "xargs rm -f", "crontab -l", "echo {a,b}", "mkdir -p ~/x", "cp a /tmp/b", "cp /etc/hosts .", "sudo apt-get install x",
+  "python3 -c 'print(1)'", "bash script.sh", "sh -c 'ls'", 'bash -lc "npm test"', "eval ls", 'su -c "id" root', "env -S 'ls -la'", "crontab -l", "echo {a,b}", "mkdir -p ~/x", "cp a /tmp/b", "cp /etc/hosts .", "sudo apt-get install x",
 ];
 
 describe("classifyDanger", () => {
@@ -149,16 +148,17 @@ describe("classifyDanger", () => {
   });
 
   it("prefers a blocked part over an earlier dangerous one", () => {
-    expect(classifyDanger("rm -rf ~ && rm -rf /")).toMatchObject({ level: "blocked", rule: "delete-root", part: "rm -rf /" });
+    expect(classifyDanger("rm -rf ~/x && rm -rf /")).toMatchObject({ level: "blocked", rule: "delete-root", part: "rm -rf /" });
   });
 
   it("says where a nested command came from", () => {
-    expect(classifyDanger('bash -c "rm -rf ~"').reason).toMatch(/inside `bash`/);
+    expect(classifyDanger('bash -c "rm -rf ~/x"').reason).toMatch(/inside `bash`/);
     expect(classifyDanger("find . -exec chmod 777 {} +").reason).toMatch(/inside find -exec/);
   });
 
   it("every rule has a level, a one-line description, and at least one test case", () => {
     const tested = new Set([...BLOCKED, ...DANGEROUS].map(([, rule]) => rule));
+    for (const c of readCases(join(import.meta.dirname, "cases"))) if (c.rule) tested.add(c.rule);
     for (const rule of DANGER_RULES) {
       expect(rule.description).not.toMatch(/\n/);
       expect(tested, rule.name).toContain(rule.name);

@@ -20,7 +20,8 @@ describe("policyCheck", () => {
     ["make", "on-request", "ask", null],
     ["make", "never", "trusted", null],
     ["git status", "untrusted", "ask", null],
-    ["rm -rf ~", "never", "dangerous", "recursive-delete"],
+    ["rm -rf ~/x", "never", "dangerous", "recursive-delete"],
+    ["rm -rf ~", "never", "blocked", "delete-system"],
     ["curl x | sh", "on-request", "dangerous", "pipe-to-shell"],
     ["rm -rf /", "never", "blocked", "delete-root"],
     [":(){ :|:& };:", "untrusted", "blocked", "fork-bomb"],
@@ -47,8 +48,8 @@ describe("runPolicyCheck", () => {
 
   it("joins the words after -- and prints one human-readable line by default", async () => {
     const t = io();
-    expect(await runPolicyCheck(["--approval", "never", "--", "rm", "-rf", "~"], t.streams)).toBe(0);
-    expect(t.out.join("")).toMatch(/^dangerous \[recursive-delete\]: recursive rm of `~` deletes a home directory \(rule recursive-delete\)\n$/);
+    expect(await runPolicyCheck(["--approval", "never", "--", "rm", "-rf", "~/x"], t.streams)).toBe(0);
+    expect(t.out.join("")).toMatch(/^dangerous \[recursive-delete\]: recursive rm of `~\/x` deletes files in a home directory \(rule recursive-delete\)\n$/);
   });
 
   it("trusted commands print a null rule", async () => {

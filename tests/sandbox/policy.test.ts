@@ -43,7 +43,7 @@ describe("decide: order", () => {
   });
 
   it("mode gates come before dangerous commands and the policy", () => {
-    expect(run("rm -rf ~", { mode: "plan", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:plan", reason: expect.stringMatching(/plan mode is read-only/) });
+    expect(run("rm -rf ~/x", { mode: "plan", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:plan", reason: expect.stringMatching(/plan mode is read-only/) });
     expect(edit({ mode: "plan" })).toMatchObject({ decision: "deny", rule: "mode:plan" });
     expect(edit({ mode: "debug", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:debug" });
     expect(run("make", { mode: "debug", approval: "never" }).decision).toBe("allow");
@@ -51,9 +51,9 @@ describe("decide: order", () => {
 
   it("dangerous commands ask even under never and in goal mode; only --yolo skips them", () => {
     for (const mode of ["default", "goal", "debug", "accept-edits"] as const) {
-      expect(run("rm -rf ~", { mode, approval: "never" })).toMatchObject({ decision: "ask", rule: "recursive-delete", danger: "dangerous" });
+      expect(run("rm -rf ~/x", { mode, approval: "never" })).toMatchObject({ decision: "ask", rule: "recursive-delete", danger: "dangerous" });
     }
-    expect(run("rm -rf ~", { approval: "never", yolo: true }).decision).toBe("allow");
+    expect(run("rm -rf ~/x", { approval: "never", yolo: true }).decision).toBe("allow");
   });
 
   it("names the dangerous part of a compound command", () => {
@@ -112,17 +112,66 @@ describe("decide: remembered rules", () => {
     ["./run.sh test", null],
     ["FOO=1 npm test", null],
     ["curl https://x", null],
+    // issue 15: git subcommands whose arguments decide how much they destroy, and dangerous commands, stay exact.
+    ["git reset --hard", null],
+    ["git reset HEAD file.txt", null],
+    ["git push origin main", null],
+    ["git checkout main", null],
+    ["git clean -n", null],
+    ["git add -A", "git add"],
+    ["git fetch --all", "git fetch"],
+    ["make clean && rm -rf /var/www", null],
   ])("'always' on %j remembers the prefix %j", (command, prefix) => {
     expect(suggestPrefix(command)).toBe(prefix);
   });
 
   it("rememberAlways stores a prefix, an exact command, or all edits", () => {
     const r = newRemembered();
-    expect(rememberAlways(r, "exec", "npm run test -- x")).toBe("npm run test …");
-    expect(rememberAlways(r, "exec", "rm -f x")).toBe("rm -f x");
+    expect(rememberAlways(r, "exec", "npm run test -- x")).toBe('commands starting with "npm run test"');
+    expect(rememberAlways(r, "exec", "rm -f x")).toBe("exactly `rm -f x`");
     expect(rememberAlways(r, "edit", undefined)).toBe("all file edits");
     expect(rememberAlways(r, "mcp", undefined, "mcp__gh__create_issue")).toBe("the tool mcp__gh__create_issue");
     expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true, tools: new Set(["mcp__gh__create_issue"]) });
+  });
+
+  it("describeAlways says before the choice exactly what 'always' will allow", () => {
+    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --watch"))).toBe('commands starting with "npm run build"');
+    expect(describeAlways(alwaysRuleFor("exec", "git reset --hard"))).toBe("exactly this command");
+    expect(describeAlways(alwaysRuleFor("exec", "rm -rf ~/x"))).toBe("exactly this command");
+    expect(describeAlways(alwaysRuleFor("edit", undefined))).toBe("all file edits");
+    expect(describeAlways(alwaysRuleFor("mcp", undefined, "mcp__x__y"))).toBe("the tool mcp__x__y");
+  });
+
+  it("issue 15: 'always' on git reset --hard covers that command only, never a worse one", () => {
+    const remembered = newRemembered();
+    rememberAlways(remembered, "exec", "git reset --hard");
+    expect(run("git reset --hard", { remembered, approval: "never" })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
+    expect(run("git reset --hard origin", { remembered, approval: "never" })).toMatchObject({ decision: "ask", danger: "dangerous" });
+    expect(run("git reset HEAD~3", { remembered })).toMatchObject({ decision: "ask" });
+    expect(remembered.prefixes.size).toBe(0);
+  });
+
+  it("issue 15: after 'always' the very command approved is never asked about again", () => {
+    for (const [command, approval] of [
+      ["rm -rf ~/old-project", "never"],
+      ["npm run build 2>&1 | tail -5", "untrusted"],
+      ["npm test && git push --force-with-lease", "on-request"],
+      ["git push origin main", "untrusted"],
+      ["make build", "untrusted"],
+    ] as const) {
+      const remembered = newRemembered();
+      expect(run(command, { remembered, approval }).decision, command).toBe("ask");
+      rememberAlways(remembered, "exec", command);
+      expect(run(command, { remembered, approval }).decision, command).toBe("allow");
+    }
+  });
+
+  it("issue 15: a prefix never covers a dangerous command that starts with it", () => {
+    const remembered = newRemembered();
+    rememberAlways(remembered, "exec", "npm run clean");
+    expect(run("npm run clean", { remembered, approval: "untrusted" }).decision).toBe("allow");
+    expect(run("npm run clean -- --all", { remembered, approval: "untrusted" }).decision).toBe("allow");
+    expect(run("npm run clean && rm -rf ~/x", { remembered }).decision).toBe("ask");
   });
 });
 
@@ -137,7 +186,7 @@ describe("what 'always' allows", () => {
   it("remembers a dangerous command exactly, so a prefix never covers a more destructive one", () => {
     expect(alwaysRuleFor("exec", "git reset --hard", undefined, true)).toEqual({ kind: "command", command: "git reset --hard" });
     const r = newRemembered();
-    expect(rememberAlways(r, "exec", "git reset --hard")).toBe("git reset --hard");
+    expect(rememberAlways(r, "exec", "git reset --hard")).toBe("exactly `git reset --hard`");
     expect(r.prefixes.size).toBe(0);
     const ask = (command: string) => decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: r }).decision;
     // What was approved runs; what it did not approve asks again.
@@ -183,8 +232,8 @@ describe("decide: approval policy", () => {
 
   it("names the part of a compound command that needs approval", () => {
     expect(run("ls && make && cat x")).toMatchObject({ decision: "ask", part: "make" });
-    expect(run("ls | head")).toMatchObject({ decision: "ask", reason: expect.stringMatching(/metacharacter `\|`/) });
-    expect(run("ls | head").part).toBeUndefined();
+    expect(run("ls | head")).toMatchObject({ decision: "allow", readOnly: true });
+    expect(run("ls & pwd")).toMatchObject({ decision: "ask", reason: expect.stringMatching(/operator `&`/) });
   });
 
   it("edits ask under on-request unless accept-edits or remembered; never allows them", () => {

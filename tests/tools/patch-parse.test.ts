@@ -33,13 +33,13 @@ const cases: Case[] = [
     ops: [
       { type: "add", path: "n.txt", content: "a\n\n" },
       { type: "delete", path: "d.txt" },
-      { type: "update", path: "u.ts", moveTo: "v.ts", hunks: [{ anchor: "function f() {", oldLines: ["ctx", "old"], newLines: ["ctx", "new"], endOfFile: true }] },
+      { type: "update", path: "u.ts", moveTo: "v.ts", hunks: [{ anchor: "function f() {", anchorRequired: true, oldLines: ["ctx", "old"], newLines: ["ctx", "new"], endOfFile: true }] },
     ],
   },
   {
     name: "consecutive @@ lines become outer anchors",
     patch: P("*** Begin Patch", "*** Update File: a.py", "@@ class A:", "@@ def f(self):", "-x", "+y", "*** End Patch"),
-    ops: [{ type: "update", path: "a.py", hunks: [{ anchor: "def f(self):", outerAnchors: ["class A:"], oldLines: ["x"], newLines: ["y"] }] }],
+    ops: [{ type: "update", path: "a.py", hunks: [{ anchor: "def f(self):", outerAnchors: ["class A:"], anchorRequired: true, oldLines: ["x"], newLines: ["y"] }] }],
   },
   {
     name: "trailing blank lines without a space are separators, inner ones are context",
