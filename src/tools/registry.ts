@@ -1,5 +1,6 @@
 // The registry does, once, what every tool would otherwise repeat: look up, parse, validate,
 // authorise, run with a signal, cap the result and emit the lifecycle events.
+import { setMaxListeners } from "node:events";
 import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
@@ -255,6 +256,9 @@ export class ToolRegistry {
     await env.checkpoint?.before(tool, runArgs);
     // The tool's own signal: the forced stop, or this call's deadline.
     const controller = new AbortController();
+    // Every running call of a step (and each subagent's) listens on the one stop signal; the
+    // listeners are removed when the call ends, so many at once are expected, not a leak.
+    setMaxListeners(0, env.signal);
     const forward = () => controller.abort(env.signal.reason);
     if (env.signal.aborted) forward();
     else env.signal.addEventListener("abort", forward, { once: true });

@@ -105,3 +105,22 @@ describe("settle", () => {
     await expect(settle(Promise.reject(new Error("boom")), { deadlineMs: 10_000, graceMs: 10, stop: stop.signal, controller: new AbortController() })).rejects.toThrow("boom");
   });
 });
+
+describe("many calls on one stop signal", () => {
+  it("raises no MaxListenersExceededWarning when a step runs many calls at once", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => void warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const stop = new AbortController();
+      const slow = defineTool({ name: "slow", kind: "read", description: "", params: z.object({}), summarize: () => "", run: () => new Promise<string>((r) => setTimeout(() => r("ok"), 50)) });
+      const registry = new ToolRegistry([slow]);
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => registry.execute({ id: `c${i}`, name: "slow", arguments: "{}" }, { workspace: dir, taskId: "t", signal: stop.signal, emit: () => {} })));
+      expect(results.every((r) => r.status === "ok")).toBe(true);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
