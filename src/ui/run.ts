@@ -26,6 +26,7 @@ import { osc52, notify } from "./terminal/osc.js";
 import { createProbe } from "./terminal/probe.js";
 import { clipboardRoute, readTmux } from "./terminal/tmux.js";
 import { enterScreen } from "./terminal/screen.js";
+import { lineWriterSelected } from "./terminal/writer-choice.js";
 import { makeTheme } from "./theme/setup.js";
 import { TranscriptRenderer } from "./view/transcript-view.js";
 import { markdownStyles } from "./view/panes.js";
@@ -290,14 +291,17 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
   stdout.write(`${composeScreen(store.getState(), services).lines.join("\n")}\x1b[H`);
   const { mountInk } = await import("./mount.js");
-  // Ink's first frame is written over ours without clearing line ends (it takes the screen for
-  // blank): when the state changed meanwhile and a line got shorter, the old end would stay.
-  const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
-  stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    stdout.write = write as typeof stdout.write;
-    return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
-  }) as typeof stdout.write;
+  // Ink's line writer draws its first frame over ours without clearing line ends (it takes the
+  // screen for blank): when the state changed meanwhile and a line got shorter, the old end would
+  // stay. Our cell writer (the default) erases every line end of a first frame itself.
+  if (lineWriterSelected(env)) {
+    const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
+    stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      stdout.write = write as typeof stdout.write;
+      return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
+    }) as typeof stdout.write;
+  }
   ink = mountInk(services, {
     stdout,
     stdin,
