@@ -26,7 +26,7 @@ import { osc52, notify } from "./terminal/osc.js";
 import { createProbe } from "./terminal/probe.js";
 import { clipboardRoute, readTmux } from "./terminal/tmux.js";
 import { enterScreen } from "./terminal/screen.js";
-import { lineWriterSelected } from "./terminal/writer-choice.js";
+import { lineWriterSelected, terminalHints } from "./terminal/writer-choice.js";
 import { makeTheme } from "./theme/setup.js";
 import { TranscriptRenderer } from "./view/transcript-view.js";
 import { markdownStyles } from "./view/panes.js";
@@ -319,6 +319,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   setTimeout(() => {
     stdout.write(probe.queries);
     void probe.result.then((caps) => {
+      terminalHints.synchronizedOutput = caps.syncOutput === true;
       // Without a configured theme, a light terminal background gets the light theme.
       if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
     });

@@ -3,7 +3,9 @@
 import { type CellRow, parseLine } from "./cells.js";
 import { Painter, paintRow } from "./frame-diff.js";
 
-export { lineWriterSelected } from "./writer-choice.js";
+import { terminalHints } from "./writer-choice.js";
+
+export { lineWriterSelected, terminalHints } from "./writer-choice.js";
 
 const HIDE = "\x1b[?25l";
 const SHOW = "\x1b[?25h";
@@ -100,11 +102,13 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
     }
     p.setStyle("");
     const wroteCells = p.out.length > mark;
-    // The cursor is hidden while cells are written, so it never shows jumping across the screen.
-    if (wroteCells && cursorShown) p.out.splice(mark, 0, HIDE);
+    // The cursor is hidden while cells are written, so it never shows jumping across the screen,
+    // unless the terminal shows each (synchronized) frame only whole.
+    const hide = wroteCells && cursorShown && !terminalHints.synchronizedOutput;
+    if (hide) p.out.splice(mark, 0, HIDE);
     if (cursor) {
       p.moveTo(cursor.y, cursor.x);
-      if (!cursorShown || wroteCells) p.raw(SHOW);
+      if (!cursorShown || hide) p.raw(SHOW);
     } else if (cursorShown && !wroteCells) {
       p.raw(HIDE);
     }

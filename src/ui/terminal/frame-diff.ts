@@ -4,6 +4,8 @@ import { type CellRow, type Style, sgr } from "./cells.js";
 
 /** Unchanged cells between two changed runs that are cheaper to rewrite than to jump over. */
 const MERGE_GAP = 3;
+/** Blank cells from which erasing them in place (ECH plus a jump) is shorter than writing them. */
+const ERASE_MIN = 10;
 
 /**
  * Accumulates output while tracking where the terminal's cursor is and which style it prints
@@ -32,15 +34,37 @@ export class Painter {
     this.style = style;
   }
 
-  /** Writes columns [from, to) of `row`; the cursor must be at `from`. */
-  cells(row: CellRow, from: number, to: number): void {
-    for (let c = from; c < to; c++) {
+  /** Writes columns [from, to) of terminal row `r` from `row`; the cursor must be at `from`. */
+  cells(r: number, row: CellRow, from: number, to: number): void {
+    let c = from;
+    while (c < to) {
       const ch = row.chars[c]!;
-      if (ch === "") continue; // the second half of a wide character was drawn with its first
-      this.setStyle(row.styles[c]!);
+      if (ch === "") {
+        c++; // the second half of a wide character was drawn with its first
+        continue;
+      }
+      const style = row.styles[c]!;
+      if (ch === " " && style === "") {
+        let n = 1;
+        while (c + n < to && row.chars[c + n] === " " && row.styles[c + n] === "") n++;
+        if (n >= ERASE_MIN) {
+          // A long blank run (a pane emptied by a scroll) is erased in place (ECH), not spelled
+          // out; ECH leaves the cursor where it was.
+          this.setStyle("");
+          this.out.push(`\x1b[${n}X`);
+          this.at = { row: r, col: c };
+          c += n;
+          if (c < to) this.moveTo(r, c);
+          continue;
+        }
+      }
+      this.setStyle(style);
       this.out.push(ch);
+      const next = c + (row.chars[c + 1] === "" ? 2 : 1);
+      // Past the last column the terminal waits to wrap: where the cursor is, is then unknown.
+      this.at = next >= this.cols ? null : { row: r, col: next };
+      c = next;
     }
-    if (this.at) this.at = to >= this.cols ? null : { row: this.at.row, col: to };
   }
 
   eraseLineFrom(row: number, col: number): void {
@@ -73,7 +97,7 @@ export function paintRow(p: Painter, row: number, prev: CellRow | null, next: Ce
   if (prev === null) {
     if (ln > 0) {
       p.moveTo(row, 0);
-      p.cells(next, 0, ln);
+      p.cells(row, next, 0, ln);
     }
     if (ln < p.cols) p.eraseLineFrom(row, ln);
     return;
@@ -104,7 +128,7 @@ export function paintRow(p: Painter, row: number, prev: CellRow | null, next: Ce
       else break;
     }
     p.moveTo(row, start);
-    p.cells(next, start, end);
+    p.cells(row, next, start, end);
     c = end;
   }
   if (ln < lp) p.eraseLineFrom(row, ln);

@@ -3,7 +3,7 @@
 // 80x24 and 50x20, while the bytes stay the few cells that changed.
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { createCellWriter, type CursorPosition } from "../../../src/ui/terminal/cell-writer.js";
+import { createCellWriter, type CursorPosition, terminalHints } from "../../../src/ui/terminal/cell-writer.js";
 import { cells, makeTerm, play, repainted, type Term, text } from "../../helpers/xterm-screen.js";
 
 const SIZES = [
@@ -122,6 +122,18 @@ describe.each(SIZES)("the cell writer at %ix%i", (cols, rows) => {
     expect(cell.getBgColorMode()).toBe(0);
   });
 
+  it("erases a long blank run inside a line in place (ECH) instead of writing spaces", async () => {
+    const h = new Harness(cols, rows);
+    const border = "\x1b[90m│\x1b[39m";
+    await h.frame([`left${border}${"text ".repeat(6)}${border}right`, "x"]);
+    const out = await h.frame([`left${border}${" ".repeat(30)}${border}right`, "x"]);
+    expect(out).toBe("\x1b[1;6H\x1b[29X"); // the 30th cell was a blank already
+    // A blank run followed by more changed text on the same line: erase, jump, write.
+    await h.frame([`left${border}${"text ".repeat(6)}${border}right`, "x"]);
+    const out2 = await h.frame([`left${border}${" ".repeat(29)}!${border}right`, "x"]);
+    expect(out2).toBe("\x1b[1;6H\x1b[29X\x1b[29C!");
+  });
+
   it("sets the right style at the start of each run and resets it after", async () => {
     const h = new Harness(cols, rows);
     await h.frame(["plain \x1b[1;31mRED\x1b[0m plain", "x"]);
@@ -189,6 +201,18 @@ describe("the cell writer's cursor", () => {
     await h.frame(["a", "> hello"], { x: 7, y: 1 });
     const typed = await h.frame(["a", "> hello!"], { x: 8, y: 1 });
     expect(typed).toBe("\x1b[?25l\x1b[2;8H!\x1b[?25h");
+  });
+
+  it("keeps the cursor shown while writing cells when the terminal synchronizes frames", async () => {
+    terminalHints.synchronizedOutput = true;
+    try {
+      const h = new Harness(80, 24);
+      await h.frame(["a", "> hello"], { x: 7, y: 1 });
+      const typed = await h.frame(["a", "> hello!"], { x: 8, y: 1 });
+      expect(typed).toBe("\x1b[2;8H!");
+    } finally {
+      terminalHints.synchronizedOutput = false;
+    }
   });
 
   it("writes nothing for an unchanged frame and cursor", async () => {
