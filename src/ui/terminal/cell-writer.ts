@@ -103,13 +103,15 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
     p.setStyle("");
     const wroteCells = p.out.length > mark;
     // The cursor is hidden while cells are written, so it never shows jumping across the screen,
-    // unless the terminal shows each (synchronized) frame only whole.
-    const hide = wroteCells && cursorShown && !terminalHints.synchronizedOutput;
+    // unless the terminal shows each (synchronized) frame only whole, or the frame is small enough
+    // to reach the terminal in one read (one write of under a pty buffer), drawn whole anyway.
+    // That saves 12 bytes on every streaming frame (a third of a token's bytes at 100 tokens/s).
+    const hide = wroteCells && cursorShown && !terminalHints.synchronizedOutput && outLength(p, mark) > ONE_READ;
     if (hide) p.out.splice(mark, 0, HIDE);
     if (cursor) {
       p.moveTo(cursor.y, cursor.x);
       if (!cursorShown || hide) p.raw(SHOW);
-    } else if (cursorShown && !wroteCells) {
+    } else if (cursorShown && !hide) {
       p.raw(HIDE);
     }
     const text = p.text();
@@ -167,6 +169,15 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
 }
 
 const EMPTY: CellRow = { chars: [], styles: [] };
+
+/** Bytes a frame may take and still reach the terminal in one read (pty buffers hold 4 KiB). */
+const ONE_READ = 1024;
+
+function outLength(p: Painter, from: number): number {
+  let n = 0;
+  for (let i = from; i < p.out.length; i++) n += p.out[i]!.length;
+  return n;
+}
 
 /** The frame's lines, at most rows - 1 of them (Ink ends a frame shorter than the screen with "\n"). */
 function frameLines(str: string, rows: number): string[] {

@@ -197,19 +197,25 @@ describe("the cell writer's cursor", () => {
     expect(moved).toBe("\x1b[2;8H");
     const hidden = await h.frame(["a", "> hello"]);
     expect(hidden).toBe("\x1b[?25l");
-    // Cells written while the cursor shows are written with it hidden.
+    // A small frame reaches the terminal in one read: the cursor stays shown.
     await h.frame(["a", "> hello"], { x: 7, y: 1 });
     const typed = await h.frame(["a", "> hello!"], { x: 8, y: 1 });
-    expect(typed).toBe("\x1b[?25l\x1b[2;8H!\x1b[?25h");
+    expect(typed).toBe("\x1b[2;8H!");
+    // A large one is written with the cursor hidden, so it never shows jumping across the screen.
+    const big = Array.from({ length: 20 }, (_, i) => `${i} ${"x".repeat(70)}`);
+    const redraw = await h.frame(big, { x: 1, y: 1 });
+    expect(redraw.startsWith("\x1b[?25l")).toBe(true);
+    expect(redraw.endsWith("\x1b[?25h")).toBe(true);
   });
 
-  it("keeps the cursor shown while writing cells when the terminal synchronizes frames", async () => {
+  it("keeps the cursor shown through a large frame when the terminal synchronizes frames", async () => {
     terminalHints.synchronizedOutput = true;
     try {
       const h = new Harness(80, 24);
       await h.frame(["a", "> hello"], { x: 7, y: 1 });
-      const typed = await h.frame(["a", "> hello!"], { x: 8, y: 1 });
-      expect(typed).toBe("\x1b[2;8H!");
+      const big = Array.from({ length: 20 }, (_, i) => `${i} ${"x".repeat(70)}`);
+      const redraw = await h.frame(big, { x: 1, y: 1 });
+      expect(redraw).not.toContain("\x1b[?25l");
     } finally {
       terminalHints.synchronizedOutput = false;
     }
