@@ -70,7 +70,7 @@ function printTable(rows: string[][]): void {
 /** The terminal writer section: each size's cell-writer run next to Ink's line writer's. */
 function printWriter(runs: WriterRun[]): void {
   console.log("\nterminal writer (pty, mock model; cells = ours, lines = Ink's line writer, same run):");
-  const rows = [["workload", "bytes/token cells | lines", "clears after 1st frame", "Ink frame p95 cells | lines", "CPU cells | lines", "target"]];
+  const rows = [["workload", "bytes/token cells | lines", "clears after 1st frame", "Ink frame p95 cells | lines", "write p95 cells | lines", "CPU cells | lines", "target"]];
   for (let i = 0; i + 1 < runs.length; i += 2) {
     const [c, l] = [runs[i]!, runs[i + 1]!];
     const target = c.cols === 120 && c.tokensPerSecond === 100 ? "<= 20 B, 0 clears" : c.tokensPerSecond === 200 ? "CPU <= lines + 3" : "";
@@ -79,6 +79,7 @@ function printWriter(runs: WriterRun[]): void {
       `${c.bytesPerToken} | ${l.bytesPerToken}`,
       `${c.fullClears} | ${l.fullClears}`,
       `${c.frames.p95} | ${l.frames.p95} ms`,
+      `${c.writerMs.p95} | ${l.writerMs.p95} ms`,
       `${c.cpuPercent}% | ${l.cpuPercent}%`,
       target,
     ]);

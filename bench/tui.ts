@@ -211,6 +211,8 @@ export interface WriterRun {
   fullClears: number;
   /** Ink's own frame time (the writer runs after it; its cost shows in CPU). */
   frames: { p50: number; p95: number; count: number };
+  /** The writer's own time per frame it wrote (after Ink's render). */
+  writerMs: { p50: number; p95: number; count: number };
   cpuPercent: number;
 }
 
@@ -241,6 +243,7 @@ async function writerRun(server: MockServer, ws: string, writer: WriterRun["writ
     app.type("\x04");
     await app.exit();
     const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
+    const writes = JSON.parse(readFileSync(`${frames}.writer.json`, "utf8")) as number[];
     return {
       writer,
       cols,
@@ -249,6 +252,7 @@ async function writerRun(server: MockServer, ws: string, writer: WriterRun["writ
       bytesPerToken: +(Buffer.byteLength(raw) / (text.length / 5)).toFixed(1),
       fullClears: raw.split("\x1b[2J").length - 1,
       frames: { p50: +pct(all, 0.5).toFixed(2), p95: +pct(all, 0.95).toFixed(2), count: all.length },
+      writerMs: { p50: +pct(writes, 0.5).toFixed(3), p95: +pct(writes, 0.95).toFixed(3), count: writes.length },
       cpuPercent: +cpu.toFixed(1),
     };
   } finally {

@@ -54,7 +54,7 @@ export function inkPatches(root, { strict = true } = {}) {
         const writer = JSON.stringify(join(root, "src/ui/terminal/cell-writer.ts").replaceAll("\\", "/"));
         const routed = out.replace(
           "const create = (stream, { showCursor = false, incremental = false } = {}) => {\n",
-          `import { createCellWriter as nhCellWriter, lineWriterSelected as nhLineWriter } from ${writer};\nconst create = (stream, { showCursor = false, incremental = false } = {}) => {\n    if (incremental && !nhLineWriter()) return nhCellWriter(stream, { showCursor });\n`,
+          `import { createCellWriter as nhCellWriter, lineWriterSelected as nhLineWriter, timedWriter as nhTimed } from ${writer};\nconst create = (stream, { showCursor = false, incremental = false } = {}) => {\n    if (incremental) return nhTimed(nhLineWriter() ? createIncremental(stream, { showCursor }) : nhCellWriter(stream, { showCursor }));\n`,
         );
         if (routed !== out) applied.inkWriter++;
         return { contents: routed, loader: "js" };

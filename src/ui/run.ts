@@ -26,7 +26,7 @@ import { osc52, notify } from "./terminal/osc.js";
 import { createProbe } from "./terminal/probe.js";
 import { clipboardRoute, readTmux } from "./terminal/tmux.js";
 import { enterScreen } from "./terminal/screen.js";
-import { lineWriterSelected, terminalHints } from "./terminal/writer-choice.js";
+import { lineWriterSelected, terminalHints, writerTiming } from "./terminal/writer-choice.js";
 import { makeTheme } from "./theme/setup.js";
 import { TranscriptRenderer } from "./view/transcript-view.js";
 import { markdownStyles } from "./view/panes.js";
@@ -102,13 +102,24 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let ink: InkHandle | null = null;
   // The benchmark's probe: Ink's own render time of every frame, written at exit.
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
+  // The terminal writer's time per frame (it runs after Ink's render, which frameLog times).
+  const writerLog: number[] = [];
+  if (frameLog) writerTiming.record = (ms) => void writerLog.push(ms);
   const shutdown = async () => {
     remote?.close();
     await manager?.shutdown();
     await Promise.race([extensions.then((ext) => ext.close()), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    if (frameLog && env.NANOHERMES_BENCH_FRAMES) writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
+    if (frameLog && env.NANOHERMES_BENCH_FRAMES) {
+      writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
+      writeFileSync(`${env.NANOHERMES_BENCH_FRAMES}.writer.json`, JSON.stringify(writerLog));
+    }
   };
   const screen = enterScreen({ stdin, stdout }, shutdown, () => ink?.unmount());
+  // Node prints process warnings (e.g. MaxListenersExceededWarning) to stderr, which is the
+  // terminal: text the writer does not know about, which can scroll the screen under its model of
+  // the cells. While the UI owns the terminal they go to the log file instead.
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => log("warn", "node warning", warning));
   const finish = async (code: number) => {
     if (exiting) return;
     exiting = true;

@@ -3,7 +3,7 @@
 import { type CellRow, parseLine } from "./cells.js";
 import { Painter, paintRow } from "./frame-diff.js";
 
-import { terminalHints } from "./writer-choice.js";
+import { terminalHints, writerTiming } from "./writer-choice.js";
 
 export { lineWriterSelected, terminalHints } from "./writer-choice.js";
 
@@ -166,6 +166,22 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
   render.isCursorDirty = () => cursorDirty;
   render.willRender = (str) => hasChanges(str, activeCursor());
   return render;
+}
+
+/**
+ * `log` (ours or Ink's line writer) timed frame by frame into `writerTiming.record` when the bench
+ * asked for it when the writer was created; otherwise `log` itself.
+ */
+export function timedWriter<T extends (str: string) => boolean>(log: T): T {
+  const record = writerTiming.record;
+  if (!record) return log;
+  const timed = ((str: string) => {
+    const t0 = performance.now();
+    const wrote = log(str);
+    if (wrote) record(performance.now() - t0);
+    return wrote;
+  }) as T;
+  return Object.assign(timed, log);
 }
 
 const EMPTY: CellRow = { chars: [], styles: [] };

@@ -15,3 +15,6 @@ export const terminalHints = {
    */
   synchronizedOutput: false,
 };
+
+/** Set by the bench (NANOHERMES_BENCH_FRAMES) before Ink starts: each frame's write time, in ms. */
+export const writerTiming: { record?: (ms: number) => void } = {};
