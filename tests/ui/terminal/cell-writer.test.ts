@@ -257,7 +257,7 @@ describe("the cell writer against random frames", () => {
       return s / 2 ** 32;
     };
   }
-  const pieces = ["a", "b", " ", "word", "中", "字", "😀", "🚀", "é", "│", "✓", "─"];
+  const pieces = ["a", "b", " ", "word", "中", "字", "😀", "🚀", "é", "e\u0301", "│", "✓", "─"];
   const styles = ["", "1", "2", "3", "4", "7", "9", "31", "42", "38;5;117", "48;2;40;40;40", "1;33;44", "22", "39", "0"];
 
   function line(r: () => number, cols: number): string {
