@@ -102,9 +102,9 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let ink: InkHandle | null = null;
   // The benchmark's probe: Ink's own render time of every frame, written at exit.
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
-  // The terminal writer's time per frame (it runs after Ink's render, which frameLog times).
-  const writerLog: number[] = [];
-  if (frameLog) writerTiming.record = (ms) => void writerLog.push(ms);
+  // The terminal writer's time per frame, with when (it runs after Ink's render, which frameLog times).
+  const writerLog: [number, number][] = [];
+  if (frameLog) writerTiming.record = (ms) => void writerLog.push([Date.now(), ms]);
   const shutdown = async () => {
     remote?.close();
     await manager?.shutdown();
