@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
 import { benchSearch } from "./search.js";
-import { benchTui, mcpHome } from "./tui.js";
+import { benchTui, benchWriter, mcpHome, type WriterRun } from "./tui.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
@@ -72,6 +72,26 @@ function printTable(rows: string[][]): void {
   for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
 }
 
+/** The terminal writer section: each size's cell-writer run next to Ink's line writer's. */
+function printWriter(runs: WriterRun[]): void {
+  console.log("\nterminal writer (pty, mock model; cells = ours, lines = Ink's line writer, same run):");
+  const rows = [["workload", "bytes/token cells | lines", "clears after 1st frame", "Ink frame p95 cells | lines", "write p95 cells | lines", "CPU cells | lines", "target"]];
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    const [c, l] = [runs[i]!, runs[i + 1]!];
+    const target = c.cols === 120 && c.tokensPerSecond === 100 ? "<= 20 B, 0 clears" : c.tokensPerSecond === 200 ? "CPU <= lines + 3" : "";
+    rows.push([
+      `${c.cols}x${c.rows}, ${c.tokensPerSecond} tokens/s`,
+      `${c.bytesPerToken} | ${l.bytesPerToken}`,
+      `${c.fullClears} | ${l.fullClears}`,
+      `${c.frames.p95} | ${l.frames.p95} ms`,
+      `${c.writerMs.p95} | ${l.writerMs.p95} ms`,
+      `${c.cpuPercent}% | ${l.cpuPercent}%`,
+      target,
+    ]);
+  }
+  printTable(rows);
+}
+
 async function main() {
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
   // An unbundled build (one file per module, node_modules resolved at run time) as the baseline.
@@ -96,7 +116,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "daemon", "files", "sandbox", "protect", "lose"];
+  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "writer", "daemon", "files", "sandbox", "protect", "lose"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -158,6 +178,9 @@ async function main() {
     ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
     ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
   ]);
+
+  const writer = skip("writer") ? null : await benchWriter();
+  if (writer) printWriter(writer);
 
   const daemon = skip("daemon") ? null : await benchDaemon();
   if (daemon) {
@@ -243,6 +266,7 @@ async function main() {
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
+    ...ran("writer", writer),
     ...ran("daemon", daemon),
     ...ran("files", files),
     ...ran("sandbox", sandbox),

@@ -1,6 +1,7 @@
 // The terminal UI under measurement in a real pty at 120x40 against the mock model streaming at
 // 200 tokens/s: first complete frame, idle memory, Ink's per-frame render time with 10 and with
-// 2,000 earlier messages, CPU per second of streaming, and terminal bytes per streamed token.
+// 2,000 earlier messages, CPU per second of streaming, and terminal bytes per streamed token; and
+// (benchWriter) the cell writer next to Ink's line writer on the same workload at three sizes.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -196,6 +197,93 @@ async function boardStreaming(ws: string) {
     };
   } finally {
     if (app.exitCode === null) app.kill("SIGKILL");
+    await server.close();
+  }
+}
+
+export interface WriterRun {
+  writer: "cells" | "lines";
+  cols: number;
+  rows: number;
+  tokensPerSecond: number;
+  bytesPerToken: number;
+  /** Screen clears (ESC[2J) after the first frame, while streaming. */
+  fullClears: number;
+  /** Ink's own frame time (the writer runs after it; its cost shows in CPU). */
+  frames: { p50: number; p95: number; count: number };
+  /** The writer's own time per frame it wrote while streaming (after Ink's render; the write to the pty included). */
+  writerMs: { p50: number; p95: number; count: number };
+  cpuPercent: number;
+}
+
+/**
+ * One streamed reply drawn by one writer: five-character tokens at `tokensPerSecond`, bytes the
+ * terminal received from the prompt's Enter to the reply's end, over the tokens streamed.
+ */
+async function writerRun(server: MockServer, ws: string, writer: WriterRun["writer"], cols: number, rows: number, tokensPerSecond: number, tokens: number): Promise<WriterRun> {
+  const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
+  const extra: Record<string, string> = { NANOHERMES_BENCH_FRAMES: frames, ...(writer === "lines" ? { NANOHERMES_TERMINAL_WRITER: "lines" } : {}) };
+  const app = new PtyApp({ cols, rows, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), extra) });
+  try {
+    await app.waitFor(settled, 20_000);
+    await new Promise((r) => setTimeout(r, 1500)); // Markdown loads after the first frame
+    // Tokens of five characters; a paragraph ends every 12 tokens.
+    const unit = `${"word ".repeat(11)}done.\n\n`;
+    const text = unit.repeat(Math.ceil(tokens / 12)).slice(0, tokens * 5);
+    server.push({ ...textReply(text), chunkSize: 5, chunkDelayMs: 1000 / tokensPerSecond });
+    let raw = "";
+    const sub = app.pty.onData((d) => void (raw += d));
+    const cpu0 = cpuTicks(app.pty.pid);
+    const t0 = performance.now();
+    const streamStart = Date.now();
+    app.type("stream please\r");
+    await app.waitFor((s) => /✓ stream please · done/.test(s), 60_000);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = ((cpuTicks(app.pty.pid) - cpu0) / 100 / seconds) * 100;
+    sub.dispose();
+    app.type("\x04");
+    await app.exit();
+    const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
+    // Only the frames written while streaming (the first frames include start-up work).
+    const writes = (JSON.parse(readFileSync(`${frames}.writer.json`, "utf8")) as [number, number][]).filter(([at]) => at >= streamStart).map(([, ms]) => ms);
+    return {
+      writer,
+      cols,
+      rows,
+      tokensPerSecond,
+      bytesPerToken: +(Buffer.byteLength(raw) / (text.length / 5)).toFixed(1),
+      fullClears: raw.split("\x1b[2J").length - 1,
+      frames: { p50: +pct(all, 0.5).toFixed(2), p95: +pct(all, 0.95).toFixed(2), count: all.length },
+      writerMs: { p50: +pct(writes, 0.5).toFixed(3), p95: +pct(writes, 0.95).toFixed(3), count: writes.length },
+      cpuPercent: +cpu.toFixed(1),
+    };
+  } finally {
+    if (app.exitCode === null) app.kill("SIGKILL");
+  }
+}
+
+/**
+ * The terminal writer section: our cell writer and Ink's line writer (NANOHERMES_TERMINAL_WRITER=
+ * lines) side by side, in alternation, on issue 17's workload (400 tokens at 100/s) at 120x40,
+ * 80x24 and a 50-column split, then 1,000 tokens at 200/s at 120x40 for CPU.
+ */
+export async function benchWriter(): Promise<WriterRun[]> {
+  const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
+  writeFileSync(join(ws, "README.md"), "# bench\n");
+  const server = await startMockServer([]);
+  const runs: WriterRun[] = [];
+  try {
+    const plan: [number, number, number, number][] = [
+      [120, 40, 100, 400],
+      [80, 24, 100, 400],
+      [50, 40, 100, 400],
+      [120, 40, 200, 1000],
+    ];
+    for (const [cols, rows, tps, tokens] of plan) {
+      for (const writer of ["cells", "lines"] as const) runs.push(await writerRun(server, ws, writer, cols, rows, tps, tokens));
+    }
+    return runs;
+  } finally {
     await server.close();
   }
 }

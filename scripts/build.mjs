@@ -4,83 +4,13 @@
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { inkPatches } from "./ink-patches.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
-/**
- * Build-time patches of dependencies, each for a measured start-up cost:
- * - yoga-layout decodes its WebAssembly through fetch() when fetch exists, which loads undici
- *   (~40 ms); its own base64 path needs nothing.
- * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
- *   property regex whose first compilation costs ~50-60 ms; the characters in narrow-chars.json
- *   are one column wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts).
- */
-const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
-const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
-
-const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkOutput: 0 };
-const patches = {
-  name: "nanohermes-patches",
-  setup(b) {
-    b.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, async (a) => {
-      const text = readFileSync(a.path, "utf8");
-      const out = text.replaceAll('"function"!=typeof fetch', "true");
-      if (out !== text) applied.yoga++;
-      return { contents: out, loader: "js" };
-    });
-    // Several string-width versions are installed; the one Ink uses has this fast path.
-    b.onLoad({ filter: /node_modules[\/\\]string-width[\/\\]index\.js$/ }, async (a) => {
-      const text = readFileSync(a.path, "utf8");
-      const out = text
-        .replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", `if (/^[${narrowClass}]*$/.test(string)) {`)
-        // Its segmenter is built on first use instead of at import (~15 ms).
-        .replace("const segmenter = new Intl.Segmenter();", "let segmenterInstance;")
-        .replace("of segmenter.segment(string)", "of (segmenterInstance ??= new Intl.Segmenter()).segment(string)");
-      if (out !== text) applied.stringWidth++;
-      return { contents: out, loader: "js" };
-    });
-    // Ink 6.8's incremental renderer moves up one line too few when the frame ends with a newline
-    // (every frame shorter than the terminal, which is all of ours: rows - 1): each update is then
-    // drawn one line lower and the last line is lost. tests/e2e/tui-*.test.ts watch for it.
-    b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]log-update\.js$/ }, async (a) => {
-      const text = readFileSync(a.path, "utf8");
-      const out = text.replace("buffer.push(ansiEscapes.cursorUp(previousVisible - 1));", "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));");
-      if (out !== text) applied.inkIncremental++;
-      return { contents: out, loader: "js" };
-    });
-    // Ink rebuilds every frame cell by cell (an object per cell, ANSI parsed and re-serialised),
-    // ~4 ms a frame at 120x40 and most of a streaming turn's CPU. Our App renders the whole
-    // screen as one text node of width-exact lines at (0, 0); for that case the cells would come
-    // out as the lines went in, so they are passed through (tests/build/ink-output-patch.test.ts).
-    b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]output\.js$/ }, async (a) => {
-      const text = readFileSync(a.path, "utf8");
-      const fast = `get() {
-        if (this.operations.length === 1 && this.operations[0].type === 'write' && this.operations[0].x === 0 && this.operations[0].y === 0) {
-            const op = this.operations[0];
-            const lines = op.text.split('\\n');
-            if (lines.length <= this.height) {
-                for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
-                for (let i = 0; i < lines.length; i++) lines[i] = lines[i].trimEnd();
-                while (lines.length < this.height) lines.push('');
-                return { output: lines.join('\\n'), height: this.height };
-            }
-        }
-        return this.getByCells();
-    }
-    getByCells() {`;
-      const out = text.replace("    get() {\n        // Initialize output array", `    ${fast}\n        // Initialize output array`);
-      if (out !== text) applied.inkOutput++;
-      return { contents: out, loader: "js" };
-    });
-    b.onEnd(() => {
-      for (const [name, count] of Object.entries(applied)) {
-        if (count === 0) throw new Error(`the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`);
-      }
-    });
-  },
-};
+const { plugin: patches } = inkPatches(root);
 
 const result = await build({
   absWorkingDir: root,

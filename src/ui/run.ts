@@ -26,6 +26,7 @@ import { osc52, notify } from "./terminal/osc.js";
 import { createProbe } from "./terminal/probe.js";
 import { clipboardRoute, readTmux } from "./terminal/tmux.js";
 import { enterScreen } from "./terminal/screen.js";
+import { lineWriterSelected, terminalHints, writerTiming } from "./terminal/writer-choice.js";
 import { makeTheme } from "./theme/setup.js";
 import { TranscriptRenderer } from "./view/transcript-view.js";
 import { markdownStyles } from "./view/panes.js";
@@ -101,13 +102,24 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let ink: InkHandle | null = null;
   // The benchmark's probe: Ink's own render time of every frame, written at exit.
   const frameLog = env.NANOHERMES_BENCH_FRAMES ? ([] as number[]) : null;
+  // The terminal writer's time per frame, with when (it runs after Ink's render, which frameLog times).
+  const writerLog: [number, number][] = [];
+  if (frameLog) writerTiming.record = (ms) => void writerLog.push([Date.now(), ms]);
   const shutdown = async () => {
     remote?.close();
     await manager?.shutdown();
     await Promise.race([extensions.then((ext) => ext.close()), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    if (frameLog && env.NANOHERMES_BENCH_FRAMES) writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
+    if (frameLog && env.NANOHERMES_BENCH_FRAMES) {
+      writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
+      writeFileSync(`${env.NANOHERMES_BENCH_FRAMES}.writer.json`, JSON.stringify(writerLog));
+    }
   };
   const screen = enterScreen({ stdin, stdout }, shutdown, () => ink?.unmount());
+  // Node prints process warnings (e.g. MaxListenersExceededWarning) to stderr, which is the
+  // terminal: text the writer does not know about, which can scroll the screen under its model of
+  // the cells. While the UI owns the terminal they go to the log file instead.
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => log("warn", "node warning", warning));
   const finish = async (code: number) => {
     if (exiting) return;
     exiting = true;
@@ -290,14 +302,17 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
   stdout.write(`${composeScreen(store.getState(), services).lines.join("\n")}\x1b[H`);
   const { mountInk } = await import("./mount.js");
-  // Ink's first frame is written over ours without clearing line ends (it takes the screen for
-  // blank): when the state changed meanwhile and a line got shorter, the old end would stay.
-  const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
-  stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    stdout.write = write as typeof stdout.write;
-    return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
-  }) as typeof stdout.write;
+  // Ink's line writer draws its first frame over ours without clearing line ends (it takes the
+  // screen for blank): when the state changed meanwhile and a line got shorter, the old end would
+  // stay. Our cell writer (the default) erases every line end of a first frame itself.
+  if (lineWriterSelected(env)) {
+    const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
+    stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      stdout.write = write as typeof stdout.write;
+      return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
+    }) as typeof stdout.write;
+  }
   ink = mountInk(services, {
     stdout,
     stdin,
@@ -315,6 +330,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   setTimeout(() => {
     stdout.write(probe.queries);
     void probe.result.then((caps) => {
+      terminalHints.synchronizedOutput = caps.syncOutput === true;
       // Without a configured theme, a light terminal background gets the light theme.
       if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
     });

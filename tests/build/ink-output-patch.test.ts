@@ -1,0 +1,133 @@
+// The build-time patches of Ink (scripts/ink-patches.mjs) still apply to the installed Ink and do
+// what they claim: Ink's modules are bundled here with the same plugin the build uses, then run.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cells, makeTerm, play, repainted } from "../helpers/xterm-screen.js";
+
+const root = resolve(import.meta.dirname, "../..");
+// @ts-expect-error a plain .mjs build script without types
+const { inkPatches } = (await import("../../scripts/ink-patches.mjs")) as { inkPatches: (root: string, o: { strict: boolean }) => { plugin: import("esbuild").Plugin; applied: Record<string, number> } };
+
+interface OutputLike {
+  write(x: number, y: number, text: string, options: { transformers: ((line: string, index: number) => string)[] }): void;
+  get(): { output: string; height: number };
+  getByCells(): { output: string; height: number };
+}
+interface Patched {
+  Output: new (o: { width: number; height: number }) => OutputLike;
+  logUpdate: { create(stream: unknown, o: { incremental: boolean }): ((s: string) => boolean) & { setCursorPosition(p: { x: number; y: number }): void } };
+}
+
+let dir = "";
+let patched: Patched;
+let applied: Record<string, number>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "nh-ink-patch-"));
+  const entry = join(dir, "entry.mjs");
+  const ink = join(root, "node_modules/ink/build");
+  writeFileSync(entry, `export { default as Output } from ${JSON.stringify(join(ink, "output.js"))};\nexport { default as logUpdate } from ${JSON.stringify(join(ink, "log-update.js"))};\n`);
+  const patches = inkPatches(root, { strict: false });
+  await build({ entryPoints: [entry], outfile: join(dir, "patched.mjs"), bundle: true, format: "esm", platform: "node", plugins: [patches.plugin], logLevel: "silent" });
+  applied = patches.applied;
+  patched = (await import(pathToFileURL(join(dir, "patched.mjs")).href)) as Patched;
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A frame like the App's: width-exact lines of styled text, borders, a wide character or two. */
+function frame(cols: number, rows: number): string[] {
+  const lines: string[] = [];
+  const fit = (plain: string, styled: string) => styled + " ".repeat(Math.max(0, cols - plain.length));
+  lines.push(fit(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m"));
+  for (let i = 1; i < rows - 2; i++) {
+    if (i === 3) lines.push(fit("│ 中文 and emoji ", "\x1b[90m│\x1b[39m \x1b[1m中文\x1b[22m and emoji ").slice(0, -2));
+    else lines.push(fit(`│ line ${i} `, `\x1b[90m│\x1b[39m \x1b[38;5;${100 + i}mline ${i}\x1b[39m `));
+  }
+  lines.push(fit("status", "\x1b[36mstatus\x1b[39m"));
+  return lines;
+}
+
+describe("Ink's output stage with the fast path", () => {
+  it("every patch applies to the installed Ink", () => {
+    expect(applied.inkOutput).toBe(1);
+    expect(applied.inkIncremental).toBe(1);
+    expect(applied.inkWriter).toBe(1);
+  });
+
+  it.each([
+    [120, 39],
+    [80, 23],
+    [50, 19],
+  ])("gives the screen Ink's cell path gives for a one-text frame at %ix%i", async (cols, rows) => {
+    const lines = frame(cols, rows);
+    const out = new patched.Output({ width: cols, height: rows });
+    out.write(0, 0, lines.join("\n"), { transformers: [] });
+    const fast = out.get();
+    const slow = out.getByCells();
+    expect(fast.height).toBe(slow.height);
+    expect(fast.output.split("\n")).toHaveLength(slow.output.split("\n").length);
+    const a = await repainted(fast.output.split("\n"), cols, rows + 1);
+    const b = await repainted(slow.output.split("\n"), cols, rows + 1);
+    expect(cells(a)).toEqual(cells(b));
+  });
+
+  it("falls back to the cell path when the frame is not one write at the origin", () => {
+    const out = new patched.Output({ width: 20, height: 3 });
+    out.write(2, 1, "moved", { transformers: [] });
+    expect(out.get().output.split("\n")[1]).toBe("  moved");
+  });
+});
+
+describe("Ink's log-update with the writer patch", () => {
+  const stream = (chunks: string[]) => ({ columns: 80, rows: 24, isTTY: true, write: (c: string) => chunks.push(c) });
+
+  it("creates our cell writer for incremental rendering: absolute moves, only changed cells", async () => {
+    const chunks: string[] = [];
+    const log = patched.logUpdate.create(stream(chunks), { incremental: true });
+    log("one\ntwo\nthree\n");
+    chunks.length = 0;
+    log("one\ntwo!\nthree\n");
+    expect(chunks.join("")).toBe("\x1b[2;4H!");
+  });
+
+  it("keeps Ink's line writer (with the line-count fix) when the bench asks for it", async () => {
+    const before = process.env.NANOHERMES_TERMINAL_WRITER;
+    process.env.NANOHERMES_TERMINAL_WRITER = "lines";
+    try {
+      const chunks: string[] = [];
+      const log = patched.logUpdate.create(stream(chunks), { incremental: true });
+      log("one\ntwo\nthree\n");
+      log("one\ntwo!\nthree\n");
+      const term = makeTerm(80, 24);
+      await play(term, chunks.join(""));
+      expect(chunks.join("")).toContain("\x1b[E");
+      // The fix: the update lands on the lines it replaces.
+      expect(term.buffer.active.getLine(1)!.translateToString(true)).toBe("two!");
+      expect(term.buffer.active.getLine(3)!.translateToString(true)).toBe("");
+    } finally {
+      if (before === undefined) delete process.env.NANOHERMES_TERMINAL_WRITER;
+      else process.env.NANOHERMES_TERMINAL_WRITER = before;
+    }
+  });
+});
+
+describe("the built bundle", () => {
+  const chunks = () => {
+    const d = join(root, "dist/chunks");
+    return readdirSync(d)
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => readFileSync(join(d, f), "utf8"));
+  };
+  it("carries the cell writer and the output fast path", () => {
+    const all = chunks();
+    expect(all.some((c) => c.includes("NANOHERMES_TERMINAL_WRITER"))).toBe(true);
+    // Ink's renderer (with its synchronized-update markers) and the writer's SGR-from-reset sit in one chunk.
+    expect(all.some((c) => c.includes("\\x1B[?2026h") && c.includes("\\x1B[0;${"))).toBe(true);
+    expect(all.some((c) => c.includes("getByCells"))).toBe(true);
+  });
+});
