@@ -15,8 +15,9 @@ import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type Checkpoin
 import { saveSession, type SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
+import { seconds } from "./watchdog.js";
 
-export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream">;
+export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
 
 export interface AgentOptions {
   taskId: string;
@@ -182,6 +183,16 @@ export class Agent {
     let steps = 0;
     const promptText = typeof input === "string" ? input : contentText(input);
     this.emit({ type: "turn.started", turnId, prompt: promptText });
+    // A turn past its time limit is stopped like a second Ctrl-C (running commands killed) and ends as an error.
+    const turnLimit = this.opts.settings.turnTimeoutMs ?? 0;
+    let overTime = false;
+    const turnTimer =
+      turnLimit > 0
+        ? setTimeout(() => {
+            overTime = true;
+            this.stop({ force: true });
+          }, turnLimit)
+        : null;
     if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
@@ -229,9 +240,14 @@ export class Agent {
       error = `internal error: ${bug instanceof Error ? bug.message : String(bug)}`;
       this.repairHistory();
     } finally {
+      if (turnTimer) clearTimeout(turnTimer);
       this.requestAbort = null;
       this.toolAbort = null;
       this.running = false;
+    }
+    if (overTime && reason === "interrupted") {
+      reason = "error";
+      error = `the turn ran past its time limit of ${seconds(turnLimit)} (turnTimeoutMs) and was stopped`;
     }
     await this.save();
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
@@ -333,6 +349,7 @@ export class Agent {
       {
         onText: (text) => this.emit({ type: "assistant.delta", text }),
         onReasoning: (text) => this.emit({ type: "reasoning.delta", text }),
+        onWaiting: (info) => this.emit({ type: "model.waiting", model: this.model, ...info }),
       },
     );
     this.requestAbort = null;

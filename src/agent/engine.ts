@@ -66,7 +66,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
   const sandbox = commandSandbox(settings);
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
-  const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
+  const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs });
   const agent = new Agent({
     taskId,
     settings,

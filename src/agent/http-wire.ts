@@ -106,12 +106,15 @@ export async function post(options: PostOptions): Promise<IncomingMessage> {
   });
 }
 
-/** Reads a whole (non-streamed) body as text. */
-export function readBody(res: IncomingMessage, signal: AbortSignal): Promise<string> {
+/** Reads a whole (non-streamed) body as text; `onData` hears of every piece. */
+export function readBody(res: IncomingMessage, signal: AbortSignal, onData?: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
     res.setEncoding("utf8");
-    res.on("data", (chunk: string) => (text += chunk));
+    res.on("data", (chunk: string) => {
+      text += chunk;
+      onData?.();
+    });
     res.on("end", () => resolve(text));
     res.on("error", (error) => reject(signal.aborted ? new WireError("aborted", undefined, undefined, true) : wrapStreamError(error)));
   });

@@ -6,6 +6,7 @@ import type { OpenAITool } from "../tools/registry.js";
 import type { ThinkingLevel } from "../config/schema.js";
 import { VERSION } from "../version.js";
 import { errorMessage, post, readBody, sseData, WireError } from "./http-wire.js";
+import { RequestWatchdog, type WaitInfo } from "./watchdog.js";
 
 export interface ModelRequest {
   model: string;
@@ -38,6 +39,8 @@ export interface ModelFailure {
   aborted: boolean;
   /** From a Retry-After header, when the server sent one. */
   retryAfterMs: number | undefined;
+  /** Set when sending it again would only repeat the failure (the overall deadline passed). */
+  final?: boolean;
 }
 
 export type ModelOutcome = { ok: true; reply: ModelReply } | { ok: false; error: ModelFailure };
@@ -45,6 +48,8 @@ export type ModelOutcome = { ok: true; reply: ModelReply } | { ok: false; error:
 export interface StreamHandlers {
   onText(text: string): void;
   onReasoning(text: string): void;
+  /** Called every `waitNoticeMs` while no content has arrived for that long. */
+  onWaiting?(info: WaitInfo): void;
 }
 
 export interface ModelClient {
@@ -54,7 +59,12 @@ export interface ModelClient {
 export interface ClientOptions {
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /** An attempt ends when no content, reasoning or tool-call byte arrived for this long. */
   timeoutMs: number;
+  /** An attempt ends this long after it was sent, whatever arrives (default: no deadline beyond the idle limit). */
+  deadlineMs?: number;
+  /** While waiting, `onWaiting` is called this often (default 15 s). */
+  waitNoticeMs?: number;
 }
 
 /** Messages as the endpoint wants them: reasoning kept for the transcript is not sent back. */
@@ -143,26 +153,46 @@ export class OpenAIModelClient implements ModelClient {
     if (request.stream) body.stream_options = { include_usage: true };
     if (request.tools.length > 0) body.tools = request.tools;
     if (request.thinking !== "off") body.reasoning_effort = request.thinking;
+    // Only content counts as progress: keep-alive comments, empty deltas and headers do not.
+    const watch = new RequestWatchdog(request.signal, {
+      idleMs: this.options.timeoutMs,
+      deadlineMs: this.options.deadlineMs ?? Number.MAX_SAFE_INTEGER,
+      noticeMs: this.options.waitNoticeMs ?? 15_000,
+      ...(handlers.onWaiting ? { onWait: handlers.onWaiting } : {}),
+    });
     try {
       const res = await post({
         baseUrl: this.options.baseUrl,
         apiKey: this.options.apiKey,
         body,
-        signal: request.signal,
+        signal: watch.signal,
         idleTimeoutMs: this.options.timeoutMs,
         userAgent: `nanohermes/${VERSION}`,
       });
-      return request.stream ? await this.streamed(res, request.signal, handlers) : await this.whole(res, request.signal);
+      const outcome = request.stream ? await this.streamed(res, watch, handlers) : await this.whole(res, watch);
+      return this.expired(watch, request.signal) ?? outcome;
     } catch (error) {
+      const expired = this.expired(watch, request.signal);
+      if (expired) return expired;
       if (error instanceof WireError) {
         return { ok: false, error: { status: error.status, message: error.message, aborted: error.aborted || request.signal.aborted, retryAfterMs: error.retryAfterMs } };
       }
       return { ok: false, error: { status: undefined, message: String(error), aborted: request.signal.aborted, retryAfterMs: undefined } };
+    } finally {
+      watch.dispose();
     }
   }
 
-  private async whole(res: IncomingMessage, signal: AbortSignal): Promise<ModelOutcome> {
-    const text = await readBody(res, signal);
+  /** The failure of an attempt that ran past a limit (never a stop: that one is the caller's). */
+  private expired(watch: RequestWatchdog, signal: AbortSignal): ModelOutcome | null {
+    const message = watch.describe();
+    if (!message || signal.aborted) return null;
+    return { ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined, ...(watch.expired === "deadline" ? { final: true } : {}) } };
+  }
+
+  private async whole(res: IncomingMessage, watch: RequestWatchdog): Promise<ModelOutcome> {
+    // A whole reply has no deltas: every byte of its body is the answer arriving.
+    const text = await readBody(res, watch.signal, () => watch.activity());
     const data = parseJson(text);
     if (!data) return fail(`the reply was not valid JSON: ${errorMessage(text).slice(0, 120)}`);
     if (data.error) return fail(`the endpoint sent an error: ${errorMessage(text)}`);
@@ -184,7 +214,8 @@ export class OpenAIModelClient implements ModelClient {
     };
   }
 
-  private async streamed(res: IncomingMessage, signal: AbortSignal, handlers: StreamHandlers): Promise<ModelOutcome> {
+  private async streamed(res: IncomingMessage, watch: RequestWatchdog, handlers: StreamHandlers): Promise<ModelOutcome> {
+    const signal = watch.signal;
     let content = "";
     let reasoning = "";
     let finishReason: string | undefined;
@@ -202,14 +233,19 @@ export class OpenAIModelClient implements ModelClient {
       const delta = choice.delta ?? {};
       const think = reasoningOf(delta);
       if (think) {
+        watch.activity();
         reasoning += think;
         handlers.onReasoning(think);
       }
       if (typeof delta.content === "string" && delta.content) {
+        watch.activity();
         content += delta.content;
         handlers.onText(delta.content);
       }
-      for (const tc of delta.tool_calls ?? []) calls.add(tc);
+      for (const tc of delta.tool_calls ?? []) {
+        if (tc.function?.arguments || tc.function?.name) watch.activity();
+        calls.add(tc);
+      }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
     if (signal.aborted) return { ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } };

@@ -11,7 +11,7 @@ import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
-import { createTextPrinter, type Writer } from "./printer.js";
+import { createTextPrinter, waitingLine, type Writer } from "./printer.js";
 
 export interface OneShotIO {
   stdout: Writer & { isTTY?: boolean };
@@ -63,6 +63,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   } else {
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
+      if (event.type === "model.waiting") io.stderr.write(`${waitingLine(event)}\n`);
     });
   }
 
