@@ -13,9 +13,19 @@ import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type Compa
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
 import { saveSession, type SessionData } from "../session/store.js";
+import { boundSessionSize } from "../session/size-bound.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 import { seconds } from "./watchdog.js";
+import { describeCut } from "./reply-caps.js";
+import { capStoredArguments, uniqueCallIds } from "./history-caps.js";
+import { mapLimit } from "./map-limit.js";
+
+/**
+ * Tool calls of one step that run at once; the rest wait their turn (a model asking for 300
+ * commands at once must not start 300 processes). Claude Code's default is 10 as well.
+ */
+export const TOOL_CONCURRENCY = 10;
 
 export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
 
@@ -363,35 +373,47 @@ export class Agent {
       usage.completion += reply.usage.completion;
       this.emit({ type: "usage.updated", prompt: reply.usage.prompt, completion: reply.usage.completion, model });
     }
-    const calls = reply.toolCalls.map((c, i) => ({ ...c, id: c.id || `call_${turnId}_${step}_${i}` }));
+    // A model may repeat an id within one reply: each call gets its own, or one result would be orphaned.
+    const calls = uniqueCallIds(reply.toolCalls, (i) => `call_${turnId}_${step}_${i}`);
+    const cut = reply.cut ? describeCut(reply.cut) : null;
+    const content = cut && reply.cut?.what === "answer" ? `${reply.content}\n\n[cut: ${cut}]` : reply.content;
     this.messages.push({
       role: "assistant",
-      content: reply.content === "" && calls.length > 0 ? null : reply.content,
-      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      content: content === "" && calls.length > 0 ? null : content,
+      // The call runs with all its arguments; the history keeps at most STORED_ARGUMENTS_CAP of them.
+      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: capStoredArguments(c.arguments) } })) } : {}),
       ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
     });
-    this.emit({ type: "assistant.completed", text: reply.content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
+    this.emit({ type: "assistant.completed", text: content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
+    if (cut) {
+      // A cut reply's calls are incomplete: none runs, each gets an error the model can act on.
+      for (const call of calls) {
+        const forModel = `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).`;
+        this.messages.push({ role: "tool", tool_call_id: call.id, content: forModel });
+        this.emit({ type: "tool.completed", callId: call.id, name: call.name, status: "error", forModel, display: `not run: ${cut}`, durationMs: 0 });
+      }
+      if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
+      return { kind: "failed", error: `the model's reply was cut: ${cut}` };
+    }
     if (calls.length === 0) return { kind: "final", text: reply.content };
 
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
-    // Parallel calls run concurrently; results are appended in call order whatever finishes first.
-    const results = await Promise.all(
-      calls.map((call) =>
-        this.opts.tools.execute(call, {
-          workspace: settings.workspace,
-          taskId: this.taskId,
-          ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
-          signal,
-          emit: (event) => this.opts.emit(event),
-          ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
-          ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
-          ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
-          session: this.sessionTools,
-          ...(this.opts.web ? { web: this.opts.web } : {}),
-          ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
-          ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
-        }),
-      ),
+    // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
+    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) =>
+      this.opts.tools.execute(call, {
+        workspace: settings.workspace,
+        taskId: this.taskId,
+        ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
+        signal,
+        emit: (event) => this.opts.emit(event),
+        ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+        ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
+        ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+        session: this.sessionTools,
+        ...(this.opts.web ? { web: this.opts.web } : {}),
+        ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+        ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
+      }),
     );
     calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
     return { kind: "tools", text: reply.content };
@@ -505,6 +527,9 @@ export class Agent {
     if (!file) return;
     try {
       this.opts.session.model = this.model;
+      const size = boundSessionSize(this.opts.session);
+      if (!size.ok) throw new Error(size.reason);
+      if (size.droppedArchived > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedArchived} of its oldest archived (compacted) messages were dropped` });
       await saveSession(file, this.opts.session);
       this.emit({ type: "session.saved", sessionFile: file, messages: this.messages.length });
     } catch (error) {

@@ -7,6 +7,7 @@ import type { ThinkingLevel } from "../config/schema.js";
 import { VERSION } from "../version.js";
 import { errorMessage, post, readBody, sseData, WireError } from "./http-wire.js";
 import { RequestWatchdog, type WaitInfo } from "./watchdog.js";
+import { REPLY_CAPS, type ReplyCaps, type ReplyCut } from "./reply-caps.js";
 
 export interface ModelRequest {
   model: string;
@@ -29,6 +30,8 @@ export interface ModelReply {
   toolCalls: AssembledToolCall[];
   finishReason: string | undefined;
   usage: { prompt: number; completion: number } | undefined;
+  /** Set when the reply passed a cap (reply-caps.ts): the stream was cut there, so its tool calls are incomplete. */
+  cut?: ReplyCut;
 }
 
 export interface ModelFailure {
@@ -65,6 +68,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** While waiting, `onWaiting` is called this often (default 15 s). */
   waitNoticeMs?: number;
+  /** Default REPLY_CAPS. */
+  caps?: Partial<ReplyCaps>;
 }
 
 /** Messages as the endpoint wants them: reasoning kept for the transcript is not sent back. */
@@ -222,6 +227,10 @@ export class OpenAIModelClient implements ModelClient {
     let usage: ModelReply["usage"];
     let chunks = 0;
     const calls = new ToolCallAssembler();
+    const caps = { ...REPLY_CAPS, ...this.options.caps };
+    const argChars = new Map<number | string, number>();
+    let cut: ReplyCut | undefined;
+    // Leaving the loop early (a cap) closes the response: the rest is never read.
     for await (const payload of sseData(res, signal)) {
       const chunk = parseJson(payload);
       if (!chunk) return fail(`the stream sent a chunk that is not JSON: ${payload.slice(0, 120)}`);
@@ -234,20 +243,37 @@ export class OpenAIModelClient implements ModelClient {
       const think = reasoningOf(delta);
       if (think) {
         watch.activity();
+        if (reasoning.length + think.length > caps.reasoningChars) {
+          cut = { what: "reasoning", limit: caps.reasoningChars };
+          break;
+        }
         reasoning += think;
         handlers.onReasoning(think);
       }
       if (typeof delta.content === "string" && delta.content) {
         watch.activity();
+        const room = caps.answerChars - content.length;
+        if (delta.content.length > room) {
+          content += delta.content.slice(0, Math.max(0, room));
+          cut = { what: "answer", limit: caps.answerChars };
+          break;
+        }
         content += delta.content;
         handlers.onText(delta.content);
       }
       for (const tc of delta.tool_calls ?? []) {
-        if (tc.function?.arguments || tc.function?.name) watch.activity();
-        calls.add(tc);
+        const added = (tc.function?.arguments?.length ?? 0) + (tc.function?.name?.length ?? 0);
+        if (added > 0) watch.activity();
+        const key = tc.index ?? tc.id ?? "last";
+        const total = (argChars.get(key) ?? 0) + added;
+        argChars.set(key, total);
+        if (total > caps.argumentsChars) cut = { what: "arguments", limit: caps.argumentsChars };
+        else calls.add(tc);
       }
+      if (cut) break;
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
+    if (cut && !signal.aborted) return { ok: true, reply: { content, reasoning, toolCalls: calls.result(), finishReason: "length", usage, cut } };
     if (signal.aborted) return { ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } };
     if (chunks === 0) return fail("the stream ended without any data");
     // A dropped connection can end the body cleanly; a reply without finish_reason is incomplete.

@@ -25,6 +25,8 @@ export interface WatchdogOptions {
 
 export type Expiry = "idle" | "deadline";
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Contract: `signal` aborts when the parent signal does or when a limit passes; `expired` then says
  * which limit (null for the parent's abort). `activity()` is called for every content byte seen;
@@ -49,8 +51,10 @@ export class RequestWatchdog {
     parent.addEventListener("abort", onParent, { once: true });
     this.unlink = () => parent.removeEventListener("abort", onParent);
     if (parent.aborted) this.controller.abort();
-    this.idle = setTimeout(() => this.expire("idle"), options.idleMs);
-    this.timers.push(this.idle, setTimeout(() => this.expire("deadline"), options.deadlineMs));
+    this.idle = setTimeout(() => this.expire("idle"), Math.min(options.idleMs, MAX_TIMER_MS));
+    this.timers.push(this.idle);
+    // Node fires a longer timer at once: a deadline past the timer range means none.
+    if (options.deadlineMs <= MAX_TIMER_MS) this.timers.push(setTimeout(() => this.expire("deadline"), options.deadlineMs));
     if (options.onWait) this.timers.push(setInterval(() => this.tick(), options.noticeMs));
   }
 
