@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connect } from "node:net";
 
-const CLI = resolve(import.meta.dirname, "../dist/cli.js");
+// NH_CLI=/path/to/cli.js measures another build (e.g. one from before these bounds).
+const CLI = process.env.NH_CLI ?? resolve(import.meta.dirname, "../dist/cli.js");
 
 /** Peak resident memory (VmHWM, MB) of a live process. */
 function peakMb(pid) {
@@ -38,7 +39,10 @@ function endlessModel() {
       const line = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "x".repeat(16_384) }, finish_reason: null }] })}\n\n`;
       let sent = 0;
       const pump = () => {
-        while (!res.destroyed && res.write(line)) endlessModel.sent = sent += line.length;
+        while (!res.destroyed) {
+          endlessModel.sent = sent += line.length;
+          if (!res.write(line)) break;
+        }
         if (!res.destroyed) res.once("drain", pump);
       };
       pump();
@@ -74,20 +78,27 @@ async function measureStream() {
   console.log(`endless stream: exit ${code} after ${Date.now() - started} ms, peak RSS ${peak} MB, server wrote ${Math.round((endlessModel.sent ?? 0) / 1024)} KB; ${result.error ?? result.reason}`);
 }
 
-/** A turn that streams text for a while; the daemon relays it to every follower. */
-function chattyModel(chunks) {
+/**
+ * A busy turn: `steps` model steps, each streaming 110 deltas of 8 KB (under the 1 MB answer cap) and
+ * calling a tool that does not exist, then a short final answer.
+ */
+function chattyModel(steps) {
+  let served = 0;
   return createServer((req, res) => {
     req.resume();
     req.on("end", () => {
+      const step = served++;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      const line = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "y".repeat(8_192) }, finish_reason: null }] })}\n\n`;
+      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      if (step >= steps) return res.end(chunk({ content: "done" }) + chunk({}, "stop") + "data: [DONE]\n\n");
+      const line = chunk({ content: "y".repeat(8_192) });
       let i = 0;
       const pump = () => {
-        while (i < chunks && !res.destroyed) {
+        while (i < 110 && !res.destroyed) {
           i++;
           if (!res.write(line)) return res.once("drain", pump);
         }
-        res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+        res.end(chunk({ tool_calls: [{ index: 0, id: `c${step}`, type: "function", function: { name: "no_such_tool", arguments: "{}" } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n");
       };
       pump();
     });
@@ -95,35 +106,44 @@ function chattyModel(chunks) {
 }
 
 async function measureFollowers(count = 50) {
-  const model = chattyModel(20_000);
+  // 80 steps of 110 deltas of 8 KB: a turn that writes ~75 MB of events, far faster than the followers read.
+  const model = chattyModel(80);
   const url = await listen(model);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const daemon = spawn(process.execPath, [CLI, "--daemon", "--daemon-port", String(port), "-C", tmpdir()], { env: homeEnv(url), stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  daemon.stderr.on("data", (d) => (log += d));
-  daemon.stdout.on("data", (d) => (log += d));
-  for (let i = 0; i < 100 && !/listening|8787|http:\/\//.test(log); i++) await new Promise((r) => setTimeout(r, 100));
+  const daemon = spawn(process.execPath, [CLI, "--daemon", "--daemon-port", String(port), "--daemon-socket", "off", "-C", tmpdir()], { env: homeEnv(url), stdio: ["ignore", "pipe", "pipe"] });
+  daemon.stdout.resume();
+  daemon.stderr.resume();
   const base = `http://127.0.0.1:${port}`;
-  // Start a turn, then attach `count` followers that never read (a tiny receive window).
-  const started = await fetch(`${base}/v1/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) }).then((r) => r.json()).catch(() => ({}));
-  const id = started.id ?? started.session ?? "s1";
-  fetch(`${base}/v1/sessions/${id}/turns`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: "talk" }) }).catch(() => {});
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Followers that never read (raw sockets, paused), attached before the turn starts.
   const sockets = [];
   for (let i = 0; i < count; i++) {
     const s = connect({ host: "127.0.0.1", port });
-    s.write(`GET /v1/sessions/${id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
-    s.pause();
     s.on("error", () => {});
+    s.write("GET /v1/sessions/busy/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n");
+    s.pause();
     sockets.push(s);
   }
-  let peak = 0;
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = rssMb(daemon.pid);
   const t0 = Date.now();
-  while (Date.now() - t0 < 30_000) {
+  let done = false;
+  const turn = fetch(`${base}/`, { method: "POST", headers: { "content-type": "application/json", "x-session-id": "busy" }, body: JSON.stringify({ prompt: "talk" }) })
+    .then((r) => r.json())
+    .catch((e) => ({ error: String(e) }))
+    .finally(() => (done = true));
+  let peak = 0;
+  while (!done && Date.now() - t0 < 120_000) {
     peak = Math.max(peak, rssMb(daemon.pid));
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
-  const closed = sockets.filter((s) => s.destroyed || s.readableEnded).length;
-  console.log(`daemon with ${count} slow followers: peak RSS ${peak} MB over 30 s; followers dropped by the daemon: ${closed}`);
+  peak = Math.max(peak, peakMb(daemon.pid) && rssMb(daemon.pid), peak);
+  const answer = await turn;
+  const dropped = sockets.filter((s) => s.readableEnded || s.destroyed).length;
+  console.log(`daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms`);
   for (const s of sockets) s.destroy();
   daemon.kill("SIGTERM");
   model.close();

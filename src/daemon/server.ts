@@ -13,6 +13,7 @@ import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJ
 import { MAX_IMAGE_BYTES } from "../agent/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { sseComment, sseMessage } from "./sse.js";
+import { backpressuredWriter, encodeEvent, MAX_CONNECTIONS, STREAM_LIMITS, StreamGate, type StreamLimits } from "./stream-limits.js";
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
@@ -26,6 +27,10 @@ export interface DaemonServerOptions {
   report?: (line: string) => void;
   /** How often event streams send a keep-alive comment. */
   pingMs?: number;
+  /** Default STREAM_LIMITS. */
+  streamLimits?: Partial<StreamLimits>;
+  /** Shared by the TCP and Unix listeners (made by startDaemonServer). */
+  gate?: StreamGate;
 }
 
 export interface DaemonServer {
@@ -37,9 +42,6 @@ export interface DaemonServer {
   /** Closes every connection (event streams too) and the listeners. */
   close(): Promise<void>;
 }
-
-/** A stream whose client reads slower than this much is dropped (it reconnects with Last-Event-ID). */
-const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
 function sessionFromPath(raw: string): string {
   let id: string;
@@ -83,6 +85,9 @@ function openStream(
   req: IncomingMessage,
   res: ServerResponse,
   pingMs: number,
+  backlogBytes: number,
+  /** The stream starts with a catch-up (ended by `ready`), not counted against the backlog. */
+  catchUp = false,
 ): { send(event: LoggedEvent): void; ready(snapshot: boolean): void; comment(text: string): void; close(): void; closed: Promise<void> } {
   res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   res.flushHeaders();
@@ -97,15 +102,19 @@ function openStream(
     req.on("close", finish);
     res.on("close", finish);
   });
+  // A client that reads slower than the turn writes is dropped past the backlog (it reconnects with Last-Event-ID).
+  const queue = backpressuredWriter(res, backlogBytes);
+  if (!catchUp) queue.live();
   const write = (text: string) => {
-    if (done) return;
-    res.write(text);
-    if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
+    if (!done) queue.write(text);
   };
   return {
-    send: (logged) => write(sseMessage({ id: logged.id, event: logged.event.type, data: JSON.stringify(logged.event) })),
+    send: (logged) => write(encodeEvent(logged)),
     // Not a bus event: the mark between the catch-up and the live events.
-    ready: (snapshot) => write(sseMessage({ event: "ready", data: JSON.stringify({ snapshot }) })),
+    ready: (snapshot) => {
+      write(sseMessage({ event: "ready", data: JSON.stringify({ snapshot }) }));
+      queue.live();
+    },
     comment: (text) => write(sseComment(text)),
     close: () => {
       clearInterval(ping);
@@ -120,6 +129,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
   const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const pingMs = opts.pingMs ?? 15_000;
   const report = opts.report ?? (() => {});
+  const limits = { ...STREAM_LIMITS, ...opts.streamLimits };
+  const gate = opts.gate ?? new StreamGate(limits);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://daemon").pathname;
@@ -164,7 +175,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       case "turns": {
         only(req, "POST");
         const prompt = promptOf(await readJson(req, cap));
-        const stream = openStream(req, res, pingMs);
+        const release = gate.enter(id, false);
+        res.on("close", release);
+        const stream = openStream(req, res, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
         const outcome = await sessions.runTurn(id, prompt, stream.send);
@@ -174,7 +187,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       }
       case "events": {
         only(req, "GET");
-        const stream = openStream(req, res, pingMs);
+        const release = gate.enter(id, true);
+        res.on("close", release);
+        const stream = openStream(req, res, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
         const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) => stream.ready(snapshot));
         await stream.closed;
@@ -276,10 +291,13 @@ function configure(server: Server): Server {
   server.headersTimeout = 15_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  server.maxConnections = MAX_CONNECTIONS;
   return server;
 }
 
-export async function startDaemonServer(opts: DaemonServerOptions): Promise<DaemonServer> {
+export async function startDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
+  // One count of open streams for both listeners.
+  const opts = { ...options, gate: options.gate ?? new StreamGate({ ...STREAM_LIMITS, ...options.streamLimits }) };
   const tcp = configure(createServer(routeHandler(opts, false)));
   await listen(tcp, { port: opts.port, host: opts.host });
   const address = tcp.address();
