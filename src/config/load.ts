@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as z from "../protocol/zod.js";
 import { intFlag, UsageError, type Flags } from "./flags.js";
-import { defaultSessionDir, nanohermesHome, userConfigPath, workspaceConfigPath } from "./paths.js";
+import { defaultSessionDir, nanohermesHome, userConfigPath, virtualFsProblem, workspaceConfigPath } from "./paths.js";
 import { homedir } from "node:os";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { sandboxModes, type SandboxMode } from "./levels.js";
@@ -135,6 +135,8 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       ? file.sessionDir
       : resolve(home, file.sessionDir)
     : defaultSessionDir(home);
+  const sessionDirProblem = virtualFsProblem(sessionDir);
+  if (sessionDirProblem) throw new ConfigError(`"sessionDir": ${sessionDirProblem}`);
 
   const approvalFlag = str(flags, "approval");
   if (approvalFlag !== undefined && !(approvalPolicies as readonly string[]).includes(approvalFlag)) {
