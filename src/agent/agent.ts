@@ -62,14 +62,16 @@ export interface AgentOptions {
 export interface MemoryHooks {
   /** The block for this prompt (marked with MEMORY_BLOCK_START) and the ids of the entries in it; "" for none. */
   retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
-  /** Called after a completed turn only, with its messages; returns one line per entry saved. */
-  distill(turn: ChatMessage[]): Promise<string[]>;
+  /** Called after a completed turn only, with its messages; returns one line per entry saved. `signal` ends it early (close). */
+  distill(turn: ChatMessage[], signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface TurnResult {
   reason: TurnEndReason;
   response: string;
   error?: string;
+  /** Set when a completed turn's answer is suspect: cut at the output limit, or empty. */
+  warning?: string;
   steps: number;
   usage: { prompt: number; completion: number };
 }
@@ -94,6 +96,8 @@ export class Agent {
   private readonly checkpointHooks: CheckpointHooks | null;
   /** End-of-turn memory distillations still running (one after another). */
   private distilling: Promise<void> = Promise.resolve();
+  /** Aborted when close() stops waiting for the distillations: their model requests end too. */
+  private readonly distillAbort = new AbortController();
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
 
@@ -191,6 +195,7 @@ export class Agent {
     let response = "";
     let error: string | undefined;
     let steps = 0;
+    let finalFinish: string | undefined;
     const promptText = typeof input === "string" ? input : contentText(input);
     this.emit({ type: "turn.started", turnId, prompt: promptText });
     // A turn past its time limit is stopped like a second Ctrl-C (running commands killed) and ends as an error.
@@ -241,7 +246,10 @@ export class Agent {
           break;
         }
         if (step.text) response = step.text;
-        if (step.kind === "final") break;
+        if (step.kind === "final") {
+          finalFinish = step.finishReason;
+          break;
+        }
       }
     } catch (bug) {
       // Anything thrown here is a bug; the turn ends with an error and the history stays valid.
@@ -259,6 +267,11 @@ export class Agent {
       reason = "error";
       error = `the turn ran past its time limit of ${seconds(turnLimit)} (turnTimeoutMs) and was stopped`;
     }
+    // A turn that "completed" with a cut or empty answer would otherwise look like a success with nothing to say.
+    let warning: string | undefined;
+    if (reason === "completed" && finalFinish === "length") warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
+    else if (reason === "completed" && response.trim() === "") warning = "the model ended the turn without an answer (empty reply)";
+    if (warning) this.emit({ type: "notice", level: "warn", text: warning });
     await this.save();
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), steps, usage });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
@@ -269,11 +282,11 @@ export class Agent {
       const turn = start >= 0 ? this.messages.slice(start) : [userMessage];
       const previous = this.distilling;
       this.distilling = previous.then(async () => {
-        const saved = await memory.distill(turn);
+        const saved = await memory.distill(turn, this.distillAbort.signal);
         if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
       });
     }
-    return { reason, response, steps, usage, ...(error ? { error } : {}) };
+    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(warning ? { warning } : {}) };
   }
 
   /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
@@ -339,7 +352,7 @@ export class Agent {
     turnId: string,
     step: number,
     usage: { prompt: number; completion: number },
-  ): Promise<{ kind: "final" | "tools"; text: string } | { kind: "stopped" } | { kind: "failed"; error: string }> {
+  ): Promise<{ kind: "final" | "tools"; text: string; finishReason?: string | undefined } | { kind: "stopped" } | { kind: "failed"; error: string }> {
     const settings = this.opts.settings;
     this.emit({ type: "step.started", turnId, step, model: this.model });
     const requestAbort = new AbortController();
@@ -395,7 +408,7 @@ export class Agent {
       if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
       return { kind: "failed", error: `the model's reply was cut: ${cut}` };
     }
-    if (calls.length === 0) return { kind: "final", text: reply.content };
+    if (calls.length === 0) return { kind: "final", text: reply.content, finishReason: reply.finishReason };
 
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
@@ -500,6 +513,7 @@ export class Agent {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.distilling, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
+    this.distillAbort.abort();
     await this.saving;
     for (const cleanup of this.cleanups.splice(0)) {
       try {

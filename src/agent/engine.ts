@@ -3,6 +3,7 @@
 import type { Settings } from "../config/schema.js";
 import type { BusEvent, PermissionMode } from "../protocol/events.js";
 import { loadSession, newSession, newSessionId, sessionFileFor } from "../session/store.js";
+import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
 import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
@@ -64,6 +65,11 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const sessionFile = options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId());
   const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
+  // A history with a call and no result (or a result and no call) is refused by providers whole.
+  const repaired = repairToolPairs(loaded.data.messages);
+  if (repaired.added + repaired.dropped > 0) {
+    emit({ type: "notice", taskId, level: "warn", text: `the session's history was repaired: ${repaired.added} tool call(s) without a result got an [interrupted] result, ${repaired.dropped} result(s) without a call were dropped` });
+  }
   const sandbox = commandSandbox(settings);
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
   const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs });

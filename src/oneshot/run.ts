@@ -46,6 +46,9 @@ async function recordInIndex(settings: Settings, agent: { sessionFile: string | 
   }).catch((error: unknown) => log("warn", "task index not updated", error));
 }
 
+/** How long a one-shot run lets the end-of-turn memory distillation finish before it exits without it. */
+const ONE_SHOT_MEMORY_WAIT_MS = 5_000;
+
 /** How long a one-shot run waits for MCP servers to connect before its first request. */
 const MCP_WAIT_MS = 15_000;
 
@@ -120,13 +123,15 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
       sessionFile: agent.sessionFile,
       reason: result.reason,
       ...(result.error ? { error: result.error } : {}),
+      ...(result.warning ? { warning: result.warning } : {}),
       model: agent.model,
       steps: result.steps,
       usage: { prompt: result.usage.prompt, completion: result.usage.completion, total: result.usage.prompt + result.usage.completion },
     };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }
-  await agent.close({ memoryWaitMs: 60_000 });
+  // A slow or hung distillation must not hold the exit long after the answer was printed.
+  await agent.close({ memoryWaitMs: ONE_SHOT_MEMORY_WAIT_MS });
   await extensions.close();
   await recordInIndex(settings, agent, prompt);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;

@@ -118,6 +118,11 @@ export class Checkpoints {
     });
   }
 
+  /** Whether the last walk saw every file (null before the first); past `maxFiles` it stops. */
+  coverage(): Promise<{ complete: boolean; maxFiles: number } | null> {
+    return Promise.resolve(this.snap ? { complete: this.snap.complete, maxFiles: this.bounds.maxFiles } : null);
+  }
+
   /** Contract: never rejects. Call afterCommand in a `finally`; calls may overlap within a turn. */
   beforeCommand(turn: number): Promise<void> {
     return this.serial("beforeCommand", undefined, async () => {
