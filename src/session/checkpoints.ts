@@ -6,7 +6,8 @@ import { log } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { BlobStore, errorCode, mapLimit, readBounded } from "./checkpoint-blobs.js";
-import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Snapshot } from "./checkpoint-snapshot.js";
+import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Incremental, type Snapshot } from "./checkpoint-snapshot.js";
+import { DirWatch } from "./dir-watch.js";
 
 export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
 
@@ -72,6 +73,8 @@ export class Checkpoints {
   private ownDir = new Set<string>();
   private byTurn = new Map<number, Map<string, Rec>>();
   private snap: Snapshot | null = null;
+  /** The last walk and the directory watches that let the next walk reuse it. */
+  private readonly inc: Incremental = { prev: null, watch: new DirWatch() };
   /** Commands of `turn` between beforeCommand and afterCommand: overlapping ones share the first one's snapshot. */
   private running: { turn: number; count: number } | null = null;
   private loaded: Promise<void> | null = null;
@@ -114,7 +117,7 @@ export class Checkpoints {
     return this.serial("prepare", undefined, async () => {
       if (this.running) return;
       await this.ensureDir();
-      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs);
+      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs, this.inc);
     });
   }
 
@@ -132,7 +135,7 @@ export class Checkpoints {
       }
       this.running = null;
       await this.ensureDir();
-      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs);
+      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs, this.inc);
       this.running = { turn, count: 1 };
     });
   }
@@ -147,7 +150,7 @@ export class Checkpoints {
         log("warn", `checkpoints: afterCommand(${turn}) without a beforeCommand snapshot; not recorded`);
         return [];
       }
-      const found = (await diffSnapshot(snap, this.roots, this.ownDir, this.bounds)).map((c) => ({
+      const found = (await diffSnapshot(snap, this.roots, this.ownDir, this.bounds, this.inc)).map((c) => ({
         path: c.path,
         present: c.present,
         pre: c.before ? preOf(c.before) : ({ state: "absent", dirsFrom: c.dirsFrom } satisfies Pre),
