@@ -207,16 +207,27 @@ export class OpenAIModelClient implements ModelClient {
     const toolCalls = (msg.tool_calls ?? [])
       .filter((c) => (c.type ?? "function") === "function" && c.function?.name)
       .map((c, i) => ({ id: c.id || `call_${i + 1}`, name: c.function!.name!, arguments: c.function!.arguments ?? "" }));
-    return {
-      ok: true,
-      reply: {
-        content: typeof msg.content === "string" ? msg.content : "",
-        reasoning: reasoningOf(msg),
-        toolCalls,
-        finishReason: choice.finish_reason ?? undefined,
-        usage: usageOf(data.usage),
-      },
+    const reply: ModelReply = {
+      content: typeof msg.content === "string" ? msg.content : "",
+      reasoning: reasoningOf(msg),
+      toolCalls,
+      finishReason: choice.finish_reason ?? undefined,
+      usage: usageOf(data.usage),
     };
+    // The same caps as a stream: a whole reply that passes one is cut there, its calls incomplete.
+    const caps = { ...REPLY_CAPS, ...this.options.caps };
+    if (reply.content.length > caps.answerChars) {
+      reply.content = reply.content.slice(0, caps.answerChars);
+      reply.cut = { what: "answer", limit: caps.answerChars };
+    } else if (reply.reasoning.length > caps.reasoningChars) {
+      reply.reasoning = reply.reasoning.slice(0, caps.reasoningChars);
+      reply.cut = { what: "reasoning", limit: caps.reasoningChars };
+    } else if (toolCalls.some((c) => c.arguments.length + c.name.length > caps.argumentsChars)) {
+      for (const c of toolCalls) c.arguments = c.arguments.slice(0, caps.argumentsChars);
+      reply.cut = { what: "arguments", limit: caps.argumentsChars };
+    }
+    if (reply.cut) reply.finishReason = "length";
+    return { ok: true, reply };
   }
 
   private async streamed(res: IncomingMessage, watch: RequestWatchdog, handlers: StreamHandlers): Promise<ModelOutcome> {

@@ -100,6 +100,26 @@ describe("an endless model stream", () => {
   });
 });
 
+describe("a whole (non-streamed) reply", () => {
+  it("is held to the same caps: an oversized call is not run and the model is told", async () => {
+    server = await startMockServer([toolReply([{ name: "note", args: { text: "z".repeat(30_000) } }]), textReply("smaller then")]);
+    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 5_000, caps: { argumentsChars: 20_000 } });
+    const events: BusEvent[] = [];
+    const agent = new Agent({
+      taskId: "t1",
+      settings: { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 0, retryBaseMs: 0, maxIterations: 5, thinking: "off", stream: false },
+      client,
+      tools,
+      emit: (e) => events.push(e),
+      session: newSession("/tmp", "m"),
+      sessionFile: null,
+      systemPrompt: "SYSTEM",
+    });
+    expect(await agent.run("go")).toMatchObject({ reason: "completed", response: "smaller then" });
+    expect(agent.messages.find((m) => m.role === "tool")!.content).toMatch(/^error: not run: a tool call's arguments passed the cap of 20,000 characters/);
+  });
+});
+
 describe("history bounds", () => {
   it("keeps a call's full arguments for the tool but at most the cap in the history", async () => {
     const big = "y".repeat(200_000);
