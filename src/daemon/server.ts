@@ -31,6 +31,8 @@ export interface DaemonServerOptions {
   streamLimits?: Partial<StreamLimits>;
   /** Shared by the TCP and Unix listeners (made by startDaemonServer). */
   gate?: StreamGate;
+  /** Connections each listener holds at once (default MAX_CONNECTIONS); more are closed as they arrive. */
+  maxConnections?: number;
 }
 
 export interface DaemonServer {
@@ -286,19 +288,20 @@ function listen(server: Server, target: { port: number; host: string } | { path:
   });
 }
 
-function configure(server: Server): Server {
+function configure(server: Server, maxConnections: number): Server {
   // Turn streams live long; only receiving a request is timed.
   server.headersTimeout = 15_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
-  server.maxConnections = MAX_CONNECTIONS;
+  server.maxConnections = maxConnections;
   return server;
 }
 
 export async function startDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
   // One count of open streams for both listeners.
   const opts = { ...options, gate: options.gate ?? new StreamGate({ ...STREAM_LIMITS, ...options.streamLimits }) };
-  const tcp = configure(createServer(routeHandler(opts, false)));
+  const maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  const tcp = configure(createServer(routeHandler(opts, false)), maxConnections);
   await listen(tcp, { port: opts.port, host: opts.host });
   const address = tcp.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
@@ -309,7 +312,7 @@ export async function startDaemonServer(options: DaemonServerOptions): Promise<D
     if (Buffer.byteLength(path) > 107) throw new Error(`the socket path ${path} is longer than 107 bytes; choose a shorter one with --daemon-socket PATH (or off)`);
     await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await claimSocket(path);
-    unix = configure(createServer(routeHandler(opts, true)));
+    unix = configure(createServer(routeHandler(opts, true)), maxConnections);
     // Created with mode 600 from the start: no moment where another user could connect.
     const umask = process.umask(0o177);
     try {

@@ -28,12 +28,12 @@ afterEach(async () => {
   server = sessions = model = plain = undefined;
 });
 
-async function start(script: Parameters<typeof startMockServer>[0], streamLimits: Partial<StreamLimits>): Promise<DaemonServer> {
+async function start(script: Parameters<typeof startMockServer>[0], streamLimits: Partial<StreamLimits>, maxConnections?: number): Promise<DaemonServer> {
   model = await startMockServer(script);
   const settings = testSettings({ baseUrl: model.url, apiKey: "k" });
   sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()), approvalWaitMs: 300 });
   await sessions.init();
-  server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, streamLimits });
+  server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, streamLimits, ...(maxConnections ? { maxConnections } : {}) });
   return server;
 }
 
@@ -116,6 +116,22 @@ describe("daemon event streams", () => {
     });
     b.close();
     c.close();
+  });
+
+  it("closes connections past the per-listener limit as they arrive", async () => {
+    const d = await start(() => textReply("x"), {}, 3);
+    const held = await Promise.all([0, 1, 2].map(() => openEvents(d.url, "/v1/sessions/c/events")));
+    const port = Number(new URL(d.url).port);
+    const extra = connect({ host: "127.0.0.1", port });
+    extra.on("error", () => {});
+    let answer = "";
+    extra.on("data", (b: Buffer) => (answer += b.toString()));
+    extra.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    // The daemon closes it without an answer (a fourth connection would get its 200 otherwise).
+    await new Promise<void>((r) => extra.on("close", () => r()));
+    expect(answer).toBe("");
+    for (const h of held) h.close();
+    await vi.waitFor(async () => expect((await http(d.url, "/health")).status).toBe(200));
   });
 
   it("backpressuredWriter destroys a stream whose queue passes the backlog, however small each write", async () => {
