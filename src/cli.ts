@@ -4,11 +4,25 @@ import { VERSION } from "./version.js";
 
 const EXIT_USAGE = 2;
 
-async function readStdin(): Promise<string> {
+/** Piped input larger than this is refused: it would not fit a model's context, and reading it whole costs ~20x its size. */
+const STDIN_CAP = 1024 * 1024;
+
+/** Reads stdin up to STDIN_CAP bytes; null when there is more (the rest is never read). */
+async function readStdin(): Promise<string | null> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > STDIN_CAP) {
+      process.stdin.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+const stdinTooLarge = `nanohermes: stdin is larger than ${STDIN_CAP / 1024 / 1024} MB; save it to a file and name the file in the prompt (the agent reads files in parts)\n`;
 
 /** Whether stdin was given to us as data (a pipe or a file), not left open by a parent process. */
 async function stdinIsData(): Promise<boolean> {
@@ -189,11 +203,13 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write("nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p \"...\" (see --help)\n");
       return EXIT_USAGE;
     }
-    if (prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-    else if (prompt !== undefined && (await stdinIsData())) {
-      const piped = (await readStdin()).trim();
-      if (piped) prompt = `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
+    const piped = prompt === undefined ? (process.stdin.isTTY ? undefined : await readStdin()) : (await stdinIsData()) ? await readStdin() : undefined;
+    if (piped === null) {
+      process.stderr.write(stdinTooLarge);
+      return EXIT_USAGE;
     }
+    if (prompt === undefined && piped !== undefined) prompt = piped.trim();
+    else if (piped?.trim()) prompt = `${prompt}\n\n<stdin>\n${piped.trim()}\n</stdin>`;
     if (prompt === undefined) return EXIT_USAGE;
     if (prompt.trim() === "") {
       process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");

@@ -16,8 +16,18 @@ import type { SessionData } from "../session/store.js";
 import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 import { SessionWriter } from "./session-writer.js";
+import { seconds } from "./watchdog.js";
+import { describeCut } from "./reply-caps.js";
+import { capStoredArguments, uniqueCallIds } from "./history-caps.js";
+import { mapLimit } from "./map-limit.js";
 
-export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream">;
+/**
+ * Tool calls of one step that run at once; the rest wait their turn (a model asking for 300
+ * commands at once must not start 300 processes). Claude Code's default is 10 as well.
+ */
+export const TOOL_CONCURRENCY = 10;
+
+export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
 
 export interface AgentOptions {
   taskId: string;
@@ -52,8 +62,8 @@ export interface AgentOptions {
 export interface MemoryHooks {
   /** The block for this prompt (marked with MEMORY_BLOCK_START) and the ids of the entries in it; "" for none. */
   retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
-  /** Called after a completed turn only, with its messages; returns one line per entry saved. */
-  distill(turn: ChatMessage[]): Promise<string[]>;
+  /** Called after a completed turn only, with its messages; returns one line per entry saved. `signal` ends it early (close). */
+  distill(turn: ChatMessage[], signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface TurnResult {
@@ -62,6 +72,8 @@ export interface TurnResult {
   error?: string;
   /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
   saveError?: string;
+  /** Set when a completed turn's answer is suspect: cut at the output limit, or empty. */
+  warning?: string;
   steps: number;
   usage: { prompt: number; completion: number };
 }
@@ -87,6 +99,8 @@ export class Agent {
   private readonly writer: SessionWriter;
   /** End-of-turn memory distillations still running (one after another). */
   private distilling: Promise<void> = Promise.resolve();
+  /** Aborted when close() stops waiting for the distillations: their model requests end too. */
+  private readonly distillAbort = new AbortController();
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
 
@@ -185,8 +199,19 @@ export class Agent {
     let response = "";
     let error: string | undefined;
     let steps = 0;
+    let finalFinish: string | undefined;
     const promptText = typeof input === "string" ? input : contentText(input);
     this.emit({ type: "turn.started", turnId, prompt: promptText });
+    // A turn past its time limit is stopped like a second Ctrl-C (running commands killed) and ends as an error.
+    const turnLimit = this.opts.settings.turnTimeoutMs ?? 0;
+    let overTime = false;
+    const turnTimer =
+      turnLimit > 0
+        ? setTimeout(() => {
+            overTime = true;
+            this.stop({ force: true });
+          }, turnLimit)
+        : null;
     if (this.opts.memory) await this.placeMemories(promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
@@ -229,7 +254,10 @@ export class Agent {
           break;
         }
         if (step.text) response = step.text;
-        if (step.kind === "final") break;
+        if (step.kind === "final") {
+          finalFinish = step.finishReason;
+          break;
+        }
         await this.save();
       }
     } catch (bug) {
@@ -239,10 +267,20 @@ export class Agent {
       error = `internal error: ${bug instanceof Error ? bug.message : String(bug)}`;
       this.repairHistory();
     } finally {
+      if (turnTimer) clearTimeout(turnTimer);
       this.requestAbort = null;
       this.toolAbort = null;
       this.running = false;
     }
+    if (overTime && reason === "interrupted") {
+      reason = "error";
+      error = `the turn ran past its time limit of ${seconds(turnLimit)} (turnTimeoutMs) and was stopped`;
+    }
+    // A turn that "completed" with a cut or empty answer would otherwise look like a success with nothing to say.
+    let warning: string | undefined;
+    if (reason === "completed" && finalFinish === "length") warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
+    else if (reason === "completed" && response.trim() === "") warning = "the model ended the turn without an answer (empty reply)";
+    if (warning) this.emit({ type: "notice", level: "warn", text: warning });
     await this.save();
     const saveError = this.saveError ?? undefined;
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
@@ -254,11 +292,11 @@ export class Agent {
       const turn = start >= 0 ? this.messages.slice(start) : [userMessage];
       const previous = this.distilling;
       this.distilling = previous.then(async () => {
-        const saved = await memory.distill(turn);
+        const saved = await memory.distill(turn, this.distillAbort.signal);
         if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
       });
     }
-    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}) };
+    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), ...(warning ? { warning } : {}) };
   }
 
   /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
@@ -324,7 +362,7 @@ export class Agent {
     turnId: string,
     step: number,
     usage: { prompt: number; completion: number },
-  ): Promise<{ kind: "final" | "tools"; text: string } | { kind: "stopped" } | { kind: "failed"; error: string }> {
+  ): Promise<{ kind: "final" | "tools"; text: string; finishReason?: string | undefined } | { kind: "stopped" } | { kind: "failed"; error: string }> {
     const settings = this.opts.settings;
     this.emit({ type: "step.started", turnId, step, model: this.model });
     const requestAbort = new AbortController();
@@ -344,6 +382,7 @@ export class Agent {
       {
         onText: (text) => this.emit({ type: "assistant.delta", text }),
         onReasoning: (text) => this.emit({ type: "reasoning.delta", text }),
+        onWaiting: (info) => this.emit({ type: "model.waiting", model: this.model, ...info }),
       },
     );
     this.requestAbort = null;
@@ -357,37 +396,49 @@ export class Agent {
       usage.completion += reply.usage.completion;
       this.emit({ type: "usage.updated", prompt: reply.usage.prompt, completion: reply.usage.completion, model });
     }
-    const calls = reply.toolCalls.map((c, i) => ({ ...c, id: c.id || `call_${turnId}_${step}_${i}` }));
+    // A model may repeat an id within one reply: each call gets its own, or one result would be orphaned.
+    const calls = uniqueCallIds(reply.toolCalls, (i) => `call_${turnId}_${step}_${i}`);
+    const cut = reply.cut ? describeCut(reply.cut) : null;
+    const content = cut && reply.cut?.what === "answer" ? `${reply.content}\n\n[cut: ${cut}]` : reply.content;
     this.messages.push({
       role: "assistant",
-      content: reply.content === "" && calls.length > 0 ? null : reply.content,
-      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      content: content === "" && calls.length > 0 ? null : content,
+      // The call runs with all its arguments; the history keeps at most STORED_ARGUMENTS_CAP of them.
+      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: capStoredArguments(c.arguments) } })) } : {}),
       ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
     });
-    this.emit({ type: "assistant.completed", text: reply.content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
-    if (calls.length === 0) return { kind: "final", text: reply.content };
+    this.emit({ type: "assistant.completed", text: content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
+    if (cut) {
+      // A cut reply's calls are incomplete: none runs, each gets an error the model can act on.
+      for (const call of calls) {
+        const forModel = `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).`;
+        this.messages.push({ role: "tool", tool_call_id: call.id, content: forModel });
+        this.emit({ type: "tool.completed", callId: call.id, name: call.name, status: "error", forModel, display: `not run: ${cut}`, durationMs: 0 });
+      }
+      if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
+      return { kind: "failed", error: `the model's reply was cut: ${cut}` };
+    }
+    if (calls.length === 0) return { kind: "final", text: reply.content, finishReason: reply.finishReason };
 
     // Saves queued before this step (the prompt's) land before the tools change anything.
     await this.writer.idle;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
-    // Parallel calls run concurrently; results are appended in call order whatever finishes first.
-    const results = await Promise.all(
-      calls.map((call) =>
-        this.opts.tools.execute(call, {
-          workspace: settings.workspace,
-          taskId: this.taskId,
-          ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
-          signal,
-          emit: (event) => this.opts.emit(event),
-          ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
-          ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
-          ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
-          session: this.sessionTools,
-          ...(this.opts.web ? { web: this.opts.web } : {}),
-          ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
-          ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
-        }),
-      ),
+    // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
+    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) =>
+      this.opts.tools.execute(call, {
+        workspace: settings.workspace,
+        taskId: this.taskId,
+        ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
+        signal,
+        emit: (event) => this.opts.emit(event),
+        ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+        ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
+        ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+        session: this.sessionTools,
+        ...(this.opts.web ? { web: this.opts.web } : {}),
+        ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+        ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
+      }),
     );
     calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
     return { kind: "tools", text: reply.content };
@@ -485,6 +536,7 @@ export class Agent {
     if (this.hurried) this.hurry();
     await Promise.race([this.distilling, hurried, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
     clearTimeout(timer);
+    this.distillAbort.abort();
     await this.writer.idle;
     for (const cleanup of this.cleanups.splice(0)) {
       try {

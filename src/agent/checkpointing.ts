@@ -10,7 +10,7 @@ import { parsePatch } from "../tools/patch-parse.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 
 /** What the engine uses of a checkpoint store. */
-export type CheckpointStore = Pick<Checkpoints, "beforeWrite" | "beforeCommand" | "afterCommand" | "turns" | "rewind" | "revertFile" | "forget" | "prune">;
+export type CheckpointStore = Pick<Checkpoints, "beforeWrite" | "beforeCommand" | "afterCommand" | "turns" | "rewind" | "revertFile" | "forget" | "prune" | "coverage">;
 
 /**
  * A store that loads the checkpoint code on its first use: most runs never change a file, and
@@ -27,6 +27,7 @@ export function lazyCheckpoints(options: CheckpointOptions): CheckpointStore {
     rewind: async (...a) => (await get()).rewind(...a),
     revertFile: async (...a) => (await get()).revertFile(...a),
     forget: async (...a) => (await get()).forget(...a),
+    coverage: async () => (store ? (await store).coverage() : null),
     // Nothing to prune when nothing was ever checkpointed in this run.
     prune: async () => (store ? (await store).prune() : 0),
   };
@@ -66,6 +67,14 @@ export function checkpointHooks(opts: {
 }): CheckpointHooks {
   const { checkpoints } = opts;
   const isCommand = (tool: AnyTool, args: Record<string, unknown>) => tool.kind === "exec" && args.background !== true;
+  let toldPartial = false;
+  // Said once per session: commands' changes past the walk's file limit are not recorded.
+  const tellPartial = async () => {
+    const cover = await checkpoints.coverage();
+    if (!cover || cover.complete || toldPartial) return;
+    toldPartial = true;
+    opts.emit({ type: "notice", level: "warn", text: `file checkpoints see only the first ${cover.maxFiles.toLocaleString("en-US")} files of the workspace (walk order): changes that commands make past them cannot be rewound` } as BusEvent);
+  };
   const report = async () => {
     const prompts = opts.prompts();
     const turns = await checkpoints.turns();
@@ -84,7 +93,10 @@ export function checkpointHooks(opts: {
         if (tool.kind === "edit") {
           const paths = editedPaths(tool, args, opts.workspace);
           if (paths.length > 0) await checkpoints.beforeWrite(opts.turn(), paths, tool.name);
-        } else if (isCommand(tool, args)) await checkpoints.beforeCommand(opts.turn());
+        } else if (isCommand(tool, args)) {
+          await checkpoints.beforeCommand(opts.turn());
+          await tellPartial();
+        }
       } catch (error) {
         log("warn", "checkpoint before a tool call", error);
       }

@@ -5,6 +5,7 @@ import type { BusEvent, PermissionMode } from "../protocol/events.js";
 import { loadSession, newSession, newSessionId, sessionFileFor, type LoadedSession } from "../session/store.js";
 import { lockSession } from "../session/session-lock.js";
 import { sweepTempFiles } from "../session/temp-sweep.js";
+import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
 import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
@@ -66,9 +67,14 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   const opened = await openSession(settings, options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId()));
   const { loaded, sessionFile } = opened;
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
+  // A history with a call and no result (or a result and no call) is refused by providers whole.
+  const repaired = repairToolPairs(loaded.data.messages);
+  if (repaired.added + repaired.dropped > 0) {
+    emit({ type: "notice", taskId, level: "warn", text: `the session's history was repaired: ${repaired.added} tool call(s) without a result got an [interrupted] result, ${repaired.dropped} result(s) without a call were dropped` });
+  }
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
-  const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs });
+  const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs });
   const agent = new Agent({
     taskId,
     settings,

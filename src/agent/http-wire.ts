@@ -6,6 +6,8 @@ import { StringDecoder } from "node:string_decoder";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const ERROR_BODY_CAP = 64 * 1024;
+/** A whole reply, or one SSE event, larger than this is refused: memory stays bounded whatever a server sends. */
+export const REPLY_BODY_CAP = 32 * 1024 * 1024;
 
 /** A failed exchange, as a value: HTTP errors carry their status; network errors do not. */
 export class WireError extends Error {
@@ -106,12 +108,16 @@ export async function post(options: PostOptions): Promise<IncomingMessage> {
   });
 }
 
-/** Reads a whole (non-streamed) body as text. */
-export function readBody(res: IncomingMessage, signal: AbortSignal): Promise<string> {
+/** Reads a whole (non-streamed) body as text; `onData` hears of every piece. */
+export function readBody(res: IncomingMessage, signal: AbortSignal, onData?: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
     res.setEncoding("utf8");
-    res.on("data", (chunk: string) => (text += chunk));
+    res.on("data", (chunk: string) => {
+      text += chunk;
+      onData?.();
+      if (text.length > REPLY_BODY_CAP) res.destroy(new WireError(`the reply body passed ${REPLY_BODY_CAP / 1024 / 1024} MB`, undefined, undefined));
+    });
     res.on("end", () => resolve(text));
     res.on("error", (error) => reject(signal.aborted ? new WireError("aborted", undefined, undefined, true) : wrapStreamError(error)));
   });
@@ -129,6 +135,7 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
   const decoder = new StringDecoder("utf8");
   let buffer = "";
   let data: string[] = [];
+  let dataChars = 0;
   let event = "";
   // After [DONE] the rest of the response is read, not cut off: a response read to its end leaves
   // its keep-alive connection for the next request (no new TCP or TLS handshake per step). A
@@ -139,6 +146,7 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
     for await (const chunk of res as AsyncIterable<Buffer>) {
       if (done) continue;
       buffer += decoder.write(chunk);
+      if (buffer.length > REPLY_BODY_CAP && buffer.indexOf("\n") === -1) throw new WireError(`the stream sent a line over ${REPLY_BODY_CAP / 1024 / 1024} MB`, undefined, undefined);
       let nl: number;
       while (!done && (nl = buffer.indexOf("\n")) !== -1) {
         const line = buffer.slice(0, nl).replace(/\r$/, "");
@@ -147,6 +155,7 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
           if (data.length) {
             const payload = data.join("\n");
             data = [];
+            dataChars = 0;
             if (payload === "[DONE]") {
               done = true;
               guard = setTimeout(() => res.destroy(), 1_000);
@@ -156,7 +165,11 @@ export async function* sseData(res: IncomingMessage, signal: AbortSignal): Async
             yield payload;
           }
           event = "";
-        } else if (line.startsWith("data:")) data.push(line.slice(line[5] === " " ? 6 : 5));
+        } else if (line.startsWith("data:")) {
+          data.push(line.slice(line[5] === " " ? 6 : 5));
+          dataChars += line.length;
+          if (dataChars > REPLY_BODY_CAP) throw new WireError(`the stream sent an event over ${REPLY_BODY_CAP / 1024 / 1024} MB`, undefined, undefined);
+        }
         else if (line.startsWith("event:")) event = line.slice(6).trim();
       }
     }

@@ -6,6 +6,8 @@ import type { OpenAITool } from "../tools/registry.js";
 import type { ThinkingLevel } from "../config/schema.js";
 import { VERSION } from "../version.js";
 import { errorMessage, post, readBody, sseData, WireError } from "./http-wire.js";
+import { RequestWatchdog, type WaitInfo } from "./watchdog.js";
+import { REPLY_CAPS, type ReplyCaps, type ReplyCut } from "./reply-caps.js";
 
 export interface ModelRequest {
   model: string;
@@ -28,6 +30,8 @@ export interface ModelReply {
   toolCalls: AssembledToolCall[];
   finishReason: string | undefined;
   usage: { prompt: number; completion: number } | undefined;
+  /** Set when the reply passed a cap (reply-caps.ts): the stream was cut there, so its tool calls are incomplete. */
+  cut?: ReplyCut;
 }
 
 export interface ModelFailure {
@@ -38,6 +42,8 @@ export interface ModelFailure {
   aborted: boolean;
   /** From a Retry-After header, when the server sent one. */
   retryAfterMs: number | undefined;
+  /** Set when sending it again would only repeat the failure (the overall deadline passed). */
+  final?: boolean;
 }
 
 export type ModelOutcome = { ok: true; reply: ModelReply } | { ok: false; error: ModelFailure };
@@ -45,6 +51,8 @@ export type ModelOutcome = { ok: true; reply: ModelReply } | { ok: false; error:
 export interface StreamHandlers {
   onText(text: string): void;
   onReasoning(text: string): void;
+  /** Called every `waitNoticeMs` while no content has arrived for that long. */
+  onWaiting?(info: WaitInfo): void;
 }
 
 export interface ModelClient {
@@ -54,7 +62,14 @@ export interface ModelClient {
 export interface ClientOptions {
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /** An attempt ends when no content, reasoning or tool-call byte arrived for this long. */
   timeoutMs: number;
+  /** An attempt ends this long after it was sent, whatever arrives (default: no deadline beyond the idle limit). */
+  deadlineMs?: number;
+  /** While waiting, `onWaiting` is called this often (default 15 s). */
+  waitNoticeMs?: number;
+  /** Default REPLY_CAPS. */
+  caps?: Partial<ReplyCaps>;
 }
 
 /** Messages as the endpoint wants them: reasoning kept for the transcript is not sent back. */
@@ -143,26 +158,46 @@ export class OpenAIModelClient implements ModelClient {
     if (request.stream) body.stream_options = { include_usage: true };
     if (request.tools.length > 0) body.tools = request.tools;
     if (request.thinking !== "off") body.reasoning_effort = request.thinking;
+    // Only content counts as progress: keep-alive comments, empty deltas and headers do not.
+    const watch = new RequestWatchdog(request.signal, {
+      idleMs: this.options.timeoutMs,
+      deadlineMs: this.options.deadlineMs ?? Number.MAX_SAFE_INTEGER,
+      noticeMs: this.options.waitNoticeMs ?? 15_000,
+      ...(handlers.onWaiting ? { onWait: handlers.onWaiting } : {}),
+    });
     try {
       const res = await post({
         baseUrl: this.options.baseUrl,
         apiKey: this.options.apiKey,
         body,
-        signal: request.signal,
+        signal: watch.signal,
         idleTimeoutMs: this.options.timeoutMs,
         userAgent: `nanohermes/${VERSION}`,
       });
-      return request.stream ? await this.streamed(res, request.signal, handlers) : await this.whole(res, request.signal);
+      const outcome = request.stream ? await this.streamed(res, watch, handlers) : await this.whole(res, watch);
+      return this.expired(watch, request.signal) ?? outcome;
     } catch (error) {
+      const expired = this.expired(watch, request.signal);
+      if (expired) return expired;
       if (error instanceof WireError) {
         return { ok: false, error: { status: error.status, message: error.message, aborted: error.aborted || request.signal.aborted, retryAfterMs: error.retryAfterMs } };
       }
       return { ok: false, error: { status: undefined, message: String(error), aborted: request.signal.aborted, retryAfterMs: undefined } };
+    } finally {
+      watch.dispose();
     }
   }
 
-  private async whole(res: IncomingMessage, signal: AbortSignal): Promise<ModelOutcome> {
-    const text = await readBody(res, signal);
+  /** The failure of an attempt that ran past a limit (never a stop: that one is the caller's). */
+  private expired(watch: RequestWatchdog, signal: AbortSignal): ModelOutcome | null {
+    const message = watch.describe();
+    if (!message || signal.aborted) return null;
+    return { ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined, ...(watch.expired === "deadline" ? { final: true } : {}) } };
+  }
+
+  private async whole(res: IncomingMessage, watch: RequestWatchdog): Promise<ModelOutcome> {
+    // A whole reply has no deltas: every byte of its body is the answer arriving.
+    const text = await readBody(res, watch.signal, () => watch.activity());
     const data = parseJson(text);
     if (!data) return fail(`the reply was not valid JSON: ${errorMessage(text).slice(0, 120)}`);
     if (data.error) return fail(`the endpoint sent an error: ${errorMessage(text)}`);
@@ -172,25 +207,41 @@ export class OpenAIModelClient implements ModelClient {
     const toolCalls = (msg.tool_calls ?? [])
       .filter((c) => (c.type ?? "function") === "function" && c.function?.name)
       .map((c, i) => ({ id: c.id || `call_${i + 1}`, name: c.function!.name!, arguments: c.function!.arguments ?? "" }));
-    return {
-      ok: true,
-      reply: {
-        content: typeof msg.content === "string" ? msg.content : "",
-        reasoning: reasoningOf(msg),
-        toolCalls,
-        finishReason: choice.finish_reason ?? undefined,
-        usage: usageOf(data.usage),
-      },
+    const reply: ModelReply = {
+      content: typeof msg.content === "string" ? msg.content : "",
+      reasoning: reasoningOf(msg),
+      toolCalls,
+      finishReason: choice.finish_reason ?? undefined,
+      usage: usageOf(data.usage),
     };
+    // The same caps as a stream: a whole reply that passes one is cut there, its calls incomplete.
+    const caps = { ...REPLY_CAPS, ...this.options.caps };
+    if (reply.content.length > caps.answerChars) {
+      reply.content = reply.content.slice(0, caps.answerChars);
+      reply.cut = { what: "answer", limit: caps.answerChars };
+    } else if (reply.reasoning.length > caps.reasoningChars) {
+      reply.reasoning = reply.reasoning.slice(0, caps.reasoningChars);
+      reply.cut = { what: "reasoning", limit: caps.reasoningChars };
+    } else if (toolCalls.some((c) => c.arguments.length + c.name.length > caps.argumentsChars)) {
+      for (const c of toolCalls) c.arguments = c.arguments.slice(0, caps.argumentsChars);
+      reply.cut = { what: "arguments", limit: caps.argumentsChars };
+    }
+    if (reply.cut) reply.finishReason = "length";
+    return { ok: true, reply };
   }
 
-  private async streamed(res: IncomingMessage, signal: AbortSignal, handlers: StreamHandlers): Promise<ModelOutcome> {
+  private async streamed(res: IncomingMessage, watch: RequestWatchdog, handlers: StreamHandlers): Promise<ModelOutcome> {
+    const signal = watch.signal;
     let content = "";
     let reasoning = "";
     let finishReason: string | undefined;
     let usage: ModelReply["usage"];
     let chunks = 0;
     const calls = new ToolCallAssembler();
+    const caps = { ...REPLY_CAPS, ...this.options.caps };
+    const argChars = new Map<number | string, number>();
+    let cut: ReplyCut | undefined;
+    // Leaving the loop early (a cap) closes the response: the rest is never read.
     for await (const payload of sseData(res, signal)) {
       const chunk = parseJson(payload);
       if (!chunk) return fail(`the stream sent a chunk that is not JSON: ${payload.slice(0, 120)}`);
@@ -202,16 +253,38 @@ export class OpenAIModelClient implements ModelClient {
       const delta = choice.delta ?? {};
       const think = reasoningOf(delta);
       if (think) {
+        watch.activity();
+        if (reasoning.length + think.length > caps.reasoningChars) {
+          cut = { what: "reasoning", limit: caps.reasoningChars };
+          break;
+        }
         reasoning += think;
         handlers.onReasoning(think);
       }
       if (typeof delta.content === "string" && delta.content) {
+        watch.activity();
+        const room = caps.answerChars - content.length;
+        if (delta.content.length > room) {
+          content += delta.content.slice(0, Math.max(0, room));
+          cut = { what: "answer", limit: caps.answerChars };
+          break;
+        }
         content += delta.content;
         handlers.onText(delta.content);
       }
-      for (const tc of delta.tool_calls ?? []) calls.add(tc);
+      for (const tc of delta.tool_calls ?? []) {
+        const added = (tc.function?.arguments?.length ?? 0) + (tc.function?.name?.length ?? 0);
+        if (added > 0) watch.activity();
+        const key = tc.index ?? tc.id ?? "last";
+        const total = (argChars.get(key) ?? 0) + added;
+        argChars.set(key, total);
+        if (total > caps.argumentsChars) cut = { what: "arguments", limit: caps.argumentsChars };
+        else calls.add(tc);
+      }
+      if (cut) break;
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
+    if (cut && !signal.aborted) return { ok: true, reply: { content, reasoning, toolCalls: calls.result(), finishReason: "length", usage, cut } };
     if (signal.aborted) return { ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } };
     if (chunks === 0) return fail("the stream ended without any data");
     // A dropped connection can end the body cleanly; a reply without finish_reason is incomplete.

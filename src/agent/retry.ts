@@ -11,7 +11,7 @@ export function backoffMs(baseMs: number, attempt: number): number {
 }
 
 export function isRetryable(error: ModelFailure): boolean {
-  return !error.aborted && (error.status === undefined || RETRYABLE_STATUSES.has(error.status));
+  return !error.aborted && error.final !== true && (error.status === undefined || RETRYABLE_STATUSES.has(error.status));
 }
 
 export function describeFailure(error: ModelFailure): string {

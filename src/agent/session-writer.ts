@@ -1,10 +1,11 @@
 // Writes an agent's session file: one save after another, each a snapshot of the history's whole
 // steps taken when it was asked for, with failures reported once and remembered.
 import { log } from "../config/log.js";
+import { boundSessionSize } from "../session/size-bound.js";
 import { serializeSession, writeSessionText, type SessionData } from "../session/store.js";
 import { completeSteps } from "./history.js";
 
-export type WriterEvent = { type: "session.saved"; sessionFile: string; messages: number } | { type: "notice"; level: "error"; text: string };
+export type WriterEvent = { type: "session.saved"; sessionFile: string; messages: number } | { type: "notice"; level: "error" | "warn"; text: string };
 
 export class SessionWriter {
   /** Set while the newest save failed: why, in one line. */
@@ -31,6 +32,10 @@ export class SessionWriter {
     const file = this.file;
     if (!file) return this.queue;
     const messages = completeSteps(session.messages);
+    // A session must stay savable: the archive's oldest part goes first; a live history too big is refused.
+    const size = boundSessionSize(session);
+    if (!size.ok) return (this.queue = this.queue.then(() => this.failed(file, new Error(size.reason))));
+    if (size.droppedArchived > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedArchived} of its oldest archived (compacted) messages were dropped` });
     let text: string;
     try {
       text = serializeSession({ ...session, messages });

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as z from "../protocol/zod.js";
 import { intFlag, UsageError, type Flags } from "./flags.js";
-import { defaultSessionDir, nanohermesHome, userConfigPath, workspaceConfigPath } from "./paths.js";
+import { defaultSessionDir, nanohermesHome, userConfigPath, virtualFsProblem, workspaceConfigPath } from "./paths.js";
 import { homedir } from "node:os";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { sandboxModes, type SandboxMode } from "./levels.js";
@@ -137,6 +137,8 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       ? file.sessionDir
       : resolve(home, file.sessionDir)
     : defaultSessionDir(home);
+  const sessionDirProblem = virtualFsProblem(sessionDir);
+  if (sessionDirProblem) throw new ConfigError(`"sessionDir": ${sessionDirProblem}`);
 
   const approvalFlag = str(flags, "approval");
   if (approvalFlag !== undefined && !(approvalPolicies as readonly string[]).includes(approvalFlag)) {
@@ -168,6 +170,9 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     retryBaseMs: intFlag(flags, "retry-base-ms", 0, 60_000) ?? file.retryBaseMs ?? defaults.retryBaseMs,
     maxIterations: intFlag(flags, "max-iterations", 1, 10_000) ?? file.maxIterations ?? defaults.maxIterations,
     requestTimeoutMs: file.requestTimeoutMs ?? defaults.requestTimeoutMs,
+    requestDeadlineMs: file.requestDeadlineMs ?? defaults.requestDeadlineMs,
+    turnTimeoutMs: file.turnTimeoutMs ?? defaults.turnTimeoutMs,
+    waitNoticeMs: file.waitNoticeMs ?? defaults.waitNoticeMs,
     thinking: (thinkingFlag as ThinkingLevel | undefined) ?? file.thinking ?? defaults.thinking,
     stream: flags.values["no-stream"] === true ? false : (file.stream ?? defaults.stream),
     sessionDir,

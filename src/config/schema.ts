@@ -19,7 +19,18 @@ export const ConfigFileSchema = z.strictObject({
   maxRetries: z.optional(z.int().check(z.minimum(0), z.maximum(10))),
   retryBaseMs: z.optional(z.int().check(z.minimum(0), z.maximum(60_000))),
   maxIterations: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
-  requestTimeoutMs: z.optional(z.int().check(z.minimum(1_000))),
+  requestTimeoutMs: z
+    .optional(z.int().check(z.minimum(100)))
+    .check(z.describe("A model request attempt ends when no content, reasoning or tool-call bytes arrived for this long; keep-alive comments do not count (default 300,000: 5 minutes).")),
+  requestDeadlineMs: z
+    .optional(z.int().check(z.minimum(100)))
+    .check(z.describe("A model request attempt ends this long after it was sent, even while content streams; not retried (default 600,000: 10 minutes).")),
+  turnTimeoutMs: z
+    .optional(z.int().check(z.minimum(0)))
+    .check(z.describe("A user turn (model calls and tools) is stopped after this long and ends with an error; 0 = no limit (the default).")),
+  waitNoticeMs: z
+    .optional(z.int().check(z.minimum(50)))
+    .check(z.describe("While the model sends nothing, say so (UI and stderr) this often (default 15,000).")),
   thinking: z.optional(z.enum(thinkingLevels)),
   stream: z.optional(z.boolean()),
   sessionDir: z.optional(z.string().check(z.minLength(1))),
@@ -80,7 +91,14 @@ export interface Settings {
   maxRetries: number;
   retryBaseMs: number;
   maxIterations: number;
+  /** No content bytes for this long ends a model request attempt (retried). */
   requestTimeoutMs: number;
+  /** A model request attempt ends this long after it was sent (not retried). */
+  requestDeadlineMs: number;
+  /** A user turn is stopped after this long; 0 for none. */
+  turnTimeoutMs: number;
+  /** How often "waiting for the model" is reported while nothing arrives. */
+  waitNoticeMs: number;
   thinking: ThinkingLevel;
   stream: boolean;
   sessionDir: string;
@@ -115,7 +133,12 @@ export const defaults = {
   maxRetries: 2,
   retryBaseMs: 500,
   maxIterations: 90,
-  requestTimeoutMs: 600_000,
+  // Idle: Codex's stream idle timeout (5 min); overall: Claude Code's API timeout (10 min). Neither
+  // caps a whole turn, so a turn has no limit unless configured.
+  requestTimeoutMs: 300_000,
+  requestDeadlineMs: 600_000,
+  turnTimeoutMs: 0,
+  waitNoticeMs: 15_000,
   thinking: "off" as ThinkingLevel,
   stream: true,
 } as const;

@@ -7,6 +7,7 @@ import { loadExtensions, noExtensions, type Extensions } from "../agent/extensio
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";
 import { log } from "../config/log.js";
+import { virtualFsProblem } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
@@ -50,6 +51,8 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   const sessionFlag = flags.values.session;
   // The seed's unit passes `--session <dir>/default.json`: its folder is the session folder.
   const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : typeof sessionFlag === "string" ? dirname(resolve(io.cwd, sessionFlag)) : defaultDaemonSessionDir(settings.home);
+  const sessionDirProblem = virtualFsProblem(sessionDir);
+  if (sessionDirProblem) throw new UsageError(`--session-dir: ${sessionDirProblem}`);
 
   // MCP servers, skills, hooks and AGENTS.md load in the background; turns wait for them.
   let loaded: (ext: Extensions) => void = () => {};

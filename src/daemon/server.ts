@@ -13,6 +13,7 @@ import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJ
 import { MAX_IMAGE_BYTES } from "../agent/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { sseComment, sseMessage } from "./sse.js";
+import { backpressuredWriter, encodeEvent, MAX_CONNECTIONS, STREAM_LIMITS, StreamGate, type StreamLimits } from "./stream-limits.js";
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
@@ -26,6 +27,12 @@ export interface DaemonServerOptions {
   report?: (line: string) => void;
   /** How often event streams send a keep-alive comment. */
   pingMs?: number;
+  /** Default STREAM_LIMITS. */
+  streamLimits?: Partial<StreamLimits>;
+  /** Shared by the TCP and Unix listeners (made by startDaemonServer). */
+  gate?: StreamGate;
+  /** Connections each listener holds at once (default MAX_CONNECTIONS); more are closed as they arrive. */
+  maxConnections?: number;
 }
 
 export interface DaemonServer {
@@ -37,9 +44,6 @@ export interface DaemonServer {
   /** Closes every connection (event streams too) and the listeners. */
   close(): Promise<void>;
 }
-
-/** A stream whose client reads slower than this much is dropped (it reconnects with Last-Event-ID). */
-const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
 function sessionFromPath(raw: string): string {
   let id: string;
@@ -83,6 +87,9 @@ function openStream(
   req: IncomingMessage,
   res: ServerResponse,
   pingMs: number,
+  backlogBytes: number,
+  /** The stream starts with a catch-up (ended by `ready`), not counted against the backlog. */
+  catchUp = false,
 ): { send(event: LoggedEvent): void; ready(snapshot: boolean): void; comment(text: string): void; close(): void; closed: Promise<void> } {
   res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   res.flushHeaders();
@@ -97,15 +104,19 @@ function openStream(
     req.on("close", finish);
     res.on("close", finish);
   });
+  // A client that reads slower than the turn writes is dropped past the backlog (it reconnects with Last-Event-ID).
+  const queue = backpressuredWriter(res, backlogBytes);
+  if (!catchUp) queue.live();
   const write = (text: string) => {
-    if (done) return;
-    res.write(text);
-    if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
+    if (!done) queue.write(text);
   };
   return {
-    send: (logged) => write(sseMessage({ id: logged.id, event: logged.event.type, data: JSON.stringify(logged.event) })),
+    send: (logged) => write(encodeEvent(logged)),
     // Not a bus event: the mark between the catch-up and the live events.
-    ready: (snapshot) => write(sseMessage({ event: "ready", data: JSON.stringify({ snapshot }) })),
+    ready: (snapshot) => {
+      write(sseMessage({ event: "ready", data: JSON.stringify({ snapshot }) }));
+      queue.live();
+    },
     comment: (text) => write(sseComment(text)),
     close: () => {
       clearInterval(ping);
@@ -120,6 +131,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
   const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const pingMs = opts.pingMs ?? 15_000;
   const report = opts.report ?? (() => {});
+  const limits = { ...STREAM_LIMITS, ...opts.streamLimits };
+  const gate = opts.gate ?? new StreamGate(limits);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://daemon").pathname;
@@ -164,7 +177,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       case "turns": {
         only(req, "POST");
         const prompt = promptOf(await readJson(req, cap));
-        const stream = openStream(req, res, pingMs);
+        const release = gate.enter(id, false);
+        res.on("close", release);
+        const stream = openStream(req, res, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
         const outcome = await sessions.runTurn(id, prompt, stream.send);
@@ -174,7 +189,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       }
       case "events": {
         only(req, "GET");
-        const stream = openStream(req, res, pingMs);
+        const release = gate.enter(id, true);
+        res.on("close", release);
+        const stream = openStream(req, res, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
         const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) => stream.ready(snapshot));
         await stream.closed;
@@ -271,16 +288,20 @@ function listen(server: Server, target: { port: number; host: string } | { path:
   });
 }
 
-function configure(server: Server): Server {
+function configure(server: Server, maxConnections: number): Server {
   // Turn streams live long; only receiving a request is timed.
   server.headersTimeout = 15_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  server.maxConnections = maxConnections;
   return server;
 }
 
-export async function startDaemonServer(opts: DaemonServerOptions): Promise<DaemonServer> {
-  const tcp = configure(createServer(routeHandler(opts, false)));
+export async function startDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
+  // One count of open streams for both listeners.
+  const opts = { ...options, gate: options.gate ?? new StreamGate({ ...STREAM_LIMITS, ...options.streamLimits }) };
+  const maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  const tcp = configure(createServer(routeHandler(opts, false)), maxConnections);
   await listen(tcp, { port: opts.port, host: opts.host });
   const address = tcp.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
@@ -291,7 +312,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     if (Buffer.byteLength(path) > 107) throw new Error(`the socket path ${path} is longer than 107 bytes; choose a shorter one with --daemon-socket PATH (or off)`);
     await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await claimSocket(path);
-    unix = configure(createServer(routeHandler(opts, true)));
+    unix = configure(createServer(routeHandler(opts, true)), maxConnections);
     // Created with mode 600 from the start: no moment where another user could connect.
     const umask = process.umask(0o177);
     try {

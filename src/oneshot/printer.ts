@@ -1,6 +1,6 @@
 // The plain-text one-shot front end: assistant text streams to stdout, tool activity and
 // notices go to stderr (when it is a terminal, or with --verbose).
-import type { BusEvent } from "../protocol/events.js";
+import type { BusEvent, EventOf } from "../protocol/events.js";
 
 export interface Writer {
   write(text: string): void;
@@ -14,6 +14,13 @@ export interface PrinterOptions {
   color: boolean;
   /** Write deltas as they arrive (stdout is a terminal); otherwise each step's text is written once it is final, so a retried step never leaves partial text in a pipe. */
   live: boolean;
+}
+
+/** The "still waiting" line, written to stderr even when it is not a terminal: a silent hang looks like a dead program. */
+export function waitingLine(event: EventOf<"model.waiting">): string {
+  const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
+  const limit = event.idleLimitMs - event.idleMs < event.deadlineMs - event.elapsedMs ? `gives up after ${secs(event.idleLimitMs)} without output` : `gives up at ${secs(event.deadlineMs)}`;
+  return `waiting for the model (${event.model}): nothing for ${secs(event.idleMs)}, ${limit}`;
 }
 
 export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => void {
@@ -70,6 +77,9 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
         progress(dim(`  ${event.from} failed (${event.error}); trying ${event.to}`));
+        break;
+      case "model.waiting":
+        opts.stderr.write(`${dim(waitingLine(event))}\n`);
         break;
       case "hook.completed":
         if (event.outcome !== "passed") progress(red(`  ${event.event} hook ${event.outcome} ${event.tool} (exit ${event.exitCode}): ${event.command}`));

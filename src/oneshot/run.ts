@@ -15,7 +15,7 @@ import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
-import { createTextPrinter, type Writer } from "./printer.js";
+import { createTextPrinter, waitingLine, type Writer } from "./printer.js";
 
 export interface OneShotIO {
   stdout: Writer & { isTTY?: boolean };
@@ -50,6 +50,9 @@ async function recordInIndex(settings: Settings, agent: { sessionFile: string | 
   }).catch((error: unknown) => log("warn", "task index not updated", error));
 }
 
+/** How long a one-shot run lets the end-of-turn memory distillation finish before it exits without it. */
+const ONE_SHOT_MEMORY_WAIT_MS = 5_000;
+
 /** How long a one-shot run waits for MCP servers to connect before its first request. */
 const MCP_WAIT_MS = 15_000;
 
@@ -71,6 +74,7 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   } else {
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
+      if (event.type === "model.waiting") io.stderr.write(`${waitingLine(event)}\n`);
     });
   }
 
@@ -160,13 +164,15 @@ async function runTurn(
       reason: result.saveError && result.reason === "completed" ? "save_failed" : result.reason,
       ...(result.error ? { error: result.error } : {}),
       ...(result.saveError ? { saveError: result.saveError } : {}),
+      ...(result.warning ? { warning: result.warning } : {}),
       model: agent.model,
       steps: result.steps,
       usage: { prompt: result.usage.prompt, completion: result.usage.completion, total: result.usage.prompt + result.usage.completion },
     };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }
-  await agent.close({ memoryWaitMs: 60_000 });
+  // A slow or hung distillation must not hold the exit long after the answer was printed.
+  await agent.close({ memoryWaitMs: ONE_SHOT_MEMORY_WAIT_MS });
   await extensions.close();
   await recordInIndex(settings, agent, prompt);
   if (result.saveError) io.stderr.write(`nanohermes: ${result.saveError}\n`);

@@ -77,6 +77,19 @@ export const eventDefinitions = {
     doc: "Retries ran out; the request is sent once to the fallback model. Earlier deltas of this step are void.",
     shape: { ...base, from: z.string(), to: z.string(), error: z.string() },
   },
+  "model.waiting": {
+    doc:
+      "The model request is open but no content, reasoning or tool-call bytes arrived for `idleMs` " +
+      "(keep-alive comments do not count). Sent every `waitNoticeMs` while it lasts; any content ends it.",
+    shape: {
+      ...base,
+      model: z.string(),
+      idleMs: z.int().check(z.nonnegative(), z.describe("Since the last content byte, or since the request was sent.")),
+      elapsedMs: z.int().check(z.nonnegative(), z.describe("Since this attempt was sent.")),
+      idleLimitMs: z.int().check(z.describe("The attempt is given up (and retried) when `idleMs` reaches this (requestTimeoutMs).")),
+      deadlineMs: z.int().check(z.describe("The attempt is given up when `elapsedMs` reaches this (requestDeadlineMs).")),
+    },
+  },
   "assistant.delta": {
     doc: "Streamed assistant text.",
     shape: { ...base, text: z.string() },

@@ -3,6 +3,7 @@
 import { lstatSync, promises as fs, type Dirent } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errorCode, readBoundedSync, sha256, slicer, type BlobStore } from "./checkpoint-blobs.js";
+import type { DirWatch } from "./dir-watch.js";
 
 /**
  * Directory names the walk never enters, at any depth: `.git` (history, not the agent's edits; a
@@ -28,6 +29,16 @@ export interface Walk {
   complete: boolean;
   /** The last file reached, in walk order. */
   last: string | null;
+  /** Each directory's entries as listed (sorted), for the next walk to reuse where nothing changed. */
+  listings: Map<string, Dirent[]>;
+  /** Directories this walk read from disk (the others were reused unchanged). */
+  read: number;
+}
+
+/** What lets a walk reuse the previous one: that walk, and the kernel's word on what changed since. A walk given one leaves itself in `prev` for the next. */
+export interface Incremental {
+  prev: Walk | null;
+  watch: DirWatch;
 }
 
 export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>
@@ -59,36 +70,66 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
 /** `.<name>.tmp-<pid>-<8 id chars>`, as atomicWriteFile names its temp files. */
 const ATOMIC_TEMP = /^\..+\.tmp-\d+-[A-Za-z0-9_-]{8}$/;
 
-export async function walkRoots(roots: readonly string[], maxFiles: number, exclude: ReadonlySet<string> = new Set()): Promise<Walk> {
-  const walk: Walk = { files: new Map(), dirs: new Set(), complete: true, last: null };
+export async function walkRoots(roots: readonly string[], maxFiles: number, exclude: ReadonlySet<string> = new Set(), inc?: Incremental): Promise<Walk> {
+  const walk: Walk = { files: new Map(), dirs: new Set(), complete: true, last: null, listings: new Map(), read: 0 };
   const pause = slicer();
-  for (const root of roots) if (!(await walkDir(root, walk, maxFiles, exclude, pause))) break;
+  // Reuse only what a watched, unchanged directory holds; without a previous walk every directory is listed.
+  const reuse = inc && inc.prev && (await inc.watch.begin()) ? { prev: inc.prev, watch: inc.watch } : null;
+  const ctx: WalkCtx = { walk, maxFiles, exclude, pause, reuse, watch: inc?.watch ?? null };
+  for (const root of roots) if (!(await walkDir(root, ctx))) break;
+  if (inc) {
+    inc.watch.end(walk.dirs);
+    inc.prev = walk;
+  }
   return walk;
 }
 
-async function walkDir(dir: string, walk: Walk, maxFiles: number, exclude: ReadonlySet<string>, pause: () => Promise<void>): Promise<boolean> {
+interface WalkCtx {
+  walk: Walk;
+  maxFiles: number;
+  exclude: ReadonlySet<string>;
+  pause: () => Promise<void>;
+  reuse: { prev: Walk; watch: DirWatch } | null;
+  watch: DirWatch | null;
+}
+
+async function walkDir(dir: string, ctx: WalkCtx): Promise<boolean> {
+  const { walk, maxFiles, exclude, pause, reuse } = ctx;
   if (exclude.has(dir)) return true;
+  const cached = reuse && !reuse.watch.isDirty(dir) ? reuse.prev.listings.get(dir) : undefined;
   let entries: Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return true;
+  if (cached) entries = cached;
+  else {
+    ctx.watch?.willList(dir);
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return true;
+    }
+    entries.sort(byName);
+    walk.read++;
   }
   walk.dirs.add(dir);
-  entries.sort(byName);
+  walk.listings.set(dir, entries);
   // Stat this directory's files (only as many as could still fit) up front.
   // Our own atomic writes' temp files (tools/fs-atomic.ts) live for a moment beside their target:
   // a file tool running in parallel with a command must not show up as the command's change.
   const files = entries.filter((e) => e.isFile() && !ATOMIC_TEMP.test(e.name)).slice(0, Math.max(0, maxFiles - walk.files.size));
   const stampOf = new Map<string, FileStamp | null>();
   for (const e of files) {
+    // An unchanged directory's files keep their stamps: no event, no write, no new stamp.
+    const known = cached ? reuse!.prev.files.get(join(dir, e.name)) : undefined;
+    if (known) {
+      stampOf.set(e.name, known);
+      continue;
+    }
     await pause();
     stampOf.set(e.name, lstatStamp(join(dir, e.name)));
   }
   for (const e of entries) {
     if (e.isDirectory()) {
       if (SKIPPED_DIRS.has(e.name)) continue;
-      if (!(await walkDir(join(dir, e.name), walk, maxFiles, exclude, pause))) return false;
+      if (!(await walkDir(join(dir, e.name), ctx))) return false;
     } else if (e.isFile() && !ATOMIC_TEMP.test(e.name)) {
       if (walk.files.size >= maxFiles) {
         walk.complete = false;
@@ -173,9 +214,10 @@ export async function takeSnapshot(
   bounds: Bounds,
   prev: Snapshot | null,
   blobs: BlobStore,
+  inc?: Incremental,
 ): Promise<Snapshot> {
   const startedAt = Date.now();
-  const walk = await walkRoots(roots, bounds.maxFiles, exclude);
+  const walk = await walkRoots(roots, bounds.maxFiles, exclude, inc);
   const files = new Map<string, Cached>();
   const toRead: [string, Cached][] = [];
   const tooLarge = `larger than ${bounds.maxFileBytes} bytes; content not kept`;
@@ -216,8 +258,8 @@ export async function takeSnapshot(
  * reported (its earlier state is unknown). A file whose stamp moved but whose content did not
  * (`touch`, a rewrite with the same bytes) is not a change.
  */
-export async function diffSnapshot(snap: Snapshot, roots: readonly string[], exclude: ReadonlySet<string>, bounds: Bounds): Promise<SeenChange[]> {
-  const after = await walkRoots(roots, bounds.maxFiles, exclude);
+export async function diffSnapshot(snap: Snapshot, roots: readonly string[], exclude: ReadonlySet<string>, bounds: Bounds, inc?: Incremental): Promise<SeenChange[]> {
+  const after = await walkRoots(roots, bounds.maxFiles, exclude, inc);
   const found: SeenChange[] = [];
   const budget = { left: bounds.maxTotalBytes };
   const pause = slicer();

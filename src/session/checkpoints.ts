@@ -7,8 +7,9 @@ import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
-import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
-import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Snapshot } from "./checkpoint-snapshot.js";
+import { BlobStore, errorCode, mapLimit, readBounded } from "./checkpoint-blobs.js";
+import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Incremental, type Snapshot } from "./checkpoint-snapshot.js";
+import { DirWatch } from "./dir-watch.js";
 
 export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
 
@@ -74,6 +75,8 @@ export class Checkpoints {
   private ownDir = new Set<string>();
   private byTurn = new Map<number, Map<string, Rec>>();
   private snap: Snapshot | null = null;
+  /** The last walk and the directory watches that let the next walk reuse it. */
+  private readonly inc: Incremental = { prev: null, watch: new DirWatch() };
   /** Commands of `turn` between beforeCommand and afterCommand: overlapping ones share the first one's snapshot. */
   private running: { turn: number; count: number } | null = null;
   private loaded: Promise<void> | null = null;
@@ -116,8 +119,13 @@ export class Checkpoints {
     return this.serial("prepare", undefined, async () => {
       if (this.running) return;
       await this.ensureDir();
-      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs);
+      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs, this.inc);
     });
+  }
+
+  /** Whether the last walk saw every file (null before the first); past `maxFiles` it stops. */
+  coverage(): Promise<{ complete: boolean; maxFiles: number } | null> {
+    return Promise.resolve(this.snap ? { complete: this.snap.complete, maxFiles: this.bounds.maxFiles } : null);
   }
 
   /** Contract: never rejects. Call afterCommand in a `finally`; calls may overlap within a turn. */
@@ -129,7 +137,7 @@ export class Checkpoints {
       }
       this.running = null;
       await this.ensureDir();
-      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs);
+      this.snap = await takeSnapshot(this.roots, this.ownDir, this.bounds, this.snap, this.blobs, this.inc);
       this.running = { turn, count: 1 };
     });
   }
@@ -144,7 +152,7 @@ export class Checkpoints {
         log("warn", `checkpoints: afterCommand(${turn}) without a beforeCommand snapshot; not recorded`);
         return [];
       }
-      const found = (await diffSnapshot(snap, this.roots, this.ownDir, this.bounds)).map((c) => ({
+      const found = (await diffSnapshot(snap, this.roots, this.ownDir, this.bounds, this.inc)).map((c) => ({
         path: c.path,
         present: c.present,
         pre: c.before ? preOf(c.before) : ({ state: "absent", dirsFrom: c.dirsFrom } satisfies Pre),

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
-import { findRg, rgGrep } from "./ripgrep.js";
+import { findRg, rgCandidates, rgGrep } from "./ripgrep.js";
 import { defineTool, ToolError } from "./define.js";
 import { compileGlob } from "./glob.js";
 import { joinShown, resolveWalkRoot, walk } from "./walk.js";
@@ -111,6 +111,44 @@ export function searchText(text: string, re: LineRegex, limit: number): LineMatc
 
 type FileRead = { bytes: Buffer } | { skip: "large" };
 
+/** "[skipped 2 binary files, 1 file over 8 MB]", or null when nothing was skipped. */
+function skippedNote(t: { binary: number; large: number; unreadable: number }): string | null {
+  const parts = [
+    t.binary ? plural(t.binary, "binary file") : "",
+    t.large ? `${plural(t.large, "file")} over 8 MB` : "",
+    t.unreadable ? plural(t.unreadable, "unreadable path") : "",
+  ].filter(Boolean);
+  return parts.length ? `[skipped ${parts.join(", ")}]` : null;
+}
+
+/** What a ripgrep search skipped, by the built-in path's rules: files over 8 MB and binary heads. */
+async function rgSkipped(rg: string, root: string, glob: string | undefined, signal: AbortSignal): Promise<string | null> {
+  const listed = await rgCandidates(rg, { root, glob, signal });
+  if (!listed.ok) return null;
+  const tally = { binary: 0, large: 0, unreadable: 0 };
+  const head = Buffer.allocUnsafe(8192);
+  let sliceStart = performance.now();
+  for (const path of listed.items) {
+    try {
+      const fd = openSync(join(root, path), "r");
+      try {
+        if (fstatSync(fd).size > MAX_GREP_FILE_BYTES) tally.large++;
+        else if (binaryKind(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) tally.binary++;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      tally.unreadable++;
+    }
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+      sliceStart = performance.now();
+    }
+  }
+  return skippedNote(tally);
+}
+
 async function isBinaryFile(path: string): Promise<boolean> {
   const fd = await openP(path, "r");
   try {
@@ -206,9 +244,12 @@ export const grepTool = defineTool({
         const lines = out.items.map((m) => `${joinShown(root.shown, m.path)}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`);
         const files = new Set(out.items.map((m) => m.path)).size;
         const body = lines.length === 0 ? "no matches" : lines.join("\n");
-        const note = out.capped ? `\n[${MAX_MATCHES} matches shown; narrow the pattern or path]` : "";
+        const notes = out.capped ? [`[${MAX_MATCHES} matches shown; narrow the pattern or path]`] : [];
+        // ripgrep skips binary and big files silently: they are counted here as the built-in path counts them.
+        const skipped = out.capped ? null : await rgSkipped(rg, root.abs, args.glob, ctx.signal);
+        if (skipped) notes.push(skipped);
         const display = lines.length === 0 ? "no matches" : `${lines.length}${out.capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
-        return { forModel: body + note, display };
+        return { forModel: [body, ...notes].join("\n"), display };
       }
     }
     const tally: Tally = { matches: 0, binary: 0, large: 0, unreadable: 0 };
@@ -274,12 +315,8 @@ export const grepTool = defineTool({
 
     const notes: string[] = [];
     if (capped) notes.push(`[${MAX_MATCHES} matches shown; narrow the pattern or path]`);
-    const skipped = [
-      tally.binary ? plural(tally.binary, "binary file") : "",
-      tally.large ? `${plural(tally.large, "file")} over 8 MB` : "",
-      tally.unreadable + walkUnreadable ? plural(tally.unreadable + walkUnreadable, "unreadable path") : "",
-    ].filter(Boolean);
-    if (skipped.length) notes.push(`[skipped ${skipped.join(", ")}]`);
+    const skipped = skippedNote({ ...tally, unreadable: tally.unreadable + walkUnreadable });
+    if (skipped) notes.push(skipped);
 
     const body = lines.length === 0 ? "no matches" : lines.join("\n");
     const display = lines.length === 0 ? "no matches" : `${lines.length}${capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;

@@ -9,6 +9,7 @@ import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type T
 import type { WriteBoundary } from "./paths.js";
 import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
 import type { HookRun, HookRunner } from "../hooks/hooks.js";
+import { describeSystemError } from "./errno.js";
 
 export interface ToolCall {
   id: string;
@@ -300,6 +301,8 @@ export class ToolRegistry {
         return finish("aborted", `[interrupted] the user stopped this tool${why}`, "interrupted", tool);
       }
       if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
+      const system = describeSystemError(error);
+      if (system) return finish("error", system, system, tool);
       log("error", `tool ${tool.name} threw`, error);
       const message = error instanceof Error ? error.message : String(error);
       return finish("error", `internal error in ${tool.name}: ${message}`, `internal error: ${message}`, tool);

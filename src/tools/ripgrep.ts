@@ -26,7 +26,10 @@ export function findRg(env: NodeJS.ProcessEnv = process.env): string | null {
   return cached;
 }
 
-const COMMON = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--max-filesize", "8M", "--no-messages", "--crlf"];
+const COMMON = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--no-messages", "--crlf"];
+// Only a search skips big files (and the caller counts them, as the built-in path does): with
+// --files the same flag would hide them from glob.
+const SEARCH = ["--max-filesize", "8M"];
 const SORTED = ["--sort", "path"];
 
 /** Matches collected unsorted (ripgrep then searches with every core) before falling back to its
@@ -113,7 +116,7 @@ export async function rgGrep(rg: string, o: { root: string; target: string; patt
 
 function rgGrepOnce(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal }, sorted: boolean, limit: number): Promise<RgOutcome<RgMatch>> {
   // --encoding utf-8 decodes invalid bytes to U+FFFD, as the built-in path does, so `.` matches them.
-  const args = [...COMMON, ...(sorted ? SORTED : []), "--json", "--encoding", "utf-8", ...(o.ignoreCase ? ["--ignore-case"] : []), ...(o.glob !== undefined ? ["--glob", o.glob] : []), "--regexp", o.pattern, "--", o.target];
+  const args = [...COMMON, ...SEARCH, ...(sorted ? SORTED : []), "--json", "--encoding", "utf-8", ...(o.ignoreCase ? ["--ignore-case"] : []), ...(o.glob !== undefined ? ["--glob", o.glob] : []), "--regexp", o.pattern, "--", o.target];
   const parse = (line: string): RgMatch | null => {
     if (!line.startsWith('{"type":"match"')) return null;
     const event = JSON.parse(line) as RgJson;
@@ -125,6 +128,12 @@ function rgGrepOnce(rg: string, o: { root: string; target: string; pattern: stri
     return { path: path.startsWith("./") ? path.slice(2) : path, line: event.data.line_number, text: text.replace(/\r?\n$/, "") };
   };
   return runRg(rg, args, o.root, o.signal, parse, limit);
+}
+
+/** Every file a search of `root` would consider (the glob applied, big and binary files included), unsorted. */
+export function rgCandidates(rg: string, o: { root: string; glob: string | undefined; signal: AbortSignal }): Promise<RgOutcome<string>> {
+  const args = [...COMMON, "--files", ...(o.glob !== undefined ? ["--glob", o.glob] : []), "."];
+  return runRg(rg, args, o.root, o.signal, (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null), Number.POSITIVE_INFINITY);
 }
 
 /** Files matching a glob, in path order, at most `limit`. */

@@ -36,6 +36,16 @@ export interface CompletionReply {
   dropAfterChunks?: number;
   /** Wait this long before sending the response headers. */
   delayMs?: number;
+  /** After this many chunks (0 = right after the headers), send only SSE comments
+   *  (`: keep-alive`) every `keepAliveMs` (default 20) and never finish: a server that trickles. */
+  trickleAfterChunks?: number;
+  keepAliveMs?: number;
+  /** After this many chunks, send nothing more and never finish (a hung provider). */
+  hangAfterChunks?: number;
+  /** After the planned chunks up to the finish, keep sending content (or, with "arguments", more
+   *  arguments of the first tool call) forever, `chunkSize` characters a chunk, as fast as the
+   *  client reads: an endless stream. */
+  endless?: "content" | "arguments";
 }
 
 /** An HTTP error, e.g. 503, 429 with `retry-after`, 400. */
@@ -373,14 +383,44 @@ async function streamCompletion(
   ctx.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   ctx.res.flushHeaders();
   const drop = reply.dropAfterChunks;
-  for (const [i, c] of chunks.entries()) {
+  // An endless stream never reaches the finish chunk: everything from it on is replaced.
+  const planned = reply.endless ? chunks.slice(0, chunks.findIndex((c) => chunkFinishes(c))) : chunks;
+  for (const [i, c] of planned.entries()) {
     if (drop !== undefined && i >= drop) return dropConnection(ctx);
+    if (reply.trickleAfterChunks === i) return trickle(ctx, reply.keepAliveMs ?? 20);
+    if (reply.hangAfterChunks === i) return;
     if (i > 0 && !(await sleep(pace(reply, c.chars), ctx.signal))) return;
     if (!(await write(ctx, `data: ${JSON.stringify(c.payload)}\n\n`))) return;
   }
   if (drop !== undefined) return dropConnection(ctx);
+  if (reply.trickleAfterChunks !== undefined) return trickle(ctx, reply.keepAliveMs ?? 20);
+  if (reply.hangAfterChunks !== undefined) return;
+  if (reply.endless) return endlessStream(ctx, reply, planned[0]!.payload);
   if (!(await write(ctx, "data: [DONE]\n\n"))) return;
   ctx.res.end();
+}
+
+function chunkFinishes(c: PlannedChunk): boolean {
+  const choices = c.payload.choices;
+  return Array.isArray(choices) && isRecord(choices[0]) && typeof choices[0].finish_reason === "string";
+}
+
+/** Keep-alive comments until the client goes away: bytes arrive, but never any content. */
+async function trickle(ctx: RequestCtx, everyMs: number): Promise<void> {
+  while (await write(ctx, ": keep-alive\n\n")) {
+    if (!(await sleep(everyMs, ctx.signal))) return;
+  }
+}
+
+/** Content (or tool-call arguments) forever, each write awaited (the client's reading paces it). */
+async function endlessStream(ctx: RequestCtx, reply: CompletionReply, head: Record<string, unknown>): Promise<void> {
+  const piece = "x".repeat(Math.max(1, reply.chunkSize ?? 4096));
+  const delta = reply.endless === "arguments" ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { content: piece };
+  const line = `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+  while (await write(ctx, line)) {
+    // Lets the event loop see a client disconnect between writes.
+    if (!(await sleep(0, ctx.signal))) return;
+  }
 }
 
 function pace(reply: CompletionReply, chars: number): number {

@@ -58,6 +58,11 @@ describe.each(["ripgrep", "built-in"] as const)("glob (%s)", (engine) => {
     expect(await glob({ pattern: "*.js" })).toBe("index.js");
   });
 
+  it("lists files over 8 MB too (ripgrep's --max-filesize must not apply to a listing)", async () => {
+    await tree({ "big.log": "x".repeat(9 * 1024 * 1024), "small.log": "y" });
+    expect(await glob({ pattern: "*.log" })).toBe("big.log\nsmall.log");
+  });
+
   it("shows at most 500 files, sorted, with a note", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 600; i++) files[`f${String(i).padStart(3, "0")}.txt`] = "";

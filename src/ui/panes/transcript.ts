@@ -45,7 +45,7 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
   const blocks = transcript?.blocks ?? [];
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
   const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
-  const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, agents }, width, ascii);
+  const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null, agents }, width, ascii);
 
   // The bottom area first: the transcript gets what is left.
   const bottom: string[] = [];

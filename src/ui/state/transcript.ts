@@ -85,6 +85,8 @@ export interface TranscriptState {
   /** A stop was asked for and the turn has not ended yet. */
   stopping: boolean;
   turnStartedAt: number | null;
+  /** Since when the open model request has sent no content (model.waiting); null while content flows. */
+  waitingSince: number | null;
   /** Paths this task wrote and read, in first-seen order. */
   changed: string[];
   reads: string[];
@@ -111,7 +113,7 @@ export interface TranscriptState {
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [], reloadFrom: null });
+export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, waitingSince: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [], reloadFrom: null });
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
@@ -222,6 +224,11 @@ export function fromMessages(messages: ChatMessage[]): TranscriptState {
   return state;
 }
 
+/** Content arrived (or the attempt ended): the "waiting for the model" mark goes. */
+function notWaiting(state: TranscriptState): TranscriptState {
+  return state.waitingSince === null ? state : { ...state, waitingSince: null };
+}
+
 export function reduceTranscript(state: TranscriptState, event: BusEvent | TranscriptAction, now = Date.now()): TranscriptState {
   switch (event.type) {
     case "turn.started":
@@ -229,11 +236,13 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     case "steer.delivered":
       return add(state, (id) => ({ kind: "steer", id, text: event.text }));
     case "assistant.delta":
-      return appendLive(state, "assistant", event.text);
+      return appendLive(notWaiting(state), "assistant", event.text);
     case "reasoning.delta":
-      return appendLive(state, "reasoning", event.text);
+      return appendLive(notWaiting(state), "reasoning", event.text);
+    case "model.waiting":
+      return { ...state, waitingSince: now - event.idleMs };
     case "assistant.completed": {
-      const closed = closeLive(state, false);
+      const closed = closeLive(notWaiting(state), false);
       const hadText = state.blocks.some((b) => b.kind === "assistant" && !b.done);
       // A whole (non-streamed) reply arrives only here.
       if (!hadText && event.text) return add(closed, (id) => ({ kind: "assistant", id, text: event.text, done: true }));
@@ -241,7 +250,7 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     }
     case "model.retrying":
     case "model.fallback":
-      return dropLive(state);
+      return dropLive(notWaiting(state));
     case "tool.started": {
       const path = pathArg(event.args);
       let next = add(state, (id) => ({
@@ -304,7 +313,7 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return add(state, (id) => ({ kind: "notice", id, level: event.outcome === "blocked" ? "error" : "warn", text }));
     }
     case "turn.completed": {
-      const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null }, event.reason === "interrupted");
+      const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null, waitingSince: null }, event.reason === "interrupted");
       if (event.reason === "completed") return next;
       const text = event.reason === "interrupted" ? "stopped" : (event.error ?? event.reason);
       return add(next, (id) => ({ kind: "turn-end", id, reason: event.reason as "interrupted" | "max_iterations" | "error", text }));

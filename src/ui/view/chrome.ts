@@ -95,6 +95,8 @@ export interface TaskBarInfo {
   running: boolean;
   stopping: boolean;
   elapsedMs: number | null;
+  /** How long the open model request has sent nothing (model.waiting), when it has. */
+  waitingMs?: number | null;
   /** The subagent board in one segment (view/agents-view.ts agentSummary), when the task has any. */
   agents?: { long: string; short: string } | null;
 }
@@ -113,6 +115,9 @@ export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo
     },
     // Counts by glyph before the tokens go, without the word before the elapsed time goes.
     ...(info.agents ? [{ text: `${p.dim("agents")} ${info.agents.long}`, shorter: [{ text: `${p.dim("agents")} ${info.agents.short}`, priority: 45 }, { text: info.agents.short, priority: 55 }], priority: 70 }] : []),
+    ...(info.running && info.waitingMs != null
+      ? [{ text: p.warning(`waiting for the model ${formatDuration(info.waitingMs)}`), shorter: [{ text: p.warning(`model ${formatDuration(info.waitingMs)}`), priority: 62 }], priority: 80 }]
+      : []),
     ...(info.running && info.elapsedMs !== null ? [{ text: p.dim(formatDuration(info.elapsedMs)), priority: 60 }] : []),
     { text: p.dim(`${formatTokens(task.usage.prompt + task.usage.completion)} tok`), priority: 50 },
   ];
