@@ -13,9 +13,8 @@ import { readRegular } from "../tools/safe-fs-ops.js";
 
 const compactionRecord = z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) });
 
-/** Loose: fields a newer version adds survive this version's rewrites (see compat.ts). */
-export const SessionFileSchema = z.looseObject({
-  version: z.literal(1),
+/** A session's fields, with its messages read as `message`: checked in full, or left unread. */
+const sessionFields = <M extends z.ZodMiniType>(message: M) => ({
   id: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -23,27 +22,18 @@ export const SessionFileSchema = z.looseObject({
   model: z.string(),
   title: z.optional(z.string()),
   pinned: z.optional(z.boolean()),
-  messages: z.array(ChatMessageSchema),
+  messages: z.array(message),
   /** Messages compaction folded out of `messages`, oldest first: kept for search and the record. */
-  archive: z.optional(z.array(ChatMessageSchema)),
+  archive: z.optional(z.array(message)),
   /** One entry per compaction: when, how much, and whether the summary call worked. */
   compactions: z.optional(z.array(compactionRecord)),
 });
 
+/** Loose: fields a newer version adds survive this version's rewrites (see compat.ts). */
+export const SessionFileSchema = z.looseObject({ version: z.literal(1), ...sessionFields(ChatMessageSchema) });
+
 /** The same fields with the messages left unread and any version: what loadSession reads first. */
-const EnvelopeSchema = z.looseObject({
-  version: z.int(),
-  id: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  workspace: z.string(),
-  model: z.string(),
-  title: z.optional(z.string()),
-  pinned: z.optional(z.boolean()),
-  messages: z.array(z.unknown()),
-  archive: z.optional(z.array(z.unknown())),
-  compactions: z.optional(z.array(compactionRecord)),
-});
+const EnvelopeSchema = z.looseObject({ version: z.int(), ...sessionFields(z.unknown()) });
 
 export type SessionData = z.infer<typeof SessionFileSchema>;
 
