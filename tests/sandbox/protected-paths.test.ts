@@ -2,7 +2,7 @@
 // helper, real git, real files: each layer alone (the helper's read-only binds; the check after
 // the command) and both together, proven with marker files the planted hooks would create.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -228,14 +228,21 @@ describe("the helper's binds", () => {
     const asUser = process.geteuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
     if (asUser.length > 0) chmodSync(ws, 0o777);
     const unprivileged = (argv: string[]) => spawnSync(asUser[0] ?? argv[0]!, [...asUser.slice(1), ...(asUser.length > 0 ? argv : argv.slice(1))], { cwd: ws, encoding: "utf8", env: { ...GIT_ENV, HOME: ws } });
+    // The checkout may sit below a folder only root can enter (CI clones into a private temp
+    // folder): the unprivileged user runs a copy of the helper from a folder everyone can read.
+    const shared = mkdtempSync(join(tmpdir(), "nh-helper-"));
+    chmodSync(shared, 0o755);
+    const helper = join(shared, "nh-sandbox");
+    copyFileSync(helperPath()!, helper);
+    chmodSync(helper, 0o755);
     expect(unprivileged(["git", "init", "-q", "-b", "main"]).status).toBe(0);
-    const probe = JSON.parse(unprivileged([helperPath()!, "--probe-protect"]).stdout) as { mountNamespace: boolean; reason: string };
+    const probe = JSON.parse(unprivileged([helper, "--probe-protect"]).stdout) as { mountNamespace: boolean; reason: string };
     expect(probe.reason).toMatch(probe.mountNamespace ? /user and mount namespace|as root/ : /failed/);
     const set = protectedSet([ws]);
     // Last, the helper again inside (NanoHermes testing itself): it must still run.
-    const nested = `${helperPath()!} --mode workspace-write --workspace ${ws} ${protectArgs(set, () => false).join(" ")} -- sh -c 'touch .git/hooks/z; echo nested=$?'`;
+    const nested = `${helper} --mode workspace-write --workspace ${ws} ${protectArgs(set, () => false).join(" ")} -- sh -c 'touch .git/hooks/z; echo nested=$?'`;
     const script = `git config core.fsmonitor x; echo cfg=$?; touch .git/hooks/post-checkout; echo hook=$?; echo a > a; git add a && git commit -qm one && echo commit=ok; ${nested}; id -u`;
-    const r = unprivileged([helperPath()!, "--mode", "workspace-write", "--workspace", ws, ...protectArgs(set, () => false), "--", "sh", "-c", script]);
+    const r = unprivileged([helper, "--mode", "workspace-write", "--workspace", ws, ...protectArgs(set, () => false), "--", "sh", "-c", script]);
     expect(r.stdout).toMatch(/commit=ok/);
     // Where the kernel refuses unprivileged user namespaces the writes land: the check after covers it.
     expect(r.stdout).toMatch(probe.mountNamespace ? /cfg=[1-9]\d*\nhook=1\n/ : /cfg=0\nhook=0\n/);
