@@ -184,14 +184,15 @@ describe("run_command background", () => {
 
   it("kills a job after timeout_ms and reports the last line at most four times a second", async () => {
     const { s, call, job } = setup();
-    await call(runCommandTool, { command: "for i in $(seq 1 40); do echo line $i; sleep 0.025; done; sleep 30", background: true, timeout_ms: 2_000 });
-    await waitFor(() => job("job-1").state !== "running");
-    expect(job("job-1").describe()).toMatch(/^killed after \d\.\d s \(its timeout of 2000 ms; SIGTERM\)$/);
+    // The 40 lines take about 1 s on a quiet machine; the timeout leaves room for a loaded one.
+    await call(runCommandTool, { command: "for i in $(seq 1 40); do echo line $i; sleep 0.025; done; sleep 30", background: true, timeout_ms: 3_500 });
+    await waitFor(() => job("job-1").state !== "running", 10_000);
+    expect(job("job-1").describe()).toMatch(/^killed after \d\.\d s \(its timeout of 3500 ms; SIGTERM\)$/);
     const reports = bgReports(s.reports);
     const running = reports.filter((j) => j.state === "running");
-    // At most one per 250 ms over ~2 s, plus the start.
+    // At most one per 250 ms over ~3.5 s, plus the start.
     expect(running.length).toBeGreaterThanOrEqual(3);
-    expect(running.length).toBeLessThanOrEqual(10);
+    expect(running.length).toBeLessThanOrEqual(16);
     expect(reports.at(-1)).toMatchObject({ state: "killed", lastLine: "line 40" });
   });
 });
