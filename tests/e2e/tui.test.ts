@@ -124,6 +124,10 @@ describe("the UI", () => {
     app.type("slow one");
     app.type(keys.enter);
     await app.waitFor(/running/);
+    // The first request must be the slow task's: "running" shows before its request is sent (the
+    // session is saved and the sandbox probed first), so wait until the server has it.
+    for (const end = Date.now() + 10_000; server.requests.length === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    expect(server.requests[0]?.messages.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining("slow one") });
     app.type(keys.ctrl("n"));
     await app.waitFor(/Tasks 2/);
     app.type("quick one");
