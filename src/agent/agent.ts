@@ -1,24 +1,20 @@
 // The engine: runs a user turn as model round trips and parallel tool calls, stops only at step
 // boundaries, and keeps the history valid (every assistant tool call has its result) whatever happens.
 import { log, redact } from "../config/log.js";
-import type { Settings } from "../config/schema.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
+import type { AgentOptions, TurnResult } from "./agent-types.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
-import type { Authorize, ToolRegistry } from "../tools/registry.js";
-import type { CommandSandbox, SessionTools, WebOptions } from "../tools/define.js";
-import type { WriteBoundary } from "../tools/paths.js";
-import type { HookRunner } from "../hooks/hooks.js";
+import type { SessionTools } from "../tools/define.js";
 import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
-import { MEMORY_BLOCK_START } from "../memory/markers.js";
-import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type CheckpointStore, type RewindOutcome } from "./checkpointing.js";
+import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type RewindOutcome } from "./checkpointing.js";
 import type { SessionData } from "../session/store.js";
-import type { ModelClient } from "./model-client.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 import { SessionWriter } from "./session-writer.js";
 import { seconds } from "./watchdog.js";
-import { describeCut } from "./reply-caps.js";
-import { capStoredArguments, uniqueCallIds } from "./history-caps.js";
+import { recordReply } from "./reply-history.js";
+import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit.js";
+import { repairToolPairs } from "../session/repair.js";
 import { mapLimit } from "./map-limit.js";
 
 /**
@@ -27,56 +23,7 @@ import { mapLimit } from "./map-limit.js";
  */
 export const TOOL_CONCURRENCY = 10;
 
-export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
-
-export interface AgentOptions {
-  taskId: string;
-  agentId?: string;
-  settings: AgentSettings;
-  client: ModelClient;
-  tools: ToolRegistry;
-  emit(event: BusEvent): void;
-  /** The session this agent reads and extends; saved to `sessionFile` after every turn. */
-  session: SessionData;
-  sessionFile: string | null;
-  systemPrompt: string;
-  authorize?: Authorize;
-  /** Steering messages waiting for the next step boundary (the task manager's queue). */
-  takeSteering?: () => string[];
-  /** Where file tools may write and how commands are confined. */
-  boundary?: WriteBoundary;
-  sandbox?: CommandSandbox;
-  web?: WebOptions;
-  hooks?: HookRunner | null;
-  /** Characters of history before older messages are folded into a summary (default 120,000). */
-  contextBudget?: number;
-  /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
-  memory?: MemoryHooks | null;
-  /** File checkpoints of this session, for /rewind. */
-  checkpoints?: CheckpointStore | null;
-  /** Whose turn a change belongs to (a subagent's changes belong to its parent's turn). */
-  checkpointTurn?: () => number;
-}
-
-/** Contract: neither rejects; failures are logged and mean "nothing retrieved / nothing saved". */
-export interface MemoryHooks {
-  /** The block for this prompt (marked with MEMORY_BLOCK_START) and the ids of the entries in it; "" for none. */
-  retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
-  /** Called after a completed turn only, with its messages; returns one line per entry saved. `signal` ends it early (close). */
-  distill(turn: ChatMessage[], signal?: AbortSignal): Promise<string[]>;
-}
-
-export interface TurnResult {
-  reason: TurnEndReason;
-  response: string;
-  error?: string;
-  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
-  saveError?: string;
-  /** Set when a completed turn's answer is suspect: cut at the output limit, or empty. */
-  warning?: string;
-  steps: number;
-  usage: { prompt: number; completion: number };
-}
+export type { AgentOptions, AgentSettings, MemoryHooks, TurnResult } from "./agent-types.js";
 
 type Distribute<T> = T extends unknown ? Omit<T, "taskId" | "agentId"> : never;
 type EventBody = Distribute<BusEvent>;
@@ -265,7 +212,8 @@ export class Agent {
       log("error", "agent loop threw", bug);
       reason = "error";
       error = `internal error: ${bug instanceof Error ? bug.message : String(bug)}`;
-      this.repairHistory();
+      // Every dangling assistant tool call gets an error result (the same repair a loaded session gets).
+      repairToolPairs(this.messages, "[interrupted] internal error before this tool finished");
     } finally {
       if (turnTimer) clearTimeout(turnTimer);
       this.requestAbort = null;
@@ -303,10 +251,7 @@ export class Agent {
   private async placeMemories(prompt: string): Promise<void> {
     const memory = this.opts.memory;
     if (!memory) return;
-    for (let i = this.messages.length - 1; i > 0; i--) {
-      const m = this.messages[i]!;
-      if (m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START)) this.messages.splice(i, 1);
-    }
+    dropMemoryBlocks(this.messages);
     const { block, ids } = await memory.retrieve(prompt);
     if (!block) return;
     this.messages.push({ role: "user", content: block });
@@ -338,10 +283,7 @@ export class Agent {
       this.emit({ type: "notice", level: "info", text: "nothing to compact yet" });
       return "nothing";
     }
-    this.messages.splice(0, this.messages.length, ...result.messages);
-    const session = this.opts.session;
-    session.archive = [...(session.archive ?? []), ...result.folded.filter((m) => m.role !== "system")];
-    session.compactions = [...(session.compactions ?? []), { at: new Date().toISOString(), folded: result.foldedCount, kept: result.kept, summaryChars: result.summaryChars, failed: result.failed, ...(opts.focus ? { focus: opts.focus } : {}) }];
+    applyCompaction(this.messages, this.opts.session, result, opts.focus);
     this.emit({
       type: "context.compacted",
       folded: result.foldedCount,
@@ -396,25 +338,11 @@ export class Agent {
       usage.completion += reply.usage.completion;
       this.emit({ type: "usage.updated", prompt: reply.usage.prompt, completion: reply.usage.completion, model });
     }
-    // A model may repeat an id within one reply: each call gets its own, or one result would be orphaned.
-    const calls = uniqueCallIds(reply.toolCalls, (i) => `call_${turnId}_${step}_${i}`);
-    const cut = reply.cut ? describeCut(reply.cut) : null;
-    const content = cut && reply.cut?.what === "answer" ? `${reply.content}\n\n[cut: ${cut}]` : reply.content;
-    this.messages.push({
-      role: "assistant",
-      content: content === "" && calls.length > 0 ? null : content,
-      // The call runs with all its arguments; the history keeps at most STORED_ARGUMENTS_CAP of them.
-      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: capStoredArguments(c.arguments) } })) } : {}),
-      ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
-    });
+    const { calls, content, cut, refused } = recordReply(this.messages, reply, (i) => `call_${turnId}_${step}_${i}`);
     this.emit({ type: "assistant.completed", text: content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
     if (cut) {
-      // A cut reply's calls are incomplete: none runs, each gets an error the model can act on.
-      for (const call of calls) {
-        const forModel = `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).`;
-        this.messages.push({ role: "tool", tool_call_id: call.id, content: forModel });
-        this.emit({ type: "tool.completed", callId: call.id, name: call.name, status: "error", forModel, display: `not run: ${cut}`, durationMs: 0 });
-      }
+      // A cut reply's calls are incomplete: none ran, each got an error the model can act on.
+      for (const { call, forModel } of refused) this.emit({ type: "tool.completed", callId: call.id, name: call.name, status: "error", forModel, display: `not run: ${cut}`, durationMs: 0 });
       if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
       return { kind: "failed", error: `the model's reply was cut: ${cut}` };
     }
@@ -442,16 +370,6 @@ export class Agent {
     );
     calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
     return { kind: "tools", text: reply.content };
-  }
-
-  /** After a bug mid-step: give every dangling assistant tool call an error result. */
-  private repairHistory(): void {
-    const answered = new Set(this.messages.filter((m) => m.role === "tool").map((m) => (m as { tool_call_id: string }).tool_call_id));
-    const last = [...this.messages].reverse().find((m) => m.role === "assistant");
-    if (!last || last.role !== "assistant" || !last.tool_calls) return;
-    for (const call of last.tool_calls) {
-      if (!answered.has(call.id)) this.messages.push({ role: "tool", tool_call_id: call.id, content: "[interrupted] internal error before this tool finished" });
-    }
   }
 
   /** The 1-based ordinal of the newest user prompt of the session (folded ones counted). */
@@ -485,16 +403,8 @@ export class Agent {
   /** Drops the last `n` user turns (each user message and everything after it). Returns how many were dropped. */
   undo(n: number): number {
     if (this.running) throw new Error("cannot undo while a turn runs");
-    const starts: number[] = [];
-    this.messages.forEach((m, i) => {
-      if (isPrompt(m)) starts.push(i);
-    });
-    const dropped = Math.min(n, starts.length);
+    const dropped = dropLastTurns(this.messages, n);
     if (dropped === 0) return 0;
-    let from = starts[starts.length - dropped]!;
-    // The memory block placed for that prompt goes with it.
-    if (from > 0 && this.messages[from - 1]!.role === "user" && !isPrompt(this.messages[from - 1]!)) from--;
-    this.messages.splice(from);
     // Turn numbers are used again from here: older checkpoint records of them would be wrong.
     this.forgetFrom(this.turnOrdinal() + 1);
     return dropped;

@@ -6,10 +6,10 @@ import type { ChatMessage } from "../protocol/messages.js";
 export const MISSING_RESULT = "[interrupted] no result was recorded for this call (the session ended before it finished)";
 
 /**
- * Contract: rewrites `messages` in place; returns how many results were added and how many orphan
- * results were dropped. A valid history is left exactly as it was.
+ * Contract: rewrites `messages` in place; returns how many results were added (each with the text
+ * `missing`) and how many orphan results were dropped. A valid history is left exactly as it was.
  */
-export function repairToolPairs(messages: ChatMessage[]): { added: number; dropped: number } {
+export function repairToolPairs(messages: ChatMessage[], missing = MISSING_RESULT): { added: number; dropped: number } {
   let added = 0;
   let dropped = 0;
   const out: ChatMessage[] = [];
@@ -33,7 +33,7 @@ export function repairToolPairs(messages: ChatMessage[]): { added: number; dropp
       const r = results.get(call.id);
       if (r) out.push(r);
       else {
-        out.push({ role: "tool", tool_call_id: call.id, content: MISSING_RESULT });
+        out.push({ role: "tool", tool_call_id: call.id, content: missing });
         added++;
       }
     }

@@ -1,0 +1,63 @@
+// What an Agent is built from and what a turn gives back: the engine's contract with the task
+// manager, the one-shot runner, the daemon and subagents.
+import type { Settings } from "../config/schema.js";
+import type { HookRunner } from "../hooks/hooks.js";
+import type { BusEvent, TurnEndReason } from "../protocol/events.js";
+import type { ChatMessage } from "../protocol/messages.js";
+import type { SessionData } from "../session/store.js";
+import type { CommandSandbox, WebOptions } from "../tools/define.js";
+import type { WriteBoundary } from "../tools/paths.js";
+import type { Authorize, ToolRegistry } from "../tools/registry.js";
+import type { CheckpointStore } from "./checkpointing.js";
+import type { ModelClient } from "./model-client.js";
+
+export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
+
+export interface AgentOptions {
+  taskId: string;
+  agentId?: string;
+  settings: AgentSettings;
+  client: ModelClient;
+  tools: ToolRegistry;
+  emit(event: BusEvent): void;
+  /** The session this agent reads and extends; saved to `sessionFile` after every turn. */
+  session: SessionData;
+  sessionFile: string | null;
+  systemPrompt: string;
+  authorize?: Authorize;
+  /** Steering messages waiting for the next step boundary (the task manager's queue). */
+  takeSteering?: () => string[];
+  /** Where file tools may write and how commands are confined. */
+  boundary?: WriteBoundary;
+  sandbox?: CommandSandbox;
+  web?: WebOptions;
+  hooks?: HookRunner | null;
+  /** Characters of history before older messages are folded into a summary (default 120,000). */
+  contextBudget?: number;
+  /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
+  memory?: MemoryHooks | null;
+  /** File checkpoints of this session, for /rewind. */
+  checkpoints?: CheckpointStore | null;
+  /** Whose turn a change belongs to (a subagent's changes belong to its parent's turn). */
+  checkpointTurn?: () => number;
+}
+
+/** Contract: neither rejects; failures are logged and mean "nothing retrieved / nothing saved". */
+export interface MemoryHooks {
+  /** The block for this prompt (marked with MEMORY_BLOCK_START) and the ids of the entries in it; "" for none. */
+  retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
+  /** Called after a completed turn only, with its messages; returns one line per entry saved. `signal` ends it early (close). */
+  distill(turn: ChatMessage[], signal?: AbortSignal): Promise<string[]>;
+}
+
+export interface TurnResult {
+  reason: TurnEndReason;
+  response: string;
+  error?: string;
+  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
+  saveError?: string;
+  /** Set when a completed turn's answer is suspect: cut at the output limit, or empty. */
+  warning?: string;
+  steps: number;
+  usage: { prompt: number; completion: number };
+}
