@@ -9,7 +9,8 @@ import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
 import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
-import { OpenAIModelClient, type ModelClient } from "./model-client.js";
+import type { ModelClient } from "./model-client.js";
+import { createModelClient } from "./providers/factory.js";
 import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
@@ -74,7 +75,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   }
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
-  const client = options.client ?? new OpenAIModelClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs });
+  const client = options.client ?? createModelClient(settings);
   const agent = new Agent({
     taskId,
     settings,

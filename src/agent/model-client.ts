@@ -1,7 +1,7 @@
 // The model adapter: one chat-completions request (streamed or whole) to an OpenAI-compatible endpoint.
 // Contract: `complete` never throws; failures come back as values the retry loop can judge.
 import type { IncomingMessage } from "node:http";
-import type { ChatMessage } from "../protocol/messages.js";
+import type { ChatMessage, ReasoningItem } from "../protocol/messages.js";
 import type { OpenAITool } from "../tools/registry.js";
 import type { ThinkingLevel } from "../config/schema.js";
 import { VERSION } from "../version.js";
@@ -29,9 +29,23 @@ export interface ModelReply {
   reasoning: string;
   toolCalls: AssembledToolCall[];
   finishReason: string | undefined;
-  usage: { prompt: number; completion: number } | undefined;
+  usage: ReplyUsage | undefined;
+  /** Provider state to send back with the next request (encrypted reasoning, signed thinking). */
+  reasoningItems?: ReasoningItem[];
   /** Set when the reply passed a cap (reply-caps.ts): the stream was cut there, so its tool calls are incomplete. */
   cut?: ReplyCut;
+}
+
+export interface ReplyUsage {
+  /** Input tokens in all, cached ones included. */
+  prompt: number;
+  completion: number;
+  /** Of `prompt`, read from the provider's prompt cache. */
+  cachedPrompt?: number;
+  /** Of `prompt`, written to the provider's prompt cache (Anthropic). */
+  cacheWrite?: number;
+  /** Of `completion`, spent on reasoning. */
+  reasoning?: number;
 }
 
 export interface ModelFailure {
@@ -72,11 +86,11 @@ export interface ClientOptions {
   caps?: Partial<ReplyCaps>;
 }
 
-/** Messages as the endpoint wants them: reasoning kept for the transcript is not sent back. */
+/** Messages as a chat-completions endpoint wants them: reasoning kept for the transcript, and other wires' reasoning items, are not sent back. */
 export function wireMessages(messages: ChatMessage[]): ChatMessage[] {
   return messages.map((m) => {
-    if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
-    const { reasoning_content: _dropped, ...rest } = m;
+    if (m.role !== "assistant" || (m.reasoning_content === undefined && m.reasoning_items === undefined)) return m;
+    const { reasoning_content: _dropped, reasoning_items: _other, ...rest } = m;
     return rest;
   });
 }

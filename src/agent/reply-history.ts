@@ -30,6 +30,7 @@ export function recordReply(messages: ChatMessage[], reply: ModelReply, freshId:
     // The call runs with all its arguments; the history keeps at most STORED_ARGUMENTS_CAP of them.
     ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: capStoredArguments(c.arguments) } })) } : {}),
     ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+    ...(reply.reasoningItems?.length ? { reasoning_items: reply.reasoningItems } : {}),
   });
   const refused = cut
     ? calls.map((call) => ({ call, forModel: `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).` }))

@@ -1,6 +1,6 @@
 // Command-line flags as data: one table drives the parser and `--help`, so they cannot drift.
 import { parseArgs } from "node:util";
-import { thinkingLevels } from "./levels.js";
+import { apiModes, thinkingLevels } from "./levels.js";
 
 export interface FlagSpec {
   name: string;
@@ -25,6 +25,7 @@ export const flagSpecs: FlagSpec[] = [
   { name: "model", short: "m", type: "string", value: "NAME", group: "model", doc: "Model name (env NANOHERMES_MODEL; default gpt-5)." },
   { name: "fallback-model", type: "string", value: "NAME", group: "model", doc: "Model tried once when retries run out (env NANOHERMES_FALLBACK_MODEL)." },
   { name: "base-url", type: "string", value: "URL", group: "model", doc: "OpenAI-compatible endpoint (env OPENAI_BASE_URL)." },
+  { name: "api", type: "string", value: "MODE", group: "model", doc: `Wire format: ${apiModes.join(" | ")} (default chat).` },
   { name: "max-retries", type: "string", value: "N", group: "model", doc: "Retries on 429/500/502/503/504 and network errors (default 2)." },
   { name: "retry-base-ms", type: "string", value: "MS", group: "model", doc: "Backoff base: base * 2^(attempt-1), capped at 30 s (default 500)." },
   { name: "thinking", type: "string", value: "LEVEL", group: "model", doc: `Send reasoning_effort: ${thinkingLevels.join("|")}; a bare --thinking means high.` },

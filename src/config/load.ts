@@ -6,7 +6,7 @@ import { intFlag, UsageError, type Flags } from "./flags.js";
 import { defaultSessionDir, nanohermesHome, userConfigPath, virtualFsProblem, workspaceConfigPath } from "./paths.js";
 import { homedir } from "node:os";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
-import { sandboxModes, type SandboxMode } from "./levels.js";
+import { apiModes, sandboxModes, type ApiMode, type SandboxMode } from "./levels.js";
 import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";
 import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
 import type { HooksConfig } from "../hooks/config.js";
@@ -148,6 +148,8 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   if (modeFlag !== undefined && !(permissionModes as readonly string[]).includes(modeFlag)) {
     throw new UsageError(`--mode expects one of ${permissionModes.join(", ")}, got "${modeFlag}"`);
   }
+  const apiFlag = str(flags, "api");
+  if (apiFlag !== undefined && !(apiModes as readonly string[]).includes(apiFlag)) throw new UsageError(`--api expects one of ${apiModes.join(", ")}, got "${apiFlag}"`);
   const sandboxFlag = str(flags, "sandbox");
   if (sandboxFlag !== undefined && !(sandboxModes as readonly string[]).includes(sandboxFlag)) {
     throw new UsageError(`--sandbox expects one of ${sandboxModes.join(", ")}, got "${sandboxFlag}"`);
@@ -164,6 +166,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     model: str(flags, "model") ?? nonEmpty(env.NANOHERMES_MODEL) ?? file.model ?? defaults.model,
     fallbackModel: str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel,
     baseUrl: str(flags, "base-url") ?? nonEmpty(env.OPENAI_BASE_URL) ?? file.baseUrl,
+    api: (apiFlag as ApiMode | undefined) ?? file.api,
     apiKey: nonEmpty(env[apiKeyEnv]),
     apiKeyEnv,
     maxRetries: intFlag(flags, "max-retries", 0, 10) ?? file.maxRetries ?? defaults.maxRetries,

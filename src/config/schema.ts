@@ -1,7 +1,7 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
-import { sandboxModes, thinkingLevels, type SandboxMode, type ThinkingLevel } from "./levels.js";
+import { apiModes, sandboxModes, thinkingLevels, type ApiMode, type SandboxMode, type ThinkingLevel } from "./levels.js";
 import { HooksConfigSchema, type HooksConfig } from "../hooks/config.js";
 import { McpServersSchema, type McpServerConfig } from "../mcp/config.js";
 import { SubagentsConfigSchema, type SubagentsConfig } from "../agent/subagent-config.js";
@@ -13,6 +13,7 @@ export const ConfigFileSchema = z.strictObject({
   model: z.optional(z.string().check(z.minLength(1))).check(z.describe("Model name sent to the endpoint.")),
   fallbackModel: z.optional(z.string().check(z.minLength(1))).check(z.describe("Tried once after retries run out.")),
   baseUrl: z.optional(z.url()).check(z.describe("OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.")),
+  api: z.optional(z.enum(apiModes)).check(z.describe("Wire format: chat (chat completions), responses (OpenAI Responses API) or anthropic (Messages API).")),
   apiKeyEnv: z
     .optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")))
     .check(z.describe("Name of the environment variable that holds the API key (default OPENAI_API_KEY).")),
@@ -84,6 +85,8 @@ export interface Settings {
   model: string;
   fallbackModel: string | undefined;
   baseUrl: string | undefined;
+  /** The wire format; undefined until resolved from the provider and base URL (chat by default). */
+  api: ApiMode | undefined;
   /** Never logged, saved or emitted. */
   apiKey: string | undefined;
   /** The environment variable the key came from (commands do not inherit it). */

@@ -1,0 +1,21 @@
+// The model client for the resolved settings: which wire (API mode) speaks to the endpoint.
+// Everything outside src/agent's provider layer sees only the ModelClient interface.
+import type { Settings } from "../../config/schema.js";
+import { OpenAIModelClient, type ClientOptions, type ModelClient } from "../model-client.js";
+
+export function clientOptions(settings: Settings): ClientOptions {
+  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs };
+}
+
+/** Contract: one client per agent; it never throws from `complete` (see model-client.ts). */
+export function createModelClient(settings: Settings): ModelClient {
+  const options = clientOptions(settings);
+  switch (settings.api) {
+    case "chat":
+    case "responses":
+    case "anthropic":
+    default:
+      // Only chat completions is spoken so far (issue 19 adds the Responses API and Anthropic Messages).
+      return new OpenAIModelClient(options);
+  }
+}
