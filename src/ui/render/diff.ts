@@ -265,7 +265,7 @@ export function renderDiff(input: FileDiff | DiffHunk[], opts: DiffRenderOptions
       const no = (n: number | undefined): string => padToWidth(n === undefined ? "" : String(n), digits, "right");
       const gutter = numbered ? styles.gutter(`${no(line.oldNo)} ${no(line.newNo)} `) : "";
       // Continuation lines start under the text, past the sign column.
-      wrapLine(body, room, { indent: 2 }).forEach((piece, p) => lines.push((p === 0 ? gutter : blankGutter) + piece));
+      wrapLine(body, room, { indent: 2, tokens: true }).forEach((piece, p) => lines.push((p === 0 ? gutter : blankGutter) + piece));
     });
   }
   return { lines, hunkStarts };

@@ -1,6 +1,7 @@
 // The cheap Markdown renderer: one regex pass per line, no parser. It draws blocks before the
 // full renderer has loaded and always draws the unfinished tail, which changes on every delta.
 import type { MarkdownStyles } from "./markdown.js";
+import { headingLine } from "./markdown-heading.js";
 import { CODE, RULE, type RenderedBlock } from "./markdown-layout.js";
 import { closesFence, fenceOpener } from "./markdown-split.js";
 
@@ -48,7 +49,7 @@ export function renderCheapLine(line: string, state: CheapState, styles: Markdow
   const text = line.replace(/[ \t]+$/, "");
   if (text === "") return { out: "", state };
   const h = HEADING.exec(text);
-  if (h) return { out: styles.heading(`${h[1] ?? "#"} ${cheapInline(h[2] ?? "", styles)}`.trimEnd()), state };
+  if (h) return { out: headingLine(cheapInline(h[2] ?? "", styles).trimEnd(), (h[1] ?? "#").length, styles), state };
   if (RULE_LINE.test(text)) return { out: RULE, state };
   const item = ITEM.exec(text);
   if (item) {

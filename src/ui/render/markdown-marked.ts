@@ -7,6 +7,7 @@ import { DEFAULT_THEME, highlight, supportsLanguage, type Theme } from "cli-high
 import { Marked, type RendererObject, type Tokens } from "marked";
 // @ts-expect-error marked-terminal ships no types; the one function used is typed below.
 import { markedTerminal as untypedMarkedTerminal } from "marked-terminal";
+import { headingLine } from "./markdown-heading.js";
 import type { MarkdownStyles, SyntaxStyles } from "./markdown.js";
 import { CODE, RULE, TABLE, TABLE_END, type RenderedBlock, type TableData } from "./markdown-layout.js";
 import { splitAnsiLines, visibleWidth } from "./wrap.js";
@@ -95,6 +96,10 @@ const overrides: RendererObject = {
     const { styles } = current();
     return `${styles.dim(`[image: ${token.text || "untitled"}]`)} (${styles.link(token.href)})`;
   },
+  heading(token: Tokens.Heading) {
+    const text = unescapeEntities(this.parser.parseInline(token.tokens));
+    return `${headingLine(text, token.depth, current().styles)}\n\n`;
+  },
   hr() {
     return `${RULE}\n\n`;
   },
@@ -136,7 +141,7 @@ const marked = new Marked({ gfm: true }).use(
     html: style((s) => s.dim),
     paragraph: identity,
     text: identity,
-    showSectionPrefix: true,
+    showSectionPrefix: false,
     reflowText: false,
     // Off: it appends a space after each emoji, and the cheap renderer shows shortcodes as typed.
     emoji: false,

@@ -8,6 +8,8 @@ import stringWidth from "string-width";
 export interface WrapOptions {
   /** Break at spaces when possible (prose); a word longer than the line is still cut. Default false (cut anywhere, for code and diffs). */
   words?: boolean;
+  /** Like `words`, and also break after punctuation (`.`, `,`, `(`, `=`...): code and diffs, where `return` must not become `ret` / `urn`. */
+  tokens?: boolean;
   /**
    * Starts continuation lines: a number of blank columns (hanging indent for list items) or a
    * string (quote bars). Ignored when wider than half the width. Default none.
@@ -16,6 +18,8 @@ export interface WrapOptions {
 }
 
 const TAB = 4;
+/** Characters a line of code may break after (see WrapOptions.tokens). */
+const TOKEN_END = new Set([...".,;:([{)]}<>=+-*/%&|!?^~\\"]);
 const RESET = "\x1b[0m";
 // Stands in for a grapheme wider than the whole line (a CJK character at width 1), so no line
 // ever exceeds its width.
@@ -191,7 +195,8 @@ function effectiveIndent(opts: WrapOptions, max: number): string {
 
 /** Decides where lines break; works on unit indexes only, so ASCII and ANSI text share it. */
 function breakLines(n: number, unit: (i: number) => string, width: (i: number) => number, max: number, opts: WrapOptions): Range[] {
-  const words = opts.words === true;
+  const tokens = opts.tokens === true;
+  const words = opts.words === true || tokens;
   const indent = visibleWidth(effectiveIndent(opts, max));
   const ranges: Range[] = [];
   let start = 0;
@@ -246,6 +251,8 @@ function breakLines(n: number, unit: (i: number) => string, width: (i: number) =
       if (seenWord) resumeAt = i + 1;
       prevSpace = true;
     } else {
+      // After a punctuation mark the line may break with nothing dropped.
+      if (tokens && TOKEN_END.has(g) && i + 1 < n) breakAt = resumeAt = i + 1;
       seenWord = true;
       prevSpace = false;
     }

@@ -1,7 +1,7 @@
 // Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
 // tail of command output while running), approval cards, notices and turn ends.
 import type { Block } from "../state/transcript.js";
-import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { formatDuration } from "./chrome.js";
 
@@ -19,9 +19,12 @@ export interface CardContext {
   ascii: boolean;
 }
 
-function wrapAll(text: string, width: number): string[] {
-  return text.split("\n").flatMap((l) => wrapLine(l, Math.max(1, width)));
+function wrapAll(text: string, width: number, opts: WrapOptions = {}): string[] {
+  return text.split("\n").flatMap((l) => wrapLine(l, Math.max(1, width), opts));
 }
+
+/** Prose (prompts, notices, errors) breaks between words. */
+const PROSE: WrapOptions = { words: true };
 
 /** Prefixes the first line with `first` and the rest with `rest` (same display width). */
 function gutter(lines: string[], first: string, rest: string): string[] {
@@ -31,7 +34,7 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
   const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : [];
-  return [...gutter(wrapAll(block.text, c.width - 2).map((l) => c.p.user(l)), mark, "  "), ...label];
+  return [...gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => c.p.user(l)), mark, "  "), ...label];
 }
 
 const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
@@ -149,16 +152,16 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
 export function noticeLines(block: Of<"notice">, c: CardContext): string[] {
   const paint = block.level === "error" ? c.p.error : block.level === "warn" ? c.p.warning : c.p.info;
   const mark = block.level === "error" ? "✗ " : block.level === "warn" ? "! " : "· ";
-  return gutter(wrapAll(block.text, c.width - 2).map((l) => paint(l)), paint(mark), "  ");
+  return gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => paint(l)), paint(mark), "  ");
 }
 
 export function turnEndLines(block: Of<"turn-end">, c: CardContext): string[] {
   if (block.reason === "interrupted") return [c.p.warning("■ stopped")];
-  return gutter(wrapAll(block.text, c.width - 2).map((l) => c.p.error(l)), c.p.error("✗ "), "  ");
+  return gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => c.p.error(l)), c.p.error("✗ "), "  ");
 }
 
 export function reasoningLines(block: Of<"reasoning">, c: CardContext): string[] {
-  const lines = wrapAll(block.text.trim(), c.width - 2);
+  const lines = wrapAll(block.text.trim(), c.width - 2, PROSE);
   if (!block.expanded) {
     const label = block.done ? `thinking (${lines.length} line${lines.length === 1 ? "" : "s"})` : `thinking… ${truncateToWidth(lines.at(-1) ?? "", c.width - 16)}`;
     const line = c.p.reasoning(`${c.ascii ? ">" : "▸"} ${label}`);

@@ -1,6 +1,6 @@
 // Lines for the side panes: the task list and the results pane (tabs: Files, Changes, Turns, Reads,
 // Todo, Jobs, Agents), and the styles the Markdown and diff renderers take from the theme.
-import type { MarkdownStyles } from "../render/markdown.js";
+import type { MarkdownStyles, SyntaxStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { TaskEntry } from "../state/store.js";
@@ -9,7 +9,47 @@ import type { ResultsTab } from "../controller/ui-state.js";
 import { formatTokens, statusGlyph, statusGlyphAscii, statusPaint } from "./chrome.js";
 
 export function markdownStyles(p: Palette): MarkdownStyles {
-  return { heading: p.heading, strong: (s) => p.title(s), em: p.reasoning, code: p.code, codeBlock: p.code, link: p.link, quote: p.quote, listBullet: p.accent, hr: p.dim, tableBorder: p.border, dim: p.dim };
+  return {
+    heading: p.heading,
+    strong: (s) => p.title(s),
+    em: p.reasoning,
+    code: p.code,
+    codeBlock: p.code,
+    link: p.link,
+    quote: p.quote,
+    listBullet: p.accent,
+    hr: p.dim,
+    tableBorder: p.border,
+    dim: p.dim,
+    syntax: syntaxStyles(p),
+  };
+}
+
+/** highlight.js token classes by theme token; a `diff` fence gets the diff colours. */
+function syntaxStyles(p: Palette): SyntaxStyles {
+  return {
+    keyword: p.syntaxKeyword,
+    built_in: p.syntaxType,
+    type: p.syntaxType,
+    literal: p.syntaxNumber,
+    number: p.syntaxNumber,
+    string: p.syntaxString,
+    regexp: p.syntaxString,
+    comment: p.syntaxComment,
+    doctag: p.syntaxComment,
+    meta: p.syntaxComment,
+    title: p.syntaxFunction,
+    function: p.syntaxFunction,
+    class: p.syntaxType,
+    attr: p.syntaxType,
+    attribute: p.syntaxType,
+    tag: p.syntaxFunction,
+    name: p.syntaxFunction,
+    "selector-tag": p.syntaxFunction,
+    addition: p.diffAdd,
+    deletion: p.diffDel,
+    section: p.diffHunk,
+  };
 }
 
 export function diffStyles(p: Palette): DiffStyles {

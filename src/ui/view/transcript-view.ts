@@ -89,7 +89,8 @@ export class TranscriptRenderer {
           md = new IncrementalMarkdown(this.md);
           this.markdown.set(block.id, md);
         }
-        const body = md.update(block.text, Math.max(1, width)).slice();
+        // A finished reply renders its last block in full too (a closing table, a fence without a blank line after it).
+        const body = md.update(block.text, Math.max(1, width), block.done).slice();
         if (block.stopped) body.push(this.p.warning("[stopped]"));
         return focused ? body.map((l) => this.p.selection(padToWidth(l, width))) : body;
       }

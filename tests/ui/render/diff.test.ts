@@ -99,7 +99,7 @@ describe("renderDiff", () => {
     const start = out.findIndex((l) => l.startsWith("  1 + x ="));
     expect(start).toBeGreaterThan(0);
     // Blank gutter (4 columns) and sign column (2), then the text.
-    expect(out[start + 1]).toMatch(/^ {6}[a-j]/);
+    expect(out[start + 1]).toMatch(/^ {6}["a-j]/);
     for (const l of out) expect(visibleWidth(l)).toBeLessThanOrEqual(40);
   });
 

@@ -25,7 +25,8 @@ describe("cheap rendering before loadMarkdown()", () => {
   });
 
   it("draws headings with the heading style", () => {
-    expect(renderBlock("## Title `x`", { width: 80, styles: tagStyles, highlight: true })).toEqual(["<h>## Title <c>x</c></h>"]);
+    expect(renderBlock("## Title `x`", { width: 80, styles: tagStyles, highlight: true })).toEqual(["<h>Title <c>x</c></h>"]);
+    expect(renderBlock("## Title", { width: 80, styles: plainStyles, highlight: true })).toEqual(["## Title"]);
   });
 
   it("draws list bullets, numbers and tasks", () => {

@@ -32,9 +32,13 @@ describe("loadMarkdown", () => {
 });
 
 describe("renderBlock with the full renderer", () => {
-  it("draws headings with their level and the heading style", () => {
-    expect(renderBlock("# Top", tagged(40))).toEqual(["<h># Top</h>"]);
-    expect(renderBlock("### Deep *em*", tagged(40))).toEqual(["<h>### Deep <i>em</i></h>"]);
+  it("draws headings in the heading style without their # marks", () => {
+    expect(renderBlock("# Top", tagged(40))).toEqual(["<h>Top</h>"]);
+    expect(renderBlock("### Deep *em*", tagged(40))).toEqual(["<h>Deep <i>em</i></h>"]);
+  });
+
+  it("keeps the # marks where the heading style draws nothing (NO_COLOR)", () => {
+    expect(renderBlock("## Plan", { width: 40, styles: plainStyles, highlight: true })).toEqual(["## Plan"]);
   });
 
   it("draws emphasis, inline code and links as text plus URL", () => {
@@ -133,7 +137,7 @@ describe("with colours on", () => {
 
   it("styles headings, inline code and links with ANSI named colours", () => {
     const [heading] = renderBlock("# Title", { width: 40, styles, highlight: true });
-    expect(heading).toBe("\x1b[1m# Title\x1b[22m");
+    expect(heading).toBe("\x1b[1mTitle\x1b[22m");
     const [line] = renderBlock("`x` [t](http://u)", { width: 40, styles, highlight: true });
     expect(line).toBe("\x1b[36mx\x1b[39m t (\x1b[36m\x1b[4mhttp://u\x1b[24m\x1b[39m)");
   });
