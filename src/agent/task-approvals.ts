@@ -13,6 +13,8 @@ import { approvalRequest } from "./approvals.js";
 
 export interface PendingApproval {
   requestId: string;
+  /** Set when a subagent asks: stopping that child answers its question as denied. */
+  agentId?: string;
   resolve(decision: { allow: true } | { allow: false; reason: string }): void;
   remember(scope: "task" | "workspace"): void;
 }
@@ -67,6 +69,7 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
   return new Promise((resolve) => {
     task.approvals.set(requestId, {
       requestId,
+      ...(who ? { agentId: who.agentId } : {}),
       resolve: (decision) => {
         who?.waiting(false);
         resolve(decision);

@@ -285,6 +285,8 @@ export class TaskManager {
       case "subagent.stop":
         if (task) {
           const stopped = task.agent?.subagents?.stop(command.agentId, { force: command.force ?? false }) ?? false;
+          // A child blocked on a question would never reach the step boundary where it stops.
+          if (stopped) this.denyChildApprovals(task, command.agentId);
           if (!stopped) this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
         return;
@@ -379,6 +381,21 @@ export class TaskManager {
       this.emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "cancelled" });
     }
     task.approvals.clear();
+  }
+
+  /** Answers the questions of one stopped child (or of every child) as denied; the parent's own stay. */
+  private denyChildApprovals(task: Task, agentId: string | undefined): void {
+    let answered = 0;
+    for (const [requestId, pending] of task.approvals) {
+      if (pending.agentId === undefined || (agentId !== undefined && pending.agentId !== agentId)) continue;
+      task.approvals.delete(requestId);
+      pending.resolve({ allow: false, reason: `${pending.agentId} was stopped before the user answered` });
+      this.emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "deny" });
+      answered++;
+    }
+    if (answered === 0) return;
+    if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
+    this.changed(task);
   }
 
   private authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): ReturnType<typeof authorizeCall> {

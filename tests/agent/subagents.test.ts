@@ -179,6 +179,29 @@ describe("delegation through the task manager", () => {
     expect([board.get("agent-1")!.status, board.get("agent-2")!.status, board.get("agent-3")!.status]).toEqual(["done", "stopped", "done"]);
   });
 
+  it("stopping a child that waits for approval answers its question as denied; the command never runs and the parent's turn ends", async () => {
+    const t = await setup(
+      (req, child) => {
+        const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
+        if (child) return answered ? textReply("gave up") : toolReply([{ name: "run_command", args: { command: "touch child-made.txt" } }]);
+        return answered ? textReply("the child was stopped") : toolReply([{ name: "subagent", args: { agent: "worker", task: "make a file" } }]);
+      },
+      { approval: "on-request" },
+    );
+    t.submit("have a child make a file");
+    const ask = await t.waitFor("approval.requested");
+    await t.waitFor("subagent.updated", (e) => e.row.status === "waiting");
+    t.bus.send({ type: "subagent.stop", taskId: "a", agentId: "agent-1" });
+    const resolved = await t.waitFor("approval.resolved", (e) => e.requestId === ask.requestId);
+    expect(resolved.decision).toBe("deny");
+    const end = await t.waitFor("turn.completed", parentTurnEnd);
+    expect(end.reason).toBe("completed");
+    expect(existsSync(join(t.settings.workspace, "child-made.txt"))).toBe(false);
+    expect(finalRows(t.events).get("agent-1")?.status).toBe("stopped");
+    // Nothing is left for the user to answer.
+    expect(t.events.filter((e) => e.type === "approval.resolved")).toHaveLength(1);
+  });
+
   it("a child's approval appears in the parent task, labelled; its row waits until it is answered", async () => {
     const t = await setup(
       (req, child) => {
