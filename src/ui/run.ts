@@ -236,6 +236,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
       }
     }
     store.dispatch(event);
+    const forward = ctl.agentsForward.observe(event, store.getState().current);
+    if (forward) store.updateUi(forward);
     if (event.type === "session.started" && event.resumed && !remoteTask) readTurns(event.taskId);
     if (event.type === "turn.started") rewinding.delete(event.taskId);
     if (event.type === "notice" && rewinding.has(event.taskId) && !remoteTask) readTurns(event.taskId);

@@ -56,8 +56,8 @@ describe.each([
     const bar = await app.waitFor(/agents (4 running, 2 queued|●4 ○2)|●4 ○2/);
     expect(bar.split("\n")[1]).toMatch(/fan out to six workers · running/);
 
+    // The Agents tab came forward by itself when the children started: Ctrl-R only focuses it.
     app.type(keys.ctrl("r"));
-    for (let i = 0; i < 4; i++) app.type(keys.right);
     let screen = await app.waitFor(/\[Agents 4\]/);
     expect(screen).toMatch(/1 ● agent-1 worker/);
     expect(screen).toMatch(/5 ○ agent-5 worker/);

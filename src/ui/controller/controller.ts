@@ -1,5 +1,6 @@
 // The controller: every key goes through here, by layer (dialog, approval, the focused pane,
 // global), and becomes a store update or a bus command. Holds the written Ctrl-C contract.
+import { AgentsTabForward } from "./agents-forward.js";
 import type { Action } from "../../config/keybindings.js";
 import type { Bus } from "../../protocol/bus.js";
 import type { BusCommand } from "../../protocol/commands.js";
@@ -76,6 +77,9 @@ export interface ControllerDeps {
 }
 
 export class Controller {
+  /** Brings the Agents tab forward when children start (see agents-forward.ts). */
+  readonly agentsForward = new AgentsTabForward();
+
   constructor(readonly deps: ControllerDeps) {}
 
   get state(): AppState {

@@ -78,6 +78,7 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
       const i = tabs.indexOf(ui.resultsTab);
       const tab = tabs[(i + (action === "nextTab" ? 1 : tabs.length - 1)) % tabs.length]!;
       ctl.setUi((u) => ({ ...u, resultsTab: tab, resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null }));
+      ctl.agentsForward.picked(id);
       return true;
     }
     case "listUp":
