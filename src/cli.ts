@@ -1,5 +1,6 @@
 // Entry point: parses arguments and picks the front end. Heavy modules load only when needed,
 // so `--version` and `--help` start fast.
+import { missingCredentials, setupHint } from "./config/credentials.js";
 import { VERSION } from "./version.js";
 
 const EXIT_USAGE = 2;
@@ -215,8 +216,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");
       return EXIT_USAGE;
     }
-    if (!settings.apiKey && !settings.baseUrl) {
-      process.stderr.write("nanohermes: no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server\n");
+    if (missingCredentials(settings)) {
+      process.stderr.write(`nanohermes: ${setupHint(settings).join("\n")}\n`);
       return EXIT_USAGE;
     }
     if (opened.pick) throw new UsageError("--resume without an id needs the interactive UI; give an id (or use --continue)");

@@ -1,6 +1,7 @@
 // The task manager: several independent tasks (each its own session, model, mode and approval
 // policy), driven only by bus commands and reporting only through bus events. Owns approvals
 // (awaited by request id) and the steer/queue items of running turns.
+import { missingCredentials, setupHint } from "../config/credentials.js";
 import { promises as fs } from "node:fs";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
@@ -317,6 +318,11 @@ export class TaskManager {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+      return;
+    }
+    if (!this.opts.client && missingCredentials(this.opts.settings)) {
+      // Nothing is sent: the default endpoint would refuse it, or a typo'd host would say "DNS".
+      this.emit({ type: "notice", taskId: task.id, level: "error", text: `not sent: ${setupHint(this.opts.settings).join("\n")}` });
       return;
     }
     if (!task.titleFromUser) {

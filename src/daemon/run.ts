@@ -1,5 +1,6 @@
 // `nanohermes --daemon`: the long-lived HTTP service. Reads its token, serves the sessions in the
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
+import { missingCredentials, setupHint } from "../config/credentials.js";
 import { isIP } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { defaultSocketPath, readToken, tokenFilePath } from "./client.js";
@@ -100,7 +101,7 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
 
 /** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */
 export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO): Promise<number> {
-  if (!settings.apiKey && !settings.baseUrl) throw new UsageError("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server");
+  if (missingCredentials(settings)) throw new UsageError(setupHint(settings).join("\n"));
   // Started from a shell (`nanohermes --daemon &`), it outlives the SSH connection: a hang-up is
   // not a reason to stop, and a terminal that went away must not crash it on the next line.
   process.on("SIGHUP", () => log("info", "daemon: SIGHUP ignored (the terminal went away; the daemon goes on)"));

@@ -33,6 +33,7 @@ import { markdownStyles } from "./view/panes.js";
 import { listWorkspaceFiles } from "./workspace-files.js";
 import { openInEditor } from "./external-editor.js";
 import { openPicker } from "./controller/session-picker.js";
+import { showWelcome } from "./controller/welcome.js";
 import { checkpointSource, memorySource, sessionSource } from "./sources.js";
 import type { DaemonClient } from "../daemon/client.js";
 import type { RemoteTasks } from "../daemon/remote-tasks.js";
@@ -188,7 +189,6 @@ export async function runUi(opts: UiOptions): Promise<number> {
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
     addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
-  if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
 
   const services: AppServices = {
@@ -259,7 +259,10 @@ export async function runUi(opts: UiOptions): Promise<number> {
     openPicker(ctl, { startup: true });
     // The trust question (if any) comes first; the picker waits under it.
     if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
-  } else ctl.newTask(opts.sessionFile);
+  } else {
+    ctl.newTask(opts.sessionFile);
+    showWelcome(ctl, settings);
+  }
   addEarlier();
 
   // The terminal handshake runs after the first frame; its replies arrive as "reply" keys.

@@ -50,7 +50,9 @@ describe("help, version and usage errors", () => {
   it("without an API key or endpoint, says what to set", async () => {
     const r = await runCli(["-p", "hi"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no API key: set OPENAI_API_KEY/);
+    expect(r.stderr).toMatch(/No model is set up yet, so nothing is sent/);
+    expect(r.stderr).toMatch(/OPENAI_API_KEY=sk-/);
+    expect(r.stderr).toMatch(/--base-url/);
   });
 });
 

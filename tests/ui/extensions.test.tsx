@@ -78,7 +78,9 @@ describe("hooks in the transcript", () => {
     h.emit({ type: "hook.completed", ...hook, callId: "c2", tool: "write_file", event: "PostToolUse", command: "./lint.sh", exitCode: -2, outcome: "warned", output: "" });
     const screen = (await h.lines()).join("\n");
     expect(screen).not.toContain("./check.sh");
-    expect(screen).toContain("✗ PreToolUse hook blocked run_command (exit 2): ./guard.sh — no commands on Fr");
+    // A notice wraps between words: "Fridays" moves to the next line whole.
+    expect(screen).toContain("✗ PreToolUse hook blocked run_command (exit 2): ./guard.sh — no commands on\n");
+    expect(screen).toMatch(/^ +│  Fridays/m);
     expect(screen).toContain("PostToolUse hook warned about write_file (timed out): ./lint.sh");
   });
 });

@@ -57,7 +57,8 @@ export function agentViewPane(s: AppState, sv: AppServices, dialog: AgentDialog,
       const remembered = renderer.followTops.get(followKey);
       scroll = remembered && remembered.width === width && remembered.height === viewportHeight ? { follow: true, top: remembered.top } : settleFollow(blocks.length, linesOf, viewportHeight);
     }
-    const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll);
+    const live = row ? row.status === "running" || row.status === "waiting" || row.status === "queued" : false;
+    const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll, live);
     if (vp.scroll.follow) renderer.followTops.set(followKey, { top: vp.scroll.top, width, height: viewportHeight });
     ctl.agentView = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
     body = vp.lines;

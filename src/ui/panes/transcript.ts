@@ -89,7 +89,7 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
     const remembered = renderer.followTops.get(key);
     scroll = remembered && remembered.width === width && remembered.height === viewportHeight ? { follow: true, top: remembered.top } : settleFollow(blocks.length, linesOf, viewportHeight);
   }
-  const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll);
+  const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll, running);
   if (vp.scroll.follow && current) renderer.followTops.set(current, { top: vp.scroll.top, width, height: viewportHeight });
   ctl.view = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
 

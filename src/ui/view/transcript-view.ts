@@ -160,9 +160,12 @@ export function movePosition(pos: Position, delta: number, count: number, linesO
 
 /**
  * Contract: returns exactly `height` lines (padded), rendering only the blocks it needs. In follow
- * mode, when the text outgrows the pane, the view jumps so the end sits half-way down.
+ * mode, while output is `live`, the view jumps so the end sits half-way down when the text
+ * outgrows the pane (few repaints while streaming); once nothing is live it settles with the last
+ * line at the bottom (no half page left empty under a finished answer).
  */
-export function computeViewport(count: number, linesOf: LinesOf, height: number, scroll: Scroll): Viewport {
+export function computeViewport(count: number, linesOf: LinesOf, height: number, scroll: Scroll, live = true): Viewport {
+  if (scroll.follow && !live) scroll = settleFollow(count, linesOf, height);
   const collect = (from: Position): { lines: string[]; rows: number[]; overflow: boolean } => {
     const lines: string[] = [];
     const rows: number[] = [];
