@@ -16,7 +16,7 @@ import { handleComposerKey } from "./composer-keys.js";
 import { handleDialogKey } from "./dialogs.js";
 import { handleListKey, type ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
-import type { UiState } from "./ui-state.js";
+import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
 import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
 
 /** What the transcript pane last showed, for scrolling by lines and pages. */
@@ -39,6 +39,8 @@ export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
 }
 
 export const DOUBLE_PRESS_MS = 2000;
+/** A stop hint stays while the task is stopping (a step can take minutes), up to this long. */
+const STOPPING_HINT_MS = 10 * 60_000;
 
 export interface ControllerDeps {
   store: Store;
@@ -106,8 +108,14 @@ export class Controller {
     return findAction(this.deps.keymap, key, among);
   }
 
-  status(text: string, level: "info" | "warn" | "error" = "info", ms = 4000): void {
-    this.setUi((ui) => ({ ...ui, status: { text, level, until: this.deps.now() + ms } }));
+  /**
+   * Shows `text` on the status line for `ms`, or less when `condition` stops holding first. It is
+   * taken off when it expires (not left on screen until something else draws).
+   */
+  status(text: string, level: "info" | "warn" | "error" = "info", ms = 4000, condition?: StatusCondition): void {
+    const message: StatusMessage = { text, level, until: this.deps.now() + ms, ...(condition ? { while: condition } : {}) };
+    this.setUi((ui) => ({ ...ui, status: message }));
+    setTimeout(() => this.setUi((ui) => (ui.status === message ? { ...ui, status: null } : ui)), ms).unref?.();
   }
 
   currentTask(): TaskEntry | null {
@@ -213,9 +221,13 @@ export class Controller {
     const task = this.currentTask();
     this.setUi((ui) => ({ ...ui, lastInterrupt: now }));
     if (task && this.isRunning()) {
-      this.send({ type: "turn.interrupt", taskId: task.id, force: recent });
+      // The hint says "Ctrl-C again to kill" for as long as the task is stopping: so it does.
+      const force = recent || Boolean(this.state.transcripts[task.id]?.stopping);
+      this.send({ type: "turn.interrupt", taskId: task.id, force });
       this.deps.store.dispatch({ type: "ui.stopping", taskId: task.id });
-      this.status(recent ? "killing the running command" : "stopping after this step (Ctrl-C again to kill the running command)", "warn");
+      const stopping: StatusCondition = { taskId: task.id, state: "stopping" };
+      if (force) this.status("killing the running command", "warn", 4000, stopping);
+      else this.status("stopping after this step (Ctrl-C again to kill the running command)", "warn", STOPPING_HINT_MS, stopping);
       return;
     }
     if (!isEmpty(this.ui.composer)) {
@@ -235,7 +247,7 @@ export class Controller {
     if (!task || !this.isRunning()) return;
     this.send({ type: "turn.interrupt", taskId: task.id });
     this.deps.store.dispatch({ type: "ui.stopping", taskId: task.id });
-    this.status("stopping after this step", "warn");
+    this.status("stopping after this step", "warn", STOPPING_HINT_MS, { taskId: task.id, state: "stopping" });
   }
 
   selectTask(id: string): void {

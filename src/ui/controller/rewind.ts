@@ -40,7 +40,7 @@ function rewind(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat
   // A diff of a turn the conversation drops would show a checkpoint the engine forgets.
   if (what !== "files") ctl.setUi((ui) => (ui.turnDiff?.taskId === d.taskId && ui.turnDiff.turn >= turn ? { ...ui, turnDiff: null } : ui));
   const label = what === "files" ? "files" : what === "conversation" ? "the conversation" : "files and the conversation";
-  ctl.status(`rewinding ${label} to before turn ${turn}…`);
+  ctl.status(`rewinding ${label} to before turn ${turn}…`, "info", 60_000, { taskId: d.taskId, state: "reloading" });
 }
 
 export function handleRewindKey(ctl: Controller, d: RewindDialog, event: InputEvent): void {

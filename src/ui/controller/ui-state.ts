@@ -105,6 +105,13 @@ export interface StatusMessage {
   text: string;
   level: "info" | "warn" | "error";
   until: number;
+  /** Shown only while this holds as well: a task still stopping, or still reloading after a rewind. */
+  while?: StatusCondition;
+}
+
+export interface StatusCondition {
+  taskId: string;
+  state: "stopping" | "reloading";
 }
 
 export interface UiState {

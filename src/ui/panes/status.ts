@@ -5,6 +5,7 @@ import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";
 import { selectedRow } from "../controller/session-picker.js";
 import { fitting } from "../view/picker-view.js";
+import { statusHolds } from "../view/status-truth.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -13,7 +14,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
   const approval = s.current ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null) : null;
   let text: string;
-  if (status && status.until > Date.now()) {
+  if (status && statusHolds(s, status)) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
   } else if (s.ui.dialog?.kind === "agent") {
