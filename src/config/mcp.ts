@@ -2,7 +2,7 @@
 // or of an `--mcp FILE`, validated, with `${VAR}` expanded from the environment.
 import { isAbsolute, resolve } from "node:path";
 import * as z from "../protocol/zod.js";
-import { checked, readJson } from "../config/json-file.js";
+import { checked, readJson } from "./json-file.js";
 
 const stringMap = z.record(z.string(), z.string());
 
