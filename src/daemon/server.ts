@@ -10,7 +10,7 @@ import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
 import { SESSION_COMMANDS } from "./client.js";
 import { VERSION } from "../version.js";
 import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
-import { MAX_IMAGE_BYTES } from "../agent/images.js";
+import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { sseComment, sseMessage } from "./sse.js";
 import { backpressuredWriter, encodeEvent, MAX_CONNECTIONS, STREAM_LIMITS, StreamGate, type StreamLimits } from "./stream-limits.js";
