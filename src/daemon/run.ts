@@ -2,7 +2,7 @@
 // session folder, and on SIGTERM/SIGINT stops the turns, saves every session and removes its socket.
 import { isIP } from "node:net";
 import { dirname, join, resolve } from "node:path";
-import { defaultSocketPath, readToken, tokenFilePath } from "./client.js";
+import { defaultSocketPath, readToken, tokenFilePath } from "../remote/wire.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";

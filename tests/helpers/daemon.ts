@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { request, type IncomingHttpHeaders, type RequestOptions as RequestOptionsOf } from "node:http";
 import { join } from "node:path";
-import { SseParser, type SseMessage } from "../../src/daemon/sse.js";
+import { SseParser, type SseMessage } from "../../src/remote/sse.js";
 import { startCli, tempDir, testEnv } from "./cli.js";
 
 export interface RunningDaemonProcess {

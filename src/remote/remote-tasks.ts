@@ -7,8 +7,8 @@ import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { readFile, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
-import { describeAddress, SESSION_COMMANDS, type DaemonClient } from "./client.js";
-import type { SessionInfo } from "./sessions.js";
+import { describeAddress, type DaemonClient } from "./client.js";
+import { SESSION_COMMANDS, type SessionInfo } from "./wire.js";
 
 interface RemoteTask {
   localId: string;
