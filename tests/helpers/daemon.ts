@@ -80,6 +80,7 @@ export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaem
  * JSON as the daemon sent it. Deliberately loose: assertions read whatever field they check, and
  * the tests that care about shapes validate events with BusEventSchema.
  */
+// biome-ignore lint/suspicious/noExplicitAny: deliberately loose, as said above
 export type WireJson = any;
 
 export interface HttpAnswer {
