@@ -107,6 +107,13 @@ module.exports = {
       to: { path: "^src/cli\\." },
     },
     {
+      name: "only-the-ui-draws",
+      comment: "The engine must not assume a terminal (DESIGN.md section 3): Ink and React belong to the UI, so the one-shot and daemon front ends never load them.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/ui/" },
+      to: { path: "(^|/)node_modules/(ink|ink-[^/]+|react|react-dom)/" },
+    },
+    {
       name: "ui-not-into-tools",
       comment: "The UI shows what tools did through events; it does not run tool code. Shared helpers (the walker) live lower, in src/fs.",
       severity: "error",
@@ -145,10 +152,12 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^src/",
+    // Packages stay in the graph (so only-the-ui-draws sees Ink) but are not cruised into; named
+    // by their node_modules path even where node_modules is a symlink (git worktrees).
+    preserveSymlinks: true,
     tsPreCompilationDeps: true,
     combinedDependencies: false,
-    enhancedResolveOptions: { extensions: [".js", ".json"] },
+    enhancedResolveOptions: { extensions: [".js", ".json"], exportsFields: ["exports"], conditionNames: ["import", "node", "default"] },
     metrics: true,
   },
 };

@@ -74,7 +74,8 @@ try {
     to: name(v.to),
     ...(v.cycle ? { cycle: v.cycle.map((c) => name(c.name ?? c)) } : {}),
   }));
-  const modules = cruised.summary.totalCruised;
+  // Our own modules only: packages in the graph must not make an empty cruise look full.
+  const modules = cruised.modules.filter((m) => m.source.startsWith("src/")).length;
   const errors = violations.filter((v) => v.severity === "error");
   if (json) {
     process.stdout.write(`${JSON.stringify({ modules, violations }, null, 2)}\n`);

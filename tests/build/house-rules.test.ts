@@ -54,6 +54,8 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
     "src/protocol/events.ts": `export type BusEvent = { type: "x" };\n`,
     "src/agent/engine.ts": `import type { BusEvent } from "../protocol/events.js";\nexport const run = (e: BusEvent) => e;\n`,
     "src/agent/compaction.ts": `export const SUMMARY_PREFIX = "[summary]";\n`,
+    // the engine drawing on the terminal
+    "src/agent/progress.ts": `import { Text } from "ink";\nexport const progress = Text;\n`,
     // config reaching up into the engine, with a type-only import
     "src/config/schema.ts": `import type { run } from "../agent/engine.js";\nexport type Run = typeof run;\n`,
     "src/tools/walk.ts": `export const walk = () => [];\n`,
@@ -72,6 +74,7 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
   expect(broken).toContain("front-ends-apart: src/daemon/attach.ts -> src/ui/run.ts");
   expect(broken).toContain("front-ends-apart: src/ui/run.ts -> src/daemon/attach.ts");
   expect(report!.violations.some((v) => v.rule === "no-cycles-between-folders")).toBe(true);
+  expect(report!.violations.some((v) => v.rule === "only-the-ui-draws" && v.from === "src/agent/progress.ts")).toBe(true);
   // What is allowed stays allowed: the engine on the protocol.
   expect(broken.filter((b) => b.includes("src/agent/engine.ts -> src/protocol"))).toEqual([]);
 });
