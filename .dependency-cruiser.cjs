@@ -6,10 +6,13 @@
 //   protocol, fs          events, commands, messages, the bus; the gitignore-aware walker
 //   config                settings, their schemas and files
 //   sandbox < tools < hooks, memory, mcp, skills < session      the services the engine uses
-//   agent                 the engine
-//   remote                the daemon's client side (client, /remote tasks, the wire contract)
+//   agent, remote         the engine; beside it, never importing it, the daemon's client side
+//                         (client, /remote tasks, the wire contract the server shares)
 //   oneshot, daemon, ui   the front ends; none imports another
 //   cli.ts                picks a front end
+// A front end may use any lower layer: the UI reads sessions (the task index, search,
+// checkpoints) and memory (the /memory dialog) directly, but of the engine only its entry
+// (AGENT_ENTRY) and no tools at all.
 // version.ts is a constant anyone may read. Patterns leave the extension open (`\\.` not
 // `\\.ts$`): the check cruises .js twins of the .ts files.
 //
