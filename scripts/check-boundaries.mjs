@@ -80,10 +80,11 @@ try {
   if (json) {
     process.stdout.write(`${JSON.stringify({ modules, violations }, null, 2)}\n`);
   } else {
-    for (const v of violations) {
-      const via = v.cycle ? `\n    cycle: ${v.cycle.join(" -> ")}` : "";
-      process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}${via}\n`);
-    }
+    // One wrong import closes many folder cycles at once: the direct breaks first, then a few cycles.
+    const cycles = violations.filter((v) => v.cycle);
+    for (const v of violations.filter((v) => !v.cycle)) process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n`);
+    for (const v of cycles.slice(0, 3)) process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n    cycle: ${v.cycle.join(" -> ")}\n`);
+    if (cycles.length > 3) process.stdout.write(`... and ${cycles.length - 3} more folder cycles (--json lists them)\n`);
     process.stdout.write(`import boundaries: ${modules} modules, ${errors.length} errors, ${violations.length - errors.length} warnings\n`);
   }
   if (modules < minModules) {
