@@ -7,7 +7,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
 import { benchSearch } from "./search.js";
 import { benchTui, benchWriter, mcpHome, type WriterRun } from "./tui.js";

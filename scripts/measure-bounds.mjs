@@ -2,7 +2,7 @@
 //   node scripts/measure-bounds.mjs stream     peak RSS of `-p` against an endless model stream
 //   node scripts/measure-bounds.mjs followers  daemon RSS with 50 slow followers of one busy turn
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -143,7 +143,7 @@ async function measureFollowers(count = 50) {
   peak = Math.max(peak, peakMb(daemon.pid) && rssMb(daemon.pid), peak);
   const answer = await turn;
   const dropped = sockets.filter((s) => s.readableEnded || s.destroyed).length;
-  console.log(`daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms`);
+  console.log(`daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms; ${dropped} followers dropped`);
   for (const s of sockets) s.destroy();
   daemon.kill("SIGTERM");
   model.close();

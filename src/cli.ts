@@ -180,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
       return await runDaemon(settings, flags, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
     }
     if (command === "attach") {
-      const { runAttach } = await import("./daemon/attach.js");
+      const { runAttach } = await import("./ui/attach.js");
       return await runAttach(settings, flags, rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
     }
     if (command === "doctor") {

@@ -60,7 +60,7 @@ export interface ExtensionOptions {
 export async function loadExtensions(settings: Settings, opts: ExtensionOptions): Promise<Extensions> {
   // Loaded here, after the UI's first frame, not with the program.
   // What is not configured is not loaded: a one-shot run pays only for what it uses.
-  const { hookSpecs } = await import("../hooks/config.js");
+  const { hookSpecs } = await import("../config/hooks.js");
   const specs = hookSpecs(settings.hooks);
   const [{ discoverSkills, skillsPromptSection }, { skillTool }, { loadAgentsMd }, { sessionSearchTool }, hooksModule, memoryModules] = await Promise.all([
     import("../skills/skills.js"),
@@ -89,7 +89,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   let mcp: McpManager | null = null;
   const serverNames = Object.keys(settings.mcpServers);
   if (serverNames.length > 0) {
-    const [{ resolveServers }, { McpManager: Manager }, { mcpHelperTools, mcpToolSource }] = await Promise.all([import("../mcp/config.js"), import("../mcp/manager.js"), import("../mcp/tools.js")]);
+    const [{ resolveServers }, { McpManager: Manager }, { mcpHelperTools, mcpToolSource }] = await Promise.all([import("../config/mcp.js"), import("../mcp/manager.js"), import("../mcp/tools.js")]);
     const resolved = resolveServers(settings.mcpServers, { workspace: settings.workspace, env });
     problems.push(...resolved.problems);
     if (resolved.specs.length > 0) {

@@ -1,16 +1,12 @@
 // Images for vision models: at most 4 per turn, at most 12 MB each, must decode, resized so the
-// long edge is at most 1024 px, sent as data URLs. Every refusal says why in one line.
-import { extname, resolve } from "node:path";
+// long edge is at most 1024 px, sent as data URLs. Every refusal says why in one line. The limits
+// and the pasted-path check are protocol/images.ts, shared with the daemon and the composer.
+import { resolve } from "node:path";
+import { MAX_EDGE, MAX_IMAGE_BYTES, MAX_IMAGES } from "../protocol/images.js";
 import type { ContentPart } from "../protocol/messages.js";
 import { ToolError } from "../tools/define.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
-
-export const MAX_IMAGES = 4;
-export const MAX_IMAGE_BYTES = 12 * 1024 * 1024;
-export const MAX_EDGE = 1024;
-
-export const IMAGE_EXTENSIONS = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".avif"]);
 
 export type ImageResult = { ok: true; part: ContentPart; note: string } | { ok: false; error: string };
 
@@ -58,12 +54,6 @@ export async function loadImage(path: string, cwd: string): Promise<ImageResult>
   } catch (error) {
     return { ok: false, error: `${path} could not be decoded (${(error as Error).message.split("\n")[0]})` };
   }
-}
-
-/** Whether a pasted text is just the path of an image file (drag-and-drop pastes a path). */
-export function looksLikeImagePath(text: string): boolean {
-  const t = text.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1");
-  return !t.includes("\n") && IMAGE_EXTENSIONS.has(extname(t).toLowerCase());
 }
 
 /** Builds a user message from text and image paths; errors name each refused image. */

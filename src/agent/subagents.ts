@@ -3,7 +3,7 @@
 import type { BusEvent, EventOf } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "../tools/define.js";
-import { DEFAULT_MAX_DEPTH, MAX_PARALLEL_SUBAGENTS, type SubagentDef, type SubagentsConfig } from "./subagent-config.js";
+import { DEFAULT_MAX_DEPTH, MAX_PARALLEL_SUBAGENTS, type SubagentDef, type SubagentsConfig } from "../config/subagents.js";
 import type { TurnResult } from "./agent.js";
 
 export type BoardRow = EventOf<"subagent.updated">["row"];

@@ -9,9 +9,9 @@ import { approvalPolicies, permissionModes, type ApprovalPolicy, type Permission
 import { apiModes, sandboxModes, type ApiMode, type SandboxMode } from "./levels.js";
 import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";
 import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
-import type { HooksConfig } from "../hooks/config.js";
-import { readMcpFile, type McpServerConfig } from "../mcp/config.js";
-import { readSubagentsFile, type SubagentsConfig } from "../agent/subagent-config.js";
+import type { HooksConfig } from "./hooks.js";
+import { readMcpFile, type McpServerConfig } from "./mcp.js";
+import { readSubagentsFile, type SubagentsConfig } from "./subagents.js";
 
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}

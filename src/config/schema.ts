@@ -2,9 +2,9 @@
 import * as z from "../protocol/zod.js";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { apiModes, sandboxModes, thinkingLevels, type ApiMode, type SandboxMode, type ThinkingLevel } from "./levels.js";
-import { HooksConfigSchema, type HooksConfig } from "../hooks/config.js";
-import { McpServersSchema, type McpServerConfig } from "../mcp/config.js";
-import { SubagentsConfigSchema, type SubagentsConfig } from "../agent/subagent-config.js";
+import { HooksConfigSchema, type HooksConfig } from "./hooks.js";
+import { McpServersSchema, type McpServerConfig } from "./mcp.js";
+import { SubagentsConfigSchema, type SubagentsConfig } from "./subagents.js";
 
 export { thinkingLevels, type ThinkingLevel };
 

@@ -4,20 +4,13 @@
 // never the daemon's own files (token, sessions, home), at most 1 MiB, text.
 import { join, resolve } from "node:path";
 import type { Settings } from "../config/schema.js";
+import type { FileAt } from "../remote/wire.js";
 import { ToolError } from "../tools/define.js";
 import { canonicalRoot, isInside } from "../tools/paths.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
-
-export interface FileAt {
-  path: string;
-  /** The file now; null when it is absent, too large or not text. */
-  now: string | null;
-  /** Before the turn (when one was asked for): null absent then, omitted when not kept. */
-  before?: string | null;
-}
 
 const text = (data: Buffer): string | null => (data.length > MAX_FILE_BYTES || data.includes(0) ? null : data.toString("utf8"));
 

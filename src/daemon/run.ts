@@ -3,7 +3,7 @@
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import { isIP } from "node:net";
 import { dirname, join, resolve } from "node:path";
-import { defaultSocketPath, readToken, tokenFilePath } from "./client.js";
+import { defaultSocketPath, readToken, tokenFilePath } from "../remote/wire.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";

@@ -7,12 +7,12 @@ import { connect } from "node:net";
 import { dirname } from "node:path";
 import { log } from "../config/log.js";
 import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
-import { SESSION_COMMANDS } from "./client.js";
+import { SESSION_COMMANDS } from "../remote/wire.js";
 import { VERSION } from "../version.js";
 import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
-import { MAX_IMAGE_BYTES } from "../agent/images.js";
+import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
-import { sseComment, sseMessage } from "./sse.js";
+import { sseComment, sseMessage } from "../remote/sse.js";
 import { backpressuredWriter, encodeEvent, MAX_CONNECTIONS, STREAM_LIMITS, StreamGate, type StreamLimits } from "./stream-limits.js";
 
 export interface DaemonServerOptions {

@@ -10,13 +10,13 @@ import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import type { BusCommand } from "../protocol/commands.js";
-import type { BusEvent, EventOf, TaskStatus } from "../protocol/events.js";
+import type { BusEvent, EventOf } from "../protocol/events.js";
 import { randomId } from "../protocol/ids.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import { sessionFileFor } from "../session/store.js";
 
-import { SESSION_ID } from "./client.js";
-import { fileAt, type FileAt } from "./files.js";
+import { SESSION_ID, type FileAt, type SessionDetail, type SessionInfo } from "../remote/wire.js";
+import { fileAt } from "./files.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { createNew, unlinkTarget } from "../tools/safe-fs-ops.js";
 
@@ -30,23 +30,6 @@ export interface LoggedEvent {
   id: string;
   seq: number;
   event: BusEvent;
-}
-
-export interface SessionInfo {
-  id: string;
-  title: string;
-  status: TaskStatus;
-  updatedAt: string;
-  running: boolean;
-}
-
-/** A session with its whole history (GET /v1/sessions/{id}). */
-export interface SessionDetail extends SessionInfo {
-  model: string;
-  workspace: string;
-  createdAt: string;
-  /** The conversation without the system prompt. */
-  messages: ChatMessage[];
 }
 
 export interface TurnOutcome {

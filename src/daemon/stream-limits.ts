@@ -3,7 +3,7 @@
 // from the session's log). Memory then follows these numbers, not the number of events of a turn.
 import type { ServerResponse } from "node:http";
 import { HttpError } from "./http.js";
-import { sseMessage } from "./sse.js";
+import { sseMessage } from "../remote/sse.js";
 import type { LoggedEvent } from "./sessions.js";
 
 export interface StreamLimits {

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_p
 import type { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "../tools/bounded-output.js";
 import { onExitDrained, stopGroup, type GroupChild } from "../tools/process-group.js";
-import { hookMatches, type HookEvent, type HookSpec } from "./config.js";
+import { hookMatches, type HookEvent, type HookSpec } from "../config/hooks.js";
 
 export {
   HOOK_TIMEOUT_MS,
@@ -14,7 +14,7 @@ export {
   type HookEvent,
   type HookSpec,
   type HooksConfig,
-} from "./config.js";
+} from "../config/hooks.js";
 
 /** Per stream: the first quarter and the last three quarters are kept, with a note of the cut. */
 export const HOOK_OUTPUT_CAP = 16 * 1024;

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../config/log.js";
-import type { McpServerSpec } from "./config.js";
+import type { McpServerSpec } from "../config/mcp.js";
 
 export type McpState = "connecting" | "ready" | "restarting" | "failed" | "stopped";
 

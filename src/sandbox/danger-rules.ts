@@ -43,7 +43,12 @@ export const DANGER_RULES: readonly DangerRule[] = [
   { name: "pipe-to-shell", level: "dangerous", description: "downloaded content run by a shell or interpreter (`curl | sh`, `bash <(curl)`)" },
   { name: "decode-to-shell", level: "dangerous", description: "decoded content run by a shell (`base64 -d | sh`), which hides what runs" },
   { name: "shell-indirection", level: "dangerous", description: "a shell fed by a pipe, heredoc, here-string or process substitution, or a command string known only when it runs" },
-  { name: "built-command", level: "dangerous", description: "a command name or option built by expansion or quoting (`$(echo rm)`, `rm${IFS}-rf`, `r\"\"m`)" },
+  {
+    name: "built-command",
+    level: "dangerous",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the description quotes shell syntax
+    description: "a command name or option built by expansion or quoting (`$(echo rm)`, `rm${IFS}-rf`, `r\"\"m`)",
+  },
   { name: "hidden-characters", level: "dangerous", description: "control characters or look-alike letters that make the command read differently from how it runs" },
   { name: "root-shell", level: "dangerous", description: "sudo/doas/su of a shell, or sudo reading a password from stdin or a helper (-S, -A)" },
   { name: "git-force-push", level: "dangerous", description: "git push --force/-f/--force-with-lease/+ref/--mirror/--delete: overwrites history others may have" },

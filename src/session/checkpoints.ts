@@ -7,7 +7,7 @@ import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
-import { BlobStore, errorCode, mapLimit, readBounded } from "./checkpoint-blobs.js";
+import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
 import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Incremental, type Snapshot } from "./checkpoint-snapshot.js";
 import { DirWatch } from "./dir-watch.js";
 

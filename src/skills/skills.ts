@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { capChars, decodeTextPrefix, readTextPrefix, stripInvisible } from "../agent/agents-md.js";
+import { capChars, decodeTextPrefix, readTextPrefix, stripInvisible } from "../tools/instruction-text.js";
 
 /** Characters of a skill body given to the model; the rest is cut with `SKILL_BODY_CUT_NOTE`. */
 export const MAX_SKILL_BODY = 20_000;

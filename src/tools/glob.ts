@@ -4,7 +4,8 @@ import picomatch from "picomatch";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { findRg, rgFiles } from "./ripgrep.js";
-import { joinShown, resolveWalkRoot, walk } from "./walk.js";
+import { walk } from "../fs/walk.js";
+import { joinShown, resolveWalkRoot } from "./walk-root.js";
 
 export const MAX_GLOB_FILES = 500;
 

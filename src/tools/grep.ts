@@ -8,7 +8,8 @@ import { binaryKind } from "./binary.js";
 import { findRg, rgCandidates, rgGrep } from "./ripgrep.js";
 import { defineTool, ToolError } from "./define.js";
 import { compileGlob } from "./glob.js";
-import { joinShown, resolveWalkRoot, walk } from "./walk.js";
+import { walk } from "../fs/walk.js";
+import { joinShown, resolveWalkRoot } from "./walk-root.js";
 
 export const MAX_MATCHES = 200;
 export const MAX_GREP_FILE_BYTES = 8 * 1024 * 1024;

@@ -4,7 +4,8 @@ import { readlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
-import { resolveWalkRoot, walk, type WalkEntry } from "./walk.js";
+import { walk, type WalkEntry } from "../fs/walk.js";
+import { resolveWalkRoot } from "./walk-root.js";
 
 export const MAX_LIST_ENTRIES = 1000;
 

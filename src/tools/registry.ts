@@ -8,8 +8,29 @@ import { ABORT_GRACE_MS, DeadlineExceeded, KIND_DEADLINE_MS, settle, StopAbandon
 import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput, type WebOptions } from "./define.js";
 import type { WriteBoundary } from "./paths.js";
 import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
-import type { HookRun, HookRunner } from "../hooks/hooks.js";
+import type { HookEvent } from "../config/hooks.js";
 import { describeSystemError } from "./errno.js";
+
+/** One hook program's run, as the registry reports it in `hook.completed`. */
+export interface HookRun {
+  event: HookEvent;
+  command: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+/**
+ * Contract: PreToolUse / PostToolUse hooks around each call (hooks/hooks.ts's HookRunner). Declared
+ * here, not imported, so tools do not depend on hooks, which build on tools' process helpers.
+ * Neither method rejects.
+ */
+export interface ToolHooks {
+  readonly size: number;
+  pre(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ blocked: false; runs: HookRun[] } | { blocked: true; message: string; runs: HookRun[] }>;
+  post(tool: string, args: Record<string, unknown>, result: { status: string; forModel: string }, signal?: AbortSignal): Promise<{ warning?: string; runs: HookRun[] }>;
+}
 
 export interface ToolCall {
   id: string;
@@ -54,7 +75,7 @@ export interface ExecuteEnv {
   session?: SessionTools;
   web?: WebOptions;
   /** PreToolUse / PostToolUse hooks; none when absent. */
-  hooks?: HookRunner | null;
+  hooks?: ToolHooks | null;
   /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
   checkpoint?: { before(tool: AnyTool, args: Record<string, unknown>): Promise<void>; after(tool: AnyTool, args: Record<string, unknown>): Promise<void> };
   /** After a forced stop, how long a tool gets to end by itself before nobody waits (default ABORT_GRACE_MS). */

@@ -35,9 +35,9 @@ import { openInEditor } from "./external-editor.js";
 import { openPicker } from "./controller/session-picker.js";
 import { showWelcome } from "./controller/welcome.js";
 import { checkpointSource, memorySource, sessionSource } from "./sources.js";
-import type { DaemonClient } from "../daemon/client.js";
-import type { RemoteTasks } from "../daemon/remote-tasks.js";
-import type { SessionInfo } from "../daemon/sessions.js";
+import type { DaemonClient } from "../remote/client.js";
+import type { RemoteTasks } from "../remote/remote-tasks.js";
+import type { SessionInfo } from "../remote/wire.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -78,7 +78,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let remote: RemoteTasks | null = null;
   const remoteContext = { cwd: process.cwd(), env, home: settings.home, workspace: settings.workspace };
   const remoteTasks = async (): Promise<RemoteTasks> => {
-    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../daemon/remote-tasks.js"), import("../daemon/attach.js")]);
+    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../remote/remote-tasks.js"), import("../remote/attach.js")]);
     return (remote ??= new RemoteTasks({ bus, workspace: settings.workspace, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
   };
   if (opts.attach) await remoteTasks();
@@ -187,7 +187,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     checkpoints,
     now: () => Date.now(),
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
-    addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
+    addRemote: async (request) => (await import("../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
 
@@ -246,7 +246,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
   // The first task (a bare --resume asks which session first), then the earlier ones.
   if (opts.attach && remote) {
     const { client, sessions } = opts.attach;
-    const { describeAddress } = await import("../daemon/client.js");
+    const { describeAddress } = await import("../remote/client.js");
     // The newest 100 and every running one, oldest first so the list ends with the newest.
     const shown = sessions.filter((info, i) => i < 100 || info.running);
     for (const info of [...shown].reverse()) (remote as RemoteTasks).add(info.id, client, info.id, info);
@@ -344,7 +344,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     // After the first frame, and their code only when there are some.
     if (!opts.attach && existsSync(join(settings.home, "remotes.json"))) {
       void earlier
-        .then(() => import("../daemon/attach.js"))
+        .then(() => import("../remote/attach.js"))
         .then(async ({ restoreRemoteTasks }) => restoreRemoteTasks(await remoteTasks(), remoteContext))
         .catch((error: unknown) => log("warn", "listing remote tasks", error));
     }

@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadAgentsMd, MAX_AGENTS_MD, stripInvisible } from "../../src/agent/agents-md.js";
+import { loadAgentsMd, MAX_AGENTS_MD } from "../../src/agent/agents-md.js";
+import { stripInvisible } from "../../src/tools/instruction-text.js";
 import { tempDir } from "../helpers/cli.js";
 
 function dirs() {

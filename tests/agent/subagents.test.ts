@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Gate, preview } from "../../src/agent/subagents.js";
-import type { SubagentsConfig } from "../../src/agent/subagent-config.js";
+import type { SubagentsConfig } from "../../src/config/subagents.js";
 import { TaskManager } from "../../src/agent/tasks.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";

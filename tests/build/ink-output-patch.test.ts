@@ -42,13 +42,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A frame like the App's: width-exact lines of styled text, borders, a wide character or two. */
 function frame(cols: number, rows: number): string[] {
   const lines: string[] = [];
-  const fit = (plain: string, styled: string) => styled + " ".repeat(Math.max(0, cols - plain.length));
-  lines.push(fit(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m"));
+  const padRow = (plain: string, styled: string) => styled + " ".repeat(Math.max(0, cols - plain.length));
+  lines.push(padRow(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m"));
   for (let i = 1; i < rows - 2; i++) {
-    if (i === 3) lines.push(fit("│ 中文 and emoji ", "\x1b[90m│\x1b[39m \x1b[1m中文\x1b[22m and emoji ").slice(0, -2));
-    else lines.push(fit(`│ line ${i} `, `\x1b[90m│\x1b[39m \x1b[38;5;${100 + i}mline ${i}\x1b[39m `));
+    if (i === 3) lines.push(padRow("│ 中文 and emoji ", "\x1b[90m│\x1b[39m \x1b[1m中文\x1b[22m and emoji ").slice(0, -2));
+    else lines.push(padRow(`│ line ${i} `, `\x1b[90m│\x1b[39m \x1b[38;5;${100 + i}mline ${i}\x1b[39m `));
   }
-  lines.push(fit("status", "\x1b[36mstatus\x1b[39m"));
+  lines.push(padRow("status", "\x1b[36mstatus\x1b[39m"));
   return lines;
 }
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { noExtensions } from "../../src/agent/extensions.js";
 import { startDaemonServer, type DaemonServer } from "../../src/daemon/server.js";
 import { DaemonSessions } from "../../src/daemon/sessions.js";
-import { SseParser } from "../../src/daemon/sse.js";
+import { SseParser } from "../../src/remote/sse.js";
 import { backpressuredWriter, type StreamLimits } from "../../src/daemon/stream-limits.js";
 import { tempDir } from "../helpers/cli.js";
 import { http, openEvents, type WireJson } from "../helpers/daemon.js";

@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { request, type IncomingHttpHeaders, type RequestOptions as RequestOptionsOf } from "node:http";
 import { join } from "node:path";
-import { SseParser, type SseMessage } from "../../src/daemon/sse.js";
+import { SseParser, type SseMessage } from "../../src/remote/sse.js";
 import { startCli, tempDir, testEnv } from "./cli.js";
 
 export interface RunningDaemonProcess {
@@ -80,6 +80,7 @@ export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaem
  * JSON as the daemon sent it. Deliberately loose: assertions read whatever field they check, and
  * the tests that care about shapes validate events with BusEventSchema.
  */
+// biome-ignore lint/suspicious/noExplicitAny: deliberately loose, as said above
 export type WireJson = any;
 
 export interface HttpAnswer {

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveServers, type McpServerConfig } from "../../src/mcp/config.js";
+import { resolveServers, type McpServerConfig } from "../../src/config/mcp.js";
 import { McpManager } from "../../src/mcp/manager.js";
 import { mcpHelperTools, mcpToolSource } from "../../src/mcp/tools.js";
 import type { AnyTool, ToolOutput } from "../../src/tools/define.js";

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BackgroundJobs, JOB_BUFFER_BYTES, lastLineOf, MAX_RUNNING_JOBS, RollingLog, type Job } from "../../src/tools/background.js";
+import { type BackgroundJobs, JOB_BUFFER_BYTES, lastLineOf, MAX_RUNNING_JOBS, RollingLog, type Job } from "../../src/tools/background.js";
 import type { CommandSandbox, ToolReport } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
 import { taskKillTool, taskListTool, taskOutputTool } from "../../src/tools/task-tools.js";

@@ -63,7 +63,7 @@ describe("git_diff", () => {
     writeFileSync(join(ws, "a.txt"), "alpha\nsecond\n");
     git(ws, "commit", "-qam", "second commit");
     const r = await call(gitDiffTool, { ref: "HEAD~1" }, ws);
-    expect(r.forModel).toMatch(/^diff --git a\/a.txt b\/a.txt\n[^]*\n\+second\n$/);
+    expect(r.forModel).toMatch(/^diff --git a\/a.txt b\/a.txt\n[\s\S]*\n\+second\n$/);
     expect((await call(gitDiffTool, { ref: "--output=/tmp/x" }, ws)).forModel).toBe('not a valid ref: "--output=/tmp/x"');
     const bad = await call(gitDiffTool, { ref: "no-such-branch" }, ws);
     expect(bad.status).toBe("error");

@@ -111,7 +111,7 @@ export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: 
 }
 
 /** The Agents tab's own keys (results pane focused): digits pick, Enter opens, x stops. */
-export function agentsTabKey(ctl: Controller, action: Action, key: Key): boolean {
+export function agentsTabKey(ctl: Controller, action: Action, _key: Key): boolean {
   const rows = boardOf(ctl);
   const index = Math.min(ctl.ui.resultsIndex, Math.max(0, rows.length - 1));
   const row = rows[index];

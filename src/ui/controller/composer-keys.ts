@@ -7,7 +7,7 @@ import type { InputEvent } from "../input/keys.js";
 import { findAction } from "../input/keymap.js";
 import type { Controller } from "./controller.js";
 import { existsSync } from "node:fs";
-import { looksLikeImagePath } from "../../agent/images.js";
+import { looksLikeImagePath } from "../../protocol/images.js";
 import { attachImage, runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
 

@@ -1,7 +1,7 @@
 // Subagent definitions: the `subagents` key of config.json or a `--subagents FILE`, shaped
 // `{"agents": {"<name>": {"prompt", "model"?, "allowed_tools"?, "max_iterations"?}}}`.
 import * as z from "../protocol/zod.js";
-import { checked, readJson } from "../config/json-file.js";
+import { checked, readJson } from "./json-file.js";
 
 /** The seed's fixed cap: a turn may fan out, but never into more than this many model streams. */
 export const MAX_PARALLEL_SUBAGENTS = 4;

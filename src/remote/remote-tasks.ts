@@ -6,9 +6,9 @@ import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { readFile, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { MAX_IMAGE_BYTES } from "../agent/images.js";
-import { describeAddress, SESSION_COMMANDS, type DaemonClient } from "./client.js";
-import type { SessionInfo } from "./sessions.js";
+import { MAX_IMAGE_BYTES } from "../protocol/images.js";
+import { describeAddress, type DaemonClient } from "./client.js";
+import { SESSION_COMMANDS, type SessionInfo } from "./wire.js";
 
 interface RemoteTask {
   localId: string;

@@ -2,7 +2,7 @@
 // or of an `--mcp FILE`, validated, with `${VAR}` expanded from the environment.
 import { isAbsolute, resolve } from "node:path";
 import * as z from "../protocol/zod.js";
-import { checked, readJson } from "../config/json-file.js";
+import { checked, readJson } from "./json-file.js";
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -11,9 +11,11 @@ export const McpServerConfigSchema = z.strictObject({
   type: z.optional(z.enum(["stdio", "http", "streamable-http", "streamableHttp", "sse"])).check(z.describe("Transport; inferred from command/url when absent.")),
   command: z.optional(z.string().check(z.minLength(1))),
   args: z.optional(z.array(z.string())),
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the user writes ${VAR} in config.json; this text says so
   env: z.optional(stringMap).check(z.describe("Extra environment for a stdio server; ${VAR} is expanded.")),
   cwd: z.optional(z.string().check(z.minLength(1))),
   url: z.optional(z.url()),
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: as for env
   headers: z.optional(stringMap).check(z.describe("HTTP headers (e.g. Authorization); ${VAR} is expanded.")),
   disabled: z.optional(z.boolean()),
   trust: z.optional(z.boolean()).check(z.describe("Run this server's tools without asking (default false).")),

@@ -1,11 +1,8 @@
 // The workspace walker: a gitignore-aware, depth-first listing of a directory tree, read with some
 // concurrency but yielded in a fixed order (entries sorted by name), never following symlinks.
 import { readdir, readFile, type Dirent } from "node:fs";
-import { stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { ToolError } from "./define.js";
-import { displayPath, resolvePath } from "./paths.js";
 
 export type EntryType = "file" | "dir" | "symlink";
 
@@ -282,31 +279,4 @@ export class Walk implements AsyncIterable<WalkEntry> {
 /** Walks `root` depth-first; see `Walk` for the contract. */
 export function walk(root: string, options: WalkOptions = {}): Walk {
   return new Walk(root, options);
-}
-
-export interface WalkRoot {
-  abs: string;
-  /** As the model should read it: relative to the workspace when inside it. */
-  shown: string;
-  isDir: boolean;
-}
-
-/** Resolves a tool's `path` argument (default: the workspace) and checks that it exists. */
-export async function resolveWalkRoot(workspace: string, path: string | undefined): Promise<WalkRoot> {
-  const abs = resolvePath(workspace, path ?? ".");
-  const shown = displayPath(workspace, abs);
-  try {
-    const st = await stat(abs);
-    return { abs, shown, isDir: st.isDirectory() };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new ToolError(`no such file or directory: ${shown}`);
-    if (code === "EACCES") throw new ToolError(`permission denied: ${shown}`);
-    throw new ToolError(`cannot access ${shown}: ${(error as Error).message}`);
-  }
-}
-
-/** `rel` (a walk path) as shown to the model, given the walk root's shown form. */
-export function joinShown(shown: string, rel: string): string {
-  return shown === "." ? rel : shown.endsWith("/") ? shown + rel : `${shown}/${rel}`;
 }

@@ -1,15 +1,14 @@
-// `nanohermes attach [ADDRESS]` (the UI on a daemon's sessions) and `/remote` (one remote task in
-// the local UI): both find the daemon, read the token and check that it answers first.
-import { UsageError, type Flags } from "../config/flags.js";
-import type { Settings } from "../config/schema.js";
+// `/remote` (one remote task in the local UI) and `nanohermes attach` (ui/attach.ts): both find the
+// daemon, read the token and check that it answers first. Remote tasks are remembered per workspace.
 import { randomId } from "../protocol/ids.js";
-import { DaemonClient, DaemonError, defaultSocketPath, describeAddress, parseAddress, readToken, SESSION_ID } from "./client.js";
+import { DaemonClient, parseAddress } from "./client.js";
+import { readToken, SESSION_ID } from "./wire.js";
 import type { RemoteTasks } from "./remote-tasks.js";
 import { readRemotes, updateRemotes, type RemoteEntry } from "./remote-store.js";
 import { resolve } from "node:path";
 
 /** A client for the daemon at `address` that has answered /health (and a listing, so the token works). */
-async function connect(address: string, tokenFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Promise<DaemonClient> {
+export async function connect(address: string, tokenFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Promise<DaemonClient> {
   const client = new DaemonClient(parseAddress(address, cwd), await readToken(tokenFile, env, cwd));
   await client.health();
   return client;
@@ -68,33 +67,4 @@ export function rememberChange(home: string, localId: string, change: { title: s
   void updateRemotes(home, (entries) =>
     "removed" in change ? entries.filter((e) => e.id !== localId) : entries.map((e) => (e.id === localId ? { ...e, title: change.title, updatedAt: new Date().toISOString() } : e)),
   ).catch(() => {});
-}
-
-/** `nanohermes attach [ADDRESS]`: the UI with every task a session of the daemon. */
-export async function runAttach(settings: Settings, flags: Flags, args: string[], io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv }): Promise<number> {
-  if (args.length > 1) throw new UsageError("usage: nanohermes attach [unix:/path/to.sock | http://HOST:PORT] [--daemon-token-file FILE]");
-  const address = args[0] ?? `unix:${defaultSocketPath(settings.home)}`;
-  const tokenFile = typeof flags.values["daemon-token-file"] === "string" ? flags.values["daemon-token-file"] : null;
-  let client: DaemonClient;
-  let sessions;
-  try {
-    client = await connect(address, tokenFile, io.env, process.cwd());
-    sessions = await client.sessions();
-  } catch (error) {
-    const where = (() => {
-      try {
-        return describeAddress(parseAddress(address, process.cwd()));
-      } catch {
-        return address;
-      }
-    })();
-    const hint = error instanceof DaemonError && error.status === 401 ? " (pass --daemon-token-file FILE or set NANOHERMES_DAEMON_TOKEN)" : "";
-    io.stderr.write(`nanohermes: cannot attach to ${where}: ${(error as Error).message}${hint}\n`);
-    return 1;
-  }
-  // Checked after the daemon answered: whether it is there is the more useful thing to know.
-  if (!io.stdin.isTTY || !io.stdout.isTTY) throw new UsageError("attach needs a terminal (the daemon answers: use its HTTP API from scripts, see docs/daemon.md)");
-  (await import("node:v8")).setFlagsFromString("--liftoff-only");
-  const { runUi } = await import("../ui/run.js");
-  return runUi({ settings, stdin: io.stdin, stdout: io.stdout, env: io.env, attach: { client, sessions } });
 }

@@ -4,7 +4,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { walk, type WalkEntry, type WalkOptions } from "../../src/tools/walk.js";
+import { walk, type WalkEntry, type WalkOptions } from "../../src/fs/walk.js";
 
 let ws: string;
 

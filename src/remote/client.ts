@@ -2,65 +2,11 @@
 // streams that reconnect by themselves (with Last-Event-ID, so nothing is missed or repeated).
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
-import { registerSecret } from "../config/log.js";
+import { isAbsolute, resolve } from "node:path";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
-import type { FileAt } from "./files.js";
-import type { SessionDetail, SessionInfo } from "./sessions.js";
+import type { FileAt, SessionDetail, SessionInfo } from "./wire.js";
 import { SseParser } from "./sse.js";
-
-/** What a session id may look like: it names a file, so nothing that could leave the folder. */
-export const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Where `--daemon` listens and `attach` looks by default. */
-export const defaultSocketPath = (home: string): string => join(home, "daemon.sock");
-
-/** Commands a front end may send to a daemon session (`turn.interrupt` has its own endpoint too). */
-export const SESSION_COMMANDS: ReadonlySet<BusCommand["type"]> = new Set<BusCommand["type"]>([
-  "user.submit",
-  "approval.reply",
-  "turn.interrupt",
-  "queue.update",
-  "session.undo",
-  "session.clear",
-  "session.compact",
-  "session.rewind",
-  "file.revert",
-  "task.update",
-  "config.update",
-  "subagent.stop",
-]);
-
-/** Where `--daemon-token-file FILE` points (`~/` expanded). */
-export function tokenFilePath(file: string, env: NodeJS.ProcessEnv, cwd: string): string {
-  return resolve(cwd, file.replace(/^~(?=\/)/, env.HOME ?? "~"));
-}
-
-/**
- * The daemon token: `file`'s first line (`~/` allowed), else NANOHERMES_DAEMON_TOKEN, else null.
- * Throws a readable error for a file that cannot be read or is empty. `warn` hears about a file
- * other users can read.
- */
-export async function readToken(file: string | null, env: NodeJS.ProcessEnv, cwd: string, warn: (text: string) => void = () => {}): Promise<string | null> {
-  if (file === null) {
-    const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
-    return fromEnv ? fromEnv : null;
-  }
-  const path = tokenFilePath(file, env, cwd);
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new Error(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const token = (text.split(/\r?\n/, 1)[0] ?? "").trim();
-  if (token === "") throw new Error(`the token file ${path} is empty`);
-  if (((await stat(path)).mode & 0o077) !== 0) warn(`warning: ${path} can be read by other users; chmod 600 it`);
-  registerSecret(token);
-  return token;
-}
 
 export type DaemonAddress = { kind: "unix"; socketPath: string } | { kind: "http"; base: URL };
 

@@ -1,0 +1,166 @@
+// Import boundaries of src/, checked by `npm run lint` (scripts/check-boundaries.mjs runs
+// dependency-cruiser over JavaScript twins of the sources: `npx depcruise src` alone cannot read
+// TypeScript 7 and would cruise nothing).
+//
+// The layers, bottom up; a folder imports only from its own layer or below:
+//   protocol, fs          events, commands, messages, the bus; the gitignore-aware walker
+//   config                settings, their schemas and files
+//   sandbox < tools < hooks, memory, mcp, skills < session      the services the engine uses
+//   agent, remote         the engine; beside it, never importing it, the daemon's client side
+//                         (client, /remote tasks, the wire contract the server shares)
+//   oneshot, daemon, ui   the front ends; none imports another
+//   cli.ts                picks a front end
+// A front end may use any lower layer: the UI reads sessions (the task index, search,
+// checkpoints) and memory (the /memory dialog) directly, but of the engine only its entry
+// (AGENT_ENTRY) and no tools at all.
+// version.ts is a constant anyone may read. Patterns leave the extension open (`\\.` not
+// `\\.ts$`): the check cruises .js twins of the .ts files.
+//
+// Every rule says why it exists. A new exception goes in with a comment naming who removes it.
+const SERVICES = "(session|tools|sandbox|mcp|memory|skills|hooks)";
+const ABOVE_SERVICES = "^src/(agent|remote|oneshot|daemon|ui)/|^src/cli\\.";
+
+/**
+ * The engine's public entry, the only agent modules the UI may import.
+ * tasks.ts: the TaskManager, driven by bus commands only; engine.ts / agent-types.ts: the agent's
+ * contract types; extensions.ts: MCP, skills, hooks and AGENTS.md, loaded once per process by
+ * every front end; confinement.ts: the sandbox label shown in the title bar, from settings;
+ * interrupt.ts: the exit code of a signal, shared with the one-shot front end.
+ */
+const AGENT_ENTRY = "^src/agent/(tasks|engine|agent-types|extensions|confinement|interrupt)\\.";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "protocol-imports-nothing",
+      comment: "The protocol is the data the engine and its front ends share; it depends on nothing of ours, so anything may use it.",
+      severity: "error",
+      from: { path: "^src/protocol/" },
+      to: { path: "^src/", pathNot: ["^src/protocol/", "^src/version\\."] },
+    },
+    {
+      name: "fs-imports-nothing",
+      comment: "src/fs holds file-system helpers shared by tools and the UI (the walker); kept free of tool errors and settings so the UI can list files without importing tools.",
+      severity: "error",
+      from: { path: "^src/fs/" },
+      to: { path: "^src/", pathNot: "^src/fs/" },
+    },
+    {
+      name: "config-imports-only-protocol",
+      comment: "Settings are read by everything; a config module importing a feature folder (agent, hooks, mcp) ties every reader to it. Feature schemas live in config/.",
+      severity: "error",
+      from: { path: "^src/config/" },
+      to: { path: "^src/", pathNot: ["^src/(config|protocol|fs)/", "^src/version\\."] },
+    },
+    {
+      name: "services-below-the-engine",
+      comment: "Sessions, tools, the sandbox, MCP, memory, skills and hooks are what the engine uses; they must not reach up into it or into a front end.",
+      severity: "error",
+      from: { path: `^src/${SERVICES}/` },
+      to: { path: ABOVE_SERVICES },
+    },
+    {
+      name: "sandbox-below-tools",
+      comment: "The sandbox classifies and confines; tools call it. Nothing in it needs another service.",
+      severity: "error",
+      from: { path: "^src/sandbox/" },
+      to: { path: `^src/${SERVICES}/`, pathNot: "^src/sandbox/" },
+    },
+    {
+      name: "tools-below-other-services",
+      comment: "Tools are the shared base of the services (atomic writes, the safe walk, process groups); hooks, memory, MCP, skills and sessions build on them, never the other way (that made a tools <-> hooks cycle).",
+      severity: "error",
+      from: { path: "^src/tools/" },
+      to: { path: `^src/${SERVICES}/`, pathNot: "^src/(tools|sandbox)/" },
+    },
+    {
+      name: "leaf-services-apart",
+      comment: "Hooks, memory, MCP and skills are separate features over tools; none imports another or session.",
+      severity: "error",
+      from: { path: "^src/(hooks|memory|mcp|skills)/" },
+      to: { path: `^src/${SERVICES}/`, pathNot: ["^src/(tools|sandbox)/", "^src/$1/"] },
+    },
+    {
+      name: "engine-below-front-ends",
+      comment: "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
+      severity: "error",
+      from: { path: "^src/agent/" },
+      to: { path: "^src/(remote|oneshot|daemon|ui)/|^src/cli\\." },
+    },
+    {
+      name: "remote-below-front-ends",
+      comment: "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
+      severity: "error",
+      from: { path: "^src/remote/" },
+      to: { path: "^src/(agent|oneshot|daemon|ui)/|^src/cli\\." },
+    },
+    {
+      name: "front-ends-apart",
+      comment: "One-shot, daemon and UI are peers on the engine; one importing another made the daemon <-> ui cycle. Shared client code goes to remote/.",
+      severity: "error",
+      from: { path: "^src/(oneshot|daemon|ui)/" },
+      to: { path: "^src/(oneshot|daemon|ui)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "nothing-imports-cli",
+      comment: "cli.ts is the program's entry; importing it would run it.",
+      severity: "error",
+      from: {},
+      to: { path: "^src/cli\\." },
+    },
+    {
+      name: "only-the-ui-draws",
+      comment: "The engine must not assume a terminal (DESIGN.md section 3): Ink and React belong to the UI, so the one-shot and daemon front ends never load them.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/ui/" },
+      to: { path: "(^|/)node_modules/(ink|ink-[^/]+|react|react-dom)/" },
+    },
+    {
+      name: "ui-not-into-tools",
+      comment: "The UI shows what tools did through events; it does not run tool code. Shared helpers (the walker) live lower, in src/fs.",
+      severity: "error",
+      from: { path: "^src/ui/" },
+      to: { path: "^src/tools/" },
+    },
+    {
+      name: "ui-only-the-engine-entry",
+      comment: "The UI talks to the engine through the bus and the TaskManager; agent internals (compaction, prompts, model clients) stay private. Allowed list and reasons: AGENT_ENTRY above.",
+      severity: "error",
+      from: { path: "^src/ui/", pathNot: "^src/ui/state/transcript\\." },
+      to: { path: "^src/agent/", pathNot: AGENT_ENTRY },
+    },
+    {
+      name: "ui-transcript-only-the-engine-entry",
+      comment: "As ui-only-the-engine-entry, for the one file with a temporary exception (next rule).",
+      severity: "error",
+      from: { path: "^src/ui/state/transcript\\." },
+      to: { path: "^src/agent/", pathNot: [AGENT_ENTRY, "^src/agent/compaction\\."] },
+    },
+    {
+      name: "TEMPORARY-ui-transcript-reads-compaction-sentinel",
+      comment: "TEMPORARY exception, reported as a warning: ui/state/transcript.ts recognises compaction summaries by agent/compaction.ts's SUMMARY_PREFIX. The typed-history work (issue 17 item 3) stores them as typed items; the integrator deletes this rule and the pathNot on the two rules above when it lands.",
+      severity: "warn",
+      from: { path: "^src/ui/state/transcript\\." },
+      to: { path: "^src/agent/compaction\\." },
+    },
+    {
+      name: "no-cycles-between-folders",
+      comment: "Folders are the units one reads and moves; a cycle between two means neither can be understood or tested alone.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/[^/]+$" },
+      to: { path: "^src/[^/]+$", circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // Packages stay in the graph (so only-the-ui-draws sees Ink) but are not cruised into; named
+    // by their node_modules path even where node_modules is a symlink (git worktrees).
+    preserveSymlinks: true,
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    enhancedResolveOptions: { extensions: [".js", ".json"], exportsFields: ["exports"], conditionNames: ["import", "node", "default"] },
+    metrics: true,
+  },
+};

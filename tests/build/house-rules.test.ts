@@ -1,0 +1,86 @@
+// The import boundaries (.dependency-cruiser.cjs, run by scripts/check-boundaries.mjs) hold for
+// src/, and the check really looks: a tree with forbidden imports fails it by the named rules,
+// type-only imports included, and a check that saw almost nothing fails instead of passing.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+const script = join(root, "scripts/check-boundaries.mjs");
+
+interface Report {
+  modules: number;
+  violations: { rule: string; severity: string; from: string; to: string }[];
+}
+
+function check(...args: string[]): { status: number | null; report: Report | null; stderr: string } {
+  const run = spawnSync(process.execPath, [script, "--json", ...args], { encoding: "utf8", timeout: 120_000 });
+  let report: Report | null = null;
+  try {
+    report = JSON.parse(run.stdout) as Report;
+  } catch {
+    // no report: the status and stderr say why
+  }
+  return { status: run.status, report, stderr: run.stderr };
+}
+
+const trees: string[] = [];
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "nh-house-rules-"));
+  trees.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+afterAll(() => {
+  for (const dir of trees) rmSync(dir, { recursive: true, force: true });
+});
+
+it("src/ keeps its import boundaries; the only exceptions are the named temporary ones", () => {
+  const { status, report, stderr } = check();
+  expect(status, stderr).toBe(0);
+  expect(report!.modules).toBeGreaterThan(200);
+  expect(report!.violations.filter((v) => v.severity === "error")).toEqual([]);
+  for (const v of report!.violations) expect(v.rule).toMatch(/^TEMPORARY-/);
+});
+
+it("rejects forbidden imports by the rule they break, type-only imports too", () => {
+  const dir = tree({
+    "src/protocol/events.ts": `export type BusEvent = { type: "x" };\n`,
+    "src/agent/engine.ts": `import type { BusEvent } from "../protocol/events.js";\nexport const run = (e: BusEvent) => e;\n`,
+    "src/agent/compaction.ts": `export const SUMMARY_PREFIX = "[summary]";\n`,
+    // the engine drawing on the terminal
+    "src/agent/progress.ts": `import { Text } from "ink";\nexport const progress = Text;\n`,
+    // config reaching up into the engine, with a type-only import
+    "src/config/schema.ts": `import type { run } from "../agent/engine.js";\nexport type Run = typeof run;\n`,
+    "src/tools/walk.ts": `export const walk = () => [];\n`,
+    // the UI importing tool code and an agent internal
+    "src/ui/files.ts": `import { walk } from "../tools/walk.js";\nimport { SUMMARY_PREFIX } from "../agent/compaction.js";\nexport const files = () => [walk(), SUMMARY_PREFIX];\n`,
+    // the daemon <-> ui cycle, through a dynamic import on one side
+    "src/daemon/attach.ts": `export const attach = async () => (await import("../ui/run.js")).runUi();\n`,
+    "src/ui/run.ts": `import { attach } from "../daemon/attach.js";\nexport const runUi = () => attach;\n`,
+  });
+  const { status, report } = check("--min-modules", "1", dir);
+  expect(status).toBe(1);
+  const broken = report!.violations.map((v) => `${v.rule}: ${v.from} -> ${v.to}`);
+  expect(broken).toContain("config-imports-only-protocol: src/config/schema.ts -> src/agent/engine.ts");
+  expect(broken).toContain("ui-not-into-tools: src/ui/files.ts -> src/tools/walk.ts");
+  expect(broken).toContain("ui-only-the-engine-entry: src/ui/files.ts -> src/agent/compaction.ts");
+  expect(broken).toContain("front-ends-apart: src/daemon/attach.ts -> src/ui/run.ts");
+  expect(broken).toContain("front-ends-apart: src/ui/run.ts -> src/daemon/attach.ts");
+  expect(report!.violations.some((v) => v.rule === "no-cycles-between-folders")).toBe(true);
+  expect(report!.violations.some((v) => v.rule === "only-the-ui-draws" && v.from === "src/agent/progress.ts")).toBe(true);
+  // What is allowed stays allowed: the engine on the protocol.
+  expect(broken.filter((b) => b.includes("src/agent/engine.ts -> src/protocol"))).toEqual([]);
+});
+
+it("fails rather than passes when it cruised too few modules to have looked", () => {
+  const dir = tree({ "src/protocol/events.ts": `export type BusEvent = { type: "x" };\n` });
+  const { status, stderr } = check(dir);
+  expect(status).toBe(2);
+  expect(stderr).toMatch(/only 1 modules cruised/);
+});
