@@ -152,6 +152,10 @@ async function main(argv: string[]): Promise<number> {
     setLogFile(logPath(settings.home));
     registerSecret(settings.apiKey);
     registerSecretEnv(settings.apiKeyEnv);
+    for (const f of settings.fallback ?? []) {
+      registerSecret(f.apiKey);
+      registerSecretEnv(f.apiKeyEnv);
+    }
 
     const [command, ...rest] = flags.positionals;
     if (command === "tool") {
@@ -215,8 +219,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");
       return EXIT_USAGE;
     }
-    if (!settings.apiKey && !settings.baseUrl) {
-      process.stderr.write("nanohermes: no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server\n");
+    const { missingKeyMessage } = await import("./config/providers.js");
+    const missingKey = missingKeyMessage(settings);
+    if (missingKey) {
+      process.stderr.write(`nanohermes: ${missingKey}\n`);
       return EXIT_USAGE;
     }
     if (opened.pick) throw new UsageError("--resume without an id needs the interactive UI; give an id (or use --continue)");
