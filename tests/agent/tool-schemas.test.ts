@@ -116,3 +116,12 @@ describe("tool names", () => {
     expect(inner.requests[0]).toBe(request);
   });
 });
+
+describe("endpoint extras for the wire", () => {
+  it("Azure gets api-version and api-key; others nothing or a title", async () => {
+    const { endpointExtras } = await import("../../src/agent/providers/client.js");
+    expect(endpointExtras({ provider: "azure", azure: { deployment: "d", apiVersion: "2024-10-21" }, apiKey: "az" })).toEqual({ defaultQuery: { "api-version": "2024-10-21" }, defaultHeaders: { "api-key": "az" } });
+    expect(endpointExtras({ provider: "openrouter", apiKey: "k" })).toEqual({ defaultHeaders: { "X-Title": "NanoHermes" } });
+    expect(endpointExtras({ provider: undefined, apiKey: "k" })).toEqual({});
+  });
+});
