@@ -40,6 +40,8 @@ export const MODEL_TABLE: Readonly<Record<string, Row>> = {
   "gpt-5": [400_000, 128_000, p(1.25, 0.125, 10), true, true],
   "gpt-5.1": [400_000, 128_000, p(1.25, 0.125, 10), true, true],
   "gpt-5-codex": [400_000, 128_000, p(1.25, 0.125, 10), true, true],
+  "gpt-5.1-codex": [400_000, 128_000, p(1.25, 0.125, 10), true, true],
+  "gpt-5.1-codex-mini": [400_000, 128_000, p(0.25, 0.025, 2), true, true],
   "gpt-5-mini": [400_000, 128_000, p(0.25, 0.025, 2), true, true],
   "gpt-5-nano": [400_000, 128_000, p(0.05, 0.005, 0.4), true, true],
   "gpt-4.1": [1_047_576, 32_768, p(2, 0.5, 8), true, false],
@@ -63,6 +65,7 @@ export const MODEL_TABLE: Readonly<Record<string, Row>> = {
   "claude-haiku-4-5": [200_000, 64_000, p(1, 0.1, 5, 1.25), true, true],
   "claude-3-5-haiku": [200_000, 8_192, p(0.8, 0.08, 4, 1), true, false],
   // Google (prompts up to 200k tokens)
+  "gemini-3-pro-preview": [1_048_576, 65_536, p(2, 0.2, 12), true, true],
   "gemini-2.5-pro": [1_048_576, 65_536, p(1.25, 0.125, 10), true, true],
   "gemini-2.5-flash": [1_048_576, 65_536, p(0.3, 0.03, 2.5), true, true],
   "gemini-2.5-flash-lite": [1_048_576, 65_536, p(0.1, 0.01, 0.4), true, true],
