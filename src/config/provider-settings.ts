@@ -115,7 +115,7 @@ export function resolveFallbacks(main: Endpoint, fallbackModel: string | undefin
     }
     const preset = entry.provider !== undefined ? presetOrError(entry.provider, `"fallback.${i}.provider"`, configError) : findProvider(main.provider ?? "");
     const resolved = finish(
-      { preset, model: entry.model ?? (entry.provider === undefined ? main.model : undefined), baseUrl: entry.baseUrl ?? (entry.provider === undefined ? main.baseUrl : undefined), api: entry.api, apiKeyEnv: entry.apiKeyEnv },
+      { preset, model: entry.model ?? (entry.provider === undefined ? main.model : undefined), baseUrl: entry.baseUrl ?? (entry.provider === undefined ? main.baseUrl : undefined), api: entry.api, apiKeyEnv: entry.apiKeyEnv ?? (entry.provider === undefined ? main.apiKeyEnv : undefined) },
       env,
       { ...file, azure: entry.provider === "azure" ? file.azure : undefined },
       main.model,

@@ -104,6 +104,11 @@ describe("fallback list", () => {
     ]);
   });
 
+  it("an entry without a provider keeps the main endpoint's key variable and base URL", () => {
+    const s = load([], { apiKeyEnv: "MINE", baseUrl: "http://127.0.0.1:9/v1", fallback: [{ api: "responses", model: "other" }] }, { MINE: "m" });
+    expect(s.fallback).toMatchObject([{ provider: undefined, model: "other", api: "responses", apiKeyEnv: "MINE", apiKey: "m", baseUrl: "http://127.0.0.1:9/v1", sameEndpoint: false }]);
+  });
+
   it("an untrusted workspace cannot name a provider or fallback (they say where the key goes)", () => {
     const home = dir("nh-prov-home-");
     const ws = dir("nh-prov-ws-");
