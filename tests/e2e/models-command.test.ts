@@ -47,6 +47,12 @@ describe("nanohermes models", () => {
     expect(ids).toEqual(["deepseek-chat", "deepseek-reasoner"]);
   });
 
+  it("--help names the command and the --provider flag with every preset", async () => {
+    const r = await runCli(["--help"], { env: testEnv() });
+    expect(r.stdout).toMatch(/nanohermes models \[--provider P\]/);
+    expect(r.stdout).toMatch(/--provider NAME +Provider preset: openai \| anthropic \| openrouter \| deepseek \| groq \| mistral \| xai \| google \| azure \| ollama \| vllm \| lmstudio/);
+  });
+
   it("an unreachable local server: the bundled table too", async () => {
     const r = await runCli(["models", "--provider", "ollama", "--base-url", "http://127.0.0.1:9/v1"], { env: testEnv() });
     expect(r.code).toBe(0);
