@@ -11,6 +11,7 @@ import { virtualFsProblem } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
+import { missingKeyMessage } from "../config/providers.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -100,7 +101,8 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
 
 /** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */
 export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO): Promise<number> {
-  if (!settings.apiKey && !settings.baseUrl) throw new UsageError("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server");
+  const missingKey = missingKeyMessage(settings);
+  if (missingKey) throw new UsageError(missingKey);
   // Started from a shell (`nanohermes --daemon &`), it outlives the SSH connection: a hang-up is
   // not a reason to stop, and a terminal that went away must not crash it on the next line.
   process.on("SIGHUP", () => log("info", "daemon: SIGHUP ignored (the terminal went away; the daemon goes on)"));

@@ -37,6 +37,7 @@ import { checkpointSource, memorySource, sessionSource } from "./sources.js";
 import type { DaemonClient } from "../daemon/client.js";
 import type { RemoteTasks } from "../daemon/remote-tasks.js";
 import type { SessionInfo } from "../daemon/sessions.js";
+import { missingKeyMessage } from "../config/providers.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -188,7 +189,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
     addRemote: async (request) => (await import("../daemon/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
-  if (!settings.apiKey && !settings.baseUrl) ctl.status("no API key: set OPENAI_API_KEY (or apiKeyEnv in config.json), or --base-url for a local server", "error", 15_000);
+  const missingKey = missingKeyMessage(settings);
+  if (missingKey) ctl.status(missingKey, "error", 15_000);
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
 
   const services: AppServices = {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseFlags, UsageError } from "../../src/config/flags.js";
 import { ConfigError, loadSettings } from "../../src/config/load.js";
-import { providerPresets, resolveApiMode } from "../../src/config/providers.js";
+import { missingKeyMessage, providerPresets, resolveApiMode } from "../../src/config/providers.js";
 import type { ConfigFile, Settings } from "../../src/config/schema.js";
 
 const dir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -119,5 +119,22 @@ describe("fallback list", () => {
     expect(s.provider).toBeUndefined();
     expect(s.fallback).toEqual([]);
     expect(s.untrustedKeys).toEqual(expect.arrayContaining(["provider", "fallback"]));
+  });
+});
+
+describe("missing key (one-shot, UI and daemon say the same)", () => {
+  const s = (over: Partial<Parameters<typeof missingKeyMessage>[0]>) => missingKeyMessage({ apiKey: undefined, apiKeyEnv: "OPENAI_API_KEY", baseUrl: undefined, ...over });
+  it.each([
+    ["no provider, no URL", {}, /set OPENAI_API_KEY/],
+    ["no provider, a local URL", { baseUrl: "http://127.0.0.1:8000/v1" }, null],
+    ["a key", { apiKey: "k" }, null],
+    ["anthropic at its own URL", { provider: "anthropic", apiKeyEnv: "ANTHROPIC_API_KEY", baseUrl: "https://api.anthropic.com" }, /provider anthropic: set ANTHROPIC_API_KEY/],
+    ["anthropic behind a proxy", { provider: "anthropic", apiKeyEnv: "ANTHROPIC_API_KEY", baseUrl: "http://proxy/anthropic" }, null],
+    ["a local preset", { provider: "lmstudio", apiKeyEnv: "LMSTUDIO_API_KEY", baseUrl: "http://127.0.0.1:1234/v1" }, null],
+    ["azure", { provider: "azure", apiKeyEnv: "AZURE_OPENAI_API_KEY", baseUrl: "https://r.openai.azure.com/openai/deployments/d" }, /set AZURE_OPENAI_API_KEY/],
+  ] as const)("%s", (_name, over, expected) => {
+    const message = s(over);
+    if (expected === null) expect(message).toBeNull();
+    else expect(message).toMatch(expected);
   });
 });
