@@ -80,7 +80,10 @@ export async function runModelsList(settings: Settings, opts: { json: boolean },
       ids = [...new Set(await fetchModelIds(settings))].sort();
     } catch (error) {
       ids = bundledModels(preset?.name);
-      const reason = error instanceof Error ? (error.name === "TimeoutError" ? "timed out" : error.message) : String(error);
+      // fetch's own message is "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND).
+      const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+      const why = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
+      const reason = error instanceof Error ? (error.name === "TimeoutError" ? "timed out" : (why ?? error.message)) : String(error);
       note = `could not list ${label}'s models (${reason}); showing the bundled table${preset ? ` for ${preset.name}` : ""}`;
     }
   }

@@ -1,5 +1,7 @@
 // `nanohermes models`: the endpoint's list joined with the bundled metadata, Anthropic's list with
 // its own headers, and the bundled table with a note when the endpoint cannot be reached.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, testEnv } from "../helpers/cli.js";
 import { startModelsServer, type ModelsServer } from "../helpers/mock-models.js";
@@ -54,9 +56,14 @@ describe("nanohermes models", () => {
   });
 
   it("an unreachable local server: the bundled table too", async () => {
-    const r = await runCli(["models", "--provider", "ollama", "--base-url", "http://127.0.0.1:9/v1"], { env: testEnv() });
+    // A port that was free a moment ago (fetch refuses some well-known ones outright).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const r = await runCli(["models", "--provider", "ollama", "--base-url", `http://127.0.0.1:${port}/v1`], { env: testEnv() });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^note: could not list Ollama \(local\)'s models/);
+    expect(r.stderr).toMatch(/^note: could not list Ollama \(local\)'s models \(ECONNREFUSED\)/);
     expect(r.stdout).toMatch(/qwen3-coder/);
   });
 });
