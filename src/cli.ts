@@ -153,6 +153,10 @@ async function main(argv: string[]): Promise<number> {
     setLogFile(logPath(settings.home));
     registerSecret(settings.apiKey);
     registerSecretEnv(settings.apiKeyEnv);
+    for (const f of settings.fallback ?? []) {
+      registerSecret(f.apiKey);
+      registerSecretEnv(f.apiKeyEnv);
+    }
 
     const [command, ...rest] = flags.positionals;
     if (command === "tool") {
@@ -164,6 +168,11 @@ async function main(argv: string[]): Promise<number> {
       const { runMcpList } = await import("./oneshot/mcp-list.js");
       if (rest.length > 0 && !(rest.length === 1 && rest[0] === "list")) throw new UsageError("usage: nanohermes mcp [list] [--json] [--mcp FILE]");
       return await runMcpList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
+    }
+    if (command === "models") {
+      const { runModelsList } = await import("./oneshot/models-list.js");
+      if (rest.length > 0) throw new UsageError("usage: nanohermes models [--provider NAME] [--base-url URL] [--json]");
+      return await runModelsList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
     }
     if (command === "sessions") {
       const { runSessions } = await import("./oneshot/sessions-cli.js");

@@ -10,14 +10,18 @@ import type { WriteBoundary } from "../tools/paths.js";
 import type { Authorize, ToolRegistry } from "../tools/registry.js";
 import type { CheckpointStore } from "./checkpointing.js";
 import type { ModelClient } from "./model-client.js";
+import type { UsageTotals } from "./providers/usage.js";
+import type { FallbackRoute } from "./retry.js";
 
-export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream"> & Partial<Pick<Settings, "turnTimeoutMs">>;
+export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream" | "models" | "provider"> & Partial<Pick<Settings, "turnTimeoutMs">>;
 
 export interface AgentOptions {
   taskId: string;
   agentId?: string;
   settings: AgentSettings;
   client: ModelClient;
+  /** Where a failed request goes next (providers/client.ts); absent: settings.fallbackModel on `client`. */
+  fallbacks?: FallbackRoute[];
   tools: ToolRegistry;
   emit(event: BusEvent): void;
   /** The session this agent reads and extends; saved to `sessionFile` after every turn. */
@@ -59,5 +63,5 @@ export interface TurnResult {
   /** Set when a completed turn's answer is suspect: cut at the output limit, or empty. */
   warning?: string;
   steps: number;
-  usage: { prompt: number; completion: number };
+  usage: UsageTotals;
 }

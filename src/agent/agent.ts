@@ -16,6 +16,7 @@ import { recordReply } from "./reply-history.js";
 import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit.js";
 import { repairToolPairs } from "../session/repair.js";
 import { mapLimit } from "./map-limit.js";
+import { addUsage, usageEvent, type UsageTotals } from "./providers/usage.js";
 
 /**
  * Tool calls of one step that run at once; the rest wait their turn (a model asking for 300
@@ -141,7 +142,7 @@ export class Agent {
     this.stopRequested = false;
     this.toolAbort = new AbortController();
     const turnId = `turn-${++this.turnCount}`;
-    const usage = { prompt: 0, completion: 0 };
+    const usage: UsageTotals = { prompt: 0, completion: 0 };
     let reason: TurnEndReason = "completed";
     let response = "";
     let error: string | undefined;
@@ -273,7 +274,7 @@ export class Agent {
     const s = this.opts.settings;
     let result: CompactionResult | null;
     try {
-      result = await compact(this.messages, { client: this.opts.client, model: this.model, signal: abort.signal, ...(opts.focus ? { focus: opts.focus } : {}), retry: { maxRetries: s.maxRetries, baseMs: s.retryBaseMs, fallbackModel: s.fallbackModel } });
+      result = await compact(this.messages, { client: this.opts.client, model: this.model, signal: abort.signal, ...(opts.focus ? { focus: opts.focus } : {}), retry: { maxRetries: s.maxRetries, baseMs: s.retryBaseMs, fallbackModel: s.fallbackModel, ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}) } });
     } catch {
       return "stopped";
     } finally {
@@ -303,7 +304,7 @@ export class Agent {
   private async step(
     turnId: string,
     step: number,
-    usage: { prompt: number; completion: number },
+    usage: UsageTotals,
   ): Promise<{ kind: "final" | "tools"; text: string; finishReason?: string | undefined } | { kind: "stopped" } | { kind: "failed"; error: string }> {
     const settings = this.opts.settings;
     this.emit({ type: "step.started", turnId, step, model: this.model });
@@ -317,9 +318,11 @@ export class Agent {
         maxRetries: settings.maxRetries,
         baseMs: settings.retryBaseMs,
         fallbackModel: settings.fallbackModel,
+        ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}),
+        provider: settings.provider,
         onRetry: ({ attempt, delayMs, error, model: m }) =>
           this.emit({ type: "model.retrying", attempt, delayMs, error: describeFailure(error), model: m, ...(error.status !== undefined ? { status: error.status } : {}) }),
-        onFallback: ({ from, to, error }) => this.emit({ type: "model.fallback", from, to, error: describeFailure(error) }),
+        onFallback: ({ error, ...route }) => this.emit({ type: "model.fallback", ...route, error: describeFailure(error) }),
       },
       {
         onText: (text) => this.emit({ type: "assistant.delta", text }),
@@ -334,9 +337,9 @@ export class Agent {
     }
     const reply = outcome.reply;
     if (reply.usage) {
-      usage.prompt += reply.usage.prompt;
-      usage.completion += reply.usage.completion;
-      this.emit({ type: "usage.updated", prompt: reply.usage.prompt, completion: reply.usage.completion, model });
+      const priced = usageEvent(reply.usage, model, settings.models);
+      addUsage(usage, priced);
+      this.emit({ type: "usage.updated", ...priced });
     }
     const { calls, content, cut, refused } = recordReply(this.messages, reply, (i) => `call_${turnId}_${step}_${i}`);
     this.emit({ type: "assistant.completed", text: content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });

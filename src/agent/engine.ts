@@ -10,11 +10,12 @@ import { builtinTools } from "../tools/index.js";
 import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import type { ModelClient } from "./model-client.js";
-import { createModelClient } from "./providers/factory.js";
+import { createProviderClient, fallbackRoutes } from "./providers/client.js";
 import { buildSystemPrompt } from "./prompt.js";
 import { commandSandbox, writeBoundary } from "./confinement.js";
 import { noExtensions, type Extensions } from "./extensions.js";
 import { contextBudget } from "./compaction.js";
+import { knownContextWindow } from "./providers/models.js";
 import { dirname, join } from "node:path";
 import type { ChildAgent, SpawnRequest } from "./subagents.js";
 import { lazyCheckpoints } from "./checkpointing.js";
@@ -75,11 +76,14 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   }
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
   const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
-  const client = options.client ?? createModelClient(settings);
+  const client = options.client ?? createProviderClient(settings);
+  // Settings from the loader always carry the list (--fallback-model first); hand-made ones may not.
+  const fallbacks = settings.fallback ? fallbackRoutes(settings) : undefined;
   const agent = new Agent({
     taskId,
     settings,
     client,
+    ...(fallbacks ? { fallbacks } : {}),
     tools,
     emit,
     session: loaded.data,
@@ -91,7 +95,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     boundary: writeBoundary(settings),
     web: settings.web,
     hooks: ext.hooks,
-    contextBudget: contextBudget(settings.contextWindow),
+    contextBudget: contextBudget(settings.contextWindow ?? knownContextWindow(settings.model, settings.models)),
     checkpoints,
     ...(ext.memory && memoryModule
       ? { memory: memoryModule.memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
@@ -112,6 +116,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         agentId: request.agentId,
         settings: { ...settings, model, maxIterations: request.def.max_iterations ?? settings.maxIterations },
         client,
+        ...(fallbacks ? { fallbacks } : {}),
         tools: childTools,
         emit: (event) => {
           request.observe(event);

@@ -1,5 +1,6 @@
 // Retries for model requests: 429/500/502/503/504 and network errors, base * 2^(n-1) backoff
-// capped at 30 s (a longer Retry-After is honoured up to the cap), then one try on the fallback.
+// capped at 30 s (a longer Retry-After is honoured up to the cap), then one try on each fallback
+// (another model, or another provider's client) in order; 401/403 go to the fallbacks at once.
 import type { ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "./model-client.js";
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -32,12 +33,33 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Where to send a request that failed: a model on the same client, or another provider's client. */
+export interface FallbackRoute {
+  model: string;
+  /** Absent: the main client (only the model changes). */
+  client?: ModelClient;
+  /** The provider preset of `client`, for the announcement. */
+  provider?: string;
+}
+
+/** 401/403: the key is wrong or lacks access; the next fallback is tried at once (retrying cannot help). */
+export const AUTH_STATUSES: ReadonlySet<number> = new Set([401, 403]);
+
+/** A failure another provider or model might not have: retryable ones (after retries) and auth ones. */
+export function warrantsFallback(error: ModelFailure): boolean {
+  return isRetryable(error) || (!error.aborted && error.status !== undefined && AUTH_STATUSES.has(error.status));
+}
+
 export interface RetryPolicy {
   maxRetries: number;
   baseMs: number;
   fallbackModel: string | undefined;
+  /** Tried in order, once each; when given, `fallbackModel` is ignored (the list starts with it). */
+  fallbacks?: FallbackRoute[];
+  /** The main client's provider preset, for the announcement. */
+  provider?: string | undefined;
   onRetry(info: { attempt: number; delayMs: number; error: ModelFailure; model: string }): void;
-  onFallback(info: { from: string; to: string; error: ModelFailure }): void;
+  onFallback(info: { from: string; to: string; error: ModelFailure; fromProvider?: string; toProvider?: string }): void;
 }
 
 export async function completeWithRetry(
@@ -56,10 +78,18 @@ export async function completeWithRetry(
     }
     outcome = await client.complete(request, handlers);
   }
-  if (!outcome.ok && isRetryable(outcome.error) && policy.fallbackModel && policy.fallbackModel !== request.model) {
-    policy.onFallback({ from: request.model, to: policy.fallbackModel, error: outcome.error });
-    const fallback = { ...request, model: policy.fallbackModel };
-    return { outcome: await client.complete(fallback, handlers), model: policy.fallbackModel };
+  const routes = policy.fallbacks ?? (policy.fallbackModel ? [{ model: policy.fallbackModel }] : []);
+  let model = request.model;
+  let provider = policy.provider;
+  for (const route of routes) {
+    if (outcome.ok || !warrantsFallback(outcome.error) || request.signal.aborted) break;
+    // The same model on the same client would only repeat the failure.
+    if (!route.client && route.model === model && provider === policy.provider) continue;
+    const toProvider = route.client ? route.provider : policy.provider;
+    policy.onFallback({ from: model, to: route.model, error: outcome.error, ...(provider ? { fromProvider: provider } : {}), ...(toProvider && toProvider !== provider ? { toProvider } : {}) });
+    outcome = await (route.client ?? client).complete({ ...request, model: route.model }, handlers);
+    model = route.model;
+    provider = toProvider;
   }
-  return { outcome, model: request.model };
+  return { outcome, model };
 }

@@ -5,6 +5,7 @@ import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "../tools/define.js";
 import { DEFAULT_MAX_DEPTH, MAX_PARALLEL_SUBAGENTS, type SubagentDef, type SubagentsConfig } from "../config/subagents.js";
 import type { TurnResult } from "./agent.js";
+import { addUsage } from "./providers/usage.js";
 
 export type BoardRow = EventOf<"subagent.updated">["row"];
 export const RESULT_PREVIEW = 500;
@@ -245,7 +246,7 @@ export class Subagents {
         this.update(child, { tool: null });
         return;
       case "usage.updated":
-        this.update(child, { usage: { prompt: child.row.usage.prompt + event.prompt, completion: child.row.usage.completion + event.completion } });
+        this.update(child, { usage: addUsage({ ...child.row.usage }, event) });
         return;
       default:
         this.update(child, {}, false);

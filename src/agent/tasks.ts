@@ -23,6 +23,7 @@ import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
 import { noExtensions, type Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
+import { addUsage, type UsageTotals } from "./providers/usage.js";
 
 export interface QueueItem {
   id: string;
@@ -42,7 +43,9 @@ interface Task {
   sessionFile: string;
   createdAt: string;
   updatedAt: string;
-  usage: { prompt: number; completion: number };
+  usage: UsageTotals;
+  /** Input tokens of the main agent's latest request against its model's window, for the status line. */
+  context?: { used: number; window: number };
   agent: Agent | null;
   loading: Promise<Agent> | null;
   /** An unloaded agent still closing: the next one waits for it. */
@@ -107,6 +110,7 @@ export class TaskManager {
       createdAt: task.createdAt,
       updatedAt: task.updatedAt,
       usage: { ...task.usage },
+      ...(task.context ? { context: { ...task.context } } : {}),
       pendingApprovals: task.approvals.size,
       rules: this.rules(task),
     };
@@ -219,8 +223,11 @@ export class TaskManager {
 
   private onAgentEvent(task: Task, event: BusEvent): void {
     if (event.type === "usage.updated") {
-      task.usage.prompt += event.prompt;
-      task.usage.completion += event.completion;
+      addUsage(task.usage, event);
+      if (event.agentId === undefined) {
+        if (event.contextWindow) task.context = { used: event.prompt, window: event.contextWindow };
+        else delete task.context;
+      }
       this.emit(event);
       this.changed(task);
       return;

@@ -1,23 +1,26 @@
-// Whether a model endpoint is set up at all, and what to tell someone who has not set one up: the
-// default endpoint needs a key, so with neither a key nor an endpoint nothing is sent anywhere.
+// Whether a model endpoint is set up at all, and what to tell someone who has not set one up:
+// with no key where one is needed, nothing is sent anywhere (the endpoint could only refuse it).
+import { missingKeyMessage } from "./providers.js";
 import type { Settings } from "./schema.js";
 
-/** No key and no endpoint: a request could only fail (the default endpoint needs a key). */
-export function missingCredentials(settings: Pick<Settings, "apiKey" | "baseUrl">): boolean {
-  return settings.apiKey === undefined && settings.baseUrl === undefined;
+type Credentials = Pick<Settings, "apiKey" | "apiKeyEnv" | "baseUrl"> & { provider?: string | undefined };
+
+/** No key where the endpoint needs one (see missingKeyMessage for the provider rules). */
+export function missingCredentials(settings: Credentials): boolean {
+  return missingKeyMessage(settings) !== null;
 }
 
 /** The first-start hint, in lines of at most 50 columns (it must read well in a narrow pane). */
-export function setupHint(settings: Pick<Settings, "apiKeyEnv">): string[] {
-  return [
-    "No model is set up yet, so nothing is sent.",
-    `Set a key:      ${settings.apiKeyEnv}=sk-...`,
-    "or an endpoint: OPENAI_BASE_URL=URL or --base-url",
-    "or both in ~/.nanohermes/config.json:",
-    '  {"baseUrl": "...", "model": "..."}',
-    "A local model with Ollama, no key needed:",
-    "  ollama serve",
-    "  nh --base-url http://127.0.0.1:11434/v1 \\",
-    "     -m qwen2.5-coder",
-  ];
+export function setupHint(settings: Credentials): string[] {
+  const lead = settings.provider
+    ? [`No API key for ${settings.provider}, so nothing is sent.`, `Set ${settings.apiKeyEnv}=...`, "or pick another provider with --provider NAME."]
+    : [
+        "No model is set up yet, so nothing is sent.",
+        `Set a key:      ${settings.apiKeyEnv}=sk-...`,
+        "or a provider:  --provider anthropic|openrouter|…",
+        "or an endpoint: OPENAI_BASE_URL=URL or --base-url",
+        "or put them in ~/.nanohermes/config.json:",
+        '  {"provider": "...", "model": "..."}',
+      ];
+  return [...lead, "A local model with Ollama, no key needed:", "  ollama serve", "  nh --provider ollama -m qwen2.5-coder", "`nh models` lists what a provider offers."];
 }

@@ -1,6 +1,7 @@
 // Command-line flags as data: one table drives the parser and `--help`, so they cannot drift.
 import { parseArgs } from "node:util";
 import { apiModes, thinkingLevels } from "./levels.js";
+import { providerNames } from "./providers.js";
 
 export interface FlagSpec {
   name: string;
@@ -22,10 +23,11 @@ export const flagSpecs: FlagSpec[] = [
   { name: "no-memory", type: "boolean", group: "run", doc: "No long-term memory this run: nothing retrieved, nothing saved (env NANOHERMES_NO_MEMORY=1)." },
   { name: "no-agents-md", type: "boolean", group: "run", doc: "Leave AGENTS.md out of the system prompt." },
   { name: "max-iterations", type: "string", value: "N", group: "run", doc: "Model round trips allowed per turn (default 90)." },
+  { name: "provider", type: "string", value: "NAME", group: "model", doc: `Provider preset: ${providerNames.join(" | ")} (env NANOHERMES_PROVIDER).` },
   { name: "model", short: "m", type: "string", value: "NAME", group: "model", doc: "Model name (env NANOHERMES_MODEL; default gpt-5)." },
   { name: "fallback-model", type: "string", value: "NAME", group: "model", doc: "Model tried once when retries run out (env NANOHERMES_FALLBACK_MODEL)." },
   { name: "base-url", type: "string", value: "URL", group: "model", doc: "OpenAI-compatible endpoint (env OPENAI_BASE_URL)." },
-  { name: "api", type: "string", value: "MODE", group: "model", doc: `Wire format: ${apiModes.join(" | ")} (default chat).` },
+  { name: "api", type: "string", value: "MODE", group: "model", doc: `Wire format: ${apiModes.join(" | ")} (default: the provider's, else from the base URL, else chat).` },
   { name: "max-retries", type: "string", value: "N", group: "model", doc: "Retries on 429/500/502/503/504 and network errors (default 2)." },
   { name: "retry-base-ms", type: "string", value: "MS", group: "model", doc: "Backoff base: base * 2^(attempt-1), capped at 30 s (default 500)." },
   { name: "thinking", type: "string", value: "LEVEL", group: "model", doc: `Send reasoning_effort: ${thinkingLevels.join("|")}; a bare --thinking means high.` },
@@ -137,6 +139,7 @@ export function helpText(version: string): string {
     "  nanohermes tool NAME 'JSON-ARGS'        run one built-in tool and print its result",
     "  nanohermes tool NAME --schema           print a tool's JSON schema",
     "  nanohermes tool                         list the built-in tools",
+    "  nanohermes models [--provider P]        the provider's models with context window and prices",
     "  nanohermes mcp [--json]                 connect to the configured MCP servers and list them",
     "  nanohermes sessions [WORDS] [--all]     this workspace's sessions, or those that mention WORDS",
     "  nanohermes export --session ID|--all    trajectories as ShareGPT JSONL (--output FILE, --split)",
@@ -153,7 +156,8 @@ export function helpText(version: string): string {
   lines.push(
     "",
     "Environment:",
-    "  OPENAI_API_KEY          API key (or the variable named by apiKeyEnv in config.json)",
+    "  OPENAI_API_KEY          API key (or the provider's variable, e.g. ANTHROPIC_API_KEY, or apiKeyEnv in config.json)",
+    "  NANOHERMES_PROVIDER     provider preset, like --provider",
     "  OPENAI_BASE_URL         endpoint, like --base-url",
     "  NANOHERMES_MODEL        model, like --model",
     "  NANOHERMES_FALLBACK_MODEL  fallback model, like --fallback-model",

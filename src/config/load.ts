@@ -12,6 +12,7 @@ import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
 import type { HooksConfig } from "./hooks.js";
 import { readMcpFile, type McpServerConfig } from "./mcp.js";
 import { readSubagentsFile, type SubagentsConfig } from "./subagents.js";
+import { resolveEndpoint, resolveFallbacks } from "./provider-settings.js";
 
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}
@@ -131,7 +132,6 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   if (thinkingFlag !== undefined && !(thinkingLevels as readonly string[]).includes(thinkingFlag)) {
     throw new UsageError(`--thinking expects one of ${thinkingLevels.join(", ")}, got "${thinkingFlag}"`);
   }
-  const apiKeyEnv = file.apiKeyEnv ?? "OPENAI_API_KEY";
   const sessionDir = file.sessionDir
     ? isAbsolute(file.sessionDir)
       ? file.sessionDir
@@ -156,6 +156,15 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   }
   const networkFlag = str(flags, "network");
   if (networkFlag !== undefined && networkFlag !== "on" && networkFlag !== "off") throw new UsageError(`--network expects on or off, got "${networkFlag}"`);
+  const configError = (message: string) => new ConfigError(message);
+  const endpoint = resolveEndpoint({
+    flags: { provider: str(flags, "provider"), model: str(flags, "model"), baseUrl: str(flags, "base-url"), api: apiFlag as ApiMode | undefined },
+    env,
+    file,
+    defaultModel: defaults.model,
+    configError,
+  });
+  const fallbackModel = str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel;
   const yolo = flags.values.yolo === true;
   const writableFlags = (flags.values.writable as string[] | undefined) ?? [];
   const approval = yolo || flags.values.yes === true ? "never" : ((approvalFlag as ApprovalPolicy | undefined) ?? file.approval);
@@ -163,12 +172,16 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   return {
     workspace,
     home,
-    model: str(flags, "model") ?? nonEmpty(env.NANOHERMES_MODEL) ?? file.model ?? defaults.model,
-    fallbackModel: str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel,
-    baseUrl: str(flags, "base-url") ?? nonEmpty(env.OPENAI_BASE_URL) ?? file.baseUrl,
-    api: (apiFlag as ApiMode | undefined) ?? file.api,
-    apiKey: nonEmpty(env[apiKeyEnv]),
-    apiKeyEnv,
+    model: endpoint.model,
+    fallbackModel,
+    baseUrl: endpoint.baseUrl,
+    api: endpoint.api,
+    apiKey: endpoint.apiKey,
+    apiKeyEnv: endpoint.apiKeyEnv,
+    provider: endpoint.provider,
+    azure: endpoint.azure,
+    fallback: resolveFallbacks(endpoint, fallbackModel, file, env, configError),
+    models: file.models ?? {},
     maxRetries: intFlag(flags, "max-retries", 0, 10) ?? file.maxRetries ?? defaults.maxRetries,
     retryBaseMs: intFlag(flags, "retry-base-ms", 0, 60_000) ?? file.retryBaseMs ?? defaults.retryBaseMs,
     maxIterations: intFlag(flags, "max-iterations", 1, 10_000) ?? file.maxIterations ?? defaults.maxIterations,

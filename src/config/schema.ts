@@ -8,12 +8,44 @@ import { SubagentsConfigSchema, type SubagentsConfig } from "./subagents.js";
 
 export { thinkingLevels, type ThinkingLevel };
 
+const envName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"));
+
+/** One entry of "fallback": a provider (its preset's endpoint and key) and/or a model; absent keys mean the main provider's. */
+export const FallbackEntrySchema = z.strictObject({
+  provider: z.optional(z.string().check(z.minLength(1))),
+  model: z.optional(z.string().check(z.minLength(1))),
+  baseUrl: z.optional(z.url()),
+  apiKeyEnv: z.optional(envName),
+  api: z.optional(z.enum(apiModes)),
+});
+
+const perMillion = z.optional(z.number().check(z.nonnegative()));
+/** What config may say about a model, over the bundled table (src/agent/providers/models.ts). */
+export const ModelOverrideSchema = z.strictObject({
+  contextWindow: z.optional(z.int().check(z.positive())),
+  maxOutput: z.optional(z.int().check(z.positive())),
+  price: z.optional(z.strictObject({ input: perMillion, cached: perMillion, cacheWrite: perMillion, output: perMillion })),
+  images: z.optional(z.boolean()),
+  reasoning: z.optional(z.boolean()),
+});
+export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
+
 /** `~/.nanohermes/config.json` and `<workspace>/.nanohermes/config.json`. Unknown keys are errors. */
 export const ConfigFileSchema = z.strictObject({
   model: z.optional(z.string().check(z.minLength(1))).check(z.describe("Model name sent to the endpoint.")),
   fallbackModel: z.optional(z.string().check(z.minLength(1))).check(z.describe("Tried once after retries run out.")),
   baseUrl: z.optional(z.url()).check(z.describe("OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.")),
   api: z.optional(z.enum(apiModes)).check(z.describe("Wire format: chat (chat completions), responses (OpenAI Responses API) or anthropic (Messages API).")),
+  provider: z.optional(z.string().check(z.minLength(1))).check(z.describe("A provider preset: base URL, key variable, API mode and default model (see `nanohermes models`).")),
+  azure: z
+    .optional(z.strictObject({ deployment: z.optional(z.string().check(z.minLength(1))), apiVersion: z.optional(z.string().check(z.minLength(1))) }))
+    .check(z.describe("With provider azure: the deployment (default: the model) and api-version; the endpoint comes from AZURE_OPENAI_ENDPOINT.")),
+  fallback: z
+    .optional(z.array(FallbackEntrySchema))
+    .check(z.describe("Tried in order when the model fails on 429/5xx after retries, or on 401/403 at once: [{provider?, model?, baseUrl?, apiKeyEnv?, api?}].")),
+  models: z
+    .optional(z.record(z.string(), ModelOverrideSchema))
+    .check(z.describe("Model metadata overrides by name: {contextWindow, maxOutput, price: {input, cached, cacheWrite, output} per million tokens, images, reasoning}.")),
   apiKeyEnv: z
     .optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")))
     .check(z.describe("Name of the environment variable that holds the API key (default OPENAI_API_KEY).")),
@@ -91,6 +123,14 @@ export interface Settings {
   apiKey: string | undefined;
   /** The environment variable the key came from (commands do not inherit it). */
   apiKeyEnv: string;
+  /** The provider preset in use (--provider / "provider"); undefined for a plain base URL. */
+  provider?: string | undefined;
+  /** Azure OpenAI: the wire adds `?api-version=` and sends the key as `api-key`. */
+  azure?: { deployment: string; apiVersion: string } | undefined;
+  /** Tried in order after the main model fails (see retry.ts); --fallback-model is the first, on the same endpoint. */
+  fallback?: FallbackTarget[];
+  /** Model metadata overrides from config ("models"). */
+  models?: Record<string, ModelOverride>;
   maxRetries: number;
   retryBaseMs: number;
   maxIterations: number;
@@ -129,6 +169,19 @@ export interface Settings {
   /** --no-memory / NANOHERMES_NO_MEMORY=1 turn it off. */
   memory: { enabled: boolean; distill: boolean; topK: number };
   contextWindow: number | undefined;
+}
+
+/** A resolved fallback: where to send the request and with which key. */
+export interface FallbackTarget {
+  provider: string | undefined;
+  model: string;
+  baseUrl: string | undefined;
+  api: ApiMode;
+  apiKey: string | undefined;
+  apiKeyEnv: string;
+  azure?: { deployment: string; apiVersion: string } | undefined;
+  /** Same endpoint and key as the main model: only the model name changes (the old fallbackModel). */
+  sameEndpoint: boolean;
 }
 
 export const defaults = {

@@ -47,6 +47,10 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
   };
   if (ws.baseUrl !== undefined) drop("baseUrl");
   if (ws.apiKeyEnv !== undefined) drop("apiKeyEnv");
+  // Each names where requests (and the key that goes with them) are sent.
+  if (ws.provider !== undefined) drop("provider");
+  if (ws.fallback !== undefined) drop("fallback");
+  if (ws.azure !== undefined) drop("azure");
   if (ws.approval !== undefined && !strictlyStricter(approvalOrder, ws.approval, user.approval ?? "on-request")) drop("approval");
   if (ws.mode !== undefined && !strictlyStricter(permissionModeOrder, ws.mode, user.mode ?? "default")) drop("mode");
   if (ws.sandbox !== undefined) {

@@ -76,7 +76,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "model.fallback":
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
-        progress(dim(`  ${event.from} failed (${event.error}); trying ${event.to}`));
+        progress(dim(`  ${event.from}${event.fromProvider ? ` (${event.fromProvider})` : ""} failed (${event.error}); trying ${event.to}${event.toProvider ? ` (${event.toProvider})` : ""}`));
         break;
       case "model.waiting":
         opts.stderr.write(`${dim(waitingLine(event))}\n`);

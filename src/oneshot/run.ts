@@ -16,6 +16,7 @@ import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { createTextPrinter, waitingLine, type Writer } from "./printer.js";
+import { reportedCost } from "../agent/providers/usage.js";
 
 export interface OneShotIO {
   stdout: Writer & { isTTY?: boolean };
@@ -167,7 +168,16 @@ async function runTurn(
       ...(result.warning ? { warning: result.warning } : {}),
       model: agent.model,
       steps: result.steps,
-      usage: { prompt: result.usage.prompt, completion: result.usage.completion, total: result.usage.prompt + result.usage.completion },
+      usage: {
+        prompt: result.usage.prompt,
+        completion: result.usage.completion,
+        total: result.usage.prompt + result.usage.completion,
+        cachedPrompt: result.usage.cachedPrompt ?? 0,
+        ...(result.usage.cacheWrite ? { cacheWrite: result.usage.cacheWrite } : {}),
+        reasoning: result.usage.reasoning ?? 0,
+      },
+      // List prices (src/agent/providers/models.ts, config "models"); "unknown" when a model has none.
+      costUsd: reportedCost(result.usage),
     };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   }

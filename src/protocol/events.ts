@@ -15,6 +15,11 @@ export * from "./enums.js";
 const usage = z.object({
   prompt: z.int().check(z.nonnegative()),
   completion: z.int().check(z.nonnegative()),
+  cachedPrompt: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `prompt`, read from the provider's prompt cache.")),
+  cacheWrite: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `prompt`, written to the prompt cache (Anthropic).")),
+  reasoning: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `completion`, spent on reasoning.")),
+  costUsd: z.optional(z.number().check(z.nonnegative())).check(z.describe("USD at the model's list prices (src/agent/providers/models.ts, config \"models\"); absent when no price is known.")),
+  unpriced: z.optional(z.boolean()).check(z.describe("Some request's model has no known price: `costUsd` covers only the others.")),
 });
 
 /** Each entry: the event's doc line and its payload (without `type`). */
@@ -74,8 +79,17 @@ export const eventDefinitions = {
     },
   },
   "model.fallback": {
-    doc: "Retries ran out; the request is sent once to the fallback model. Earlier deltas of this step are void.",
-    shape: { ...base, from: z.string(), to: z.string(), error: z.string() },
+    doc:
+      "The model failed (429/5xx after retries, or 401/403 at once); the request is sent once to the next fallback " +
+      "(config \"fallback\", --fallback-model). Earlier deltas of this step are void.",
+    shape: {
+      ...base,
+      from: z.string(),
+      to: z.string(),
+      error: z.string(),
+      fromProvider: z.optional(z.string()).check(z.describe("The provider preset that failed, when one is in use.")),
+      toProvider: z.optional(z.string()).check(z.describe("The provider tried next (absent: the same endpoint).")),
+    },
   },
   "model.waiting": {
     doc:
@@ -167,7 +181,12 @@ export const eventDefinitions = {
   },
   "usage.updated": {
     doc: "Token usage of one model request (a delta, not a running total).",
-    shape: { ...base, ...usage.shape, model: z.string() },
+    shape: {
+      ...base,
+      ...usage.shape,
+      model: z.string(),
+      contextWindow: z.optional(z.int().check(z.positive())).check(z.describe("The model's context window when known: `prompt` / `contextWindow` is how full the context is.")),
+    },
   },
   notice: {
     doc: "Something the user should know that is not part of the conversation.",
@@ -250,6 +269,7 @@ export const eventDefinitions = {
         createdAt: z.string(),
         updatedAt: z.string(),
         usage: usage.check(z.describe("Tokens used by the task so far.")),
+        context: z.optional(z.object({ used: z.int(), window: z.int() })).check(z.describe("Input tokens of the latest request and the model's context window (when known).")),
         pendingApprovals: z.int().check(z.nonnegative()),
         rules: z.array(z.string()).check(z.describe("What \"always\" answers allow in this task (edits, prefix: …, command: …).")),
       }),

@@ -180,7 +180,7 @@ describe("one-shot turns", () => {
       [100, 10],
       [150, 5],
     ]);
-    expect(events.at(-1)!.usage).toEqual({ prompt: 250, completion: 15 });
+    expect(events.at(-1)!.usage).toEqual({ prompt: 250, completion: 15, unpriced: true });
   });
 
   it("never returns a tool result over 20 KB to the model", async () => {

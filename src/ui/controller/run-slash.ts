@@ -6,6 +6,7 @@ import type { McpServers } from "../state/store.js";
 import { openMemory } from "./memory-dialog.js";
 import { openRewind } from "./rewind.js";
 import { openPicker } from "./session-picker.js";
+import { showCost } from "./cost.js";
 
 export function lastReply(ctl: Controller): string | null {
   const blocks = ctl.currentBlocks();
@@ -77,6 +78,8 @@ export function runSlash(ctl: Controller, slash: Slash): void {
       if (!slash.policy) ctl.status(`approval policy: ${task?.snapshot.approval ?? "?"} (never, on-request, untrusted)`);
       else ctl.send({ type: "config.update", taskId, approval: slash.policy });
       return;
+    case "cost":
+      return showCost(ctl);
     case "sandbox":
       ctl.status(`${ctl.deps.sandboxLabel()} (nanohermes sandbox status explains what it enforces)`);
       return;

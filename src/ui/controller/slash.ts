@@ -10,6 +10,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/mode", description: "set the permission mode: default, accept-edits, plan, goal, debug" },
   { name: "/policy", description: "set the approval policy: never, on-request, untrusted" },
   { name: "/sandbox", description: "show the sandbox state" },
+  { name: "/cost", description: "tokens (input, cached, output, reasoning) and cost of this task" },
   { name: "/undo", description: "drop the last n turns: /undo [n]" },
   { name: "/rewind", description: "go back to before a turn: its files, the conversation, or both" },
   { name: "/compact", description: "fold older messages into a summary: /compact [FOCUS]" },
@@ -38,6 +39,7 @@ export type Slash =
   | { kind: "mode"; mode: PermissionMode | null }
   | { kind: "policy"; policy: ApprovalPolicy | null }
   | { kind: "sandbox" }
+  | { kind: "cost" }
   | { kind: "undo"; n: number }
   | { kind: "rewind" }
   | { kind: "compact"; focus: string | null }
@@ -79,6 +81,8 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "policy", policy: (arg || null) as ApprovalPolicy | null };
     case "sandbox":
       return { kind: "sandbox" };
+    case "cost":
+      return { kind: "cost" };
     case "undo": {
       const n = arg ? Number(arg) : 1;
       if (!Number.isInteger(n) || n < 1) return { error: `/undo takes a positive number of turns, not "${arg}"` };

@@ -6,6 +6,7 @@ import { agentViewHints } from "../controller/agents.js";
 import { selectedRow } from "../controller/session-picker.js";
 import { fitting } from "../view/picker-view.js";
 import { statusHolds } from "../view/status-truth.js";
+import { contextLabel } from "../controller/cost.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -35,7 +36,11 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
   else if (approval?.kind === "approval" && approval.dangerous) text = p.error("dangerous: y once · a this exact command for the task · n deny · d deny+note · Enter full text");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
-  else if (running) text = p.dim("Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette");
-  else text = p.dim("Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results");
+  else {
+    // How full the model's context is leads the hints (they are cut from the right on narrow terminals).
+    const ctx = contextLabel(s.current ? s.tasks[s.current]?.snapshot : undefined);
+    const hints = running ? "Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette" : "Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results";
+    text = p.dim(ctx ? `${ctx} · ${hints}` : hints);
+  }
   return padToWidth(truncateToWidth(text, width), width);
 }

@@ -249,8 +249,10 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return closed;
     }
     case "model.retrying":
-    case "model.fallback":
       return dropLive(notWaiting(state));
+    case "model.fallback":
+      // A switch of model or provider stays in the transcript: the rest of the turn comes from elsewhere.
+      return add(dropLive(notWaiting(state)), (id) => ({ kind: "notice", id, level: "warn", text: fallbackText(event) }));
     case "tool.started": {
       const path = pathArg(event.args);
       let next = add(state, (id) => ({
@@ -359,4 +361,10 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     default:
       return state;
   }
+}
+
+/** "gpt-5 (openai) failed (503 overloaded); trying claude-sonnet-4-5 (anthropic)". */
+export function fallbackText(event: { from: string; to: string; error: string; fromProvider?: string | undefined; toProvider?: string | undefined }): string {
+  const where = (model: string, provider: string | undefined) => (provider ? `${model} (${provider})` : model);
+  return `${where(event.from, event.fromProvider)} failed (${event.error}); trying ${where(event.to, event.toProvider ?? event.fromProvider)}`;
 }
