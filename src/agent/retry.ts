@@ -1,8 +1,9 @@
-// Retries for model requests: 429/500/502/503/504 and network errors, base * 2^(n-1) backoff
+// Retries for model requests: 429/500/502/503/504 (and Anthropic's 529 overloaded) and network errors, base * 2^(n-1) backoff
 // capped at 30 s (a longer Retry-After is honoured up to the cap), then one try on the fallback.
 import type { ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "./model-client.js";
 
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/** 529 is Anthropic's "overloaded": a busy server like 503, whatever the wire. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 export const MAX_BACKOFF_MS = 30_000;
 
 /** Delay before retry number `attempt` (1-based). */
