@@ -131,7 +131,6 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   if (thinkingFlag !== undefined && !(thinkingLevels as readonly string[]).includes(thinkingFlag)) {
     throw new UsageError(`--thinking expects one of ${thinkingLevels.join(", ")}, got "${thinkingFlag}"`);
   }
-  const apiKeyEnv = file.apiKeyEnv ?? "OPENAI_API_KEY";
   const sessionDir = file.sessionDir
     ? isAbsolute(file.sessionDir)
       ? file.sessionDir
@@ -150,6 +149,9 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   }
   const apiFlag = str(flags, "api");
   if (apiFlag !== undefined && !(apiModes as readonly string[]).includes(apiFlag)) throw new UsageError(`--api expects one of ${apiModes.join(", ")}, got "${apiFlag}"`);
+  const api = (apiFlag as ApiMode | undefined) ?? file.api;
+  // Anthropic mode takes Anthropic's own key variable when set and no other was named (issue 19).
+  const apiKeyEnv = file.apiKeyEnv ?? (api === "anthropic" && nonEmpty(env.ANTHROPIC_API_KEY) ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
   const sandboxFlag = str(flags, "sandbox");
   if (sandboxFlag !== undefined && !(sandboxModes as readonly string[]).includes(sandboxFlag)) {
     throw new UsageError(`--sandbox expects one of ${sandboxModes.join(", ")}, got "${sandboxFlag}"`);
@@ -166,7 +168,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     model: str(flags, "model") ?? nonEmpty(env.NANOHERMES_MODEL) ?? file.model ?? defaults.model,
     fallbackModel: str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel,
     baseUrl: str(flags, "base-url") ?? nonEmpty(env.OPENAI_BASE_URL) ?? file.baseUrl,
-    api: (apiFlag as ApiMode | undefined) ?? file.api,
+    api,
     apiKey: nonEmpty(env[apiKeyEnv]),
     apiKeyEnv,
     maxRetries: intFlag(flags, "max-retries", 0, 10) ?? file.maxRetries ?? defaults.maxRetries,
