@@ -69,6 +69,17 @@ describe("toAnthropic", () => {
     expect(blocks.map((b) => b.type)).toEqual(["tool_result", "text"]);
   });
 
+  it("maps call ids from other wires to the characters the API accepts, on both sides of a pair", () => {
+    const h: ChatMessage[] = [
+      { role: "user", content: "go" },
+      { role: "assistant", content: null, tool_calls: [call("fc.1:a", "ls", "{}")] },
+      { role: "tool", tool_call_id: "fc.1:a", content: "x" },
+    ];
+    const { messages } = toAnthropic(h, []);
+    expect(messages[1]!.content).toMatchObject([{ type: "tool_use", id: "fc_1_a" }]);
+    expect(messages[2]!.content).toMatchObject([{ type: "tool_result", tool_use_id: "fc_1_a" }]);
+  });
+
   it.each([
     ['{"a":1}', { a: 1 }],
     ["{not json", {}],

@@ -69,7 +69,7 @@ function assistantBlocks(m: Extract<ChatMessage, { role: "assistant" }>): Conten
   }
   if (m.content?.trim()) blocks.push({ type: "text", text: m.content });
   for (const call of m.tool_calls ?? []) {
-    blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: toolInput(call.function.arguments) });
+    blocks.push({ type: "tool_use", id: wireId(call.id), name: call.function.name, input: toolInput(call.function.arguments) });
   }
   return blocks;
 }
@@ -102,9 +102,17 @@ export function toolInput(args: string): Record<string, unknown> {
   }
 }
 
+/**
+ * A call id as the API accepts it (^[a-zA-Z0-9_-]+$): a session begun on another wire may hold ids
+ * with other characters. The same mapping on both sides keeps each call paired with its result.
+ */
+export function wireId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_") || "call";
+}
+
 function toolResult(id: string, content: string): ToolResultBlockParam {
   // An empty text block is refused; an empty result is said in words.
-  return { type: "tool_result", tool_use_id: id, content: content.trim() ? content : "(no output)" };
+  return { type: "tool_result", tool_use_id: wireId(id), content: content.trim() ? content : "(no output)" };
 }
 
 function userBlocks(content: string | ContentPart[]): ContentBlockParam[] {
