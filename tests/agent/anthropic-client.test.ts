@@ -1,6 +1,6 @@
 // The Anthropic Messages client against the mock over real HTTP: streamed and whole replies,
 // signed thinking, cache usage, error mapping for the retry loop, aborts, limits and keep-alive.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientOptions, ModelRequest, StreamHandlers } from "../../src/agent/model-client.js";
 import { AnthropicModelClient, sdkBaseUrl } from "../../src/agent/providers/anthropic.js";
 import { isRetryable } from "../../src/agent/retry.js";
@@ -163,6 +163,29 @@ describe("AnthropicModelClient", () => {
     expect(out.reply.cut).toEqual({ what: "answer", limit: 50 });
     expect(out.reply.content).toHaveLength(50);
     expect(out.reply.finishReason).toBe("length");
+  });
+
+  it("keeps the whole signed thinking of a reply cut at the arguments cap", async () => {
+    const { client } = await setup([{ ...toolReply([{ name: "write_file", args: { path: "x", content: "y".repeat(500) } }]), thinking: [{ text: "write it", signature: "S1" }] }], { caps: { argumentsChars: 100 } });
+    const out = await client.complete(request(), recorder());
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.reply.cut).toEqual({ what: "arguments", limit: 100 });
+    expect(out.reply.reasoningItems).toEqual([{ type: "anthropic.thinking", thinking: "write it", signature: "S1" }]);
+  });
+
+  it("writes nothing to the console, even for models the SDK warns about", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const error = vi.spyOn(console, "error");
+    try {
+      const { client } = await setup([textReply("ok"), textReply("ok")]);
+      expect((await client.complete(request({ model: "claude-opus-4-5" }), recorder())).ok).toBe(true);
+      expect((await client.complete(request({ model: "claude-opus-4-6", thinking: "low" }), recorder())).ok).toBe(true);
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it("reuses its keep-alive connections for consecutive requests", async () => {

@@ -118,7 +118,7 @@ export class AnthropicReplyBuilder {
 
   reply(cut?: ReplyCut): ModelReply {
     const toolCalls = this.order.flatMap((b) => (b.kind === "tool" ? [{ ...b.call, arguments: b.call.arguments || "{}" }] : []));
-    // Only whole, signed thinking can be sent back: the API checks each block's signature.
+    // Only whole, signed thinking can be sent back (the signature arrives last): the API checks it.
     const items: ReasoningItem[] = this.order.flatMap((b): ReasoningItem[] => {
       if (b.kind === "thinking" && b.signature) return [{ type: "anthropic.thinking", thinking: b.thinking, signature: b.signature }];
       if (b.kind === "redacted") return [{ type: "anthropic.redacted_thinking", data: b.data }];
@@ -131,7 +131,9 @@ export class AnthropicReplyBuilder {
       finishReason: cut ? "length" : finishReason(this.stop),
       usage: this.replyUsage(),
     };
-    if (items.length > 0 && !cut) reply.reasoningItems = items;
+    // A cut reply keeps its whole signed blocks too: its calls get error results and the loop goes
+    // on, and with thinking on the API wants the last assistant step to start with its thinking.
+    if (items.length > 0) reply.reasoningItems = items;
     if (cut) reply.cut = cut;
     return reply;
   }

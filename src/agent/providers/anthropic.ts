@@ -2,7 +2,8 @@
 // on the first request only (never at start-up). Streams text, tool_use and signed thinking.
 // Contract: `complete` never throws; failures come back as values the retry loop judges (retry.ts).
 import type Anthropic from "@anthropic-ai/sdk";
-import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import type { Stream } from "@anthropic-ai/sdk/core/streaming";
+import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { VERSION } from "../../version.js";
 import type { ClientOptions, ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "../model-client.js";
 import { REPLY_CAPS } from "../reply-caps.js";
@@ -24,6 +25,7 @@ function loadSdk(): Promise<Sdk> {
 }
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+const MESSAGES_PATH = "/v1/messages";
 
 /**
  * The SDK appends /v1/messages itself; a base URL written the OpenAI way (ending in /v1) is
@@ -66,7 +68,7 @@ export class AnthropicModelClient implements ModelClient {
       sdk = await loadSdk();
       const client = await this.sdkClient(sdk);
       const { system, messages, tools } = toAnthropic(request.messages, request.tools);
-      const body = {
+      const body: MessageCreateParamsBase = {
         model: request.model,
         messages,
         ...(system.length > 0 ? { system } : {}),
@@ -77,12 +79,14 @@ export class AnthropicModelClient implements ModelClient {
       const opts = { signal: watch.signal, timeout: Math.min(this.options.deadlineMs ?? MAX_TIMER_MS, MAX_TIMER_MS) };
       const caps = { ...REPLY_CAPS, ...this.options.caps };
       const reply = new AnthropicReplyBuilder(handlers, caps, () => watch.activity());
+      // The client's own post, not messages.create: that one writes deprecation notices for some
+      // models to the console on every request, which would tear the TUI (patchConsole is off).
       if (!request.stream) {
-        const cut = reply.whole(await client.messages.create({ ...body, stream: false }, opts));
+        const cut = reply.whole(await client.post<Message>(MESSAGES_PATH, { body: { ...body, stream: false }, ...opts }));
         return this.expired(watch, request.signal) ?? { ok: true, reply: reply.reply(cut ?? undefined) };
       }
-      const stream = await client.messages.create({ ...body, stream: true }, opts);
-      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+      const stream = await client.post<Stream<RawMessageStreamEvent>>(MESSAGES_PATH, { body: { ...body, stream: true }, stream: true, ...opts });
+      for await (const event of stream) {
         // Leaving the loop early aborts the request: the rest of a capped reply is never read.
         const cut = reply.event(event);
         if (cut) return { ok: true, reply: reply.reply(cut) };
