@@ -128,6 +128,19 @@ describe("AnthropicModelClient", () => {
     expect(results[2]!.message).toMatch(/^authentication_error: /);
   });
 
+  it("reports malformed replies as failures, whole or streamed", async () => {
+    const { client } = await setup([{ raw: "this is not json" }, { raw: "event: message_start\ndata: {not json\n\n" }, { raw: '{"type":"message","content":"oops"}' }]);
+    const messages = [];
+    for (const stream of [false, true, false]) {
+      const out = await client.complete(request({ stream }), recorder());
+      if (out.ok) throw new Error("expected a failure");
+      messages.push(out.error.message);
+    }
+    expect(messages[0]).toMatch(/^the reply was not valid JSON/);
+    expect(messages[1]).toMatch(/^the reply was not valid JSON/);
+    expect(messages[2]).toBe("the reply was not a Messages API message (no content list)");
+  });
+
   it("fails (retryably) on a stream that drops before message_stop", async () => {
     const { client } = await setup([{ ...textReply("this will be cut off"), chunkSize: 3, dropAfterEvents: 4 }]);
     const out = await client.complete(request(), recorder());

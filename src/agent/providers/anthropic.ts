@@ -82,7 +82,9 @@ export class AnthropicModelClient implements ModelClient {
       // The client's own post, not messages.create: that one writes deprecation notices for some
       // models to the console on every request, which would tear the TUI (patchConsole is off).
       if (!request.stream) {
-        const cut = reply.whole(await client.post<Message>(MESSAGES_PATH, { body: { ...body, stream: false }, ...opts }));
+        const message = await client.post<Message>(MESSAGES_PATH, { body: { ...body, stream: false }, ...opts });
+        if (!Array.isArray((message as Partial<Message> | null)?.content)) return failure("the reply was not a Messages API message (no content list)");
+        const cut = reply.whole(message);
         return this.expired(watch, request.signal) ?? { ok: true, reply: reply.reply(cut ?? undefined) };
       }
       const stream = await client.post<Stream<RawMessageStreamEvent>>(MESSAGES_PATH, { body: { ...body, stream: true }, stream: true, ...opts });
@@ -153,6 +155,7 @@ function failureOf(error: unknown, sdk: Sdk | undefined, signal: AbortSignal): M
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return failure(`connection error${cause || `: ${error.message}`}`);
   }
+  if (error instanceof SyntaxError) return failure(`the reply was not valid JSON: ${error.message}`);
   // A body that breaks mid-stream surfaces as fetch's own error ("terminated"); retried like any network error.
   return failure(`the stream broke: ${error instanceof Error ? error.message : String(error)}`);
 }
