@@ -72,6 +72,18 @@ describe("Anthropic Messages mode", () => {
     expect(second.cache.read / second.cache.total).toBeGreaterThan(0.5);
   });
 
+  it("runs a tool step with streaming off", async () => {
+    const ws = tempDir();
+    writeFileSync(join(ws, "n.txt"), "forty-two\n");
+    server = await startAnthropicMock([{ ...toolReply([{ id: "toolu_n", name: "read_file", args: { path: "n.txt" } }]), thinking: [{ text: "read it", signature: "S-whole" }] }, textReply("it says forty-two")]);
+    const r = await runCli(["-p", "what does n.txt say?", "-C", ws, "--no-stream", "--thinking", "low", ...args(server)], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("it says forty-two\n");
+    expect(server.requests.map((q) => q.stream)).toEqual([false, false]);
+    expect(blocks(server.requests[1]!, 1)[0]).toEqual({ type: "thinking", thinking: "read it", signature: "S-whole" });
+    expect(JSON.stringify(blocks(server.requests[1]!, 2))).toContain("forty-two");
+  });
+
   it("sends images as base64 image blocks", async () => {
     const ws = tempDir();
     await sharp({ create: { width: 40, height: 20, channels: 3, background: "red" } }).png().toFile(join(ws, "red.png"));
