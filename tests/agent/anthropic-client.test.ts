@@ -141,6 +141,17 @@ describe("AnthropicModelClient", () => {
     expect(messages[2]).toBe("the reply was not a Messages API message (no content list)");
   });
 
+  it("names the network error of an unreachable endpoint, retryably", async () => {
+    // A port that was free a moment ago (fetch refuses well-known ones like 9 before connecting).
+    const closed = await startAnthropicMock([]);
+    await closed.close();
+    const client = new AnthropicModelClient({ baseUrl: closed.url, apiKey: "k", timeoutMs: 5_000 });
+    const out = await client.complete(request(), recorder());
+    if (out.ok) throw new Error("expected a failure");
+    expect(out.error.message).toMatch(/^connection error: connect ECONNREFUSED/);
+    expect(isRetryable(out.error)).toBe(true);
+  });
+
   it("fails (retryably) on a stream that drops before message_stop", async () => {
     const { client } = await setup([{ ...textReply("this will be cut off"), chunkSize: 3, dropAfterEvents: 4 }]);
     const out = await client.complete(request(), recorder());

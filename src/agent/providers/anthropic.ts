@@ -151,13 +151,17 @@ function failureOf(error: unknown, sdk: Sdk | undefined, signal: AbortSignal): M
     const text = error.apiMessage ?? error.message;
     return failure(type ? `${type}: ${text}` : text, { status, retryAfterMs: retryAfterMs(error.headers) });
   }
-  if (sdk && error instanceof sdk.APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return failure(`connection error${cause || `: ${error.message}`}`);
-  }
+  if (sdk && error instanceof sdk.APIConnectionError) return failure(`connection error: ${rootCause(error)}`);
   if (error instanceof SyntaxError) return failure(`the reply was not valid JSON: ${error.message}`);
   // A body that breaks mid-stream surfaces as fetch's own error ("terminated"); retried like any network error.
   return failure(`the stream broke: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The innermost cause's message: fetch wraps "connect ECONNREFUSED ..." in "fetch failed", the SDK in "Connection error." */
+function rootCause(error: Error): string {
+  let e: Error = error;
+  for (let depth = 0; e.cause instanceof Error && depth < 5; depth++) e = e.cause;
+  return e.message;
 }
 
 /** Retry-After as seconds or an HTTP date (Anthropic sends seconds on 429 and 529). */
