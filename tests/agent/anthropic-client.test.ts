@@ -92,6 +92,17 @@ describe("AnthropicModelClient", () => {
     expect(thinking.budget_tokens).toBeLessThan(mock.requests[0]!.body.max_tokens as number);
   });
 
+  it("sends a tool-loop step whose thinking was lost without thinking, which the API would refuse", async () => {
+    const { mock, client } = await setup([textReply("ok")]);
+    const loop: ChatMessage[] = [
+      ...messages,
+      { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "ls", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "t1", content: "a b" },
+    ];
+    expect((await client.complete(request({ messages: loop, thinking: "high" }), recorder())).ok).toBe(true);
+    expect(mock.requests[0]!.body).not.toHaveProperty("thinking");
+  });
+
   it.each([
     ["max_tokens", "length"],
     ["end_turn", "stop"],

@@ -1,6 +1,6 @@
 // Our chat history as an Anthropic Messages request (pure): roles, blocks, thinking, images, caching.
 import { describe, expect, it } from "vitest";
-import { CONTINUE_NOTE, toAnthropic, toolInput } from "../../src/agent/providers/anthropic-messages.js";
+import { CONTINUE_NOTE, loopLacksThinking, toAnthropic, toolInput } from "../../src/agent/providers/anthropic-messages.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import type { OpenAITool } from "../../src/tools/registry.js";
 
@@ -147,5 +147,15 @@ describe("toAnthropic", () => {
     const copy = structuredClone(history);
     toAnthropic(history, [tool("x")]);
     expect(history).toEqual(copy);
+  });
+
+  it.each([
+    ["a tool loop whose step has no signed thinking", [{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("t", "ls", "{}")] }, { role: "tool", tool_call_id: "t", content: "x" }], true],
+    ["a tool loop whose step has signed thinking", history.slice(0, 5), false],
+    ["a step with redacted thinking only", [{ role: "assistant", content: null, reasoning_items: [{ type: "anthropic.redacted_thinking", data: "d" }], tool_calls: [call("t", "ls", "{}")] }, { role: "tool", tool_call_id: "t", content: "x" }], false],
+    ["a new user turn", history, false],
+    ["a first request", [{ role: "user", content: "hi" }], false],
+  ] as [string, ChatMessage[], boolean][])("loopLacksThinking: %s -> %s", (_name, h, expected) => {
+    expect(loopLacksThinking(h)).toBe(expected);
   });
 });

@@ -95,4 +95,16 @@ describe("mock-anthropic server", () => {
     const five = { model: "m", max_tokens: 10, system: [marked, marked], messages: [{ role: "user" as const, content: [marked, marked, marked] }] };
     await expect(client.messages.create(five)).rejects.toMatchObject({ status: 400 });
   });
+
+  it("refuses, with thinking on, a tool loop whose assistant step does not start with its thinking", async () => {
+    const { client } = await start([textReply("unused")]);
+    const loop = [
+      user[0]!,
+      { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "t1", name: "ls", input: {} }] },
+      { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "t1", content: "x" }] },
+    ];
+    const err = await client.messages.create({ model: "m", max_tokens: 5000, thinking: { type: "enabled", budget_tokens: 2000 }, messages: loop }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, type: "invalid_request_error" });
+    expect(String((err as Error).message)).toMatch(/must start with a thinking block/);
+  });
 });

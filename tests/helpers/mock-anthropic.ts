@@ -194,6 +194,14 @@ function validate(body: Record<string, unknown>): string | null {
     const budget = Number(thinking.budget_tokens);
     if (!(budget >= 1024 && budget < Number(body.max_tokens))) return "thinking.budget_tokens: must be at least 1024 and less than max_tokens";
     if (body.temperature !== undefined && body.temperature !== 1) return "temperature may only be set to 1 when thinking is enabled";
+    // Within a tool loop, the assistant step must come back with its thinking first.
+    const last = messages[messages.length - 1] as Record<string, unknown>;
+    const step = messages[messages.length - 2] as Record<string, unknown> | undefined;
+    const inLoop = Array.isArray(last.content) && last.content.some((b) => isRecord(b) && b.type === "tool_result");
+    const first = step && Array.isArray(step.content) ? (step.content[0] as Record<string, unknown> | undefined) : undefined;
+    if (inLoop && step?.role === "assistant" && first?.type !== "thinking" && first?.type !== "redacted_thinking") {
+      return `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
+    }
   }
   return null;
 }

@@ -174,3 +174,19 @@ function markCache(system: TextBlockParam[], tools: Tool[], messages: MessagePar
     userMarks--;
   }
 }
+
+/**
+ * True when the request continues a tool loop whose assistant step carries no signed thinking (a
+ * reply cut inside its thinking, or one from a model or proxy that sent none). With thinking on,
+ * the API refuses such a step ("a final assistant message must start with a thinking block"), so
+ * that request goes without thinking; the next user turn starts a new assistant turn with it again.
+ */
+export function loopLacksThinking(history: ChatMessage[]): boolean {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!;
+    if (m.role === "tool") continue;
+    if (m.role !== "assistant" || !m.tool_calls?.length) return false;
+    return !(m.reasoning_items ?? []).some((r) => r.type === "anthropic.thinking" || r.type === "anthropic.redacted_thinking");
+  }
+  return false;
+}

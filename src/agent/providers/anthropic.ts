@@ -8,7 +8,7 @@ import { VERSION } from "../../version.js";
 import type { ClientOptions, ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "../model-client.js";
 import { REPLY_CAPS } from "../reply-caps.js";
 import { RequestWatchdog } from "../watchdog.js";
-import { toAnthropic } from "./anthropic-messages.js";
+import { loopLacksThinking, toAnthropic } from "./anthropic-messages.js";
 import { thinkingParams } from "./anthropic-params.js";
 import { AnthropicReplyBuilder } from "./anthropic-reply.js";
 
@@ -73,7 +73,7 @@ export class AnthropicModelClient implements ModelClient {
         messages,
         ...(system.length > 0 ? { system } : {}),
         ...(tools.length > 0 ? { tools } : {}),
-        ...thinkingParams(request.model, request.thinking),
+        ...thinkingParams(request.model, loopLacksThinking(request.messages) ? "off" : request.thinking),
       };
       // The watchdog owns every limit; the SDK's timeout (time to headers) only backs it up.
       const opts = { signal: watch.signal, timeout: Math.min(this.options.deadlineMs ?? MAX_TIMER_MS, MAX_TIMER_MS) };
