@@ -191,6 +191,17 @@ describe("AnthropicModelClient", () => {
     expect(isRetryable(out.error)).toBe(true);
   });
 
+  it("ends an attempt at the deadline even while content streams, and marks it not worth retrying", async () => {
+    const { client } = await setup([{ ...textReply("slow but steady ".repeat(50)), chunkSize: 2, chunkDelayMs: 20 }], { deadlineMs: 300 });
+    const h = recorder();
+    const out = await client.complete(request(), h);
+    if (out.ok) throw new Error("expected a failure");
+    expect(h.text.length).toBeGreaterThan(0);
+    expect(out.error.message).toMatch(/did not finish its reply within/);
+    expect(out.error.final).toBe(true);
+    expect(isRetryable(out.error)).toBe(false);
+  });
+
   it("cuts a reply at the answer cap", async () => {
     const { client } = await setup([textReply("x".repeat(200))], { caps: { answerChars: 50 } });
     const out = await client.complete(request(), recorder());
