@@ -17,7 +17,7 @@ export function createModelClient(settings: Settings): ModelClient {
     case "chat":
     case "responses":
     default:
-      // Only chat completions is spoken so far (issue 19 adds the Responses API and Anthropic Messages).
+      // The Responses API is not spoken yet (issue 19): chat completions stand in for it.
       return new OpenAIModelClient(options);
   }
 }
