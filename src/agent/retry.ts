@@ -1,9 +1,10 @@
-// Retries for model requests: 429/500/502/503/504 and network errors, base * 2^(n-1) backoff
+// Retries for model requests: 429/500/502/503/504 (and Anthropic's 529, overloaded) and network errors, base * 2^(n-1) backoff
 // capped at 30 s (a longer Retry-After is honoured up to the cap), then one try on each fallback
 // (another model, or another provider's client) in order; 401/403 go to the fallbacks at once.
 import type { ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "./model-client.js";
 
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/** 529 is Anthropic's "overloaded": a busy server like 503, whatever the wire. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 export const MAX_BACKOFF_MS = 30_000;
 
 /** Delay before retry number `attempt` (1-based). */

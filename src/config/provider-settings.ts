@@ -63,12 +63,14 @@ function finish(layer: Layer, env: NodeJS.ProcessEnv, file: ConfigFile, defaultM
       baseUrl = azureBaseUrl(endpoint, azure.deployment);
     }
   } else if (baseUrl === undefined && preset) baseUrl = preset.baseUrl;
-  const apiKeyEnv = layer.apiKeyEnv ?? preset?.apiKeyEnv ?? "OPENAI_API_KEY";
+  const api = resolveApiMode(layer.api, preset, baseUrl);
+  // Anthropic mode without a provider takes Anthropic's own key variable when it is set.
+  const apiKeyEnv = layer.apiKeyEnv ?? preset?.apiKeyEnv ?? (api === "anthropic" && nonEmpty(env.ANTHROPIC_API_KEY) ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
   return {
     provider: preset?.name,
     model,
     baseUrl,
-    api: resolveApiMode(layer.api, preset, baseUrl),
+    api,
     apiKeyEnv,
     apiKey: nonEmpty(env[apiKeyEnv]),
     azure,

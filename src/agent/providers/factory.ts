@@ -1,6 +1,7 @@
 // The model client for the resolved settings: which wire (API mode) speaks to the endpoint.
 // Everything outside src/agent's provider layer sees only the ModelClient interface.
 import type { Settings } from "../../config/schema.js";
+import { AnthropicModelClient } from "./anthropic.js";
 import { OpenAIModelClient, type ClientOptions, type ModelClient } from "../model-client.js";
 
 export function clientOptions(settings: Settings): ClientOptions {
@@ -11,11 +12,12 @@ export function clientOptions(settings: Settings): ClientOptions {
 export function createModelClient(settings: Settings): ModelClient {
   const options = clientOptions(settings);
   switch (settings.api) {
+    case "anthropic":
+      return new AnthropicModelClient(options);
     case "chat":
     case "responses":
-    case "anthropic":
     default:
-      // Only chat completions is spoken so far (issue 19 adds the Responses API and Anthropic Messages).
+      // The Responses API is not spoken yet (issue 19): chat completions stand in for it.
       return new OpenAIModelClient(options);
   }
 }
