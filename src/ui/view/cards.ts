@@ -2,6 +2,8 @@
 // tail of command output while running), approval cards, notices and turn ends.
 import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";
+import { COLLAPSED_DIFF_LINES, editDiffLines } from "./edit-diff.js";
+import { diffStyles } from "./panes.js";
 import type { Palette } from "../theme/palette.js";
 import { formatDuration } from "./chrome.js";
 
@@ -67,9 +69,17 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
     const paint = block.status === "ok" ? c.p.dim : block.status === "error" ? c.p.error : c.p.warning;
     lines.push(`    ${paint(truncateToWidth(block.display, inner))}`);
   }
+  // An edit keeps its change in view: a few lines collapsed, all of it expanded (in place of the raw arguments).
+  const change = block.status === "ok" ? editDiffLines(block.name, block.args, block.display, inner, diffStyles(c.p)) : null;
+  if (change && !block.expanded) {
+    for (const l of change.slice(0, COLLAPSED_DIFF_LINES)) lines.push(`    ${l}`);
+    const more = change.length - COLLAPSED_DIFF_LINES;
+    if (more > 0) lines.push(`    ${c.p.dim(`… ${more} more line${more === 1 ? "" : "s"} (Enter in browse mode expands)`)}`);
+  }
   if (block.expanded) {
     const args = typeof block.args === "string" ? block.args : JSON.stringify(block.args, null, 2) ?? "";
-    const body = [...wrapAll(args, inner).map((l) => c.p.toolArgs(l)), ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : []), ...wrapAll(block.forModel || block.output, inner)];
+    const shown = change ?? wrapAll(args, inner).map((l) => c.p.toolArgs(l));
+    const body = [...shown, ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : []), ...wrapAll(block.forModel || block.output, inner)];
     const cut = body.length > EXPANDED_MAX_LINES ? [...body.slice(0, EXPANDED_MAX_LINES), c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`)] : body;
     for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
   }
