@@ -239,6 +239,9 @@ export class TaskManager {
       case "user.submit":
         if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? []);
         return;
+      case "shell.run":
+        if (task) this.shell(task, command.command);
+        return;
       case "turn.interrupt":
         if (task) this.interrupt(task, command.force ?? false);
         return;
@@ -348,6 +351,27 @@ export class TaskManager {
       this.emit({ type: "notice", taskId: task.id, level: "error", text: `the turn failed: ${(error as Error).message}` });
     }
     this.settle(task);
+  }
+
+  /** `!` shell mode: the command runs as a turn of its own (Ctrl-C stops it like one). */
+  private shell(task: Task, command: string): void {
+    if (task.running) {
+      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "a ! command runs between turns: wait for this one to end (or stop it)" });
+      return;
+    }
+    task.status = "running";
+    this.changed(task);
+    task.running = (async () => {
+      try {
+        const result = await (await this.agentFor(task.id)).shell(command);
+        task.status = result.status === "ok" ? "done" : result.status === "aborted" ? "idle" : "failed";
+      } catch (error) {
+        log("error", `task ${task.id} shell command failed`, error);
+        task.status = "failed";
+        this.emit({ type: "notice", taskId: task.id, level: "error", text: `the command failed: ${(error as Error).message}` });
+      }
+      this.settle(task);
+    })();
   }
 
   /** The task is free again: what was queued meanwhile becomes the next turn. */

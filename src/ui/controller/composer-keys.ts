@@ -29,6 +29,12 @@ function autoOpen(s: EditorState): boolean {
   return (s.line === 0 && /^\/\S*$/.test(before)) || /(^|\s)@\S*$/.test(before);
 }
 
+/** `!command` (shell mode): the command to run; null for any other prompt. A lone `!` is a prompt. */
+export function shellCommand(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed.startsWith("!") && trimmed.length > 1 ? trimmed.slice(1).trim() || null : null;
+}
+
 export function send(ctl: Controller): void {
   const text = editorText(ctl.ui.composer);
   if (text.trim() === "") return;
@@ -36,7 +42,9 @@ export function send(ctl: Controller): void {
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();
   if (slash === null) {
-    ctl.submitText(text);
+    const shell = shellCommand(text);
+    if (shell !== null) ctl.runShell(text, shell);
+    else ctl.submitText(text);
     return;
   }
   if ("error" in slash) {

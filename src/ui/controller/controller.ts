@@ -404,6 +404,20 @@ export class Controller {
     this.scrollTo("bottom");
   }
 
+  /** `!` shell mode: the engine runs `command` under the task's policy and sandbox, between turns. */
+  runShell(text: string, command: string): void {
+    const task = this.currentTask();
+    if (!task) return;
+    this.deps.remember(text);
+    this.deps.history.add(text);
+    if (this.isRunning()) {
+      this.status("a ! command runs between turns: wait for this one to end (or stop it)", "warn");
+      return;
+    }
+    this.send({ type: "shell.run", taskId: task.id, command });
+    this.scrollTo("bottom");
+  }
+
   queueText(text: string): void {
     const task = this.currentTask();
     if (!task) return;

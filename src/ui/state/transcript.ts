@@ -3,6 +3,7 @@
 // cache by identity.
 import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
 import { MEMORY_BLOCK_START } from "../../memory/markers.js";
+import { SHELL_CALL_PREFIX } from "../../agent/shell-mode.js";
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
@@ -253,7 +254,9 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return dropLive(notWaiting(state));
     case "tool.started":
       return add(state, (id) => ({
-        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null, expanded: false,
+        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null,
+        // A `!` command's output is what the user asked to see: its card opens.
+        expanded: event.callId.startsWith(SHELL_CALL_PREFIX),
       }));
     case "tool.output": {
       const i = lastIndex(state.blocks, (b) => b.kind === "tool" && b.callId === event.callId);
