@@ -237,7 +237,7 @@ export class TaskManager {
         if (task && !task.agent) void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
         return;
       case "user.submit":
-        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? []);
+        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? [], command.model);
         return;
       case "shell.run":
         if (task) this.shell(task, command.command);
@@ -314,7 +314,7 @@ export class TaskManager {
     }
   }
 
-  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = []): void {
+  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = [], model?: string): void {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
@@ -326,10 +326,10 @@ export class TaskManager {
     }
     task.status = "running";
     this.changed(task);
-    task.running = this.runTurn(task, text, images);
+    task.running = this.runTurn(task, text, images, model);
   }
 
-  private async runTurn(task: Task, text: string, images: string[] = []): Promise<void> {
+  private async runTurn(task: Task, text: string, images: string[] = [], model?: string): Promise<void> {
     try {
       const agent = await this.agentFor(task.id);
       const built = await buildPrompt(text, images, this.opts.settings.workspace);
@@ -341,7 +341,11 @@ export class TaskManager {
         for (const note of built.notes) this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
         agent.session.title = task.title;
         agent.session.pinned = task.pinned;
-        const result = await agent.run(built.content);
+        // A model for this turn only: the task's own comes back when it ends.
+        if (model) agent.model = model;
+        const result = await agent.run(built.content).finally(() => {
+          if (model) agent.model = task.model;
+        });
         // A turn whose session could not be saved is shown failed (its notice says why).
         task.status = result.saveError ? "failed" : result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
       }

@@ -14,6 +14,7 @@ export const commandDefinitions = {
       text: z.string(),
       mode: z.optional(z.enum(["turn", "steer", "queue"])),
       images: z.optional(z.array(z.string())).check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
+      model: z.optional(z.string().check(z.minLength(1))).check(z.describe("The model for this turn only (a custom command's front matter); ignored for steering and queued text.")),
     },
   },
   "shell.run": {

@@ -11,6 +11,7 @@ import { randomId } from "../protocol/ids.js";
 import { readTaskIndex } from "../session/task-index.js";
 import { trustWorkspace } from "../config/trust.js";
 import { sandboxLabel } from "../agent/confinement.js";
+import { workspaceSource } from "./workspace-source.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./hooks/context.js";
@@ -175,6 +176,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: () => services.sandbox,
+    workspace: workspaceSource(settings, manager),
     skills: () => loadedExtensions?.skills ?? [],
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(

@@ -9,6 +9,7 @@ import { formatKeySpec } from "../input/keymap.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { slashCommands } from "../controller/slash.js";
+import { customCommands } from "../controller/workspace-slash.js";
 import { fieldLines, frame } from "./dialog-frame.js";
 import { memoryLines } from "./memory-view.js";
 import { pickerLines } from "./picker-view.js";
@@ -51,6 +52,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   out.push("");
   out.push(p.heading("Commands"));
   for (const c of slashCommands) entry(c.name, c.description);
+  for (const c of customCommands(ctl)) entry(c.name, `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope} command)`);
   out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
   return out;
 }
