@@ -117,7 +117,7 @@ export class TaskManager {
   }
 
   /** Adds a task without loading its session; the agent is built on first use. */
-  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string } = {}): void {
+  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string; usage?: { prompt: number; completion: number } } = {}): void {
     if (this.tasks.has(id)) return;
     const now = new Date().toISOString();
     const task: Task = {
@@ -132,7 +132,7 @@ export class TaskManager {
       sessionFile: init.sessionFile ?? sessionFileFor(this.opts.settings.sessionDir, newSessionId()),
       createdAt: now,
       updatedAt: init.updatedAt ?? now,
-      usage: { prompt: 0, completion: 0 },
+      usage: { prompt: init.usage?.prompt ?? 0, completion: init.usage?.completion ?? 0 },
       agent: null,
       loading: null,
       closing: null,
@@ -504,7 +504,7 @@ export class TaskManager {
   private async index(task: Task): Promise<void> {
     if (this.opts.index === false) return;
     if (!task.agent || task.agent.messages.length <= 1) return;
-    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt };
+    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt, usage: { ...task.usage } };
     await updateTaskIndex(this.opts.settings.home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch((error: unknown) =>
       log("warn", "task index not updated", error),
     );

@@ -8,7 +8,7 @@ import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
-import { readTaskIndex } from "../session/task-index.js";
+import { listedTasks, readTaskIndex } from "../session/task-index.js";
 import { trustWorkspace } from "../config/trust.js";
 import { sandboxLabel } from "../agent/confinement.js";
 import { workspaceSource } from "./workspace-source.js";
@@ -134,8 +134,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let addEarlier: () => void = () => {};
   const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => (manager ? readTaskIndex(settings.home) : [])).then((entries) => {
     if (!manager) return;
-    for (const e of entries.filter((x) => x.workspace === settings.workspace && x.sessionFile !== opts.sessionFile).slice(0, 50).reverse()) {
-      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
+    for (const e of listedTasks(entries.filter((x) => x.sessionFile !== opts.sessionFile), settings.workspace).reverse()) {
+      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt, ...(e.usage ? { usage: e.usage } : {}) });
     }
   });
 
