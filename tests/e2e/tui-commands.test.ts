@@ -151,3 +151,16 @@ describe.each([
     if (cols >= 120) await app.waitFor(/Changes 1/);
   });
 });
+
+describe("the shortcut sheet", () => {
+  it("fits one 80x24 screen: every key of its first page is on screen at once", async () => {
+    app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }) });
+    await app.waitFor("Ask anything");
+    app.type("?");
+    const screen = await app.waitFor("Keys and commands");
+    for (const want of ["send (steers a running turn)", "stop; twice: kill, or exit", "command palette", "approve once, always; deny", "shell command; slash command", "this sheet", "every key and command"]) {
+      expect(screen).toContain(want);
+    }
+    expect(app.lines().every((l) => l.length <= 80)).toBe(true);
+  });
+});

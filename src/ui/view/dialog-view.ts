@@ -11,6 +11,7 @@ import type { Palette } from "../theme/palette.js";
 import { slashCommands } from "../controller/slash.js";
 import { customCommands } from "../controller/workspace-slash.js";
 import { fieldLines, frame } from "./dialog-frame.js";
+import { shortcutSheet } from "./shortcut-sheet.js";
 import { memoryLines } from "./memory-view.js";
 import { pickerLines } from "./picker-view.js";
 import { rewindLines } from "./turns-view.js";
@@ -70,7 +71,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       return frame(p, "Command palette", [`${p.accent("›")} ${dialog.query}${p.accent("▏")}`, "", ...list], width, height, "type to filter · ↑↓ · Enter run · Esc close");
     }
     case "help": {
-      const all = helpLines(ctl, p, width - 2);
+      const all = [...shortcutSheet(ctl, p, width - 2), "", ...helpLines(ctl, p, width - 2)];
       const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
       return frame(p, "Keys and commands", all.slice(offset), width, height, "↑↓ PgUp PgDn scroll · Esc close");
     }
