@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BusEvent, EventOf } from "../../src/protocol/events.js";
+import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
 import { listDirTool } from "../../src/tools/list-dir.js";
 import { ToolRegistry, type Authorize } from "../../src/tools/registry.js";
@@ -14,7 +15,7 @@ import { tempDir } from "../helpers/cli.js";
 function setup(authorize: Authorize) {
   const ws = tempDir();
   const events: BusEvent[] = [];
-  const registry = new ToolRegistry([editFileTool, listDirTool, runCommandTool]);
+  const registry = new ToolRegistry([editFileTool, applyPatchTool, listDirTool, runCommandTool]);
   const call = (name: string, args: unknown) =>
     registry.execute({ id: "c1", name, arguments: JSON.stringify(args) }, { workspace: ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e), authorize });
   const completed = () => events.find((e): e is EventOf<"tool.completed"> => e.type === "tool.completed")!;
@@ -73,6 +74,26 @@ describe("edit_file pre-check (before the approval question)", () => {
     expect(result.status).toBe("error");
     expect(result.forModel).toContain("old_string was not found");
     expect(readFileSync(join(t.ws, "a.txt"), "utf8")).toBe("changed meanwhile\n");
+  });
+});
+
+describe("apply_patch pre-check", () => {
+  it("a patch whose hunk is not in the file fails without asking; one that applies is asked about", async () => {
+    let asked = 0;
+    const t = setup(async () => {
+      asked++;
+      return { allow: true };
+    });
+    writeFileSync(join(t.ws, "a.txt"), "one\ntwo\n");
+    const bad = await t.call("apply_patch", { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+3\n*** End Patch" });
+    expect(asked).toBe(0);
+    expect(bad.status).toBe("error");
+    expect(bad.forModel).toContain("No file was changed.");
+    expect(t.events.some((e) => e.type === "tool.started")).toBe(false);
+    const good = await t.call("apply_patch", { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch" });
+    expect(asked).toBe(1);
+    expect(good.status).toBe("ok");
+    expect(readFileSync(join(t.ws, "a.txt"), "utf8")).toBe("one\n2\n");
   });
 });
 
