@@ -5,7 +5,8 @@ import type { BusEvent } from "../../src/protocol/events.js";
 import { emptyTranscript, reduceTranscript, type Block } from "../../src/ui/state/transcript.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
-import { toolLines } from "../../src/ui/view/cards.js";
+import { toolLines, userLines } from "../../src/ui/view/cards.js";
+import { shellNote } from "../../src/agent/shell-mode.js";
 
 const run = (events: BusEvent[]) => events.reduce((s, e) => reduceTranscript(s, e, 1000), emptyTranscript());
 const started = (callId: string, path: string): BusEvent => ({ type: "tool.started", taskId: "t", callId, name: "edit_file", kind: "edit", args: { path, old_string: "a", new_string: "b" }, summary: path });
@@ -33,5 +34,21 @@ describe("a call that never started", () => {
     const lines = toolLines(block, { p: makePalette(builtinTheme("dark"), 0), width: 80, now: 1000, focused: false, ascii: false });
     expect(lines[0]).toContain("run_command rm -rf build");
     expect(lines[1]).toContain("denied: the user said no");
+  });
+});
+
+describe("a resumed session's cards", () => {
+  const c = { p: makePalette(builtinTheme("dark"), 0), width: 80, now: 1000, focused: false, ascii: false };
+  it("a tool card without a summary shows its command", () => {
+    const block: Extract<Block, { kind: "tool" }> = { kind: "tool", id: "b1", callId: "x", name: "run_command", toolKind: null, summary: "", args: { command: "make test" }, status: "denied", output: "", display: "denied", forModel: "", startedAt: 0, durationMs: null, expanded: false };
+    expect(toolLines(block, c)[0]).toContain("run_command make test");
+  });
+
+  it("a ! command's note shows as the command", () => {
+    const text = shellNote("ls -la", { status: "ok", forModel: "$ ls -la\nexit code 0 (0.0 s)\n--- stdout ---\na\nb", display: "" });
+    const lines = userLines({ kind: "user", id: "u", text }, c);
+    expect(lines[0]).toBe("› !ls -la");
+    expect(lines[1]).toContain("4 lines of output went to the model");
+    expect(lines.join("\n")).not.toContain("<bash");
   });
 });

@@ -4,6 +4,7 @@ import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { formatDuration } from "./chrome.js";
+import { shellNoteView } from "./shell-note-view.js";
 
 export const LIVE_TAIL_LINES = 4;
 const EXPANDED_MAX_LINES = 200;
@@ -30,8 +31,9 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
-  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : [];
-  return [...gutter(wrapAll(block.text, c.width - 2).map((l) => c.p.user(l)), mark, "  "), ...label];
+  const shell = block.kind === "user" ? shellNoteView(block.text) : null;
+  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : shell ? [c.p.dim(`  (${shell.lines} line${shell.lines === 1 ? "" : "s"} of output went to the model)`)] : [];
+  return [...gutter(wrapAll(shell ? `!${shell.command}` : block.text, c.width - 2).map((l) => c.p.user(l)), mark, "  "), ...label];
 }
 
 const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
@@ -49,13 +51,19 @@ const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
   }
 };
 
+/** A card rebuilt from a stored session has no summary: its command or path says what it was. */
+function argsSummary(args: unknown): string {
+  const a = args as { command?: unknown; path?: unknown } | null;
+  return typeof a?.command === "string" ? a.command : typeof a?.path === "string" ? a.path : "";
+}
+
 export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   const caret = block.expanded ? "▾" : "▸";
   const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
   const time = elapsed !== null ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`) : "";
   const head = `${c.ascii ? (block.expanded ? "v" : ">") : caret} ${statusMark(c, block.status)} ${c.p.toolName(block.name)} `;
   const room = Math.max(0, c.width - visibleWidth(head) - visibleWidth(time));
-  const lines = [head + c.p.toolArgs(truncateToWidth(block.summary.replace(/\s+/g, " "), room)) + time];
+  const lines = [head + c.p.toolArgs(truncateToWidth((block.summary || argsSummary(block.args)).replace(/\s+/g, " "), room)) + time];
   const inner = Math.max(4, c.width - 4);
   if (block.status === "running") {
     const tail = block.output.replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES).filter((l) => l !== "");
