@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
@@ -162,5 +162,24 @@ describe("the shortcut sheet", () => {
       expect(screen).toContain(want);
     }
     expect(app.lines().every((l) => l.length <= 80)).toBe(true);
+  });
+});
+
+describe("the task list after one-shot runs", () => {
+  it("lists no -p run nobody kept, and a kept task shows its tokens before it is opened", async () => {
+    server = await startMockServer(() => textReply("fine", { usage: { prompt: 1500, completion: 500 } }));
+    const ws = tempDir();
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
+    for (const args of [["-p", "throwaway question"], ["-p", "throwaway question"], ["-p", "kept question"], ["-p", "and more", "--continue"]]) {
+      const r = await runCli([...args, "-C", ws], { env });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    app = new PtyApp({ cols: 80, rows: 24, cwd: ws, env });
+    // The list is narrow at 80 columns: the title is cut ("kept que…").
+    const screen = await app.waitFor("kept que");
+    expect(screen).not.toContain("throwaway");
+    // Two runs of 1,500 + 500 tokens, before the task is even opened.
+    expect(screen).toMatch(/kept que\S*\s+4(\.0)?k/);
+    expect(screen).toContain("Tasks 2");
   });
 });
