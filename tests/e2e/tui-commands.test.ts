@@ -86,7 +86,14 @@ describe.each([
     app.type(keys.esc);
     await app.waitFor((s) => !s.includes("+uncommitted line"));
 
-    await app.typeSlowly("/team:greet Ada");
+    // From the palette, the custom command lands in the input, ready for its argument.
+    app.type(keys.ctrl("k"));
+    await app.waitFor("Command palette");
+    await app.typeSlowly("team:greet");
+    await app.waitFor("NAME · greet someone");
+    app.type(keys.enter);
+    await app.waitFor((sc) => !sc.includes("Command palette") && sc.includes("/team:greet"));
+    await app.typeSlowly("Ada");
     await closeCompletion(app);
     app.type(keys.enter);
     await app.waitFor("greeted");
