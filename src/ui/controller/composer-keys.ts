@@ -55,7 +55,8 @@ export function send(ctl: Controller): void {
     return;
   }
   if ("error" in slash) {
-    ctl.status(slash.error, "error");
+    const untrusted = slash.error.startsWith("unknown command") && ctl.deps.workspace?.untrustedCommands();
+    ctl.status(untrusted ? `${slash.error} (this workspace's own commands apply once you trust the folder)` : slash.error, "error");
     ctl.setUi((ui) => ({ ...ui, composer: createEditor(text) }));
     return;
   }
