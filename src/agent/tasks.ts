@@ -368,7 +368,8 @@ export class TaskManager {
     task.running = (async () => {
       try {
         const result = await (await this.agentFor(task.id)).shell(command);
-        task.status = result.status === "ok" ? "done" : result.status === "aborted" ? "idle" : "failed";
+        // A command that exits non-zero is an answer, not a failed task.
+        task.status = result.status === "aborted" ? "idle" : "done";
       } catch (error) {
         log("error", `task ${task.id} shell command failed`, error);
         task.status = "failed";
