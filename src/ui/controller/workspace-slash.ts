@@ -23,7 +23,7 @@ export function statusLines(ctl: Controller): string[] {
     row("policy", s?.approval ?? "?"),
     row("mode", s?.mode ?? "?"),
     row("sandbox", ctl.deps.sandboxLabel()),
-    row("context", context ? `${context.chars.toLocaleString("en-US")} of ${context.budget.toLocaleString("en-US")} characters before compaction (${percent(context.chars, context.budget)}), ${context.messages} messages` : remote ? "kept by the daemon" : "nothing loaded yet"),
+    row("context", context ? `${context.chars.toLocaleString("en-US")} of ${context.budget.toLocaleString("en-US")} characters (${percent(context.chars, context.budget)}; compacted at 100%), ${context.messages} messages` : remote ? "kept by the daemon" : "nothing loaded yet"),
     row("tokens", s ? `${s.usage.prompt.toLocaleString("en-US")} in, ${s.usage.completion.toLocaleString("en-US")} out in this task` : "?"),
   ];
   const mcp = ctl.state.mcp;
@@ -46,7 +46,7 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
   const ws = ctl.deps.workspace;
   switch (slash.kind) {
     case "status":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Status", lines: statusLines(ctl), offset: 0 } }));
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Status", lines: statusLines(ctl), offset: 0, words: true } }));
       return;
     case "init":
       ctl.submitText(INIT_PROMPT, { typed });

@@ -5,6 +5,7 @@ import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/w
 import type { Palette } from "../theme/palette.js";
 import { formatDuration } from "./chrome.js";
 import { shellNoteView } from "./shell-note-view.js";
+import { SHELL_CALL_PREFIX } from "../../agent/shell-mode.js";
 
 export const LIVE_TAIL_LINES = 4;
 const EXPANDED_MAX_LINES = 200;
@@ -74,7 +75,9 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   }
   if (block.expanded) {
     const args = typeof block.args === "string" ? block.args : JSON.stringify(block.args, null, 2) ?? "";
-    const body = [...wrapAll(args, inner).map((l) => c.p.toolArgs(l)), ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : []), ...wrapAll(block.forModel || block.output, inner)];
+    // A `!` command's output starts with the command itself: its arguments would say it twice.
+    const head = block.callId.startsWith(SHELL_CALL_PREFIX) ? [] : [...wrapAll(args, inner).map((l) => c.p.toolArgs(l)), ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : [])];
+    const body = [...head, ...wrapAll(block.forModel || block.output, inner)];
     const cut = body.length > EXPANDED_MAX_LINES ? [...body.slice(0, EXPANDED_MAX_LINES), c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`)] : body;
     for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
   }
