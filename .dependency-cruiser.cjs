@@ -25,9 +25,11 @@ const ABOVE_SERVICES = "^src/(agent|remote|oneshot|daemon|ui)/|^src/cli\\.";
  * tasks.ts: the TaskManager, driven by bus commands only; engine.ts / agent-types.ts: the agent's
  * contract types; extensions.ts: MCP, skills, hooks and AGENTS.md, loaded once per process by
  * every front end; confinement.ts: the sandbox label shown in the title bar, from settings;
- * interrupt.ts: the exit code of a signal, shared with the one-shot front end.
+ * interrupt.ts: the exit code of a signal, shared with the one-shot front end; workspace-source.ts:
+ * the read-only view /status, /diff, /review and custom commands show (git diff, context budget),
+ * and workspace-view.ts its type.
  */
-const AGENT_ENTRY = "^src/agent/(tasks|engine|agent-types|extensions|confinement|interrupt)\\.";
+const AGENT_ENTRY = "^src/agent/(tasks|engine|agent-types|extensions|confinement|interrupt|workspace-source|workspace-view)\\.";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -17,6 +17,8 @@ import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit
 import { repairToolPairs } from "../session/repair.js";
 import { mapLimit } from "./map-limit.js";
 import { addUsage, usageEvent, type UsageTotals } from "./providers/usage.js";
+import type { ExecuteEnv, ToolCallResult } from "../tools/registry.js";
+import { SHELL_CALL_PREFIX, shellNote } from "./shell-mode.js";
 
 /**
  * Tool calls of one step that run at once; the rest wait their turn (a model asking for 300
@@ -355,24 +357,59 @@ export class Agent {
     await this.writer.idle;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
-    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) =>
-      this.opts.tools.execute(call, {
-        workspace: settings.workspace,
-        taskId: this.taskId,
-        ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
-        signal,
-        emit: (event) => this.opts.emit(event),
-        ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
-        ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
-        ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
-        session: this.sessionTools,
-        ...(this.opts.web ? { web: this.opts.web } : {}),
-        ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
-        ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
-      }),
-    );
+    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) => this.opts.tools.execute(call, this.toolEnv(signal)));
     calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
     return { kind: "tools", text: reply.content };
+  }
+
+  /** Where and how this agent's tool calls run: the one path for the model's calls and the user's `!` commands. */
+  private toolEnv(signal: AbortSignal): ExecuteEnv {
+    return {
+      workspace: this.opts.settings.workspace,
+      taskId: this.taskId,
+      ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
+      signal,
+      emit: (event) => this.opts.emit(event),
+      ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+      ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
+      ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+      session: this.sessionTools,
+      ...(this.opts.web ? { web: this.opts.web } : {}),
+      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
+    };
+  }
+
+  /**
+   * `!` shell mode: runs `command` as the model's run_command would (policy, approval, sandbox),
+   * as a turn of its own without a model call. Its note (shell-mode.ts) is the turn's prompt, so
+   * the model sees the command and its output next turn, and /undo and /rewind treat it as a turn.
+   */
+  async shell(rawCommand: string): Promise<ToolCallResult> {
+    if (this.running) throw new Error("a turn is already running");
+    const command = redact(rawCommand);
+    this.running = true;
+    this.stopRequested = false;
+    const abort = (this.toolAbort = new AbortController());
+    const turnId = `turn-${++this.turnCount}`;
+    this.emit({ type: "turn.started", turnId, prompt: `!${command}` });
+    const note: ChatMessage = { role: "user", content: shellNote(command, null) };
+    this.messages.push(note);
+    let result: ToolCallResult;
+    try {
+      // On disk before the command runs, like a prompt: its file changes are checkpointed under it.
+      await this.save();
+      result = await this.opts.tools.execute({ id: `${SHELL_CALL_PREFIX}${turnId}`, name: "run_command", arguments: JSON.stringify({ command }) }, this.toolEnv(abort.signal));
+      note.content = shellNote(command, result);
+    } finally {
+      this.toolAbort = null;
+      this.running = false;
+    }
+    await this.save();
+    const reason = result.status === "aborted" ? "interrupted" : "completed";
+    const saveError = this.saveError ?? undefined;
+    this.emit({ type: "turn.completed", turnId, reason, response: "", ...(saveError ? { saveError } : {}), steps: 0, usage: { prompt: 0, completion: 0 } });
+    return result;
   }
 
   /** The 1-based ordinal of the newest user prompt of the session (folded ones counted). */

@@ -97,6 +97,8 @@ interface Child {
   stop: AbortController;
   startedMs: number | null;
   lastEmit: number;
+  /** Edits under way (call id -> path): a file counts once its edit succeeded. */
+  editing: Map<string, string>;
 }
 
 /** Contract: one per task; every row change is emitted as `subagent.updated` with the task's id. */
@@ -179,6 +181,7 @@ export class Subagents {
       stop: new AbortController(),
       startedMs: null,
       lastEmit: 0,
+      editing: new Map(),
     };
     this.children.set(id, child);
     this.update(child, {});
@@ -238,13 +241,18 @@ export class Subagents {
     switch (event.type) {
       case "tool.started": {
         const path = (event.args as { path?: unknown } | null)?.path;
-        const files = event.kind === "edit" && typeof path === "string" && !child.row.files.includes(path) ? [...child.row.files, path] : child.row.files;
-        this.update(child, { tool: { name: event.name, summary: event.summary }, files });
+        if (event.kind === "edit" && typeof path === "string") child.editing.set(event.callId, path);
+        this.update(child, { tool: { name: event.name, summary: event.summary } });
         return;
       }
-      case "tool.completed":
-        this.update(child, { tool: null });
+      case "tool.completed": {
+        // Only an edit that was made counts as a file the child touched.
+        const path = child.editing.get(event.callId);
+        child.editing.delete(event.callId);
+        const files = event.status === "ok" && path !== undefined && !child.row.files.includes(path) ? [...child.row.files, path] : child.row.files;
+        this.update(child, { tool: null, files });
         return;
+      }
       case "usage.updated":
         this.update(child, { usage: addUsage({ ...child.row.usage }, event) });
         return;

@@ -38,7 +38,8 @@ export interface ApprovalContext {
   changed(): void;
 }
 
-export type Decision = { allow: true; args?: Record<string, unknown> } | { allow: false; reason: string };
+/** `asked`: the user was asked (the time until the answer is not the tool's). */
+export type Decision = { allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean };
 
 /**
  * Contract: resolves once the call may run (possibly with rewritten args) or is refused; a call
@@ -72,7 +73,7 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
       ...(who ? { agentId: who.agentId } : {}),
       resolve: (decision) => {
         who?.waiting(false);
-        resolve(decision);
+        resolve({ ...decision, asked: true });
       },
       remember: (asked) => {
         // Consent to a dangerous command is never kept beyond this task, whatever a client sends.

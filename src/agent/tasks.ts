@@ -122,7 +122,7 @@ export class TaskManager {
   }
 
   /** Adds a task without loading its session; the agent is built on first use. */
-  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string } = {}): void {
+  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string; usage?: { prompt: number; completion: number } } = {}): void {
     if (this.tasks.has(id)) return;
     const now = new Date().toISOString();
     const task: Task = {
@@ -137,7 +137,7 @@ export class TaskManager {
       sessionFile: init.sessionFile ?? sessionFileFor(this.opts.settings.sessionDir, newSessionId()),
       createdAt: now,
       updatedAt: init.updatedAt ?? now,
-      usage: { prompt: 0, completion: 0 },
+      usage: { prompt: init.usage?.prompt ?? 0, completion: init.usage?.completion ?? 0 },
       agent: null,
       loading: null,
       closing: null,
@@ -245,7 +245,10 @@ export class TaskManager {
         if (task && !task.agent) void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
         return;
       case "user.submit":
-        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? []);
+        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? [], command.model);
+        return;
+      case "shell.run":
+        if (task) this.shell(task, command.command);
         return;
       case "turn.interrupt":
         if (task) this.interrupt(task, command.force ?? false);
@@ -321,7 +324,7 @@ export class TaskManager {
     }
   }
 
-  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = []): void {
+  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = [], model?: string): void {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
@@ -338,10 +341,10 @@ export class TaskManager {
     }
     task.status = "running";
     this.changed(task);
-    task.running = this.runTurn(task, text, images);
+    task.running = this.runTurn(task, text, images, model);
   }
 
-  private async runTurn(task: Task, text: string, images: string[] = []): Promise<void> {
+  private async runTurn(task: Task, text: string, images: string[] = [], model?: string): Promise<void> {
     try {
       const agent = await this.agentFor(task.id);
       const built = await buildPrompt(text, images, this.opts.settings.workspace);
@@ -353,7 +356,11 @@ export class TaskManager {
         for (const note of built.notes) this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
         agent.session.title = task.title;
         agent.session.pinned = task.pinned;
-        const result = await agent.run(built.content);
+        // A model for this turn only: the task's own comes back when it ends.
+        if (model) agent.model = model;
+        const result = await agent.run(built.content).finally(() => {
+          if (model) agent.model = task.model;
+        });
         // A turn whose session could not be saved is shown failed (its notice says why).
         task.status = result.saveError ? "failed" : result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
       }
@@ -363,6 +370,28 @@ export class TaskManager {
       this.emit({ type: "notice", taskId: task.id, level: "error", text: `the turn failed: ${(error as Error).message}` });
     }
     this.settle(task);
+  }
+
+  /** `!` shell mode: the command runs as a turn of its own (Ctrl-C stops it like one). */
+  private shell(task: Task, command: string): void {
+    if (task.running) {
+      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "a ! command runs between turns: wait for this one to end (or stop it)" });
+      return;
+    }
+    task.status = "running";
+    this.changed(task);
+    task.running = (async () => {
+      try {
+        const result = await (await this.agentFor(task.id)).shell(command);
+        // A command that exits non-zero is an answer, not a failed task.
+        task.status = result.status === "aborted" ? "idle" : "done";
+      } catch (error) {
+        log("error", `task ${task.id} shell command failed`, error);
+        task.status = "failed";
+        this.emit({ type: "notice", taskId: task.id, level: "error", text: `the command failed: ${(error as Error).message}` });
+      }
+      this.settle(task);
+    })();
   }
 
   /** The task is free again: what was queued meanwhile becomes the next turn. */
@@ -506,7 +535,7 @@ export class TaskManager {
   private async index(task: Task): Promise<void> {
     if (this.opts.index === false) return;
     if (!task.agent || task.agent.messages.length <= 1) return;
-    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt };
+    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt, usage: { ...task.usage } };
     await updateTaskIndex(this.opts.settings.home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch((error: unknown) =>
       log("warn", "task index not updated", error),
     );

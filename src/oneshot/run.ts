@@ -30,10 +30,12 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
 /**
- * One-shot sessions join the task index too, so `--continue` and the UI's task list find them;
- * a session already listed keeps its id (the UI's task for it stays the same task).
+ * One-shot sessions join the task index, so `--continue` and /resume find them; a session already
+ * listed keeps its id (the UI's task for it stays the same task) and adds this turn's tokens. The
+ * UI's task list leaves a one-shot run out unless it was asked to be kept: `keep`, a run that
+ * continued a session (--session, --resume, --continue), or a session the UI had listed already.
  */
-async function recordInIndex(settings: Settings, agent: { sessionFile: string | null; session: { id: string; title?: string | undefined }; messages: unknown[] }, prompt: string): Promise<void> {
+async function recordInIndex(settings: Settings, agent: { sessionFile: string | null; session: { id: string; title?: string | undefined }; messages: unknown[] }, prompt: string, usage: { prompt: number; completion: number }, keep: boolean): Promise<void> {
   const file = agent.sessionFile;
   if (!file || agent.messages.length <= 1) return;
   const line = prompt.trim().split("\n", 1)[0] ?? "";
@@ -46,6 +48,8 @@ async function recordInIndex(settings: Settings, agent: { sessionFile: string | 
       pinned: existing?.pinned ?? false,
       workspace: settings.workspace,
       updatedAt: new Date().toISOString(),
+      usage: { prompt: (existing?.usage?.prompt ?? 0) + usage.prompt, completion: (existing?.usage?.completion ?? 0) + usage.completion },
+      ...(!keep && (existing?.oneShot ?? true) ? { oneShot: true } : {}),
     };
     return [entry, ...entries.filter((e) => e.sessionFile !== file)];
   }).catch((error: unknown) => log("warn", "task index not updated", error));
@@ -118,14 +122,14 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
       agent.stop({ force: true });
       agent.hurryClose();
     },
-    () => runTurn(agent, { settings, prompt, flags, mode, io, extensions, state }),
+    () => runTurn(agent, { settings, prompt, flags, mode, io, extensions, state, keep: typeof sessionFlag === "string" }),
   );
 }
 
 /** The turn, its output and the run's exit code; a SIGTERM or SIGHUP on the way gives 128 + signal. */
 async function runTurn(
   agent: Agent,
-  run: { settings: Settings; prompt: string; flags: Flags; mode: "text" | "json" | "stream-json"; io: OneShotIO; extensions: Extensions; state: { signalled: TerminationSignal | null } },
+  run: { settings: Settings; prompt: string; flags: Flags; mode: "text" | "json" | "stream-json"; io: OneShotIO; extensions: Extensions; state: { signalled: TerminationSignal | null }; keep: boolean },
 ): Promise<number> {
   const { settings, prompt, flags, mode, io, extensions, state } = run;
   const images = (flags.values.image as string[] | undefined) ?? [];
@@ -184,7 +188,7 @@ async function runTurn(
   // A slow or hung distillation must not hold the exit long after the answer was printed.
   await agent.close({ memoryWaitMs: ONE_SHOT_MEMORY_WAIT_MS });
   await extensions.close();
-  await recordInIndex(settings, agent, prompt);
+  await recordInIndex(settings, agent, prompt, result.usage, run.keep);
   if (result.saveError) io.stderr.write(`nanohermes: ${result.saveError}\n`);
   if (state.signalled) return signalExitCode(state.signalled);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;

@@ -14,7 +14,12 @@ export const commandDefinitions = {
       text: z.string(),
       mode: z.optional(z.enum(["turn", "steer", "queue"])),
       images: z.optional(z.array(z.string())).check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
+      model: z.optional(z.string().check(z.minLength(1))).check(z.describe("The model for this turn only (a custom command's front matter); ignored for steering and queued text.")),
     },
+  },
+  "shell.run": {
+    doc: "`!` shell mode: run a command as the model's run_command would (policy, approval, sandbox); the command and its output go into the conversation for the next turn. Refused (a notice) while a turn runs.",
+    shape: { ...base, command: z.string().check(z.minLength(1)) },
   },
   "turn.interrupt": {
     doc: "Stop the running turn at the next step boundary; `force` also kills running tools.",

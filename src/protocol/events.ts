@@ -150,7 +150,11 @@ export const eventDefinitions = {
       status: z.enum(toolStatuses),
       forModel: z.string(),
       display: z.string().check(z.describe("A one-line result summary for the user.")),
-      durationMs: z.number().check(z.nonnegative()),
+      durationMs: z.number().check(z.nonnegative(), z.describe("From tool.started to the end: the time it waited for approval is not in it (0 when it never started).")),
+      waitedMs: z.optional(z.number().check(z.nonnegative())).check(z.describe("How long the call waited for the approval question to be answered, when it was asked.")),
+      kind: z.optional(z.enum(toolKinds)).check(z.describe("Set when the call was validated but never started (denied, blocked, failed its pre-check): there was no tool.started to carry it.")),
+      summary: z.optional(z.string()).check(z.describe("With `kind`: the one-line description tool.started would have given (a denied command's text).")),
+      args: z.optional(z.unknown()).check(z.describe("With `kind`: the parsed arguments.")),
     },
   },
   "approval.requested": {

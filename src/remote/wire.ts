@@ -17,6 +17,7 @@ export const defaultSocketPath = (home: string): string => join(home, "daemon.so
 /** Commands a front end may send to a daemon session (`turn.interrupt` has its own endpoint too). */
 export const SESSION_COMMANDS: ReadonlySet<BusCommand["type"]> = new Set<BusCommand["type"]>([
   "user.submit",
+  "shell.run",
   "approval.reply",
   "turn.interrupt",
   "queue.update",

@@ -14,6 +14,10 @@ const EntrySchema = z.object({
   pinned: z.boolean(),
   workspace: z.string(),
   updatedAt: z.string(),
+  /** Tokens the task used so far, so a task listed again at start shows them before it is loaded. */
+  usage: z.optional(z.object({ prompt: z.int().check(z.nonnegative()), completion: z.int().check(z.nonnegative()) })),
+  /** A `-p` run nobody asked to keep: /resume lists it, the UI's task list does not. */
+  oneShot: z.optional(z.boolean()),
 });
 const IndexSchema = z.array(EntrySchema);
 
@@ -31,6 +35,24 @@ export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * The earlier tasks the UI lists for `workspace`, newest first, at most `max`: no one-shot run
+ * nobody kept, and one task per title, so a prompt run three times is listed once (the others stay
+ * in /resume and `nanohermes sessions`). A pinned task is always listed.
+ */
+export function listedTasks(entries: TaskIndexEntry[], workspace: string, max = 50): TaskIndexEntry[] {
+  const seen = new Set<string>();
+  const out: TaskIndexEntry[] = [];
+  for (const e of [...entries].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))) {
+    if (e.workspace !== workspace || e.oneShot) continue;
+    if (!e.pinned && seen.has(e.title)) continue;
+    seen.add(e.title);
+    out.push(e);
+    if (out.length >= max) break;
+  }
+  return out;
 }
 
 /** Updates from this process, by home, one after another in call order (the lock alone is not fair). */

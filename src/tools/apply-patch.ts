@@ -3,7 +3,7 @@
 import { readlinkSync, symlinkSync } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
-import { defineTool, ToolError, type ToolContext } from "./define.js";
+import { defineTool, ToolError, type PrecheckContext, type ToolContext } from "./define.js";
 import { applyHunks } from "./patch-apply.js";
 import { parsePatch, type FileOp } from "./patch-parse.js";
 import { checkWritable, displayPath, resolvePath, writableWalk, type WriteBoundary } from "./paths.js";
@@ -295,4 +295,14 @@ async function run(args: { patch: string }, ctx: ToolContext): Promise<{ forMode
   return { forModel: report.join("\n"), display: display.length > 120 ? `${display.slice(0, 119)}…` : display };
 }
 
-export const applyPatchTool = defineTool({ name: "apply_patch", kind: "edit", description, params, summarize, run });
+/** A patch that does not apply (bad format, a hunk not found, a file missing) fails before the approval question. */
+async function precheck(args: { patch: string }, ctx: PrecheckContext): Promise<void> {
+  try {
+    await plan(parsePatch(args.patch), ctx.workspace, ctx.boundary);
+  } catch (error) {
+    if (error instanceof ToolError) throw new ToolError(`${error.message}\nNo file was changed.`);
+    throw error;
+  }
+}
+
+export const applyPatchTool = defineTool({ name: "apply_patch", kind: "edit", description, params, summarize, precheck, run });

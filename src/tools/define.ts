@@ -87,8 +87,18 @@ export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
    * by kind, KIND_DEADLINE_MS in deadline.ts). The tool's signal is aborted at the deadline.
    */
   deadlineMs?(args: z.infer<P>): number;
+  /**
+   * Contract: finds a call that is bound to fail before anyone is asked about it (an edit whose
+   * text is not in the file) and throws a ToolError saying why, for the model. It runs before the
+   * PreToolUse hooks and the approval question, reads at most, and never changes anything; `run`
+   * checks again, since the file may change while the question waits.
+   */
+  precheck?(args: z.infer<P>, ctx: PrecheckContext): Promise<void>;
   run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
+
+/** What a pre-check may use: where paths resolve and where writes may go. */
+export type PrecheckContext = Pick<ToolContext, "workspace" | "boundary" | "signal">;
 
 /** Erases the parameter type so tools of different shapes can live in one list. */
 export type AnyTool = ToolDef<z.ZodMiniObject>;

@@ -72,6 +72,20 @@ export const editFileTool = defineTool({
     "With an empty old_string, creates a new file containing new_string.",
   params,
   summarize: (a) => `${a.path}${a.replace_all ? " (all occurrences)" : ""}`,
+  // Text that is not in the file (or not unique) is known before the user is asked to approve.
+  async precheck(args, ctx) {
+    const abs = resolvePath(ctx.workspace, args.path);
+    const shown = displayPath(ctx.workspace, abs);
+    const w = writableWalk(ctx.workspace, abs, ctx.boundary);
+    try {
+      await plan(args, w, shown);
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      throw new ToolError(`cannot edit ${shown}: ${(error as Error).message}`);
+    } finally {
+      w.close();
+    }
+  },
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, abs);
@@ -87,8 +101,12 @@ export const editFileTool = defineTool({
   },
 });
 
-/** The edit itself, reading and writing through one walked directory. */
-async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSignal): Promise<ToolOutput> {
+/** What an edit will write, worked out from the file as it is; a ToolError when it cannot be done. */
+type EditPlan =
+  | { kind: "create" }
+  | { kind: "replace"; bytes: Uint8Array; updated: string; first: number; count: number };
+
+async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan> {
   const old = w.lstat();
   if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
   const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over 4 MB; edit it with a command or apply_patch`);
@@ -98,9 +116,7 @@ async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSigna
     if (raw !== null && raw.length > 0) {
       throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
     }
-    w.makeParents();
-    await writeAtomic(w, args.new_string, shown);
-    return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
+    return { kind: "create" };
   }
   if (raw === null) throw new ToolError(`no such file: ${shown} (to create it, use write_file or an empty old_string)`);
   // The format first: a UTF-16 file looks binary, but deserves its encoding's name.
@@ -128,15 +144,25 @@ async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSigna
     );
   }
   const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
+  return { kind: "replace", bytes: encodeText(updated, format, shown), updated, first: lineOf(text, at[0]!), count: args.replace_all ? at.length : 1 };
+}
+
+/** The edit itself, reading and writing through one walked directory. */
+async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSignal): Promise<ToolOutput> {
+  const planned = await plan(args, w, shown);
+  if (planned.kind === "create") {
+    w.makeParents();
+    await writeAtomic(w, args.new_string, shown);
+    return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
+  }
+  const { updated, first, count } = planned;
   if (signal.aborted) throw new ToolError("stopped before writing");
   try {
-    await writeAtomic(w, encodeText(updated, format, shown), shown);
+    await writeAtomic(w, planned.bytes, shown);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
   }
-  const first = lineOf(text, at[0]!);
-  const count = args.replace_all ? at.length : 1;
   const view = snippet(updated.replace(/\r\n/g, "\n"), first, args.new_string.split("\n").length);
   return {
     forModel: `edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,

@@ -54,7 +54,7 @@ export type Authorize = (
   args: Record<string, unknown>,
   call: ToolCall,
   who?: Asker,
-) => Promise<{ allow: true; args?: Record<string, unknown> } | { allow: false; reason: string }>;
+) => Promise<{ allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean }>;
 
 /** A subagent whose call needs approval: the card says who asks, and its board row shows it waits. */
 export interface Asker {
@@ -207,7 +207,11 @@ export class ToolRegistry {
    * `forModel` is at most 20 KB. tool.started is emitted only for calls that passed validation.
    */
   async execute(call: ToolCall, env: ExecuteEnv): Promise<ToolCallResult> {
-    const started = performance.now();
+    // The duration counts from tool.started: the time the question waited is the user's, not the tool's.
+    let started: number | null = null;
+    let waitedMs: number | undefined;
+    // Once the arguments are valid: what a card needs when the call never starts (a denied command still shows).
+    let notStarted: { kind: AnyTool["kind"]; summary: string; args: Record<string, unknown> } | null = null;
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
     const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool, rawWarning?: string): ToolCallResult => {
       // Known secrets never leave a tool: not to the model, the session, the events or the screen.
@@ -225,7 +229,9 @@ export class ToolRegistry {
         status,
         forModel: capped,
         display,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: started === null ? 0 : Math.round(performance.now() - started),
+        ...(waitedMs !== undefined ? { waitedMs } : {}),
+        ...(started === null && notStarted ? { kind: notStarted.kind, summary: redact(notStarted.summary), args: notStarted.args } : {}),
       });
       return { status, forModel: capped, display };
     };
@@ -244,6 +250,19 @@ export class ToolRegistry {
       summary = tool.summarize(args);
     } catch {
       summary = "";
+    }
+    notStarted = { kind: tool.kind, summary, args };
+    // A call that is bound to fail (an edit whose text is not in the file) fails before anyone is asked.
+    if (tool.precheck) {
+      try {
+        await tool.precheck(args, { workspace: env.workspace, signal: env.signal, ...(env.boundary ? { boundary: env.boundary } : {}) });
+      } catch (error) {
+        if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
+        const system = describeSystemError(error);
+        if (system) return finish("error", system, system, tool);
+        // A pre-check that trips over itself decides nothing: the call goes on and `run` decides.
+        log("warn", `precheck of ${tool.name} threw`, error);
+      }
     }
     const hookRuns = (runs: HookRun[], outcome: "blocked" | "warned") =>
       runs.forEach((run, i) =>
@@ -268,11 +287,14 @@ export class ToolRegistry {
     }
     let runArgs = args;
     if (env.authorize) {
+      const asked = performance.now();
       const verdict = await env.authorize(tool, args, call);
+      if (verdict.asked) waitedMs = Math.round(performance.now() - asked);
       if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
       if (verdict.args) runArgs = verdict.args;
     }
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
+    started = performance.now();
     if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
     await env.checkpoint?.before(tool, runArgs);

@@ -8,9 +8,10 @@ import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
-import { readTaskIndex } from "../session/task-index.js";
+import { listedTasks, readTaskIndex } from "../session/task-index.js";
 import { trustWorkspace } from "../config/trust.js";
 import { sandboxLabel } from "../agent/confinement.js";
+import { workspaceSource } from "../agent/workspace-source.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./hooks/context.js";
@@ -134,8 +135,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
   let addEarlier: () => void = () => {};
   const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => (manager ? readTaskIndex(settings.home) : [])).then((entries) => {
     if (!manager) return;
-    for (const e of entries.filter((x) => x.workspace === settings.workspace && x.sessionFile !== opts.sessionFile).slice(0, 50).reverse()) {
-      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt });
+    for (const e of listedTasks(entries.filter((x) => x.sessionFile !== opts.sessionFile), settings.workspace).reverse()) {
+      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt, ...(e.usage ? { usage: e.usage } : {}) });
     }
   });
 
@@ -176,6 +177,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: () => services.sandbox,
+    workspace: workspaceSource(settings, manager),
     skills: () => loadedExtensions?.skills ?? [],
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(

@@ -1,7 +1,7 @@
 // Subagents through the task manager against the mock model over real HTTP: ten delegations in
 // one step never put more than four child requests in flight; failing, stopped and approving
 // children; allowed tools and depth; the preview cut and the gate on their own.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Gate, preview } from "../../src/agent/subagents.js";
@@ -220,6 +220,24 @@ describe("delegation through the task manager", () => {
     expect(existsSync(join(t.settings.workspace, "child-made.txt"))).toBe(true);
     expect(finalRows(t.events).get("agent-1")).toMatchObject({ status: "done", preview: "made it" });
     expect(rows(t.events).some((r) => r.tool?.name === "run_command")).toBe(true);
+  });
+
+  it("a child's board row lists the files its edits changed, not an edit that failed (issue 18)", async () => {
+    let childStep = 0;
+    const t = await setup((_req, child, i) => {
+      if (child) {
+        childStep++;
+        if (childStep === 1) return toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "not there", new_string: "x" } }]);
+        if (childStep === 2) return toolReply([{ name: "write_file", args: { path: "made.txt", content: "made\n" } }]);
+        return textReply("child done");
+      }
+      return i === 0 ? toolReply([{ name: "subagent", args: { agent: "worker", task: "edit things" } }]) : textReply("parent done");
+    });
+    writeFileSync(join(t.settings.workspace, "notes.txt"), "hello\n");
+    t.submit("delegate edits");
+    await t.waitFor("turn.completed", parentTurnEnd);
+    const row = [...finalRows(t.events).values()][0]!;
+    expect(row.files).toEqual(["made.txt"]);
   });
 
   it("limits a child to its allowed tools, and children cannot delegate unless the depth allows", async () => {

@@ -644,7 +644,8 @@ describe("apply_patch as a tool", () => {
     );
     expect(result.status).toBe("error");
     expect(result.forModel).toContain("a.txt: hunk 1 of 1 not found");
-    expect(events).toEqual(["tool.started", "tool.completed"]);
+    // Found by the pre-check, before any approval question: the call never started.
+    expect(events).toEqual(["tool.completed"]);
     expect(await readTree(dirs.ws)).toEqual({ "a.txt": "a\n" });
   });
 

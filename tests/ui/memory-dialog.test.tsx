@@ -112,12 +112,27 @@ describe("the memory dialog's keys", () => {
     expect(fake.entries.find((e) => e.id === "m2")?.kind).toBe("preference");
 
     h.keys("n");
-    expect(await h.frame()).toContain("New memory (saved as a fact; k changes the kind)");
+    expect(await h.frame()).toContain("New memory (saved as a fact; then k in the list changes its kind)");
     h.keys("The CI runs on Node 20\r");
     frame = await until(h, (f) => f.includes("saved as a fact"));
     expect(fake.entries.at(-1)).toMatchObject({ kind: "fact", text: "The CI runs on Node 20" });
     // The new entry is selected.
     expect(frame).toMatch(/› fact +The CI runs on Node 20/);
+  });
+
+  it("the New memory field's k hint: k types a k there, and k on the saved entry changes its kind (issue 18)", async () => {
+    const fake = fakeMemory();
+    h = await renderUi(80, 24, { memory: fake.source, now: () => NOW });
+    h.keys("/memory\r");
+    await until(h, (f) => f.includes("2 memories"));
+    h.keys("n");
+    await until(h, (f) => f.includes("then k in the list changes its kind"));
+    h.keys("The CI keeps Node 20\r");
+    await until(h, (f) => /› fact +The CI keeps Node 20/.test(f));
+    expect(fake.entries.at(-1)).toMatchObject({ kind: "fact", text: "The CI keeps Node 20" });
+    h.keys("k");
+    await until(h, (f) => /› lesson +The CI keeps Node 20/.test(f));
+    expect(fake.entries.at(-1)?.kind).toBe("lesson");
   });
 
   it("d deletes after a y/n confirmation; n keeps it; a rejected edit shows the store's message", async () => {

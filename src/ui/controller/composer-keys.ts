@@ -1,6 +1,6 @@
 // The composer: typing and pasting (a pasted block stays one message), Enter to send (or to steer
 // a running turn), Tab to queue or complete, history, slash commands and $EDITOR.
-import { applyCompletion, complete } from "../input/complete.js";
+import { applyCompletion, complete, type CommandCandidate } from "../input/complete.js";
 import { applyEditorAction, createEditor, editorActions, editorText, insertText, isEmpty, type EditorState } from "../input/editor.js";
 import { downOrHistory, upOrHistory } from "../input/history.js";
 import type { InputEvent } from "../input/keys.js";
@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { looksLikeImagePath } from "../../protocol/images.js";
 import { attachImage, runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
+import { customCommands } from "./workspace-slash.js";
 
 /** A paste larger than this is refused: it would not be a prompt anyone meant to send. */
 export const MAX_PASTE_CHARS = 1_000_000;
@@ -17,9 +18,15 @@ export const MAX_PASTE_CHARS = 1_000_000;
 function setComposer(ctl: Controller, composer: EditorState, keepCompletion = true): void {
   ctl.setUi((ui) => {
     const open = keepCompletion && ui.completion !== null;
-    const list = open || /^[/@]|\s@/.test(editorText(composer)) ? complete(composer, { commands: slashCommands, paths: ctl.deps.paths() }) : null;
+    const list = open || /^[/@]|\s@/.test(editorText(composer)) ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() }) : null;
     return { ...ui, composer, completion: list && (open || autoOpen(composer)) ? { list, index: 0 } : null };
   });
+}
+
+/** Built-in commands, then the custom ones (a built-in name always means the built-in command). */
+function commandCandidates(ctl: Controller): CommandCandidate[] {
+  const custom = customCommands(ctl).map((c) => ({ name: c.name, description: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope})` }));
+  return custom.length ? [...slashCommands, ...custom] : slashCommands;
 }
 
 /** Completion opens by itself while typing a slash command or an @path. */
@@ -29,23 +36,32 @@ function autoOpen(s: EditorState): boolean {
   return (s.line === 0 && /^\/\S*$/.test(before)) || /(^|\s)@\S*$/.test(before);
 }
 
+/** `!command` (shell mode): the command to run; null for any other prompt. A lone `!` is a prompt. */
+export function shellCommand(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed.startsWith("!") && trimmed.length > 1 ? trimmed.slice(1).trim() || null : null;
+}
+
 export function send(ctl: Controller): void {
   const text = editorText(ctl.ui.composer);
   if (text.trim() === "") return;
-  const slash = parseSlash(text);
+  const slash = parseSlash(text, customCommands(ctl));
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();
   if (slash === null) {
-    ctl.submitText(text);
+    const shell = shellCommand(text);
+    if (shell !== null) ctl.runShell(text, shell);
+    else ctl.submitText(text);
     return;
   }
   if ("error" in slash) {
-    ctl.status(slash.error, "error");
+    const untrusted = slash.error.startsWith("unknown command") && ctl.deps.workspace?.untrustedCommands();
+    ctl.status(untrusted ? `${slash.error} (this workspace's own commands apply once you trust the folder)` : slash.error, "error");
     ctl.setUi((ui) => ({ ...ui, composer: createEditor(text) }));
     return;
   }
   ctl.deps.remember(text);
-  runSlash(ctl, slash);
+  runSlash(ctl, slash, text.trim());
 }
 
 export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
@@ -98,7 +114,7 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
         ctl.status("queued: it runs as the next turn");
         return true;
       }
-      const list = complete(ui.composer, { commands: slashCommands, paths: ctl.deps.paths() });
+      const list = complete(ui.composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() });
       if (!list) return true;
       if (list.items.length === 1) setComposer(ctl, applyCompletion(ui.composer, list, list.items[0]!), false);
       else ctl.setUi((u) => ({ ...u, completion: { list, index: 0 } }));

@@ -17,6 +17,7 @@ import { handleDialogKey } from "./dialogs.js";
 import { handleListKey, type ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
+import type { WorkspaceSource } from "../../agent/workspace-view.js";
 import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
 
 /** What the transcript pane last showed, for scrolling by lines and pages. */
@@ -43,6 +44,8 @@ export const DOUBLE_PRESS_MS = 2000;
 const STOPPING_HINT_MS = 10 * 60_000;
 
 export interface ControllerDeps {
+  /** /status, /diff, /review and custom commands; without it they say they are not available. */
+  workspace?: WorkspaceSource;
   store: Store;
   bus: Bus;
   keymap: ResolvedKeymap<Action>;
@@ -404,19 +407,38 @@ export class Controller {
     this.setScroll({ follow: false, top: { block: index, line: 0 } });
   }
 
-  submitText(text: string): void {
+  /**
+   * Sends a prompt (a new turn, or steering while one runs). `typed`: what the user typed, for the
+   * history, when the prompt was made from it (a slash command's fixed prompt). `model`: for this
+   * turn only.
+   */
+  submitText(text: string, opts: { typed?: string; model?: string } = {}): void {
     const task = this.currentTask();
     if (!task) return;
-    this.deps.remember(text);
-    this.deps.history.add(text);
+    if (opts.typed === undefined) this.deps.remember(text);
+    this.deps.history.add(opts.typed ?? text);
     const images = this.ui.attachments;
     const steer = this.isRunning();
     if (images.length > 0 && steer) {
       this.status("images go with a new turn: wait for this one to end (or Tab to queue without them)", "warn");
       return;
     }
-    this.send({ type: "user.submit", taskId: task.id, text, mode: steer ? "steer" : "turn", ...(images.length ? { images } : {}) });
+    this.send({ type: "user.submit", taskId: task.id, text, mode: steer ? "steer" : "turn", ...(images.length ? { images } : {}), ...(opts.model && !steer ? { model: opts.model } : {}) });
     if (images.length) this.setUi((ui) => ({ ...ui, attachments: [] }));
+    this.scrollTo("bottom");
+  }
+
+  /** `!` shell mode: the engine runs `command` under the task's policy and sandbox, between turns. */
+  runShell(text: string, command: string): void {
+    const task = this.currentTask();
+    if (!task) return;
+    this.deps.remember(text);
+    this.deps.history.add(text);
+    if (this.isRunning()) {
+      this.status("a ! command runs between turns: wait for this one to end (or stop it)", "warn");
+      return;
+    }
+    this.send({ type: "shell.run", taskId: task.id, command });
     this.scrollTo("bottom");
   }
 

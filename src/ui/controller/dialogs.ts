@@ -14,6 +14,7 @@ import { handleRewindKey, revertConfirmed } from "./rewind.js";
 import { handlePickerKey } from "./session-picker.js";
 import { runSlash } from "./run-slash.js";
 import { parseSlash, slashCommands } from "./slash.js";
+import { customCommands } from "./workspace-slash.js";
 import type { Dialog } from "./ui-state.js";
 
 export interface PaletteItem {
@@ -32,6 +33,10 @@ export function paletteItems(ctl: Controller): PaletteItem[] {
       if (parsed && !("error" in parsed)) runSlash(x, parsed);
     },
   }));
+  // A custom command goes into the input, where its arguments are typed.
+  for (const c of customCommands(ctl)) {
+    items.push({ label: c.name, hint: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description}`, run: (x) => x.setUi((ui) => ({ ...ui, dialog: null, focus: "composer", composer: createEditor(`${c.name} `) })) });
+  }
   const global: Action[] = ["newTask", "toggleTasks", "toggleResults", "cycleMode", "nextApproval", "browse", "nextTask", "externalEditor"];
   for (const name of global) {
     const keys = ctl.deps.keymap[name].map(formatKeySpec).join(", ");

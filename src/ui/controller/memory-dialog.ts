@@ -155,7 +155,7 @@ export function handleMemoryKey(ctl: Controller, d: MemoryDialog, event: InputEv
       }
       return;
     case "memoryNew":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "memoryNew", title: `New memory (saved as a ${newKind(ctl)}; k changes the kind)`, value: createEditor(), index: 0, back } }));
+      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "memoryNew", title: `New memory (saved as a ${newKind(ctl)}; then k in the list changes its kind)`, value: createEditor(), index: 0, back } }));
       return;
     default:
       return;

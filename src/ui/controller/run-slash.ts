@@ -7,6 +7,7 @@ import { openMemory } from "./memory-dialog.js";
 import { openRewind } from "./rewind.js";
 import { openPicker } from "./session-picker.js";
 import { showCost } from "./cost.js";
+import { runWorkspaceSlash } from "./workspace-slash.js";
 
 export function lastReply(ctl: Controller): string | null {
   const blocks = ctl.currentBlocks();
@@ -53,10 +54,18 @@ export function skillLines(skills: { name: string; description: string; file: st
   return skills.flatMap((s) => [`${s.name}: ${s.description}`, `  ${s.file}`]);
 }
 
-export function runSlash(ctl: Controller, slash: Slash): void {
+/** `typed`: the command as the user typed it (the history keeps it, not a prompt made from it). */
+export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
   const task = ctl.currentTask();
   const taskId = task?.id ?? "";
   switch (slash.kind) {
+    case "status":
+    case "diff":
+    case "init":
+    case "review":
+    case "custom":
+      runWorkspaceSlash(ctl, slash, typed || (slash.kind === "custom" ? slash.command.name : `/${slash.kind}`));
+      return;
     case "new":
       ctl.newTask();
       return;

@@ -2,11 +2,16 @@
 // parser that turns "/undo 2" into a command the controller carries out.
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../../protocol/enums.js";
 import type { CommandCandidate } from "../input/complete.js";
+import type { CustomCommand } from "../../config/custom-commands.js";
 
 export const slashCommands: CommandCandidate[] = [
   { name: "/new", description: "start a new task" },
   { name: "/tasks", description: "show the task list" },
   { name: "/model", description: "show or set this task's model: /model NAME" },
+  { name: "/status", description: "model, endpoint, policy, mode, sandbox, context used, MCP servers" },
+  { name: "/init", description: "write or update AGENTS.md from a look at the repository (a model turn)" },
+  { name: "/diff", description: "the working tree's changes (git diff HEAD)" },
+  { name: "/review", description: "a review of the uncommitted change (a model turn): /review [FOCUS]" },
   { name: "/mode", description: "set the permission mode: default, accept-edits, plan, goal, debug" },
   { name: "/policy", description: "set the approval policy: never, on-request, untrusted" },
   { name: "/sandbox", description: "show the sandbox state" },
@@ -36,6 +41,12 @@ export type Slash =
   | { kind: "new" }
   | { kind: "tasks" }
   | { kind: "model"; name: string | null }
+  | { kind: "status" }
+  | { kind: "init" }
+  | { kind: "diff" }
+  | { kind: "review"; focus: string | null }
+  /** A Markdown command (custom-commands.ts): its prompt, arguments filled in, is sent as a turn. */
+  | { kind: "custom"; command: CustomCommand; args: string }
   | { kind: "mode"; mode: PermissionMode | null }
   | { kind: "policy"; policy: ApprovalPolicy | null }
   | { kind: "sandbox" }
@@ -60,12 +71,23 @@ export type Slash =
   | { kind: "help" }
   | { kind: "quit" };
 
-/** Parses a slash command; an error message for the user otherwise. Null: not a slash command. */
-export function parseSlash(input: string): Slash | { error: string } | null {
+/** The names a custom command cannot take: built-in commands win (and /exit, /quit's other name). */
+export const builtinNames: ReadonlySet<string> = new Set([...slashCommands.map((c) => c.name), "/exit"]);
+
+/**
+ * Parses a slash command; an error message for the user otherwise. Null: not a slash command.
+ * `custom`: the Markdown commands, tried only for a name no built-in command has.
+ */
+export function parseSlash(input: string, custom: readonly CustomCommand[] = []): Slash | { error: string } | null {
   const text = input.trim();
   if (!text.startsWith("/") || text.startsWith("//")) return null;
   const [word = "", ...rest] = text.slice(1).split(/\s+/);
   const arg = rest.join(" ").trim();
+  if (!builtinNames.has(`/${word}`)) {
+    const command = custom.find((c) => c.name === `/${word}`);
+    // The arguments as typed (newlines and spacing kept), after the name.
+    if (command) return { kind: "custom", command, args: text.slice(1 + word.length).trim() };
+  }
   switch (word) {
     case "new":
       return { kind: "new" };
@@ -83,6 +105,14 @@ export function parseSlash(input: string): Slash | { error: string } | null {
       return { kind: "sandbox" };
     case "cost":
       return { kind: "cost" };
+    case "status":
+      return { kind: "status" };
+    case "init":
+      return { kind: "init" };
+    case "diff":
+      return { kind: "diff" };
+    case "review":
+      return { kind: "review", focus: arg || null };
     case "undo": {
       const n = arg ? Number(arg) : 1;
       if (!Number.isInteger(n) || n < 1) return { error: `/undo takes a positive number of turns, not "${arg}"` };

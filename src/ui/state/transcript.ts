@@ -3,6 +3,7 @@
 // cache by identity.
 import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
 import { MEMORY_BLOCK_START } from "../../memory/markers.js";
+import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import { contentText, type ChatMessage } from "../../protocol/messages.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
@@ -253,14 +254,12 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     case "model.fallback":
       // A switch of model or provider stays in the transcript: the rest of the turn comes from elsewhere.
       return add(dropLive(notWaiting(state)), (id) => ({ kind: "notice", id, level: "warn", text: fallbackText(event) }));
-    case "tool.started": {
-      const path = pathArg(event.args);
-      let next = add(state, (id) => ({
-        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null, expanded: false,
+    case "tool.started":
+      return add(state, (id) => ({
+        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null,
+        // A `!` command's output is what the user asked to see: its card opens.
+        expanded: event.callId.startsWith(SHELL_CALL_PREFIX),
       }));
-      if (path && event.kind === "edit" && !next.changed.includes(path)) next = { ...next, changed: [...next.changed, path] };
-      return next;
-    }
     case "tool.output": {
       const i = lastIndex(state.blocks, (b) => b.kind === "tool" && b.callId === event.callId);
       const block = state.blocks[i];
@@ -275,9 +274,13 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       let next: TranscriptState;
       if (block && block.kind === "tool") next = { ...state, blocks: replaceAt(state.blocks, i, { ...block, ...done }) };
       else {
-        // Rejected before it ran (unknown tool, invalid arguments, denied): a card all the same.
-        next = add(state, (id) => ({ kind: "tool", id, callId: event.callId, name: event.name, toolKind: null, summary: "", args: null, output: "", startedAt: now, expanded: false, ...done }));
+        // Rejected before it ran (unknown tool, invalid arguments, denied): a card all the same,
+        // saying what it was when the engine knows (a denied command keeps its text).
+        next = add(state, (id) => ({ kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind ?? null, summary: event.summary ?? "", args: event.args ?? null, output: "", startedAt: now, expanded: false, ...done }));
       }
+      // Only a write that happened is a change: a failed or denied edit is not listed.
+      const written = block?.kind === "tool" && event.status === "ok" && block.toolKind === "edit" ? pathArg(block.args) : null;
+      if (written && !next.changed.includes(written)) next = { ...next, changed: [...next.changed, written] };
       if (block?.kind === "tool" && event.status === "ok" && block.toolKind === "read" && event.name === "read_file") {
         const path = pathArg(block.args);
         if (path && !next.reads.includes(path)) next = { ...next, reads: [...next.reads, path] };

@@ -6,6 +6,8 @@ import { COLLAPSED_DIFF_LINES, editDiffLines } from "./edit-diff.js";
 import { diffStyles } from "./panes.js";
 import type { Palette } from "../theme/palette.js";
 import { formatDuration } from "./chrome.js";
+import { shellNoteView } from "./shell-note-view.js";
+import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
 
 export const LIVE_TAIL_LINES = 4;
 const EXPANDED_MAX_LINES = 200;
@@ -35,8 +37,9 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
-  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : [];
-  return [...gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => c.p.user(l)), mark, "  "), ...label];
+  const shell = block.kind === "user" ? shellNoteView(block.text) : null;
+  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : shell ? [c.p.dim(`  (${shell.lines} line${shell.lines === 1 ? "" : "s"} of output went to the model)`)] : [];
+  return [...gutter(wrapAll(shell ? `!${shell.command}` : block.text, c.width - 2, PROSE).map((l) => c.p.user(l)), mark, "  "), ...label];
 }
 
 const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
@@ -54,13 +57,19 @@ const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
   }
 };
 
+/** A card rebuilt from a stored session has no summary: its command or path says what it was. */
+function argsSummary(args: unknown): string {
+  const a = args as { command?: unknown; path?: unknown } | null;
+  return typeof a?.command === "string" ? a.command : typeof a?.path === "string" ? a.path : "";
+}
+
 export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   const caret = block.expanded ? "▾" : "▸";
   const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
   const time = elapsed !== null ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`) : "";
   const head = `${c.ascii ? (block.expanded ? "v" : ">") : caret} ${statusMark(c, block.status)} ${c.p.toolName(block.name)} `;
   const room = Math.max(0, c.width - visibleWidth(head) - visibleWidth(time));
-  const lines = [head + c.p.toolArgs(truncateToWidth(block.summary.replace(/\s+/g, " "), room)) + time];
+  const lines = [head + c.p.toolArgs(truncateToWidth((block.summary || argsSummary(block.args)).replace(/\s+/g, " "), room)) + time];
   const inner = Math.max(4, c.width - 4);
   if (block.status === "running") {
     const tail = block.output.replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES).filter((l) => l !== "");
@@ -79,7 +88,9 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   if (block.expanded) {
     const args = typeof block.args === "string" ? block.args : JSON.stringify(block.args, null, 2) ?? "";
     const shown = change ?? wrapAll(args, inner).map((l) => c.p.toolArgs(l));
-    const body = [...shown, ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : []), ...wrapAll(block.forModel || block.output, inner)];
+    // A `!` command's output starts with the command itself: its arguments would say it twice.
+    const head = block.callId.startsWith(SHELL_CALL_PREFIX) ? [] : [...shown, ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : [])];
+    const body = [...head, ...wrapAll(block.forModel || block.output, inner)];
     const cut = body.length > EXPANDED_MAX_LINES ? [...body.slice(0, EXPANDED_MAX_LINES), c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`)] : body;
     for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
   }

@@ -9,7 +9,9 @@ import { formatKeySpec } from "../input/keymap.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { slashCommands } from "../controller/slash.js";
+import { customCommands } from "../controller/workspace-slash.js";
 import { fieldLines, frame } from "./dialog-frame.js";
+import { shortcutSheet } from "./shortcut-sheet.js";
 import { memoryLines } from "./memory-view.js";
 import { pickerLines } from "./picker-view.js";
 import { rewindLines } from "./turns-view.js";
@@ -51,6 +53,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   out.push("");
   out.push(p.heading("Commands"));
   for (const c of slashCommands) entry(c.name, c.description);
+  for (const c of customCommands(ctl)) entry(c.name, `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope} command)`);
   out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
   return out;
 }
@@ -68,7 +71,7 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
       return frame(p, "Command palette", [`${p.accent("›")} ${dialog.query}${p.accent("▏")}`, "", ...list], width, height, "type to filter · ↑↓ · Enter run · Esc close");
     }
     case "help": {
-      const all = helpLines(ctl, p, width - 2);
+      const all = [...shortcutSheet(ctl, p, width - 2), "", ...helpLines(ctl, p, width - 2)];
       const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
       return frame(p, "Keys and commands", all.slice(offset), width, height, "↑↓ PgUp PgDn scroll · Esc close");
     }

@@ -1,0 +1,192 @@
+// Issue 18 in a real terminal: `!` shell mode, /status, /diff, /model, /review, /init, a custom
+// command, a failed edit that is never asked about nor counted, and a denied command whose card keeps the command.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { keys, PtyApp } from "../helpers/pty.js";
+
+let server: MockServer | undefined;
+let app: PtyApp | undefined;
+afterEach(async () => {
+  if (app && app.exitCode === null) app.kill("SIGKILL");
+  app = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+/** A git repository with one commit and one uncommitted change, trusted, with a custom command. */
+function workspace(): { ws: string; env: Record<string, string | undefined> } {
+  const ws = tempDir();
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
+  git("init", "-q");
+  writeFileSync(join(ws, "notes.txt"), "first line\n");
+  git("add", "notes.txt");
+  git("commit", "-qm", "start");
+  writeFileSync(join(ws, "notes.txt"), "first line\nuncommitted line\n");
+  mkdirSync(join(ws, ".nanohermes", "commands", "team"), { recursive: true });
+  writeFileSync(join(ws, ".nanohermes", "commands", "team", "greet.md"), "---\ndescription: greet someone\nargument-hint: NAME\n---\nSay hello to $1 from the team.\n");
+  const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model" });
+  writeFileSync(join(env.NANOHERMES_HOME!, "trusted.json"), JSON.stringify([ws]));
+  return { ws, env };
+}
+
+/** Esc closes the completion list; a pause, so Esc and the next key are not read as one Alt chord. */
+async function closeCompletion(a: PtyApp): Promise<void> {
+  a.type(keys.esc);
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+const userTexts = (s: MockServer, i: number) =>
+  (s.requests[i]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+
+describe.each([
+  [120, 40],
+  [80, 24],
+])("commands at %ix%i", (cols, rows) => {
+  it("! runs a command whose output the model reads next turn; /status, /diff, a custom command and /model", async () => {
+    const { ws, env } = workspace();
+    server = await startMockServer([textReply("saw the shell output"), textReply("greeted"), textReply("on the other model"), textReply("reviewed it"), textReply("wrote AGENTS.md")]);
+    app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
+    await app.waitFor("Ask anything");
+
+    await app.typeSlowly("!echo shell-out-$((6*7))");
+    app.type(keys.enter);
+    // The same policy as the model's commands: a substitution is not read-only, so it asks.
+    await app.waitFor("Approval needed");
+    app.type("y");
+    await app.waitFor("shell-out-42");
+    expect(app.screen()).toContain("run_command");
+    expect(server.requests).toHaveLength(0);
+    await app.typeSlowly("what did it print?");
+    app.type(keys.enter);
+    await app.waitFor("saw the shell output");
+    const first = userTexts(server, 0);
+    expect(first[0]).toContain("<bash-input>echo shell-out-$((6*7))</bash-input>");
+    expect(first[0]).toContain("shell-out-42");
+    expect(first.at(-1)).toBe("what did it print?");
+
+    await app.typeSlowly("/status");
+    app.type(keys.enter);
+    await app.waitFor(/endpoint\s+http/);
+    const status = app.screen();
+    expect(status).toMatch(/policy\s+on-request/);
+    expect(status).toMatch(/context\s+[\d,]+ of [\d,]+ characters/);
+    expect(status).toMatch(/MCP\s+no servers configured/);
+    expect(status).toContain("/team:greet");
+    app.type(keys.esc);
+    await app.waitFor((s) => !s.includes("endpoint"));
+
+    await app.typeSlowly("/diff");
+    app.type(keys.enter);
+    await app.waitFor("+uncommitted line");
+    expect(app.screen()).toContain("git diff HEAD");
+    app.type(keys.esc);
+    await app.waitFor((s) => !s.includes("+uncommitted line"));
+
+    // From the palette, the custom command lands in the input, ready for its argument.
+    app.type(keys.ctrl("k"));
+    await app.waitFor("Command palette");
+    await app.typeSlowly("team:greet");
+    await app.waitFor("NAME · greet someone");
+    app.type(keys.enter);
+    await app.waitFor((sc) => !sc.includes("Command palette") && sc.includes("/team:greet"));
+    await app.typeSlowly("Ada");
+    await closeCompletion(app);
+    app.type(keys.enter);
+    await app.waitFor("greeted");
+    expect(userTexts(server, 1).at(-1)).toBe("Say hello to Ada from the team.");
+
+    await app.typeSlowly("/model other-model");
+    await closeCompletion(app);
+    app.type(keys.enter);
+    await app.waitFor("model: other-model");
+    await app.typeSlowly("and now?");
+    app.type(keys.enter);
+    await app.waitFor("on the other model");
+    expect(server.requests[2]!.model).toBe("other-model");
+    expect(server.requests[1]!.model).toBe("mock-model");
+
+    await app.typeSlowly("/review");
+    app.type(keys.enter);
+    await app.waitFor("reviewed it");
+    const review = userTexts(server, 3).at(-1)!;
+    expect(review).toContain("Review the uncommitted change");
+    expect(review).toMatch(/```diff\n[\s\S]*\+uncommitted line[\s\S]*```$/);
+
+    await app.typeSlowly("/init");
+    app.type(keys.enter);
+    await app.waitFor("wrote AGENTS.md");
+    expect(userTexts(server, 4).at(-1)).toMatch(/^Look at this repository and write AGENTS\.md/);
+  });
+
+  it("a failed edit is neither asked about nor counted; a denied command keeps its command", async () => {
+    const { ws, env } = workspace();
+    server = await startMockServer([
+      toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "not in the file", new_string: "x" } }]),
+      textReply("the edit failed"),
+      toolReply([{ name: "run_command", args: { command: "touch denied-file.txt" } }]),
+      textReply("ok, not touching it"),
+      toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "first line", new_string: "First line" } }]),
+      textReply("edited"),
+    ]);
+    app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
+    await app.waitFor("Ask anything");
+
+    await app.typeSlowly("edit it");
+    app.type(keys.enter);
+    await app.waitFor("the edit failed");
+    expect(app.screen()).not.toContain("Approval needed");
+    expect(app.screen()).toContain("old_string was not found");
+    if (cols >= 120) expect(app.screen()).not.toMatch(/Changes 1/);
+
+    await app.typeSlowly("touch a file");
+    app.type(keys.enter);
+    await app.waitFor("Approval needed");
+    app.type("n");
+    await app.waitFor("ok, not touching it");
+    expect(app.screen()).toMatch(/run_command touch denied-file\.txt/);
+
+    await app.typeSlowly("edit it properly");
+    app.type(keys.enter);
+    await app.waitFor("Approval needed");
+    app.type("y");
+    await app.waitFor("edited");
+    expect(readFileSync(join(ws, "notes.txt"), "utf8")).toContain("First line");
+    if (cols >= 120) await app.waitFor(/Changes 1/);
+  });
+});
+
+describe("the shortcut sheet", () => {
+  it("fits one 80x24 screen: every key of its first page is on screen at once", async () => {
+    app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }) });
+    await app.waitFor("Ask anything");
+    app.type("?");
+    const screen = await app.waitFor("Keys and commands");
+    for (const want of ["send (steers a running turn)", "stop; twice: kill, or exit", "command palette", "approve once, always; deny", "shell command; slash command", "this sheet", "every key and command"]) {
+      expect(screen).toContain(want);
+    }
+    expect(app.lines().every((l) => l.length <= 80)).toBe(true);
+  });
+});
+
+describe("the task list after one-shot runs", () => {
+  it("lists no -p run nobody kept, and a kept task shows its tokens before it is opened", async () => {
+    server = await startMockServer(() => textReply("fine", { usage: { prompt: 1500, completion: 500 } }));
+    const ws = tempDir();
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
+    for (const args of [["-p", "throwaway question"], ["-p", "throwaway question"], ["-p", "kept question"], ["-p", "and more", "--continue"]]) {
+      const r = await runCli([...args, "-C", ws], { env });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    app = new PtyApp({ cols: 80, rows: 24, cwd: ws, env });
+    // The list is narrow at 80 columns: the title is cut ("kept que…").
+    const screen = await app.waitFor("kept que");
+    expect(screen).not.toContain("throwaway");
+    // Two runs of 1,500 + 500 tokens, before the task is even opened.
+    expect(screen).toMatch(/kept que\S*\s+4(\.0)?k/);
+    expect(screen).toContain("Tasks 2");
+  });
+});
