@@ -1,7 +1,9 @@
 // The model client for the resolved settings: which wire (API mode) speaks to the endpoint.
 // Everything outside src/agent's provider layer sees only the ModelClient interface.
 import type { Settings } from "../../config/schema.js";
-import { OpenAIModelClient, type ClientOptions, type ModelClient } from "../model-client.js";
+import type { ClientOptions, ModelClient } from "../model-client.js";
+import { OpenAIChatClient } from "./openai-chat.js";
+import { OpenAIResponsesClient } from "./openai-responses.js";
 
 export function clientOptions(settings: Settings): ClientOptions {
   return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs };
@@ -11,11 +13,12 @@ export function clientOptions(settings: Settings): ClientOptions {
 export function createModelClient(settings: Settings): ModelClient {
   const options = clientOptions(settings);
   switch (settings.api) {
-    case "chat":
     case "responses":
+      return new OpenAIResponsesClient(options);
+    case "chat":
     case "anthropic":
     default:
       // Only chat completions is spoken so far (issue 19 adds the Responses API and Anthropic Messages).
-      return new OpenAIModelClient(options);
+      return new OpenAIChatClient(options);
   }
 }
