@@ -18,6 +18,7 @@ import { benchFileWrites } from "./files.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
+import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -129,10 +130,30 @@ async function main() {
     await series("one-shot turn, 1 tool call, PreToolUse + PostToolUse hooks (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], { ...env, NANOHERMES_HOME: hooksHome }, ws)),
     await series("one-shot turn, 1 tool call, 2 MCP servers connected first (bundled)", 10, () => measure([bundled, "-p", "what does the README say?", "--mcp", mcpFile], env, ws)),
   ];
+  // NANOHERMES_BENCH_WIRE_BASE=<rev>: that revision's build next to this one, interleaved (issue 19: the SDK as the wire).
+  const wireBase = skip("startup") ? undefined : process.env.NANOHERMES_BENCH_WIRE_BASE || undefined;
+  const wire: WireComparison[] = [];
+  if (wireBase) {
+    const base = buildRevision(root, wireBase);
+    try {
+      const turn = ["-p", "what does the README say?"];
+      wire.push(await compareWire("--help", wireBase, 15, () => measure([base.cli, "--help"], env, ws), () => measure([bundled, "--help"], env, ws)));
+      wire.push(await compareWire("one-shot turn, 1 tool call", wireBase, 15, () => measure([base.cli, ...turn], env, ws), () => measure([bundled, ...turn], env, ws)));
+    } finally {
+      base.remove();
+    }
+  }
   await mock.close();
 
   const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
   if (results.length > 0) printTable(rows);
+  if (wire.length > 0) {
+    console.log(`\nthis build against ${wireBase} (runs interleaved; budget +25 ms, +10 MB):`);
+    printTable([
+      ["benchmark", "runs", `median ms ${wireBase} | this`, "delta ms", `peak RSS MB ${wireBase} | this`, "delta MB", "within budget"],
+      ...wire.map((w) => [w.label, String(w.runs), `${w.baseMedianMs} | ${w.headMedianMs}`, String(w.deltaMs), `${w.basePeakRssMb} | ${w.headPeakRssMb}`, String(w.deltaRssMb), w.withinBudget ? "yes" : "NO"]),
+    ]);
+  }
 
   if (!skip("search")) console.log("\nsearch on a generated tree of 50,000 files (median of 3 warm runs):");
   const search = skip("search") ? null : await benchSearch();
@@ -263,6 +284,7 @@ async function main() {
     node: process.version,
     cpus: (await import("node:os")).cpus().length,
     ...(skip("startup") ? {} : { results }),
+    ...(wire.length > 0 ? { wireBase: wire } : {}),
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
