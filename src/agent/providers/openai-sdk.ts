@@ -13,6 +13,8 @@ export const REPLY_BODY_CAP = 32 * 1024 * 1024;
 /** After the finish of a stream, the rest (usage, [DONE]) is read for this long at most. */
 export const TAIL_GRACE_MS = 1_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Set once the SDK is loaded: the bundle minifies class names, so errors are told apart by class. */
+let connectionErrorClass: (abstract new (...args: never[]) => Error) | undefined;
 
 /**
  * Contract: resolves the SDK client for these options, importing the SDK on the first call only.
@@ -22,8 +24,9 @@ export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
   let client: Promise<OpenAI> | undefined;
   return () =>
     (client ??= import("openai").then(
-      ({ default: SDK }) =>
-        new SDK({
+      ({ default: SDK, APIConnectionError }) => {
+        connectionErrorClass = APIConnectionError;
+        return new SDK({
           apiKey: options.apiKey ?? "",
           baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
           // retry.ts retries (with the seed's backoff and Retry-After); the SDK's own would stack on top.
@@ -32,7 +35,8 @@ export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
           timeout: MAX_TIMER_MS,
           logLevel: "off",
           defaultHeaders: { "user-agent": `nanohermes/${VERSION}` },
-        }),
+        });
+      },
     ));
 }
 
@@ -82,6 +86,13 @@ export function retryAfterOf(headers: HeaderBag | undefined): number | undefined
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }
 
+/** fetch wraps the socket's error ("connect ECONNREFUSED ...") in "fetch failed": the innermost says what happened. */
+function rootCause(error: unknown): unknown {
+  let e = error;
+  for (let i = 0; i < 5 && e instanceof Error && e.cause !== undefined; i++) e = e.cause;
+  return e;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -98,9 +109,9 @@ export function failureOf(error: unknown, watch: RequestWatchdog, signal: AbortS
     const error_: ModelFailure = { status, message: text.startsWith(String(status)) ? text : `${status} ${text}`, aborted: false, retryAfterMs: retryAfterOf(e.headers) };
     return { ok: false, error: error_ };
   }
-  if (e?.name === "APIConnectionError") return failure(`connection error: ${messageOf(e.cause ?? error)}`);
+  if (connectionErrorClass && error instanceof connectionErrorClass) return failure(`connection error: ${messageOf(rootCause(error))}`);
   // An error event in the stream (the SDK's APIError without a status).
-  if (e?.name === "APIError" || e?.error !== undefined) return failure(`the endpoint sent an error mid-stream: ${messageOf(error)}`);
+  if (e?.error !== undefined) return failure(`the endpoint sent an error mid-stream: ${messageOf(error)}`);
   if (error instanceof SyntaxError) return failure(`the stream sent a chunk that is not JSON: ${error.message.slice(0, 120)}`);
   const cause = e?.cause instanceof Error ? `: ${e.cause.message}` : "";
   return failure(`the connection broke mid-reply: ${messageOf(error)}${cause}`);
