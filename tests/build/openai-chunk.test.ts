@@ -23,3 +23,12 @@ it("puts the openai SDK in chunks the entry reaches only by dynamic import", () 
   visit("dist/cli.js");
   expect(sdk.filter((chunk) => seen.has(chunk))).toEqual([]);
 });
+
+it("gives the SDK our Headers, so a model request never touches the global one (which loads undici)", () => {
+  const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
+  const chunks = Object.entries(meta.outputs).filter(([path, o]) => path.endsWith(".js") && Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")));
+  const text = chunks.map(([path]) => readFileSync(resolve(dist, "..", path), "utf8")).join("\n");
+  expect(text).not.toMatch(/new Headers\b|instanceof Headers\b|globalThis\.Headers/);
+  // The minified chunk still builds headers, with the class it was given (bundled beside node-fetch.ts).
+  expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/sdk-headers.ts")))).toBe(true);
+});

@@ -2,6 +2,8 @@
 // request (so `--help` and the first UI frame never pay for it), configured so that our retry loop
 // (retry.ts) is the only one, and its errors turned into ModelFailure values.
 import type OpenAI from "openai";
+import type { ClientOptions as SdkOptions } from "openai";
+import { nodeFetch } from "./node-fetch.js";
 import { VERSION } from "../../version.js";
 import type { ClientOptions, ModelFailure, ModelOutcome } from "../model-client.js";
 import { RequestWatchdog } from "../watchdog.js";
@@ -35,6 +37,8 @@ export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
           timeout: MAX_TIMER_MS,
           logLevel: "off",
           defaultHeaders: { "user-agent": `nanohermes/${VERSION}` },
+          // node:http, not Node's fetch (see node-fetch.ts); its response is the subset the SDK reads.
+          fetch: nodeFetch() as unknown as SdkOptions["fetch"],
         });
       },
     ));
@@ -122,20 +126,18 @@ export function failureOf(error: unknown, watch: RequestWatchdog, signal: AbortS
  * deltas: every byte is the answer arriving) and refusing one over REPLY_BODY_CAP.
  */
 export async function readWhole(response: Response, watch: RequestWatchdog): Promise<string | ModelOutcome> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
+  // node-fetch.ts's body is the node stream; a web ReadableStream is async iterable too.
+  const body = response.body as AsyncIterable<Uint8Array> | null;
+  if (!body) return "";
   const decoder = new TextDecoder();
   let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
+  // Leaving the loop early (the cap) closes the body.
+  for await (const piece of body) {
     watch.activity();
-    text += decoder.decode(value, { stream: true });
-    if (text.length > REPLY_BODY_CAP) {
-      await reader.cancel().catch(() => {});
-      return failure(`the reply body passed ${REPLY_BODY_CAP / 1024 / 1024} MB`);
-    }
+    text += decoder.decode(piece, { stream: true });
+    if (text.length > REPLY_BODY_CAP) return failure(`the reply body passed ${REPLY_BODY_CAP / 1024 / 1024} MB`);
   }
+  return text + decoder.decode();
 }
 
 export function parseJsonObject(text: string): Record<string, unknown> | null {
