@@ -10,6 +10,7 @@ export interface Run {
   ms: number;
   maxRssKb: number;
   code: number | null;
+  cpuMs: number;
 }
 
 export interface WireComparison {
@@ -19,10 +20,14 @@ export interface WireComparison {
   baseMedianMs: number;
   headMedianMs: number;
   deltaMs: number;
+  /** User + system CPU: on a loaded machine the wall-time delta is mostly waiting for a core. */
+  baseCpuMs: number;
+  headCpuMs: number;
+  deltaCpuMs: number;
   basePeakRssMb: number;
   headPeakRssMb: number;
   deltaRssMb: number;
-  /** The issue's budget: at most +25 ms and +10 MB. */
+  /** The issue's budget: at most +25 ms (wall) and +10 MB. */
   withinBudget: boolean;
 }
 
@@ -51,6 +56,8 @@ export async function compareWire(label: string, base: string, n: number, runBas
   if (bad) throw new Error(`${label}: exit code ${bad.code}`);
   const baseMs = median(b.map((r) => r.ms));
   const headMs = median(h.map((r) => r.ms));
+  const baseCpu = median(b.map((r) => r.cpuMs));
+  const headCpu = median(h.map((r) => r.cpuMs));
   const baseRss = Math.max(...b.map((r) => r.maxRssKb)) / 1024;
   const headRss = Math.max(...h.map((r) => r.maxRssKb)) / 1024;
   return {
@@ -60,6 +67,9 @@ export async function compareWire(label: string, base: string, n: number, runBas
     baseMedianMs: +baseMs.toFixed(1),
     headMedianMs: +headMs.toFixed(1),
     deltaMs: +(headMs - baseMs).toFixed(1),
+    baseCpuMs: +baseCpu.toFixed(1),
+    headCpuMs: +headCpu.toFixed(1),
+    deltaCpuMs: +(headCpu - baseCpu).toFixed(1),
     basePeakRssMb: +baseRss.toFixed(1),
     headPeakRssMb: +headRss.toFixed(1),
     deltaRssMb: +(headRss - baseRss).toFixed(1),

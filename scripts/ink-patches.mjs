@@ -22,7 +22,7 @@ export function inkPatches(root, { strict = true } = {}) {
   const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
   const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
 
-  const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkWriter: 0, inkOutput: 0, openaiHeaders: 0 };
+  const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkWriter: 0, inkOutput: 0, openaiHeaders: 0, openaiFormData: 0 };
   const patches = {
     name: "nanohermes-patches",
     setup(b) {
@@ -92,6 +92,13 @@ export function inkPatches(root, { strict = true } = {}) {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("Headers")) applied.openaiHeaders++;
         return { contents: `import { Headers } from ${sdkHeaders};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
+      });
+      // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
+      // multipart bodies, so in the client module FormData is a class nothing is an instance of.
+      b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]client\.mjs$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        if (text.includes("instanceof FormData")) applied.openaiFormData++;
+        return { contents: `const FormData = class FormData {};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
       });
       b.onEnd(() => {
         if (!strict) return;
