@@ -18,6 +18,7 @@ import { benchFileWrites } from "./files.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
+import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -28,6 +29,8 @@ interface Run {
   ms: number;
   maxRssKb: number;
   code: number | null;
+  /** User + system CPU time of the child: less swayed by a loaded machine than wall time. */
+  cpuMs: number;
 }
 
 /** Runs a command under python's getrusage so the child's peak RSS is measured by the kernel. */
@@ -36,15 +39,16 @@ function measure(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<R
     "import resource,subprocess,sys,time\n" +
     "t=time.perf_counter();p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)\n" +
     "ms=(time.perf_counter()-t)*1000\n" +
-    "print(ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)";
+    "u=resource.getrusage(resource.RUSAGE_CHILDREN)\n" +
+    "print(ms, u.ru_maxrss, p.returncode, (u.ru_utime+u.ru_stime)*1000)";
   return new Promise((res, rej) => {
     const child = spawn("python3", ["-c", wrapper, process.execPath, ...args], { env, cwd, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("close", () => {
-      const [ms, rss, code] = out.trim().split(" ").map(Number);
+      const [ms, rss, code, cpuMs] = out.trim().split(" ").map(Number);
       if (ms === undefined || Number.isNaN(ms)) return rej(new Error(`bad measurement: ${out}`));
-      res({ ms, maxRssKb: rss ?? 0, code: code ?? null });
+      res({ ms, maxRssKb: rss ?? 0, code: code ?? null, cpuMs: cpuMs ?? 0 });
     });
   });
 }
@@ -116,7 +120,7 @@ async function main() {
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "search", "memory", "sessions", "tui", "writer", "daemon", "files", "sandbox", "protect", "lose"];
+  const SECTIONS = ["startup", "wire", "search", "memory", "sessions", "tui", "writer", "daemon", "files", "sandbox", "protect", "lose"];
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
   const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
   const results = skip("startup") ? [] : [
@@ -129,10 +133,31 @@ async function main() {
     await series("one-shot turn, 1 tool call, PreToolUse + PostToolUse hooks (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], { ...env, NANOHERMES_HOME: hooksHome }, ws)),
     await series("one-shot turn, 1 tool call, 2 MCP servers connected first (bundled)", 10, () => measure([bundled, "-p", "what does the README say?", "--mcp", mcpFile], env, ws)),
   ];
+  // NANOHERMES_BENCH_WIRE_BASE=<rev>: that revision's build next to this one, interleaved (issue 19: the SDK as the wire).
+  // NANOHERMES_BENCH_ONLY=wire runs just this comparison, against 798fbf3 (the last hand-written wire) by default.
+  const wireBase = skip("startup", "wire") ? undefined : process.env.NANOHERMES_BENCH_WIRE_BASE || (only === "wire" ? "798fbf3" : undefined);
+  const wire: WireComparison[] = [];
+  if (wireBase) {
+    const base = buildRevision(root, wireBase);
+    try {
+      const turn = ["-p", "what does the README say?"];
+      wire.push(await compareWire("--help", wireBase, 10, () => measure([base.cli, "--help"], env, ws), () => measure([bundled, "--help"], env, ws)));
+      wire.push(await compareWire("one-shot turn, 1 tool call", wireBase, 10, () => measure([base.cli, ...turn], env, ws), () => measure([bundled, ...turn], env, ws)));
+    } finally {
+      base.remove();
+    }
+  }
   await mock.close();
 
   const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
   if (results.length > 0) printTable(rows);
+  if (wire.length > 0) {
+    console.log(`\nthis build against ${wireBase} (runs interleaved; budget +25 ms, +10 MB):`);
+    printTable([
+      ["benchmark", "runs", `median ms ${wireBase} | this`, "delta ms", `median CPU ms ${wireBase} | this`, "delta CPU ms", `peak RSS MB ${wireBase} | this`, "delta MB", "within budget"],
+      ...wire.map((w) => [w.label, String(w.runs), `${w.baseMedianMs} | ${w.headMedianMs}`, String(w.deltaMs), `${w.baseCpuMs} | ${w.headCpuMs}`, String(w.deltaCpuMs), `${w.basePeakRssMb} | ${w.headPeakRssMb}`, String(w.deltaRssMb), w.withinBudget ? "yes" : "NO"]),
+    ]);
+  }
 
   if (!skip("search")) console.log("\nsearch on a generated tree of 50,000 files (median of 3 warm runs):");
   const search = skip("search") ? null : await benchSearch();
@@ -263,6 +288,7 @@ async function main() {
     node: process.version,
     cpus: (await import("node:os")).cpus().length,
     ...(skip("startup") ? {} : { results }),
+    ...(wire.length > 0 ? { wireBase: wire } : {}),
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),

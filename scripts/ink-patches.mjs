@@ -1,7 +1,7 @@
 // The build-time patches of dependencies (an esbuild plugin), apart from scripts/build.mjs so that
 // tests/build/ink-output-patch.test.ts can bundle Ink's modules with them and check they still apply.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Contract: `plugin` patches the modules below as esbuild loads them; `applied` counts each
@@ -13,14 +13,16 @@ export function inkPatches(root, { strict = true } = {}) {
    * Build-time patches of dependencies, each for a measured start-up cost:
    * - yoga-layout decodes its WebAssembly through fetch() when fetch exists, which loads undici
    *   (~40 ms); its own base64 path needs nothing.
-   * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
+   * - the openai SDK builds its request headers with the global Headers, whose first touch loads
+ *   undici (~10 MB, tens of ms); its own modules get src/agent/providers/sdk-headers.ts instead.
+ * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
    *   property regex whose first compilation costs ~50-60 ms; the characters in narrow-chars.json
    *   are one column wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts).
    */
   const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
   const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
 
-  const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkWriter: 0, inkOutput: 0 };
+  const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkWriter: 0, inkOutput: 0, openaiHeaders: 0, openaiFormData: 0 };
   const patches = {
     name: "nanohermes-patches",
     setup(b) {
@@ -82,6 +84,21 @@ export function inkPatches(root, { strict = true } = {}) {
         const out = text.replace("    get() {\n        // Initialize output array", `    ${fast}\n        // Initialize output array`);
         if (out !== text) applied.inkOutput++;
         return { contents: out, loader: "js" };
+      });
+      // The openai SDK's modules that touch the global Headers (which loads undici) get a small one
+      // of ours instead (src/agent/providers/sdk-headers.ts); its requests go through node:http.
+      const sdkHeaders = JSON.stringify(join(root, "src/agent/providers/sdk-headers.ts"));
+      b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]internal[\/\\](headers|utils[\/\\]log)\.mjs$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        if (text.includes("Headers")) applied.openaiHeaders++;
+        return { contents: `import { Headers } from ${sdkHeaders};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
+      });
+      // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
+      // multipart bodies, so in the client module FormData is a class nothing is an instance of.
+      b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]client\.mjs$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        if (text.includes("instanceof FormData")) applied.openaiFormData++;
+        return { contents: `const FormData = class FormData {};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
       });
       b.onEnd(() => {
         if (!strict) return;

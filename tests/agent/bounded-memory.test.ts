@@ -4,7 +4,8 @@
 // call ids get unique ones.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent, TOOL_CONCURRENCY } from "../../src/agent/agent.js";
-import { OpenAIModelClient, type ModelClient } from "../../src/agent/model-client.js";
+import type { ModelClient } from "../../src/agent/model-client.js";
+import { OpenAIChatClient as OpenAIModelClient } from "../../src/agent/providers/openai-chat.js";
 import { capStoredArguments, uniqueCallIds } from "../../src/agent/history-caps.js";
 import { boundSessionSize } from "../../src/session/size-bound.js";
 import type { BusEvent } from "../../src/protocol/events.js";

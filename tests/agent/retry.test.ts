@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backoffMs, isRetryable, sleep } from "../../src/agent/retry.js";
-import { ToolCallAssembler } from "../../src/agent/model-client.js";
+import { ToolCallAssembler } from "../../src/agent/providers/tool-call-assembler.js";
 
 describe("backoff", () => {
   it("is base * 2^(attempt-1), capped at 30 s", () => {

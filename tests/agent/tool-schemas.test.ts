@@ -119,7 +119,7 @@ describe("tool names", () => {
 
 describe("endpoint extras for the wire", () => {
   it("Azure gets api-version and api-key; others nothing or a title", async () => {
-    const { endpointExtras } = await import("../../src/agent/providers/client.js");
+    const { endpointExtras } = await import("../../src/agent/providers/endpoint-extras.js");
     expect(endpointExtras({ provider: "azure", azure: { deployment: "d", apiVersion: "2024-10-21" }, apiKey: "az" })).toEqual({ defaultQuery: { "api-version": "2024-10-21" }, defaultHeaders: { "api-key": "az" } });
     expect(endpointExtras({ provider: "openrouter", apiKey: "k" })).toEqual({ defaultHeaders: { "X-Title": "NanoHermes" } });
     expect(endpointExtras({ provider: undefined, apiKey: "k" })).toEqual({});

@@ -1,5 +1,6 @@
 // The built program against a failing model: retries with backoff, Retry-After, hard errors,
 // the fallback model, malformed replies and dropped streams.
+import { createServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
@@ -97,8 +98,13 @@ describe("model failures", () => {
   });
 
   it("reports an unreachable endpoint after retrying", async () => {
+    // A port just freed, so nothing listens there (fetch refuses "bad ports" such as 9 outright).
+    const probe = createServer();
+    await new Promise<void>((res) => probe.listen(0, "127.0.0.1", res));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((res) => probe.close(res));
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--max-retries", "1"], {
-      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
+      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }),
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^nanohermes: model request failed: connection error: connect ECONNREFUSED/);

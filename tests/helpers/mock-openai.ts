@@ -1,9 +1,11 @@
 // Owns the OpenAI-compatible mock model server for the end-to-end tests and the benchmark:
 // scripted replies served over real HTTP in the exact chat-completions wire format (SSE
-// included), with every request recorded and in-flight / aborted connections counted.
+// included), or the Responses API's (mock-responses.ts), with every request recorded and
+// in-flight / aborted connections counted.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveResponseObject, streamResponse } from "./mock-responses.js";
 
 /** One tool call the mock model makes. */
 export interface ScriptedToolCall {
@@ -22,8 +24,11 @@ export interface CompletionReply {
   toolCalls?: ScriptedToolCall[];
   /** Default: "tool_calls" when there are tool calls, else "stop". */
   finishReason?: string;
-  /** Default: request chars / 4 and (content + arguments chars) / 4, each at least 1. */
-  usage?: { prompt: number; completion: number };
+  /** Default: request chars / 4 and (content + arguments chars) / 4, each at least 1. `cached` and
+   *  `reasoning` (default 0) are reported on the Responses wire. */
+  usage?: { prompt: number; completion: number; cached?: number; reasoning?: number };
+  /** Responses wire: the reasoning item's `encrypted_content` (sent when set, or with `reasoning`). */
+  encryptedReasoning?: string;
   /** Split content into chunks of this many characters (default 8); tool-call arguments are
    *  always split across at least 2 chunks when longer than 1 char. */
   chunkSize?: number;
@@ -69,15 +74,18 @@ export interface RawReply {
 }
 
 export type ScriptedReply = CompletionReply | ErrorReply | RawReply;
-/** Called with the already-recorded request and its 0-based index among chat requests. */
+/** Called with the already-recorded request and its 0-based index among model requests. */
 export type ScriptFn = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 export type Responder = ScriptedReply | ScriptFn;
 
 export interface RecordedRequest {
+  /** Which route it came on: /chat/completions or /responses. */
+  wire: "chat" | "responses";
   /** The parsed JSON body, untouched. */
   body: Record<string, unknown>;
   model: string;
   stream: boolean;
+  /** `messages` on the chat wire, `input` on the Responses wire. */
   messages: unknown[];
   tools?: unknown[];
   headers: Record<string, string | string[] | undefined>;
@@ -88,8 +96,10 @@ export interface RecordedRequest {
 export interface MockServer {
   /** Base URL ending in /v1, for `new OpenAI({ baseURL })`. */
   url: string;
-  /** Chat-completion requests in arrival order (other routes are not recorded). */
+  /** Model requests (chat completions and Responses) in arrival order (other routes are not recorded). */
   requests: RecordedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse keeps this at 1 for consecutive requests). */
+  connections: number;
   /** Requests (any route) whose response has neither finished nor been disconnected. */
   inFlight: number;
   maxInFlight: number;
@@ -176,7 +186,8 @@ export async function startMockServer(
       });
       return;
     }
-    if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
+    const wire = path === "/v1/responses" || path === "/responses" ? "responses" : "chat";
+    if (req.method !== "POST" || (wire === "chat" && path !== "/v1/chat/completions" && path !== "/chat/completions")) {
       sendJson(res, 404, errorBody(`mock: no route for ${req.method ?? "?"} ${path}`, "invalid_request_error"));
       return;
     }
@@ -193,11 +204,13 @@ export async function startMockServer(
       return;
     }
 
+    const messages = wire === "responses" ? body.input : body.messages;
     const recorded: RecordedRequest = {
+      wire,
       body,
       model: typeof body.model === "string" ? body.model : "",
       stream: body.stream === true,
-      messages: Array.isArray(body.messages) ? body.messages : [],
+      messages: Array.isArray(messages) ? messages : typeof messages === "string" ? [messages] : [],
       headers: { ...req.headers },
       receivedAt: performance.now(),
     };
@@ -231,11 +244,15 @@ export async function startMockServer(
     });
   });
   const { port } = http.address() as AddressInfo;
+  http.on("connection", () => {
+    mock.connections += 1;
+  });
 
   let closing: Promise<void> | undefined;
   const mock: MockServer = {
     url: `http://127.0.0.1:${port}/v1`,
     requests: [],
+    connections: 0,
     inFlight: 0,
     maxInFlight: 0,
     aborted: 0,
@@ -254,7 +271,7 @@ export async function startMockServer(
   return mock;
 }
 
-interface RequestCtx {
+export interface RequestCtx {
   res: ServerResponse;
   /** Aborted once the response closed, for whatever reason. */
   signal: AbortSignal;
@@ -276,6 +293,9 @@ async function serve(
     ctx.res.end(reply.raw);
   } else if ("status" in reply) {
     sendJson(ctx.res, reply.status, reply.body ?? errorBody(`mock error ${reply.status}`), reply.headers);
+  } else if (req.wire === "responses") {
+    if (req.stream) await streamResponse(ctx, reply, req, rawBody, index);
+    else serveResponseObject(ctx, reply, req, rawBody, index);
   } else if (req.stream) {
     await streamCompletion(ctx, reply, req, rawBody, index);
   } else {
@@ -283,7 +303,7 @@ async function serve(
   }
 }
 
-interface ResolvedReply {
+export interface ResolvedReply {
   content: string;
   reasoning: string;
   calls: { id: string; name: string; arguments: string }[];
@@ -291,7 +311,7 @@ interface ResolvedReply {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-function resolveReply(reply: CompletionReply, rawBody: string): ResolvedReply {
+export function resolveReply(reply: CompletionReply, rawBody: string): ResolvedReply {
   const calls = (reply.toolCalls ?? []).map((c) => ({ id: c.id ?? nextCallId(), name: c.name, arguments: c.arguments }));
   const content = reply.content ?? "";
   const argsChars = calls.reduce((n, c) => n + c.arguments.length, 0);
@@ -333,7 +353,7 @@ function completionObject(reply: CompletionReply, req: RecordedRequest, rawBody:
 }
 
 /** One SSE chunk to send, with the characters it carries (for tokens-per-second pacing). */
-interface PlannedChunk {
+export interface PlannedChunk {
   payload: Record<string, unknown>;
   chars: number;
 }
@@ -406,7 +426,7 @@ function chunkFinishes(c: PlannedChunk): boolean {
 }
 
 /** Keep-alive comments until the client goes away: bytes arrive, but never any content. */
-async function trickle(ctx: RequestCtx, everyMs: number): Promise<void> {
+export async function trickle(ctx: RequestCtx, everyMs: number): Promise<void> {
   while (await write(ctx, ": keep-alive\n\n")) {
     if (!(await sleep(everyMs, ctx.signal))) return;
   }
@@ -423,7 +443,7 @@ async function endlessStream(ctx: RequestCtx, reply: CompletionReply, head: Reco
   }
 }
 
-function pace(reply: CompletionReply, chars: number): number {
+export function pace(reply: CompletionReply, chars: number): number {
   if (reply.chunkDelayMs !== undefined) return reply.chunkDelayMs;
   if (reply.tokensPerSecond !== undefined && reply.tokensPerSecond > 0) {
     return (Math.ceil(chars / 4) * 1000) / reply.tokensPerSecond;
@@ -431,14 +451,14 @@ function pace(reply: CompletionReply, chars: number): number {
   return 0;
 }
 
-function dropConnection(ctx: RequestCtx): void {
+export function dropConnection(ctx: RequestCtx): void {
   ctx.dropped = true;
   ctx.res.destroy();
 }
 
 /** Resolves true once the data was handed to the socket, false if the response closed first
  *  (awaiting the callback also gives us backpressure for free). */
-function write(ctx: RequestCtx, text: string): Promise<boolean> {
+export function write(ctx: RequestCtx, text: string): Promise<boolean> {
   if (ctx.signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = (): void => resolve(false);
@@ -451,7 +471,7 @@ function write(ctx: RequestCtx, text: string): Promise<boolean> {
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts, so delays are cancellable. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   if (ms <= 0) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -468,7 +488,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /** Consecutive pieces of at most `size` characters; none for an empty string. */
-function split(text: string, size: number): string[] {
+export function split(text: string, size: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
@@ -483,7 +503,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });

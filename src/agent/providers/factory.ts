@@ -2,10 +2,22 @@
 // Everything outside src/agent's provider layer sees only the ModelClient interface.
 import type { Settings } from "../../config/schema.js";
 import { AnthropicModelClient } from "./anthropic.js";
-import { OpenAIModelClient, type ClientOptions, type ModelClient } from "../model-client.js";
+import { endpointExtras } from "./endpoint-extras.js";
+import type { ClientOptions, ModelClient } from "../model-client.js";
+import { OpenAIChatClient } from "./openai-chat.js";
+import { OpenAIResponsesClient } from "./openai-responses.js";
 
 export function clientOptions(settings: Settings): ClientOptions {
-  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.requestTimeoutMs, deadlineMs: settings.requestDeadlineMs, waitNoticeMs: settings.waitNoticeMs };
+  const extras = endpointExtras(settings);
+  return {
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeoutMs: settings.requestTimeoutMs,
+    deadlineMs: settings.requestDeadlineMs,
+    waitNoticeMs: settings.waitNoticeMs,
+    ...(extras.defaultHeaders ? { headers: extras.defaultHeaders } : {}),
+    ...(extras.defaultQuery ? { query: extras.defaultQuery } : {}),
+  };
 }
 
 /** Contract: one client per agent; it never throws from `complete` (see model-client.ts). */
@@ -14,10 +26,9 @@ export function createModelClient(settings: Settings): ModelClient {
   switch (settings.api) {
     case "anthropic":
       return new AnthropicModelClient(options);
-    case "chat":
     case "responses":
+      return new OpenAIResponsesClient(options);
     default:
-      // The Responses API is not spoken yet (issue 19): chat completions stand in for it.
-      return new OpenAIModelClient(options);
+      return new OpenAIChatClient(options);
   }
 }

@@ -1,0 +1,36 @@
+// Start-up weight of dist/: the openai SDK (the model wire) is a chunk loaded on the first model
+// request, never by cli.js's static imports, so `--help` and the first UI frame do not pay for it.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { expect, it } from "vitest";
+
+const dist = resolve(import.meta.dirname, "../../dist");
+
+type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }> };
+
+it("puts the openai SDK in chunks the entry reaches only by dynamic import", () => {
+  const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
+  const sdk = Object.entries(meta.outputs)
+    .filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")))
+    .map(([path]) => path);
+  expect(sdk.length).toBeGreaterThan(0);
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const imp of meta.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
+  };
+  visit("dist/cli.js");
+  expect(sdk.filter((chunk) => seen.has(chunk))).toEqual([]);
+});
+
+it("gives the SDK our Headers, so a model request never touches the global one (which loads undici)", () => {
+  const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
+  const chunks = Object.entries(meta.outputs).filter(([path, o]) => path.endsWith(".js") && Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")));
+  const text = chunks.map(([path]) => readFileSync(resolve(dist, "..", path), "utf8")).join("\n");
+  expect(text).not.toMatch(/new Headers\b|instanceof Headers\b|globalThis\.Headers/);
+  // FormData is undici's too: the client module's body check tests a local class (renamed by the minifier).
+  expect(text).not.toMatch(/instanceof FormData\b/);
+  // The minified chunk still builds headers, with the class it was given (bundled beside node-fetch.ts).
+  expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/sdk-headers.ts")))).toBe(true);
+});
