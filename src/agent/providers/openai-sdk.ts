@@ -29,14 +29,16 @@ export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
       ({ default: SDK, APIConnectionError }) => {
         connectionErrorClass = APIConnectionError;
         return new SDK({
-          apiKey: options.apiKey ?? "",
+          // A local server (Ollama, vLLM, LM Studio) needs no key; the SDK insists on one, so it
+          // gets a stand-in and the header it would make is removed.
+          apiKey: options.apiKey || "no-key",
           baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
           // retry.ts retries (with the seed's backoff and Retry-After); the SDK's own would stack on top.
           maxRetries: 0,
           // The watchdog owns the clock (idle limit and deadline); the SDK's timer must never fire first.
           timeout: MAX_TIMER_MS,
           logLevel: "off",
-          defaultHeaders: { "user-agent": `nanohermes/${VERSION}`, ...options.headers },
+          defaultHeaders: { "user-agent": `nanohermes/${VERSION}`, ...(options.apiKey ? {} : { authorization: null }), ...options.headers },
           ...(options.query ? { defaultQuery: options.query } : {}),
           // node:http, not Node's fetch (see node-fetch.ts); its response is the subset the SDK reads.
           fetch: nodeFetch() as unknown as SdkOptions["fetch"],
