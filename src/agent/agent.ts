@@ -14,6 +14,9 @@ import { SessionWriter } from "./session-writer.js";
 import { seconds } from "./watchdog.js";
 import { recordReply } from "./reply-history.js";
 import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit.js";
+import { dropLastHistoryTurns, HistoryRecorder, settleRunning } from "./history-recorder.js";
+import { historyForView } from "../session/history-view.js";
+import type { HistoryItem } from "../protocol/history.js";
 import { repairToolPairs } from "../session/repair.js";
 import { mapLimit } from "./map-limit.js";
 
@@ -50,6 +53,8 @@ export class Agent {
   private readonly distillAbort = new AbortController();
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
+  /** Writes the session's typed history from this agent's events. */
+  private readonly history: HistoryRecorder;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -73,6 +78,9 @@ export class Agent {
           emit: (event) => this.emit(event as EventBody),
         })
       : null;
+    this.history = new HistoryRecorder(() => (this.opts.session.transcript ??= []), opts.agentId);
+    // A killed run left its running calls without results (the loader gave them one): so do their items.
+    settleRunning((opts.session.transcript ??= []));
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -100,9 +108,24 @@ export class Agent {
     return this.running;
   }
 
+  /** The history as front ends rebuild their transcript from it (session.loaded), without the system prompt. */
+  loadedView(): { messages: ChatMessage[]; transcript: HistoryItem[] } {
+    return { messages: this.messages.slice(1), transcript: historyForView(this.session.transcript ?? [], this.session.archive ?? [], this.messages) };
+  }
+
+  /**
+   * Every event of this agent goes out here (its tools' through `toolEmit`), and is recorded in the
+   * typed history after the front ends had it: one that snapshots the history on turn.started gets
+   * the history before that turn.
+   */
   private emit(body: EventBody): void {
     const ids = { taskId: this.taskId, ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}) };
-    this.opts.emit({ ...body, ...ids } as BusEvent);
+    this.toolEmit({ ...body, ...ids } as BusEvent);
+  }
+
+  private toolEmit(event: BusEvent): void {
+    this.opts.emit(event);
+    this.history.onEvent(event);
   }
 
   /**
@@ -229,6 +252,7 @@ export class Agent {
     if (reason === "completed" && finalFinish === "length") warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
     else if (reason === "completed" && response.trim() === "") warning = "the model ended the turn without an answer (empty reply)";
     if (warning) this.emit({ type: "notice", level: "warn", text: warning });
+    this.history.endTurn(reason, error);
     await this.save();
     const saveError = this.saveError ?? undefined;
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
@@ -358,7 +382,7 @@ export class Agent {
         taskId: this.taskId,
         ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
         signal,
-        emit: (event) => this.opts.emit(event),
+        emit: (event) => this.toolEmit(event),
         ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
         ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
         ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
@@ -383,6 +407,7 @@ export class Agent {
   async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
     if (this.running) throw new Error("cannot rewind while a turn runs");
     const outcome = await rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
+    if (outcome.dropped !== undefined) dropLastHistoryTurns(this.session.transcript ?? [], outcome.dropped);
     await this.reportCheckpoints();
     return outcome;
   }
@@ -405,6 +430,7 @@ export class Agent {
     if (this.running) throw new Error("cannot undo while a turn runs");
     const dropped = dropLastTurns(this.messages, n);
     if (dropped === 0) return 0;
+    dropLastHistoryTurns(this.session.transcript ?? [], dropped);
     // Turn numbers are used again from here: older checkpoint records of them would be wrong.
     this.forgetFrom(this.turnOrdinal() + 1);
     return dropped;
@@ -414,6 +440,7 @@ export class Agent {
   clear(): void {
     if (this.running) throw new Error("cannot clear while a turn runs");
     this.messages.splice(1);
+    this.session.transcript = [];
     this.forgetFrom(this.turnOrdinal() + 1);
   }
 

@@ -12,6 +12,7 @@ import { Bus } from "../protocol/bus.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, EventOf, TaskStatus } from "../protocol/events.js";
 import { randomId } from "../protocol/ids.js";
+import type { HistoryItem } from "../protocol/history.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import { sessionFileFor } from "../session/store.js";
 
@@ -47,7 +48,12 @@ export interface SessionDetail extends SessionInfo {
   createdAt: string;
   /** The conversation without the system prompt. */
   messages: ChatMessage[];
+  /** The typed history the transcript is rebuilt from (as session.loaded carries it). */
+  transcript: HistoryItem[];
 }
+
+type Loaded = Omit<EventOf<"session.loaded">, "type" | "taskId" | "agentId">;
+const EMPTY: Loaded = { messages: [], transcript: [] };
 
 export interface TurnOutcome {
   reason: EventOf<"turn.completed">["reason"];
@@ -68,7 +74,8 @@ interface Session {
   inTurn: boolean;
   turnStartSeq: number;
   /** The history before the running turn, for a client that attaches mid-turn. */
-  base: ChatMessage[];
+  /** The history before the running turn, as session.loaded carries it. */
+  base: Loaded;
   /** Serialises whole turns (POST / and /turns). */
   chain: Promise<void>;
   listeners: Set<(event: LoggedEvent) => void>;
@@ -166,7 +173,7 @@ export class DaemonSessions {
       session.floor = this.seq;
       session.log = [];
       session.lastTurnAt = 0;
-      session.base = [];
+      session.base = EMPTY;
     }
     return unloaded;
   }
@@ -186,7 +193,7 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: EMPTY, chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -225,7 +232,7 @@ export class DaemonSessions {
       session.inTurn = true;
       session.turnStartSeq = logged.seq;
       // turn.started is emitted before the prompt joins the history: this is the history before it.
-      session.base = this.manager.loadedAgent(session.id)?.messages.slice(1) ?? [];
+      session.base = this.manager.loadedAgent(session.id)?.loadedView() ?? EMPTY;
     }
     session.log.push(logged);
     if (session.log.length > LOG_CAP + LOG_CAP / 4) {
@@ -373,10 +380,10 @@ export class DaemonSessions {
       const mark = (event: BusEvent): LoggedEvent => ({ id: `${this.boot}.${this.seq}`, seq: this.seq, event });
       const snapshot = this.manager.snapshotOf(id);
       if (snapshot) send(mark({ type: "task.updated", taskId: id, task: snapshot }));
-      const messages = session.inTurn ? session.base : (agent?.messages.slice(1) ?? []);
+      const loaded = session.inTurn ? session.base : (agent?.loadedView() ?? EMPTY);
       // The session as the engine started it (its workspace names the files in the views).
       if (agent) send(mark({ type: "session.started", taskId: id, sessionId: agent.session.id, sessionFile: agent.sessionFile ?? "", workspace: this.opts.settings.workspace, model: agent.model, resumed: false, messages: agent.messages.length }));
-      send(mark({ type: "session.loaded", taskId: id, messages }));
+      send(mark({ type: "session.loaded", taskId: id, ...loaded }));
       // The turns' file changes, for the Turns tab and /rewind.
       if (session.checkpoints) send(mark(session.checkpoints));
       if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
@@ -427,7 +434,7 @@ export class DaemonSessions {
       model: agent.model,
       workspace: agent.session.workspace,
       createdAt: agent.session.createdAt,
-      messages: agent.messages.slice(1),
+      ...agent.loadedView(),
     };
   }
 

@@ -1,6 +1,7 @@
 // The events the engine emits: one zod definition per event, from which the TypeScript
 // union, the boundary validator and docs/events.md are all derived.
 import { approvalPolicies, permissionModes, taskStatuses, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
+import { HistoryItemSchema } from "./history.js";
 import { ChatMessageSchema } from "./messages.js";
 import * as z from "./zod.js";
 
@@ -32,8 +33,12 @@ export const eventDefinitions = {
     },
   },
   "session.loaded": {
-    doc: "The conversation was (re)loaded or rewritten (resume, undo, clear): front ends rebuild their transcript from it.",
-    shape: { ...base, messages: z.array(ChatMessageSchema).check(z.describe("The history without the system prompt.")) },
+    doc: "The conversation was (re)loaded or rewritten (resume, undo, clear): front ends rebuild their transcript from `transcript`.",
+    shape: {
+      ...base,
+      messages: z.array(ChatMessageSchema).check(z.describe("The history the model sees, without the system prompt.")),
+      transcript: z.array(HistoryItemSchema).check(z.describe("The session's typed history (archived turns included), tool calls with their arguments and results filled in.")),
+    },
   },
   "session.saved": {
     doc: "The session file was written atomically (temp file + rename).",
@@ -137,6 +142,8 @@ export const eventDefinitions = {
       forModel: z.string(),
       display: z.string().check(z.describe("A one-line result summary for the user.")),
       durationMs: z.number().check(z.nonnegative()),
+      kind: z.optional(z.enum(toolKinds)).check(z.describe("The tool's kind, when the call named a known tool (also for calls denied before tool.started).")),
+      summary: z.optional(z.string()).check(z.describe("The call's one-line summary, when its arguments were valid.")),
     },
   },
   "approval.requested": {

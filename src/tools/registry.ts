@@ -188,6 +188,8 @@ export class ToolRegistry {
   async execute(call: ToolCall, env: ExecuteEnv): Promise<ToolCallResult> {
     const started = performance.now();
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
+    // Known once the arguments are valid; a denied call's card keeps it (and its kind).
+    let summary: string | undefined;
     const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool, rawWarning?: string): ToolCallResult => {
       // Known secrets never leave a tool: not to the model, the session, the events or the screen.
       const forModel = redact(rawForModel);
@@ -205,6 +207,8 @@ export class ToolRegistry {
         forModel: capped,
         display,
         durationMs: Math.round(performance.now() - started),
+        ...(tool ? { kind: tool.kind } : {}),
+        ...(summary !== undefined ? { summary } : {}),
       });
       return { status, forModel: capped, display };
     };
@@ -218,7 +222,6 @@ export class ToolRegistry {
     if (!parsed.ok) return finish("error", parsed.error, "invalid arguments", tool);
 
     const args = parsed.args;
-    let summary: string;
     try {
       summary = tool.summarize(args);
     } catch {
