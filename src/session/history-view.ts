@@ -2,6 +2,24 @@
 // result filled in from the messages, where the file keeps them once.
 import type { HistoryItem } from "../protocol/history.js";
 import type { ChatMessage } from "../protocol/messages.js";
+import { legacyHistory } from "./legacy-transcript.js";
+import type { SessionData } from "./store.js";
+
+/** A session's typed history; for a file read without loadSession (search), recovered if it has none. */
+export function historyOf(data: SessionData): HistoryItem[] {
+  return data.transcript ?? legacyHistory(data.archive ?? [], data.messages, data.compactions ?? []);
+}
+
+/** The first non-blank line of the session's newest prompt (cut at 300 characters); null when it has none. */
+export function lastPromptOf(data: SessionData): string | null {
+  const items = historyOf(data);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    const line = it.type === "user" ? it.text.split("\n").find((l) => l.trim() !== "")?.trim() : undefined;
+    if (line) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+  }
+  return null;
+}
 
 /**
  * Contract: pure; returns new items, `items` is not changed. A call whose messages are gone (the

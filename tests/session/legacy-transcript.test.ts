@@ -12,6 +12,8 @@ import { MEMORY_BLOCK_START } from "../../src/memory/markers.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { HistoryItem } from "../../src/protocol/history.js";
 import { LEGACY_MEMORY_START, LEGACY_OMITTED_NOTE, LEGACY_SUMMARY_PREFIX } from "../../src/session/legacy-transcript.js";
+import { lastPromptOf } from "../../src/session/history-view.js";
+import { readSessionFile } from "../../src/session/search.js";
 import { loadSession, serializeSession } from "../../src/session/store.js";
 import { emptyTranscript, reduceTranscript } from "../../src/ui/state/transcript.js";
 import { tempDir } from "../helpers/cli.js";
@@ -61,6 +63,15 @@ describe("an old-format session file", () => {
     const saved = JSON.parse(readFileSync(file, "utf8")) as { transcript: HistoryItem[] };
     expect(saved.transcript.map((it) => it.type).slice(-2)).toEqual(["user", "assistant"]);
     expect(saved.transcript.slice(0, 4).map((it) => it.type)).toEqual(["user", "tool", "assistant", "compaction"]);
+  });
+});
+
+describe("the /resume picker's last prompt", () => {
+  it("is the newest prompt, from the typed history or, in an old file, past the memory block", async () => {
+    const old = await readSessionFile(copyFixture());
+    expect(lastPromptOf(old!)).toBe("run the tests with pnpm");
+    const typed = { ...old!, transcript: [{ type: "user", text: "\n  first line\nsecond" }, { type: "memory", ids: ["m1"] }, { type: "assistant", text: "ok" }] satisfies HistoryItem[] };
+    expect(lastPromptOf(typed)).toBe("first line");
   });
 });
 
