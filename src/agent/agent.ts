@@ -78,9 +78,9 @@ export class Agent {
           emit: (event) => this.emit(event as EventBody),
         })
       : null;
-    this.history = new HistoryRecorder(() => (this.opts.session.transcript ??= []), opts.agentId);
     // A killed run left its running calls without results (the loader gave them one): so do their items.
     settleRunning((opts.session.transcript ??= []));
+    this.history = new HistoryRecorder(() => (this.opts.session.transcript ??= []), opts.agentId);
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -113,17 +113,13 @@ export class Agent {
     return { messages: this.messages.slice(1), transcript: historyForView(this.session.transcript ?? [], this.session.archive ?? [], this.messages) };
   }
 
-  /**
-   * Every event of this agent goes out here (its tools' through `toolEmit`), and is recorded in the
-   * typed history after the front ends had it: one that snapshots the history on turn.started gets
-   * the history before that turn.
-   */
   private emit(body: EventBody): void {
     const ids = { taskId: this.taskId, ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}) };
-    this.toolEmit({ ...body, ...ids } as BusEvent);
+    this.send({ ...body, ...ids } as BusEvent);
   }
 
-  private toolEmit(event: BusEvent): void {
+  /** Every event of this agent and its tools; recorded after front ends had it (a snapshot on turn.started is the history before the turn). */
+  private send(event: BusEvent): void {
     this.opts.emit(event);
     this.history.onEvent(event);
   }
@@ -382,7 +378,7 @@ export class Agent {
         taskId: this.taskId,
         ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
         signal,
-        emit: (event) => this.toolEmit(event),
+        emit: (event) => this.send(event),
         ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
         ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
         ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),

@@ -10,7 +10,7 @@ const toolItem = z.object({
   type: z.literal("tool"),
   callId: z.string(),
   name: z.string(),
-  /** The registry's kind for the tool; null when the call named no known tool. */
+  /** The registry's kind for the tool; null when the call named no known tool, or in a history recovered from an older file. */
   kind: z.nullable(z.enum(toolKinds)),
   /** The tool's one-line description of the call ("" when it was rejected before one was made). */
   summary: z.string(),
@@ -61,5 +61,3 @@ export const HistoryItemSchema = z.discriminatedUnion("type", [
 ]);
 
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
-export type HistoryItemType = HistoryItem["type"];
-export type ToolHistoryItem = Extract<HistoryItem, { type: "tool" }>;
