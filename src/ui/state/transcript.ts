@@ -326,7 +326,8 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return { ...state, jobs: i === -1 ? [...state.jobs, event.job] : state.jobs.map((j, k) => (k === i ? event.job : j)) };
     }
     case "session.loaded": {
-      const rebuilt = fromHistory(event.transcript);
+      // A daemon older than typed history (a remote task) sends none: an empty transcript, not a crash.
+      const rebuilt = fromHistory(event.transcript ?? []);
       const { sessionId, workspace } = state;
       const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
       let next: TranscriptState = { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
