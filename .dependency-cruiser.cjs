@@ -129,22 +129,8 @@ module.exports = {
       name: "ui-only-the-engine-entry",
       comment: "The UI talks to the engine through the bus and the TaskManager; agent internals (compaction, prompts, model clients) stay private. Allowed list and reasons: AGENT_ENTRY above.",
       severity: "error",
-      from: { path: "^src/ui/", pathNot: "^src/ui/state/transcript\\." },
+      from: { path: "^src/ui/" },
       to: { path: "^src/agent/", pathNot: AGENT_ENTRY },
-    },
-    {
-      name: "ui-transcript-only-the-engine-entry",
-      comment: "As ui-only-the-engine-entry, for the one file with a temporary exception (next rule).",
-      severity: "error",
-      from: { path: "^src/ui/state/transcript\\." },
-      to: { path: "^src/agent/", pathNot: [AGENT_ENTRY, "^src/agent/compaction\\."] },
-    },
-    {
-      name: "TEMPORARY-ui-transcript-reads-compaction-sentinel",
-      comment: "TEMPORARY exception, reported as a warning: ui/state/transcript.ts recognises compaction summaries by agent/compaction.ts's SUMMARY_PREFIX. The typed-history work (issue 17 item 3) stores them as typed items; the integrator deletes this rule and the pathNot on the two rules above when it lands.",
-      severity: "warn",
-      from: { path: "^src/ui/state/transcript\\." },
-      to: { path: "^src/agent/compaction\\." },
     },
     {
       name: "no-cycles-between-folders",

@@ -14,6 +14,9 @@ import { SessionWriter } from "./session-writer.js";
 import { seconds } from "./watchdog.js";
 import { recordReply } from "./reply-history.js";
 import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit.js";
+import { dropLastHistoryTurns, HistoryRecorder, settleRunning } from "./history-recorder.js";
+import { historyForView } from "../session/history-view.js";
+import type { HistoryItem } from "../protocol/history.js";
 import { repairToolPairs } from "../session/repair.js";
 import { mapLimit } from "./map-limit.js";
 import { addUsage, usageEvent, type UsageTotals } from "./providers/usage.js";
@@ -53,6 +56,8 @@ export class Agent {
   private readonly distillAbort = new AbortController();
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
+  /** Writes the session's typed history from this agent's events. */
+  private readonly history: HistoryRecorder;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -76,6 +81,9 @@ export class Agent {
           emit: (event) => this.emit(event as EventBody),
         })
       : null;
+    // A killed run left its running calls without results (the loader gave them one): so do their items.
+    settleRunning((opts.session.transcript ??= []));
+    this.history = new HistoryRecorder(() => (this.opts.session.transcript ??= []), opts.agentId);
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -103,9 +111,20 @@ export class Agent {
     return this.running;
   }
 
+  /** The history as front ends rebuild their transcript from it (session.loaded), without the system prompt. */
+  loadedView(): { messages: ChatMessage[]; transcript: HistoryItem[] } {
+    return { messages: this.messages.slice(1), transcript: historyForView(this.session.transcript ?? [], this.session.archive ?? [], this.messages) };
+  }
+
   private emit(body: EventBody): void {
     const ids = { taskId: this.taskId, ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}) };
-    this.opts.emit({ ...body, ...ids } as BusEvent);
+    this.send({ ...body, ...ids } as BusEvent);
+  }
+
+  /** Every event of this agent and its tools; recorded after front ends had it (a snapshot on turn.started is the history before the turn). */
+  private send(event: BusEvent): void {
+    this.opts.emit(event);
+    this.history.onEvent(event);
   }
 
   /**
@@ -232,6 +251,7 @@ export class Agent {
     if (reason === "completed" && finalFinish === "length") warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
     else if (reason === "completed" && response.trim() === "") warning = "the model ended the turn without an answer (empty reply)";
     if (warning) this.emit({ type: "notice", level: "warn", text: warning });
+    this.history.endTurn(reason, error);
     await this.save();
     const saveError = this.saveError ?? undefined;
     this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
@@ -423,6 +443,7 @@ export class Agent {
   async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
     if (this.running) throw new Error("cannot rewind while a turn runs");
     const outcome = await rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
+    if (outcome.dropped !== undefined) dropLastHistoryTurns(this.session.transcript ?? [], outcome.dropped);
     await this.reportCheckpoints();
     return outcome;
   }
@@ -445,6 +466,7 @@ export class Agent {
     if (this.running) throw new Error("cannot undo while a turn runs");
     const dropped = dropLastTurns(this.messages, n);
     if (dropped === 0) return 0;
+    dropLastHistoryTurns(this.session.transcript ?? [], dropped);
     // Turn numbers are used again from here: older checkpoint records of them would be wrong.
     this.forgetFrom(this.turnOrdinal() + 1);
     return dropped;
@@ -454,6 +476,7 @@ export class Agent {
   clear(): void {
     if (this.running) throw new Error("cannot clear while a turn runs");
     this.messages.splice(1);
+    this.session.transcript = [];
     this.forgetFrom(this.turnOrdinal() + 1);
   }
 

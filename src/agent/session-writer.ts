@@ -36,6 +36,7 @@ export class SessionWriter {
     const size = boundSessionSize(session);
     if (!size.ok) return (this.queue = this.queue.then(() => this.failed(file, new Error(size.reason))));
     if (size.droppedArchived > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedArchived} of its oldest archived (compacted) messages were dropped` });
+    if (size.droppedHistory > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedHistory} of its oldest transcript items were dropped` });
     let text: string;
     try {
       text = serializeSession({ ...session, messages });

@@ -1,11 +1,11 @@
 // /rewind and "revert this file only" for a task: carried out by its agent, reported as notices,
 // and a rebuilt transcript when the conversation changed.
 import type { CommandOf } from "../protocol/commands.js";
-import type { ChatMessage } from "../protocol/messages.js";
+import type { EventOf } from "../protocol/events.js";
 import type { Agent } from "./agent.js";
 
 /** What it reports, without the task id (the caller adds it). */
-type Report = { type: "notice"; level: "info" | "warn" | "error"; text: string } | { type: "session.loaded"; messages: ChatMessage[] };
+type Report = { type: "notice"; level: "info" | "warn" | "error"; text: string } | Omit<EventOf<"session.loaded">, "taskId">;
 
 /** Contract: never throws; every outcome, failures included, is reported through `report`. */
 export async function rewindTask(agent: Agent, command: CommandOf<"session.rewind" | "file.revert">, report: (event: Report) => void): Promise<void> {
@@ -23,7 +23,7 @@ export async function rewindTask(agent: Agent, command: CommandOf<"session.rewin
     if (result.error) say("warn", result.error);
     if (result.dropped !== undefined) {
       await agent.save();
-      report({ type: "session.loaded", messages: agent.messages.slice(1) });
+      report({ type: "session.loaded", ...agent.loadedView() });
       say("info", `the conversation is back to before turn ${command.turn} (${result.dropped} turn${result.dropped === 1 ? "" : "s"} dropped)`);
     }
   } catch (error) {

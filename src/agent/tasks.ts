@@ -211,7 +211,7 @@ export class TaskManager {
       takeSteering: () => this.takeSteering(task),
     })).then((agent) => {
       task.agent = agent;
-      if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, messages: agent.messages.slice(1) });
+      if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, ...agent.loadedView() });
       if (agent.session.title && !task.titleFromUser) {
         task.title = agent.session.title;
         task.titleFromUser = true;
@@ -521,7 +521,7 @@ export class TaskManager {
       return;
     }
     await agent.save();
-    this.emit({ type: "session.loaded", taskId: task.id, messages: agent.messages.slice(1) });
+    this.emit({ type: "session.loaded", taskId: task.id, ...agent.loadedView() });
   }
 
   private async rewind(task: Task, command: CommandOf<"session.rewind" | "file.revert">): Promise<void> {

@@ -12,7 +12,6 @@ import { Bus } from "../protocol/bus.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, EventOf } from "../protocol/events.js";
 import { randomId } from "../protocol/ids.js";
-import type { ChatMessage } from "../protocol/messages.js";
 import { sessionFileFor } from "../session/store.js";
 
 import { SESSION_ID, type FileAt, type SessionDetail, type SessionInfo } from "../remote/wire.js";
@@ -31,6 +30,9 @@ export interface LoggedEvent {
   seq: number;
   event: BusEvent;
 }
+
+type Loaded = Omit<EventOf<"session.loaded">, "type" | "taskId" | "agentId">;
+const EMPTY: Loaded = { messages: [], transcript: [] };
 
 export interface TurnOutcome {
   reason: EventOf<"turn.completed">["reason"];
@@ -51,7 +53,8 @@ interface Session {
   inTurn: boolean;
   turnStartSeq: number;
   /** The history before the running turn, for a client that attaches mid-turn. */
-  base: ChatMessage[];
+  /** The history before the running turn, as session.loaded carries it. */
+  base: Loaded;
   /** Serialises whole turns (POST / and /turns). */
   chain: Promise<void>;
   listeners: Set<(event: LoggedEvent) => void>;
@@ -149,7 +152,7 @@ export class DaemonSessions {
       session.floor = this.seq;
       session.log = [];
       session.lastTurnAt = 0;
-      session.base = [];
+      session.base = EMPTY;
     }
     return unloaded;
   }
@@ -169,7 +172,7 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: [], chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
+      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: EMPTY, chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -208,7 +211,7 @@ export class DaemonSessions {
       session.inTurn = true;
       session.turnStartSeq = logged.seq;
       // turn.started is emitted before the prompt joins the history: this is the history before it.
-      session.base = this.manager.loadedAgent(session.id)?.messages.slice(1) ?? [];
+      session.base = this.manager.loadedAgent(session.id)?.loadedView() ?? EMPTY;
     }
     session.log.push(logged);
     if (session.log.length > LOG_CAP + LOG_CAP / 4) {
@@ -356,10 +359,10 @@ export class DaemonSessions {
       const mark = (event: BusEvent): LoggedEvent => ({ id: `${this.boot}.${this.seq}`, seq: this.seq, event });
       const snapshot = this.manager.snapshotOf(id);
       if (snapshot) send(mark({ type: "task.updated", taskId: id, task: snapshot }));
-      const messages = session.inTurn ? session.base : (agent?.messages.slice(1) ?? []);
+      const loaded = session.inTurn ? session.base : (agent?.loadedView() ?? EMPTY);
       // The session as the engine started it (its workspace names the files in the views).
       if (agent) send(mark({ type: "session.started", taskId: id, sessionId: agent.session.id, sessionFile: agent.sessionFile ?? "", workspace: this.opts.settings.workspace, model: agent.model, resumed: false, messages: agent.messages.length }));
-      send(mark({ type: "session.loaded", taskId: id, messages }));
+      send(mark({ type: "session.loaded", taskId: id, ...loaded }));
       // The turns' file changes, for the Turns tab and /rewind.
       if (session.checkpoints) send(mark(session.checkpoints));
       if (session.inTurn) for (const logged of session.log) if (logged.seq >= session.turnStartSeq) send(logged);
@@ -410,7 +413,7 @@ export class DaemonSessions {
       model: agent.model,
       workspace: agent.session.workspace,
       createdAt: agent.session.createdAt,
-      messages: agent.messages.slice(1),
+      ...agent.loadedView(),
     };
   }
 

@@ -1,6 +1,7 @@
 // The events the engine emits: one zod definition per event, from which the TypeScript
 // union, the boundary validator and docs/events.md are all derived.
 import { approvalPolicies, permissionModes, taskStatuses, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
+import { HistoryItemSchema } from "./history.js";
 import { ChatMessageSchema } from "./messages.js";
 import * as z from "./zod.js";
 
@@ -37,8 +38,12 @@ export const eventDefinitions = {
     },
   },
   "session.loaded": {
-    doc: "The conversation was (re)loaded or rewritten (resume, undo, clear): front ends rebuild their transcript from it.",
-    shape: { ...base, messages: z.array(ChatMessageSchema).check(z.describe("The history without the system prompt.")) },
+    doc: "The conversation was (re)loaded or rewritten (resume, undo, clear): front ends rebuild their transcript from `transcript`.",
+    shape: {
+      ...base,
+      messages: z.array(ChatMessageSchema).check(z.describe("The history the model sees, without the system prompt.")),
+      transcript: z.array(HistoryItemSchema).check(z.describe("The session's typed history (archived turns included), tool calls with their arguments and results filled in.")),
+    },
   },
   "session.saved": {
     doc: "The session file was written atomically (temp file + rename).",
@@ -152,9 +157,9 @@ export const eventDefinitions = {
       display: z.string().check(z.describe("A one-line result summary for the user.")),
       durationMs: z.number().check(z.nonnegative(), z.describe("From tool.started to the end: the time it waited for approval is not in it (0 when it never started).")),
       waitedMs: z.optional(z.number().check(z.nonnegative())).check(z.describe("How long the call waited for the approval question to be answered, when it was asked.")),
-      kind: z.optional(z.enum(toolKinds)).check(z.describe("Set when the call was validated but never started (denied, blocked, failed its pre-check): there was no tool.started to carry it.")),
-      summary: z.optional(z.string()).check(z.describe("With `kind`: the one-line description tool.started would have given (a denied command's text).")),
-      args: z.optional(z.unknown()).check(z.describe("With `kind`: the parsed arguments.")),
+      kind: z.optional(z.enum(toolKinds)).check(z.describe("The tool's kind, when the call named a known tool (also for calls denied before tool.started).")),
+      summary: z.optional(z.string()).check(z.describe("The call's one-line summary, when its arguments were valid (a denied command's text).")),
+      args: z.optional(z.unknown()).check(z.describe("Set when the call was validated but never started (denied, blocked, failed its pre-check): the parsed arguments, as tool.started would have carried them.")),
     },
   },
   "approval.requested": {

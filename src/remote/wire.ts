@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { registerSecret } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { TaskStatus } from "../protocol/events.js";
+import type { HistoryItem } from "../protocol/history.js";
 import type { ChatMessage } from "../protocol/messages.js";
 
 /** What a session id may look like: it names a file, so nothing that could leave the folder. */
@@ -75,6 +76,8 @@ export interface SessionDetail extends SessionInfo {
   createdAt: string;
   /** The conversation without the system prompt. */
   messages: ChatMessage[];
+  /** The typed history the transcript is rebuilt from (as session.loaded carries it). */
+  transcript: HistoryItem[];
 }
 
 /** A session's file now and before a turn (GET /v1/sessions/{id}/file). */

@@ -2,18 +2,25 @@
 // Unknown fields of a message ride along in a side table and are written back; a file this version
 // cannot represent whole (a newer `version`, an unknown role or content part) is read as far as it
 // can be and marked so that nobody overwrites it.
+import { HistoryItemSchema, type HistoryItem } from "../protocol/history.js";
 import { ChatMessageSchema, ContentPartSchema, type ChatMessage } from "../protocol/messages.js";
 
 /** The newest session file layout this version writes and fully understands. */
 export const SESSION_VERSION = 1;
 
-/** Fields of a message this version does not know, by message object (kept while it lives). */
-const extrasOf = new WeakMap<ChatMessage, Record<string, unknown>>();
+/** Fields of a message (or history item) this version does not know, by object (kept while it lives). */
+const extrasOf = new WeakMap<object, Record<string, unknown>>();
 
-/** `message` as written to disk: its known fields, then the unknown ones it was read with. */
-export function withExtras(message: ChatMessage): ChatMessage {
+/** `message` (or a history item) as written to disk: its known fields, then the unknown ones it was read with. */
+export function withExtras<T extends ChatMessage | HistoryItem>(message: T): T {
   const extras = extrasOf.get(message);
-  return extras ? ({ ...message, ...extras } as ChatMessage) : message;
+  return extras ? ({ ...message, ...extras } as T) : message;
+}
+
+function keepExtras(raw: unknown, parsed: object): void {
+  if (!isRecord(raw)) return;
+  const extras = Object.fromEntries(Object.entries(raw).filter(([key]) => !(key in parsed)));
+  if (Object.keys(extras).length > 0) extrasOf.set(parsed, extras);
 }
 
 export interface ReadMessages {
@@ -57,13 +64,31 @@ export function readMessages(list: readonly unknown[]): ReadMessages {
       continue;
     }
     const message = parsed.data;
-    if (isRecord(raw)) {
-      const extras = Object.fromEntries(Object.entries(raw).filter(([key]) => !(key in message)));
-      if (Object.keys(extras).length > 0) extrasOf.set(message, extras);
-    }
+    keepExtras(raw, message);
     messages.push(message);
   }
   return { messages: unreadable.length > 0 ? consistent(messages) : messages, unreadable };
+}
+
+/**
+ * Contract: never throws. Reads the typed history items it can (unknown fields of a known item ride
+ * along like a message's); an item of a type this version does not know is named in `unreadable`,
+ * which freezes the file as an unknown role does.
+ */
+export function readHistory(list: readonly unknown[]): { items: HistoryItem[]; unreadable: string[] } {
+  const items: HistoryItem[] = [];
+  const unreadable: string[] = [];
+  for (const raw of list) {
+    const parsed = HistoryItemSchema.safeParse(raw);
+    if (!parsed.success) {
+      const type = isRecord(raw) && typeof raw.type === "string" ? raw.type : "?";
+      unreadable.push(`a history item of type "${type}" this version cannot read`);
+      continue;
+    }
+    keepExtras(raw, parsed.data);
+    items.push(parsed.data);
+  }
+  return { items, unreadable };
 }
 
 /** Drops orphan tool results and answers calls left without a result (after dropped messages). */

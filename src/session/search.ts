@@ -4,8 +4,9 @@ import { promises as fs, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { log, redact } from "../config/log.js";
-import { contentText, type ChatMessage } from "../protocol/messages.js";
+import type { ChatMessage } from "../protocol/messages.js";
 import { compileQuery, cjkColumn, cjkWindow, finishSnippet, MARK_CLOSE, MARK_OPEN, messageText, textColumn } from "./search-text.js";
+import { historyOf } from "./history-view.js";
 import { SessionFileSchema, type SessionData } from "./store.js";
 
 export interface SessionHit {
@@ -96,9 +97,9 @@ const NO_STAMP: Stamp = { mtimeMs: 0, size: -1 };
 
 function titleOf(data: SessionData): string {
   if (data.title?.trim()) return data.title.trim();
-  // The first prompt the user typed: not a retrieved-memory block the engine placed before it.
-  const first = data.messages.find((m) => m.role === "user" && !contentText(m.content).startsWith("<memories>"));
-  const line = first ? contentText(first.content).trim().split("\n", 1)[0]! : "";
+  // The first prompt the user typed (the typed history tells it from the memory blocks the engine placed).
+  const first = historyOf(data).find((it) => it.type === "user");
+  const line = first?.type === "user" ? first.text.trim().split("\n", 1)[0]! : "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line || "(untitled)";
 }
 

@@ -1,7 +1,9 @@
 // Keeps a session savable: its file is one JSON string, and a string has a hard size limit in V8
 // (~512 MB), past which every later save fails and the session is lost whole. The archive of folded
-// messages is what grows without end, so its oldest part goes first; a live history still too big
-// is refused with a message, and the file on disk stays as it was.
+// messages is what grows without end, so its oldest part goes first, then the oldest of the typed
+// history (what the transcript is rebuilt from); a live history still too big is refused with a
+// message, and the file on disk stays as it was.
+import type { HistoryItem } from "../protocol/history.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import type { SessionData } from "./store.js";
 
@@ -19,13 +21,38 @@ export function messageChars(m: ChatMessage): number {
   return n;
 }
 
+/** Characters of one history item's text (its arguments and result are the messages'). */
+export function historyItemChars(it: HistoryItem): number {
+  let n = 64;
+  switch (it.type) {
+    case "user":
+    case "steer":
+    case "assistant":
+    case "reasoning":
+    case "note":
+      return n + it.text.length;
+    case "tool":
+      return n + it.callId.length + it.name.length + it.summary.length + it.display.length;
+    case "compaction":
+      return n + it.summary.length + (it.focus?.length ?? 0) + (it.error?.length ?? 0);
+    case "memory":
+      for (const id of it.ids) n += id.length + 4;
+      return n;
+    case "turn-end":
+      return n + (it.error?.length ?? 0);
+    default:
+      return it satisfies never;
+  }
+}
+
 const total = (messages: ChatMessage[]) => messages.reduce((sum, m) => sum + messageChars(m), 0);
 
-export type SizeVerdict = { ok: true; droppedArchived: number } | { ok: false; reason: string };
+export type SizeVerdict = { ok: true; droppedArchived: number; droppedHistory: number } | { ok: false; reason: string };
 
 /**
- * Contract: trims `session.archive` in place (oldest first, leaving a note of how many went) until
- * the session fits `cap`; says not ok, touching nothing else, when the live messages alone do not fit.
+ * Contract: trims `session.archive` in place (oldest first, leaving a note of how many went), then
+ * `session.transcript` the same way, until the session fits `cap`; says not ok, touching nothing
+ * else, when the live messages alone do not fit.
  */
 export function boundSessionSize(session: SessionData, cap = SESSION_SAVE_CAP): SizeVerdict {
   const live = total(session.messages);
@@ -35,10 +62,17 @@ export function boundSessionSize(session: SessionData, cap = SESSION_SAVE_CAP): 
   }
   const archive = session.archive ?? [];
   let archived = total(archive);
-  if (live + archived <= cap) return { ok: true, droppedArchived: 0 };
+  const history = session.transcript ?? [];
+  let recorded = history.reduce((sum, it) => sum + historyItemChars(it), 0);
+  if (live + archived + recorded <= cap) return { ok: true, droppedArchived: 0, droppedHistory: 0 };
   let drop = 0;
-  while (drop < archive.length && live + archived > cap) archived -= messageChars(archive[drop++]!);
-  const note: ChatMessage = { role: "system", content: `[${drop} older archived messages were dropped: the session file passed ${cap / 1024 / 1024} MB]` };
-  session.archive = [note, ...archive.slice(drop)];
-  return { ok: true, droppedArchived: drop };
+  while (drop < archive.length && live + archived + recorded > cap) archived -= messageChars(archive[drop++]!);
+  if (drop > 0) {
+    const note: ChatMessage = { role: "system", content: `[${drop} older archived messages were dropped: the session file passed ${cap / 1024 / 1024} MB]` };
+    session.archive = [note, ...archive.slice(drop)];
+  }
+  let dropHistory = 0;
+  while (dropHistory < history.length && live + archived + recorded > cap) recorded -= historyItemChars(history[dropHistory++]!);
+  if (dropHistory > 0) session.transcript = [{ type: "note", text: `${dropHistory} older transcript items were dropped: the session file passed ${cap / 1024 / 1024} MB` }, ...history.slice(dropHistory)];
+  return { ok: true, droppedArchived: drop, droppedHistory: dropHistory };
 }

@@ -4,17 +4,19 @@ import { promises as fs } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { redact } from "../config/log.js";
 import { randomId } from "../protocol/ids.js";
+import { HistoryItemSchema } from "../protocol/history.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
 import * as z from "../protocol/zod.js";
-import { readMessages, SESSION_VERSION, withExtras } from "./compat.js";
+import { readHistory, readMessages, SESSION_VERSION, withExtras } from "./compat.js";
+import { legacyHistory } from "./legacy-transcript.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
 
 const compactionRecord = z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) });
 
-/** A session's fields, with its messages read as `message`: checked in full, or left unread. */
-const sessionFields = <M extends z.ZodMiniType>(message: M) => ({
+/** A session's fields, with its messages and history items read as `message` and `item`: checked in full, or left unread. */
+const sessionFields = <M extends z.ZodMiniType, I extends z.ZodMiniType>(message: M, item: I) => ({
   id: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -27,13 +29,18 @@ const sessionFields = <M extends z.ZodMiniType>(message: M) => ({
   archive: z.optional(z.array(message)),
   /** One entry per compaction: when, how much, and whether the summary call worked. */
   compactions: z.optional(z.array(compactionRecord)),
+  /**
+   * The typed history the transcript is rebuilt from (src/protocol/history.ts), archived turns
+   * included. Absent in files written before it existed: loadSession recovers one from the messages.
+   */
+  transcript: z.optional(z.array(item)),
 });
 
 /** Loose: fields a newer version adds survive this version's rewrites (see compat.ts). */
-export const SessionFileSchema = z.looseObject({ version: z.literal(1), ...sessionFields(ChatMessageSchema) });
+export const SessionFileSchema = z.looseObject({ version: z.literal(1), ...sessionFields(ChatMessageSchema, HistoryItemSchema) });
 
 /** The same fields with the messages left unread and any version: what loadSession reads first. */
-const EnvelopeSchema = z.looseObject({ version: z.int(), ...sessionFields(z.unknown()) });
+const EnvelopeSchema = z.looseObject({ version: z.int(), ...sessionFields(z.unknown(), z.unknown()) });
 
 export type SessionData = z.infer<typeof SessionFileSchema>;
 
@@ -44,7 +51,7 @@ export function newSessionId(now = new Date()): string {
 
 export function newSession(workspace: string, model: string, id = newSessionId()): SessionData {
   const now = new Date().toISOString();
-  return { version: 1, id, createdAt: now, updatedAt: now, workspace, model, messages: [] };
+  return { version: 1, id, createdAt: now, updatedAt: now, workspace, model, messages: [], transcript: [] };
 }
 
 export const sessionFileFor = (dir: string, id: string) => join(dir, `${id}.json`);
@@ -85,7 +92,7 @@ export async function loadSession(file: string, workspace: string, model: string
   try {
     const raw: unknown = JSON.parse(text);
     // Bare message arrays (the seed's format) are accepted too.
-    const candidate = Array.isArray(raw) ? { ...newSession(workspace, model, idFromFile), messages: raw } : raw;
+    const candidate = Array.isArray(raw) ? { ...newSession(workspace, model, idFromFile), transcript: undefined, messages: raw } : raw;
     const read = readEnvelope(candidate, newSession(workspace, model, idFromFile));
     if ("data" in read) return read;
     problem = read.problem;
@@ -114,10 +121,14 @@ function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | {
   const archive = envelope.success && envelope.data.archive ? readMessages(envelope.data.archive) : null;
   // A newer file's own fields mean nothing to this version: only the known ones are carried.
   const source: Meta = envelope.success ? envelope.data : fresh;
-  const { version: _v, messages: _m, archive: _a, ...rest } = source;
+  const { version: _v, messages: _m, archive: _a, transcript: _t, ...rest } = source;
   const meta: Meta = newer ? pickKnown(rest) : rest;
-  const data: SessionData = { ...meta, version: 1, messages: live.messages, ...(archive ? { archive: archive.messages } : {}) };
-  const unreadable = [...live.unreadable, ...(archive?.unreadable ?? [])];
+  const rawHistory = envelope.success ? envelope.data.transcript : undefined;
+  const history = rawHistory ? readHistory(rawHistory) : null;
+  // A file from before typed history: its history is recovered from the text, once, and saved typed.
+  const transcript = history?.items ?? legacyHistory(archive?.messages ?? [], live.messages, meta.compactions ?? []);
+  const data: SessionData = { ...meta, version: 1, messages: live.messages, ...(archive ? { archive: archive.messages } : {}), transcript };
+  const unreadable = [...live.unreadable, ...(archive?.unreadable ?? []), ...(history?.unreadable ?? [])];
   if (!newer && unreadable.length === 0) return { data, resumed: data.messages.length > 0 };
   const what = newer
     ? `it was written by a newer NanoHermes (session file version ${version})`
@@ -139,7 +150,8 @@ function pickKnown(meta: Meta): Meta {
  */
 export function serializeSession(data: SessionData): string {
   const archive = data.archive?.map(withExtras);
-  return redact(JSON.stringify({ ...data, updatedAt: new Date().toISOString(), messages: data.messages.map(withExtras), ...(archive ? { archive } : {}) }));
+  const transcript = data.transcript?.map(withExtras);
+  return redact(JSON.stringify({ ...data, updatedAt: new Date().toISOString(), messages: data.messages.map(withExtras), ...(archive ? { archive } : {}), ...(transcript ? { transcript } : {}) }));
 }
 
 /** Writes a serialized session atomically (temp file + rename, both made durable). */

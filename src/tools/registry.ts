@@ -213,6 +213,8 @@ export class ToolRegistry {
     // Once the arguments are valid: what a card needs when the call never starts (a denied command still shows).
     let notStarted: { kind: AnyTool["kind"]; summary: string; args: Record<string, unknown> } | null = null;
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
+    // Known once the arguments are valid; a denied call's card keeps it (and its kind).
+    let summary: string | undefined;
     const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool, rawWarning?: string): ToolCallResult => {
       // Known secrets never leave a tool: not to the model, the session, the events or the screen.
       const forModel = redact(rawForModel);
@@ -231,7 +233,9 @@ export class ToolRegistry {
         display,
         durationMs: started === null ? 0 : Math.round(performance.now() - started),
         ...(waitedMs !== undefined ? { waitedMs } : {}),
-        ...(started === null && notStarted ? { kind: notStarted.kind, summary: redact(notStarted.summary), args: notStarted.args } : {}),
+        ...(tool ? { kind: tool.kind } : notStarted ? { kind: notStarted.kind } : {}),
+        ...(summary !== undefined ? { summary: redact(summary) } : notStarted ? { summary: redact(notStarted.summary) } : {}),
+        ...(started === null && notStarted ? { args: notStarted.args } : {}),
       });
       return { status, forModel: capped, display };
     };
@@ -245,7 +249,6 @@ export class ToolRegistry {
     if (!parsed.ok) return finish("error", parsed.error, "invalid arguments", tool);
 
     const args = parsed.args;
-    let summary: string;
     try {
       summary = tool.summarize(args);
     } catch {

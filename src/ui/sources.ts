@@ -5,7 +5,6 @@ import { basename, join } from "node:path";
 import type { Settings } from "../config/schema.js";
 import type { MemoryEntry, MemoryStore } from "../memory/store.js";
 import { MEMORY_BLOCK_START, memoryKinds, type MemoryKind } from "../memory/markers.js";
-import { contentText } from "../protocol/messages.js";
 import type { SessionIndex } from "../session/search.js";
 import { readTaskIndex } from "../session/task-index.js";
 import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
@@ -54,18 +53,9 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
       return hits.map((h): SessionRow => ({ file: h.file, sessionId: h.sessionId, title: titleOf(h.file, h.title), workspace: h.workspace, updatedAt: h.updatedAt, snippet: h.snippet }));
     },
     async lastPrompt(file) {
-      const { readSessionFile } = await import("../session/search.js");
+      const [{ readSessionFile }, { lastPromptOf }] = await Promise.all([import("../session/search.js"), import("../session/history-view.js")]);
       const data = await readSessionFile(file);
-      if (!data) return null;
-      for (let i = data.messages.length - 1; i >= 0; i--) {
-        const m = data.messages[i]!;
-        if (m.role !== "user") continue;
-        const text = contentText(m.content).trim();
-        if (!text || text.startsWith(MEMORY_BLOCK_START)) continue;
-        const line = text.split("\n").find((l) => l.trim() !== "")!.trim();
-        return line.length > 300 ? `${line.slice(0, 299)}…` : line;
-      }
-      return null;
+      return data ? lastPromptOf(data) : null;
     },
   };
 }

@@ -146,7 +146,7 @@ describe("history bounds", () => {
     const session = newSession("/tmp", "m");
     session.messages = [{ role: "user", content: "x".repeat(1_000) }];
     session.archive = Array.from({ length: 10 }, (_, i): ChatMessage => ({ role: "user", content: `${i}`.repeat(1_000) }));
-    expect(boundSessionSize(session, 6_000)).toEqual({ ok: true, droppedArchived: 6 });
+    expect(boundSessionSize(session, 6_000)).toEqual({ ok: true, droppedArchived: 6, droppedHistory: 0 });
     expect(session.archive[0]).toMatchObject({ role: "system", content: expect.stringMatching(/^\[6 older archived messages were dropped: the session file passed/) });
     expect(session.archive.slice(1).map((m) => (m.content as string)[0])).toEqual(["6", "7", "8", "9"]);
     session.messages.push({ role: "user", content: "z".repeat(10_000) });

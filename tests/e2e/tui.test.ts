@@ -77,6 +77,9 @@ describe.each([
     const sent = server.requests.at(-1)!.messages as { role: string }[];
     expect(sent.filter((m) => m.role === "user").length).toBe(4);
 
+    // The answer shows before the turn ends (its last save comes first): a Ctrl-C then is a stop,
+    // not the first of the two that quit. Wait for the idle composer.
+    await app.waitFor("Ask anything");
     app.type(keys.ctrl("c"));
     await app.waitFor(/Ctrl-C again|press Ctrl-C/);
     app.type(keys.ctrl("c"));

@@ -1,10 +1,11 @@
 // Compaction in the transcript: the marker from context.compacted (and its failed form), the same
-// marker from a reloaded session's summary message, its detail view from browse mode, and the
+// marker from a reloaded old-format session's summary message (its history recovered by the engine), its detail view from browse mode, and the
 // engine's retrieved-memory blocks left out of a rebuilt transcript. At 50, 80 and 120 columns.
 import { afterEach, describe, expect, it } from "vitest";
 import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../src/agent/compaction.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { fromMessages } from "../../src/ui/state/transcript.js";
+import { legacyHistory } from "../../src/session/legacy-transcript.js";
+import { fromHistory } from "../../src/ui/state/transcript.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, type Harness } from "./harness.js";
 
@@ -64,7 +65,7 @@ describe.each([
 
   it("rebuilds a resumed session: the summary becomes the marker, memory blocks are not shown as prompts", async () => {
     h = await renderUi(columns, rows);
-    h.emit({ type: "session.loaded", ...ev, messages: resumed });
+    h.emit({ type: "session.loaded", ...ev, messages: resumed, transcript: legacyHistory([], resumed) });
     const lines = await h.lines();
     expect(lines).toHaveLength(rows - 1);
     expect(widest(lines)).toBeLessThanOrEqual(columns);
@@ -101,7 +102,8 @@ describe("the compaction marker", () => {
   });
 });
 
-describe("fromMessages", () => {
+describe("an old-format session's history, rebuilt", () => {
+  const fromMessages = (messages: ChatMessage[]) => fromHistory(legacyHistory([], messages));
   it("turns a summary or an omission note into a marker and skips memory blocks", () => {
     const t = fromMessages(resumed);
     expect(t.blocks.map((b) => b.kind)).toEqual(["compaction", "user", "assistant", "user", "assistant"]);

@@ -4,6 +4,8 @@
 // At 50, 80 and 120 columns, never wider than the terminal.
 import { afterEach, describe, expect, it } from "vitest";
 import type { BusEvent } from "../../src/protocol/events.js";
+import type { ChatMessage } from "../../src/protocol/messages.js";
+import { legacyHistory } from "../../src/session/legacy-transcript.js";
 import type { CheckpointSource } from "../../src/ui/controller/sources.js";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
 import { keys } from "../helpers/pty.js";
@@ -16,6 +18,8 @@ afterEach(() => {
 });
 
 const WS = "/work/demo";
+/** session.loaded as the engine sends it for these messages. */
+const loaded = (messages: ChatMessage[]): BusEvent => ({ type: "session.loaded", taskId: "t0", messages, transcript: legacyHistory([], messages) });
 const turnsEvent: BusEvent = {
   type: "checkpoints.updated",
   taskId: "t0",
@@ -228,7 +232,7 @@ describe("the Turns tab", () => {
     h.keys(keys.right);
     await until(h, (f) => f.includes("[Turns 2]"));
     // The conversation back to before turn 3: two prompts left.
-    h.emit({ type: "session.loaded", taskId: "t0", messages: [{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }] });
+    h.emit(loaded([{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }]));
     const frame = await until(h, (f) => f.includes("[Turns 1]"));
     expect(frame).not.toContain("change the notes");
     h.keys(keys.esc);
@@ -244,14 +248,14 @@ describe("the Turns tab", () => {
     await until(h, (f) => f.includes("rewinding files and the conversation to before turn 3"));
     // The engine's order: the files' notice, the reloaded conversation, then its notice.
     h.emit({ type: "notice", taskId: "t0", level: "warn", text: "files as before turn 3: 1 restored, 0 removed; not touched: big.bin (too large)" });
-    h.emit({ type: "session.loaded", taskId: "t0", messages: [{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }] });
+    h.emit(loaded([{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }]));
     h.emit({ type: "notice", taskId: "t0", level: "info", text: "the conversation is back to before turn 3 (1 turn dropped)" });
     const frame = await until(h, (f) => f.includes("the conversation is back to before turn 3"));
     expect(frame).toContain("big.bin (too large)");
     expect(frame).not.toContain("change the notes with sed");
     expect(frame.indexOf("say hi")).toBeLessThan(frame.indexOf("files as before turn 3"));
     // A later reload (a resume, another task opening it) does not bring old notices back twice.
-    h.emit({ type: "session.loaded", taskId: "t0", messages: [{ role: "user", content: "write the notes" }] });
+    h.emit(loaded([{ role: "user", content: "write the notes" }]));
     const after = await until(h, (f) => !f.includes("say hi"));
     expect(after).not.toContain("files as before turn 3");
   });

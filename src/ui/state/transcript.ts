@@ -1,11 +1,9 @@
 // The transcript of one task as view state: a pure reducer from bus events (and a few UI actions)
 // to a list of blocks. Blocks are immutable; a change replaces the block object, so renderers can
 // cache by identity.
-import { OMITTED_NOTE, SUMMARY_PREFIX } from "../../agent/compaction.js";
-import { MEMORY_BLOCK_START } from "../../memory/markers.js";
+import type { BusEvent, EventOf, ToolKind, ToolStatus, TurnEndReason } from "../../protocol/events.js";
+import type { HistoryItem } from "../../protocol/history.js";
 import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
-import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
-import { contentText, type ChatMessage } from "../../protocol/messages.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
 
 export const OUTPUT_TAIL_CHARS = 8 * 1024;
@@ -173,54 +171,52 @@ function closeLive(state: TranscriptState, stopped: boolean): TranscriptState {
   return changedAny ? { ...state, blocks } : state;
 }
 
-/** The compaction marker a stored summary message stands for; null for any other system message. */
-export function compactionFromMessage(text: string): Omit<Extract<Block, { kind: "compaction" }>, "id"> | null {
-  const summary = text.startsWith(SUMMARY_PREFIX);
-  if (!summary && !text.startsWith(OMITTED_NOTE)) return null;
-  // A failed compaction after an earlier summary keeps that summary and appends the note.
-  const failed = !summary || text.trimEnd().endsWith(OMITTED_NOTE);
-  const body = summary ? text.slice(SUMMARY_PREFIX.length).replace(OMITTED_NOTE, "").trim() : "";
-  return { kind: "compaction", folded: null, summaryChars: body.length, failed, beforeChars: null, afterChars: null, summary: text };
+/** What a turn-end block says: "stopped", or the error. */
+const turnEndText = (reason: TurnEndReason, error: string | undefined) => (reason === "interrupted" ? "stopped" : (error ?? reason));
+
+/** The block a history item shows as; null for items the live transcript shows none for either (memory). */
+function blockOf(it: HistoryItem, id: string): Block | null {
+  switch (it.type) {
+    case "user":
+      return { kind: "user", id, text: it.text };
+    case "steer":
+      return { kind: "steer", id, text: it.text };
+    case "assistant":
+      return { kind: "assistant", id, text: it.text, done: true, ...(it.stopped ? { stopped: true } : {}) };
+    case "reasoning":
+      return { kind: "reasoning", id, text: it.text, done: true, expanded: false };
+    case "tool":
+      return {
+        kind: "tool", id, callId: it.callId, name: it.name, toolKind: it.kind, summary: it.summary, args: it.args ?? null, status: it.status === "running" ? "aborted" : it.status,
+        output: "", display: it.display, forModel: it.forModel ?? "", startedAt: 0, durationMs: it.durationMs, expanded: false,
+      };
+    case "compaction":
+      return {
+        kind: "compaction", id, folded: it.folded, summaryChars: it.summaryChars, failed: it.failed, beforeChars: it.beforeChars, afterChars: it.afterChars, summary: it.summary,
+        ...(it.focus ? { focus: it.focus } : {}),
+        ...(it.error ? { error: it.error } : {}),
+      };
+    case "turn-end":
+      return it.reason === "completed" ? null : { kind: "turn-end", id, reason: it.reason, text: turnEndText(it.reason, it.error) };
+    case "note":
+      return { kind: "notice", id, level: "info", text: it.text };
+    case "memory":
+      return null;
+    default:
+      return it satisfies never;
+  }
 }
 
 /**
- * Rebuilds a transcript from stored messages (resume, undo, clear). The engine's retrieved-memory
- * blocks are user messages but not the user's words: left out. A summary from compaction becomes
- * the same marker the live event gives.
+ * Rebuilds a transcript from the session's typed history (resume, undo, clear): the blocks the live
+ * run showed for the same items, in the same order. Approvals and notices were moments, not history.
  */
-export function fromMessages(messages: ChatMessage[]): TranscriptState {
+export function fromHistory(items: readonly HistoryItem[]): TranscriptState {
   let state = emptyTranscript();
-  const toolIndex = new Map<string, number>();
-  for (const m of messages) {
-    if (m.role === "user") {
-      const text = contentText(m.content);
-      if (!text.startsWith(MEMORY_BLOCK_START)) state = add(state, (id) => ({ kind: "user", id, text }));
-    } else if (m.role === "system") {
-      const marker = compactionFromMessage(m.content);
-      if (marker) state = add(state, (id) => ({ ...marker, id }));
-    } else if (m.role === "assistant") {
-      if (m.reasoning_content) state = add(state, (id) => ({ kind: "reasoning", id, text: m.reasoning_content ?? "", done: true, expanded: false }));
-      if (m.content) state = add(state, (id) => ({ kind: "assistant", id, text: m.content ?? "", done: true }));
-      for (const call of m.tool_calls ?? []) {
-        let args: unknown = call.function.arguments;
-        try {
-          args = JSON.parse(call.function.arguments);
-        } catch {
-          // keep the raw text
-        }
-        state = add(state, (id) => ({
-          kind: "tool", id, callId: call.id, name: call.function.name, toolKind: null, summary: "", args, status: "ok", output: "", display: "", forModel: "", startedAt: 0, durationMs: null, expanded: false,
-        }));
-        toolIndex.set(call.id, state.blocks.length - 1);
-      }
-    } else if (m.role === "tool") {
-      const i = toolIndex.get(m.tool_call_id);
-      const block = i === undefined ? undefined : state.blocks[i];
-      if (i !== undefined && block?.kind === "tool") {
-        const first = m.content.split("\n", 1)[0] ?? "";
-        state = { ...state, blocks: replaceAt(state.blocks, i, { ...block, forModel: m.content, display: first.slice(0, 120), status: m.content.startsWith("[interrupted]") ? "aborted" : "ok" }) };
-      }
-    }
+  for (const it of items) {
+    const seq = state.seq + 1;
+    const block = blockOf(it, `b${seq}`);
+    if (block) state = { ...state, seq, blocks: [...state.blocks, block] };
   }
   return state;
 }
@@ -320,7 +316,7 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     case "turn.completed": {
       const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null, waitingSince: null }, event.reason === "interrupted");
       if (event.reason === "completed") return next;
-      const text = event.reason === "interrupted" ? "stopped" : (event.error ?? event.reason);
+      const text = turnEndText(event.reason, event.error);
       return add(next, (id) => ({ kind: "turn-end", id, reason: event.reason as "interrupted" | "max_iterations" | "error", text }));
     }
     case "subagent.updated": {
@@ -335,7 +331,8 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return { ...state, jobs: i === -1 ? [...state.jobs, event.job] : state.jobs.map((j, k) => (k === i ? event.job : j)) };
     }
     case "session.loaded": {
-      const rebuilt = fromMessages(event.messages);
+      // A daemon older than typed history (a remote task) sends none: an empty transcript, not a crash.
+      const rebuilt = fromHistory(event.transcript ?? []);
       const { sessionId, workspace } = state;
       const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
       let next: TranscriptState = { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
