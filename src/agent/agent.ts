@@ -389,7 +389,8 @@ export class Agent {
       taskId: this.taskId,
       ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}),
       signal,
-      emit: (event) => this.opts.emit(event),
+      // Through send: tool events also go into the typed history.
+      emit: (event) => this.send(event),
       ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
       ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
