@@ -3,8 +3,8 @@
 // keeps a streaming frame well under a millisecond.
 import { Text, useCursor } from "ink";
 import { useSyncExternalStore } from "react";
-import { useApp } from "./hooks/useStore.js";
-import { composeScreen } from "./screen.js";
+import { useApp } from "./context/useStore.js";
+import { composeScreen } from "./text-frame.js";
 
 export function App() {
   const services = useApp();

@@ -9,7 +9,7 @@ import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
 import { Controller, type ControllerDeps } from "../../src/ui/controller/controller.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
-import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
+import { AppContext, type AppServices } from "../../src/ui/context/services.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
 import { KeyParser } from "../../src/ui/input/keys.js";

@@ -1,12 +1,12 @@
 // The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
 // hunk jumps), Turns (view/turns-view.ts), Reads, Todo, Jobs and Agents.
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
 import { diffFile, renderDiff } from "../render/diff.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import { boardRows } from "../state/children.js";
-import { boardLines, isActive } from "../view/agents-view.js";
+import { boardLines, isActive } from "../view/agent-board.js";
 import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
 import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";

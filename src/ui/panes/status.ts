@@ -1,5 +1,5 @@
 // The bottom line: the latest status message, or the keys that matter right now.
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";

@@ -1,5 +1,5 @@
 // The task list: status glyphs, numbers for Alt-1..9, pins, tokens, a flag on tasks that need you.
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth } from "../render/wrap.js";
 import { taskListLines } from "../view/panes.js";

@@ -1,12 +1,12 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items, and at
 // the bottom either the approval card or the composer (with completions). Dialogs draw here too.
 import { layout as editorLayout, isEmpty } from "../input/editor.js";
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
-import { agentSummary } from "../view/agents-view.js";
-import { agentViewPane } from "./agent-view.js";
+import { agentSummary } from "../view/agent-board.js";
+import { agentViewPane } from "./subagent-view.js";
 import { taskBar } from "../view/chrome.js";
 import { dialogLines } from "../view/dialog-view.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";

@@ -1,6 +1,6 @@
 // Lines of /rewind (the turns newest first, then what to restore) and of the results pane's Turns
 // tab (each turn's files, or one file's diff from before its turn to now).
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { Controller } from "../controller/controller.js";
 import type { ResultsMeasure } from "../controller/lists.js";
 import { rewindChoices } from "../controller/rewind.js";

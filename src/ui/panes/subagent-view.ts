@@ -2,12 +2,12 @@
 // task's transcript: a header with its board row, the same virtualised renderer as the main view,
 // and the card of an approval it waits for. Its keys are on the status line (panes/status.ts).
 import type { Dialog } from "../controller/ui-state.js";
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { AppState } from "../state/store.js";
 import { keyLabel } from "../controller/agents.js";
 import { agentApproval } from "../state/children.js";
-import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agents-view.js";
+import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agent-board.js";
 import { approvalLines } from "../view/cards.js";
 import { fit, formatDuration, formatTokens, type Segment } from "../view/chrome.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";

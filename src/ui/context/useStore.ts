@@ -2,7 +2,7 @@
 // (compared by identity, so slices must be stable objects from the reducers).
 import { useContext, useSyncExternalStore } from "react";
 import type { AppState } from "../state/store.js";
-import { AppContext } from "./context.js";
+import { AppContext } from "./services.js";
 
 export function useStore<T>(select: (state: AppState) => T): T {
   const { store } = useContext(AppContext);

@@ -1,7 +1,7 @@
 // The whole screen as lines, from the app state: the title bar, the panes side by side, the
 // status line. Pure apart from the renderer caches, so the very first frame can be drawn before
 // Ink has even loaded, and the Ink app draws exactly the same thing afterwards.
-import type { AppServices } from "./hooks/context.js";
+import type { AppServices } from "./context/services.js";
 import { computeLayout } from "./layout/layout.js";
 import { resultsPane } from "./panes/results.js";
 import { statusLine } from "./panes/status.js";
