@@ -15,7 +15,9 @@ import { loadExtensions, noExtensions, type Extensions } from "../agent/extensio
 import { Controller } from "./controller/controller.js";
 import type { AppServices } from "./context/services.js";
 import type { InkHandle } from "./mount.js";
-import { composeScreen } from "./text-frame.js";
+import { composeTextFrame } from "./text-frame.js";
+import { connectScreen } from "./controller/settle.js";
+import { motionAllowed } from "./context/motion.js";
 import { editorKeyDefaults } from "./input/editor.js";
 import { appendHistory, History, historyPath, loadHistory } from "./input/history.js";
 import { KeyParser } from "./input/keys.js";
@@ -198,12 +200,14 @@ export async function runUi(opts: UiOptions): Promise<number> {
     markdown: markdownStyles(theme.palette),
     renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode),
     ascii: !theme.unicode,
+    motion: motionAllowed(env, settings),
     workspace: settings.workspace,
     // Until Landlock has been probed (after the first frame), the configured mode is shown.
     sandbox: settings.sandbox.mode === "off" ? "unsandboxed" : `sandbox ${settings.sandbox.mode}`,
     before,
     readFile: (path) => readSmall(resolve(settings.workspace, path)),
   };
+  const settle = connectScreen(services);
   if (settings.untrustedKeys.length > 0) {
     // Asked once per workspace: the answer is remembered in ~/.nanohermes/trusted.json.
     store.updateUi((ui) => ({
@@ -235,6 +239,8 @@ export async function runUi(opts: UiOptions): Promise<number> {
         else if (settings.notify.bell) stdout.write("\x07");
       }
     }
+    // A diff on screen shows the file as it is after the tool (or a restore) changed it.
+    if (event.type === "tool.completed" || event.type === "checkpoints.updated" || event.type === "notice") settle.filesChanged();
     store.dispatch(event);
     if (event.type === "session.started" && event.resumed && !remoteTask) readTurns(event.taskId);
     if (event.type === "turn.started") rewinding.delete(event.taskId);
@@ -300,7 +306,7 @@ export async function runUi(opts: UiOptions): Promise<number> {
 
   // The first frame is drawn before Ink loads: the same pure screen function the Ink app uses,
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
-  stdout.write(`${composeScreen(store.getState(), services).lines.join("\n")}\x1b[H`);
+  stdout.write(`${composeTextFrame(store.getState(), services).lines.join("\n")}\x1b[H`);
   const { mountInk } = await import("./mount.js");
   // Ink's line writer draws its first frame over ours without clearing line ends (it takes the
   // screen for blank): when the state changed meanwhile and a line got shorter, the old end would

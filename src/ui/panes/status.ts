@@ -13,7 +13,8 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
   const approval = s.current ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null) : null;
   let text: string;
-  if (status && status.until > Date.now()) {
+  // The controller's clock set `until`, so it is the one to compare with.
+  if (status && status.until > sv.ctl.deps.now()) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
   } else if (s.ui.dialog?.kind === "agent") {
