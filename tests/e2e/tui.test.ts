@@ -76,6 +76,9 @@ describe.each([
     await app.waitFor("after the stop");
     const sent = server.requests.at(-1)!.messages as { role: string }[];
     expect(sent.filter((m) => m.role === "user").length).toBe(4);
+    // The reply is on screen a frame before its turn ends; Ctrl-C during the turn would stop it
+    // instead of asking to exit. The idle composer's placeholder says the turn is over.
+    await app.waitFor("Ask anything");
 
     app.type(keys.ctrl("c"));
     await app.waitFor(/Ctrl-C again|press Ctrl-C/);
