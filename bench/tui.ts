@@ -175,6 +175,9 @@ async function boardStreaming(ws: string) {
     for (let i = 0; i < 4; i++) app.type("\x1b[C");
     await new Promise((r) => setTimeout(r, 100));
     app.type("\x1b");
+    // A lone Esc is known only once nothing follows it: on a loaded machine the first mark could
+    // arrive before that and make it Alt-z. Typing starts once the input has focus again.
+    await app.waitFor((s) => !s.includes("Enter open · x stop"), 10_000);
     await new Promise((r) => setTimeout(r, 100));
     const echoes: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -1,7 +1,7 @@
 // A pane's width-exact lines in a Box of their size: one text node, which Ink's output stage
 // places as one rectangle (the fast path in scripts/ink-patches.mjs). Rows in `spin` carry a
-// running-work glyph; those rows are split around it so the spinner is its own small node and the
-// rectangles still do not overlap.
+// running-work glyph; the first of them is split around it so the spinner is its own small node
+// and the rectangles still do not overlap.
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { sliceColumns, visibleWidth } from "../render/wrap.js";
@@ -29,7 +29,14 @@ export interface LinesProps {
 }
 
 export function Lines({ lines, width, spin = [], glyphs = ["●", "*"] }: LinesProps) {
-  const spots = [...spin].sort((a, b) => a - b).map((row) => ({ row, col: glyphColumn(lines[row] ?? "", glyphs) })).filter((s) => s.col >= 0);
+  // One spinner per pane, on its first running row: each ink-spinner ticks on its own timer, and
+  // each tick is a React commit and an Ink layout; twenty running subagents spinning at once cost
+  // most of a core (bench/tui.ts, the board). The other rows keep their still glyph.
+  const spots = [...spin]
+    .sort((a, b) => a - b)
+    .map((row) => ({ row, col: glyphColumn(lines[row] ?? "", glyphs) }))
+    .filter((s) => s.col >= 0)
+    .slice(0, 1);
   if (spots.length === 0) {
     return (
       <Box width={width} height={lines.length} flexShrink={0}>

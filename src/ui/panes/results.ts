@@ -1,5 +1,6 @@
-// The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
-// hunk jumps), Turns (view/turns-view.ts), Reads, Todo, Jobs and Agents.
+// The results pane: one line function per tab (each drawn by its component in components/results/)
+// Files (workspace), Changes (files this task wrote, with a word-level diff and hunk jumps), Turns
+// (view/turns-view.ts), Reads, Todo, Jobs and Agents; the tab bar, the border, the whole pane.
 import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";

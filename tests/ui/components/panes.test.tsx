@@ -50,7 +50,7 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
       mounted = mountPane(<TaskList width={Math.min(26, columns)} height={6} />, columns, rows, { motion });
       mounted.bus.emit({ type: "task.updated", taskId: "t0", task: snapshot({ status: "running", title: "busy" }) });
       const line = rowsOf(await mounted.frame()).find((l) => l.includes("busy")) ?? "";
-      if (motion) expect(line).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      if (motion) expect(line).toMatch(/^[▖▘▝▗]/);
       else expect(line.startsWith("●")).toBe(true);
       mounted.app.unmount();
     }
