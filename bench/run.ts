@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { startMockServer, textReply, toolReply } from "../tests/helpers/mock-openai.js";
 import { benchSearch } from "./search.js";
 import { benchTui, benchWriter, mcpHome, type WriterRun } from "./tui.js";
+import { buildBaseline } from "./baseline.js";
+import { tuiBudgetRows } from "./tui-budgets.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
@@ -203,6 +205,13 @@ async function main() {
     ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
     ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
   ]);
+  // NANOHERMES_BENCH_TUI_BASE=<rev>: the same workload on that revision's build, side by side.
+  const tuiBase = tui && process.env.NANOHERMES_BENCH_TUI_BASE ? buildBaseline(root, process.env.NANOHERMES_BENCH_TUI_BASE) : null;
+  const tuiOld = tuiBase ? await benchTui(tuiBase.cli).finally(() => tuiBase.remove()) : null;
+  if (tui && tuiOld && tuiBase) {
+    console.log(`\nterminal UI budgets: this build next to ${tuiBase.rev} (same workload, same run):`);
+    printTable(tuiBudgetRows(tui, tuiOld, tuiBase.rev));
+  }
 
   const writer = skip("writer") ? null : await benchWriter();
   if (writer) printWriter(writer);
@@ -291,7 +300,7 @@ async function main() {
     ...(wire.length > 0 ? { wireBase: wire } : {}),
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
-    ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2) } } : {}),
+    ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2), ...(tuiOld && tuiBase ? { base: { rev: tuiBase.rev, ...tuiOld } } : {}) } } : {}),
     ...ran("writer", writer),
     ...ran("daemon", daemon),
     ...ran("files", files),

@@ -62,23 +62,49 @@ export function inkPatches(root, { strict = true } = {}) {
         return { contents: routed, loader: "js" };
       });
       // Ink rebuilds every frame cell by cell (an object per cell, ANSI parsed and re-serialised),
-      // ~4 ms a frame at 120x40 and most of a streaming turn's CPU. Our App renders the whole
-      // screen as one text node of width-exact lines at (0, 0); for that case the cells would come
-      // out as the lines went in, so they are passed through (tests/build/ink-output-patch.test.ts).
+      // ~4 ms a frame at 120x40 and most of a streaming turn's CPU. Our panes are Boxes each holding
+      // one text node of width-exact lines, so a frame is a few non-overlapping rectangles of text:
+      // each row is then the rectangles' lines that cover it, left to right, with spaces in the gaps,
+      // which is what the cells would come out as. Anything else (overlapping writes, a clip that
+      // cuts a write, text past the frame) takes Ink's cell path (tests/build/ink-output-patch.test.ts).
       b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]output\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         const fast = `get() {
-          if (this.operations.length === 1 && this.operations[0].type === 'write' && this.operations[0].x === 0 && this.operations[0].y === 0) {
-              const op = this.operations[0];
+          return this.getByRects() ?? this.getByCells();
+      }
+      getByRects() {
+          const rects = [];
+          const clips = [];
+          for (const op of this.operations) {
+              if (op.type === 'clip') { clips.push(op.clip); continue; }
+              if (op.type === 'unclip') { clips.pop(); continue; }
+              if (op.type !== 'write') return null;
               const lines = op.text.split('\\n');
-              if (lines.length <= this.height) {
-                  for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
-                  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].trimEnd();
-                  while (lines.length < this.height) lines.push('');
-                  return { output: lines.join('\\n'), height: this.height };
-              }
+              for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
+              const widths = lines.map(line => this.caches.getStringWidth(line));
+              const w = Math.max(...widths);
+              const r = { x: op.x, y: op.y, w, h: lines.length, lines, widths };
+              if (r.x < 0 || r.y < 0 || r.x + r.w > this.width || r.y + r.h > this.height) return null;
+              const clip = clips.at(-1);
+              // A clip that contains the write changes nothing; one that cuts it needs the cells.
+              if (clip && ((typeof clip.x1 === 'number' && (r.x < clip.x1 || r.x + r.w > clip.x2)) || (typeof clip.y1 === 'number' && (r.y < clip.y1 || r.y + r.h > clip.y2)))) return null;
+              for (const o of rects) if (r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h) return null;
+              rects.push(r);
           }
-          return this.getByCells();
+          rects.sort((a, b) => a.x - b.x);
+          const rows = [];
+          for (let y = 0; y < this.height; y++) {
+              let row = '';
+              let at = 0;
+              for (const r of rects) {
+                  if (y < r.y || y >= r.y + r.h) continue;
+                  if (r.x > at) row += ' '.repeat(r.x - at);
+                  row += r.lines[y - r.y];
+                  at = r.x + r.widths[y - r.y];
+              }
+              rows.push(row.trimEnd());
+          }
+          return { output: rows.join('\\n'), height: this.height };
       }
       getByCells() {`;
         const out = text.replace("    get() {\n        // Initialize output array", `    ${fast}\n        // Initialize output array`);

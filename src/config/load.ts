@@ -197,6 +197,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     theme: file.theme,
     keys: file.keys ?? {},
     notify: { bell: file.notify?.bell ?? true, osc: file.notify?.osc ?? true },
+    ui: { reducedMotion: file.ui?.reducedMotion ?? false },
     yolo,
     sandbox: {
       mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",

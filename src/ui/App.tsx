@@ -1,16 +1,32 @@
-// The Ink app: one text node holding the screen composed from the store. Ink's per-cell output pass
-// then has a single write to place (with the fast path in scripts/build.mjs, none at all), which
-// keeps a streaming frame well under a millisecond.
-import { Text, useCursor } from "ink";
-import { useSyncExternalStore } from "react";
-import { useApp } from "./hooks/useStore.js";
-import { composeScreen } from "./screen.js";
+// The Ink app: the title bar, the panes side by side, the status line. Each pane is a component
+// that subscribes to the store slices it draws, so a streamed token re-renders the transcript
+// alone; each draws width-exact lines in a Box of its size, which keeps Ink's output stage on its
+// fast path (scripts/ink-patches.mjs). Geometry: layout/screen-layout.ts.
+import { Box } from "ink";
+import { DialogArea } from "./components/DialogArea.js";
+import { ResultsPane } from "./components/ResultsPane.js";
+import { StatusLine } from "./components/StatusLine.js";
+import { TaskList } from "./components/TaskList.js";
+import { TitleBar } from "./components/TitleBar.js";
+import { Transcript } from "./components/Transcript.js";
+import { useStore } from "./context/useStore.js";
+import { screenLayoutOf } from "./layout/screen-layout.js";
 
 export function App() {
-  const services = useApp();
-  const state = useSyncExternalStore(services.store.subscribe, services.store.getState);
-  const { setCursorPosition } = useCursor();
-  const screen = composeScreen(state, services);
-  setCursorPosition(screen.cursor);
-  return <Text wrap="truncate-end">{screen.lines.join("\n")}</Text>;
+  const g = useStore((s) => screenLayoutOf(s.ui), (a, b) => a.centre === b.centre && a.columns === b.columns && a.bodyHeight === b.bodyHeight && a.sideTasks === b.sideTasks && a.sideResults === b.sideResults);
+  const { columns, bodyHeight: body, sideTasks, sideResults, centreWidth } = g;
+  return (
+    <Box flexDirection="column" width={columns} height={body + 2}>
+      <TitleBar width={columns} />
+      <Box height={body}>
+        {sideTasks > 0 && <TaskList width={sideTasks} height={body} />}
+        {g.centre === "transcript" && <Transcript width={centreWidth} height={body} left={sideTasks} top={1} />}
+        {g.centre === "dialog" && <DialogArea width={centreWidth} height={body} />}
+        {g.centre === "tasks" && <TaskList width={centreWidth} height={body} />}
+        {g.centre === "results" && <ResultsPane width={centreWidth} height={body} />}
+        {sideResults > 0 && <ResultsPane width={sideResults} height={body} />}
+      </Box>
+      <StatusLine width={columns} />
+    </Box>
+  );
 }

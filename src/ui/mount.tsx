@@ -3,8 +3,8 @@
 import { render } from "ink";
 import { useMemo } from "react";
 import { App } from "./App.js";
-import { AppContext, type AppServices } from "./hooks/context.js";
-import { useStore } from "./hooks/useStore.js";
+import { AppContext, type AppServices } from "./context/services.js";
+import { useStore } from "./context/useStore.js";
 import type { Palette } from "./theme/palette.js";
 import { markdownStyles } from "./view/panes.js";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cells, makeTerm, play, repainted } from "../helpers/xterm-screen.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -76,7 +76,64 @@ describe("Ink's output stage with the fast path", () => {
     expect(cells(a)).toEqual(cells(b));
   });
 
-  it("falls back to the cell path when the frame is not one write at the origin", () => {
+  /** The App's panes: a title row, three side-by-side boxes (one with a gap after it), a status row. */
+  function panes(cols: number, rows: number): { x: number; y: number; lines: string[] }[] {
+    const pad = (plain: string, styled: string, w: number) => styled + " ".repeat(Math.max(0, w - plain.length));
+    const left = 20;
+    const right = Math.floor(cols / 3);
+    const gap = 2;
+    const middle = cols - left - right - gap;
+    const body = rows - 2;
+    const col = (w: number, f: (i: number) => [string, string]) => Array.from({ length: body }, (_, i) => pad(...f(i), w));
+    return [
+      { x: 0, y: 0, lines: [pad(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m", cols)] },
+      { x: 0, y: 1, lines: col(left, (i) => [`● task ${i}`, `\x1b[32m●\x1b[39m task ${i}`]) },
+      // Wide characters: "中文" is 4 columns in 2 characters, so the plain width is counted by hand.
+      { x: left, y: 1, lines: col(middle, (i) => (i % 3 === 0 ? [`中文 line ${i}xx`, `\x1b[1m中文\x1b[22m line ${i}`] : [`line ${i}`, `\x1b[38;5;${100 + i}mline ${i}\x1b[39m`])) },
+      { x: left + middle + gap, y: 1, lines: col(right, (i) => [`│ diff ${i}`, `\x1b[90m│\x1b[39m \x1b[41mdiff ${i}\x1b[49m`]) },
+      { x: 0, y: rows - 1, lines: [pad("status", "\x1b[36mstatus\x1b[39m", cols)] },
+    ];
+  }
+
+  it.each([
+    [120, 39],
+    [80, 23],
+    [50, 19],
+  ])("composes side-by-side boxes the way the cell path does, colours and wide characters included, at %ix%i", async (cols, rows) => {
+    const out = new patched.Output({ width: cols, height: rows });
+    for (const p of panes(cols, rows)) out.write(p.x, p.y, p.lines.join("\n"), { transformers: [] });
+    const byCells = vi.spyOn(out, "getByCells");
+    const fast = out.get();
+    expect(byCells).not.toHaveBeenCalled();
+    const slow = out.getByCells();
+    expect(fast.height).toBe(slow.height);
+    const a = await repainted(fast.output.split("\n"), cols, rows + 1);
+    const b = await repainted(slow.output.split("\n"), cols, rows + 1);
+    expect(cells(a)).toEqual(cells(b));
+    // The gap between the middle and the right box is blank, and the right box starts after it.
+    expect(a.buffer.active.getLine(2)!.translateToString(true).slice(cols - Math.floor(cols / 3) - 2)).toBe("  │ diff 1");
+  });
+
+  it("applies each write's transformers (Ink's Transform) before composing", async () => {
+    const out = new patched.Output({ width: 10, height: 2 });
+    out.write(0, 0, "ab", { transformers: [(line) => line.toUpperCase()] });
+    out.write(5, 1, "cd", { transformers: [] });
+    expect(out.get().output).toBe("AB\n     cd");
+  });
+
+  it.each([
+    ["overlapping boxes", (o: OutputLike) => (o.write(0, 0, "hello world", { transformers: [] }), o.write(3, 0, "XY", { transformers: [] }))],
+    ["text wider than the frame", (o: OutputLike) => o.write(15, 1, "past the edge", { transformers: [] })],
+  ])("falls back to the cell path for %s", (_, draw) => {
+    const out = new patched.Output({ width: 20, height: 3 });
+    draw(out);
+    const byCells = vi.spyOn(out, "getByCells");
+    const got = out.get();
+    expect(byCells).toHaveBeenCalledOnce();
+    expect(got.output).toBe(out.getByCells().output);
+  });
+
+  it("places a write that is not at the origin", () => {
     const out = new patched.Output({ width: 20, height: 3 });
     out.write(2, 1, "moved", { transformers: [] });
     expect(out.get().output.split("\n")[1]).toBe("  moved");

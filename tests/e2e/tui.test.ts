@@ -76,6 +76,9 @@ describe.each([
     await app.waitFor("after the stop");
     const sent = server.requests.at(-1)!.messages as { role: string }[];
     expect(sent.filter((m) => m.role === "user").length).toBe(4);
+    // The reply is on screen a frame before its turn ends; Ctrl-C during the turn would stop it
+    // instead of asking to exit. The idle composer's placeholder says the turn is over.
+    await app.waitFor("Ask anything");
 
     // The answer shows before the turn ends (its last save comes first): a Ctrl-C then is a stop,
     // not the first of the two that quit. Wait for the idle composer.

@@ -31,6 +31,8 @@ export interface PtyOptions {
   env: Record<string, string | undefined>;
   cwd: string;
   args?: string[];
+  /** The program to run (default: this tree's dist/cli.js; the bench passes an older build's). */
+  cli?: string;
 }
 
 export class PtyApp {
@@ -43,7 +45,7 @@ export class PtyApp {
 
   constructor(opts: PtyOptions) {
     this.term = new Terminal({ cols: opts.cols, rows: opts.rows, allowProposedApi: true });
-    this.pty = spawn(process.execPath, [CLI, ...(opts.args ?? [])], {
+    this.pty = spawn(process.execPath, [opts.cli ?? CLI, ...(opts.args ?? [])], {
       cols: opts.cols,
       rows: opts.rows,
       cwd: opts.cwd,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
-import { agentSummary } from "../../src/ui/view/agents-view.js";
+import { agentSummary } from "../../src/ui/view/agent-board.js";
 import { board, fanOut, iso, openAgentsTab, row, T0 } from "./agents-fixtures.js";
 import { renderUi, snapshot, type Harness } from "./harness.js";
 

@@ -9,7 +9,8 @@ import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
 import { Controller, type ControllerDeps } from "../../src/ui/controller/controller.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
-import { AppContext, type AppServices } from "../../src/ui/hooks/context.js";
+import { AppContext, type AppServices } from "../../src/ui/context/services.js";
+import { connectScreen } from "../../src/ui/controller/settle.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
@@ -94,7 +95,8 @@ export interface RenderOptions {
   remoteFile?: ControllerDeps["remoteFile"];
 }
 
-export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
+/** The services an app (or one component of it) runs on, with the engine replaced by a bus the test drives. */
+export function createTestServices(columns: number, rows: number, options: RenderOptions = {}) {
   const store = new Store({ frameMs: 0 }, { columns, rows });
   const bus = new Bus();
   bus.subscribe((e) => store.dispatch(e));
@@ -136,8 +138,17 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
   });
   const services: AppServices = {
     store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),
-    ascii: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: options.readFile ?? (() => null),
+    ascii: false, motion: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: options.readFile ?? (() => null),
   };
+  const settle = connectScreen(services);
+  bus.subscribe((e) => {
+    if (e.type === "tool.completed" || e.type === "checkpoints.updated" || e.type === "notice") settle.filesChanged();
+  });
+  return { store, bus, ctl, services, sent, copied, state };
+}
+
+export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
+  const { store, bus, ctl, services, sent, copied, state } = createTestServices(columns, rows, options);
   const stdout = new SizedStdout(columns, rows);
   const instance = render(
     <AppContext.Provider value={services}>

@@ -18,6 +18,7 @@ import { handleListKey, type ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
 import type { WorkspaceSource } from "../../agent/workspace-view.js";
+import type { Measures } from "./settle.js";
 import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
 
 /** What the transcript pane last showed, for scrolling by lines and pages. */
@@ -372,12 +373,23 @@ export class Controller {
     this.setUi((ui) => ({ ...ui, focus: "browse", cursor: { ...ui.cursor, [id]: ui.cursor[id] ?? blocks.length - 1 }, codeIndex: 0 }));
   }
 
-  /** Set by the transcript pane on every render: what the view shows and how to measure blocks. */
-  view: TranscriptMeasure | null = null;
-  /** Set by the results pane on every render. */
-  results: ResultsMeasure | null = null;
-  /** Set by a subagent's view (the "agent" dialog) on every render. */
-  agentView: TranscriptMeasure | null = null;
+  /** Measures what is on screen from the state (controller/settle.ts); set once when the UI is wired. */
+  measures: Measures | null = null;
+
+  /** What the transcript shows and how to measure its blocks. */
+  get view(): TranscriptMeasure | null {
+    return this.measures?.view() ?? null;
+  }
+
+  /** The results pane's current tab. */
+  get results(): ResultsMeasure | null {
+    return this.measures?.results() ?? null;
+  }
+
+  /** A subagent's view (the "agent" dialog), when open. */
+  get agentView(): TranscriptMeasure | null {
+    return this.measures?.agentView() ?? null;
+  }
 
   private setScroll(scroll: Scroll): void {
     const id = this.state.current;

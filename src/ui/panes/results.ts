@@ -1,18 +1,20 @@
-// The results pane: Files (workspace), Changes (files this task wrote, with a word-level diff and
-// hunk jumps), Turns (view/turns-view.ts), Reads, Todo, Jobs and Agents.
-import type { AppServices } from "../hooks/context.js";
+// The results pane: one line function per tab (each drawn by its component in components/results/)
+// Files (workspace), Changes (files this task wrote, with a word-level diff and hunk jumps), Turns
+// (view/turns-view.ts), Reads, Todo, Jobs and Agents; the tab bar, the border, the whole pane.
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
-import { diffFile, renderDiff } from "../render/diff.js";
+import { diffFile, renderDiff, type RenderedDiff } from "../render/diff.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import { boardRows } from "../state/children.js";
-import { boardLines, isActive } from "../view/agents-view.js";
+import { boardLines, isActive } from "../view/agent-board.js";
 import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
 import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";
-import { shownTabs } from "../controller/ui-state.js";
+import { shownTabs, type ResultsTab } from "../controller/ui-state.js";
+import type { ResultsMeasure } from "../controller/lists.js";
 
-const diffCache = new WeakMap<AppServices, { key: { diffPath: string; blocks: unknown; inner: number; p: unknown }; diff: ReturnType<typeof renderDiff> }>();
+const diffCache = new WeakMap<AppServices, { key: unknown[]; diff: RenderedDiff }>();
 
 const treeCache = new WeakMap<readonly string[], string[]>();
 /** The tree is built once per file listing (the listing array is replaced when it changes). */
@@ -25,87 +27,112 @@ function fileTreeOf(paths: readonly string[]): string[] {
   return tree;
 }
 
-export function resultsPane(s: AppState, sv: AppServices, width: number, height: number): string[] {
-  const { palette: p, ctl, ascii, before, readFile } = sv;
-  const tab = (s.ui.resultsTab);
-  const focused = (s.ui.focus === "results");
-  const index = (s.ui.resultsIndex);
-  const diffPath = (s.ui.diffPath);
-  const hunk = (s.ui.diffHunk);
-  const changed = ((s.current ? s.transcripts[s.current]?.changed : undefined)) ?? [];
-  const reads = ((s.current ? s.transcripts[s.current]?.reads : undefined)) ?? [];
-  const blocks = ((s.current ? s.transcripts[s.current]?.blocks : undefined));
-  const inner = width - 2;
-  const bodyHeight = height - 1;
-  // Re-read the file after each tool call of the task (blocks change then); cached otherwise.
-  let diff: ReturnType<typeof renderDiff> | null = null;
-  const remote = s.current ? s.tasks[s.current]?.snapshot.location === "remote" : false;
-  if (tab === "changes" && diffPath && remote) diff = { lines: [truncateToWidth(p.title(diffPath), inner), ...wrapLine(p.dim(REMOTE_CHANGES), inner, { words: true })], hunkStarts: [] };
-  else if (tab === "changes" && diffPath) {
-    const key = { diffPath, blocks, inner, p };
-    const hit = diffCache.get(sv);
-    if (hit && hit.key.diffPath === diffPath && hit.key.blocks === blocks && hit.key.inner === inner && hit.key.p === p) diff = hit.diff;
-    else {
-      diff = renderDiff(diffFile(before.get(diffPath) ?? null, readFile(diffPath)), { width: inner, styles: diffStyles(p), path: diffPath });
-      diffCache.set(sv, { key, diff });
-    }
-  }
-  if (width <= 2 || height <= 0) return [];
-  let body: string[];
-  let count = 0;
-  let hunks = 0;
-  let measure: ReturnType<typeof turnsTab>["measure"] | null = null;
-  if (tab === "files") {
-    const tree = fileTreeOf(ctl.deps.paths());
-    count = tree.length;
-    body = listLines(p, tree, index, focused, inner, bodyHeight, "no files (or still listing)");
-  } else if (tab === "changes") {
-    count = changed.length;
-    if (diff) {
-      hunks = diff.hunkStarts.length;
-      const start = diff.hunkStarts[Math.min(hunk, Math.max(0, hunks - 1))] ?? 0;
-      const offset = Math.max(0, Math.min(Math.max(0, diff.lines.length - bodyHeight), start));
-      body = diff.lines.slice(offset, offset + bodyHeight);
-    } else {
-      body = listLines(p, changed.map((f) => `M ${f}`), index, focused, inner, bodyHeight, "no files changed by this task yet");
-    }
-  } else if (tab === "turns") {
-    ({ body, measure } = turnsTab(s, sv, inner, bodyHeight, focused));
-  } else if (tab === "reads") {
-    count = reads.length;
-    body = listLines(p, reads, index, focused, inner, bodyHeight, "no files read by this task yet");
-  } else if (tab === "todo") {
-    const todo = (s.current ? s.transcripts[s.current]?.todo : undefined) ?? [];
-    const mark = { pending: ascii ? "[ ]" : "○", in_progress: ascii ? "[>]" : "▸", completed: ascii ? "[x]" : "✓" } as const;
-    const done = todo.filter((i) => i.status === "completed").length;
-    const rows = todo.map((i) => {
-      const text = `${mark[i.status]} ${i.content}`;
-      return i.status === "completed" ? p.dim(text) : i.status === "in_progress" ? p.accent(text) : text;
-    });
-    count = todo.length;
-    body = todo.length ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, index, focused, inner, bodyHeight - 1, "")] : [p.dim("no plan yet")];
-  } else if (tab === "jobs") {
-    const jobs = (s.current ? s.transcripts[s.current]?.jobs : undefined) ?? [];
-    count = jobs.length;
-    body = jobs.length
-      ? listLines(p, jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`), index, focused, inner, bodyHeight, "")
-      : [p.dim("no background commands")];
-  } else {
-    const t = s.current ? s.transcripts[s.current] : undefined;
-    const rows = t ? boardRows(t) : [];
-    count = rows.length;
-    body = boardLines(p, { rows, selected: index, focused, now: Date.now(), ascii, asks: t ? asksOf(t.blocks) : {} }, inner, bodyHeight);
-  }
-  ctl.results = measure ?? { count, hunks };
-  const t = s.current ? s.transcripts[s.current] : undefined;
+/** One tab's rows under the tab bar, and what the controller moves through in it. */
+export interface TabBody {
+  body: string[];
+  measure: ResultsMeasure;
+}
+
+/** Contract: a tab draws `height` rows (or fewer) of `inner` columns from the state alone. */
+export type TabLines = (s: AppState, sv: AppServices, inner: number, height: number, focused: boolean) => TabBody;
+
+const taskOf = (s: AppState) => (s.current ? s.transcripts[s.current] : undefined);
+
+export const filesTab: TabLines = (s, sv, inner, height, focused) => {
+  const tree = fileTreeOf(sv.ctl.deps.paths());
+  return { body: listLines(sv.palette, tree, s.ui.resultsIndex, focused, inner, height, "no files (or still listing)"), measure: { count: tree.length, hunks: 0 } };
+};
+
+/** The open file's diff: from the content before this session's first write to now (both read by the controller). */
+function changesDiff(s: AppState, sv: AppServices, path: string, inner: number): RenderedDiff {
+  const p = sv.palette;
+  if (s.current && s.tasks[s.current]?.snapshot.location === "remote") return { lines: [truncateToWidth(p.title(path), inner), ...wrapLine(p.dim(REMOTE_CHANGES), inner, { words: true })], hunkStarts: [] };
+  const file = s.shown[path];
+  if (!file) return { lines: [truncateToWidth(p.title(path), inner), p.dim("reading…")], hunkStarts: [] };
+  const key = [path, file, inner, p];
+  const hit = diffCache.get(sv);
+  if (hit && hit.key.every((k, i) => k === key[i])) return hit.diff;
+  const diff = renderDiff(diffFile(file.before, file.now), { width: inner, styles: diffStyles(p), path });
+  diffCache.set(sv, { key, diff });
+  return diff;
+}
+
+export const changesTab: TabLines = (s, sv, inner, height, focused) => {
+  const changed = taskOf(s)?.changed ?? [];
+  const { diffPath, diffHunk: hunk } = s.ui;
+  if (!diffPath) return { body: listLines(sv.palette, changed.map((f) => `M ${f}`), s.ui.resultsIndex, focused, inner, height, "no files changed by this task yet"), measure: { count: changed.length, hunks: 0 } };
+  const diff = changesDiff(s, sv, diffPath, inner);
+  const hunks = diff.hunkStarts.length;
+  const start = diff.hunkStarts[Math.min(hunk, Math.max(0, hunks - 1))] ?? 0;
+  const offset = Math.max(0, Math.min(Math.max(0, diff.lines.length - height), start));
+  return { body: diff.lines.slice(offset, offset + height), measure: { count: changed.length, hunks } };
+};
+
+export const readsTab: TabLines = (s, sv, inner, height, focused) => {
+  const reads = taskOf(s)?.reads ?? [];
+  return { body: listLines(sv.palette, reads, s.ui.resultsIndex, focused, inner, height, "no files read by this task yet"), measure: { count: reads.length, hunks: 0 } };
+};
+
+export const todoTab: TabLines = (s, sv, inner, height, focused) => {
+  const { palette: p, ascii } = sv;
+  const todo = taskOf(s)?.todo ?? [];
+  const mark = { pending: ascii ? "[ ]" : "○", in_progress: ascii ? "[>]" : "▸", completed: ascii ? "[x]" : "✓" } as const;
+  const done = todo.filter((i) => i.status === "completed").length;
+  const rows = todo.map((i) => {
+    const text = `${mark[i.status]} ${i.content}`;
+    return i.status === "completed" ? p.dim(text) : i.status === "in_progress" ? p.accent(text) : text;
+  });
+  const body = todo.length ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, s.ui.resultsIndex, focused, inner, height - 1, "")] : [p.dim("no plan yet")];
+  return { body, measure: { count: todo.length, hunks: 0 } };
+};
+
+export const jobsTab: TabLines = (s, sv, inner, height, focused) => {
+  const jobs = taskOf(s)?.jobs ?? [];
+  const body = jobs.length
+    ? listLines(sv.palette, jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`), s.ui.resultsIndex, focused, inner, height, "")
+    : [sv.palette.dim("no background commands")];
+  return { body, measure: { count: jobs.length, hunks: 0 } };
+};
+
+export const agentsTab: TabLines = (s, sv, inner, height, focused) => {
+  const t = taskOf(s);
+  const rows = t ? boardRows(t) : [];
+  const body = boardLines(sv.palette, { rows, selected: s.ui.resultsIndex, focused, now: Date.now(), ascii: sv.ascii, asks: t ? asksOf(t.blocks) : {} }, inner, height);
+  return { body, measure: { count: rows.length, hunks: 0 } };
+};
+
+export const resultsTabs: Record<ResultsTab, TabLines> = { files: filesTab, changes: changesTab, turns: turnsTab, reads: readsTab, todo: todoTab, jobs: jobsTab, agents: agentsTab };
+
+/** The tab bar: every shown tab with its count (changed files, turns, running jobs, active subagents). */
+export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string {
+  const t = taskOf(s);
   const turns = t?.checkpoints.length ?? 0;
   const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
   const active = t?.agents.filter(isActive).length ?? 0;
-  const counts = { changes: changed.length, turns, reads: reads.length, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) };
-  const lines = [tabBar(p, tab, counts, inner, shownTabs(tab, turns > 0)), ...body];
-  while (lines.length < height) lines.push("");
-  const bar = p[focused ? "borderFocused" : "border"](ascii ? "|" : "│");
-  return lines.slice(0, height).map((l) => `${bar} ${padToWidth(l, inner)}`);
+  const counts = { changes: t?.changed.length ?? 0, turns, reads: t?.reads.length ?? 0, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) };
+  return padToWidth(tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0)), inner);
+}
+
+/** The pane's left border, two columns wide: the bar and a space. */
+export function resultsBorder(sv: AppServices, focused: boolean): string {
+  return `${sv.palette[focused ? "borderFocused" : "border"](sv.ascii ? "|" : "│")} `;
+}
+
+/** The tab's rows padded to the pane: exactly `height` lines of `inner` columns. */
+export function tabRows(body: string[], inner: number, height: number): string[] {
+  const rows = body.slice(0, height).map((l) => padToWidth(truncateToWidth(l, inner), inner));
+  while (rows.length < height) rows.push(" ".repeat(inner));
+  return rows;
+}
+
+/** The whole pane as lines (the text frame), and the measure of its current tab. */
+export function resultsPane(s: AppState, sv: AppServices, width: number, height: number): { lines: string[]; measure: ResultsMeasure } {
+  if (width <= 2 || height <= 0) return { lines: [], measure: { count: 0, hunks: 0 } };
+  const inner = width - 2;
+  const focused = s.ui.focus === "results";
+  const { body, measure } = resultsTabs[s.ui.resultsTab](s, sv, inner, height - 1, focused);
+  const bar = resultsBorder(sv, focused);
+  return { lines: [resultsTabBar(s, sv, inner), ...tabRows(body, inner, height - 1)].map((l) => bar + l), measure };
 }
 
 /** The unanswered questions of subagents, by agent id. */

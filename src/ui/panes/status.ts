@@ -1,5 +1,5 @@
 // The bottom line: the latest status message, or the keys that matter right now.
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";
@@ -15,7 +15,8 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
   const approval = s.current ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null) : null;
   let text: string;
-  if (status && statusHolds(s, status)) {
+  // The controller's clock set `until`, so it is the one to compare with.
+  if (status && statusHolds(s, status, sv.ctl.deps.now())) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
   } else if (s.ui.dialog?.kind === "agent") {

@@ -1,5 +1,5 @@
 // The title bar: brand, model, mode, sandbox, policy, tokens, the approval inbox, workspace.
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { titleBar } from "../view/chrome.js";
 

@@ -1,48 +1,58 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items, and at
-// the bottom either the approval card or the composer (with completions). Dialogs draw here too.
+// the bottom either the approval card or the composer (with completions). Pure: the scroll it
+// follows comes from the state (s.follow), and what it measured goes back as values.
 import { layout as editorLayout, isEmpty } from "../input/editor.js";
-import type { AppServices } from "../hooks/context.js";
-import type { AppState } from "../state/store.js";
+import type { AppServices } from "../context/services.js";
+import type { AppState, FollowTop } from "../state/store.js";
+import type { TranscriptMeasure } from "../controller/controller.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
-import { agentSummary } from "../view/agents-view.js";
-import { agentViewPane } from "./agent-view.js";
+import { agentSummary } from "../view/agent-board.js";
 import { taskBar } from "../view/chrome.js";
-import { dialogLines } from "../view/dialog-view.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
 
 const MAX_COMPOSER_ROWS = 8;
 const MAX_COMPLETIONS_SHOWN = 6;
 
-/** Where the terminal cursor should be (the composer), in screen coordinates, or none. */
-export type CursorSink = (position: { x: number; y: number } | undefined) => void;
+/** The centre column as drawn for one state and size, and what the controller scrolls by. */
+export interface TranscriptFrame {
+  /** Exactly `height` lines, each `width` columns. */
+  lines: string[];
+  /** The composer's cursor, relative to the pane's top-left corner; none without composer focus. */
+  cursor: { x: number; y: number } | undefined;
+  /** Rows (of `lines`) whose running-tool glyph can spin. */
+  spinning: number[];
+  measure: TranscriptMeasure;
+  /** The follow-mode jump this frame made (to remember for the next), or null when not following. */
+  follow: FollowTop | null;
+}
 
-export function transcriptPane(s: AppState, sv: AppServices, width: number, height: number, left: number, top: number, setCursorPosition: CursorSink): string[] {
-  const { palette: p, ctl, renderer, ascii } = sv;
-  const current = (s.current);
-  const transcript = ((s.current ? s.transcripts[s.current] : undefined));
-  const task = ((s.current ? s.tasks[s.current] : undefined));
-  const focus = (s.ui.focus);
-  const dialog = (s.ui.dialog);
-  const composer = (s.ui.composer);
-  const completion = (s.ui.completion);
-  const stored = ((s.current ? s.ui.scroll[s.current] : undefined));
-  const cursor = ((s.current ? s.ui.cursor[s.current] : undefined));
+const frames = new WeakMap<AppState, { sv: AppServices; width: number; height: number; frame: TranscriptFrame }[]>();
+
+/** The same frame for the same state, services and size, computed once (the settle step and the render both ask). */
+export function transcriptFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {
+  let seen = frames.get(s);
+  if (!seen) frames.set(s, (seen = []));
+  const hit = seen.find((f) => f.sv === sv && f.width === width && f.height === height);
+  if (hit) return hit.frame;
+  const frame = computeFrame(s, sv, width, height);
+  seen.push({ sv, width, height, frame });
+  return frame;
+}
+
+function computeFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {
+  const { palette: p, renderer, ascii } = sv;
+  const current = s.current;
+  const transcript = s.current ? s.transcripts[s.current] : undefined;
+  const task = s.current ? s.tasks[s.current] : undefined;
+  const { focus, composer, completion } = s.ui;
+  const stored = s.current ? s.ui.scroll[s.current] : undefined;
+  const cursor = s.current ? s.ui.cursor[s.current] : undefined;
   const running = transcript?.running ?? false;
-
-  if (width <= 0 || height <= 0) {
-    setCursorPosition(undefined);
-    return [];
-  }
-  if (dialog) {
-    setCursorPosition(undefined);
-    if (dialog.kind === "agent") return agentViewPane(s, sv, dialog, width, height);
-    const lines = dialogLines(ctl, p, dialog, width, height).map((l) => padToWidth(truncateToWidth(l, width), width));
-    while (lines.length < height) lines.push(" ".repeat(width));
-    return lines.slice(0, height);
-  }
-
   const blocks = transcript?.blocks ?? [];
+  const empty: TranscriptFrame = { lines: [], cursor: undefined, spinning: [], measure: { count: blocks.length, height: 1, top: { block: 0, line: 0 }, rowBlocks: [], linesOf: () => [] }, follow: null };
+  if (width <= 0 || height <= 0) return empty;
+
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
   const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
   const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null, agents }, width, ascii);
@@ -76,7 +86,7 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
     const shown = rows.slice(first, first + MAX_COMPOSER_ROWS);
     const composerTop = bottom.length;
     shown.forEach((row, i) => bottom.push((i === 0 && first === 0 ? p.accent(ascii ? "> " : "› ") : "  ") + row));
-    if (focus === "composer") cursorAt = { x: left + 2 + (isEmpty(composer) ? 0 : view.cursorCol), y: 0 + composerTop + (view.cursorRow - first) };
+    if (focus === "composer") cursorAt = { x: 2 + (isEmpty(composer) ? 0 : view.cursorCol), y: composerTop + (view.cursorRow - first) };
   }
 
   const viewportHeight = Math.max(1, height - 1 - bottom.length);
@@ -85,19 +95,27 @@ export function transcriptPane(s: AppState, sv: AppServices, width: number, heig
   let scroll: Scroll;
   if (stored && !stored.follow) scroll = stored;
   else {
-    const key = current ?? "";
-    const remembered = renderer.followTops.get(key);
+    const remembered = current ? s.follow[current] : undefined;
     scroll = remembered && remembered.width === width && remembered.height === viewportHeight ? { follow: true, top: remembered.top } : settleFollow(blocks.length, linesOf, viewportHeight);
   }
   const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll, running);
-  if (vp.scroll.follow && current) renderer.followTops.set(current, { top: vp.scroll.top, width, height: viewportHeight });
-  ctl.view = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
-
-  if (cursorAt) setCursorPosition({ x: cursorAt.x, y: top + 1 + viewportHeight + cursorAt.y });
-  else setCursorPosition(undefined);
+  const measure: TranscriptMeasure = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
 
   const scrolledUp = !vp.scroll.follow && !vp.atEnd;
   const lines = [bar, ...vp.lines, ...bottom];
   if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth("  ↓ more below · End or PgDn follows the output", width));
-  return lines.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width));
+  // A running tool's card spins its glyph on its first line (the card's head).
+  const spinning: number[] = [];
+  vp.rowBlocks.forEach((b, r) => {
+    const block = blocks[b];
+    const head = r === 0 ? measure.top.line === 0 : vp.rowBlocks[r - 1] !== b;
+    if (block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
+  });
+  return {
+    lines: lines.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width)),
+    cursor: cursorAt ? { x: cursorAt.x, y: 1 + viewportHeight + cursorAt.y } : undefined,
+    spinning,
+    measure,
+    follow: vp.scroll.follow && current ? { top: vp.scroll.top, width, height: viewportHeight } : null,
+  };
 }

@@ -403,3 +403,32 @@ export function padToWidth(s: string, width: number, align: "left" | "right" | "
   if (align === "center") return " ".repeat(gap >> 1) + s + " ".repeat(gap - (gap >> 1));
   return s + " ".repeat(gap);
 }
+
+/**
+ * The columns [from, to) of `s`, self-contained: styles open at `from` are reopened, and closed at
+ * the end. A wide character that straddles an edge is left out (its place stays blank).
+ */
+export function sliceColumns(s: string, from: number, to: number): string {
+  if (PRINTABLE_ASCII.test(s)) return s.slice(from, to);
+  const { u, w } = toUnits(s);
+  const state = new SgrState();
+  let out = "";
+  let col = 0;
+  let started = false;
+  for (let i = 0; i < u.length; i++) {
+    const uw = w[i] ?? 0;
+    const unit = u[i] ?? "";
+    if (uw < 0) {
+      state.apply(unit);
+      if (started) out += unit;
+      continue;
+    }
+    if (unit === "\n" || col >= to) break;
+    if (col >= from && col + uw <= to) {
+      if (!started) (out += state.open()), (started = true);
+      out += unit;
+    } else if (col < from && col + uw > from) out += " ".repeat(Math.min(to, col + uw) - from);
+    col += uw;
+  }
+  return out + (state.active ? RESET : "");
+}

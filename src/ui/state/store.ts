@@ -4,6 +4,7 @@ import type { BusEvent, EventOf, TaskSnapshot } from "../../protocol/events.js";
 import { initialUi, type UiState } from "../controller/ui-state.js";
 import { reduceTask } from "./children.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
+import type { Position } from "../view/transcript-view.js";
 
 export interface QueueItem {
   id: string;
@@ -28,6 +29,26 @@ export interface AppState {
   ui: UiState;
   /** Every configured MCP server's state (global, from mcp.updated). */
   mcp: McpServers;
+  /**
+   * Where follow mode last jumped to, per transcript on screen (a task id, or task/agent for a
+   * subagent's view), with the size it was computed for. Settled before each frame (controller/settle.ts).
+   */
+  follow: Record<string, FollowTop>;
+  /** Workspace files a diff view shows, as the controller last read them (never read while rendering). */
+  shown: Record<string, ShownFile>;
+}
+
+export interface FollowTop {
+  top: Position | null;
+  width: number;
+  height: number;
+}
+
+export interface ShownFile {
+  /** Its content before this session's first write (the Changes tab), null when it did not exist. */
+  before: string | null;
+  /** Its content now; null when missing, unreadable or too large. */
+  now: string | null;
 }
 
 export type McpServers = EventOf<"mcp.updated">["servers"];
@@ -36,7 +57,7 @@ export type UiAction =
   | { type: "ui.select"; taskId: string }
   | ({ taskId: string } & TranscriptAction);
 
-export const initialState = (columns = 80, rows = 24): AppState => ({ tasks: {}, order: [], current: null, transcripts: {}, ui: initialUi(columns, rows), mcp: [] });
+export const initialState = (columns = 80, rows = 24): AppState => ({ tasks: {}, order: [], current: null, transcripts: {}, ui: initialUi(columns, rows), mcp: [], follow: {}, shown: {} });
 
 export function orderedTasks(state: AppState): TaskEntry[] {
   const all = state.order.map((id) => state.tasks[id]).filter((t): t is TaskEntry => t !== undefined);
@@ -100,6 +121,7 @@ export class Store {
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
   private lastNotify = 0;
+  private settle: ((state: AppState) => AppState) | null = null;
   notifications = 0;
 
   constructor(
@@ -117,8 +139,16 @@ export class Store {
     this.schedule();
   }
 
-
   getState = (): AppState => this.state;
+
+  /**
+   * Contract: `settle` runs before subscribers hear of a change and may return a state with derived
+   * parts brought up to date (follow-mode jumps, the files a diff shows); renders then only read.
+   */
+  setSettle(settle: (state: AppState) => AppState): void {
+    this.settle = settle;
+    this.state = settle(this.state);
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -140,6 +170,7 @@ export class Store {
       this.scheduled = false;
       this.lastNotify = Date.now();
       this.notifications++;
+      if (this.settle) this.state = this.settle(this.state);
       for (const listener of this.listeners) listener();
     };
     if (wait === 0) queueMicrotask(run);

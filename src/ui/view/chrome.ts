@@ -97,7 +97,7 @@ export interface TaskBarInfo {
   elapsedMs: number | null;
   /** How long the open model request has sent nothing (model.waiting), when it has. */
   waitingMs?: number | null;
-  /** The subagent board in one segment (view/agents-view.ts agentSummary), when the task has any. */
+  /** The subagent board in one segment (view/agent-board.ts agentSummary), when the task has any. */
   agents?: { long: string; short: string } | null;
 }
 

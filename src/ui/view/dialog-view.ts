@@ -58,7 +58,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   return out;
 }
 
-/** Every dialog but a subagent's view, which needs the transcript renderer (panes/agent-view.ts). */
+/** Every dialog but a subagent's view, which needs the transcript renderer (panes/subagent-view.ts). */
 export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog, { kind: "agent" }>, width: number, height: number): string[] {
   switch (dialog.kind) {
     case "palette": {

@@ -34,8 +34,6 @@ export class TranscriptRenderer {
   private readonly markdown = new Map<string, IncrementalMarkdown>();
   /** Bumped once a second while tools run, so their elapsed time ticks. */
   tick = 0;
-  /** Where follow mode last jumped to, per task, with the size it was computed for. */
-  readonly followTops = new Map<string, { top: Position | null; width: number; height: number }>();
   constructor(
     private p: Palette,
     private md: MarkdownStyles,

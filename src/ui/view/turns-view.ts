@@ -1,6 +1,6 @@
 // Lines of /rewind (the turns newest first, then what to restore) and of the results pane's Turns
 // tab (each turn's files, or one file's diff from before its turn to now).
-import type { AppServices } from "../hooks/context.js";
+import type { AppServices } from "../context/services.js";
 import type { Controller } from "../controller/controller.js";
 import type { ResultsMeasure } from "../controller/lists.js";
 import { rewindChoices } from "../controller/rewind.js";
@@ -122,7 +122,7 @@ export const REMOTE_CHANGES = "this task runs on a daemon: its files are there; 
 
 function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number): RenderedDiff {
   const t = s.transcripts[d.taskId];
-  const key = [d.taskId, d.turn, d.path, d.before, d.now, d.loading, t?.blocks, t?.checkpoints, inner, sv.palette];
+  const key = [d.taskId, d.turn, d.path, d.before, d.now, d.loading, s.shown[d.path], t?.checkpoints, inner, sv.palette];
   const hit = diffCache.get(sv);
   if (hit && hit.key.every((k, i) => k === key[i])) return hit.diff;
   const { palette: p } = sv;
@@ -131,7 +131,7 @@ function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number)
   const change = t?.checkpoints.find((c) => c.turn === d.turn)?.changes.find((c) => c.path === d.path);
   // A remote task's file is read on the daemon, with its checkpoint (`now` comes with `before`).
   const remote = s.tasks[d.taskId]?.snapshot.location === "remote";
-  const now = remote ? (d.now ?? null) : sv.readFile(d.path);
+  const now = remote ? (d.now ?? null) : (s.shown[d.path]?.now ?? null);
   let diff: RenderedDiff;
   if (d.loading) diff = note(remote ? "reading the file on the daemon…" : "reading the checkpoint…");
   else if (remote && d.now === undefined) diff = note(REMOTE_FILES);

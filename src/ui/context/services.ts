@@ -13,10 +13,13 @@ export interface AppServices {
   markdown: MarkdownStyles;
   renderer: TranscriptRenderer;
   ascii: boolean;
+  /** Spinners animate; off with NO_COLOR, a reduced-motion setting or a screen reader (motion.ts). */
+  motion: boolean;
   workspace: string;
   sandbox: string;
-  /** Content of files before this session's tools changed them, for the Changes tab. */
+  /** Content of files before this session's tools changed them, for the Changes tab (read by controller/settle.ts). */
   before: Map<string, string | null>;
+  /** Reads a workspace file for a diff view; only controller/settle.ts calls it, never a render. */
   readFile(path: string): string | null;
 }
 

@@ -1,0 +1,44 @@
+// What the UI opens with: the workspace trust question when needed, then the first task (a bare
+// --resume asks which session first; attached, the daemon's sessions), then the earlier tasks.
+import { showWelcome } from "../controller/welcome.js";
+import type { RemoteTasks } from "../../remote/remote-tasks.js";
+import { openPicker } from "../controller/session-picker.js";
+import type { UiRuntime } from "./services.js";
+
+export async function openFirstTask(rt: UiRuntime): Promise<void> {
+  const { store, ctl, opts } = rt;
+  const { settings } = opts;
+  if (settings.untrustedKeys.length > 0) {
+    // Asked once per workspace: the answer is remembered in ~/.nanohermes/trusted.json.
+    store.updateUi((ui) => ({
+      ...ui,
+      dialog: {
+        kind: "confirm",
+        action: "trust",
+        target: settings.workspace,
+        title: `This workspace's .nanohermes/config.json sets ${settings.untrustedKeys.join(", ")}, which are ignored until you trust this folder. Trust it? (y/n)`,
+      },
+    }));
+  }
+  const remote = rt.remote();
+  if (opts.attach && remote) {
+    const { client, sessions } = opts.attach;
+    const { describeAddress } = await import("../../remote/client.js");
+    // The newest 100 and every running one, oldest first so the list ends with the newest.
+    const shown = sessions.filter((info, i) => i < 100 || info.running);
+    for (const info of [...shown].reverse()) (remote as RemoteTasks).add(info.id, client, info.id, info);
+    const first = sessions.find((s) => s.running) ?? sessions[0];
+    if (first) ctl.selectTask(first.id);
+    else ctl.newTask();
+    ctl.status(`attached to ${describeAddress(client.address)}: ${sessions.length} session${sessions.length === 1 ? "" : "s"}; turns go on there when you quit`, "info", 8_000);
+  } else if (opts.pickSession) {
+    const trust = store.getState().ui.dialog;
+    openPicker(ctl, { startup: true });
+    // The trust question (if any) comes first; the picker waits under it.
+    if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
+  } else {
+    ctl.newTask(opts.sessionFile);
+    showWelcome(ctl, settings);
+  }
+  rt.addEarlier();
+}

@@ -1,0 +1,94 @@
+// Puts the UI on screen: the first frame as text before Ink loads, then the Ink app, the one-second
+// tick of elapsed times, and what loads after the first frame (the terminal handshake, tmux's
+// clipboard route, remembered remote tasks, the sandbox probe, extensions, full Markdown).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { sandboxLabel } from "../../agent/confinement.js";
+import { loadExtensions, noExtensions } from "../../agent/extensions.js";
+import { log } from "../../config/log.js";
+import { loadMarkdown } from "../render/markdown.js";
+import { isLive } from "../state/store.js";
+import type { Probe } from "../terminal/probe.js";
+import type { ScreenSession } from "../terminal/screen.js";
+import { clipboardRoute, readTmux } from "../terminal/tmux.js";
+import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js";
+import { composeTextFrame } from "../text-frame.js";
+import type { UiRuntime } from "./services.js";
+
+export async function mountUi(rt: UiRuntime, screen: ScreenSession, probe: Probe, frameLog: number[] | null): Promise<void> {
+  const { store, services, theme } = rt;
+  const { stdin, stdout, env } = rt.opts;
+  // The first frame is drawn before Ink loads: the same pane functions the Ink app draws with,
+  // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
+  stdout.write(`${composeTextFrame(store.getState(), services).lines.join("\n")}\x1b[H`);
+  const { mountInk } = await import("../mount.js");
+  // Ink's line writer draws its first frame over ours without clearing line ends (it takes the
+  // screen for blank): when the state changed meanwhile and a line got shorter, the old end would
+  // stay. Our cell writer (the default) erases every line end of a first frame itself.
+  if (lineWriterSelected(env)) {
+    const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
+    stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      stdout.write = write as typeof stdout.write;
+      return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
+    }) as typeof stdout.write;
+  }
+  rt.ink = mountInk(services, {
+    stdout,
+    stdin,
+    maxFps: rt.overSsh ? 15 : 30,
+    themeFor: (name) => theme.paletteFor(name) ?? theme.palette,
+    ...(frameLog ? { onRender: (ms: number) => void frameLog.push(ms) } : {}),
+  });
+  // Elapsed times of turns, running tools and running subagents tick once a second.
+  setInterval(() => {
+    if (!isLive(store.getState())) return;
+    services.renderer.tick++;
+    store.updateUi((ui) => ({ ...ui }));
+  }, 1000).unref();
+  screen.claimSignals();
+  setTimeout(() => afterFirstFrame(rt, probe), 20);
+  // Heavy Markdown rendering (and highlighting) loads after the first frame.
+  setTimeout(() => {
+    void loadMarkdown().then(() => {
+      services.renderer.invalidate();
+      store.updateUi((ui) => ({ ...ui }));
+    });
+  }, 50);
+}
+
+function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
+  const { store, services, ctl, bus, theme } = rt;
+  const { settings, stdout, env } = rt.opts;
+  stdout.write(probe.queries);
+  void probe.result.then((caps) => {
+    terminalHints.synchronizedOutput = caps.syncOutput === true;
+    // Without a configured theme, a light terminal background gets the light theme.
+    if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
+  });
+  if (env.TMUX) void readTmux({ env }).then((info) => (rt.wrapForTmux = clipboardRoute(info).wrap));
+  // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
+  // After the first frame, and their code only when there are some.
+  if (!rt.opts.attach && existsSync(join(settings.home, "remotes.json"))) {
+    void rt.earlier
+      .then(() => import("../../remote/attach.js"))
+      .then(async ({ restoreRemoteTasks }) => restoreRemoteTasks(await rt.remoteTasks(), rt.remoteContext))
+      .catch((error: unknown) => log("warn", "listing remote tasks", error));
+  }
+  services.sandbox = sandboxLabel(settings);
+  store.updateUi((ui) => ({ ...ui }));
+  void loadExtensions(settings, { emit: (event) => bus.emit(event) }).then(
+    (ext) => {
+      rt.loadedExtensions = ext;
+      rt.extensionsLoaded(ext);
+      if (ext.problems.length) ctl.status(ext.problems.join("; "), "warn", 15_000);
+      const statuses = ext.mcpStatuses();
+      if (statuses.length) bus.emit({ type: "mcp.updated", taskId: "", servers: statuses });
+    },
+    (error: unknown) => {
+      log("error", "loading extensions", error);
+      ctl.status(`MCP, skills and hooks are off: ${(error as Error).message}`, "error", 15_000);
+      rt.extensionsLoaded(noExtensions());
+    },
+  );
+}

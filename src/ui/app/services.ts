@@ -1,0 +1,178 @@
+// Builds what the UI runs on: the store, the bus, the engine (or the remote bridge when attached),
+// the theme, keys and history, the controller and the services every component reads.
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { TaskManager } from "../../agent/tasks.js";
+import { defaultKeymap, type Action } from "../../config/keybindings.js";
+import { log } from "../../config/log.js";
+import { trustWorkspace } from "../../config/trust.js";
+import { Bus } from "../../protocol/bus.js";
+import { randomId } from "../../protocol/ids.js";
+import { listedTasks, readTaskIndex } from "../../session/task-index.js";
+import { workspaceSource } from "../../agent/workspace-source.js";
+import type { Extensions } from "../../agent/extensions.js";
+import type { RemoteTasks } from "../../remote/remote-tasks.js";
+import type { AppServices } from "../context/services.js";
+import { motionAllowed } from "../context/motion.js";
+import { Controller } from "../controller/controller.js";
+import { connectScreen, type Settle } from "../controller/settle.js";
+import { openInEditor } from "../external-editor.js";
+import { editorKeyDefaults } from "../input/editor.js";
+import { appendHistory, History, historyPath, loadHistory } from "../input/history.js";
+import { resolveKeymap } from "../input/keymap.js";
+import { checkpointSource, memorySource, sessionSource } from "../sources.js";
+import { Store } from "../state/store.js";
+import { osc52 } from "../terminal/osc.js";
+import { makeTheme } from "../theme/setup.js";
+import { markdownStyles } from "../view/panes.js";
+import { TranscriptRenderer } from "../view/transcript-view.js";
+import { listWorkspaceFiles } from "../workspace-files.js";
+import type { InkHandle } from "../mount.js";
+import type { UiOptions } from "../run.js";
+
+const MAX_SNAPSHOT_BYTES = 1024 * 1024;
+
+/** A workspace file for a diff view, or null when missing, unreadable or over 1 MB. */
+export function readSmall(path: string): string | null {
+  try {
+    if (statSync(path).size > MAX_SNAPSHOT_BYTES) return null;
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Everything the parts of runUi share. */
+export interface UiRuntime {
+  opts: UiOptions;
+  overSsh: boolean;
+  store: Store;
+  bus: Bus;
+  manager: TaskManager | null;
+  ctl: Controller;
+  services: AppServices;
+  settle: Settle;
+  theme: ReturnType<typeof makeTheme>;
+  extensions: Promise<Extensions>;
+  extensionsLoaded(ext: Extensions): void;
+  loadedExtensions: Extensions | null;
+  remote(): RemoteTasks | null;
+  remoteTasks(): Promise<RemoteTasks>;
+  remoteContext: { cwd: string; env: NodeJS.ProcessEnv; home: string; workspace: string };
+  /** The earlier tasks of this workspace are listed (the picker waits for them). */
+  earlier: Promise<void>;
+  addEarlier(): void;
+  /** Task ids whose rewind or revert is in flight (their notices re-read the turns). */
+  rewinding: Set<string>;
+  /** Whether the terminal has focus (focus events), for notifications. */
+  focused: boolean;
+  /** Whether OSC 52 and notifications go wrapped for tmux (read after the first frame). */
+  wrapForTmux: boolean;
+  ink: InkHandle | null;
+  /** Exits through the one exit path (set by exitPath). */
+  finish(code: number): Promise<void>;
+}
+
+export async function createServices(opts: UiOptions): Promise<UiRuntime> {
+  const { settings, stdin, stdout, env } = opts;
+  const overSsh = Boolean(env.SSH_CONNECTION || env.SSH_TTY);
+  const store = new Store({ frameMs: overSsh ? 66 : 33 }, { columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
+  // MCP servers, skills, hooks and AGENTS.md load after the first frame; agents wait for them.
+  let extensionsLoaded: (ext: Extensions) => void = () => {};
+  const extensions = new Promise<Extensions>((resolve) => (extensionsLoaded = resolve));
+  // Attached to a daemon, there is no local engine: the remote bridge serves every task.
+  const manager = opts.attach ? null : new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
+  // Remote tasks (and their HTTP client) load with the first one, not with the program.
+  let remote: RemoteTasks | null = null;
+  const remoteContext = { cwd: process.cwd(), env, home: settings.home, workspace: settings.workspace };
+  const remoteTasks = async (): Promise<RemoteTasks> => {
+    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../../remote/remote-tasks.js"), import("../../remote/attach.js")]);
+    return (remote ??= new RemoteTasks({ bus, workspace: settings.workspace, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
+  };
+  if (opts.attach) await remoteTasks();
+  const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
+  store.updateUi((ui) => ({ ...ui, theme: theme.name }));
+
+  const keys = resolveKeymap<Action>(defaultKeymap(), settings.keys);
+  // Ctrl-K belongs to the command palette; the editor's kill-to-end-of-line keeps Alt-K... none.
+  const editorKeys = resolveKeymap(editorKeyDefaults, { deleteToLineEnd: [] });
+  const history = new History();
+  const historyFile = historyPath(settings.home);
+  void loadHistory(historyFile).then((entries) => entries.forEach((e) => history.add(e)));
+  let files: string[] = [];
+  void listWorkspaceFiles(settings.workspace).then((list) => {
+    files = list;
+  });
+
+  // Earlier tasks of this workspace from the index (without loading them); the picker waits for
+  // them, so a session it opens is found in its task. The first task's own file is not listed twice.
+  let addEarlier: () => void = () => {};
+  const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => (manager ? readTaskIndex(settings.home) : [])).then((entries) => {
+    if (!manager) return;
+    for (const e of listedTasks(entries.filter((x) => x.sessionFile !== opts.sessionFile), settings.workspace).reverse()) {
+      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt, ...(e.usage ? { usage: e.usage } : {}) });
+    }
+  });
+
+  const rt = { opts, overSsh, store, bus, manager, theme, extensions, extensionsLoaded, loadedExtensions: null, remote: () => remote, remoteTasks, remoteContext, earlier, addEarlier, rewinding: new Set<string>(), focused: true, wrapForTmux: Boolean(env.TMUX), ink: null, finish: async () => {} } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
+  const ctl = new Controller({
+    workspace: workspaceSource(settings, manager),
+    store,
+    bus,
+    keymap: keys.keymap,
+    editorKeys: editorKeys.keymap,
+    history,
+    remember: (text) => void appendHistory(historyFile, text),
+    copy: (text) => {
+      // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings.
+      const seq = osc52(text, { tmux: rt.wrapForTmux });
+      if (!seq.ok) return { ok: false, reason: seq.reason };
+      stdout.write(seq.sequence);
+      return { ok: true };
+    },
+    exit: () => void rt.finish(0),
+    openEditor: (text) =>
+      openInEditor(text, env, stdin, stdout, () => {
+        rt.ink?.clear();
+        store.updateUi((ui) => ({ ...ui }));
+      }),
+    paths: () => files,
+    newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
+    themes: () => theme.names(),
+    sandboxLabel: () => rt.services.sandbox,
+    skills: () => rt.loadedExtensions?.skills ?? [],
+    trustWorkspace: () =>
+      void trustWorkspace(settings.home, settings.workspace).then(
+        () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
+        (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
+      ),
+    sessions: sessionSource(settings, earlier),
+    memory: memorySource(settings),
+    checkpoints: checkpointSource(settings),
+    now: () => Date.now(),
+    remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
+    addRemote: async (request) => (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
+  });
+  if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
+  if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
+
+  rt.ctl = ctl;
+  rt.services = {
+    store,
+    ctl,
+    palette: theme.palette,
+    markdown: markdownStyles(theme.palette),
+    renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode),
+    ascii: !theme.unicode,
+    motion: motionAllowed(env, settings),
+    workspace: settings.workspace,
+    // Until Landlock has been probed (after the first frame), the configured mode is shown.
+    sandbox: settings.sandbox.mode === "off" ? "unsandboxed" : `sandbox ${settings.sandbox.mode}`,
+    // Content before this session's first write, per path: the Changes tab diffs against it.
+    before: new Map<string, string | null>(),
+    readFile: (path) => readSmall(resolve(settings.workspace, path)),
+  };
+  rt.settle = connectScreen(rt.services);
+  return rt;
+}

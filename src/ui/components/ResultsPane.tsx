@@ -1,0 +1,40 @@
+// The results pane: a border column, the tab bar, and the current tab (one component per tab).
+import { Box } from "ink";
+import { useMemo, type ComponentType } from "react";
+import { useApp, useSlices } from "../context/useStore.js";
+import type { ResultsTab } from "../controller/ui-state.js";
+import { resultsBorder, resultsTabBar } from "../panes/results.js";
+import { Lines } from "./Lines.js";
+import { AgentsTab } from "./results/AgentsTab.js";
+import { ChangesTab } from "./results/ChangesTab.js";
+import { FilesTab } from "./results/FilesTab.js";
+import { JobsTab } from "./results/JobsTab.js";
+import { ReadsTab } from "./results/ReadsTab.js";
+import { TodoTab } from "./results/TodoTab.js";
+import { TurnsTab } from "./results/TurnsTab.js";
+import { taskOf, type TabProps } from "./results/useTab.js";
+
+const tabs: Record<ResultsTab, ComponentType<TabProps>> = { files: FilesTab, changes: ChangesTab, turns: TurnsTab, reads: ReadsTab, todo: TodoTab, jobs: JobsTab, agents: AgentsTab };
+
+export function ResultsPane({ width, height }: { width: number; height: number }) {
+  const sv = useApp();
+  const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [ResultsTab, boolean];
+  const counts = useSlices((s) => {
+    const t = taskOf(s);
+    return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads];
+  });
+  const inner = width - 2;
+  const bar = useMemo(() => resultsTabBar(sv.store.getState(), sv, inner), [sv, inner, ...counts]);
+  const border = useMemo(() => Array.from({ length: height }, () => resultsBorder(sv, focused)), [sv, height, focused]);
+  if (width <= 2 || height <= 0) return null;
+  const Tab = tabs[tab];
+  return (
+    <Box width={width} height={height} flexShrink={0}>
+      <Lines lines={border} width={2} />
+      <Box width={inner} height={height} flexDirection="column">
+        <Lines lines={[bar]} width={inner} />
+        <Tab width={inner} height={height - 1} focused={focused} />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+// Where each pane goes for the current UI state: the breakpoints of layout.ts plus what the state
+// decides (a wide dialog takes the whole width, an overlay with focus takes the centre column).
+// The Ink tree (App.tsx), the text frame (text-frame.ts) and the controller's measures share it.
+import type { Dialog, UiState } from "../controller/ui-state.js";
+import { computeLayout, type Layout } from "./layout.js";
+
+export type Centre = "transcript" | "dialog" | "tasks" | "results";
+
+export interface ScreenLayout {
+  layout: Layout;
+  columns: number;
+  /** Rows between the title bar and the status line. */
+  bodyHeight: number;
+  /** What the centre column shows. */
+  centre: Centre;
+  /** Width of the task list beside the centre column (0: not beside it). */
+  sideTasks: number;
+  /** Width of the results pane beside the centre column (0: not beside it). */
+  sideResults: number;
+  centreWidth: number;
+}
+
+// The session picker and the memory dialog list long lines: they take the whole width (so does a
+// question asked over them: editing a memory's text keeps the layout still).
+const wideKind = (d: Dialog | null | undefined): boolean => d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
+
+export function screenLayout(ui: UiState): ScreenLayout {
+  const { columns, rows, focus, dialog } = ui;
+  const wide = wideKind(dialog);
+  const layout = computeLayout({ columns, rows, taskListOpen: ui.taskListOpen && !wide, resultsOpen: ui.resultsOpen && !wide });
+  const { taskList, results, bodyHeight } = layout;
+  // Overlays take the centre column; the one with focus wins when both are open; dialogs draw there too.
+  const centre: Centre = dialog ? "dialog" : results?.overlay && (focus === "results" || !taskList?.overlay) ? "results" : taskList?.overlay ? "tasks" : "transcript";
+  const sideTasks = taskList && !taskList.overlay ? taskList.width : 0;
+  const sideResults = results && !results.overlay ? results.width : 0;
+  return { layout, columns: layout.columns, bodyHeight, centre, sideTasks, sideResults, centreWidth: layout.columns - sideTasks - sideResults };
+}
+
+const cache = new WeakMap<UiState, ScreenLayout>();
+/** The same, computed once per UI state. */
+export function screenLayoutOf(ui: UiState): ScreenLayout {
+  let hit = cache.get(ui);
+  if (!hit) cache.set(ui, (hit = screenLayout(ui)));
+  return hit;
+}

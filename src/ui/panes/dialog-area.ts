@@ -1,0 +1,16 @@
+// The centre column while a dialog is open: the dialog's own view, or a subagent's live transcript
+// (the "agent" dialog), as width-exact lines.
+import type { AppServices } from "../context/services.js";
+import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import type { AppState } from "../state/store.js";
+import type { Dialog } from "../controller/ui-state.js";
+import { dialogLines } from "../view/dialog-view.js";
+import { agentViewPane } from "./subagent-view.js";
+
+export function dialogArea(s: AppState, sv: AppServices, dialog: Dialog, width: number, height: number): string[] {
+  if (width <= 0 || height <= 0) return [];
+  if (dialog.kind === "agent") return agentViewPane(s, sv, dialog, width, height).lines;
+  const lines = dialogLines(sv.ctl, sv.palette, dialog, width, height).map((l) => padToWidth(truncateToWidth(l, width), width));
+  while (lines.length < height) lines.push(" ".repeat(width));
+  return lines.slice(0, height);
+}
