@@ -9,7 +9,7 @@ import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
 import { agentSummary } from "../view/agent-board.js";
 import { taskBar } from "../view/chrome.js";
-import { linearApprovalLines, linearTaskBar } from "../view/linear-cards.js";
+import { linearApprovalLines, linearTaskBar, plainLine } from "../view/linear-cards.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
 
 const MAX_COMPOSER_ROWS = 8;
@@ -116,7 +116,8 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
     if (block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
   });
   return {
-    lines: lines.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width)),
+    // The screen-reader layout: Markdown's tables and rules in ASCII too (view/linear-cards.ts).
+    lines: lines.slice(0, height).map((l) => padToWidth(truncateToWidth(linear ? plainLine(l) : l, width), width)),
     cursor: cursorAt ? { x: cursorAt.x, y: 1 + viewportHeight + cursorAt.y } : undefined,
     spinning,
     measure,

@@ -118,3 +118,21 @@ export function linearTaskBar(p: Palette, task: TaskSnapshot | null, info: { sto
   parts.push(p.dim(`${formatTokens(task.usage.prompt + task.usage.completion)} tokens`));
   return padToWidth(truncateToWidth(parts.join(", "), width), width);
 }
+
+// Box drawing (U+2500-U+257F) as ASCII of the same width, and the few one-column marks the dialogs
+// and Markdown use: what the linear layout's own lines avoid, from the views it shares (dialogs,
+// Markdown tables and rules), so nothing reaches a reader as "box drawings light horizontal".
+const BOX = /[\u2500-\u257f]/g;
+const MARKS: Record<string, string> = { "›": ">", "▏": "|", "•": "*", "◦": "-", "▪": "-", "…": "." };
+const boxAscii = (ch: string): string => {
+  const code = ch.codePointAt(0)!;
+  // The horizontal lines (light, heavy, dashed, double) and the verticals; every corner and junction is "+".
+  if ([0x2500, 0x2501, 0x2504, 0x2505, 0x2508, 0x2509, 0x2550, 0x254c, 0x254d].includes(code)) return "-";
+  if ([0x2502, 0x2503, 0x2506, 0x2507, 0x250a, 0x250b, 0x2551, 0x254e, 0x254f].includes(code)) return "|";
+  return "+";
+};
+
+/** Contract: the same width in columns (each mark becomes one ASCII character), styles kept. */
+export function plainLine(line: string): string {
+  return line.replace(BOX, boxAscii).replace(/[›▏•◦▪…]/g, (ch) => MARKS[ch]!);
+}

@@ -126,6 +126,21 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
     expect(back).not.toContain("[Changes");
   });
 
+  it("draws a reply's Markdown table and an open dialog without box drawing", async () => {
+    mounted = mountLinear(columns, rows);
+    mounted.bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "a table" });
+    mounted.bus.emit({ type: "assistant.delta", ...ev, text: "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n- item\n" });
+    mounted.bus.emit({ type: "assistant.completed", ...ev, text: "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n- item\n", toolCalls: 0 });
+    let frame = await mounted.frame();
+    expect(frame).toMatch(/\| 1 +\| 2 +\|/);
+    expect(frame).not.toMatch(BOX);
+    mounted.keys("\x0b");
+    frame = await mounted.frame();
+    expect(mounted.store.getState().ui.dialog).not.toBeNull();
+    expect(frame).not.toMatch(BOX);
+    expect(frame).not.toMatch(GLYPHS);
+  });
+
   it("asks for approval in sentences, without a bordered card, and y answers", async () => {
     mounted = mountLinear(columns, rows);
     mounted.bus.emit({ type: "task.updated", ...ev, task: snapshot({ status: "waiting", pendingApprovals: 1 }) });
