@@ -108,12 +108,12 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
   const scrolledUp = !vp.scroll.follow && !vp.atEnd;
   const lines = [bar, ...vp.lines, ...bottom];
   if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth(linear ? "More below. End or PgDn follows the output" : "  ↓ more below · End or PgDn follows the output", width));
-  // A running tool's card spins its glyph on its first line (the card's head).
+  // A running tool's card spins its glyph on its first line (the card's head); the linear layout says "running" instead.
   const spinning: number[] = [];
   vp.rowBlocks.forEach((b, r) => {
     const block = blocks[b];
     const head = r === 0 ? measure.top.line === 0 : vp.rowBlocks[r - 1] !== b;
-    if (block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
+    if (!linear && block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
   });
   return {
     // The screen-reader layout: Markdown's tables and rules in ASCII too (view/linear-cards.ts).
