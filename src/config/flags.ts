@@ -53,6 +53,7 @@ export const flagSpecs: FlagSpec[] = [
   { name: "daemon-token-file", type: "string", value: "FILE", group: "daemon", doc: "Bearer token required on TCP requests (env NANOHERMES_DAEMON_TOKEN)." },
   { name: "daemon-socket", type: "string", value: "PATH", group: "daemon", doc: "Unix socket (mode 600) for `attach` (default ~/.nanohermes/daemon.sock; off for none)." },
   { name: "session-dir", type: "string", value: "DIR", group: "daemon", doc: "The daemon's session folder (default ~/.nanohermes/daemon-sessions)." },
+  { name: "screen-reader", type: "boolean", group: "output", doc: "A linear UI for screen readers: one pane at a time, plain words, no animation (env NANOHERMES_SCREEN_READER=1)." },
   { name: "format", type: "string", value: "FMT", group: "other", doc: "With `export`: the format (sharegpt)." },
   { name: "split", type: "string", value: "turn|session", group: "other", doc: "With `export`: one record per turn (default) or per session." },
   { name: "output", short: "o", type: "string", value: "FILE", group: "other", doc: "With `export`: write to FILE instead of stdout." },

@@ -197,7 +197,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     theme: file.theme,
     keys: file.keys ?? {},
     notify: { bell: file.notify?.bell ?? true, osc: file.notify?.osc ?? true },
-    ui: { reducedMotion: file.ui?.reducedMotion ?? false },
+    ui: { reducedMotion: file.ui?.reducedMotion ?? false, screenReader: flags.values["screen-reader"] === true || env.NANOHERMES_SCREEN_READER === "1" || (file.ui?.screenReader ?? false) },
     yolo,
     sandbox: {
       mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",

@@ -95,8 +95,8 @@ export const ConfigFileSchema = z.strictObject({
     .optional(z.boolean())
     .check(z.describe("Let tools write .git/hooks, .git/config and .nanohermes/ inside the workspace (default false).")),
   ui: z
-    .optional(z.strictObject({ reducedMotion: z.optional(z.boolean()) }))
-    .check(z.describe("The terminal UI: reducedMotion stops spinners (also NO_COLOR or NANOHERMES_REDUCED_MOTION=1).")),
+    .optional(z.strictObject({ reducedMotion: z.optional(z.boolean()), screenReader: z.optional(z.boolean()) }))
+    .check(z.describe("The terminal UI: reducedMotion stops spinners (also NO_COLOR or NANOHERMES_REDUCED_MOTION=1); screenReader draws one pane at a time in plain words (also --screen-reader or NANOHERMES_SCREEN_READER=1).")),
   notify: z
     .optional(z.strictObject({ bell: z.optional(z.boolean()), osc: z.optional(z.boolean()) }))
     .check(z.describe("Signal a task that needs approval or finished while you look elsewhere (default both on).")),
@@ -154,7 +154,8 @@ export interface Settings {
   theme: string | undefined;
   keys: Record<string, string | string[]>;
   notify: { bell: boolean; osc: boolean };
-  ui: { reducedMotion: boolean };
+  /** screenReader: the linear layout (ui/components/LinearLayout.tsx), from the config, --screen-reader or NANOHERMES_SCREEN_READER=1. */
+  ui: { reducedMotion: boolean; screenReader: boolean };
   /** --yolo: dangerous commands run without asking (the blocklist still refuses). */
   yolo: boolean;
   sandbox: { mode: SandboxMode; network: boolean; writableRoots: string[] };

@@ -6,6 +6,7 @@ import { screenLayout } from "./layout/screen-layout.js";
 import { dialogArea } from "./panes/dialog-area.js";
 import { resultsPane } from "./panes/results.js";
 import { statusLine } from "./panes/status.js";
+import { linearTaskListPane } from "./panes/linear-task-list.js";
 import { taskListPane } from "./panes/task-list.js";
 import { titleLine } from "./panes/title.js";
 import { transcriptFrame } from "./panes/transcript.js";
@@ -24,7 +25,7 @@ export function composeTextFrame(s: AppState, sv: AppServices): TextFrame {
   let middle: string[];
   let cursor: TextFrame["cursor"];
   if (centre === "dialog" && s.ui.dialog) middle = dialogArea(s, sv, s.ui.dialog, centreWidth, bodyHeight);
-  else if (centre === "tasks") middle = taskListPane(s, sv, centreWidth, bodyHeight).lines;
+  else if (centre === "tasks") middle = s.ui.screenReader ? linearTaskListPane(s, sv, centreWidth, bodyHeight) : taskListPane(s, sv, centreWidth, bodyHeight).lines;
   else if (centre === "results") middle = resultsPane(s, sv, centreWidth, bodyHeight).lines;
   else {
     const frame = transcriptFrame(s, sv, centreWidth, bodyHeight);

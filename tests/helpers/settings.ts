@@ -9,7 +9,7 @@ export function testSettings(over: Partial<Settings> = {}): Settings {
   return {
     workspace, home, model: "m", fallbackModel: undefined, baseUrl: undefined, api: undefined, apiKey: undefined, apiKeyEnv: "OPENAI_API_KEY", maxRetries: 0, retryBaseMs: 0,
     maxIterations: 20, requestTimeoutMs: 10_000, thinking: "off", stream: true, sessionDir: join(home, "sessions"),
-    approval: undefined, mode: "default", theme: undefined, keys: {}, notify: { bell: false, osc: false }, ui: { reducedMotion: false },
+    approval: undefined, mode: "default", theme: undefined, keys: {}, notify: { bell: false, osc: false }, ui: { reducedMotion: false, screenReader: false },
     yolo: false, sandbox: { mode: "off", network: true, writableRoots: [] }, deny: [], allowProtectedWrites: false, untrustedKeys: [], web: { allowPrivate: false }, mcpServers: {}, hooks: undefined, agentsMd: false, subagents: undefined, memory: { enabled: false, distill: false, topK: 5 }, contextWindow: undefined,
     requestDeadlineMs: 60_000, turnTimeoutMs: 0, waitNoticeMs: 15_000,
     ...over,

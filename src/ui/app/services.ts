@@ -92,7 +92,9 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   };
   if (opts.attach) await remoteTasks();
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
-  store.updateUi((ui) => ({ ...ui, theme: theme.name }));
+  // The screen-reader layout is chosen once, before the first frame (layout/screen-layout.ts).
+  const screenReader = settings.ui.screenReader;
+  store.updateUi((ui) => ({ ...ui, theme: theme.name, screenReader }));
 
   const keys = resolveKeymap<Action>(defaultKeymap(), settings.keys);
   // Ctrl-K belongs to the command palette; the editor's kill-to-end-of-line keeps Alt-K... none.
@@ -163,8 +165,9 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     ctl,
     palette: theme.palette,
     markdown: markdownStyles(theme.palette),
-    renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode),
-    ascii: !theme.unicode,
+    // A screen reader gets ASCII for the glyphs the linear layout keeps (the composer's prompt, dialogs).
+    renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode || screenReader, screenReader),
+    ascii: !theme.unicode || screenReader,
     motion: motionAllowed(env, settings),
     workspace: settings.workspace,
     // Until Landlock has been probed (after the first frame), the configured mode is shown.

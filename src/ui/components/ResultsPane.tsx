@@ -16,7 +16,8 @@ import { taskOf, type TabProps } from "./results/useTab.js";
 
 const tabs: Record<ResultsTab, ComponentType<TabProps>> = { files: FilesTab, changes: ChangesTab, turns: TurnsTab, reads: ReadsTab, todo: TodoTab, jobs: JobsTab, agents: AgentsTab };
 
-export function ResultsPane({ width, height }: { width: number; height: number }) {
+/** `plain`: the screen-reader form, with a margin instead of the border column. */
+export function ResultsPane({ width, height, plain = false }: { width: number; height: number; plain?: boolean }) {
   const sv = useApp();
   const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [ResultsTab, boolean];
   const counts = useSlices((s) => {
@@ -25,7 +26,7 @@ export function ResultsPane({ width, height }: { width: number; height: number }
   });
   const inner = width - 2;
   const bar = useMemo(() => resultsTabBar(sv.store.getState(), sv, inner), [sv, inner, ...counts]);
-  const border = useMemo(() => Array.from({ length: height }, () => resultsBorder(sv, focused)), [sv, height, focused]);
+  const border = useMemo(() => Array.from({ length: height }, () => resultsBorder(sv, focused, plain)), [sv, height, focused, plain]);
   if (width <= 2 || height <= 0) return null;
   const Tab = tabs[tab];
   return (

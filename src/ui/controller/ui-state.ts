@@ -144,6 +144,8 @@ export interface UiState {
   /** Which code block of the focused reply the next `c` copies. */
   codeIndex: number;
   theme: string;
+  /** The linear layout for screen readers: one pane at a time, words for glyphs (LinearLayout.tsx). */
+  screenReader: boolean;
   /** Image files attached to the next message (/image or a pasted image path). */
   attachments: string[];
 }
@@ -172,6 +174,7 @@ export function initialUi(columns: number, rows: number): UiState {
     lastInterrupt: 0,
     codeIndex: 0,
     theme: "dark",
+    screenReader: false,
     attachments: [],
   };
 }

@@ -25,6 +25,7 @@ export interface ScreenLayout {
 const wideKind = (d: Dialog | null | undefined): boolean => d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
 
 export function screenLayout(ui: UiState): ScreenLayout {
+  if (ui.screenReader) return linearLayout(ui);
   const { columns, rows, focus, dialog } = ui;
   const wide = wideKind(dialog);
   const layout = computeLayout({ columns, rows, taskListOpen: ui.taskListOpen && !wide, resultsOpen: ui.resultsOpen && !wide });
@@ -34,6 +35,16 @@ export function screenLayout(ui: UiState): ScreenLayout {
   const sideTasks = taskList && !taskList.overlay ? taskList.width : 0;
   const sideResults = results && !results.overlay ? results.width : 0;
   return { layout, columns: layout.columns, bodyHeight, centre, sideTasks, sideResults, centreWidth: layout.columns - sideTasks - sideResults };
+}
+
+/**
+ * The screen-reader layout: one pane across the whole width. The transcript by default; the task
+ * list or the results pane in its place while toggled open and focused (Ctrl-T, Ctrl-R); a dialog over all.
+ */
+function linearLayout(ui: UiState): ScreenLayout {
+  const layout = computeLayout({ columns: ui.columns, rows: ui.rows, taskListOpen: false, resultsOpen: false });
+  const centre: Centre = ui.dialog ? "dialog" : ui.focus === "results" && ui.resultsOpen ? "results" : ui.focus === "tasks" && ui.taskListOpen ? "tasks" : "transcript";
+  return { layout, columns: layout.columns, bodyHeight: layout.bodyHeight, centre, sideTasks: 0, sideResults: 0, centreWidth: layout.columns };
 }
 
 const cache = new WeakMap<UiState, ScreenLayout>();

@@ -113,8 +113,9 @@ export function resultsTabBar(s: AppState, sv: AppServices, inner: number): stri
   return padToWidth(tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0)), inner);
 }
 
-/** The pane's left border, two columns wide: the bar and a space. */
-export function resultsBorder(sv: AppServices, focused: boolean): string {
+/** The pane's left border, two columns wide: the bar and a space (`plain`: two spaces, for a screen reader). */
+export function resultsBorder(sv: AppServices, focused: boolean, plain = false): string {
+  if (plain) return "  ";
   return `${sv.palette[focused ? "borderFocused" : "border"](sv.ascii ? "|" : "│")} `;
 }
 
@@ -131,7 +132,7 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   const inner = width - 2;
   const focused = s.ui.focus === "results";
   const { body, measure } = resultsTabs[s.ui.resultsTab](s, sv, inner, height - 1, focused);
-  const bar = resultsBorder(sv, focused);
+  const bar = resultsBorder(sv, focused, s.ui.screenReader);
   return { lines: [resultsTabBar(s, sv, inner), ...tabRows(body, inner, height - 1)].map((l) => bar + l), measure };
 }
 

@@ -9,6 +9,7 @@ import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
 import { agentSummary } from "../view/agent-board.js";
 import { taskBar } from "../view/chrome.js";
+import { linearApprovalLines, linearTaskBar, plainLine } from "../view/linear-cards.js";
 import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
 
 const MAX_COMPOSER_ROWS = 8;
@@ -55,12 +56,14 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
 
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
   const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
-  const bar = taskBar(p, task?.snapshot ?? null, { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null, agents }, width, ascii);
+  const linear = s.ui.screenReader;
+  const barInfo = { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null, agents };
+  const bar = linear ? linearTaskBar(p, task?.snapshot ?? null, barInfo, width) : taskBar(p, task?.snapshot ?? null, barInfo, width, ascii);
 
   // The bottom area first: the transcript gets what is left.
   const bottom: string[] = [];
   for (const item of (task?.queue ?? []).slice(0, 3)) {
-    const label = item.mode === "steer" ? p.accent("↳ steer ") : p.info("⏎ queued ");
+    const label = item.mode === "steer" ? p.accent(linear ? "Steer: " : "↳ steer ") : p.info(linear ? "Queued: " : "⏎ queued ");
     bottom.push(truncateToWidth(label + item.text.replace(/\n/g, " "), width));
   }
   const attachments = s.ui.attachments;
@@ -69,7 +72,8 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {
     // The card may take all but the task bar and two transcript rows.
-    bottom.push(...approvalLines(pending, { p, width, now: Date.now(), focused: false, ascii }, Math.max(6, Math.min(24, height - 3 - bottom.length))));
+    const card = linear ? linearApprovalLines : approvalLines;
+    bottom.push(...card(pending, { p, width, now: Date.now(), focused: false, ascii }, Math.max(6, Math.min(24, height - 3 - bottom.length))));
   } else {
     if (completion) {
       const items = completion.list.items;
@@ -103,16 +107,17 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
 
   const scrolledUp = !vp.scroll.follow && !vp.atEnd;
   const lines = [bar, ...vp.lines, ...bottom];
-  if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth("  ↓ more below · End or PgDn follows the output", width));
-  // A running tool's card spins its glyph on its first line (the card's head).
+  if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth(linear ? "More below. End or PgDn follows the output" : "  ↓ more below · End or PgDn follows the output", width));
+  // A running tool's card spins its glyph on its first line (the card's head); the linear layout says "running" instead.
   const spinning: number[] = [];
   vp.rowBlocks.forEach((b, r) => {
     const block = blocks[b];
     const head = r === 0 ? measure.top.line === 0 : vp.rowBlocks[r - 1] !== b;
-    if (block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
+    if (!linear && block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
   });
   return {
-    lines: lines.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width)),
+    // The screen-reader layout: Markdown's tables and rules in ASCII too (view/linear-cards.ts).
+    lines: lines.slice(0, height).map((l) => padToWidth(truncateToWidth(linear ? plainLine(l) : l, width), width)),
     cursor: cursorAt ? { x: cursorAt.x, y: 1 + viewportHeight + cursorAt.y } : undefined,
     spinning,
     measure,

@@ -7,6 +7,7 @@ import type { MarkdownStyles } from "../render/markdown.js";
 import { padToWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { approvalSummaryLines, compactionLines, noticeLines, reasoningLines, toolLines, turnEndLines, userLines, type CardContext } from "./cards.js";
+import { linearApprovalSummaryLines, linearAssistantLines, linearCompactionLines, linearNoticeLines, linearReasoningLines, linearToolLines, linearTurnEndLines, linearUserLines } from "./linear-cards.js";
 
 export interface Position {
   block: number;
@@ -38,6 +39,8 @@ export class TranscriptRenderer {
     private p: Palette,
     private md: MarkdownStyles,
     private readonly ascii: boolean,
+    /** The screen-reader layout's items: a role first, words for states, no gutters (view/linear-cards.ts). */
+    readonly linear = false,
   ) {}
 
   private side: TranscriptRenderer | null = null;
@@ -47,7 +50,7 @@ export class TranscriptRenderer {
    * subagent's): block ids repeat across transcripts, so one cache would evict the other's lines.
    */
   get other(): TranscriptRenderer {
-    this.side ??= new TranscriptRenderer(this.p, this.md, this.ascii);
+    this.side ??= new TranscriptRenderer(this.p, this.md, this.ascii, this.linear);
     this.side.tick = this.tick;
     return this.side;
   }
@@ -77,18 +80,13 @@ export class TranscriptRenderer {
 
   private render(block: Block, width: number, focused: boolean, now: number): string[] {
     const c: CardContext = { p: this.p, width, now, focused, ascii: this.ascii };
+    if (this.linear) return this.renderLinear(block, c);
     switch (block.kind) {
       case "user":
       case "steer":
         return ["", ...userLines(block, c)];
       case "assistant": {
-        let md = this.markdown.get(block.id);
-        if (!md) {
-          md = new IncrementalMarkdown(this.md);
-          this.markdown.set(block.id, md);
-        }
-        // A finished reply renders its last block in full too (a closing table, a fence without a blank line after it).
-        const body = md.update(block.text, Math.max(1, width), block.done).slice();
+        const body = this.markdownOf(block.id, block.text, width, block.done);
         if (block.stopped) body.push(this.p.warning("[stopped]"));
         return focused ? body.map((l) => this.p.selection(padToWidth(l, width))) : body;
       }
@@ -108,6 +106,47 @@ export class TranscriptRenderer {
         block satisfies never;
         return [];
     }
+  }
+
+  /** Each item after a blank line, so a reader that speaks new lines says where one starts. */
+  private renderLinear(block: Block, c: CardContext): string[] {
+    switch (block.kind) {
+      case "user":
+      case "steer":
+        return ["", ...linearUserLines(block, c)];
+      case "assistant": {
+        const body = this.markdownOf(block.id, block.text, c.width, block.done);
+        if (block.stopped) body.push(this.p.warning("Stopped."));
+        const lines = ["", ...linearAssistantLines(body, c)];
+        return c.focused ? lines.map((l) => this.p.selection(padToWidth(l, c.width))) : lines;
+      }
+      case "reasoning":
+        return ["", ...linearReasoningLines(block, c)];
+      case "tool":
+        return ["", ...linearToolLines(block, c)];
+      case "approval":
+        return ["", ...linearApprovalSummaryLines(block, c)];
+      case "notice":
+        return ["", ...linearNoticeLines(block, c)];
+      case "turn-end":
+        return ["", ...linearTurnEndLines(block, c)];
+      case "compaction":
+        return ["", ...linearCompactionLines(block, c)];
+      default:
+        block satisfies never;
+        return [];
+    }
+  }
+
+  /** A reply's Markdown at `width`, rendered incrementally as it streams (a copy: callers may append). */
+  /** A reply's lines; a finished one renders its last block in full too (a closing table). */
+  private markdownOf(id: string, text: string, width: number, done: boolean): string[] {
+    let md = this.markdown.get(id);
+    if (!md) {
+      md = new IncrementalMarkdown(this.md);
+      this.markdown.set(id, md);
+    }
+    return md.update(text, Math.max(1, width), done).slice();
   }
 
   /** Forget blocks that are gone (a task switched away, a session rewritten). */
