@@ -2,6 +2,7 @@
 // tree (App.tsx) draws with, side by side by hand. The very first frame is written with it before
 // Ink has even loaded, so it must match what the Ink app then draws.
 import type { AppServices } from "./context/services.js";
+import { toAscii } from "./render/ascii.js";
 import { screenLayout } from "./layout/screen-layout.js";
 import { dialogArea } from "./panes/dialog-area.js";
 import { resultsPane } from "./panes/results.js";
@@ -35,5 +36,6 @@ export function composeTextFrame(s: AppState, sv: AppServices): TextFrame {
   const lines = [titleLine(s, sv, columns)];
   for (let r = 0; r < bodyHeight; r++) lines.push((left[r] ?? "") + (middle[r] ?? "") + (right[r] ?? ""));
   lines.push(statusLine(s, sv, columns));
-  return { lines, cursor };
+  // As components/Lines.tsx does for the Ink frames.
+  return { lines: sv.ascii ? lines.map(toAscii) : lines, cursor };
 }

@@ -50,7 +50,8 @@ export class PtyApp {
       rows: opts.rows,
       cwd: opts.cwd,
       // CI=true as on CI machines (and in some users' shells): the UI must stay live regardless.
-      env: { CI: "true", ...(opts.env as Record<string, string>), TERM: "xterm-256color", LANG: "C.UTF-8" },
+      // A UTF-8 locale unless the test names another (tests/e2e/tui-ascii.test.ts runs LANG=C).
+      env: { CI: "true", LANG: "C.UTF-8", ...(opts.env as Record<string, string>), TERM: "xterm-256color" },
       name: "xterm-256color",
     });
     this.pty.onData((data) => {

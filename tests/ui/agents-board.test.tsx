@@ -150,9 +150,10 @@ describe("a captured screen", () => {
       "NanoHermes · mock-model · mode default",
       "│  Files  Changes  Reads  Todo  Jobs [Agents 3]",
       "│ ●2 !1 ○1 ✓1 ✗1",
-      "│ 1 ● agent-1 worker running        3.2k tok 1m05s",
-      "│     run_command npm test -- --run tests/parser",
-      "│     fix the failing parser tests in src/parser.…",
+      // Without colour the selected child is marked (issue 18, item 7).
+      "│ › 1 ● agent-1 worker running      3.2k tok 1m05s",
+      "│ ›     run_command npm test -- --run tests/parser",
+      "│ ›     fix the failing parser tests in src/parse…",
       "│ 2 ! agent-2 worker needs approval          1m05s",
       "│     asks: write CHANGELOG.md",
       "│ 3 ● agent-3 worker running silent 3m05s    1m05s",

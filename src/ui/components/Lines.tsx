@@ -1,9 +1,12 @@
 // A pane's width-exact lines in a Box of their size: one text node, which Ink's output stage
 // places as one rectangle (the fast path in scripts/ink-patches.mjs). Rows in `spin` carry a
 // running-work glyph; the first of them is split around it so the spinner is its own small node
-// and the rectangles still do not overlap.
+// and the rectangles still do not overlap. Under a non-UTF-8 locale the lines become ASCII here,
+// the one place every pane's text passes through (the first frame: text-frame.ts).
 import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { useContext, type ReactNode } from "react";
+import { AppContext, type AppServices } from "../context/services.js";
+import { toAscii } from "../render/ascii.js";
 import { sliceColumns, visibleWidth } from "../render/wrap.js";
 import { Working } from "./Working.js";
 
@@ -28,7 +31,10 @@ export interface LinesProps {
   glyphs?: readonly string[];
 }
 
-export function Lines({ lines, width, spin = [], glyphs = ["●", "*"] }: LinesProps) {
+export function Lines({ lines: drawn, width, spin = [], glyphs = ["●", "*"] }: LinesProps) {
+  // Null outside the app (a component test may mount Lines alone): Unicode then.
+  const ascii = (useContext(AppContext) as AppServices | null)?.ascii === true;
+  const lines = ascii ? drawn.map(toAscii) : drawn;
   // One spinner per pane, on its first running row: each ink-spinner ticks on its own timer, and
   // each tick is a React commit and an Ink layout; twenty running subagents spinning at once cost
   // most of a core (bench/tui.ts, the board). The other rows keep their still glyph.

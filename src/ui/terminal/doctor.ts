@@ -89,7 +89,7 @@ export async function runDoctor({ env, stdin, stdout, timeoutMs = 200, run }: Do
     row("TERM_PROGRAM", env.TERM_PROGRAM || "(not set)"),
     row("version", version),
     row("colour depth", colorValue),
-    row("unicode", `${unicode.unicode ? "yes: rounded borders" : "no: ASCII borders"} (${unicode.reason})`),
+    row("unicode", `${unicode.unicode ? "yes: rounded borders, glyphs" : "no: ASCII only"} (${unicode.reason})`),
     row("synchronized output", yesNo(caps?.syncOutput, caps !== undefined)),
     row("bracketed paste", yesNo(caps?.bracketedPaste, caps !== undefined)),
     row("OSC 52 copy", osc52Line(caps, tmux)),

@@ -60,15 +60,20 @@ function localeIsUtf8(value: string): boolean {
 }
 
 /**
- * Whether box-drawing characters are safe: the first of LC_ALL, LC_CTYPE, LANG that is set and
- * non-empty decides (POSIX precedence), and only a UTF-8 locale says yes; C/POSIX or none says no.
+ * Whether the terminal can show Unicode (box drawing, "…", "·", glyphs, braille spinners); when
+ * not, the UI draws ASCII only (render/ascii.ts). NANOHERMES_ASCII=1 or 0 decides outright (a
+ * UTF-8 terminal reached over SSH with LANG=C). Otherwise the first of LC_ALL, LC_CTYPE, LANG
+ * that is set and non-empty decides (POSIX precedence): C, POSIX or any non-UTF-8 charset says
+ * no. With none set, yes: terminals today are UTF-8, and containers often set no locale at all.
  */
 export function explainUnicode(env: Env): { unicode: boolean; reason: string } {
+  const forced = env.NANOHERMES_ASCII;
+  if (forced === "1" || forced === "0") return { unicode: forced === "0", reason: `NANOHERMES_ASCII=${forced}` };
   for (const name of ["LC_ALL", "LC_CTYPE", "LANG"] as const) {
     const value = env[name];
     if (value !== undefined && value !== "") return { unicode: localeIsUtf8(value), reason: `${name}=${value}` };
   }
-  return { unicode: false, reason: "no locale set (LC_ALL, LC_CTYPE, LANG)" };
+  return { unicode: true, reason: "no locale set (LC_ALL, LC_CTYPE, LANG): UTF-8 assumed" };
 }
 
 export function unicodeBoxes(env: Env): boolean {

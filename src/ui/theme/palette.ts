@@ -1,6 +1,7 @@
 // Turns a theme and a colour depth into painters: string functions for plain output and Ink props
 // for components. Colours are brought down to the depth here, so both paths emit the same codes.
 import { Chalk, type BackgroundColorName, type ChalkInstance } from "chalk";
+import { truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { ColorDepth } from "./depth.js";
 import { tokenNames, type AnsiColorName, type Color, type Style, type Theme, type Token } from "./tokens.js";
 
@@ -26,6 +27,11 @@ export interface InkBorderStyle {
 export type Palette = { readonly [K in Token]: Paint } & {
   readonly depth: ColorDepth;
   readonly themeName: string;
+  /**
+   * The selection's style without the depth-0 marker of `selection`: for rows that draw their own
+   * "›" gutter (the Turns tab, the rewind choices, the session picker, the memory list).
+   */
+  readonly selectionStyle: Paint;
   /** Contract: at depth 0 this is `{}`; Ink's own chalk ignores NO_COLOR, so colour must not reach it. */
   inkProps(token: Token): InkTextStyle;
   inkBorderProps(token: Token): InkBorderStyle;
@@ -113,6 +119,30 @@ export function chalkLevel(depth: ColorDepth): 0 | 1 | 2 | 3 {
 
 const identity: Paint = (s) => s;
 
+/** What marks a selected row when no style can (render/ascii.ts turns it into ">" under LANG=C). */
+export const SELECTION_MARK = "›";
+
+/**
+ * The selection at depth 0: the row moves right behind a "› " marker and keeps its width. Blanks
+ * give way first (two trailing ones, else the widest gap between words, so a right-aligned time
+ * or count stays in view); only a row without either loses its end. Every list, dialog and
+ * browsed block paints its selected rows with `selection`, so they all get the marker from here;
+ * rows that draw their own "›" gutter use `selectionStyle` instead.
+ */
+function markSelected(s: string): string {
+  const width = visibleWidth(s);
+  if (width === 0) return s;
+  if (width === 1) return SELECTION_MARK;
+  const marked = `${SELECTION_MARK} `;
+  if (s.endsWith("  ")) return marked + s.slice(0, -2);
+  if (!s.includes("\x1b")) {
+    let gap: { at: number; length: number } | null = null;
+    for (const m of s.matchAll(/(?<=\S) {3,}(?=\S)/g)) if (!gap || m[0].length >= gap.length) gap = { at: m.index, length: m[0].length };
+    if (gap) return marked + s.slice(0, gap.at) + s.slice(gap.at + 2);
+  }
+  return truncateToWidth(marked + s, width);
+}
+
 function makePaint(chalk: ChalkInstance, style: Style, depth: ColorDepth): Paint {
   if (depth === 0) return identity;
   let c = chalk;
@@ -148,8 +178,8 @@ function makeInkProps(style: Style, depth: ColorDepth): InkTextStyle {
 
 /**
  * Painters for every token at a depth. At depth 0 every painter is the identity and no escape
- * code is ever emitted (bold and inverse included), so the UI must not rely on style alone to
- * show a selection: pair it with a marker.
+ * code is ever emitted (bold and inverse included), so `selection` marks the row with a "›"
+ * instead (markSelected).
  */
 export function makePalette(theme: Theme, depth: ColorDepth): Palette {
   const chalk = new Chalk({ level: chalkLevel(depth) });
@@ -159,10 +189,13 @@ export function makePalette(theme: Theme, depth: ColorDepth): Palette {
     paints[t] = makePaint(chalk, theme.tokens[t], depth);
     ink.set(t, makeInkProps(theme.tokens[t], depth));
   }
+  const selectionStyle = paints.selection!;
+  if (depth === 0) paints.selection = markSelected;
   return {
     ...(paints as Record<Token, Paint>),
     depth,
     themeName: theme.name,
+    selectionStyle,
     // A copy each call, so a component that adds a prop cannot change it for everyone.
     inkProps: (token) => ({ ...ink.get(token) }),
     inkBorderProps: (token) => {

@@ -39,7 +39,8 @@ export function memoryLines(ctl: Controller, p: Palette, d: MemoryDialog, width:
   const rows = entries.map((e, i) => {
     const mark = i === d.index && !d.filtering ? "›" : " ";
     const line = padToWidth(`${mark} ${kindPaint(p, e.kind)(padToWidth(e.kind, KIND_WIDTH))}${truncateToWidth(e.text.replace(/\s+/g, " "), Math.max(4, inner - 2 - KIND_WIDTH))}`, inner);
-    return i === d.index ? p.selection(line) : line;
+    // The row draws its own "›" unless the filter has the focus; then the selection marks it.
+    return i === d.index ? (mark === " " ? p.selection(line) : p.selectionStyle(line)) : line;
   });
   const empty = d.entries === null ? "" : query ? "" : "no memories yet: n adds one (the agent saves them with memory_save)";
   const shown = windowAround(rows.length ? rows : [p.dim(empty)], d.index, listRows).lines;

@@ -80,7 +80,7 @@ export function pickerLines(ctl: Controller, p: Palette, d: SessionsDialog, widt
     const title = truncateToWidth(titleOf(row), titleWidth);
     const path = d.all ? `  ${p.dim(truncatePath(shortPath(row.workspace), pathRoom))}` : "";
     const line = padToWidth(`${i === d.index ? "›" : " "} ${p.dim(age)}${d.all ? padToWidth(title, titleWidth) : title}${path}`, inner);
-    return i === d.index ? p.selection(line) : line;
+    return i === d.index ? p.selectionStyle(line) : line;
   });
   const empty = d.rows === null ? "" : query ? "" : d.all ? "no sessions yet" : "no earlier sessions in this workspace";
   const shown = windowAround(list.length ? list : [p.dim(empty)], d.index, listRows).lines;

@@ -81,10 +81,12 @@ export class TranscriptRenderer {
   private render(block: Block, width: number, focused: boolean, now: number): string[] {
     const c: CardContext = { p: this.p, width, now, focused, ascii: this.ascii };
     if (this.linear) return this.renderLinear(block, c);
+    // Blocks whose lines have no focused look of their own: the selection paints them whole.
+    const selected = (lines: string[]) => (focused ? lines.map((l) => this.p.selection(padToWidth(l, width))) : lines);
     switch (block.kind) {
       case "user":
       case "steer":
-        return ["", ...userLines(block, c)];
+        return ["", ...selected(userLines(block, c))];
       case "assistant": {
         const body = this.markdownOf(block.id, block.text, width, block.done);
         if (block.stopped) body.push(this.p.warning("[stopped]"));
@@ -97,9 +99,9 @@ export class TranscriptRenderer {
       case "approval":
         return approvalSummaryLines(block, c);
       case "notice":
-        return noticeLines(block, c);
+        return selected(noticeLines(block, c));
       case "turn-end":
-        return turnEndLines(block, c);
+        return selected(turnEndLines(block, c));
       case "compaction":
         return ["", ...compactionLines(block, c)];
       default:

@@ -43,7 +43,7 @@ function turnLines(p: Palette, row: TurnRow, selected: boolean, numWidth: number
   const lines = [first];
   const indent = " ".repeat(visibleWidth(head));
   if (row.changes.length) lines.push(`${indent}${p.dim(nameList(row.changes.map((c) => c.path), workspace, Math.max(4, inner - indent.length)))}`);
-  return lines.map((l) => (selected ? p.selection(padToWidth(truncateToWidth(l, inner), inner)) : l));
+  return lines.map((l) => (selected ? p.selectionStyle(padToWidth(truncateToWidth(l, inner), inner)) : l));
 }
 
 const choiceTitle: Record<RewindWhat, string> = { files: "Files only", conversation: "Conversation only", both: "Both" };
@@ -86,7 +86,7 @@ export function rewindLines(ctl: Controller, p: Palette, d: RewindDialog, width:
     for (const choice of rewindChoices) {
       const selected = choice === what;
       const title = `${selected ? "›" : " "} ${choiceKey[choice]}  ${choiceTitle[choice]}`;
-      body.push(selected ? p.selection(padToWidth(title, inner)) : title);
+      body.push(selected ? p.selectionStyle(padToWidth(title, inner)) : title);
       body.push(...wrapLine(`     ${p.dim(choiceText(rows, row, turn, choice, workspace, inner))}`, inner, { words: true, indent: 5 }));
     }
     const footer = fitting(["f files · c conversation · b both · ↑↓ Enter the highlighted · Esc back", "f files · c conversation · b both · Esc back", "f · c · b · Enter · Esc back"], width);

@@ -26,7 +26,7 @@ describe("runDoctor without a terminal", () => {
     expect(report).toMatch(/TERM\s+xterm-256color/);
     expect(report).toMatch(/COLORTERM\s+truecolor/);
     expect(report).toContain("colour depth         none (output is not a terminal); on a terminal: 24-bit (true colour) (COLORTERM=truecolor)");
-    expect(report).toContain("unicode              yes: rounded borders (LANG=en_US.UTF-8)");
+    expect(report).toContain("unicode              yes: rounded borders, glyphs (LANG=en_US.UTF-8)");
     expect(report).toMatch(/synchronized output\s+unknown \(probe skipped\)/);
     expect(report).toMatch(/bracketed paste\s+unknown \(probe skipped\)/);
     expect(report).toMatch(/OSC 52 copy\s+unknown/);
@@ -41,7 +41,7 @@ describe("runDoctor without a terminal", () => {
     const { stdin, stdout } = pipes();
     const report = await runDoctor({ env: { NO_COLOR: "1", LC_ALL: "C", LANG: "en_US.UTF-8", SSH_CONNECTION: "1 2 3 4" }, stdin, stdout });
     expect(report).toMatch(/colour depth\s+none \(NO_COLOR is set\)\n/);
-    expect(report).toContain("no: ASCII borders (LC_ALL=C)");
+    expect(report).toContain("no: ASCII only (LC_ALL=C)");
     expect(report).toMatch(/TERM\s+\(not set\)/);
     expect(report).toMatch(/ssh\s+yes/);
   });

@@ -55,7 +55,10 @@ describe("unicodeBoxes", () => {
     [{ LC_ALL: "", LC_CTYPE: "C.UTF-8", LANG: "C" }, true],
     [{ LC_CTYPE: "C", LANG: "en_US.UTF-8" }, false],
     [{ LANG: "en_US.ISO-8859-1" }, false],
-    [{}, false],
+    [{}, true],
+    [{ LANG: "C", NANOHERMES_ASCII: "0" }, true],
+    [{ LANG: "en_US.UTF-8", NANOHERMES_ASCII: "1" }, false],
+    [{ LANG: "C", NANOHERMES_ASCII: "" }, false],
   ])("%j -> %s", (env, expected) => {
     expect(unicodeBoxes(env)).toBe(expected);
   });

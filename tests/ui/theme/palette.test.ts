@@ -15,13 +15,31 @@ function themeWith(tokens: Partial<Theme["tokens"]>): Theme {
 const hexTheme = themeWith({ accent: { fg: "#ff8800" }, selection: { bg: "#123456" }, code: { fg: 202 }, error: { fg: "red", bold: true } });
 
 describe("makePalette", () => {
-  it.each(builtinThemeNames)("depth 0 with %s: every token is the identity and Ink gets no style", (name) => {
+  it.each(builtinThemeNames)("depth 0 with %s: every token but selection is the identity and Ink gets no style", (name) => {
     const p = makePalette(builtinTheme(name), 0);
     for (const t of tokenNames) {
-      expect(p[t]("hello")).toBe("hello");
+      if (t !== "selection") expect(p[t]("hello")).toBe("hello");
       expect(p.inkProps(t)).toEqual({});
       expect(p.inkBorderProps(t)).toEqual({});
     }
+  });
+
+  it("depth 0: the selection is a \"› \" marker that keeps the row's width", () => {
+    const p = makePalette(builtinTheme("dark"), 0);
+    // Padding gives way first; a full row loses its end.
+    expect(p.selection("a row     ")).toBe("› a row   ");
+    expect(p.selection("full row!!")).toBe("› full ro…");
+    // The widest gap between words gives way, so a right-aligned time stays.
+    expect(p.selection("1 agent  running     1m05s")).toBe("› 1 agent  running   1m05s");
+    expect(p.selection("    indented body")).toBe("›     indented b…");
+    // A user prompt starts with "›" of its own and still gets the marker.
+    expect(p.selection("› prompt  ")).toBe("› › prompt");
+    // Rows with their own "›" gutter take the style alone: nothing at depth 0.
+    expect(p.selectionStyle("› turn 3")).toBe("› turn 3");
+    expect(p.selection("x")).toBe("›");
+    expect(p.selection("")).toBe("");
+    // With colour the style marks it and the text stays as it was.
+    expect(makePalette(builtinTheme("dark"), 4).selection("a row").replace(/\x1b\[[\d;]*m/g, "")).toBe("a row");
   });
 
   it.each(builtinThemeNames)("depth 24 with %s: every token paints something or passes text through", (name) => {
