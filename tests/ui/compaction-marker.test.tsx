@@ -81,6 +81,8 @@ describe.each([
 describe("the compaction marker", () => {
   it("says when the summary failed and an omission note stands in", async () => {
     h = await renderUi(120, 40);
+    // Read as one text across its wrapped rows: no results pane beside it to interleave.
+    h.store.updateUi((ui) => ({ ...ui, resultsOpen: false }));
     h.emit({ type: "context.compacted", ...ev, folded: 12, kept: 10, summaryChars: 0, failed: true, beforeChars: 150_000, afterChars: 40_000, summary: OMITTED_NOTE, error: "the model timed out" });
     const flat = (await h.lines()).join(" ").replace(/[│ ]+/g, " ");
     expect(flat).toContain("── folded 12 earlier messages, but the summary failed: the model timed out; an omission note stands in (150k → 40k characters) ──");

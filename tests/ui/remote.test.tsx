@@ -70,8 +70,10 @@ describe("a remote task's files", () => {
     h.emit({ type: "tool.completed", taskId: "r1", callId: "c1", name: "edit_file", status: "ok", forModel: "edited", display: "edited", durationMs: 3 });
     h.ctl.setUi((ui) => ({ ...ui, resultsTab: "changes", diffPath: "src/a.ts" }));
     const screen = (await h.lines()).join("\n");
-    expect(screen).toContain("this task runs on a daemon");
-    expect(screen).toContain("the Turns tab shows each");
+    // The note wraps in the side pane (26 columns inside at 120): read the pane's column as one text.
+    const pane = screen.split("\n").map((l) => l.slice(l.lastIndexOf("│") + 1).trim()).join(" ");
+    expect(pane).toContain("this task runs on a daemon");
+    expect(pane).toContain("the Turns tab shows each");
     expect(screen).not.toContain("LOCAL CONTENT");
   });
 });

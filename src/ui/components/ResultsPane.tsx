@@ -25,7 +25,7 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
     return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads];
   });
   const inner = width - 2;
-  const bar = useMemo(() => resultsTabBar(sv.store.getState(), sv, inner), [sv, inner, ...counts]);
+  const bar = useMemo(() => resultsTabBar(sv.store.getState(), sv, inner).slice(0, Math.max(0, height)), [sv, inner, height, ...counts]);
   const border = useMemo(() => Array.from({ length: height }, () => resultsBorder(sv, focused, plain)), [sv, height, focused, plain]);
   if (width <= 2 || height <= 0) return null;
   const Tab = tabs[tab];
@@ -33,8 +33,8 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
     <Box width={width} height={height} flexShrink={0}>
       <Lines lines={border} width={2} />
       <Box width={inner} height={height} flexDirection="column">
-        <Lines lines={[bar]} width={inner} />
-        <Tab width={inner} height={height - 1} focused={focused} />
+        <Lines lines={bar} width={inner} />
+        <Tab width={inner} height={height - bar.length} focused={focused} />
       </Box>
     </Box>
   );

@@ -322,6 +322,8 @@ export class Controller {
         });
         return true;
       case "toggleResults":
+        // The same rule as Ctrl-T: hidden or unfocused, show and focus it; focused, hide it
+        // (Esc gives the focus back and leaves a side pane shown).
         this.setUi((ui) => (ui.resultsOpen && ui.focus === "results" ? { ...ui, resultsOpen: false, focus: "composer" } : { ...ui, resultsOpen: true, focus: "results" }));
         return true;
       case "newTask":

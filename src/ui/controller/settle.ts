@@ -4,7 +4,7 @@
 // render). Also the controller's measures of what is on screen, computed from the same functions.
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
-import { resultsTabs } from "../panes/results.js";
+import { resultsTabBar, resultsTabs } from "../panes/results.js";
 import { agentViewPane } from "../panes/subagent-view.js";
 import { transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
@@ -31,7 +31,9 @@ export function measuresOf(sv: AppServices): Measures {
       const g = screenLayoutOf(s.ui);
       const width = g.sideResults || (g.centre === "results" ? g.centreWidth : 0);
       if (width <= 2) return null;
-      return resultsTabs[s.ui.resultsTab](s, sv, width - 2, g.bodyHeight - 1, s.ui.focus === "results").measure;
+      // The tab bar takes one or two rows (tab-bar.ts); the tab gets the rest, as when drawn.
+      const bar = resultsTabBar(s, sv, width - 2).length;
+      return resultsTabs[s.ui.resultsTab](s, sv, width - 2, g.bodyHeight - bar, s.ui.focus === "results").measure;
     },
     agentView: () => {
       const s = state();

@@ -9,7 +9,8 @@ import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import { boardRows } from "../state/children.js";
 import { boardLines, isActive } from "../view/agent-board.js";
 import { approvalTitle } from "../view/cards.js";
-import { diffStyles, fileTree, listLines, tabBar } from "../view/panes.js";
+import { diffStyles, fileTree, listLines } from "../view/panes.js";
+import { tabBar } from "../view/tab-bar.js";
 import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";
 import { shownTabs, type ResultsTab } from "../controller/ui-state.js";
 import type { ResultsMeasure } from "../controller/lists.js";
@@ -103,14 +104,14 @@ export const agentsTab: TabLines = (s, sv, inner, height, focused) => {
 
 export const resultsTabs: Record<ResultsTab, TabLines> = { files: filesTab, changes: changesTab, turns: turnsTab, reads: readsTab, todo: todoTab, jobs: jobsTab, agents: agentsTab };
 
-/** The tab bar: every shown tab with its count (changed files, turns, running jobs, active subagents). */
-export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string {
+/** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents). */
+export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string[] {
   const t = taskOf(s);
   const turns = t?.checkpoints.length ?? 0;
   const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
   const active = t?.agents.filter(isActive).length ?? 0;
   const counts = { changes: t?.changed.length ?? 0, turns, reads: t?.reads.length ?? 0, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) };
-  return padToWidth(tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0)), inner);
+  return tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0));
 }
 
 /** The pane's left border, two columns wide: the bar and a space (`plain`: two spaces, for a screen reader). */
@@ -131,9 +132,11 @@ export function resultsPane(s: AppState, sv: AppServices, width: number, height:
   if (width <= 2 || height <= 0) return { lines: [], measure: { count: 0, hunks: 0 } };
   const inner = width - 2;
   const focused = s.ui.focus === "results";
-  const { body, measure } = resultsTabs[s.ui.resultsTab](s, sv, inner, height - 1, focused);
+  const tabs = resultsTabBar(s, sv, inner).slice(0, height);
+  const room = height - tabs.length;
+  const { body, measure } = resultsTabs[s.ui.resultsTab](s, sv, inner, room, focused);
   const bar = resultsBorder(sv, focused, s.ui.screenReader);
-  return { lines: [resultsTabBar(s, sv, inner), ...tabRows(body, inner, height - 1)].map((l) => bar + l), measure };
+  return { lines: [...tabs, ...tabRows(body, inner, room)].map((l) => bar + l), measure };
 }
 
 /** The unanswered questions of subagents, by agent id. */

@@ -1,11 +1,10 @@
-// Lines for the side panes: the task list and the results pane (tabs: Files, Changes, Turns, Reads,
-// Todo, Jobs, Agents), and the styles the Markdown and diff renderers take from the theme.
+// Lines for the side panes: the task list and the results pane's lists (its tab bar: tab-bar.ts),
+// and the styles the Markdown and diff renderers take from the theme.
 import type { MarkdownStyles, SyntaxStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";
-import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { TaskEntry } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
-import type { ResultsTab } from "../controller/ui-state.js";
 import { formatTokens, statusGlyph, statusGlyphAscii, statusPaint } from "./chrome.js";
 
 export function markdownStyles(p: Palette): MarkdownStyles {
@@ -87,7 +86,8 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
     const plan = v.progress?.[t.id];
     const where = s.location === "remote" ? p.info("⇄") : "";
     const planText = plan ? ` ${plan}` : "";
-    const titleRoom = Math.max(3, width - 8 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length);
+    // Glyph, number, pin and flag (4), the space before the tokens, and one column before the border.
+    const titleRoom = Math.max(3, width - 6 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length);
     const title = t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
     const line = padToWidth(`${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)}${p.accent(planText)} ${where}${tokens}`, width);
     return v.focused && i === v.index ? p.selection(line) : line;
@@ -97,23 +97,9 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
   return [padToWidth(truncateToWidth(head, width), width), ...body];
 }
 
-export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", turns: "Turns", reads: "Reads", todo: "Todo", jobs: "Jobs", agents: "Agents" };
-/** The narrow bar's names of the other tabs: their initial, but Turns is not Todo. */
-const shortLabels: Partial<Record<ResultsTab, string>> = { turns: "Tu" };
-
-/** `tabs`: the ones shown, in order (default: all). */
-export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number, tabs = Object.keys(tabLabels) as ResultsTab[]): string {
-  const label = (t: ResultsTab) => `${tabLabels[t]}${counts[t] ? ` ${counts[t]}` : ""}`;
-  // Brackets as well as the badge colour: the current tab must show without colour too.
-  const full = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(` ${label(t)} `))).join("");
-  if (visibleWidth(full) <= width) return padToWidth(full, width);
-  // Narrow: the other tabs by their initial.
-  const short = tabs.map((t) => (t === tab ? p.badge(`[${label(t)}]`) : p.dim(shortLabels[t] ?? tabLabels[t][0]!))).join(" ");
-  return padToWidth(truncateToWidth(short, width), width);
-}
-
 export function listLines(p: Palette, items: string[], selected: number, focused: boolean, width: number, height: number, empty: string): string[] {
-  if (items.length === 0) return [p.dim(truncateToWidth(empty, width))];
+  // The empty-list note wraps: a 26-column side pane must not cut "no files changed by this …".
+  if (items.length === 0) return wrapLine(empty, width, { words: true }).slice(0, Math.max(1, height)).map((l) => p.dim(l));
   const rows = items.map((item, i) => {
     const line = padToWidth(truncateToWidth(item, width), width);
     return focused && i === selected ? p.selection(line) : line;
