@@ -29,35 +29,40 @@ const ABOVE_SERVICES = "^src/(agent|remote|oneshot|daemon|ui)/|^src/cli\\.";
  * the read-only view /status, /diff, /review and custom commands show (git diff, context budget),
  * and workspace-view.ts its type.
  */
-const AGENT_ENTRY = "^src/agent/(tasks|engine|agent-types|extensions|confinement|interrupt|workspace-source|workspace-view)\\.";
+const AGENT_ENTRY =
+  "^src/agent/(tasks|engine|agent-types|extensions|confinement|interrupt|workspace-source|workspace-view)\\.";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: "protocol-imports-nothing",
-      comment: "The protocol is the data the engine and its front ends share; it depends on nothing of ours, so anything may use it.",
+      comment:
+        "The protocol is the data the engine and its front ends share; it depends on nothing of ours, so anything may use it.",
       severity: "error",
       from: { path: "^src/protocol/" },
       to: { path: "^src/", pathNot: ["^src/protocol/", "^src/version\\."] },
     },
     {
       name: "fs-imports-nothing",
-      comment: "src/fs holds file-system helpers shared by tools and the UI (the walker); kept free of tool errors and settings so the UI can list files without importing tools.",
+      comment:
+        "src/fs holds file-system helpers shared by tools and the UI (the walker); kept free of tool errors and settings so the UI can list files without importing tools.",
       severity: "error",
       from: { path: "^src/fs/" },
       to: { path: "^src/", pathNot: "^src/fs/" },
     },
     {
       name: "config-imports-only-protocol",
-      comment: "Settings are read by everything; a config module importing a feature folder (agent, hooks, mcp) ties every reader to it. Feature schemas live in config/.",
+      comment:
+        "Settings are read by everything; a config module importing a feature folder (agent, hooks, mcp) ties every reader to it. Feature schemas live in config/.",
       severity: "error",
       from: { path: "^src/config/" },
       to: { path: "^src/", pathNot: ["^src/(config|protocol|fs)/", "^src/version\\."] },
     },
     {
       name: "services-below-the-engine",
-      comment: "Sessions, tools, the sandbox, MCP, memory, skills and hooks are what the engine uses; they must not reach up into it or into a front end.",
+      comment:
+        "Sessions, tools, the sandbox, MCP, memory, skills and hooks are what the engine uses; they must not reach up into it or into a front end.",
       severity: "error",
       from: { path: `^src/${SERVICES}/` },
       to: { path: ABOVE_SERVICES },
@@ -71,7 +76,8 @@ module.exports = {
     },
     {
       name: "tools-below-other-services",
-      comment: "Tools are the shared base of the services (atomic writes, the safe walk, process groups); hooks, memory, MCP, skills and sessions build on them, never the other way (that made a tools <-> hooks cycle).",
+      comment:
+        "Tools are the shared base of the services (atomic writes, the safe walk, process groups); hooks, memory, MCP, skills and sessions build on them, never the other way (that made a tools <-> hooks cycle).",
       severity: "error",
       from: { path: "^src/tools/" },
       to: { path: `^src/${SERVICES}/`, pathNot: "^src/(tools|sandbox)/" },
@@ -85,21 +91,24 @@ module.exports = {
     },
     {
       name: "engine-below-front-ends",
-      comment: "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
+      comment:
+        "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
       severity: "error",
       from: { path: "^src/agent/" },
       to: { path: "^src/(remote|oneshot|daemon|ui)/|^src/cli\\." },
     },
     {
       name: "remote-below-front-ends",
-      comment: "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
+      comment:
+        "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
       severity: "error",
       from: { path: "^src/remote/" },
       to: { path: "^src/(agent|oneshot|daemon|ui)/|^src/cli\\." },
     },
     {
       name: "front-ends-apart",
-      comment: "One-shot, daemon and UI are peers on the engine; one importing another made the daemon <-> ui cycle. Shared client code goes to remote/.",
+      comment:
+        "One-shot, daemon and UI are peers on the engine; one importing another made the daemon <-> ui cycle. Shared client code goes to remote/.",
       severity: "error",
       from: { path: "^src/(oneshot|daemon|ui)/" },
       to: { path: "^src/(oneshot|daemon|ui)/", pathNot: "^src/$1/" },
@@ -113,28 +122,32 @@ module.exports = {
     },
     {
       name: "only-the-ui-draws",
-      comment: "The engine must not assume a terminal (DESIGN.md section 3): Ink and React belong to the UI, so the one-shot and daemon front ends never load them.",
+      comment:
+        "The engine must not assume a terminal (DESIGN.md section 3): Ink and React belong to the UI, so the one-shot and daemon front ends never load them.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/ui/" },
       to: { path: "(^|/)node_modules/(ink|ink-[^/]+|react|react-dom)/" },
     },
     {
       name: "ui-not-into-tools",
-      comment: "The UI shows what tools did through events; it does not run tool code. Shared helpers (the walker) live lower, in src/fs.",
+      comment:
+        "The UI shows what tools did through events; it does not run tool code. Shared helpers (the walker) live lower, in src/fs.",
       severity: "error",
       from: { path: "^src/ui/" },
       to: { path: "^src/tools/" },
     },
     {
       name: "ui-only-the-engine-entry",
-      comment: "The UI talks to the engine through the bus and the TaskManager; agent internals (compaction, prompts, model clients) stay private. Allowed list and reasons: AGENT_ENTRY above.",
+      comment:
+        "The UI talks to the engine through the bus and the TaskManager; agent internals (compaction, prompts, model clients) stay private. Allowed list and reasons: AGENT_ENTRY above.",
       severity: "error",
       from: { path: "^src/ui/" },
       to: { path: "^src/agent/", pathNot: AGENT_ENTRY },
     },
     {
       name: "no-cycles-between-folders",
-      comment: "Folders are the units one reads and moves; a cycle between two means neither can be understood or tested alone.",
+      comment:
+        "Folders are the units one reads and moves; a cycle between two means neither can be understood or tested alone.",
       severity: "error",
       scope: "folder",
       from: { path: "^src/[^/]+$" },
@@ -148,7 +161,11 @@ module.exports = {
     preserveSymlinks: true,
     tsPreCompilationDeps: true,
     combinedDependencies: false,
-    enhancedResolveOptions: { extensions: [".js", ".json"], exportsFields: ["exports"], conditionNames: ["import", "node", "default"] },
+    enhancedResolveOptions: {
+      extensions: [".js", ".json"],
+      exportsFields: ["exports"],
+      conditionNames: ["import", "node", "default"],
+    },
     metrics: true,
   },
 };

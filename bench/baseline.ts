@@ -16,7 +16,10 @@ export function buildBaseline(root: string, rev: string): Baseline {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   git("worktree", "add", "--detach", dir, rev);
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
-  execFileSync(process.execPath, [join(dir, "scripts/build.mjs")], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(dir, "scripts/build.mjs")], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const cli = join(dir, "dist/cli.js");
   if (!existsSync(cli)) throw new Error(`bench: building ${rev} gave no dist/cli.js`);
   return { rev, cli, remove: () => git("worktree", "remove", "--force", dir) };

@@ -85,7 +85,11 @@ const SESSION_IDS = /\b(?:load-\d\d|solo(?:-after)?|warmup)\b/g;
 const NONCES = /nonce-([0-9a-f]{12})/g;
 
 const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: unknown }) => (typeof p?.text === "string" ? p.text : "")).join("") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: { text?: unknown }) => (typeof p?.text === "string" ? p.text : "")).join("")
+      : "";
 const userTexts = (messages: unknown[]): string[] =>
   (messages as { role?: string; content?: unknown }[]).filter((m) => m.role === "user").map((m) => textOf(m.content));
 
@@ -103,7 +107,8 @@ function procMb(pid: number, field: "VmRSS" | "VmHWM"): number {
 let ticksPerSecond = 0;
 function cpuMs(pid: number): number | null {
   try {
-    if (!ticksPerSecond) ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    if (!ticksPerSecond)
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
   } catch {
@@ -156,7 +161,13 @@ export async function benchDaemon(): Promise<DaemonFigures> {
     const makeTurn = (session: string, n: number): Turn => {
       let nonce = randomBytes(6).toString("hex");
       while (turnsByNonce.has(nonce)) nonce = randomBytes(6).toString("hex");
-      const turn: Turn = { session, n, nonce, prompt: `session ${session} turn ${n} nonce-${nonce}`, expected: `ack ${session} turn ${n} nonce-${nonce}` };
+      const turn: Turn = {
+        session,
+        n,
+        nonce,
+        prompt: `session ${session} turn ${n} nonce-${nonce}`,
+        expected: `ack ${session} turn ${n} nonce-${nonce}`,
+      };
       turnsByNonce.set(nonce, turn);
       return turn;
     };
@@ -167,15 +178,33 @@ export async function benchDaemon(): Promise<DaemonFigures> {
       let timer: NodeJS.Timeout | undefined;
       try {
         const answer = await Promise.race([
-          http(d.url, "/", { body: JSON.stringify({ prompt: turn.prompt }), headers: { Authorization: `Bearer ${TOKEN}`, "X-Session-Id": turn.session, "Content-Type": "application/json" } }),
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${TURN_TIMEOUT_MS / 1000} s`)), TURN_TIMEOUT_MS))),
+          http(d.url, "/", {
+            body: JSON.stringify({ prompt: turn.prompt }),
+            headers: {
+              Authorization: `Bearer ${TOKEN}`,
+              "X-Session-Id": turn.session,
+              "Content-Type": "application/json",
+            },
+          }),
+          new Promise<never>(
+            (_, reject) =>
+              (timer = setTimeout(
+                () => reject(new Error(`no answer in ${TURN_TIMEOUT_MS / 1000} s`)),
+                TURN_TIMEOUT_MS,
+              )),
+          ),
         ]);
         turn.latencyMs = performance.now() - t0;
         const where = `${turn.session} turn ${turn.n}`;
         if (answer.status !== 200) violation(`${where}: status ${answer.status}: ${answer.text.slice(0, 200)}`);
-        else if (answer.json?.session !== turn.session) violation(`${where}: answered as session ${JSON.stringify(answer.json?.session)}`);
-        else if (answer.json?.reason !== "completed") violation(`${where}: reason ${answer.json?.reason} ${answer.json?.error ?? ""}`);
-        else if (answer.json?.response !== turn.expected) violation(`${where}: response ${JSON.stringify(answer.json?.response).slice(0, 200)}, expected ${JSON.stringify(turn.expected)}`);
+        else if (answer.json?.session !== turn.session)
+          violation(`${where}: answered as session ${JSON.stringify(answer.json?.session)}`);
+        else if (answer.json?.reason !== "completed")
+          violation(`${where}: reason ${answer.json?.reason} ${answer.json?.error ?? ""}`);
+        else if (answer.json?.response !== turn.expected)
+          violation(
+            `${where}: response ${JSON.stringify(answer.json?.response).slice(0, 200)}, expected ${JSON.stringify(turn.expected)}`,
+          );
       } catch (error) {
         violation(`${turn.session} turn ${turn.n}: ${(error as Error).message}`);
       } finally {
@@ -195,7 +224,10 @@ export async function benchDaemon(): Promise<DaemonFigures> {
     };
     const latencies = (turns: Turn[]) => turns.flatMap((t) => (t.latencyMs === undefined ? [] : [t.latencyMs]));
     const models = (turns: Turn[]) => turns.flatMap((t) => (modelSpan.has(t.nonce) ? [modelSpan.get(t.nonce)!] : []));
-    const overheads = (turns: Turn[]) => turns.flatMap((t) => (t.latencyMs !== undefined && modelSpan.has(t.nonce) ? [t.latencyMs - modelSpan.get(t.nonce)!] : []));
+    const overheads = (turns: Turn[]) =>
+      turns.flatMap((t) =>
+        t.latencyMs !== undefined && modelSpan.has(t.nonce) ? [t.latencyMs - modelSpan.get(t.nonce)!] : [],
+      );
 
     // Warm the daemon up (first session, extensions loaded, code paths compiled), then one session alone.
     await session("warmup");
@@ -224,13 +256,16 @@ export async function benchDaemon(): Promise<DaemonFigures> {
     const loadRequests = model.requests.slice(firstRequest);
 
     // The model saw each turn exactly once, with only its own session's history, in order.
-    if (loadRequests.length !== SESSIONS * TURNS) violation(`the model saw ${loadRequests.length} requests during the load, expected ${SESSIONS * TURNS}`);
+    if (loadRequests.length !== SESSIONS * TURNS)
+      violation(`the model saw ${loadRequests.length} requests during the load, expected ${SESSIONS * TURNS}`);
     for (const [i, req] of loadRequests.entries()) {
       const users = userTexts(req.messages);
       const last = PROMPT.exec(users[users.length - 1] ?? "");
       const owner = last ? turnsByNonce.get(last[3]!) : undefined;
       if (!owner || owner.session !== last![1] || String(owner.n) !== last![2]) {
-        violation(`model request #${i}: the last user message is not a prompt of this run: ${JSON.stringify(users[users.length - 1] ?? "").slice(0, 120)}`);
+        violation(
+          `model request #${i}: the last user message is not a prompt of this run: ${JSON.stringify(users[users.length - 1] ?? "").slice(0, 120)}`,
+        );
         continue;
       }
       const text = JSON.stringify(req.messages);
@@ -239,9 +274,16 @@ export async function benchDaemon(): Promise<DaemonFigures> {
         const other = turnsByNonce.get(m[1]!);
         if (other && other.session !== owner.session) strangers.add(`${other.session} (nonce)`);
       }
-      if (strangers.size > 0) violation(`model request for ${owner.session} turn ${owner.n} carries ${[...strangers].join(", ")}`);
-      const expected = Array.from({ length: owner.n }, (_, k) => load.find((t) => t.session === owner.session && t.n === k + 1)?.prompt);
-      if (JSON.stringify(users) !== JSON.stringify(expected)) violation(`model request for ${owner.session} turn ${owner.n}: user messages ${JSON.stringify(users).slice(0, 300)}`);
+      if (strangers.size > 0)
+        violation(`model request for ${owner.session} turn ${owner.n} carries ${[...strangers].join(", ")}`);
+      const expected = Array.from(
+        { length: owner.n },
+        (_, k) => load.find((t) => t.session === owner.session && t.n === k + 1)?.prompt,
+      );
+      if (JSON.stringify(users) !== JSON.stringify(expected))
+        violation(
+          `model request for ${owner.session} turn ${owner.n}: user messages ${JSON.stringify(users).slice(0, 300)}`,
+        );
     }
     for (const turn of load) {
       const seen = seenByModel.get(turn.nonce) ?? 0;
@@ -267,7 +309,8 @@ export async function benchDaemon(): Promise<DaemonFigures> {
       }
       const users = userTexts(data.messages ?? []);
       const expected = load.filter((t) => t.session === id).map((t) => t.prompt);
-      if (JSON.stringify(users) !== JSON.stringify(expected)) violation(`${id}.json: user messages ${JSON.stringify(users).slice(0, 300)}`);
+      if (JSON.stringify(users) !== JSON.stringify(expected))
+        violation(`${id}.json: user messages ${JSON.stringify(users).slice(0, 300)}`);
       const strangers = new Set([...text.matchAll(SESSION_IDS)].map((m) => m[0]).filter((s) => s !== id));
       for (const m of text.matchAll(NONCES)) {
         const other = turnsByNonce.get(m[1]!);
@@ -287,7 +330,10 @@ export async function benchDaemon(): Promise<DaemonFigures> {
     const direct: number[] = [];
     for (let i = 0; i < 20; i++) {
       const t = performance.now();
-      const answer = await http(model.url, "/v1/chat/completions", { body: JSON.stringify(sample.body), headers: { "Content-Type": "application/json", Authorization: "Bearer sk-test" } });
+      const answer = await http(model.url, "/v1/chat/completions", {
+        body: JSON.stringify(sample.body),
+        headers: { "Content-Type": "application/json", Authorization: "Bearer sk-test" },
+      });
       direct.push(performance.now() - t);
       if (answer.status !== 200) violation(`direct POST to the mock: status ${answer.status}`);
     }
@@ -298,11 +344,21 @@ export async function benchDaemon(): Promise<DaemonFigures> {
     const stderrOther = d
       .stderr()
       .split("\n")
-      .filter((line) => line.trim() !== "" && !/^session \S+: turn completed in /.test(line) && !line.startsWith("nanohermes daemon http") && !line.startsWith("SIGTERM: stopping"))
+      .filter(
+        (line) =>
+          line.trim() !== "" &&
+          !/^session \S+: turn completed in /.test(line) &&
+          !line.startsWith("nanohermes daemon http") &&
+          !line.startsWith("SIGTERM: stopping"),
+      )
       .slice(0, 20);
 
     const loaded = { latency: spread(latencies(load)), overhead: spread(overheads(load)) };
-    const alone = { latencyMs: spread(latencies(solo)), modelMs: spread(models(solo)), overheadMs: spread(overheads(solo)) };
+    const alone = {
+      latencyMs: spread(latencies(solo)),
+      modelMs: spread(models(solo)),
+      overheadMs: spread(overheads(solo)),
+    };
     const figures: DaemonFigures = {
       sessions: SESSIONS,
       turnsPerSession: TURNS,
@@ -322,8 +378,14 @@ export async function benchDaemon(): Promise<DaemonFigures> {
       modelInFlightMax,
       unloaded: alone,
       unloadedAfter: { latencyMs: spread(latencies(soloAfter)), overheadMs: spread(overheads(soloAfter)) },
-      latencyRatio: { p50: ratio(loaded.latency.p50, alone.latencyMs.p50), p95: ratio(loaded.latency.p95, alone.latencyMs.p95) },
-      overheadRatio: { p50: ratio(loaded.overhead.p50, alone.overheadMs.p50), p95: ratio(loaded.overhead.p95, alone.overheadMs.p95) },
+      latencyRatio: {
+        p50: ratio(loaded.latency.p50, alone.latencyMs.p50),
+        p95: ratio(loaded.latency.p95, alone.latencyMs.p95),
+      },
+      overheadRatio: {
+        p50: ratio(loaded.overhead.p50, alone.overheadMs.p50),
+        p95: ratio(loaded.overhead.p95, alone.overheadMs.p95),
+      },
       directModelMs: spread(direct),
       rssMb: { before, peak, after, peakIsLifetime },
       stderrOther,
@@ -339,4 +401,5 @@ export async function benchDaemon(): Promise<DaemonFigures> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) console.log(JSON.stringify(await benchDaemon(), null, 2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  console.log(JSON.stringify(await benchDaemon(), null, 2));

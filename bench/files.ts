@@ -1,7 +1,16 @@
 // Per-write cost of write_file and edit_file through the no-follow walk (src/tools/safe-fs.ts),
 // against a copy of the path-based code they replaced (resolve, check, then act by path), in the
 // same run, alternating, on the same files. Goal (issue 14): at most 2x per write.
-import { promises as fs, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  promises as fs,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { editFileTool } from "../src/tools/edit-file.js";
@@ -34,7 +43,8 @@ function oldWritableTarget(workspace: string, abs: string): string {
   const real = oldRealPathOf(abs);
   const inside = real === root || real.startsWith(root + sep);
   if (!inside) throw new Error("outside");
-  for (const p of [".git/hooks", ".git/config", ".nanohermes"]) if (real.startsWith(join(root, p))) throw new Error("protected");
+  for (const p of [".git/hooks", ".git/config", ".nanohermes"])
+    if (real.startsWith(join(root, p))) throw new Error("protected");
   return real;
 }
 
@@ -102,7 +112,14 @@ export async function benchFileWrites(): Promise<FileWriteBench> {
   mkdirSync(join(ws, rel), { recursive: true });
   const body = Array.from({ length: 200 }, (_, i) => `export const line${i} = ${i};`).join("\n") + "\n";
   const ctx: ToolContext = { workspace: ws, signal: new AbortController().signal, output: () => {} };
-  const times = { newWrite: [] as number[], oldWrite: [] as number[], newEdit: [] as number[], oldEdit: [] as number[], newResolve: [] as number[], oldResolve: [] as number[] };
+  const times = {
+    newWrite: [] as number[],
+    oldWrite: [] as number[],
+    newEdit: [] as number[],
+    oldEdit: [] as number[],
+    newResolve: [] as number[],
+    oldResolve: [] as number[],
+  };
   const time = async (into: number[], fn: () => Promise<unknown>) => {
     const t = process.hrtime.bigint();
     await fn();
@@ -120,7 +137,10 @@ export async function benchFileWrites(): Promise<FileWriteBench> {
       ];
       for (const run of i % 2 === 0 ? pair : pair.reverse()) await run();
       const edit = [
-        () => time(times.newEdit, () => editFileTool.run({ path: `${rel}/new.ts`, old_string: `// ${i}\n`, new_string: `// edited ${i}\n` }, ctx)),
+        () =>
+          time(times.newEdit, () =>
+            editFileTool.run({ path: `${rel}/new.ts`, old_string: `// ${i}\n`, new_string: `// edited ${i}\n` }, ctx),
+          ),
         () => time(times.oldEdit, () => oldEditFile(ws, `${rel}/old.ts`, `// ${i}\n`, `// edited ${i}\n`)),
       ];
       for (const run of i % 2 === 0 ? edit : edit.reverse()) await run();

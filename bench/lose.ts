@@ -23,13 +23,19 @@ function run(cli: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
 export async function benchLose(cli: string, baseEnv: NodeJS.ProcessEnv): Promise<LoseFigures> {
   const mock = await startMockServer((req) => {
     const last = (req.messages as { role: string }[]).at(-1)!;
-    return last.role === "user" ? toolReply([{ name: "run_command", args: { command: "touch started; sleep 300" } }]) : textReply("ok");
+    return last.role === "user"
+      ? toolReply([{ name: "run_command", args: { command: "touch started; sleep 300" } }])
+      : textReply("ok");
   });
   const times: number[] = [];
   const codes: number[] = [];
   for (let i = 0; i < 10; i++) {
     const ws = mkdtempSync(join(tmpdir(), "nh-bench-sig-"));
-    const env = { ...baseEnv, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_BASE_URL: mock.url };
+    const env = {
+      ...baseEnv,
+      NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")),
+      OPENAI_BASE_URL: mock.url,
+    };
     const { child, exited } = run(cli, ["-p", "build it", "-C", ws], env, ws);
     while (!existsSync(join(ws, "started"))) await sleep(10);
     await sleep(100);
@@ -42,13 +48,22 @@ export async function benchLose(cli: string, baseEnv: NodeJS.ProcessEnv): Promis
   times.sort((a, b) => a - b);
 
   const parallel = await startMockServer(() => textReply("ok"));
-  const env = { ...baseEnv, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_BASE_URL: parallel.url };
+  const env = {
+    ...baseEnv,
+    NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")),
+    OPENAI_BASE_URL: parallel.url,
+  };
   const ws = mkdtempSync(join(tmpdir(), "nh-bench-par-"));
   await Promise.all(Array.from({ length: 6 }, (_, i) => run(cli, ["-p", `task ${i}`, "-C", ws], env, ws).exited));
   await parallel.close();
   const kept = (JSON.parse(readFileSync(join(env.NANOHERMES_HOME, "tasks.json"), "utf8")) as unknown[]).length;
   return {
-    sigtermToExitMs: { runs: times.length, p50: +times[Math.floor(times.length / 2)]!.toFixed(1), max: +times.at(-1)!.toFixed(1), exitCodes: [...new Set(codes)] },
+    sigtermToExitMs: {
+      runs: times.length,
+      p50: +times[Math.floor(times.length / 2)]!.toFixed(1),
+      max: +times.at(-1)!.toFixed(1),
+      exitCodes: [...new Set(codes)],
+    },
     parallelIndex: { started: 6, kept },
   };
 }

@@ -14,7 +14,12 @@ const CHECKS = 200;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function benchProtect(): Promise<{ helperMs: number; helperBindsMs: number; checkMs: number; ratio: number } | null> {
+export async function benchProtect(): Promise<{
+  helperMs: number;
+  helperBindsMs: number;
+  checkMs: number;
+  ratio: number;
+} | null> {
   if (!helperPath()) return null;
   const ws = mkdtempSync(join(tmpdir(), "nh-bench-protect-"));
   try {
@@ -23,7 +28,10 @@ export async function benchProtect(): Promise<{ helperMs: number; helperBindsMs:
     const result = sandboxArgv(policy, ["true"]);
     if (!("argv" in result)) return null;
     const withBinds = result.argv;
-    const without = withBinds.filter((arg, i) => arg !== "--pin" && arg !== "--protect" && withBinds[i - 1] !== "--pin" && withBinds[i - 1] !== "--protect");
+    const without = withBinds.filter(
+      (arg, i) =>
+        arg !== "--pin" && arg !== "--protect" && withBinds[i - 1] !== "--pin" && withBinds[i - 1] !== "--protect",
+    );
     const time = (argv: string[]) => {
       const started = performance.now();
       spawnSync(argv[0]!, argv.slice(1), { cwd: ws });
@@ -43,7 +51,12 @@ export async function benchProtect(): Promise<{ helperMs: number; helperBindsMs:
     const helperMs = median(a);
     const helperBindsMs = median(b);
     const round = (x: number) => Math.round(x * 100) / 100;
-    return { helperMs: round(helperMs), helperBindsMs: round(helperBindsMs), checkMs: round(checkMs), ratio: round((helperBindsMs + checkMs) / helperMs) };
+    return {
+      helperMs: round(helperMs),
+      helperBindsMs: round(helperBindsMs),
+      checkMs: round(checkMs),
+      ratio: round((helperBindsMs + checkMs) / helperMs),
+    };
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }

@@ -44,7 +44,11 @@ function measure(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<R
     "u=resource.getrusage(resource.RUSAGE_CHILDREN)\n" +
     "print(ms, u.ru_maxrss, p.returncode, (u.ru_utime+u.ru_stime)*1000)";
   return new Promise((res, rej) => {
-    const child = spawn("python3", ["-c", wrapper, process.execPath, ...args], { env, cwd, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", ["-c", wrapper, process.execPath, ...args], {
+      env,
+      cwd,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("close", () => {
@@ -70,21 +74,43 @@ async function series(label: string, n: number, run: () => Promise<Run>) {
   for (let i = 0; i < n; i++) runs.push(await run());
   const bad = runs.find((r) => r.code !== 0);
   if (bad) throw new Error(`${label}: exit code ${bad.code}`);
-  return { label, runs: n, medianMs: +median(runs.map((r) => r.ms)).toFixed(1), p95Ms: +p95(runs.map((r) => r.ms)).toFixed(1), peakRssMb: +(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(1) };
+  return {
+    label,
+    runs: n,
+    medianMs: +median(runs.map((r) => r.ms)).toFixed(1),
+    p95Ms: +p95(runs.map((r) => r.ms)).toFixed(1),
+    peakRssMb: +(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(1),
+  };
 }
 
 function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+  for (const row of rows)
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
 }
 
 /** The terminal writer section: each size's cell-writer run next to Ink's line writer's. */
 function printWriter(runs: WriterRun[]): void {
   console.log("\nterminal writer (pty, mock model; cells = ours, lines = Ink's line writer, same run):");
-  const rows = [["workload", "bytes/token cells | lines", "clears after 1st frame", "Ink frame p95 cells | lines", "write p95 cells | lines", "CPU cells | lines", "target"]];
+  const rows = [
+    [
+      "workload",
+      "bytes/token cells | lines",
+      "clears after 1st frame",
+      "Ink frame p95 cells | lines",
+      "write p95 cells | lines",
+      "CPU cells | lines",
+      "target",
+    ],
+  ];
   for (let i = 0; i + 1 < runs.length; i += 2) {
     const [c, l] = [runs[i]!, runs[i + 1]!];
-    const target = c.cols === 120 && c.tokensPerSecond === 100 ? "<= 20 B, 0 clears" : c.tokensPerSecond === 200 ? "CPU <= lines + 3" : "";
+    const target =
+      c.cols === 120 && c.tokensPerSecond === 100
+        ? "<= 20 B, 0 clears"
+        : c.tokensPerSecond === 200
+          ? "CPU <= lines + 3"
+          : "";
     rows.push([
       `${c.cols}x${c.rows}, ${c.tokensPerSecond} tokens/s`,
       `${c.bytesPerToken} | ${l.bytesPerToken}`,
@@ -102,62 +128,154 @@ async function main() {
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
   // An unbundled build (one file per module, node_modules resolved at run time) as the baseline.
   const { build } = await import("esbuild");
-  const sources = (readdirSync(join(root, "src"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(root, "src", f));
-  await build({ entryPoints: sources, outdir: join(root, "bench/.dist/unbundled"), outbase: join(root, "src"), format: "esm", platform: "node", target: "node20", bundle: false, logLevel: "warning" });
+  const sources = (readdirSync(join(root, "src"), { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join(root, "src", f));
+  await build({
+    entryPoints: sources,
+    outdir: join(root, "bench/.dist/unbundled"),
+    outbase: join(root, "src"),
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    bundle: false,
+    logLevel: "warning",
+  });
   writeFileSync(join(root, "bench/.dist/unbundled/package.json"), '{"type":"module"}');
 
   const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
   writeFileSync(join(ws, "README.md"), "# bench\nhello\n");
   // Each one-shot turn: the model asks for one read_file, then answers.
-  const mock = await startMockServer((_req, i) => (i % 2 === 0 ? toolReply([{ name: "read_file", args: { path: "README.md" } }]) : textReply("The README says hello.")));
+  const mock = await startMockServer((_req, i) =>
+    i % 2 === 0 ? toolReply([{ name: "read_file", args: { path: "README.md" } }]) : textReply("The README says hello."),
+  );
   // Memory off: its end-of-turn distillation would be one more model call per turn (measured apart).
-  const env = { ...process.env, NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")), OPENAI_API_KEY: "bench", OPENAI_BASE_URL: mock.url, NO_COLOR: "1", NANOHERMES_NO_MEMORY: "1" };
+  const env = {
+    ...process.env,
+    NANOHERMES_HOME: mkdtempSync(join(tmpdir(), "nh-bench-home-")),
+    OPENAI_API_KEY: "bench",
+    OPENAI_BASE_URL: mock.url,
+    NO_COLOR: "1",
+    NANOHERMES_NO_MEMORY: "1",
+  };
 
   // The same turn with a trivial hook on each side of the call, and with MCP servers to wait for.
   const hooksHome = mkdtempSync(join(tmpdir(), "nh-bench-home-"));
-  writeFileSync(join(hooksHome, "config.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", command: "true" }], PostToolUse: [{ matcher: "*", command: "true" }] } }));
-  const mcpConfig = JSON.parse(readFileSync(join(mcpHome(ws), "config.json"), "utf8")) as { mcpServers: Record<string, unknown> };
+  writeFileSync(
+    join(hooksHome, "config.json"),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "*", command: "true" }], PostToolUse: [{ matcher: "*", command: "true" }] },
+    }),
+  );
+  const mcpConfig = JSON.parse(readFileSync(join(mcpHome(ws), "config.json"), "utf8")) as {
+    mcpServers: Record<string, unknown>;
+  };
   delete mcpConfig.mcpServers.slow;
   const mcpFile = join(mkdtempSync(join(tmpdir(), "nh-bench-mcp-")), "mcp.json");
   writeFileSync(mcpFile, JSON.stringify(mcpConfig));
 
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
-  const SECTIONS = ["startup", "wire", "search", "memory", "sessions", "tui", "writer", "daemon", "files", "sandbox", "protect", "lose"];
-  if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
-  const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
-  const results = skip("startup") ? [] : [
-    await series("node -e 0 (the floor: node itself)", 20, () => measure(["-e", "0"], env, ws)),
-    await series("--version (bundled)", 20, () => measure([bundled, "--version"], env, ws)),
-    await series("--version (unbundled)", 20, () => measure([unbundled, "--version"], env, ws)),
-    await series("--help (bundled)", 20, () => measure([bundled, "--help"], env, ws)),
-    await series("one-shot turn, 1 tool call (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], env, ws)),
-    await series("one-shot turn, 1 tool call (unbundled)", 15, () => measure([unbundled, "-p", "what does the README say?"], env, ws)),
-    await series("one-shot turn, 1 tool call, PreToolUse + PostToolUse hooks (bundled)", 15, () => measure([bundled, "-p", "what does the README say?"], { ...env, NANOHERMES_HOME: hooksHome }, ws)),
-    await series("one-shot turn, 1 tool call, 2 MCP servers connected first (bundled)", 10, () => measure([bundled, "-p", "what does the README say?", "--mcp", mcpFile], env, ws)),
+  const SECTIONS = [
+    "startup",
+    "wire",
+    "search",
+    "memory",
+    "sessions",
+    "tui",
+    "writer",
+    "daemon",
+    "files",
+    "sandbox",
+    "protect",
+    "lose",
   ];
+  if (only !== undefined && !SECTIONS.includes(only))
+    throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
+  const skip = (...sections: string[]) => only !== undefined && !sections.includes(only);
+  const results = skip("startup")
+    ? []
+    : [
+        await series("node -e 0 (the floor: node itself)", 20, () => measure(["-e", "0"], env, ws)),
+        await series("--version (bundled)", 20, () => measure([bundled, "--version"], env, ws)),
+        await series("--version (unbundled)", 20, () => measure([unbundled, "--version"], env, ws)),
+        await series("--help (bundled)", 20, () => measure([bundled, "--help"], env, ws)),
+        await series("one-shot turn, 1 tool call (bundled)", 15, () =>
+          measure([bundled, "-p", "what does the README say?"], env, ws),
+        ),
+        await series("one-shot turn, 1 tool call (unbundled)", 15, () =>
+          measure([unbundled, "-p", "what does the README say?"], env, ws),
+        ),
+        await series("one-shot turn, 1 tool call, PreToolUse + PostToolUse hooks (bundled)", 15, () =>
+          measure([bundled, "-p", "what does the README say?"], { ...env, NANOHERMES_HOME: hooksHome }, ws),
+        ),
+        await series("one-shot turn, 1 tool call, 2 MCP servers connected first (bundled)", 10, () =>
+          measure([bundled, "-p", "what does the README say?", "--mcp", mcpFile], env, ws),
+        ),
+      ];
   // NANOHERMES_BENCH_WIRE_BASE=<rev>: that revision's build next to this one, interleaved (issue 19: the SDK as the wire).
   // NANOHERMES_BENCH_ONLY=wire runs just this comparison, against 798fbf3 (the last hand-written wire) by default.
-  const wireBase = skip("startup", "wire") ? undefined : process.env.NANOHERMES_BENCH_WIRE_BASE || (only === "wire" ? "798fbf3" : undefined);
+  const wireBase = skip("startup", "wire")
+    ? undefined
+    : process.env.NANOHERMES_BENCH_WIRE_BASE || (only === "wire" ? "798fbf3" : undefined);
   const wire: WireComparison[] = [];
   if (wireBase) {
     const base = buildRevision(root, wireBase);
     try {
       const turn = ["-p", "what does the README say?"];
-      wire.push(await compareWire("--help", wireBase, 10, () => measure([base.cli, "--help"], env, ws), () => measure([bundled, "--help"], env, ws)));
-      wire.push(await compareWire("one-shot turn, 1 tool call", wireBase, 10, () => measure([base.cli, ...turn], env, ws), () => measure([bundled, ...turn], env, ws)));
+      wire.push(
+        await compareWire(
+          "--help",
+          wireBase,
+          10,
+          () => measure([base.cli, "--help"], env, ws),
+          () => measure([bundled, "--help"], env, ws),
+        ),
+      );
+      wire.push(
+        await compareWire(
+          "one-shot turn, 1 tool call",
+          wireBase,
+          10,
+          () => measure([base.cli, ...turn], env, ws),
+          () => measure([bundled, ...turn], env, ws),
+        ),
+      );
     } finally {
       base.remove();
     }
   }
   await mock.close();
 
-  const rows = [["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"], ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)])];
+  const rows = [
+    ["benchmark", "runs", "median ms", "p95 ms", "peak RSS MB"],
+    ...results.map((r) => [r.label, String(r.runs), String(r.medianMs), String(r.p95Ms), String(r.peakRssMb)]),
+  ];
   if (results.length > 0) printTable(rows);
   if (wire.length > 0) {
     console.log(`\nthis build against ${wireBase} (runs interleaved; budget +25 ms, +10 MB):`);
     printTable([
-      ["benchmark", "runs", `median ms ${wireBase} | this`, "delta ms", `median CPU ms ${wireBase} | this`, "delta CPU ms", `peak RSS MB ${wireBase} | this`, "delta MB", "within budget"],
-      ...wire.map((w) => [w.label, String(w.runs), `${w.baseMedianMs} | ${w.headMedianMs}`, String(w.deltaMs), `${w.baseCpuMs} | ${w.headCpuMs}`, String(w.deltaCpuMs), `${w.basePeakRssMb} | ${w.headPeakRssMb}`, String(w.deltaRssMb), w.withinBudget ? "yes" : "NO"]),
+      [
+        "benchmark",
+        "runs",
+        `median ms ${wireBase} | this`,
+        "delta ms",
+        `median CPU ms ${wireBase} | this`,
+        "delta CPU ms",
+        `peak RSS MB ${wireBase} | this`,
+        "delta MB",
+        "within budget",
+      ],
+      ...wire.map((w) => [
+        w.label,
+        String(w.runs),
+        `${w.baseMedianMs} | ${w.headMedianMs}`,
+        String(w.deltaMs),
+        `${w.baseCpuMs} | ${w.headCpuMs}`,
+        String(w.deltaCpuMs),
+        `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
+        String(w.deltaRssMb),
+        w.withinBudget ? "yes" : "NO",
+      ]),
     ]);
   }
 
@@ -166,8 +284,20 @@ async function main() {
   if (search) {
     printTable([
       ["tool", "ripgrep ms", "built-in ms", "built-in / ripgrep", "target"],
-      ["grep (a rare pattern: the whole tree is read)", String(search.grep.ripgrepMs), String(search.grep.builtinMs), String(search.grep.ratio), "<= 3"],
-      ["glob (**/file1*.ts)", String(search.glob.ripgrepMs), String(search.glob.builtinMs), String(search.glob.ratio), "<= 3"],
+      [
+        "grep (a rare pattern: the whole tree is read)",
+        String(search.grep.ripgrepMs),
+        String(search.grep.builtinMs),
+        String(search.grep.ratio),
+        "<= 3",
+      ],
+      [
+        "glob (**/file1*.ts)",
+        String(search.glob.ripgrepMs),
+        String(search.glob.builtinMs),
+        String(search.glob.ratio),
+        "<= 3",
+      ],
     ]);
     if (!search.rgAvailable) console.log("(ripgrep is not installed: apt install ripgrep to compare)");
   }
@@ -178,10 +308,22 @@ async function main() {
   if (memory && sessions) {
     printTable([
       ["measure", "value", "target"],
-      [`memory search over ${memory.entries.toLocaleString("en-US")} entries, p50 / p95 (warm)`, `${memory.queryMs.p50} / ${memory.queryMs.p95} ms`, "< 5 ms"],
+      [
+        `memory search over ${memory.entries.toLocaleString("en-US")} entries, p50 / p95 (warm)`,
+        `${memory.queryMs.p50} / ${memory.queryMs.p95} ms`,
+        "< 5 ms",
+      ],
       ["  one save (locked, atomic) at that size", `${memory.saveMs} ms`, ""],
-      [`session search over ${sessions.sessions.toLocaleString("en-US")} sessions, p50 / p95`, `${sessions.searchMs.p50} / ${sessions.searchMs.p95} ms`, "< 50 ms"],
-      ["  indexing them the first time / catching up, nothing changed", `${sessions.indexMs} / ${sessions.resyncMs} ms`, ""],
+      [
+        `session search over ${sessions.sessions.toLocaleString("en-US")} sessions, p50 / p95`,
+        `${sessions.searchMs.p50} / ${sessions.searchMs.p95} ms`,
+        "< 50 ms",
+      ],
+      [
+        "  indexing them the first time / catching up, nothing changed",
+        `${sessions.indexMs} / ${sessions.resyncMs} ms`,
+        "",
+      ],
       ["load / save a 10,000-message session", `${sessions.loadMs} / ${sessions.saveMs} ms`, "< 150 ms"],
     ]);
   }
@@ -189,24 +331,46 @@ async function main() {
   if (!skip("tui")) console.log("\nterminal UI (pty 120x40, mock model streaming 200 tokens/s):");
   const tui = skip("tui") ? null : await benchTui();
   const ratio = tui && tui.frames10.p95 > 0 ? tui.frames2000.p95 / tui.frames10.p95 : 0;
-  if (tui) printTable([
-    ["measure", "value", "target"],
-    ["first complete frame, median (p95)", `${tui.firstFrameMs.median} ms (${tui.firstFrameMs.p95})`, "< 300 ms"],
-    ["  with 3 MCP servers configured (one slow)", `${tui.firstFrameMcpMs.median} ms (${tui.firstFrameMcpMs.p95})`, "same as without"],
-    ["  node printing one line, same pty (the floor)", `${tui.nodeFloorMs} ms`, ""],
-    ["  first frame above the floor", `${(tui.firstFrameMs.median - tui.nodeFloorMs).toFixed(1)} ms`, ""],
-    ["memory after 10 s idle (RSS)", `${tui.idleRssMb} MB`, "< 100 MB"],
-    ["Ink frame time p50 / p95, 10 earlier messages", `${tui.frames10.p50} / ${tui.frames10.p95} ms (${tui.frames10.count} frames)`, ""],
-    ["Ink frame time p50 / p95, 2,000 earlier messages", `${tui.frames2000.p50} / ${tui.frames2000.p95} ms (${tui.frames2000.count} frames)`, "p95 < 12 ms"],
-    ["p95 ratio, 2,000 vs 10 messages", ratio.toFixed(2), "<= 1.2"],
-    ["CPU while streaming (10 / 2,000 messages)", `${tui.cpuPercentStreaming10}% / ${tui.cpuPercentStreaming2000}% of a core`, "< 35%"],
-    ["terminal bytes per streamed token (10 / 2,000)", `${tui.bytesPerToken10} / ${tui.bytesPerToken2000}`, "<= 60"],
-    [`board: ${tui.board.children} subagents (4 streaming at once), Ink frame p50 / p95`, `${tui.board.frames.p50} / ${tui.board.frames.p95} ms (${tui.board.frames.count} frames)`, "p95 < 12 ms"],
-    ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
-    ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
-  ]);
+  if (tui)
+    printTable([
+      ["measure", "value", "target"],
+      ["first complete frame, median (p95)", `${tui.firstFrameMs.median} ms (${tui.firstFrameMs.p95})`, "< 300 ms"],
+      [
+        "  with 3 MCP servers configured (one slow)",
+        `${tui.firstFrameMcpMs.median} ms (${tui.firstFrameMcpMs.p95})`,
+        "same as without",
+      ],
+      ["  node printing one line, same pty (the floor)", `${tui.nodeFloorMs} ms`, ""],
+      ["  first frame above the floor", `${(tui.firstFrameMs.median - tui.nodeFloorMs).toFixed(1)} ms`, ""],
+      ["memory after 10 s idle (RSS)", `${tui.idleRssMb} MB`, "< 100 MB"],
+      [
+        "Ink frame time p50 / p95, 10 earlier messages",
+        `${tui.frames10.p50} / ${tui.frames10.p95} ms (${tui.frames10.count} frames)`,
+        "",
+      ],
+      [
+        "Ink frame time p50 / p95, 2,000 earlier messages",
+        `${tui.frames2000.p50} / ${tui.frames2000.p95} ms (${tui.frames2000.count} frames)`,
+        "p95 < 12 ms",
+      ],
+      ["p95 ratio, 2,000 vs 10 messages", ratio.toFixed(2), "<= 1.2"],
+      [
+        "CPU while streaming (10 / 2,000 messages)",
+        `${tui.cpuPercentStreaming10}% / ${tui.cpuPercentStreaming2000}% of a core`,
+        "< 35%",
+      ],
+      ["terminal bytes per streamed token (10 / 2,000)", `${tui.bytesPerToken10} / ${tui.bytesPerToken2000}`, "<= 60"],
+      [
+        `board: ${tui.board.children} subagents (4 streaming at once), Ink frame p50 / p95`,
+        `${tui.board.frames.p50} / ${tui.board.frames.p95} ms (${tui.board.frames.count} frames)`,
+        "p95 < 12 ms",
+      ],
+      ["  CPU over the whole fan-out", `${tui.board.cpuPercent}% of a core`, "< 50%"],
+      ["  typed keys on screen, p50 / max", `${tui.board.keyEchoMs.p50} / ${tui.board.keyEchoMs.max} ms`, "< 100 ms"],
+    ]);
   // NANOHERMES_BENCH_TUI_BASE=<rev>: the same workload on that revision's build, side by side.
-  const tuiBase = tui && process.env.NANOHERMES_BENCH_TUI_BASE ? buildBaseline(root, process.env.NANOHERMES_BENCH_TUI_BASE) : null;
+  const tuiBase =
+    tui && process.env.NANOHERMES_BENCH_TUI_BASE ? buildBaseline(root, process.env.NANOHERMES_BENCH_TUI_BASE) : null;
   const tuiOld = tuiBase ? await benchTui(tuiBase.cli).finally(() => tuiBase.remove()) : null;
   if (tui && tuiOld && tuiBase) {
     console.log(`\nterminal UI budgets: this build next to ${tuiBase.rev} (same workload, same run):`);
@@ -218,25 +382,60 @@ async function main() {
 
   const daemon = skip("daemon") ? null : await benchDaemon();
   if (daemon) {
-    const ms = (s: { p50: number; p95: number; max?: number }) => `${s.p50} / ${s.p95}${s.max === undefined ? "" : ` / ${s.max}`} ms`;
-    console.log(`\ndaemon under load (${daemon.sessions} sessions at once x ${daemon.turnsPerSession} turns, POST / with a bearer token, the model answers after ${daemon.modelDelayMs} ms):`);
+    const ms = (s: { p50: number; p95: number; max?: number }) =>
+      `${s.p50} / ${s.p95}${s.max === undefined ? "" : ` / ${s.max}`} ms`;
+    console.log(
+      `\ndaemon under load (${daemon.sessions} sessions at once x ${daemon.turnsPerSession} turns, POST / with a bearer token, the model answers after ${daemon.modelDelayMs} ms):`,
+    );
     printTable([
       ["measure", "value", "target"],
       ["violations (answers, session files, model requests)", String(daemon.violations), "0"],
-      [`${daemon.turns} turns: wall time, throughput`, `${(daemon.wallMs / 1000).toFixed(2)} s, ${daemon.turnsPerSecond} turns/s`, ""],
+      [
+        `${daemon.turns} turns: wall time, throughput`,
+        `${(daemon.wallMs / 1000).toFixed(2)} s, ${daemon.turnsPerSecond} turns/s`,
+        "",
+      ],
       ["latency per turn p50 / p95 / max (client side)", ms(daemon.latencyMs), ""],
       ["  the model's own time p50 / p95 / max (inside the mock)", ms(daemon.modelMs), ""],
-      ["  daemon overhead per turn (latency - model) p50 / p95", ms({ p50: daemon.overheadMs.p50, p95: daemon.overheadMs.p95 }), ""],
-      ["  turn 1 (the session is created) / turns 2-5, latency p50 / p95", `${daemon.latencyFirstTurnMs.p50} / ${daemon.latencyFirstTurnMs.p95} ms, ${daemon.latencyLaterTurnsMs.p50} / ${daemon.latencyLaterTurnsMs.p95} ms`, ""],
+      [
+        "  daemon overhead per turn (latency - model) p50 / p95",
+        ms({ p50: daemon.overheadMs.p50, p95: daemon.overheadMs.p95 }),
+        "",
+      ],
+      [
+        "  turn 1 (the session is created) / turns 2-5, latency p50 / p95",
+        `${daemon.latencyFirstTurnMs.p50} / ${daemon.latencyFirstTurnMs.p95} ms, ${daemon.latencyLaterTurnsMs.p50} / ${daemon.latencyLaterTurnsMs.p95} ms`,
+        "",
+      ],
       ["  model requests in flight at most", String(daemon.modelInFlightMax), ""],
-      ["  daemon CPU per turn, share of one core over the load", `${daemon.daemonCpuMsPerTurn} ms, ${daemon.daemonCpuPercent}%`, ""],
+      [
+        "  daemon CPU per turn, share of one core over the load",
+        `${daemon.daemonCpuMsPerTurn} ms, ${daemon.daemonCpuPercent}%`,
+        "",
+      ],
       ["one session alone, 5 turns: latency p50 / p95 / max", ms(daemon.unloaded.latencyMs), ""],
-      ["  its daemon overhead p50 / p95", ms({ p50: daemon.unloaded.overheadMs.p50, p95: daemon.unloaded.overheadMs.p95 }), ""],
-      ["  the same on a fresh session after the load: latency, overhead p50", `${daemon.unloadedAfter.latencyMs.p50} ms, ${daemon.unloadedAfter.overheadMs.p50} ms`, ""],
-      ["  a daemon request posted straight to the mock, p50 / p95", ms({ p50: daemon.directModelMs.p50, p95: daemon.directModelMs.p95 }), ""],
+      [
+        "  its daemon overhead p50 / p95",
+        ms({ p50: daemon.unloaded.overheadMs.p50, p95: daemon.unloaded.overheadMs.p95 }),
+        "",
+      ],
+      [
+        "  the same on a fresh session after the load: latency, overhead p50",
+        `${daemon.unloadedAfter.latencyMs.p50} ms, ${daemon.unloadedAfter.overheadMs.p50} ms`,
+        "",
+      ],
+      [
+        "  a daemon request posted straight to the mock, p50 / p95",
+        ms({ p50: daemon.directModelMs.p50, p95: daemon.directModelMs.p95 }),
+        "",
+      ],
       ["latency under load / alone, p50 / p95", `${daemon.latencyRatio.p50} / ${daemon.latencyRatio.p95}`, ""],
       ["overhead under load / alone, p50 / p95", `${daemon.overheadRatio.p50} / ${daemon.overheadRatio.p95}`, ""],
-      [`daemon RSS before / ${daemon.rssMb.peakIsLifetime ? "lifetime peak" : "peak during"} / after the load`, `${daemon.rssMb.before} / ${daemon.rssMb.peak} / ${daemon.rssMb.after} MB`, ""],
+      [
+        `daemon RSS before / ${daemon.rssMb.peakIsLifetime ? "lifetime peak" : "peak during"} / after the load`,
+        `${daemon.rssMb.before} / ${daemon.rssMb.peak} / ${daemon.rssMb.after} MB`,
+        "",
+      ],
     ]);
     for (const line of daemon.stderrOther) console.log(`daemon stderr: ${line}`);
     if (daemon.violations > 0) {
@@ -249,12 +448,32 @@ async function main() {
 
   const files = skip("files") ? null : await benchFileWrites();
   if (files) {
-    console.log(`\nfile tools, per write (median of ${files.writes}, a 200-line file 7 directories deep): the no-follow walk vs the old path-based code, same run:`);
+    console.log(
+      `\nfile tools, per write (median of ${files.writes}, a 200-line file 7 directories deep): the no-follow walk vs the old path-based code, same run:`,
+    );
     printTable([
       ["measure", "walk", "old", "ratio", "target"],
-      ["write_file (replace)", `${files.writeFileUs[0]} us`, `${files.writeFileUs[1]} us`, String(files.writeFileRatio), "<= 2"],
-      ["edit_file (one replacement)", `${files.editFileUs[0]} us`, `${files.editFileUs[1]} us`, String(files.editFileRatio), "<= 2"],
-      ["  resolving and checking the path alone", `${files.resolveUs[0]} us`, `${files.resolveUs[1]} us`, (files.resolveUs[0] / files.resolveUs[1]).toFixed(2), ""],
+      [
+        "write_file (replace)",
+        `${files.writeFileUs[0]} us`,
+        `${files.writeFileUs[1]} us`,
+        String(files.writeFileRatio),
+        "<= 2",
+      ],
+      [
+        "edit_file (one replacement)",
+        `${files.editFileUs[0]} us`,
+        `${files.editFileUs[1]} us`,
+        String(files.editFileRatio),
+        "<= 2",
+      ],
+      [
+        "  resolving and checking the path alone",
+        `${files.resolveUs[0]} us`,
+        `${files.resolveUs[1]} us`,
+        (files.resolveUs[0] / files.resolveUs[1]).toFixed(2),
+        "",
+      ],
     ]);
   }
   const sandbox = skip("sandbox") ? null : await benchSandboxSection();
@@ -266,7 +485,11 @@ async function main() {
       ["measure", "value", "target"],
       ["helper without / with the read-only binds", `${protect.helperMs} / ${protect.helperBindsMs} ms`, ""],
       ["snapshot + check around the command (fresh repository)", `${protect.checkMs} ms`, ""],
-      ["added per command (binds + check)", `${(protect.helperBindsMs - protect.helperMs + protect.checkMs).toFixed(2)} ms`, "<= 10 ms"],
+      [
+        "added per command (binds + check)",
+        `${(protect.helperBindsMs - protect.helperMs + protect.checkMs).toFixed(2)} ms`,
+        "<= 10 ms",
+      ],
       ["ratio with / without", String(protect.ratio), ""],
     ]);
   }
@@ -275,8 +498,16 @@ async function main() {
     console.log("\nlosing nothing (issue 16):");
     printTable([
       ["measure", "value", "target"],
-      [`SIGTERM during a command to exit, p50 / max of ${lose.sigtermToExitMs.runs} (exit ${lose.sigtermToExitMs.exitCodes.join(", ")})`, `${lose.sigtermToExitMs.p50} / ${lose.sigtermToExitMs.max} ms`, "exit 143, session saved"],
-      [`task-index entries kept, ${lose.parallelIndex.started} runs started at once`, String(lose.parallelIndex.kept), String(lose.parallelIndex.started)],
+      [
+        `SIGTERM during a command to exit, p50 / max of ${lose.sigtermToExitMs.runs} (exit ${lose.sigtermToExitMs.exitCodes.join(", ")})`,
+        `${lose.sigtermToExitMs.p50} / ${lose.sigtermToExitMs.max} ms`,
+        "exit 143, session saved",
+      ],
+      [
+        `task-index entries kept, ${lose.parallelIndex.started} runs started at once`,
+        String(lose.parallelIndex.kept),
+        String(lose.parallelIndex.started),
+      ],
     ]);
   }
 
@@ -300,7 +531,15 @@ async function main() {
     ...(wire.length > 0 ? { wireBase: wire } : {}),
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
-    ...(tui ? { tui: { ...tui, p95Ratio: +ratio.toFixed(2), ...(tuiOld && tuiBase ? { base: { rev: tuiBase.rev, ...tuiOld } } : {}) } } : {}),
+    ...(tui
+      ? {
+          tui: {
+            ...tui,
+            p95Ratio: +ratio.toFixed(2),
+            ...(tuiOld && tuiBase ? { base: { rev: tuiBase.rev, ...tuiOld } } : {}),
+          },
+        }
+      : {}),
     ...ran("writer", writer),
     ...ran("daemon", daemon),
     ...ran("files", files),
@@ -324,9 +563,19 @@ async function benchSandboxSection() {
     ["bash -c true, no helper (the floor)", ms(r.bareMs), cpu(r.cpuMs.bare), ""],
     [`helper built from ${r.base}, workspace-write`, ms(r.previousMs), cpu(r.cpuMs.previous), ""],
     ["helper of this tree, workspace-write (reaper, seccomp, capabilities)", ms(r.currentMs), cpu(r.cpuMs.current), ""],
-    ["  the same with the network off (the socket filter)", ms(r.currentNetworkOffMs), cpu(r.cpuMs.currentNetworkOff), ""],
+    [
+      "  the same with the network off (the socket filter)",
+      ms(r.currentNetworkOffMs),
+      cpu(r.cpuMs.currentNetworkOff),
+      "",
+    ],
     ["  reap-only (--mode off)", ms(r.reapOnlyMs), cpu(r.cpuMs.reapOnly), ""],
-    [`added per command vs ${r.base} (wall p50), ratio`, `${r.addedMs} ms, ${r.ratio}x`, `CPU ${+(r.cpuMs.current - r.cpuMs.previous).toFixed(2)} ms`, "<= +10 ms"],
+    [
+      `added per command vs ${r.base} (wall p50), ratio`,
+      `${r.addedMs} ms, ${r.ratio}x`,
+      `CPU ${+(r.cpuMs.current - r.cpuMs.previous).toFixed(2)} ms`,
+      "<= +10 ms",
+    ],
   ]);
   return r;
 }

@@ -41,13 +41,19 @@ function childrenCpuMs(tick: number): number {
 
 const stat = (xs: number[]): Stat => {
   const s = [...xs].sort((a, b) => a - b);
-  return { p50: +s[Math.floor(s.length / 2)]!.toFixed(2), p95: +s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!.toFixed(2) };
+  return {
+    p50: +s[Math.floor(s.length / 2)]!.toFixed(2),
+    p95: +s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!.toFixed(2),
+  };
 };
 
 /** Compiles the helper as it was at `rev` (every file of its folder then) into a temp folder. */
 function buildPrevious(root: string, rev: string): string {
   const dir = mkdtempSync(join(tmpdir(), "nh-bench-helper-"));
-  execSync(`git archive ${rev} src/sandbox/native | tar -x -C ${JSON.stringify(dir)}`, { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  execSync(`git archive ${rev} src/sandbox/native | tar -x -C ${JSON.stringify(dir)}`, {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const out = join(dir, "nh-sandbox");
   execFileSync("cc", ["-O2", "-o", out, join(dir, "src/sandbox/native/nh-sandbox.c")], { stdio: "inherit" });
   return out;
@@ -66,7 +72,16 @@ export async function benchSandbox(root: string): Promise<SandboxBench | null> {
   mkdirSync("/var/tmp/nh-bench", { recursive: true });
   const ws = mkdtempSync("/var/tmp/nh-bench/ws-");
   // The same arguments for both builds: the previous helper knows no --tmpdir.
-  const landlock = (helper: string, network: "on" | "off") => [helper, "--mode", "workspace-write", "--workspace", ws, "--network", network, "--"];
+  const landlock = (helper: string, network: "on" | "off") => [
+    helper,
+    "--mode",
+    "workspace-write",
+    "--workspace",
+    ws,
+    "--network",
+    network,
+    "--",
+  ];
   const variants: Record<string, string[]> = {
     bare: [],
     previous: landlock(previous, "on"),
@@ -89,10 +104,12 @@ export async function benchSandbox(root: string): Promise<SandboxBench | null> {
   for (const [name, prefix] of Object.entries(variants)) await once(name, prefix); // warm the caches
   for (const name of Object.keys(cpu)) cpu[name] = 0;
   // Interleaved, so a noisy moment on the machine hits every variant alike.
-  for (let i = 0; i < ITERATIONS; i++) for (const [name, prefix] of Object.entries(variants)) times[name]!.push(await once(name, prefix));
+  for (let i = 0; i < ITERATIONS; i++)
+    for (const [name, prefix] of Object.entries(variants)) times[name]!.push(await once(name, prefix));
   rmSync(ws, { recursive: true, force: true });
   rmSync(join(previous, ".."), { recursive: true, force: true });
-  if (existsSync("/var/tmp/nh-bench") && readdirSync("/var/tmp/nh-bench").length === 0) rmSync("/var/tmp/nh-bench", { recursive: true });
+  if (existsSync("/var/tmp/nh-bench") && readdirSync("/var/tmp/nh-bench").length === 0)
+    rmSync("/var/tmp/nh-bench", { recursive: true });
   const s = Object.fromEntries(Object.entries(times).map(([name, xs]) => [name, stat(xs)])) as Record<string, Stat>;
   return {
     base,

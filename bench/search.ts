@@ -18,7 +18,8 @@ function makeTree(): string {
     const dir = join(root, `pkg${i % 50}`, `mod${Math.floor(i / 50) % 20}`);
     mkdirSync(dir, { recursive: true });
     const lines: string[] = [];
-    for (let l = 0; l < 40; l++) lines.push(`${words[(i + l) % 10]} ${words[(i * 7 + l) % 10]} = ${i * 40 + l}; // line ${l}`);
+    for (let l = 0; l < 40; l++)
+      lines.push(`${words[(i + l) % 10]} ${words[(i * 7 + l) % 10]} = ${i * 40 + l}; // line ${l}`);
     if (i % 5000 === 0) lines.push("the RARE_NEEDLE_TOKEN lives here");
     writeFileSync(join(dir, `file${i}.${i % 3 === 0 ? "ts" : i % 3 === 1 ? "js" : "md"}`), `${lines.join("\n")}\n`);
   }
@@ -27,14 +28,22 @@ function makeTree(): string {
   return root;
 }
 
-async function time(root: string, engine: "ripgrep" | "built-in", name: "grep" | "glob", args: Record<string, unknown>): Promise<number> {
+async function time(
+  root: string,
+  engine: "ripgrep" | "built-in",
+  name: "grep" | "glob",
+  args: Record<string, unknown>,
+): Promise<number> {
   if (engine === "built-in") process.env.NANOHERMES_NO_RG = "1";
   else delete process.env.NANOHERMES_NO_RG;
   const registry = new ToolRegistry([grepTool, globTool]);
   const times: number[] = [];
   for (let i = 0; i < 4; i++) {
     const t = performance.now();
-    const r = await registry.execute({ id: "b", name, arguments: JSON.stringify(args) }, { workspace: root, taskId: "bench", signal: new AbortController().signal, emit: () => {} });
+    const r = await registry.execute(
+      { id: "b", name, arguments: JSON.stringify(args) },
+      { workspace: root, taskId: "bench", signal: new AbortController().signal, emit: () => {} },
+    );
     if (r.status !== "ok") throw new Error(`${name} failed: ${r.forModel}`);
     if (i > 0) times.push(performance.now() - t);
   }

@@ -40,7 +40,10 @@ const EN = (
   "grep glob ripgrep process signal timeout retry backoff model stream token budget memory lesson preference failing tests " +
   "build bundle esbuild typescript strict compiler error warning deploy docker kubernetes database migration schema index"
 ).split(" ");
-const ZH = "上下文 压缩 摘要 工具 结果 会话 索引 搜索 数据库 查询 排序 片段 工作区 配置 主题 终端 渲染 键盘 沙箱 网络 策略 审批 补丁 文件 读取 写入 进程 信号 超时 重试 模型 记忆 测试 失败 构建 部署 迁移".split(" ");
+const ZH =
+  "上下文 压缩 摘要 工具 结果 会话 索引 搜索 数据库 查询 排序 片段 工作区 配置 主题 终端 渲染 键盘 沙箱 网络 策略 审批 补丁 文件 读取 写入 进程 信号 超时 重试 模型 记忆 测试 失败 构建 部署 迁移".split(
+    " ",
+  );
 
 function sentence(rand: () => number, words: number): string {
   const chinese = rand() < 0.3;
@@ -55,12 +58,36 @@ function generated(i: number, rand: () => number, count: number): SessionData {
   for (let m = 1; m < count; m++) {
     const kind = m % 4;
     if (kind === 1) messages.push({ role: "user", content: sentence(rand, 8 + Math.floor(rand() * 20)) });
-    else if (kind === 2) messages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${m}`, type: "function", function: { name: "grep", arguments: JSON.stringify({ pattern: sentence(rand, 2) }) } }] });
-    else if (kind === 3) messages.push({ role: "tool", tool_call_id: `c${m - 1}`, content: Array.from({ length: 10 }, () => sentence(rand, 12)).join("\n") });
+    else if (kind === 2)
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: `c${m}`,
+            type: "function",
+            function: { name: "grep", arguments: JSON.stringify({ pattern: sentence(rand, 2) }) },
+          },
+        ],
+      });
+    else if (kind === 3)
+      messages.push({
+        role: "tool",
+        tool_call_id: `c${m - 1}`,
+        content: Array.from({ length: 10 }, () => sentence(rand, 12)).join("\n"),
+      });
     else messages.push({ role: "assistant", content: Array.from({ length: 3 }, () => sentence(rand, 15)).join(" ") });
   }
   const day = String(1 + (i % 28)).padStart(2, "0");
-  return { version: 1, id: `bench-${i}`, createdAt: `2026-10-${day}T10:00:00.000Z`, updatedAt: `2026-10-${day}T11:00:00.000Z`, workspace: `/work/project-${i % 7}`, model: "bench", messages };
+  return {
+    version: 1,
+    id: `bench-${i}`,
+    createdAt: `2026-10-${day}T10:00:00.000Z`,
+    updatedAt: `2026-10-${day}T11:00:00.000Z`,
+    workspace: `/work/project-${i % 7}`,
+    model: "bench",
+    messages,
+  };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -72,7 +99,8 @@ export async function benchSessions(): Promise<SessionFigures> {
     const sessionDir = join(dir, "sessions");
     mkdirSync(sessionDir);
     const rand = random(42);
-    for (let i = 0; i < SESSIONS; i++) writeFileSync(join(sessionDir, `bench-${i}.json`), JSON.stringify(generated(i, rand, MESSAGES_PER_SESSION)));
+    for (let i = 0; i < SESSIONS; i++)
+      writeFileSync(join(sessionDir, `bench-${i}.json`), JSON.stringify(generated(i, rand, MESSAGES_PER_SESSION)));
 
     const index = await SessionIndex.open(join(dir, "sessions.db"));
     let t = performance.now();
@@ -83,7 +111,18 @@ export async function benchSessions(): Promise<SessionFigures> {
     await index.sync(sessionDir);
     const resyncMs = performance.now() - t;
 
-    const queries = ["compaction", "sqlite ranking", '"failing tests"', "landl", "上下文压缩", "数据库 迁移", "sandbox 网络", "retry backoff timeout", "dock", "摘要"];
+    const queries = [
+      "compaction",
+      "sqlite ranking",
+      '"failing tests"',
+      "landl",
+      "上下文压缩",
+      "数据库 迁移",
+      "sandbox 网络",
+      "retry backoff timeout",
+      "dock",
+      "摘要",
+    ];
     const times: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {
       const q = queries[i % queries.length]!;
@@ -104,10 +143,18 @@ export async function benchSessions(): Promise<SessionFigures> {
     await saveSession(big, loaded.data);
     const saveMs = performance.now() - t;
 
-    return { sessions: SESSIONS, indexMs: round(indexMs), resyncMs: round(resyncMs), searchMs: { p50: round(percentile(times, 0.5)), p95: round(percentile(times, 0.95)) }, loadMs: round(loadMs), saveMs: round(saveMs) };
+    return {
+      sessions: SESSIONS,
+      indexMs: round(indexMs),
+      resyncMs: round(resyncMs),
+      searchMs: { p50: round(percentile(times, 0.5)), p95: round(percentile(times, 0.95)) },
+      loadMs: round(loadMs),
+      saveMs: round(saveMs),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) console.log(JSON.stringify(await benchSessions(), null, 2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  console.log(JSON.stringify(await benchSessions(), null, 2));

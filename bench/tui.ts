@@ -23,7 +23,12 @@ export interface TuiFigures {
   bytesPerToken2000: number;
   tokensStreamed: number;
   /** 20 delegations in one step (4 streaming at a time, 200 tokens/s each) with the Agents tab open. */
-  board: { children: number; frames: { p50: number; p95: number; count: number }; cpuPercent: number; keyEchoMs: { p50: number; max: number } };
+  board: {
+    children: number;
+    frames: { p50: number; p95: number; count: number };
+    cpuPercent: number;
+    keyEchoMs: { p50: number; max: number };
+  };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -44,16 +49,42 @@ function rssMb(pid: number): number {
 
 function env(server: MockServer, home: string, extra: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENAI_") && !k.startsWith("NANOHERMES_")) base[k] = v;
-  return { ...base, NANOHERMES_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "bench-model", NANOHERMES_NO_MEMORY: "1", ...extra };
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith("OPENAI_") && !k.startsWith("NANOHERMES_")) base[k] = v;
+  return {
+    ...base,
+    NANOHERMES_HOME: home,
+    OPENAI_API_KEY: "bench",
+    OPENAI_BASE_URL: server.url,
+    NANOHERMES_MODEL: "bench-model",
+    NANOHERMES_NO_MEMORY: "1",
+    ...extra,
+  };
 }
 
 function sessionWith(messages: number, ws: string): string {
-  const paragraph = "This is an earlier **answer** with `code`, a list:\n\n- one item\n- another item\n\nand a closing sentence that wraps across the pane.";
+  const paragraph =
+    "This is an earlier **answer** with `code`, a list:\n\n- one item\n- another item\n\nand a closing sentence that wraps across the pane.";
   const list: unknown[] = [];
-  for (let i = 0; i < messages; i++) list.push(i % 2 === 0 ? { role: "user", content: `question number ${i}` } : { role: "assistant", content: `${paragraph} (#${i})` });
+  for (let i = 0; i < messages; i++)
+    list.push(
+      i % 2 === 0
+        ? { role: "user", content: `question number ${i}` }
+        : { role: "assistant", content: `${paragraph} (#${i})` },
+    );
   const file = join(mkdtempSync(join(tmpdir(), "nh-bench-s-")), "session.json");
-  writeFileSync(file, JSON.stringify({ version: 1, id: "bench", createdAt: "t", updatedAt: "t", workspace: ws, model: "bench-model", messages: list }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      id: "bench",
+      createdAt: "t",
+      updatedAt: "t",
+      workspace: ws,
+      model: "bench-model",
+      messages: list,
+    }),
+  );
   return file;
 }
 
@@ -76,7 +107,12 @@ export function mcpHome(ws: string): string {
   return home;
 }
 
-async function firstFrame(server: MockServer, ws: string, runs: number, home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-"))): Promise<TuiFigures["firstFrameMs"]> {
+async function firstFrame(
+  server: MockServer,
+  ws: string,
+  runs: number,
+  home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-")),
+): Promise<TuiFigures["firstFrameMs"]> {
   const times: number[] = [];
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
@@ -97,7 +133,11 @@ async function nodeFloor(ws: string, runs: number): Promise<number> {
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
     const ms = await new Promise<number>((res) => {
-      const p = spawn(process.execPath, ["-e", "process.stdout.write('NanoHermes Ask anything\\n')"], { cols: 120, rows: 40, cwd: ws });
+      const p = spawn(process.execPath, ["-e", "process.stdout.write('NanoHermes Ask anything\\n')"], {
+        cols: 120,
+        rows: 40,
+        cwd: ws,
+      });
       let out = "";
       p.onData((d) => {
         out += d;
@@ -110,7 +150,13 @@ async function nodeFloor(ws: string, runs: number): Promise<number> {
 }
 
 async function idleRss(server: MockServer, ws: string): Promise<number> {
-  const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))) });
+  const app = new PtyApp({
+    cli,
+    cols: 120,
+    rows: 40,
+    cwd: ws,
+    env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-"))),
+  });
   await app.waitFor(settled, 20_000);
   await new Promise((r) => setTimeout(r, 10_000));
   const mb = rssMb(app.pty.pid);
@@ -125,7 +171,14 @@ async function streaming(server: MockServer, ws: string, earlier: number, tokens
   // A window large enough that the 2,000 earlier messages are not compacted: this measures drawing.
   const home = mkdtempSync(join(tmpdir(), "nh-bench-h-"));
   writeFileSync(join(home, "config.json"), JSON.stringify({ contextWindow: 1_000_000 }));
-  const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, args: ["--session", session], env: env(server, home, { NANOHERMES_BENCH_FRAMES: frames }) });
+  const app = new PtyApp({
+    cli,
+    cols: 120,
+    rows: 40,
+    cwd: ws,
+    args: ["--session", session],
+    env: env(server, home, { NANOHERMES_BENCH_FRAMES: frames }),
+  });
   await app.waitFor((s) => settled(s) && s.includes(`#${earlier - 1}`), 30_000);
   await new Promise((r) => setTimeout(r, 1500)); // Markdown loads after the first frame
   const text = Array.from({ length: tokens }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
@@ -157,12 +210,25 @@ async function boardStreaming(ws: string) {
     const system = String(messages[0]?.content ?? "");
     if (system.includes("You are the subagent")) return { ...textReply(text), chunkSize: 4, tokensPerSecond: 200 };
     if (messages.some((m) => m.role === "tool")) return textReply("all children reported");
-    return { toolCalls: Array.from({ length: children }, (_, i) => ({ id: `c${i}`, name: "subagent", arguments: JSON.stringify({ agent: "worker", task: `job ${i}` }) })) };
+    return {
+      toolCalls: Array.from({ length: children }, (_, i) => ({
+        id: `c${i}`,
+        name: "subagent",
+        arguments: JSON.stringify({ agent: "worker", task: `job ${i}` }),
+      })),
+    };
   });
   const agents = join(mkdtempSync(join(tmpdir(), "nh-bench-a-")), "agents.json");
   writeFileSync(agents, JSON.stringify({ agents: { worker: { prompt: "You do one small job." } } }));
   const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
-  const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, args: ["--subagents", agents], env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), { NANOHERMES_BENCH_FRAMES: frames }) });
+  const app = new PtyApp({
+    cli,
+    cols: 120,
+    rows: 40,
+    cwd: ws,
+    args: ["--subagents", agents],
+    env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), { NANOHERMES_BENCH_FRAMES: frames }),
+  });
   try {
     await app.waitFor(settled, 20_000);
     await new Promise((r) => setTimeout(r, 1500));
@@ -226,10 +292,27 @@ export interface WriterRun {
  * One streamed reply drawn by one writer: five-character tokens at `tokensPerSecond`, bytes the
  * terminal received from the prompt's Enter to the reply's end, over the tokens streamed.
  */
-async function writerRun(server: MockServer, ws: string, writer: WriterRun["writer"], cols: number, rows: number, tokensPerSecond: number, tokens: number): Promise<WriterRun> {
+async function writerRun(
+  server: MockServer,
+  ws: string,
+  writer: WriterRun["writer"],
+  cols: number,
+  rows: number,
+  tokensPerSecond: number,
+  tokens: number,
+): Promise<WriterRun> {
   const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
-  const extra: Record<string, string> = { NANOHERMES_BENCH_FRAMES: frames, ...(writer === "lines" ? { NANOHERMES_TERMINAL_WRITER: "lines" } : {}) };
-  const app = new PtyApp({ cli, cols, rows, cwd: ws, env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), extra) });
+  const extra: Record<string, string> = {
+    NANOHERMES_BENCH_FRAMES: frames,
+    ...(writer === "lines" ? { NANOHERMES_TERMINAL_WRITER: "lines" } : {}),
+  };
+  const app = new PtyApp({
+    cli,
+    cols,
+    rows,
+    cwd: ws,
+    env: env(server, mkdtempSync(join(tmpdir(), "nh-bench-h-")), extra),
+  });
   try {
     await app.waitFor(settled, 20_000);
     await new Promise((r) => setTimeout(r, 1500)); // Markdown loads after the first frame
@@ -251,7 +334,9 @@ async function writerRun(server: MockServer, ws: string, writer: WriterRun["writ
     await app.exit();
     const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
     // Only the frames written while streaming (the first frames include start-up work).
-    const writes = (JSON.parse(readFileSync(`${frames}.writer.json`, "utf8")) as [number, number][]).filter(([at]) => at >= streamStart).map(([, ms]) => ms);
+    const writes = (JSON.parse(readFileSync(`${frames}.writer.json`, "utf8")) as [number, number][])
+      .filter(([at]) => at >= streamStart)
+      .map(([, ms]) => ms);
     return {
       writer,
       cols,
@@ -286,7 +371,8 @@ export async function benchWriter(): Promise<WriterRun[]> {
       [120, 40, 200, 1000],
     ];
     for (const [cols, rows, tps, tokens] of plan) {
-      for (const writer of ["cells", "lines"] as const) runs.push(await writerRun(server, ws, writer, cols, rows, tps, tokens));
+      for (const writer of ["cells", "lines"] as const)
+        runs.push(await writerRun(server, ws, writer, cols, rows, tps, tokens));
     }
     return runs;
   } finally {
@@ -309,7 +395,11 @@ export async function benchTui(program?: string): Promise<TuiFigures> {
     const s10 = await streaming(server, ws, 10, tokens);
     const s2000 = await streaming(server, ws, 2000, tokens);
     const board = await boardStreaming(ws);
-    const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
+    const summary = (xs: number[]) => ({
+      p50: +pct(xs, 0.5).toFixed(2),
+      p95: +pct(xs, 0.95).toFixed(2),
+      count: xs.length,
+    });
     return {
       firstFrameMs,
       firstFrameMcpMs,

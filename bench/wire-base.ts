@@ -37,13 +37,22 @@ export function buildRevision(root: string, rev: string): { cli: string; remove(
   execFileSync("git", ["worktree", "add", "--detach", dir, rev], { cwd: root, stdio: "ignore" });
   symlinkSync(realpathSync(join(root, "node_modules")), join(dir, "node_modules"));
   execFileSync(process.execPath, [join(dir, "scripts/build.mjs")], { cwd: dir, stdio: "inherit" });
-  return { cli: join(dir, "dist/cli.js"), remove: () => execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: root, stdio: "ignore" }) };
+  return {
+    cli: join(dir, "dist/cli.js"),
+    remove: () => execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: root, stdio: "ignore" }),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** `n` runs of each, alternating base and head, after one warm-up of each. */
-export async function compareWire(label: string, base: string, n: number, runBase: () => Promise<Run>, runHead: () => Promise<Run>): Promise<WireComparison> {
+export async function compareWire(
+  label: string,
+  base: string,
+  n: number,
+  runBase: () => Promise<Run>,
+  runHead: () => Promise<Run>,
+): Promise<WireComparison> {
   await runBase();
   await runHead();
   const b: Run[] = [];

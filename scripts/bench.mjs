@@ -5,5 +5,14 @@ import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
 const out = resolve(root, "bench/.dist/run.mjs");
-buildSync({ entryPoints: [resolve(root, "bench/run.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile: out, packages: "external", logLevel: "warning" });
+buildSync({
+  entryPoints: [resolve(root, "bench/run.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  outfile: out,
+  packages: "external",
+  logLevel: "warning",
+});
 await import(pathToFileURL(out).href);

@@ -9,7 +9,9 @@ const root = resolve(import.meta.dirname, "..");
 const nativeDir = join(root, "src/sandbox/native");
 const source = join(nativeDir, "nh-sandbox.c");
 // nh-sandbox.c includes every part of the helper kept in its own header beside it.
-const headers = readdirSync(nativeDir).filter((name) => name.endsWith(".h")).map((name) => join(nativeDir, name));
+const headers = readdirSync(nativeDir)
+  .filter((name) => name.endsWith(".h"))
+  .map((name) => join(nativeDir, name));
 const outDir = join(root, "dist-native");
 const output = join(outDir, "nh-sandbox");
 
@@ -30,7 +32,9 @@ function warn(why) {
 if (mtime(output) > Math.max(mtime(source), mtime(import.meta.filename), ...headers.map(mtime))) process.exit(0);
 if (process.platform !== "linux") warn("Landlock exists only on Linux");
 
-const compiler = [process.env.CC, "cc", "gcc", "clang"].find((cc) => cc && spawnSync(cc, ["--version"], { stdio: "ignore" }).status === 0);
+const compiler = [process.env.CC, "cc", "gcc", "clang"].find(
+  (cc) => cc && spawnSync(cc, ["--version"], { stdio: "ignore" }).status === 0,
+);
 if (!compiler) warn("no C compiler found: install cc or gcc and run `npm run build:native`");
 
 mkdirSync(outDir, { recursive: true });
@@ -39,7 +43,9 @@ const tmp = `${output}.tmp-${process.pid}`;
 const result = spawnSync(compiler, ["-O2", "-Wall", "-Wextra", "-o", tmp, source], { encoding: "utf8" });
 if (result.status !== 0) {
   rmSync(tmp, { force: true });
-  const firstError = (result.stderr ?? "").split("\n").find((line) => line.includes("error")) ?? `${compiler} exited with ${result.status}`;
+  const firstError =
+    (result.stderr ?? "").split("\n").find((line) => line.includes("error")) ??
+    `${compiler} exited with ${result.status}`;
   warn(`compilation failed: ${firstError.trim()}`);
 }
 renameSync(tmp, output);

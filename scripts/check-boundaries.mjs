@@ -9,7 +9,16 @@
 // usage: node scripts/check-boundaries.mjs [--json] [--min-modules N] [ROOT]
 //   ROOT defaults to the repository; its src/ is checked with ROOT/.dependency-cruiser.cjs if
 //   there is one, else with this repository's.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +32,9 @@ const json = args.includes("--json");
 const minAt = args.indexOf("--min-modules");
 const minModules = minAt >= 0 ? Number(args[minAt + 1]) : 100;
 const root = resolve(args.filter((a, i) => !a.startsWith("--") && i !== minAt + 1)[0] ?? repo);
-const configFile = existsSync(join(root, ".dependency-cruiser.cjs")) ? join(root, ".dependency-cruiser.cjs") : join(repo, ".dependency-cruiser.cjs");
+const configFile = existsSync(join(root, ".dependency-cruiser.cjs"))
+  ? join(root, ".dependency-cruiser.cjs")
+  : join(repo, ".dependency-cruiser.cjs");
 
 /** esbuild drops type-only imports; written as value imports they survive (verbatimModuleSyntax keeps unused ones). */
 function keepTypeImports(source) {
@@ -82,13 +93,20 @@ try {
   } else {
     // One wrong import closes many folder cycles at once: the direct breaks first, then a few cycles.
     const cycles = violations.filter((v) => v.cycle);
-    for (const v of violations.filter((v) => !v.cycle)) process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n`);
-    for (const v of cycles.slice(0, 3)) process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n    cycle: ${v.cycle.join(" -> ")}\n`);
-    if (cycles.length > 3) process.stdout.write(`... and ${cycles.length - 3} more folder cycles (--json lists them)\n`);
-    process.stdout.write(`import boundaries: ${modules} modules, ${errors.length} errors, ${violations.length - errors.length} warnings\n`);
+    for (const v of violations.filter((v) => !v.cycle))
+      process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n`);
+    for (const v of cycles.slice(0, 3))
+      process.stdout.write(`${v.severity} ${v.rule}: ${v.from} -> ${v.to}\n    cycle: ${v.cycle.join(" -> ")}\n`);
+    if (cycles.length > 3)
+      process.stdout.write(`... and ${cycles.length - 3} more folder cycles (--json lists them)\n`);
+    process.stdout.write(
+      `import boundaries: ${modules} modules, ${errors.length} errors, ${violations.length - errors.length} warnings\n`,
+    );
   }
   if (modules < minModules) {
-    process.stderr.write(`import boundaries: only ${modules} modules cruised (expected at least ${minModules}); the check did not look\n`);
+    process.stderr.write(
+      `import boundaries: only ${modules} modules cruised (expected at least ${minModules}); the check did not look\n`,
+    );
     process.exitCode = 2;
   } else if (errors.length > 0) {
     process.exitCode = 1;

@@ -12,7 +12,15 @@ const root = resolve(import.meta.dirname, "..");
 const dir = mkdtempSync(join(tmpdir(), "nh-eval-"));
 const out = join(dir, "policy-check.mjs");
 const src = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "src"));
-await build({ entryPoints: [join(src, "sandbox/policy-check.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "error", nodePaths: [join(root, "node_modules")] });
+await build({
+  entryPoints: [join(src, "sandbox/policy-check.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  outfile: out,
+  logLevel: "error",
+  nodePaths: [join(root, "node_modules")],
+});
 const { policyCheck } = await import(pathToFileURL(out).href);
 rmSync(dir, { recursive: true, force: true });
 
@@ -40,6 +48,12 @@ for (const s of suites) {
     counts[v.decision]++;
     if (!s.ok(v.decision)) off.push(`${v.decision.padEnd(9)} ${JSON.stringify(c)}`);
   }
-  console.log(`${s.file}: ${commands.length} commands, goal ${s.goal}: ${commands.length - off.length} on target; ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  console.log(
+    `${s.file}: ${commands.length} commands, goal ${s.goal}: ${commands.length - off.length} on target; ${Object.entries(
+      counts,
+    )
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")}`,
+  );
   if (list) for (const line of off) console.log(`  ${line}`);
 }

@@ -14,15 +14,23 @@ export function inkPatches(root, { strict = true } = {}) {
    * - yoga-layout decodes its WebAssembly through fetch() when fetch exists, which loads undici
    *   (~40 ms); its own base64 path needs nothing.
    * - the openai SDK builds its request headers with the global Headers, whose first touch loads
- *   undici (~10 MB, tens of ms); its own modules get src/agent/providers/sdk-headers.ts instead.
- * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
+   *   undici (~10 MB, tens of ms); its own modules get src/agent/providers/sdk-headers.ts instead.
+   * - string-width sends any non-ASCII string (our borders, glyphs and separators) through a Unicode
    *   property regex whose first compilation costs ~50-60 ms; the characters in narrow-chars.json
    *   are one column wide, so they join the ASCII fast path (tests/build/string-width-patch.test.ts).
    */
   const narrow = JSON.parse(readFileSync(join(root, "scripts/narrow-chars.json"), "utf8"));
   const narrowClass = narrow.ranges.map(([a, b]) => (a === b ? `\\u${a}` : `\\u${a}-\\u${b}`)).join("");
 
-  const applied = { yoga: 0, stringWidth: 0, inkIncremental: 0, inkWriter: 0, inkOutput: 0, openaiHeaders: 0, openaiFormData: 0 };
+  const applied = {
+    yoga: 0,
+    stringWidth: 0,
+    inkIncremental: 0,
+    inkWriter: 0,
+    inkOutput: 0,
+    openaiHeaders: 0,
+    openaiFormData: 0,
+  };
   const patches = {
     name: "nanohermes-patches",
     setup(b) {
@@ -48,7 +56,10 @@ export function inkPatches(root, { strict = true } = {}) {
       // drawn one line lower and the last line is lost. tests/e2e/tui-*.test.ts watch for it.
       b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]log-update\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
-        const out = text.replace("buffer.push(ansiEscapes.cursorUp(previousVisible - 1));", "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));");
+        const out = text.replace(
+          "buffer.push(ansiEscapes.cursorUp(previousVisible - 1));",
+          "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));",
+        );
         if (out !== text) applied.inkIncremental++;
         // Ink's incremental renderer is replaced by our cell writer (src/ui/terminal/cell-writer.ts):
         // it writes only the cells a frame changes (~100 bytes per streamed token before, issue 17).
@@ -107,7 +118,10 @@ export function inkPatches(root, { strict = true } = {}) {
           return { output: rows.join('\\n'), height: this.height };
       }
       getByCells() {`;
-        const out = text.replace("    get() {\n        // Initialize output array", `    ${fast}\n        // Initialize output array`);
+        const out = text.replace(
+          "    get() {\n        // Initialize output array",
+          `    ${fast}\n        // Initialize output array`,
+        );
         if (out !== text) applied.inkOutput++;
         return { contents: out, loader: "js" };
       });
@@ -117,7 +131,11 @@ export function inkPatches(root, { strict = true } = {}) {
       b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]internal[\/\\](headers|utils[\/\\]log)\.mjs$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("Headers")) applied.openaiHeaders++;
-        return { contents: `import { Headers } from ${sdkHeaders};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
+        return {
+          contents: `import { Headers } from ${sdkHeaders};\n${text}`,
+          loader: "js",
+          resolveDir: dirname(a.path),
+        };
       });
       // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
       // multipart bodies, so in the client module FormData is a class nothing is an instance of.
@@ -129,7 +147,10 @@ export function inkPatches(root, { strict = true } = {}) {
       b.onEnd(() => {
         if (!strict) return;
         for (const [name, count] of Object.entries(applied)) {
-          if (count === 0) throw new Error(`the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`);
+          if (count === 0)
+            throw new Error(
+              `the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`,
+            );
         }
       });
     },

@@ -53,7 +53,15 @@ function endlessModel() {
 
 function homeEnv(url, extra = {}) {
   const home = mkdtempSync(join(tmpdir(), "nh-measure-"));
-  return { ...process.env, NANOHERMES_HOME: home, NANOHERMES_NO_MEMORY: "1", OPENAI_API_KEY: "sk-x", OPENAI_BASE_URL: url, NANOHERMES_MODEL: "m", ...extra };
+  return {
+    ...process.env,
+    NANOHERMES_HOME: home,
+    NANOHERMES_NO_MEMORY: "1",
+    OPENAI_API_KEY: "sk-x",
+    OPENAI_BASE_URL: url,
+    NANOHERMES_MODEL: "m",
+    ...extra,
+  };
 }
 
 async function listen(server) {
@@ -64,7 +72,10 @@ async function listen(server) {
 async function measureStream() {
   const server = endlessModel();
   const url = await listen(server);
-  const child = spawn(process.execPath, [CLI, "-p", "hi", "--json", "-C", tmpdir()], { env: homeEnv(url), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "-p", "hi", "--json", "-C", tmpdir()], {
+    env: homeEnv(url),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let peak = 0;
   let out = "";
   child.stdout.on("data", (d) => (out += d));
@@ -75,7 +86,9 @@ async function measureStream() {
   server.close();
   server.closeAllConnections();
   const result = out ? JSON.parse(out) : {};
-  console.log(`endless stream: exit ${code} after ${Date.now() - started} ms, peak RSS ${peak} MB, server wrote ${Math.round((endlessModel.sent ?? 0) / 1024)} KB; ${result.error ?? result.reason}`);
+  console.log(
+    `endless stream: exit ${code} after ${Date.now() - started} ms, peak RSS ${peak} MB, server wrote ${Math.round((endlessModel.sent ?? 0) / 1024)} KB; ${result.error ?? result.reason}`,
+  );
 }
 
 /**
@@ -89,7 +102,8 @@ function chattyModel(steps) {
     req.on("end", () => {
       const step = served++;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta, finish = null) =>
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       if (step >= steps) return res.end(chunk({ content: "done" }) + chunk({}, "stop") + "data: [DONE]\n\n");
       const line = chunk({ content: "y".repeat(8_192) });
       let i = 0;
@@ -98,7 +112,15 @@ function chattyModel(steps) {
           i++;
           if (!res.write(line)) return res.once("drain", pump);
         }
-        res.end(chunk({ tool_calls: [{ index: 0, id: `c${step}`, type: "function", function: { name: "no_such_tool", arguments: "{}" } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n");
+        res.end(
+          chunk({
+            tool_calls: [
+              { index: 0, id: `c${step}`, type: "function", function: { name: "no_such_tool", arguments: "{}" } },
+            ],
+          }) +
+            chunk({}, "tool_calls") +
+            "data: [DONE]\n\n",
+        );
       };
       pump();
     });
@@ -110,12 +132,21 @@ async function measureFollowers(count = 50) {
   const model = chattyModel(80);
   const url = await listen(model);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const daemon = spawn(process.execPath, [CLI, "--daemon", "--daemon-port", String(port), "--daemon-socket", "off", "-C", tmpdir()], { env: homeEnv(url), stdio: ["ignore", "pipe", "pipe"] });
+  const daemon = spawn(
+    process.execPath,
+    [CLI, "--daemon", "--daemon-port", String(port), "--daemon-socket", "off", "-C", tmpdir()],
+    { env: homeEnv(url), stdio: ["ignore", "pipe", "pipe"] },
+  );
   daemon.stdout.resume();
   daemon.stderr.resume();
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${base}/health`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   // Followers that never read (raw sockets, paused), attached before the turn starts.
@@ -131,7 +162,11 @@ async function measureFollowers(count = 50) {
   const idle = rssMb(daemon.pid);
   const t0 = Date.now();
   let done = false;
-  const turn = fetch(`${base}/`, { method: "POST", headers: { "content-type": "application/json", "x-session-id": "busy" }, body: JSON.stringify({ prompt: "talk" }) })
+  const turn = fetch(`${base}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-session-id": "busy" },
+    body: JSON.stringify({ prompt: "talk" }),
+  })
     .then((r) => r.json())
     .catch((e) => ({ error: String(e) }))
     .finally(() => (done = true));
@@ -143,7 +178,9 @@ async function measureFollowers(count = 50) {
   peak = Math.max(peak, peakMb(daemon.pid) && rssMb(daemon.pid), peak);
   const answer = await turn;
   const dropped = sockets.filter((s) => s.readableEnded || s.destroyed).length;
-  console.log(`daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms; ${dropped} followers dropped`);
+  console.log(
+    `daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms; ${dropped} followers dropped`,
+  );
   for (const s of sockets) s.destroy();
   daemon.kill("SIGTERM");
   model.close();

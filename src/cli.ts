@@ -64,12 +64,23 @@ async function sandboxCommand(args: string[]): Promise<number> {
   }
   const dash = rest.indexOf("--");
   const opts = dash === -1 ? rest : rest.slice(0, dash);
-  if ((sub === "run" && (opts.includes("--help") || opts.includes("-h"))) || sub === "--help" || sub === "-h" || sub === "help") {
-    process.stdout.write(`${sub === "run" ? "" : "usage: nanohermes sandbox status\n       nanohermes sandbox run --help\n\n"}${SANDBOX_RUN_HELP}\n`);
+  if (
+    (sub === "run" && (opts.includes("--help") || opts.includes("-h"))) ||
+    sub === "--help" ||
+    sub === "-h" ||
+    sub === "help"
+  ) {
+    process.stdout.write(
+      `${sub === "run" ? "" : "usage: nanohermes sandbox status\n       nanohermes sandbox run --help\n\n"}${SANDBOX_RUN_HELP}\n`,
+    );
     return 0;
   }
-  if (sub !== "run") throw new UsageError("usage: nanohermes sandbox status | nanohermes sandbox run [--mode workspace-write|read-only|auto|off] [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND... (sandbox run --help explains)");
-  if (dash === -1 || dash === rest.length - 1) throw new UsageError("sandbox run: put the command after -- (sandbox run --help explains)");
+  if (sub !== "run")
+    throw new UsageError(
+      "usage: nanohermes sandbox status | nanohermes sandbox run [--mode workspace-write|read-only|auto|off] [--network on|off] [--writable DIR]... [-C DIR] -- COMMAND... (sandbox run --help explains)",
+    );
+  if (dash === -1 || dash === rest.length - 1)
+    throw new UsageError("sandbox run: put the command after -- (sandbox run --help explains)");
   const command = rest.slice(dash + 1);
   let mode: "read-only" | "workspace-write" | "off" | "auto" = "workspace-write";
   let network = true;
@@ -85,7 +96,8 @@ async function sandboxCommand(args: string[]): Promise<number> {
       }
       mode = value;
     } else if (opt === "--network") {
-      if (value !== "on" && value !== "off") throw new UsageError(`sandbox run: --network expects on or off, got "${value}"`);
+      if (value !== "on" && value !== "off")
+        throw new UsageError(`sandbox run: --network expects on or off, got "${value}"`);
       network = value === "on";
     } else if (opt === "--writable") writable.push(value);
     else if (opt === "-C" || opt === "--cwd") workspace = (await import("node:path")).resolve(value);
@@ -94,7 +106,10 @@ async function sandboxCommand(args: string[]): Promise<number> {
   }
   if (mode === "auto") {
     const probe = landlock.probeLandlock();
-    if (!probe.available) process.stderr.write(`nanohermes: sandbox auto: Landlock is unavailable (${probe.reason}); running unsandboxed\n`);
+    if (!probe.available)
+      process.stderr.write(
+        `nanohermes: sandbox auto: Landlock is unavailable (${probe.reason}); running unsandboxed\n`,
+      );
     mode = probe.available ? "workspace-write" : "off";
   }
   return landlock.runSandboxCommand({ mode, network, workspace, writable, command });
@@ -109,7 +124,9 @@ async function main(argv: string[]): Promise<number> {
   // `policy check` has its own options; config deny rules apply (passed as --deny).
   if (argv[0] === "policy") {
     if (argv[1] !== "check") {
-      process.stderr.write("nanohermes: usage: nanohermes policy check [--approval P] [--json] [--stdin] [--deny GLOB]... -- COMMAND\n");
+      process.stderr.write(
+        "nanohermes: usage: nanohermes policy check [--approval P] [--json] [--stdin] [--deny GLOB]... -- COMMAND\n",
+      );
       return EXIT_USAGE;
     }
     const { runPolicyCheck } = await import("./sandbox/policy-check.js");
@@ -120,7 +137,11 @@ async function main(argv: string[]): Promise<number> {
     } catch {
       // a broken config must not stop a policy check; its deny rules are simply not known
     }
-    return runPolicyCheck([...deny.flatMap((d) => ["--deny", d]), ...argv.slice(2)], { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    return runPolicyCheck([...deny.flatMap((d) => ["--deny", d]), ...argv.slice(2)], {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+    });
   }
   // `sandbox` has its own options (its --mode is the sandbox mode, not the permission mode).
   if (argv[0] === "sandbox") {
@@ -161,18 +182,32 @@ async function main(argv: string[]): Promise<number> {
     const [command, ...rest] = flags.positionals;
     if (command === "tool") {
       const { runToolCommand } = await import("./oneshot/tool-run.js");
-      if (rest.length > 2) throw new UsageError("usage: nanohermes tool NAME 'JSON-ARGS' (quote the JSON as one argument)");
-      return await runToolCommand(settings, { name: rest[0], json: rest[1], schema: flags.values.schema === true }, { stdout: process.stdout, stderr: process.stderr });
+      if (rest.length > 2)
+        throw new UsageError("usage: nanohermes tool NAME 'JSON-ARGS' (quote the JSON as one argument)");
+      return await runToolCommand(
+        settings,
+        { name: rest[0], json: rest[1], schema: flags.values.schema === true },
+        { stdout: process.stdout, stderr: process.stderr },
+      );
     }
     if (command === "mcp") {
       const { runMcpList } = await import("./oneshot/mcp-list.js");
-      if (rest.length > 0 && !(rest.length === 1 && rest[0] === "list")) throw new UsageError("usage: nanohermes mcp [list] [--json] [--mcp FILE]");
-      return await runMcpList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
+      if (rest.length > 0 && !(rest.length === 1 && rest[0] === "list"))
+        throw new UsageError("usage: nanohermes mcp [list] [--json] [--mcp FILE]");
+      return await runMcpList(
+        settings,
+        { json: flags.values.json === true },
+        { stdout: process.stdout, stderr: process.stderr },
+      );
     }
     if (command === "models") {
       const { runModelsList } = await import("./oneshot/models-list.js");
       if (rest.length > 0) throw new UsageError("usage: nanohermes models [--provider NAME] [--base-url URL] [--json]");
-      return await runModelsList(settings, { json: flags.values.json === true }, { stdout: process.stdout, stderr: process.stderr });
+      return await runModelsList(
+        settings,
+        { json: flags.values.json === true },
+        { stdout: process.stdout, stderr: process.stderr },
+      );
     }
     if (command === "sessions") {
       const { runSessions } = await import("./oneshot/sessions-cli.js");
@@ -180,17 +215,26 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command === "export") {
       const { runExport } = await import("./oneshot/sessions-cli.js");
-      if (rest.length > 0) throw new UsageError("usage: nanohermes export --format sharegpt [--session ID | --all] [--output FILE] [--split turn|session]");
+      if (rest.length > 0)
+        throw new UsageError(
+          "usage: nanohermes export --format sharegpt [--session ID | --all] [--output FILE] [--split turn|session]",
+        );
       return await runExport(settings, flags, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
     }
     if (flags.values.daemon === true) {
-      if (command !== undefined || flags.values.prompt !== undefined) throw new UsageError("--daemon takes no prompt or command");
+      if (command !== undefined || flags.values.prompt !== undefined)
+        throw new UsageError("--daemon takes no prompt or command");
       const { runDaemon } = await import("./daemon/run.js");
       return await runDaemon(settings, flags, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
     }
     if (command === "attach") {
       const { runAttach } = await import("./ui/attach.js");
-      return await runAttach(settings, flags, rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+      return await runAttach(settings, flags, rest, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+      });
     }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
@@ -207,13 +251,29 @@ async function main(argv: string[]): Promise<number> {
       // CPU for no gain here, so the baseline compiler does it all.
       (await import("node:v8")).setFlagsFromString("--liftoff-only");
       const { runUi } = await import("./ui/run.js");
-      return await runUi({ settings, stdin: process.stdin, stdout: process.stdout, env: process.env, ...(opened.file ? { sessionFile: opened.file } : {}), ...(opened.pick ? { pickSession: true } : {}) });
+      return await runUi({
+        settings,
+        stdin: process.stdin,
+        stdout: process.stdout,
+        env: process.env,
+        ...(opened.file ? { sessionFile: opened.file } : {}),
+        ...(opened.pick ? { pickSession: true } : {}),
+      });
     }
     if (prompt === undefined && process.stdin.isTTY) {
-      process.stderr.write("nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p \"...\" (see --help)\n");
+      process.stderr.write(
+        'nanohermes: the interactive interface needs a terminal on stdout; run one turn with -p "..." (see --help)\n',
+      );
       return EXIT_USAGE;
     }
-    const piped = prompt === undefined ? (process.stdin.isTTY ? undefined : await readStdin()) : (await stdinIsData()) ? await readStdin() : undefined;
+    const piped =
+      prompt === undefined
+        ? process.stdin.isTTY
+          ? undefined
+          : await readStdin()
+        : (await stdinIsData())
+          ? await readStdin()
+          : undefined;
     if (piped === null) {
       process.stderr.write(stdinTooLarge);
       return EXIT_USAGE;
@@ -222,16 +282,24 @@ async function main(argv: string[]): Promise<number> {
     else if (piped?.trim()) prompt = `${prompt}\n\n<stdin>\n${piped.trim()}\n</stdin>`;
     if (prompt === undefined) return EXIT_USAGE;
     if (prompt.trim() === "") {
-      process.stderr.write("nanohermes: the prompt is empty; pass one with -p \"...\" or on stdin\n");
+      process.stderr.write('nanohermes: the prompt is empty; pass one with -p "..." or on stdin\n');
       return EXIT_USAGE;
     }
     if (missingCredentials(settings)) {
       process.stderr.write(`nanohermes: ${setupHint(settings).join("\n")}\n`);
       return EXIT_USAGE;
     }
-    if (opened.pick) throw new UsageError("--resume without an id needs the interactive UI; give an id (or use --continue)");
+    if (opened.pick)
+      throw new UsageError("--resume without an id needs the interactive UI; give an id (or use --continue)");
     const { runOneShot } = await import("./oneshot/run.js");
-    return await runOneShot(settings, flags, prompt, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, undefined, opened.file);
+    return await runOneShot(
+      settings,
+      flags,
+      prompt,
+      { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
+      undefined,
+      opened.file,
+    );
   } catch (error) {
     if (error instanceof UsageError || (ConfigError && error instanceof ConfigError)) {
       process.stderr.write(`nanohermes: ${error.message}\n`);

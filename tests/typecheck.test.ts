@@ -7,7 +7,10 @@ it("the whole project type-checks under strict settings", () => {
   const root = resolve(import.meta.dirname, "..");
   let output = "";
   try {
-    execFileSync(process.execPath, [resolve(root, "node_modules/typescript/bin/tsc"), "-p", root], { encoding: "utf8", stdio: "pipe" });
+    execFileSync(process.execPath, [resolve(root, "node_modules/typescript/bin/tsc"), "-p", root], {
+      encoding: "utf8",
+      stdio: "pipe",
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
     output = `${e.stdout ?? ""}${e.stderr ?? ""}`;

@@ -13,7 +13,20 @@ import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
 import type { FallbackRoute } from "./retry.js";
 
-export type AgentSettings = Pick<Settings, "workspace" | "model" | "fallbackModel" | "maxRetries" | "retryBaseMs" | "maxIterations" | "thinking" | "stream" | "models" | "provider"> & Partial<Pick<Settings, "turnTimeoutMs">>;
+export type AgentSettings = Pick<
+  Settings,
+  | "workspace"
+  | "model"
+  | "fallbackModel"
+  | "maxRetries"
+  | "retryBaseMs"
+  | "maxIterations"
+  | "thinking"
+  | "stream"
+  | "models"
+  | "provider"
+> &
+  Partial<Pick<Settings, "turnTimeoutMs">>;
 
 export interface AgentOptions {
   taskId: string;

@@ -7,7 +7,14 @@ import { contentText, type ChatMessage, type ContentPart } from "../protocol/mes
 import type { SessionTools } from "../tools/define.js";
 import type { Subagents } from "./subagents.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
-import { checkpointHooks, isPrompt, promptsByTurn, rewindSession, type CheckpointHooks, type RewindOutcome } from "./checkpointing.js";
+import {
+  checkpointHooks,
+  isPrompt,
+  promptsByTurn,
+  rewindSession,
+  type CheckpointHooks,
+  type RewindOutcome,
+} from "./checkpointing.js";
 import type { SessionData } from "../session/store.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 import { SessionWriter } from "./session-writer.js";
@@ -113,7 +120,10 @@ export class Agent {
 
   /** The history as front ends rebuild their transcript from it (session.loaded), without the system prompt. */
   loadedView(): { messages: ChatMessage[]; transcript: HistoryItem[] } {
-    return { messages: this.messages.slice(1), transcript: historyForView(this.session.transcript ?? [], this.session.archive ?? [], this.messages) };
+    return {
+      messages: this.messages.slice(1),
+      transcript: historyForView(this.session.transcript ?? [], this.session.archive ?? [], this.messages),
+    };
   }
 
   private emit(body: EventBody): void {
@@ -158,7 +168,10 @@ export class Agent {
     if (this.running) throw new Error("a turn is already running");
     // A secret typed into a prompt is replaced before the model (or any event) sees it; tool
     // results are redacted too, so the model has nothing to echo.
-    const input = typeof rawInput === "string" ? redact(rawInput) : rawInput.map((p) => (p.type === "text" ? { ...p, text: redact(p.text) } : p));
+    const input =
+      typeof rawInput === "string"
+        ? redact(rawInput)
+        : rawInput.map((p) => (p.type === "text" ? { ...p, text: redact(p.text) } : p));
     this.running = true;
     this.stopRequested = false;
     this.toolAbort = new AbortController();
@@ -248,13 +261,24 @@ export class Agent {
     }
     // A turn that "completed" with a cut or empty answer would otherwise look like a success with nothing to say.
     let warning: string | undefined;
-    if (reason === "completed" && finalFinish === "length") warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
-    else if (reason === "completed" && response.trim() === "") warning = "the model ended the turn without an answer (empty reply)";
+    if (reason === "completed" && finalFinish === "length")
+      warning = "the model stopped at its output limit (finish_reason: length): the answer is cut short";
+    else if (reason === "completed" && response.trim() === "")
+      warning = "the model ended the turn without an answer (empty reply)";
     if (warning) this.emit({ type: "notice", level: "warn", text: warning });
     this.history.endTurn(reason, error);
     await this.save();
     const saveError = this.saveError ?? undefined;
-    this.emit({ type: "turn.completed", turnId, reason, response, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), steps, usage });
+    this.emit({
+      type: "turn.completed",
+      turnId,
+      reason,
+      response,
+      ...(error ? { error } : {}),
+      ...(saveError ? { saveError } : {}),
+      steps,
+      usage,
+    });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
     // It runs after the turn, not in it: the user can go on; close() waits for it.
     if (reason === "completed" && this.opts.memory) {
@@ -267,7 +291,15 @@ export class Agent {
         if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
       });
     }
-    return { reason, response, steps, usage, ...(error ? { error } : {}), ...(saveError ? { saveError } : {}), ...(warning ? { warning } : {}) };
+    return {
+      reason,
+      response,
+      steps,
+      usage,
+      ...(error ? { error } : {}),
+      ...(saveError ? { saveError } : {}),
+      ...(warning ? { warning } : {}),
+    };
   }
 
   /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
@@ -286,17 +318,36 @@ export class Agent {
    * (it costs a model call), recorded in the session (the folded messages go to its archive), and
    * reported with context.compacted. A stop during the summary call leaves the history untouched.
    */
-  async compactHistory(opts: { turnId?: string; focus?: string; forced?: boolean } = {}): Promise<"done" | "nothing" | "stopped"> {
+  async compactHistory(
+    opts: { turnId?: string; focus?: string; forced?: boolean } = {},
+  ): Promise<"done" | "nothing" | "stopped"> {
     const before = contextChars(this.messages);
     const budget = this.opts.contextBudget ?? CONTEXT_CHAR_BUDGET;
-    this.emit({ type: "notice", level: "info", text: opts.forced ? "compacting the conversation…" : `the conversation is over its budget (${before.toLocaleString("en-US")} > ${budget.toLocaleString("en-US")} characters): folding older messages into a summary…` });
+    this.emit({
+      type: "notice",
+      level: "info",
+      text: opts.forced
+        ? "compacting the conversation…"
+        : `the conversation is over its budget (${before.toLocaleString("en-US")} > ${budget.toLocaleString("en-US")} characters): folding older messages into a summary…`,
+    });
     const abort = new AbortController();
     this.requestAbort = abort;
     if (this.running && this.stopRequested) abort.abort();
     const s = this.opts.settings;
     let result: CompactionResult | null;
     try {
-      result = await compact(this.messages, { client: this.opts.client, model: this.model, signal: abort.signal, ...(opts.focus ? { focus: opts.focus } : {}), retry: { maxRetries: s.maxRetries, baseMs: s.retryBaseMs, fallbackModel: s.fallbackModel, ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}) } });
+      result = await compact(this.messages, {
+        client: this.opts.client,
+        model: this.model,
+        signal: abort.signal,
+        ...(opts.focus ? { focus: opts.focus } : {}),
+        retry: {
+          maxRetries: s.maxRetries,
+          baseMs: s.retryBaseMs,
+          fallbackModel: s.fallbackModel,
+          ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}),
+        },
+      });
     } catch {
       return "stopped";
     } finally {
@@ -327,7 +378,11 @@ export class Agent {
     turnId: string,
     step: number,
     usage: UsageTotals,
-  ): Promise<{ kind: "final" | "tools"; text: string; finishReason?: string | undefined } | { kind: "stopped" } | { kind: "failed"; error: string }> {
+  ): Promise<
+    | { kind: "final" | "tools"; text: string; finishReason?: string | undefined }
+    | { kind: "stopped" }
+    | { kind: "failed"; error: string }
+  > {
     const settings = this.opts.settings;
     this.emit({ type: "step.started", turnId, step, model: this.model });
     const requestAbort = new AbortController();
@@ -335,7 +390,14 @@ export class Agent {
     if (this.stopRequested) requestAbort.abort();
     const { outcome, model } = await completeWithRetry(
       this.opts.client,
-      { model: this.model, messages: this.messages, tools: this.opts.tools.specs(), stream: settings.stream, thinking: settings.thinking, signal: requestAbort.signal },
+      {
+        model: this.model,
+        messages: this.messages,
+        tools: this.opts.tools.specs(),
+        stream: settings.stream,
+        thinking: settings.thinking,
+        signal: requestAbort.signal,
+      },
       {
         maxRetries: settings.maxRetries,
         baseMs: settings.retryBaseMs,
@@ -343,8 +405,16 @@ export class Agent {
         ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}),
         provider: settings.provider,
         onRetry: ({ attempt, delayMs, error, model: m }) =>
-          this.emit({ type: "model.retrying", attempt, delayMs, error: describeFailure(error), model: m, ...(error.status !== undefined ? { status: error.status } : {}) }),
-        onFallback: ({ error, ...route }) => this.emit({ type: "model.fallback", ...route, error: describeFailure(error) }),
+          this.emit({
+            type: "model.retrying",
+            attempt,
+            delayMs,
+            error: describeFailure(error),
+            model: m,
+            ...(error.status !== undefined ? { status: error.status } : {}),
+          }),
+        onFallback: ({ error, ...route }) =>
+          this.emit({ type: "model.fallback", ...route, error: describeFailure(error) }),
       },
       {
         onText: (text) => this.emit({ type: "assistant.delta", text }),
@@ -364,10 +434,24 @@ export class Agent {
       this.emit({ type: "usage.updated", ...priced });
     }
     const { calls, content, cut, refused } = recordReply(this.messages, reply, (i) => `call_${turnId}_${step}_${i}`);
-    this.emit({ type: "assistant.completed", text: content, toolCalls: calls.length, ...(reply.finishReason ? { finishReason: reply.finishReason } : {}) });
+    this.emit({
+      type: "assistant.completed",
+      text: content,
+      toolCalls: calls.length,
+      ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
+    });
     if (cut) {
       // A cut reply's calls are incomplete: none ran, each got an error the model can act on.
-      for (const { call, forModel } of refused) this.emit({ type: "tool.completed", callId: call.id, name: call.name, status: "error", forModel, display: `not run: ${cut}`, durationMs: 0 });
+      for (const { call, forModel } of refused)
+        this.emit({
+          type: "tool.completed",
+          callId: call.id,
+          name: call.name,
+          status: "error",
+          forModel,
+          display: `not run: ${cut}`,
+          durationMs: 0,
+        });
       if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
       return { kind: "failed", error: `the model's reply was cut: ${cut}` };
     }
@@ -377,8 +461,12 @@ export class Agent {
     await this.writer.idle;
     const signal = this.toolAbort?.signal ?? new AbortController().signal;
     // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
-    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) => this.opts.tools.execute(call, this.toolEnv(signal)));
-    calls.forEach((call, i) => this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }));
+    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) =>
+      this.opts.tools.execute(call, this.toolEnv(signal)),
+    );
+    calls.forEach((call, i) =>
+      this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }),
+    );
     return { kind: "tools", text: reply.content };
   }
 
@@ -420,7 +508,10 @@ export class Agent {
     try {
       // On disk before the command runs, like a prompt: its file changes are checkpointed under it.
       await this.save();
-      result = await this.opts.tools.execute({ id: `${SHELL_CALL_PREFIX}${turnId}`, name: "run_command", arguments: JSON.stringify({ command }) }, this.toolEnv(abort.signal));
+      result = await this.opts.tools.execute(
+        { id: `${SHELL_CALL_PREFIX}${turnId}`, name: "run_command", arguments: JSON.stringify({ command }) },
+        this.toolEnv(abort.signal),
+      );
       note.content = shellNote(command, result);
     } finally {
       this.toolAbort = null;
@@ -429,7 +520,15 @@ export class Agent {
     await this.save();
     const reason = result.status === "aborted" ? "interrupted" : "completed";
     const saveError = this.saveError ?? undefined;
-    this.emit({ type: "turn.completed", turnId, reason, response: "", ...(saveError ? { saveError } : {}), steps: 0, usage: { prompt: 0, completion: 0 } });
+    this.emit({
+      type: "turn.completed",
+      turnId,
+      reason,
+      response: "",
+      ...(saveError ? { saveError } : {}),
+      steps: 0,
+      usage: { prompt: 0, completion: 0 },
+    });
     return result;
   }
 
@@ -443,7 +542,11 @@ export class Agent {
    */
   async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
     if (this.running) throw new Error("cannot rewind while a turn runs");
-    const outcome = await rewindSession({ messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null }, turn, what);
+    const outcome = await rewindSession(
+      { messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null },
+      turn,
+      what,
+    );
     if (outcome.dropped !== undefined) dropLastHistoryTurns(this.session.transcript ?? [], outcome.dropped);
     await this.reportCheckpoints();
     return outcome;
@@ -508,7 +611,11 @@ export class Agent {
     let timer: NodeJS.Timeout | undefined;
     const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
     if (this.hurried) this.hurry();
-    await Promise.race([this.distilling, hurried, new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000)))]);
+    await Promise.race([
+      this.distilling,
+      hurried,
+      new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000))),
+    ]);
     clearTimeout(timer);
     this.distillAbort.abort();
     await this.writer.idle;

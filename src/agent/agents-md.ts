@@ -39,7 +39,9 @@ export function loadAgentsMd(opts: { workspace: string; home: string }): AgentsM
     }
     const stripped = stripInvisible(read.text);
     if (stripped.removed > 0) {
-      warnings.push(`removed ${stripped.removed} invisible character${stripped.removed === 1 ? "" : "s"} (zero-width or bidi controls that can hide instructions) from ${path}`);
+      warnings.push(
+        `removed ${stripped.removed} invisible character${stripped.removed === 1 ? "" : "s"} (zero-width or bidi controls that can hide instructions) from ${path}`,
+      );
     }
     const content = stripped.text.trim();
     if (content === "") continue;

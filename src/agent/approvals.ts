@@ -9,7 +9,9 @@ const MAX_DETAIL_LINES = 400;
 
 function cap(text: string): string {
   const lines = text.split("\n");
-  return lines.length <= MAX_DETAIL_LINES ? text : `${lines.slice(0, MAX_DETAIL_LINES).join("\n")}\n[... ${lines.length - MAX_DETAIL_LINES} more lines]`;
+  return lines.length <= MAX_DETAIL_LINES
+    ? text
+    : `${lines.slice(0, MAX_DETAIL_LINES).join("\n")}\n[... ${lines.length - MAX_DETAIL_LINES} more lines]`;
 }
 
 /** Files larger than this are not diffed on the card: the diff would cost more than it shows. */
@@ -49,7 +51,12 @@ export interface ApprovalText {
   reason: string;
 }
 
-export async function approvalRequest(tool: AnyTool, args: Record<string, unknown>, reason: string, workspace: string): Promise<ApprovalText> {
+export async function approvalRequest(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  reason: string,
+  workspace: string,
+): Promise<ApprovalText> {
   const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : "");
   switch (tool.name) {
     case "run_command":
@@ -59,20 +66,32 @@ export async function approvalRequest(tool: AnyTool, args: Record<string, unknow
       const shown = displayPath(workspace, abs);
       const before = await current(abs);
       if (before === null) return { title: `Overwrite ${shown}`, detail: tooLarge(shown), reason };
-      return { title: `${before ? "Overwrite" : "Create"} ${shown}`, detail: cap(unified(shown, before, str("content"))), reason };
+      return {
+        title: `${before ? "Overwrite" : "Create"} ${shown}`,
+        detail: cap(unified(shown, before, str("content"))),
+        reason,
+      };
     }
     case "edit_file": {
       const abs = resolvePath(workspace, str("path"));
       const shown = displayPath(workspace, abs);
       const before = await current(abs);
       if (before === null) return { title: `Edit ${shown}`, detail: tooLarge(shown), reason };
-      const after = args.replace_all === true ? before.split(str("old_string")).join(str("new_string")) : before.replace(str("old_string"), () => str("new_string"));
+      const after =
+        args.replace_all === true
+          ? before.split(str("old_string")).join(str("new_string"))
+          : before.replace(str("old_string"), () => str("new_string"));
       return { title: `Edit ${shown}`, detail: cap(unified(shown, before, after)), reason };
     }
     case "apply_patch":
       return { title: "Apply a patch", detail: cap(str("patch")), reason };
     default:
-      if (tool.mcp) return { title: `MCP ${tool.mcp.server}: ${tool.mcp.tool} ${tool.summarize(args)}`.trimEnd(), detail: cap(JSON.stringify(args, null, 2)), reason };
+      if (tool.mcp)
+        return {
+          title: `MCP ${tool.mcp.server}: ${tool.mcp.tool} ${tool.summarize(args)}`.trimEnd(),
+          detail: cap(JSON.stringify(args, null, 2)),
+          reason,
+        };
       return { title: `${tool.name} ${tool.summarize(args)}`, detail: cap(JSON.stringify(args, null, 2)), reason };
   }
 }

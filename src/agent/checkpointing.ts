@@ -10,7 +10,10 @@ import { parsePatch } from "../tools/patch-parse.js";
 import { MEMORY_BLOCK_START } from "../memory/markers.js";
 
 /** What the engine uses of a checkpoint store. */
-export type CheckpointStore = Pick<Checkpoints, "beforeWrite" | "beforeCommand" | "afterCommand" | "turns" | "rewind" | "revertFile" | "forget" | "prune" | "coverage">;
+export type CheckpointStore = Pick<
+  Checkpoints,
+  "beforeWrite" | "beforeCommand" | "afterCommand" | "turns" | "rewind" | "revertFile" | "forget" | "prune" | "coverage"
+>;
 
 /**
  * A store that loads the checkpoint code on its first use: most runs never change a file, and
@@ -18,7 +21,8 @@ export type CheckpointStore = Pick<Checkpoints, "beforeWrite" | "beforeCommand" 
  */
 export function lazyCheckpoints(options: CheckpointOptions): CheckpointStore {
   let store: Promise<Checkpoints> | null = null;
-  const get = () => (store ??= import("../session/checkpoints.js").then(({ Checkpoints: Store }) => new Store(options)));
+  const get = () =>
+    (store ??= import("../session/checkpoints.js").then(({ Checkpoints: Store }) => new Store(options)));
   return {
     beforeWrite: async (...a) => (await get()).beforeWrite(...a),
     beforeCommand: async (...a) => (await get()).beforeCommand(...a),
@@ -37,7 +41,9 @@ export function lazyCheckpoints(options: CheckpointOptions): CheckpointStore {
 export function editedPaths(tool: AnyTool, args: Record<string, unknown>, workspace: string): string[] {
   if (tool.name === "apply_patch" && typeof args.patch === "string") {
     try {
-      return parsePatch(args.patch).flatMap((op) => [op.path, ...(op.type === "update" && op.moveTo ? [op.moveTo] : [])]).map((p) => resolvePath(workspace, p));
+      return parsePatch(args.patch)
+        .flatMap((op) => [op.path, ...(op.type === "update" && op.moveTo ? [op.moveTo] : [])])
+        .map((p) => resolvePath(workspace, p));
     } catch {
       return []; // the tool will refuse the patch itself
     }
@@ -46,7 +52,8 @@ export function editedPaths(tool: AnyTool, args: Record<string, unknown>, worksp
 }
 
 /** User prompts that start turns: not the engine's memory blocks. */
-export const isPrompt = (m: ChatMessage) => m.role === "user" && !(typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
+export const isPrompt = (m: ChatMessage) =>
+  m.role === "user" && !(typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
 
 /** The hooks the registry calls around a tool; contract: they never throw into the call. */
 export interface CheckpointHooks {
@@ -73,12 +80,23 @@ export function checkpointHooks(opts: {
     const cover = await checkpoints.coverage();
     if (!cover || cover.complete || toldPartial) return;
     toldPartial = true;
-    opts.emit({ type: "notice", level: "warn", text: `file checkpoints see only the first ${cover.maxFiles.toLocaleString("en-US")} files of the workspace (walk order): changes that commands make past them cannot be rewound` } as BusEvent);
+    opts.emit({
+      type: "notice",
+      level: "warn",
+      text: `file checkpoints see only the first ${cover.maxFiles.toLocaleString("en-US")} files of the workspace (walk order): changes that commands make past them cannot be rewound`,
+    } as BusEvent);
   };
   const report = async () => {
     const prompts = opts.prompts();
     const turns = await checkpoints.turns();
-    opts.emit({ type: "checkpoints.updated", turns: turns.map((t) => ({ turn: t.turn, prompt: prompts.get(t.turn) ?? "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) })) } as BusEvent);
+    opts.emit({
+      type: "checkpoints.updated",
+      turns: turns.map((t) => ({
+        turn: t.turn,
+        prompt: prompts.get(t.turn) ?? "",
+        changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })),
+      })),
+    } as BusEvent);
   };
   return {
     async report() {

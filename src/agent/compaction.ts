@@ -30,7 +30,8 @@ export function contextChars(messages: ChatMessage[]): number {
     if (typeof m.content === "string") n += m.content.length;
     else if (m.content !== null) n += m.content.reduce((sum, p) => sum + partChars(p), 0);
     // Reasoning kept for the transcript is never sent back (see wireMessages), so it does not count.
-    if (m.role === "assistant") for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length;
+    if (m.role === "assistant")
+      for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length;
   }
   return n;
 }
@@ -171,7 +172,9 @@ export function summaryRequest(folded: ChatMessage[], focus?: string): ChatMessa
   const parts = [`<conversation>\n${transcript}\n</conversation>`];
   if (previous !== null) {
     parts.unshift(`<previous-summary>\n${previous}\n</previous-summary>`);
-    parts.push("Merge the previous summary and the conversation after it into one summary; keep what the previous summary says unless the conversation made it obsolete.");
+    parts.push(
+      "Merge the previous summary and the conversation after it into one summary; keep what the previous summary says unless the conversation made it obsolete.",
+    );
   } else {
     parts.push("Summarise the conversation above.");
   }
@@ -250,7 +253,14 @@ export async function compact(messages: ChatMessage[], opts: CompactOptions): Pr
   try {
     const { outcome } = await completeWithRetry(
       opts.client,
-      { model: opts.model, messages: summaryRequest(messages.slice(1, selection.end), opts.focus), tools: [], stream: false, thinking: "off", signal },
+      {
+        model: opts.model,
+        messages: summaryRequest(messages.slice(1, selection.end), opts.focus),
+        tools: [],
+        stream: false,
+        thinking: "off",
+        signal,
+      },
       { maxRetries: 2, baseMs: 500, fallbackModel: undefined, ...opts.retry, onRetry: () => {}, onFallback: () => {} },
       { onText: () => {}, onReasoning: () => {} },
     );

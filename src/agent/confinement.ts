@@ -6,7 +6,10 @@ import { PROTECTED_PATHS, type WriteBoundary } from "../tools/paths.js";
 import { probeLandlock, sandboxArgv, type SandboxHost } from "../sandbox/landlock.js";
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
-export function effectiveSandboxMode(settings: Pick<Settings, "sandbox">, landlockAvailable: boolean): "off" | "read-only" | "workspace-write" {
+export function effectiveSandboxMode(
+  settings: Pick<Settings, "sandbox">,
+  landlockAvailable: boolean,
+): "off" | "read-only" | "workspace-write" {
   const mode = settings.sandbox.mode;
   if (mode === "auto") return landlockAvailable ? "workspace-write" : "off";
   return mode;
@@ -18,7 +21,11 @@ export function effectiveSandboxMode(settings: Pick<Settings, "sandbox">, landlo
  * "auto" falls back to unsandboxed and when TMPDIR is replaced by a private folder (one-shot and
  * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
  */
-export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">, notice?: (line: string) => void, host?: () => SandboxHost): CommandSandbox {
+export function commandSandbox(
+  settings: Pick<Settings, "sandbox" | "workspace">,
+  notice?: (line: string) => void,
+  host?: () => SandboxHost,
+): CommandSandbox {
   const { mode, network, writableRoots } = settings.sandbox;
   const said = new Set<string>();
   const say = (line: string) => {
@@ -33,8 +40,14 @@ export function commandSandbox(settings: Pick<Settings, "sandbox" | "workspace">
     wrap: (argv, options) => {
       const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
       const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;
-      if (probe && !probe.available) say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
-      const result = sandboxArgv({ mode: effective, workspace: settings.workspace, writableRoots, network }, argv, host?.(), options);
+      if (probe && !probe.available)
+        say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
+      const result = sandboxArgv(
+        { mode: effective, workspace: settings.workspace, writableRoots, network },
+        argv,
+        host?.(),
+        options,
+      );
       if ("notice" in result && result.notice) say(result.notice);
       return result;
     },

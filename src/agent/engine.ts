@@ -63,19 +63,36 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   };
   // Subagents, checkpoints and memory load with the first agent, not with the program.
   const wantsSubagents = config !== undefined && Object.keys(config.agents).length > 0;
-  const [subagentsModule, memoryModule] = await Promise.all([wantsSubagents ? import("./subagents.js") : null, ext.memory ? import("./memory-hooks.js") : null]);
-  const subagents = subagentsModule && config ? new subagentsModule.Subagents({ config, taskId, emit, spawn: (request) => spawn(request) }) : null;
+  const [subagentsModule, memoryModule] = await Promise.all([
+    wantsSubagents ? import("./subagents.js") : null,
+    ext.memory ? import("./memory-hooks.js") : null,
+  ]);
+  const subagents =
+    subagentsModule && config
+      ? new subagentsModule.Subagents({ config, taskId, emit, spawn: (request) => spawn(request) })
+      : null;
   const tools = new ToolRegistry([...builtinTools(), ...ext.tools, ...(subagents?.tools(0) ?? [])], ext.sources);
-  const opened = await openSession(settings, options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId()));
+  const opened = await openSession(
+    settings,
+    options.sessionFile ?? sessionFileFor(settings.sessionDir, newSessionId()),
+  );
   const { loaded, sessionFile } = opened;
   if (loaded.warning) emit({ type: "notice", taskId, level: "warn", text: loaded.warning });
   // A history with a call and no result (or a result and no call) is refused by providers whole.
   const repaired = repairToolPairs(loaded.data.messages);
   if (repaired.added + repaired.dropped > 0) {
-    emit({ type: "notice", taskId, level: "warn", text: `the session's history was repaired: ${repaired.added} tool call(s) without a result got an [interrupted] result, ${repaired.dropped} result(s) without a call were dropped` });
+    emit({
+      type: "notice",
+      taskId,
+      level: "warn",
+      text: `the session's history was repaired: ${repaired.added} tool call(s) without a result got an [interrupted] result, ${repaired.dropped} result(s) without a call were dropped`,
+    });
   }
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
-  const checkpoints = lazyCheckpoints({ dir: join(settings.home, "checkpoints", loaded.data.id), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+  const checkpoints = lazyCheckpoints({
+    dir: join(settings.home, "checkpoints", loaded.data.id),
+    roots: [settings.workspace, ...settings.sandbox.writableRoots],
+  });
   const client = options.client ?? createProviderClient(settings);
   // Settings from the loader always carry the list (--fallback-model first); hand-made ones may not.
   const fallbacks = settings.fallback ? fallbackRoutes(settings) : undefined;
@@ -98,7 +115,17 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     contextBudget: contextBudget(settings.contextWindow ?? knownContextWindow(settings.model, settings.models)),
     checkpoints,
     ...(ext.memory && memoryModule
-      ? { memory: memoryModule.memoryHooks({ store: ext.memory, client, model: () => agent.model, topK: settings.memory.topK, distill: settings.memory.distill, workspace: settings.workspace, emit }) }
+      ? {
+          memory: memoryModule.memoryHooks({
+            store: ext.memory,
+            client,
+            model: () => agent.model,
+            topK: settings.memory.topK,
+            distill: settings.memory.distill,
+            workspace: settings.workspace,
+            emit,
+          }),
+        }
       : {}),
   });
   if (subagents) {
@@ -107,7 +134,10 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     spawn = (request) => {
       const allowed = request.def.allowed_tools ? new Set(request.def.allowed_tools) : null;
       const pick = (tool: AnyTool) => !allowed || allowed.has(tool.name);
-      const childTools = new ToolRegistry([...builtinTools(), ...ext.tools, ...subagents.tools(request.depth)].filter(pick), ext.sources.map((source) => filteredSource(source, pick)));
+      const childTools = new ToolRegistry(
+        [...builtinTools(), ...ext.tools, ...subagents.tools(request.depth)].filter(pick),
+        ext.sources.map((source) => filteredSource(source, pick)),
+      );
       const model = request.def.model ?? agent.model;
       const who = { agentId: request.agentId, name: request.name, waiting: request.waiting };
       const authorize = options.authorize;
@@ -124,8 +154,16 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         },
         session: newSession(settings.workspace, model),
         sessionFile: null,
-        systemPrompt: childPrompt(systemPromptFor(settings, options.mode ?? "default", ext, childTools.names()), request),
-        ...(authorize ? { authorize: (tool: AnyTool, args: Record<string, unknown>, call: ToolCall) => authorize(tool, args, call, who) } : {}),
+        systemPrompt: childPrompt(
+          systemPromptFor(settings, options.mode ?? "default", ext, childTools.names()),
+          request,
+        ),
+        ...(authorize
+          ? {
+              authorize: (tool: AnyTool, args: Record<string, unknown>, call: ToolCall) =>
+                authorize(tool, args, call, who),
+            }
+          : {}),
         sandbox,
         boundary: writeBoundary(settings),
         web: settings.web,
@@ -159,7 +197,15 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
  * goes on in a new file, with a warning that says where.
  * Contract: rejects (SessionBusyError, SessionUnwritableError) with no lock held.
  */
-async function openSession(settings: Settings, requested: string): Promise<{ loaded: LoadedSession; sessionFile: string; release: () => Promise<void>; workspaceSweep: Promise<void> }> {
+async function openSession(
+  settings: Settings,
+  requested: string,
+): Promise<{
+  loaded: LoadedSession;
+  sessionFile: string;
+  release: () => Promise<void>;
+  workspaceSweep: Promise<void>;
+}> {
   let sessionFile = requested;
   let release = await lockSession(sessionFile);
   try {
@@ -175,7 +221,10 @@ async function openSession(settings: Settings, requested: string): Promise<{ loa
       loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
       sessionFile = fork;
     }
-    await sweepTempFiles([settings.home, settings.sessionDir, dirname(sessionFile)], [join(settings.home, "checkpoints", loaded.data.id)]);
+    await sweepTempFiles(
+      [settings.home, settings.sessionDir, dirname(sessionFile)],
+      [join(settings.home, "checkpoints", loaded.data.id)],
+    );
     // The workspace may be large: its sweep goes on in the background and close() waits for it.
     const workspaceSweep = sweepTempFiles([], [settings.workspace]).then(() => {});
     return { loaded, sessionFile, release, workspaceSweep };
@@ -186,7 +235,12 @@ async function openSession(settings: Settings, requested: string): Promise<{ loa
 }
 
 /** The system prompt for a task in `mode` (rebuilt when the mode changes). */
-export function systemPromptFor(settings: Settings, mode: PermissionMode, ext: Extensions = noExtensions(), toolNames?: string[]): string {
+export function systemPromptFor(
+  settings: Settings,
+  mode: PermissionMode,
+  ext: Extensions = noExtensions(),
+  toolNames?: string[],
+): string {
   return buildSystemPrompt({
     workspace: settings.workspace,
     toolNames: toolNames ?? [...builtinTools(), ...ext.tools].map((t) => t.name),

@@ -62,7 +62,14 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   // What is not configured is not loaded: a one-shot run pays only for what it uses.
   const { hookSpecs } = await import("../config/hooks.js");
   const specs = hookSpecs(settings.hooks);
-  const [{ discoverSkills, skillsPromptSection }, { skillTool }, { loadAgentsMd }, { sessionSearchTool }, hooksModule, memoryModules] = await Promise.all([
+  const [
+    { discoverSkills, skillsPromptSection },
+    { skillTool },
+    { loadAgentsMd },
+    { sessionSearchTool },
+    hooksModule,
+    memoryModules,
+  ] = await Promise.all([
     import("../skills/skills.js"),
     import("../skills/skill-tool.js"),
     import("./agents-md.js"),
@@ -72,16 +79,25 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
-  const { skills, problems: skillProblems } = discoverSkills({ workspace: settings.workspace, home: settings.home, userHome: opts.userHome ?? homedir() });
+  const { skills, problems: skillProblems } = discoverSkills({
+    workspace: settings.workspace,
+    home: settings.home,
+    userHome: opts.userHome ?? homedir(),
+  });
   problems.push(...skillProblems);
-  const agents = settings.agentsMd ? loadAgentsMd({ workspace: settings.workspace, home: settings.home }) : { text: "", files: [], warnings: [] };
+  const agents = settings.agentsMd
+    ? loadAgentsMd({ workspace: settings.workspace, home: settings.home })
+    : { text: "", files: [], warnings: [] };
   problems.push(...agents.warnings);
-  const hooks = hooksModule ? new hooksModule[0].HookRunner(specs, { workspace: settings.workspace, env: hooksModule[1].commandEnv(env) }) : null;
+  const hooks = hooksModule
+    ? new hooksModule[0].HookRunner(specs, { workspace: settings.workspace, env: hooksModule[1].commandEnv(env) })
+    : null;
 
   const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
   // Search across sessions: the index (SQLite, loaded on the first search) is opened once.
   let index: Promise<SessionIndex> | null = null;
-  const openIndex = async () => (await import("../session/search.js")).SessionIndex.open(join(settings.home, "sessions.db"));
+  const openIndex = async () =>
+    (await import("../session/search.js")).SessionIndex.open(join(settings.home, "sessions.db"));
   tools.push(sessionSearchTool(() => (index ??= openIndex()), settings.sessionDir));
   const memory = memoryModules ? new memoryModules[0].MemoryStore(join(settings.home, "memory.json")) : null;
   if (memory && memoryModules) tools.push(...memoryModules[1].memoryTools(memory, { workspace: settings.workspace }));
@@ -89,7 +105,11 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   let mcp: McpManager | null = null;
   const serverNames = Object.keys(settings.mcpServers);
   if (serverNames.length > 0) {
-    const [{ resolveServers }, { McpManager: Manager }, { mcpHelperTools, mcpToolSource }] = await Promise.all([import("../config/mcp.js"), import("../mcp/manager.js"), import("../mcp/tools.js")]);
+    const [{ resolveServers }, { McpManager: Manager }, { mcpHelperTools, mcpToolSource }] = await Promise.all([
+      import("../config/mcp.js"),
+      import("../mcp/manager.js"),
+      import("../mcp/tools.js"),
+    ]);
     const resolved = resolveServers(settings.mcpServers, { workspace: settings.workspace, env });
     problems.push(...resolved.problems);
     if (resolved.specs.length > 0) {
@@ -112,7 +132,11 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     hooks,
     mcp: manager,
     memory,
-    prompt: { skills: skillsPromptSection(skills), agentsMd: agents.text, mcpServers: manager ? manager.serverNames() : [] },
+    prompt: {
+      skills: skillsPromptSection(skills),
+      agentsMd: agents.text,
+      mcpServers: manager ? manager.serverNames() : [],
+    },
     problems,
     mcpStatuses: () => manager?.statuses() ?? [],
     close: async () => {

@@ -14,7 +14,9 @@ const KEEP = 1_000;
  */
 export function capStoredArguments(args: string, cap = STORED_ARGUMENTS_CAP): string {
   if (args.length <= cap) return args;
-  const dropped = JSON.stringify({ _cut: `arguments of ${args.length.toLocaleString("en-US")} characters were not kept in the history` });
+  const dropped = JSON.stringify({
+    _cut: `arguments of ${args.length.toLocaleString("en-US")} characters were not kept in the history`,
+  });
   let parsed: unknown;
   try {
     parsed = JSON.parse(args);
@@ -24,7 +26,9 @@ export function capStoredArguments(args: string, cap = STORED_ARGUMENTS_CAP): st
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return dropped;
   const shortened = Object.fromEntries(
     Object.entries(parsed as Record<string, unknown>).map(([k, v]) =>
-      typeof v === "string" && v.length > LONG_STRING ? [k, `${v.slice(0, KEEP)}…[${(v.length - KEEP).toLocaleString("en-US")} more characters cut from the history]`] : [k, v],
+      typeof v === "string" && v.length > LONG_STRING
+        ? [k, `${v.slice(0, KEEP)}…[${(v.length - KEEP).toLocaleString("en-US")} more characters cut from the history]`]
+        : [k, v],
     ),
   );
   const text = JSON.stringify(shortened);

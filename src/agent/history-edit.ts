@@ -10,7 +10,8 @@ import type { CompactionResult } from "./compaction.js";
 export function dropMemoryBlocks(messages: ChatMessage[]): void {
   for (let i = messages.length - 1; i > 0; i--) {
     const m = messages[i]!;
-    if (m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START)) messages.splice(i, 1);
+    if (m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START))
+      messages.splice(i, 1);
   }
 }
 
@@ -29,11 +30,23 @@ export function dropLastTurns(messages: ChatMessage[], n: number): number {
 }
 
 /** Puts a compaction's result in place: the new messages live, the folded ones archived, a record kept. */
-export function applyCompaction(messages: ChatMessage[], session: SessionData, result: CompactionResult, focus: string | undefined): void {
+export function applyCompaction(
+  messages: ChatMessage[],
+  session: SessionData,
+  result: CompactionResult,
+  focus: string | undefined,
+): void {
   messages.splice(0, messages.length, ...result.messages);
   session.archive = [...(session.archive ?? []), ...result.folded.filter((m) => m.role !== "system")];
   session.compactions = [
     ...(session.compactions ?? []),
-    { at: new Date().toISOString(), folded: result.foldedCount, kept: result.kept, summaryChars: result.summaryChars, failed: result.failed, ...(focus ? { focus } : {}) },
+    {
+      at: new Date().toISOString(),
+      folded: result.foldedCount,
+      kept: result.kept,
+      summaryChars: result.summaryChars,
+      failed: result.failed,
+      ...(focus ? { focus } : {}),
+    },
   ];
 }

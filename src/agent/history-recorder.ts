@@ -50,15 +50,34 @@ export class HistoryRecorder {
         return;
       }
       case "tool.started":
-        items.push({ type: "tool", callId: event.callId, name: event.name, kind: event.kind, summary: event.summary, status: "running", display: "", durationMs: null });
+        items.push({
+          type: "tool",
+          callId: event.callId,
+          name: event.name,
+          kind: event.kind,
+          summary: event.summary,
+          status: "running",
+          display: "",
+          durationMs: null,
+        });
         return;
       case "tool.completed": {
         const done = { status: event.status, display: event.display, durationMs: event.durationMs };
-        const i = items.findLastIndex((it) => it.type === "tool" && it.callId === event.callId && it.status === "running");
+        const i = items.findLastIndex(
+          (it) => it.type === "tool" && it.callId === event.callId && it.status === "running",
+        );
         const item = items[i];
         if (item?.type === "tool") items[i] = { ...item, ...done };
         // Rejected before it ran (unknown tool, invalid arguments, denied, a cut reply): an item all the same.
-        else items.push({ type: "tool", callId: event.callId, name: event.name, kind: event.kind ?? null, summary: event.summary ?? "", ...done });
+        else
+          items.push({
+            type: "tool",
+            callId: event.callId,
+            name: event.name,
+            kind: event.kind ?? null,
+            summary: event.summary ?? "",
+            ...done,
+          });
         return;
       }
       case "memory.retrieved":
@@ -66,7 +85,15 @@ export class HistoryRecorder {
         return;
       case "context.compacted":
         items.push({
-          type: "compaction", at: new Date().toISOString(), folded: event.folded, kept: event.kept, summaryChars: event.summaryChars, failed: event.failed, beforeChars: event.beforeChars, afterChars: event.afterChars, summary: event.summary,
+          type: "compaction",
+          at: new Date().toISOString(),
+          folded: event.folded,
+          kept: event.kept,
+          summaryChars: event.summaryChars,
+          failed: event.failed,
+          beforeChars: event.beforeChars,
+          afterChars: event.afterChars,
+          summary: event.summary,
           ...(event.focus ? { focus: event.focus } : {}),
           ...(event.error ? { error: event.error } : {}),
         });

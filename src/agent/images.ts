@@ -21,7 +21,8 @@ export async function loadImage(path: string, cwd: string): Promise<ImageResult>
     const read = await withWalk(abs, { followFinal: true }, async (w) => {
       const st = w.lstat();
       if (st?.isDirectory()) throw new ToolError(`${path} is a directory, not an image`);
-      if (st?.isFile() && st.size > MAX_IMAGE_BYTES) throw new ToolError(`${path} is ${mb(st.size)}; images must be at most 12 MB`);
+      if (st?.isFile() && st.size > MAX_IMAGE_BYTES)
+        throw new ToolError(`${path} is ${mb(st.size)}; images must be at most 12 MB`);
       return readRegular(w, path, MAX_IMAGE_BYTES, `${path} is over 12 MB; images must be at most 12 MB`);
     });
     if (read === null) return { ok: false, error: `no such file: ${path}` };
@@ -35,15 +36,21 @@ export async function loadImage(path: string, cwd: string): Promise<ImageResult>
   try {
     meta = await sharp(input).metadata();
   } catch (error) {
-    return { ok: false, error: `${path} is not an image that can be decoded (${(error as Error).message.split("\n")[0]})` };
+    return {
+      ok: false,
+      error: `${path} is not an image that can be decoded (${(error as Error).message.split("\n")[0]})`,
+    };
   }
-  if (!meta.width || !meta.height) return { ok: false, error: `${path} is not an image that can be decoded (no dimensions)` };
+  if (!meta.width || !meta.height)
+    return { ok: false, error: `${path} is not an image that can be decoded (no dimensions)` };
   const long = Math.max(meta.width, meta.height);
   const keepPng = meta.hasAlpha === true || meta.format === "png" || meta.format === "gif";
   try {
     let image = sharp(input, { animated: false }).rotate();
     if (long > MAX_EDGE) image = image.resize(MAX_EDGE, MAX_EDGE, { fit: "inside" });
-    const { data, info } = await (keepPng ? image.png() : image.jpeg({ quality: 85 })).toBuffer({ resolveWithObject: true });
+    const { data, info } = await (keepPng ? image.png() : image.jpeg({ quality: 85 })).toBuffer({
+      resolveWithObject: true,
+    });
     const mime = keepPng ? "image/png" : "image/jpeg";
     const scaled = long > MAX_EDGE ? `, resized from ${meta.width}x${meta.height}` : "";
     return {
@@ -57,9 +64,14 @@ export async function loadImage(path: string, cwd: string): Promise<ImageResult>
 }
 
 /** Builds a user message from text and image paths; errors name each refused image. */
-export async function buildPrompt(text: string, paths: string[], cwd: string): Promise<{ content: string | ContentPart[]; notes: string[]; errors: string[] }> {
+export async function buildPrompt(
+  text: string,
+  paths: string[],
+  cwd: string,
+): Promise<{ content: string | ContentPart[]; notes: string[]; errors: string[] }> {
   if (paths.length === 0) return { content: text, notes: [], errors: [] };
-  if (paths.length > MAX_IMAGES) return { content: text, notes: [], errors: [`at most ${MAX_IMAGES} images per turn; ${paths.length} were given`] };
+  if (paths.length > MAX_IMAGES)
+    return { content: text, notes: [], errors: [`at most ${MAX_IMAGES} images per turn; ${paths.length} were given`] };
   const results = await Promise.all(paths.map((p) => loadImage(p, cwd)));
   const errors = results.flatMap((r) => (r.ok ? [] : [r.error]));
   const parts = results.flatMap((r) => (r.ok ? [r.part] : []));

@@ -54,7 +54,11 @@ export function signalExitCode(signal: NodeJS.Signals): number {
  * with `signalExitCode` once `fn` is done. Writes to a terminal that went away (SIGHUP) fail
  * quietly instead of crashing the save.
  */
-export async function withTermination<T>(onSignal: (signal: TerminationSignal) => void, fn: () => Promise<T>, budgetMs = 8_000): Promise<T> {
+export async function withTermination<T>(
+  onSignal: (signal: TerminationSignal) => void,
+  fn: () => Promise<T>,
+  budgetMs = 8_000,
+): Promise<T> {
   let received: TerminationSignal | null = null;
   const handlers = terminationSignals.map((signal) => {
     const handler = () => {

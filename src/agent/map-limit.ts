@@ -1,7 +1,11 @@
 // Runs async work over a list with at most N at once, keeping results in input order.
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

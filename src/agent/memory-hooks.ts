@@ -41,7 +41,17 @@ export function memoryHooks(opts: MemoryHookOptions): MemoryHooks {
       if (!opts.distill) return [];
       try {
         const existing = await opts.store.list();
-        const outcome = await opts.client.complete({ model: opts.model(), messages: distillRequest(turn, existing), tools: [], stream: false, thinking: "off", signal: signal ? AbortSignal.any([AbortSignal.timeout(120_000), signal]) : AbortSignal.timeout(120_000) }, { onText: () => {}, onReasoning: () => {} });
+        const outcome = await opts.client.complete(
+          {
+            model: opts.model(),
+            messages: distillRequest(turn, existing),
+            tools: [],
+            stream: false,
+            thinking: "off",
+            signal: signal ? AbortSignal.any([AbortSignal.timeout(120_000), signal]) : AbortSignal.timeout(120_000),
+          },
+          { onText: () => {}, onReasoning: () => {} },
+        );
         if (!outcome.ok) return [];
         const saved: string[] = [];
         for (const item of parseDistilled(outcome.reply.content)) {

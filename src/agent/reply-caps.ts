@@ -18,7 +18,8 @@ export interface ReplyCut {
 }
 
 export function describeCut(cut: ReplyCut): string {
-  const what = cut.what === "arguments" ? "a tool call's arguments" : cut.what === "answer" ? "the answer" : "the reasoning";
+  const what =
+    cut.what === "arguments" ? "a tool call's arguments" : cut.what === "answer" ? "the answer" : "the reasoning";
   return `${what} passed the cap of ${cut.limit.toLocaleString("en-US")} characters and the reply was cut there`;
 }
 

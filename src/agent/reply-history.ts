@@ -28,12 +28,23 @@ export function recordReply(messages: ChatMessage[], reply: ModelReply, freshId:
     role: "assistant",
     content: content === "" && calls.length > 0 ? null : content,
     // The call runs with all its arguments; the history keeps at most STORED_ARGUMENTS_CAP of them.
-    ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: capStoredArguments(c.arguments) } })) } : {}),
+    ...(calls.length
+      ? {
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: "function" as const,
+            function: { name: c.name, arguments: capStoredArguments(c.arguments) },
+          })),
+        }
+      : {}),
     ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
     ...(reply.reasoningItems?.length ? { reasoning_items: reply.reasoningItems } : {}),
   });
   const refused = cut
-    ? calls.map((call) => ({ call, forModel: `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).` }))
+    ? calls.map((call) => ({
+        call,
+        forModel: `error: not run: ${cut}, so this call's arguments are incomplete. Send large content in several smaller calls (for example, write a file in parts).`,
+      }))
     : [];
   for (const { call, forModel } of refused) messages.push({ role: "tool", tool_call_id: call.id, content: forModel });
   return { calls, content, cut, refused };

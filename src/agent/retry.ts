@@ -17,7 +17,9 @@ export function isRetryable(error: ModelFailure): boolean {
 }
 
 export function describeFailure(error: ModelFailure): string {
-  return error.status !== undefined && !error.message.startsWith(String(error.status)) ? `${error.status} ${error.message}` : error.message;
+  return error.status !== undefined && !error.message.startsWith(String(error.status))
+    ? `${error.status} ${error.message}`
+    : error.message;
 }
 
 /** Resolves after `ms`, or at once when the signal aborts. */
@@ -87,7 +89,13 @@ export async function completeWithRetry(
     // The same model on the same client would only repeat the failure.
     if (!route.client && route.model === model && provider === policy.provider) continue;
     const toProvider = route.client ? route.provider : policy.provider;
-    policy.onFallback({ from: model, to: route.model, error: outcome.error, ...(provider ? { fromProvider: provider } : {}), ...(toProvider && toProvider !== provider ? { toProvider } : {}) });
+    policy.onFallback({
+      from: model,
+      to: route.model,
+      error: outcome.error,
+      ...(provider ? { fromProvider: provider } : {}),
+      ...(toProvider && toProvider !== provider ? { toProvider } : {}),
+    });
     outcome = await (route.client ?? client).complete({ ...request, model: route.model }, handlers);
     model = route.model;
     provider = toProvider;

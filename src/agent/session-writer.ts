@@ -5,7 +5,9 @@ import { boundSessionSize } from "../session/size-bound.js";
 import { serializeSession, writeSessionText, type SessionData } from "../session/store.js";
 import { completeSteps } from "./history.js";
 
-export type WriterEvent = { type: "session.saved"; sessionFile: string; messages: number } | { type: "notice"; level: "error" | "warn"; text: string };
+export type WriterEvent =
+  | { type: "session.saved"; sessionFile: string; messages: number }
+  | { type: "notice"; level: "error" | "warn"; text: string };
 
 export class SessionWriter {
   /** Set while the newest save failed: why, in one line. */
@@ -35,8 +37,18 @@ export class SessionWriter {
     // A session must stay savable: the archive's oldest part goes first; a live history too big is refused.
     const size = boundSessionSize(session);
     if (!size.ok) return (this.queue = this.queue.then(() => this.failed(file, new Error(size.reason))));
-    if (size.droppedArchived > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedArchived} of its oldest archived (compacted) messages were dropped` });
-    if (size.droppedHistory > 0) this.emit({ type: "notice", level: "warn", text: `the session file grew too large: ${size.droppedHistory} of its oldest transcript items were dropped` });
+    if (size.droppedArchived > 0)
+      this.emit({
+        type: "notice",
+        level: "warn",
+        text: `the session file grew too large: ${size.droppedArchived} of its oldest archived (compacted) messages were dropped`,
+      });
+    if (size.droppedHistory > 0)
+      this.emit({
+        type: "notice",
+        level: "warn",
+        text: `the session file grew too large: ${size.droppedHistory} of its oldest transcript items were dropped`,
+      });
     let text: string;
     try {
       text = serializeSession({ ...session, messages });

@@ -19,7 +19,10 @@ export function shellNote(command: string, result: ToolCallResult | null): strin
   const head = `${SHELL_INPUT_OPEN}${command}</bash-input>`;
   if (!result) return head;
   // run_command's result starts with "$ COMMAND": the input tag says that already.
-  const body = result.status === "ok" || result.status === "error" ? result.forModel.replace(/^\$ [^\n]*\n/, "") : `${result.status}: ${result.forModel}`;
+  const body =
+    result.status === "ok" || result.status === "error"
+      ? result.forModel.replace(/^\$ [^\n]*\n/, "")
+      : `${result.status}: ${result.forModel}`;
   const output = clampResult(body, { maxBytes: SHELL_NOTE_MAX_BYTES, strategy: "head-tail" });
   return `${head}\n<bash-output>\n${output}\n</bash-output>\nThe user ran this command themselves with \`!\`; take its output into account from now on.`;
 }

@@ -3,7 +3,12 @@
 import type { BusEvent, EventOf } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "../tools/define.js";
-import { DEFAULT_MAX_DEPTH, MAX_PARALLEL_SUBAGENTS, type SubagentDef, type SubagentsConfig } from "../config/subagents.js";
+import {
+  DEFAULT_MAX_DEPTH,
+  MAX_PARALLEL_SUBAGENTS,
+  type SubagentDef,
+  type SubagentsConfig,
+} from "../config/subagents.js";
 import type { TurnResult } from "./agent.js";
 import { addUsage } from "./providers/usage.js";
 
@@ -145,7 +150,9 @@ export class Subagents {
 
   /** Stops one child (or all): queued ones never start, running ones stop at their next step boundary. */
   stop(agentId?: string, options: { force?: boolean } = {}): boolean {
-    const targets = agentId ? [this.children.get(agentId)].filter((c): c is Child => c !== undefined) : [...this.children.values()];
+    const targets = agentId
+      ? [this.children.get(agentId)].filter((c): c is Child => c !== undefined)
+      : [...this.children.values()];
     let any = false;
     for (const child of targets) {
       if (child.row.endedAt !== null) continue;
@@ -170,13 +177,35 @@ export class Subagents {
   }
 
   /** Runs one delegation to its end; what the `subagent` tool returns to the model. */
-  async delegate(name: string, task: string, depth: number, signal: AbortSignal): Promise<{ text: string; ok: boolean; id: string }> {
+  async delegate(
+    name: string,
+    task: string,
+    depth: number,
+    signal: AbortSignal,
+  ): Promise<{ text: string; ok: boolean; id: string }> {
     const def = this.opts.config.agents[name];
-    if (!def) throw new ToolError(`unknown agent "${name}"; configured agents: ${Object.keys(this.opts.config.agents).join(", ")}`);
+    if (!def)
+      throw new ToolError(
+        `unknown agent "${name}"; configured agents: ${Object.keys(this.opts.config.agents).join(", ")}`,
+      );
     const id = `agent-${this.next++}`;
     const iso = new Date(this.now()).toISOString();
     const child: Child = {
-      row: { id, name, task, status: "queued", durationMs: 0, preview: "", depth, startedAt: null, endedAt: null, lastActivityAt: iso, tool: null, usage: { prompt: 0, completion: 0 }, files: [] },
+      row: {
+        id,
+        name,
+        task,
+        status: "queued",
+        durationMs: 0,
+        preview: "",
+        depth,
+        startedAt: null,
+        endedAt: null,
+        lastActivityAt: iso,
+        tool: null,
+        usage: { prompt: 0, completion: 0 },
+        files: [],
+      },
       agent: null,
       stop: new AbortController(),
       startedMs: null,
@@ -219,11 +248,19 @@ export class Subagents {
       }
       if (result.reason === "interrupted") {
         this.finish(child, "stopped", result.response);
-        return { id, ok: false, text: `[stopped] ${id} (${name}) was stopped before finishing${result.response ? `; its last words: ${result.response}` : ""}` };
+        return {
+          id,
+          ok: false,
+          text: `[stopped] ${id} (${name}) was stopped before finishing${result.response ? `; its last words: ${result.response}` : ""}`,
+        };
       }
       const why = result.error ?? result.reason;
       this.finish(child, "failed", why);
-      return { id, ok: false, text: `${id} (${name}) failed: ${why}${result.response ? `\nits last answer: ${result.response}` : ""}` };
+      return {
+        id,
+        ok: false,
+        text: `${id} (${name}) failed: ${why}${result.response ? `\nits last answer: ${result.response}` : ""}`,
+      };
     } finally {
       release?.();
       signal.removeEventListener("abort", onForce);
@@ -233,7 +270,13 @@ export class Subagents {
   private finish(child: Child, status: "done" | "failed" | "stopped", text: string): void {
     const end = this.now();
     const durationMs = child.startedMs === null ? 0 : end - child.startedMs;
-    this.update(child, { status, preview: preview(text), endedAt: new Date(end).toISOString(), durationMs, tool: null });
+    this.update(child, {
+      status,
+      preview: preview(text),
+      endedAt: new Date(end).toISOString(),
+      durationMs,
+      tool: null,
+    });
   }
 
   /** Keeps a child's row current from its own events: tool, tokens, files, liveness. */
@@ -249,7 +292,10 @@ export class Subagents {
         // Only an edit that was made counts as a file the child touched.
         const path = child.editing.get(event.callId);
         child.editing.delete(event.callId);
-        const files = event.status === "ok" && path !== undefined && !child.row.files.includes(path) ? [...child.row.files, path] : child.row.files;
+        const files =
+          event.status === "ok" && path !== undefined && !child.row.files.includes(path)
+            ? [...child.row.files, path]
+            : child.row.files;
         this.update(child, { tool: null, files });
         return;
       }
@@ -281,13 +327,18 @@ export class Subagents {
       summarize: (a) => `${a.agent}: ${a.task.split("\n", 1)[0]!.slice(0, 80)}`,
       run: async (args, ctx) => {
         const result = await this.delegate(args.agent, args.task, depth + 1, ctx.signal);
-        return { forModel: result.text, display: `${result.id} ${result.ok ? "done" : "did not finish"}: ${preview(result.text, 80)}`, ...(result.ok ? {} : { isError: true }) };
+        return {
+          forModel: result.text,
+          display: `${result.id} ${result.ok ? "done" : "did not finish"}: ${preview(result.text, 80)}`,
+          ...(result.ok ? {} : { isError: true }),
+        };
       },
     });
     const agentList = defineTool({
       name: "agent_list",
       kind: "agent",
-      description: "Show the subagent board of this task: id, status, duration, agent and task, and a preview of each result.",
+      description:
+        "Show the subagent board of this task: id, status, duration, agent and task, and a preview of each result.",
       params: z.object({}),
       summarize: () => "",
       run: async () => this.describe(),

@@ -5,7 +5,15 @@ import type { Settings } from "../config/schema.js";
 import { randomId } from "../protocol/ids.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskStatus } from "../protocol/events.js";
 import { trustedCommandArgv } from "../sandbox/classify.js";
-import { alwaysRuleFor, applyAlways, commandOf, decide, describeAlways, type AlwaysRule, type Remembered } from "../sandbox/policy.js";
+import {
+  alwaysRuleFor,
+  applyAlways,
+  commandOf,
+  decide,
+  describeAlways,
+  type AlwaysRule,
+  type Remembered,
+} from "../sandbox/policy.js";
 import { savePermission } from "../session/permissions.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
@@ -39,29 +47,58 @@ export interface ApprovalContext {
 }
 
 /** `asked`: the user was asked (the time until the answer is not the tool's). */
-export type Decision = { allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean };
+export type Decision =
+  | { allow: true; args?: Record<string, unknown>; asked?: boolean }
+  | { allow: false; reason: string; asked?: boolean };
 
 /**
  * Contract: resolves once the call may run (possibly with rewritten args) or is refused; a call
  * that needs approval resolves when the user answers or the turn stops (tasks.ts resolves them).
  */
-export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): Promise<Decision> {
+export async function authorizeCall(
+  ctx: ApprovalContext,
+  task: ApprovalTask,
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  callId: string,
+  who?: Asker,
+): Promise<Decision> {
   const { yolo, deny } = ctx.settings;
-  const verdict = decide({ tool: tool.name, kind: tool.kind, args, approval: task.approval, mode: task.mode, remembered: task.remembered, yolo, deny, ...(tool.mcp ? { mcp: tool.mcp } : {}) });
+  const verdict = decide({
+    tool: tool.name,
+    kind: tool.kind,
+    args,
+    approval: task.approval,
+    mode: task.mode,
+    remembered: task.remembered,
+    yolo,
+    deny,
+    ...(tool.mcp ? { mcp: tool.mcp } : {}),
+  });
   const command = commandOf(args);
   if (verdict.decision === "allow") {
     // A command trusted as read-only runs as recognised (git with the repository's own programs
     // neutralised), never as typed.
-    const argv = verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
+    const argv =
+      verdict.readOnly && tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
     return argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true };
   }
   // The reason names the rule and the part already where a rule decided; a policy verdict names the part here.
-  const why = verdict.part && !verdict.reason.includes(verdict.part) ? `${verdict.reason} (the part: ${verdict.part})` : verdict.reason;
+  const why =
+    verdict.part && !verdict.reason.includes(verdict.part)
+      ? `${verdict.reason} (the part: ${verdict.part})`
+      : verdict.reason;
   if (verdict.decision === "deny") return { allow: false, reason: why };
-  if (!ctx.interactive) return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
+  if (!ctx.interactive)
+    return { allow: false, reason: `this call needs approval (${why}) and nobody can answer here; it was not run` };
   const dangerous = verdict.danger === "dangerous";
   // A dangerous command's card gives the rule's own words; the rule name and the matched part are shown apart.
-  const request = await approvalRequest(tool, args, dangerous && verdict.plain ? verdict.plain : why, ctx.settings.workspace);
+  const request = await approvalRequest(
+    tool,
+    args,
+    dangerous && verdict.plain ? verdict.plain : why,
+    ctx.settings.workspace,
+  );
   // A subagent's question is the parent task's, labelled with who asks.
   if (who) request.title = `[${who.agentId} ${who.name}] ${request.title}`;
   const always = alwaysRuleFor(tool.kind, command, tool.name, dangerous);
@@ -80,15 +117,27 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
         const scope = dangerous ? "task" : asked;
         const rule = applyAlways(task.remembered, always);
         if (scope === "workspace") void persistRule(ctx.settings, always);
-        ctx.emit({ type: "notice", taskId: task.id, level: "info", text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}` });
+        ctx.emit({
+          type: "notice",
+          taskId: task.id,
+          level: "info",
+          text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}`,
+        });
       },
     });
     task.status = "waiting";
     ctx.emit({
-      type: "approval.requested", taskId: task.id, ...(who ? { agentId: who.agentId } : {}), requestId, callId, tool: tool.name, kind: tool.kind, ...request,
+      type: "approval.requested",
+      taskId: task.id,
+      ...(who ? { agentId: who.agentId } : {}),
+      requestId,
+      callId,
+      tool: tool.name,
+      kind: tool.kind,
+      ...request,
       ...(verdict.rule ? { rule: verdict.rule } : {}),
       ...(dangerous ? { dangerous: true } : {}),
-      ...(verdict.part ?? (dangerous ? command : undefined) ? { match: verdict.part ?? command } : {}),
+      ...((verdict.part ?? (dangerous ? command : undefined)) ? { match: verdict.part ?? command } : {}),
       always: describeAlways(always),
       alwaysWorkspace: !dangerous,
     });
@@ -99,7 +148,12 @@ export async function authorizeCall(ctx: ApprovalContext, task: ApprovalTask, to
 /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
 async function persistRule(settings: Settings, always: AlwaysRule): Promise<void> {
   try {
-    const rule = always.kind === "tool" ? { tool: always.tool } : always.kind === "edits" ? { edits: true } : { command: always.kind === "prefix" ? always.prefix : always.command };
+    const rule =
+      always.kind === "tool"
+        ? { tool: always.tool }
+        : always.kind === "edits"
+          ? { edits: true }
+          : { command: always.kind === "prefix" ? always.prefix : always.command };
     await savePermission(settings.home, settings.workspace, rule);
   } catch (error) {
     log("warn", "saving a permission", error);

@@ -5,10 +5,16 @@ import type { EventOf } from "../protocol/events.js";
 import type { Agent } from "./agent.js";
 
 /** What it reports, without the task id (the caller adds it). */
-type Report = { type: "notice"; level: "info" | "warn" | "error"; text: string } | Omit<EventOf<"session.loaded">, "taskId">;
+type Report =
+  | { type: "notice"; level: "info" | "warn" | "error"; text: string }
+  | Omit<EventOf<"session.loaded">, "taskId">;
 
 /** Contract: never throws; every outcome, failures included, is reported through `report`. */
-export async function rewindTask(agent: Agent, command: CommandOf<"session.rewind" | "file.revert">, report: (event: Report) => void): Promise<void> {
+export async function rewindTask(
+  agent: Agent,
+  command: CommandOf<"session.rewind" | "file.revert">,
+  report: (event: Report) => void,
+): Promise<void> {
   const say = (level: "info" | "warn" | "error", text: string) => report({ type: "notice", level, text });
   try {
     if (command.type === "file.revert") return say("info", await agent.revertFile(command.turn, command.path));
@@ -24,7 +30,10 @@ export async function rewindTask(agent: Agent, command: CommandOf<"session.rewin
     if (result.dropped !== undefined) {
       await agent.save();
       report({ type: "session.loaded", ...agent.loadedView() });
-      say("info", `the conversation is back to before turn ${command.turn} (${result.dropped} turn${result.dropped === 1 ? "" : "s"} dropped)`);
+      say(
+        "info",
+        `the conversation is back to before turn ${command.turn} (${result.dropped} turn${result.dropped === 1 ? "" : "s"} dropped)`,
+      );
     }
   } catch (error) {
     say("error", `rewind failed: ${(error as Error).message}`);

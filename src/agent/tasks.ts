@@ -122,7 +122,16 @@ export class TaskManager {
   }
 
   /** Adds a task without loading its session; the agent is built on first use. */
-  add(id: string, init: { title?: string; sessionFile?: string; pinned?: boolean; updatedAt?: string; usage?: { prompt: number; completion: number } } = {}): void {
+  add(
+    id: string,
+    init: {
+      title?: string;
+      sessionFile?: string;
+      pinned?: boolean;
+      updatedAt?: string;
+      usage?: { prompt: number; completion: number };
+    } = {},
+  ): void {
     if (this.tasks.has(id)) return;
     const now = new Date().toISOString();
     const task: Task = {
@@ -199,25 +208,29 @@ export class TaskManager {
     const task = this.tasks.get(id);
     if (!task) return Promise.reject(new Error(`no task ${id}`));
     if (task.agent) return Promise.resolve(task.agent);
-    task.loading ??= Promise.all([this.extensions, task.closing]).then(([extensions]) => createAgent({
-      settings: { ...this.opts.settings, model: task.model },
-      extensions,
-      taskId: id,
-      emit: (event) => this.onAgentEvent(task, event),
-      sessionFile: task.sessionFile,
-      mode: task.mode,
-      ...(this.opts.client ? { client: this.opts.client } : {}),
-      authorize: (tool, args, call, who) => this.authorize(task, tool, args, call.id, who),
-      takeSteering: () => this.takeSteering(task),
-    })).then((agent) => {
-      task.agent = agent;
-      if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, ...agent.loadedView() });
-      if (agent.session.title && !task.titleFromUser) {
-        task.title = agent.session.title;
-        task.titleFromUser = true;
-      }
-      return agent;
-    });
+    task.loading ??= Promise.all([this.extensions, task.closing])
+      .then(([extensions]) =>
+        createAgent({
+          settings: { ...this.opts.settings, model: task.model },
+          extensions,
+          taskId: id,
+          emit: (event) => this.onAgentEvent(task, event),
+          sessionFile: task.sessionFile,
+          mode: task.mode,
+          ...(this.opts.client ? { client: this.opts.client } : {}),
+          authorize: (tool, args, call, who) => this.authorize(task, tool, args, call.id, who),
+          takeSteering: () => this.takeSteering(task),
+        }),
+      )
+      .then((agent) => {
+        task.agent = agent;
+        if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, ...agent.loadedView() });
+        if (agent.session.title && !task.titleFromUser) {
+          task.title = agent.session.title;
+          task.titleFromUser = true;
+        }
+        return agent;
+      });
     return task.loading;
   }
 
@@ -239,10 +252,14 @@ export class TaskManager {
     const task = this.tasks.get(command.taskId);
     switch (command.type) {
       case "task.create":
-        this.add(command.taskId, { ...(command.title ? { title: command.title } : {}), ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}) });
+        this.add(command.taskId, {
+          ...(command.title ? { title: command.title } : {}),
+          ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}),
+        });
         return;
       case "task.open":
-        if (task && !task.agent) void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
+        if (task && !task.agent)
+          void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
         return;
       case "user.submit":
         if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? [], command.model);
@@ -258,13 +275,21 @@ export class TaskManager {
           const pending = t.approvals.get(command.requestId);
           if (!pending) continue;
           if (command.decision === "deny") {
-            pending.resolve({ allow: false, reason: command.note ? `the user denied this call: ${command.note}` : "the user denied this call" });
+            pending.resolve({
+              allow: false,
+              reason: command.note ? `the user denied this call: ${command.note}` : "the user denied this call",
+            });
           } else {
             if (command.decision === "always") pending.remember(command.scope ?? "task");
             pending.resolve({ allow: true });
           }
           t.approvals.delete(command.requestId);
-          this.emit({ type: "approval.resolved", taskId: t.id, requestId: command.requestId, decision: command.decision });
+          this.emit({
+            type: "approval.resolved",
+            taskId: t.id,
+            requestId: command.requestId,
+            decision: command.decision,
+          });
           if (t.status === "waiting" && t.approvals.size === 0) t.status = "running";
           this.changed(t);
         }
@@ -298,14 +323,26 @@ export class TaskManager {
           const stopped = task.agent?.subagents?.stop(command.agentId, { force: command.force ?? false }) ?? false;
           // A child blocked on a question would never reach the step boundary where it stops.
           if (stopped) this.denyChildApprovals(task, command.agentId);
-          if (!stopped) this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
+          if (!stopped)
+            this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
         return;
       case "mcp.restart":
         void this.extensions.then(async (ext) => {
-          if (!ext.mcp) return this.emit({ type: "notice", taskId: command.taskId, level: "warn", text: "no MCP servers are configured (mcpServers in config.json, or --mcp FILE)" });
+          if (!ext.mcp)
+            return this.emit({
+              type: "notice",
+              taskId: command.taskId,
+              level: "warn",
+              text: "no MCP servers are configured (mcpServers in config.json, or --mcp FILE)",
+            });
           if (command.server && !ext.mcp.serverNames().includes(command.server)) {
-            return this.emit({ type: "notice", taskId: command.taskId, level: "error", text: `no MCP server "${command.server}" (servers: ${ext.mcp.serverNames().join(", ")})` });
+            return this.emit({
+              type: "notice",
+              taskId: command.taskId,
+              level: "error",
+              text: `no MCP server "${command.server}" (servers: ${ext.mcp.serverNames().join(", ")})`,
+            });
           }
           await ext.mcp.restart(command.server);
         });
@@ -324,7 +361,13 @@ export class TaskManager {
     }
   }
 
-  private submit(task: Task, text: string, mode: "turn" | "steer" | "queue", images: string[] = [], model?: string): void {
+  private submit(
+    task: Task,
+    text: string,
+    mode: "turn" | "steer" | "queue",
+    images: string[] = [],
+    model?: string,
+  ): void {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
       this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
@@ -332,7 +375,12 @@ export class TaskManager {
     }
     if (!this.opts.client && missingCredentials(this.opts.settings)) {
       // Nothing is sent: the default endpoint would refuse it, or a typo'd host would say "DNS".
-      this.emit({ type: "notice", taskId: task.id, level: "error", text: `not sent: ${setupHint(this.opts.settings).join("\n")}` });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "error",
+        text: `not sent: ${setupHint(this.opts.settings).join("\n")}`,
+      });
       return;
     }
     if (!task.titleFromUser) {
@@ -350,10 +398,12 @@ export class TaskManager {
       const built = await buildPrompt(text, images, this.opts.settings.workspace);
       if (built.errors.length > 0) {
         // A refused image stops the whole turn: the model never gets half of what was meant.
-        for (const error of built.errors) this.emit({ type: "notice", taskId: task.id, level: "error", text: `image refused: ${error}` });
+        for (const error of built.errors)
+          this.emit({ type: "notice", taskId: task.id, level: "error", text: `image refused: ${error}` });
         task.status = "idle";
       } else {
-        for (const note of built.notes) this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
+        for (const note of built.notes)
+          this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
         agent.session.title = task.title;
         agent.session.pinned = task.pinned;
         // A model for this turn only: the task's own comes back when it ends.
@@ -362,12 +412,23 @@ export class TaskManager {
           if (model) agent.model = task.model;
         });
         // A turn whose session could not be saved is shown failed (its notice says why).
-        task.status = result.saveError ? "failed" : result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
+        task.status = result.saveError
+          ? "failed"
+          : result.reason === "completed"
+            ? "done"
+            : result.reason === "interrupted"
+              ? "idle"
+              : "failed";
       }
     } catch (error) {
       log("error", `task ${task.id} turn failed`, error);
       task.status = "failed";
-      this.emit({ type: "notice", taskId: task.id, level: "error", text: `the turn failed: ${(error as Error).message}` });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "error",
+        text: `the turn failed: ${(error as Error).message}`,
+      });
     }
     this.settle(task);
   }
@@ -375,7 +436,12 @@ export class TaskManager {
   /** `!` shell mode: the command runs as a turn of its own (Ctrl-C stops it like one). */
   private shell(task: Task, command: string): void {
     if (task.running) {
-      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "a ! command runs between turns: wait for this one to end (or stop it)" });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "warn",
+        text: "a ! command runs between turns: wait for this one to end (or stop it)",
+      });
       return;
     }
     task.status = "running";
@@ -388,7 +454,12 @@ export class TaskManager {
       } catch (error) {
         log("error", `task ${task.id} shell command failed`, error);
         task.status = "failed";
-        this.emit({ type: "notice", taskId: task.id, level: "error", text: `the command failed: ${(error as Error).message}` });
+        this.emit({
+          type: "notice",
+          taskId: task.id,
+          level: "error",
+          text: `the command failed: ${(error as Error).message}`,
+        });
       }
       this.settle(task);
     })();
@@ -440,9 +511,28 @@ export class TaskManager {
     this.changed(task);
   }
 
-  private authorize(task: Task, tool: AnyTool, args: Record<string, unknown>, callId: string, who?: Asker): ReturnType<typeof authorizeCall> {
-    const interactive = typeof this.opts.interactive === "function" ? this.opts.interactive(task.id) : this.opts.interactive;
-    return authorizeCall({ settings: this.opts.settings, interactive, emit: (event) => this.emit(event), changed: () => this.changed(task) }, task, tool, args, callId, who);
+  private authorize(
+    task: Task,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    callId: string,
+    who?: Asker,
+  ): ReturnType<typeof authorizeCall> {
+    const interactive =
+      typeof this.opts.interactive === "function" ? this.opts.interactive(task.id) : this.opts.interactive;
+    return authorizeCall(
+      {
+        settings: this.opts.settings,
+        interactive,
+        emit: (event) => this.emit(event),
+        changed: () => this.changed(task),
+      },
+      task,
+      tool,
+      args,
+      callId,
+      who,
+    );
   }
 
   rules(task: Task): string[] {
@@ -483,7 +573,10 @@ export class TaskManager {
     this.tasks.delete(task.id);
     await task.agent?.close();
     await fs.unlink(task.sessionFile).catch(() => {});
-    if (this.opts.index !== false) await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(() => {});
+    if (this.opts.index !== false)
+      await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(
+        () => {},
+      );
     this.emit({ type: "task.removed", taskId: task.id });
   }
 
@@ -493,19 +586,37 @@ export class TaskManager {
       const file = await exportTask(agent.session, task.title, format, path ?? null, this.opts.settings.workspace);
       this.emit({ type: "notice", taskId: task.id, level: "info", text: `exported to ${file}` });
     } catch (error) {
-      this.emit({ type: "notice", taskId: task.id, level: "error", text: `export failed: ${(error as Error).message}` });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "error",
+        text: `export failed: ${(error as Error).message}`,
+      });
     }
   }
 
-  private async sessionCommand(task: Task, command: CommandOf<"session.undo" | "session.clear" | "session.compact">): Promise<void> {
+  private async sessionCommand(
+    task: Task,
+    command: CommandOf<"session.undo" | "session.clear" | "session.compact">,
+  ): Promise<void> {
     if (task.running) {
-      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "wait for the turn to end (or stop it) first" });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "warn",
+        text: "wait for the turn to end (or stop it) first",
+      });
       return;
     }
     const agent = await this.agentFor(task.id);
     if (command.type === "session.undo") {
       const n = agent.undo(command.n);
-      this.emit({ type: "notice", taskId: task.id, level: "info", text: n ? `dropped the last ${n} turn${n === 1 ? "" : "s"}` : "nothing to undo" });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "info",
+        text: n ? `dropped the last ${n} turn${n === 1 ? "" : "s"}` : "nothing to undo",
+      });
     } else if (command.type === "session.clear") {
       agent.clear();
       this.emit({ type: "notice", taskId: task.id, level: "info", text: "the conversation was cleared" });
@@ -513,7 +624,10 @@ export class TaskManager {
       // The transcript keeps what the user saw; context.compacted marks where the model's view
       // changed. Prompts sent meanwhile wait in the queue, as during a turn.
       const work = (async () => {
-        if ((await agent.compactHistory({ forced: true, ...(command.focus ? { focus: command.focus } : {}) })) === "done") await agent.save();
+        if (
+          (await agent.compactHistory({ forced: true, ...(command.focus ? { focus: command.focus } : {}) })) === "done"
+        )
+          await agent.save();
       })();
       task.running = work.catch((error: unknown) => log("error", "compaction", error));
       await task.running;
@@ -526,26 +640,44 @@ export class TaskManager {
 
   private async rewind(task: Task, command: CommandOf<"session.rewind" | "file.revert">): Promise<void> {
     if (task.running) {
-      this.emit({ type: "notice", taskId: task.id, level: "warn", text: "wait for the turn to end (or stop it) first" });
+      this.emit({
+        type: "notice",
+        taskId: task.id,
+        level: "warn",
+        text: "wait for the turn to end (or stop it) first",
+      });
       return;
     }
-    await rewindTask(await this.agentFor(task.id), command, (event) => this.emit({ ...event, taskId: task.id } as BusEvent));
+    await rewindTask(await this.agentFor(task.id), command, (event) =>
+      this.emit({ ...event, taskId: task.id } as BusEvent),
+    );
   }
 
   private async index(task: Task): Promise<void> {
     if (this.opts.index === false) return;
     if (!task.agent || task.agent.messages.length <= 1) return;
-    const entry = { id: task.id, sessionFile: task.sessionFile, title: task.title, pinned: task.pinned, workspace: this.opts.settings.workspace, updatedAt: task.updatedAt, usage: { ...task.usage } };
-    await updateTaskIndex(this.opts.settings.home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch((error: unknown) =>
-      log("warn", "task index not updated", error),
-    );
+    const entry = {
+      id: task.id,
+      sessionFile: task.sessionFile,
+      title: task.title,
+      pinned: task.pinned,
+      workspace: this.opts.settings.workspace,
+      updatedAt: task.updatedAt,
+      usage: { ...task.usage },
+    };
+    await updateTaskIndex(this.opts.settings.home, (entries) => [
+      entry,
+      ...entries.filter((e) => e.id !== task.id),
+    ]).catch((error: unknown) => log("warn", "task index not updated", error));
   }
 
   /** Stops every turn (forcefully) and saves every loaded session: the exit path. */
   async shutdown(): Promise<void> {
     for (const task of this.tasks.values()) this.interrupt(task, true);
     await Promise.all([...this.tasks.values()].map((t) => t.running?.catch(() => {})));
-    await Promise.all([...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)));
+    await Promise.all(
+      [...this.tasks.values()].map(async (t) => (t.agent && t.agent.messages.length > 1 ? t.agent.save() : undefined)),
+    );
     await Promise.all([...this.tasks.values()].map(async (t) => t.agent?.close()));
   }
 }

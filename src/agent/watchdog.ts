@@ -54,7 +54,8 @@ export class RequestWatchdog {
     this.idle = setTimeout(() => this.expire("idle"), Math.min(options.idleMs, MAX_TIMER_MS));
     this.timers.push(this.idle);
     // Node fires a longer timer at once: a deadline past the timer range means none.
-    if (options.deadlineMs <= MAX_TIMER_MS) this.timers.push(setTimeout(() => this.expire("deadline"), options.deadlineMs));
+    if (options.deadlineMs <= MAX_TIMER_MS)
+      this.timers.push(setTimeout(() => this.expire("deadline"), options.deadlineMs));
     if (options.onWait) this.timers.push(setInterval(() => this.tick(), options.noticeMs));
   }
 
@@ -66,8 +67,10 @@ export class RequestWatchdog {
 
   /** A one-line reason for a failed attempt, or null when no limit passed. */
   describe(): string | null {
-    if (this.expired === "idle") return `the model sent no content for ${seconds(this.options.idleMs)} (requestTimeoutMs)`;
-    if (this.expired === "deadline") return `the model did not finish its reply within ${seconds(this.options.deadlineMs)} (requestDeadlineMs)`;
+    if (this.expired === "idle")
+      return `the model sent no content for ${seconds(this.options.idleMs)} (requestTimeoutMs)`;
+    if (this.expired === "deadline")
+      return `the model did not finish its reply within ${seconds(this.options.deadlineMs)} (requestDeadlineMs)`;
     return null;
   }
 
@@ -80,7 +83,12 @@ export class RequestWatchdog {
     const now = Date.now();
     const idleMs = now - this.lastActivity;
     if (this.expired || idleMs < this.options.noticeMs) return;
-    this.options.onWait?.({ idleMs, elapsedMs: now - this.started, idleLimitMs: this.options.idleMs, deadlineMs: this.options.deadlineMs });
+    this.options.onWait?.({
+      idleMs,
+      elapsedMs: now - this.started,
+      idleLimitMs: this.options.idleMs,
+      deadlineMs: this.options.deadlineMs,
+    });
   }
 
   private expire(which: Expiry): void {

@@ -23,7 +23,11 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
       } catch {
         // no home folder: only ~/.nanohermes is read
       }
-      cache = { at: Date.now(), trusted, commands: loadCustomCommands({ workspace: settings.workspace, home: settings.home, userHome, trusted }) };
+      cache = {
+        at: Date.now(),
+        trusted,
+        commands: loadCustomCommands({ workspace: settings.workspace, home: settings.home, userHome, trusted }),
+      };
     }
     return cache;
   };
@@ -35,7 +39,11 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
     context: (taskId) => {
       const agent = manager?.loadedAgent(taskId);
       if (!agent) return null;
-      return { chars: contextChars(agent.messages), budget: contextBudget(settings.contextWindow), messages: agent.messages.length - 1 };
+      return {
+        chars: contextChars(agent.messages),
+        budget: contextBudget(settings.contextWindow),
+        messages: agent.messages.length - 1,
+      };
     },
     diff: async () => {
       // git_diff's own path: the repository's programs (pager, external diff, textconv) switched off.
@@ -49,7 +57,10 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
       } catch (error) {
         // A repository without a commit has no HEAD: its changes are the unstaged ones.
         if (!/HEAD/.test((error as Error).message)) return { ok: false, error: (error as Error).message };
-        return run({}).then((text) => ({ ok: true as const, text }), (again: unknown) => ({ ok: false as const, error: (again as Error).message }));
+        return run({}).then(
+          (text) => ({ ok: true as const, text }),
+          (again: unknown) => ({ ok: false as const, error: (again as Error).message }),
+        );
       }
     },
   };

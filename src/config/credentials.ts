@@ -13,7 +13,11 @@ export function missingCredentials(settings: Credentials): boolean {
 /** The first-start hint, in lines of at most 50 columns (it must read well in a narrow pane). */
 export function setupHint(settings: Credentials): string[] {
   const lead = settings.provider
-    ? [`No API key for ${settings.provider}, so nothing is sent.`, `Set ${settings.apiKeyEnv}=...`, "or pick another provider with --provider NAME."]
+    ? [
+        `No API key for ${settings.provider}, so nothing is sent.`,
+        `Set ${settings.apiKeyEnv}=...`,
+        "or pick another provider with --provider NAME.",
+      ]
     : [
         "No model is set up yet, so nothing is sent.",
         `Set a key:      ${settings.apiKeyEnv}=sk-...`,
@@ -22,5 +26,11 @@ export function setupHint(settings: Credentials): string[] {
         "or put them in ~/.nanohermes/config.json:",
         '  {"provider": "...", "model": "..."}',
       ];
-  return [...lead, "A local model with Ollama, no key needed:", "  ollama serve", "  nh --provider ollama -m qwen2.5-coder", "`nh models` lists what a provider offers."];
+  return [
+    ...lead,
+    "A local model with Ollama, no key needed:",
+    "  ollama serve",
+    "  nh --provider ollama -m qwen2.5-coder",
+    "`nh models` lists what a provider offers.",
+  ];
 }

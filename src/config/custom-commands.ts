@@ -44,14 +44,23 @@ export function parseCommandFile(text: string): { meta: Record<string, string>; 
 export function expandCommand(body: string, args: string): string {
   const words = [...args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
   const uses = /\$ARGUMENTS|\$[1-9]/.test(body);
-  const filled = body.replace(/\$ARGUMENTS|\$([1-9])/g, (_all, n: string | undefined) => (n ? (words[Number(n) - 1] ?? "") : args));
+  const filled = body.replace(/\$ARGUMENTS|\$([1-9])/g, (_all, n: string | undefined) =>
+    n ? (words[Number(n) - 1] ?? "") : args,
+  );
   return uses || !args.trim() ? filled : `${filled}\n\n${args}`;
 }
 
 /** Command names are what a slash can be followed by: letters, digits, - _ . and : for namespaces. */
 const validName = (name: string) => /^[A-Za-z0-9][\w.-]*(:[A-Za-z0-9][\w.-]*)*$/.test(name);
 
-function scan(dir: string, scope: CustomCommand["scope"], out: Map<string, CustomCommand>, budget: { files: number }, prefix: string[] = [], depth = 0): void {
+function scan(
+  dir: string,
+  scope: CustomCommand["scope"],
+  out: Map<string, CustomCommand>,
+  budget: { files: number },
+  prefix: string[] = [],
+  depth = 0,
+): void {
   let entries: import("node:fs").Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -61,7 +70,8 @@ function scan(dir: string, scope: CustomCommand["scope"], out: Map<string, Custo
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (budget.files >= MAX_FILES) return;
     const path = join(dir, e.name);
-    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith(".")) scan(path, scope, out, budget, [...prefix, e.name], depth + 1);
+    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith("."))
+      scan(path, scope, out, budget, [...prefix, e.name], depth + 1);
     if (!e.isFile() || !e.name.endsWith(".md")) continue;
     const name = [...prefix, e.name.slice(0, -3)].join(":");
     if (!validName(name) || out.has(`/${name}`)) continue;
@@ -69,7 +79,11 @@ function scan(dir: string, scope: CustomCommand["scope"], out: Map<string, Custo
       if (statSync(path).size > MAX_FILE_BYTES) continue;
       budget.files++;
       const { meta, body } = parseCommandFile(readFileSync(path, "utf8"));
-      const first = body.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+      const first =
+        body
+          .split("\n")
+          .find((l) => l.trim() !== "")
+          ?.trim() ?? "";
       out.set(`/${name}`, {
         name: `/${name}`,
         description: meta.description || (first.length > 60 ? `${first.slice(0, 59)}…` : first) || "custom command",

@@ -45,7 +45,11 @@ const entries = z.optional(z.array(z.union([FlatEntry, NestedEntry])));
  */
 export const HooksConfigSchema = z
   .strictObject({ PreToolUse: entries, PostToolUse: entries })
-  .check(z.describe("Shell commands run before (PreToolUse, non-zero blocks) or after (PostToolUse, non-zero warns) matching tool calls."));
+  .check(
+    z.describe(
+      "Shell commands run before (PreToolUse, non-zero blocks) or after (PostToolUse, non-zero warns) matching tool calls.",
+    ),
+  );
 
 export type HooksConfig = z.infer<typeof HooksConfigSchema>;
 

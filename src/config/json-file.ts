@@ -9,7 +9,11 @@ export function readJson(file: string, what: string): unknown {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code ? `cannot read ${what} ${file}: ${(error as Error).message}` : `invalid ${what} ${file}: not valid JSON (${(error as Error).message})`);
+    throw new Error(
+      code
+        ? `cannot read ${what} ${file}: ${(error as Error).message}`
+        : `invalid ${what} ${file}: not valid JSON (${(error as Error).message})`,
+    );
   }
 }
 

@@ -7,7 +7,14 @@ import { defaultSessionDir, nanohermesHome, userConfigPath, virtualFsProblem, wo
 import { homedir } from "node:os";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
 import { apiModes, sandboxModes, type ApiMode, type SandboxMode } from "./levels.js";
-import { ConfigFileSchema, defaults, thinkingLevels, type ConfigFile, type Settings, type ThinkingLevel } from "./schema.js";
+import {
+  ConfigFileSchema,
+  defaults,
+  thinkingLevels,
+  type ConfigFile,
+  type Settings,
+  type ThinkingLevel,
+} from "./schema.js";
 import { isTrusted, restrictWorkspaceConfig } from "./trust.js";
 import type { HooksConfig } from "./hooks.js";
 import { readMcpFile, type McpServerConfig } from "./mcp.js";
@@ -126,7 +133,12 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   // Deny rules add up: a workspace can only make things stricter with them.
   // The sandbox merges key by key: a workspace that only turns the network off keeps the user's mode.
   const sandbox = user.sandbox || allowed.sandbox ? { ...user.sandbox, ...allowed.sandbox } : undefined;
-  const file: ConfigFile = { ...user, ...allowed, deny: [...(user.deny ?? []), ...(allowed.deny ?? [])], ...(sandbox ? { sandbox } : {}) };
+  const file: ConfigFile = {
+    ...user,
+    ...allowed,
+    deny: [...(user.deny ?? []), ...(allowed.deny ?? [])],
+    ...(sandbox ? { sandbox } : {}),
+  };
 
   const thinkingFlag = str(flags, "thinking");
   if (thinkingFlag !== undefined && !(thinkingLevels as readonly string[]).includes(thinkingFlag)) {
@@ -149,16 +161,23 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     throw new UsageError(`--mode expects one of ${permissionModes.join(", ")}, got "${modeFlag}"`);
   }
   const apiFlag = str(flags, "api");
-  if (apiFlag !== undefined && !(apiModes as readonly string[]).includes(apiFlag)) throw new UsageError(`--api expects one of ${apiModes.join(", ")}, got "${apiFlag}"`);
+  if (apiFlag !== undefined && !(apiModes as readonly string[]).includes(apiFlag))
+    throw new UsageError(`--api expects one of ${apiModes.join(", ")}, got "${apiFlag}"`);
   const sandboxFlag = str(flags, "sandbox");
   if (sandboxFlag !== undefined && !(sandboxModes as readonly string[]).includes(sandboxFlag)) {
     throw new UsageError(`--sandbox expects one of ${sandboxModes.join(", ")}, got "${sandboxFlag}"`);
   }
   const networkFlag = str(flags, "network");
-  if (networkFlag !== undefined && networkFlag !== "on" && networkFlag !== "off") throw new UsageError(`--network expects on or off, got "${networkFlag}"`);
+  if (networkFlag !== undefined && networkFlag !== "on" && networkFlag !== "off")
+    throw new UsageError(`--network expects on or off, got "${networkFlag}"`);
   const configError = (message: string) => new ConfigError(message);
   const endpoint = resolveEndpoint({
-    flags: { provider: str(flags, "provider"), model: str(flags, "model"), baseUrl: str(flags, "base-url"), api: apiFlag as ApiMode | undefined },
+    flags: {
+      provider: str(flags, "provider"),
+      model: str(flags, "model"),
+      baseUrl: str(flags, "base-url"),
+      api: apiFlag as ApiMode | undefined,
+    },
     env,
     file,
     defaultModel: defaults.model,
@@ -167,7 +186,8 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
   const fallbackModel = str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel;
   const yolo = flags.values.yolo === true;
   const writableFlags = (flags.values.writable as string[] | undefined) ?? [];
-  const approval = yolo || flags.values.yes === true ? "never" : ((approvalFlag as ApprovalPolicy | undefined) ?? file.approval);
+  const approval =
+    yolo || flags.values.yes === true ? "never" : ((approvalFlag as ApprovalPolicy | undefined) ?? file.approval);
 
   return {
     workspace,
@@ -197,12 +217,20 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     theme: file.theme,
     keys: file.keys ?? {},
     notify: { bell: file.notify?.bell ?? true, osc: file.notify?.osc ?? true },
-    ui: { reducedMotion: file.ui?.reducedMotion ?? false, screenReader: flags.values["screen-reader"] === true || env.NANOHERMES_SCREEN_READER === "1" || (file.ui?.screenReader ?? false) },
+    ui: {
+      reducedMotion: file.ui?.reducedMotion ?? false,
+      screenReader:
+        flags.values["screen-reader"] === true ||
+        env.NANOHERMES_SCREEN_READER === "1" ||
+        (file.ui?.screenReader ?? false),
+    },
     yolo,
     sandbox: {
       mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",
       network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? true),
-      writableRoots: [...(file.sandbox?.writableRoots ?? []), ...writableFlags].map((p) => resolve(cwd, p.startsWith("~/") ? `${homedir()}${p.slice(1)}` : p)),
+      writableRoots: [...(file.sandbox?.writableRoots ?? []), ...writableFlags].map((p) =>
+        resolve(cwd, p.startsWith("~/") ? `${homedir()}${p.slice(1)}` : p),
+      ),
     },
     deny: file.deny ?? [],
     allowProtectedWrites: file.allowProtectedWrites ?? false,
@@ -213,7 +241,10 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),
     subagents: subagentsFrom(file, str(flags, "subagents"), cwd),
     memory: {
-      enabled: flags.values["no-memory"] === true || nonEmpty(env.NANOHERMES_NO_MEMORY) !== undefined ? false : (file.memory?.enabled ?? true),
+      enabled:
+        flags.values["no-memory"] === true || nonEmpty(env.NANOHERMES_NO_MEMORY) !== undefined
+          ? false
+          : (file.memory?.enabled ?? true),
       distill: file.memory?.distill ?? true,
       topK: file.memory?.topK ?? 5,
     },

@@ -37,7 +37,8 @@ export function redact(text: string): string {
 
 export function log(level: "debug" | "info" | "warn" | "error", message: string, error?: unknown): void {
   if (!file) return;
-  const detail = error instanceof Error ? ` ${error.stack ?? error.message}` : error === undefined ? "" : ` ${String(error)}`;
+  const detail =
+    error instanceof Error ? ` ${error.stack ?? error.message}` : error === undefined ? "" : ` ${String(error)}`;
   const line = `${new Date().toISOString()} ${level} [${process.pid}] ${redact(message + detail)}\n`;
   try {
     if (!dirReady) {

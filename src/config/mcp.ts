@@ -8,7 +8,9 @@ const stringMap = z.record(z.string(), z.string());
 
 /** One server as users write it: `command` (stdio) or `url` (streamable HTTP, SSE fallback). */
 export const McpServerConfigSchema = z.strictObject({
-  type: z.optional(z.enum(["stdio", "http", "streamable-http", "streamableHttp", "sse"])).check(z.describe("Transport; inferred from command/url when absent.")),
+  type: z
+    .optional(z.enum(["stdio", "http", "streamable-http", "streamableHttp", "sse"]))
+    .check(z.describe("Transport; inferred from command/url when absent.")),
   command: z.optional(z.string().check(z.minLength(1))),
   args: z.optional(z.array(z.string())),
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the user writes ${VAR} in config.json; this text says so
@@ -19,8 +21,12 @@ export const McpServerConfigSchema = z.strictObject({
   headers: z.optional(stringMap).check(z.describe("HTTP headers (e.g. Authorization); ${VAR} is expanded.")),
   disabled: z.optional(z.boolean()),
   trust: z.optional(z.boolean()).check(z.describe("Run this server's tools without asking (default false).")),
-  timeout: z.optional(z.int().check(z.minimum(1_000), z.maximum(3_600_000))).check(z.describe("Per-call timeout in ms (default 600000).")),
-  startupTimeout: z.optional(z.int().check(z.minimum(500), z.maximum(300_000))).check(z.describe("Connect timeout in ms (default 30000).")),
+  timeout: z
+    .optional(z.int().check(z.minimum(1_000), z.maximum(3_600_000)))
+    .check(z.describe("Per-call timeout in ms (default 600000).")),
+  startupTimeout: z
+    .optional(z.int().check(z.minimum(500), z.maximum(300_000)))
+    .check(z.describe("Connect timeout in ms (default 30000).")),
 });
 
 export const McpServersSchema = z.record(z.string(), McpServerConfigSchema);
@@ -28,8 +34,26 @@ export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 /** A server ready to connect: transport decided, variables expanded, paths absolute. */
 export type McpServerSpec =
-  | { name: string; transport: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string; trust: boolean; timeoutMs: number; startupTimeoutMs: number }
-  | { name: string; transport: "http" | "sse"; url: string; headers: Record<string, string>; trust: boolean; timeoutMs: number; startupTimeoutMs: number };
+  | {
+      name: string;
+      transport: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd: string;
+      trust: boolean;
+      timeoutMs: number;
+      startupTimeoutMs: number;
+    }
+  | {
+      name: string;
+      transport: "http" | "sse";
+      url: string;
+      headers: Record<string, string>;
+      trust: boolean;
+      timeoutMs: number;
+      startupTimeoutMs: number;
+    };
 
 export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -39,15 +63,22 @@ const NAME = /^[A-Za-z0-9_-]{1,48}$/;
 
 /** Replaces `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error. */
 export function expandVars(text: string, env: NodeJS.ProcessEnv, where: string): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined && value !== "") return value;
-    if (fallback !== undefined) return fallback;
-    throw new Error(`${where}: \${${name}} is not set in the environment`);
-  });
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== "") return value;
+      if (fallback !== undefined) return fallback;
+      throw new Error(`${where}: \${${name}} is not set in the environment`);
+    },
+  );
 }
 
-function expandMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+function expandMap(
+  map: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expandVars(v, env, `${where}.${k}`)]));
 }
 
@@ -64,10 +95,17 @@ export function resolveServers(
   for (const [name, cfg] of Object.entries(servers)) {
     if (cfg.disabled) continue;
     if (!NAME.test(name)) {
-      problems.push(`MCP server "${name}": names may use letters, digits, _ and - (at most 48), as they become part of tool names`);
+      problems.push(
+        `MCP server "${name}": names may use letters, digits, _ and - (at most 48), as they become part of tool names`,
+      );
       continue;
     }
-    const common = { name, trust: cfg.trust ?? false, timeoutMs: cfg.timeout ?? DEFAULT_CALL_TIMEOUT_MS, startupTimeoutMs: cfg.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS };
+    const common = {
+      name,
+      trust: cfg.trust ?? false,
+      timeoutMs: cfg.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+      startupTimeoutMs: cfg.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    };
     try {
       const wantsHttp = cfg.type !== undefined && cfg.type !== "stdio";
       if (cfg.command !== undefined && !wantsHttp) {
@@ -81,9 +119,16 @@ export function resolveServers(
           cwd: isAbsolute(cwd) ? cwd : resolve(opts.workspace, cwd),
         });
       } else if (cfg.url !== undefined && cfg.type !== "stdio") {
-        specs.push({ ...common, transport: cfg.type === "sse" ? "sse" : "http", url: expandVars(cfg.url, opts.env, `${name}.url`), headers: expandMap(cfg.headers, opts.env, `${name}.headers`) });
+        specs.push({
+          ...common,
+          transport: cfg.type === "sse" ? "sse" : "http",
+          url: expandVars(cfg.url, opts.env, `${name}.url`),
+          headers: expandMap(cfg.headers, opts.env, `${name}.headers`),
+        });
       } else {
-        problems.push(`MCP server "${name}": needs "command" (stdio) or "url" (HTTP)${cfg.type ? ` matching type "${cfg.type}"` : ""}`);
+        problems.push(
+          `MCP server "${name}": needs "command" (stdio) or "url" (HTTP)${cfg.type ? ` matching type "${cfg.type}"` : ""}`,
+        );
       }
     } catch (error) {
       problems.push(`MCP server "${name}": ${(error as Error).message}`);
@@ -97,6 +142,12 @@ export function readMcpFile(file: string): Record<string, McpServerConfig> {
   const data = readJson(file, "MCP config");
   const obj = data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
   if (!obj) throw new Error(`invalid MCP config ${file}: expected a JSON object`);
-  const raw = obj.mcpServers ?? obj.servers ?? (Object.keys(obj).length > 0 && Object.values(obj).every((v) => v && typeof v === "object" && ("command" in v || "url" in v)) ? obj : {});
+  const raw =
+    obj.mcpServers ??
+    obj.servers ??
+    (Object.keys(obj).length > 0 &&
+    Object.values(obj).every((v) => v && typeof v === "object" && ("command" in v || "url" in v))
+      ? obj
+      : {});
   return checked(McpServersSchema, raw, "MCP config", file);
 }

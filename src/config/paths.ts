@@ -32,7 +32,8 @@ export function virtualFsProblem(dir: string): string | null {
     }
   }
   for (const root of ["/proc", "/sys"]) {
-    if (probe === root || probe.startsWith(`${root}/`)) return `${dir} is under ${root}, a kernel file system that cannot hold files; choose a folder on a disk`;
+    if (probe === root || probe.startsWith(`${root}/`))
+      return `${dir} is under ${root}, a kernel file system that cannot hold files; choose a folder on a disk`;
   }
   return null;
 }

@@ -5,7 +5,14 @@
 // beat it. A provider named in config is the base the same file's keys refine.
 import { UsageError } from "./flags.js";
 import type { ApiMode } from "./levels.js";
-import { AZURE_DEFAULT_API_VERSION, azureBaseUrl, findProvider, providerNames, resolveApiMode, type ProviderPreset } from "./providers.js";
+import {
+  AZURE_DEFAULT_API_VERSION,
+  azureBaseUrl,
+  findProvider,
+  providerNames,
+  resolveApiMode,
+  type ProviderPreset,
+} from "./providers.js";
 import type { ConfigFile, FallbackTarget } from "./schema.js";
 
 /** A config problem (the same class load.ts reports). */
@@ -13,7 +20,12 @@ export type MakeConfigError = (message: string) => Error;
 
 export interface EndpointInput {
   /** Flag values (undefined when not given). */
-  flags: { provider?: string | undefined; model?: string | undefined; baseUrl?: string | undefined; api?: ApiMode | undefined };
+  flags: {
+    provider?: string | undefined;
+    model?: string | undefined;
+    baseUrl?: string | undefined;
+    api?: ApiMode | undefined;
+  };
   env: NodeJS.ProcessEnv;
   file: ConfigFile;
   defaultModel: string;
@@ -50,22 +62,37 @@ interface Layer {
 }
 
 /** Fills a layer from its preset; Azure's base URL is built from its endpoint variable and deployment. */
-function finish(layer: Layer, env: NodeJS.ProcessEnv, file: ConfigFile, defaultModel: string, configError: MakeConfigError): Endpoint {
+function finish(
+  layer: Layer,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile,
+  defaultModel: string,
+  configError: MakeConfigError,
+): Endpoint {
   const preset = layer.preset;
   const model = layer.model ?? preset?.model ?? defaultModel;
   let baseUrl = layer.baseUrl;
   let azure: Endpoint["azure"];
   if (preset?.name === "azure") {
-    azure = { deployment: file.azure?.deployment ?? model, apiVersion: file.azure?.apiVersion ?? AZURE_DEFAULT_API_VERSION };
+    azure = {
+      deployment: file.azure?.deployment ?? model,
+      apiVersion: file.azure?.apiVersion ?? AZURE_DEFAULT_API_VERSION,
+    };
     if (baseUrl === undefined) {
       const endpoint = nonEmpty(env[preset.baseUrlEnv ?? "AZURE_OPENAI_ENDPOINT"]);
-      if (!endpoint) throw configError(`provider azure: set ${preset.baseUrlEnv} to your resource's endpoint (https://NAME.openai.azure.com)`);
+      if (!endpoint)
+        throw configError(
+          `provider azure: set ${preset.baseUrlEnv} to your resource's endpoint (https://NAME.openai.azure.com)`,
+        );
       baseUrl = azureBaseUrl(endpoint, azure.deployment);
     }
   } else if (baseUrl === undefined && preset) baseUrl = preset.baseUrl;
   const api = resolveApiMode(layer.api, preset, baseUrl);
   // Anthropic mode without a provider takes Anthropic's own key variable when it is set.
-  const apiKeyEnv = layer.apiKeyEnv ?? preset?.apiKeyEnv ?? (api === "anthropic" && nonEmpty(env.ANTHROPIC_API_KEY) ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
+  const apiKeyEnv =
+    layer.apiKeyEnv ??
+    preset?.apiKeyEnv ??
+    (api === "anthropic" && nonEmpty(env.ANTHROPIC_API_KEY) ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
   return {
     provider: preset?.name,
     model,
@@ -83,7 +110,15 @@ export function resolveEndpoint({ flags, env, file, defaultModel, configError }:
   const preset =
     name === undefined
       ? undefined
-      : presetOrError(name, explicitName !== undefined ? (flags.provider !== undefined ? "--provider" : "NANOHERMES_PROVIDER") : '"provider"', explicitName !== undefined ? (m) => new UsageError(m) : configError);
+      : presetOrError(
+          name,
+          explicitName !== undefined
+            ? flags.provider !== undefined
+              ? "--provider"
+              : "NANOHERMES_PROVIDER"
+            : '"provider"',
+          explicitName !== undefined ? (m) => new UsageError(m) : configError,
+        );
   // An explicitly named provider drops the config's endpoint keys (they may be another provider's).
   const fromFile = explicitName === undefined;
   return finish(
@@ -106,18 +141,47 @@ export function resolveEndpoint({ flags, env, file, defaultModel, configError }:
  * "fallback" entry. An entry without a provider keeps the main endpoint; one with a provider gets
  * that preset's base URL, key variable, mode and (without "model") default model.
  */
-export function resolveFallbacks(main: Endpoint, fallbackModel: string | undefined, file: ConfigFile, env: NodeJS.ProcessEnv, configError: MakeConfigError): FallbackTarget[] {
+export function resolveFallbacks(
+  main: Endpoint,
+  fallbackModel: string | undefined,
+  file: ConfigFile,
+  env: NodeJS.ProcessEnv,
+  configError: MakeConfigError,
+): FallbackTarget[] {
   const out: FallbackTarget[] = [];
-  const same = (model: string): FallbackTarget => ({ provider: main.provider, model, baseUrl: main.baseUrl, api: main.api, apiKey: main.apiKey, apiKeyEnv: main.apiKeyEnv, azure: main.azure, sameEndpoint: true });
+  const same = (model: string): FallbackTarget => ({
+    provider: main.provider,
+    model,
+    baseUrl: main.baseUrl,
+    api: main.api,
+    apiKey: main.apiKey,
+    apiKeyEnv: main.apiKeyEnv,
+    azure: main.azure,
+    sameEndpoint: true,
+  });
   if (fallbackModel) out.push(same(fallbackModel));
   (file.fallback ?? []).forEach((entry, i) => {
-    if (entry.provider === undefined && entry.baseUrl === undefined && entry.apiKeyEnv === undefined && entry.api === undefined) {
+    if (
+      entry.provider === undefined &&
+      entry.baseUrl === undefined &&
+      entry.apiKeyEnv === undefined &&
+      entry.api === undefined
+    ) {
       if (entry.model) out.push(same(entry.model));
       return;
     }
-    const preset = entry.provider !== undefined ? presetOrError(entry.provider, `"fallback.${i}.provider"`, configError) : findProvider(main.provider ?? "");
+    const preset =
+      entry.provider !== undefined
+        ? presetOrError(entry.provider, `"fallback.${i}.provider"`, configError)
+        : findProvider(main.provider ?? "");
     const resolved = finish(
-      { preset, model: entry.model ?? (entry.provider === undefined ? main.model : undefined), baseUrl: entry.baseUrl ?? (entry.provider === undefined ? main.baseUrl : undefined), api: entry.api, apiKeyEnv: entry.apiKeyEnv ?? (entry.provider === undefined ? main.apiKeyEnv : undefined) },
+      {
+        preset,
+        model: entry.model ?? (entry.provider === undefined ? main.model : undefined),
+        baseUrl: entry.baseUrl ?? (entry.provider === undefined ? main.baseUrl : undefined),
+        api: entry.api,
+        apiKeyEnv: entry.apiKeyEnv ?? (entry.provider === undefined ? main.apiKeyEnv : undefined),
+      },
       env,
       { ...file, azure: entry.provider === "azure" ? file.azure : undefined },
       main.model,

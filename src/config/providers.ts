@@ -24,13 +24,69 @@ export interface ProviderPreset {
 }
 
 export const providerPresets: readonly ProviderPreset[] = [
-  { name: "openai", label: "OpenAI", baseUrl: "https://api.openai.com/v1", apiKeyEnv: "OPENAI_API_KEY", api: "responses", model: "gpt-5", listsModels: true },
-  { name: "anthropic", label: "Anthropic", baseUrl: "https://api.anthropic.com", apiKeyEnv: "ANTHROPIC_API_KEY", api: "anthropic", model: "claude-sonnet-4-5", listsModels: true },
-  { name: "openrouter", label: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_API_KEY", api: "chat", model: "openai/gpt-5", listsModels: true },
-  { name: "deepseek", label: "DeepSeek", baseUrl: "https://api.deepseek.com/v1", apiKeyEnv: "DEEPSEEK_API_KEY", api: "chat", model: "deepseek-chat", listsModels: true },
-  { name: "groq", label: "Groq", baseUrl: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY", api: "chat", model: "llama-3.3-70b-versatile", listsModels: true },
-  { name: "mistral", label: "Mistral", baseUrl: "https://api.mistral.ai/v1", apiKeyEnv: "MISTRAL_API_KEY", api: "chat", model: "mistral-large-latest", listsModels: true },
-  { name: "xai", label: "xAI", baseUrl: "https://api.x.ai/v1", apiKeyEnv: "XAI_API_KEY", api: "chat", model: "grok-4", listsModels: true },
+  {
+    name: "openai",
+    label: "OpenAI",
+    baseUrl: "https://api.openai.com/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    api: "responses",
+    model: "gpt-5",
+    listsModels: true,
+  },
+  {
+    name: "anthropic",
+    label: "Anthropic",
+    baseUrl: "https://api.anthropic.com",
+    apiKeyEnv: "ANTHROPIC_API_KEY",
+    api: "anthropic",
+    model: "claude-sonnet-4-5",
+    listsModels: true,
+  },
+  {
+    name: "openrouter",
+    label: "OpenRouter",
+    baseUrl: "https://openrouter.ai/api/v1",
+    apiKeyEnv: "OPENROUTER_API_KEY",
+    api: "chat",
+    model: "openai/gpt-5",
+    listsModels: true,
+  },
+  {
+    name: "deepseek",
+    label: "DeepSeek",
+    baseUrl: "https://api.deepseek.com/v1",
+    apiKeyEnv: "DEEPSEEK_API_KEY",
+    api: "chat",
+    model: "deepseek-chat",
+    listsModels: true,
+  },
+  {
+    name: "groq",
+    label: "Groq",
+    baseUrl: "https://api.groq.com/openai/v1",
+    apiKeyEnv: "GROQ_API_KEY",
+    api: "chat",
+    model: "llama-3.3-70b-versatile",
+    listsModels: true,
+  },
+  {
+    name: "mistral",
+    label: "Mistral",
+    baseUrl: "https://api.mistral.ai/v1",
+    apiKeyEnv: "MISTRAL_API_KEY",
+    api: "chat",
+    model: "mistral-large-latest",
+    listsModels: true,
+  },
+  {
+    name: "xai",
+    label: "xAI",
+    baseUrl: "https://api.x.ai/v1",
+    apiKeyEnv: "XAI_API_KEY",
+    api: "chat",
+    model: "grok-4",
+    listsModels: true,
+  },
   {
     name: "google",
     label: "Google (OpenAI-compatible)",
@@ -42,10 +98,46 @@ export const providerPresets: readonly ProviderPreset[] = [
     schemaDialect: "gemini",
   },
   // The base URL is built from AZURE_OPENAI_ENDPOINT and the deployment (see resolveProvider).
-  { name: "azure", label: "Azure OpenAI", baseUrl: "", baseUrlEnv: "AZURE_OPENAI_ENDPOINT", apiKeyEnv: "AZURE_OPENAI_API_KEY", api: "chat", model: "gpt-5", listsModels: false },
-  { name: "ollama", label: "Ollama (local)", baseUrl: "http://127.0.0.1:11434/v1", apiKeyEnv: "OLLAMA_API_KEY", keyOptional: true, api: "chat", model: "qwen3-coder", listsModels: true },
-  { name: "vllm", label: "vLLM (local)", baseUrl: "http://127.0.0.1:8000/v1", apiKeyEnv: "VLLM_API_KEY", keyOptional: true, api: "chat", model: "Qwen/Qwen3-Coder-30B-A3B-Instruct", listsModels: true },
-  { name: "lmstudio", label: "LM Studio (local)", baseUrl: "http://127.0.0.1:1234/v1", apiKeyEnv: "LMSTUDIO_API_KEY", keyOptional: true, api: "chat", model: "qwen/qwen3-coder-30b", listsModels: true },
+  {
+    name: "azure",
+    label: "Azure OpenAI",
+    baseUrl: "",
+    baseUrlEnv: "AZURE_OPENAI_ENDPOINT",
+    apiKeyEnv: "AZURE_OPENAI_API_KEY",
+    api: "chat",
+    model: "gpt-5",
+    listsModels: false,
+  },
+  {
+    name: "ollama",
+    label: "Ollama (local)",
+    baseUrl: "http://127.0.0.1:11434/v1",
+    apiKeyEnv: "OLLAMA_API_KEY",
+    keyOptional: true,
+    api: "chat",
+    model: "qwen3-coder",
+    listsModels: true,
+  },
+  {
+    name: "vllm",
+    label: "vLLM (local)",
+    baseUrl: "http://127.0.0.1:8000/v1",
+    apiKeyEnv: "VLLM_API_KEY",
+    keyOptional: true,
+    api: "chat",
+    model: "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+    listsModels: true,
+  },
+  {
+    name: "lmstudio",
+    label: "LM Studio (local)",
+    baseUrl: "http://127.0.0.1:1234/v1",
+    apiKeyEnv: "LMSTUDIO_API_KEY",
+    keyOptional: true,
+    api: "chat",
+    model: "qwen/qwen3-coder-30b",
+    listsModels: true,
+  },
 ];
 
 export const providerNames: readonly string[] = providerPresets.map((p) => p.name);
@@ -62,7 +154,11 @@ export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
  * (api.anthropic.com or a path ending in /anthropic: Anthropic Messages; api.openai.com: the
  * Responses API), then chat completions.
  */
-export function resolveApiMode(explicit: ApiMode | undefined, provider: ProviderPreset | undefined, baseUrl: string | undefined): ApiMode {
+export function resolveApiMode(
+  explicit: ApiMode | undefined,
+  provider: ProviderPreset | undefined,
+  baseUrl: string | undefined,
+): ApiMode {
   if (explicit) return explicit;
   if (provider) return provider.api;
   if (baseUrl) {
@@ -83,10 +179,18 @@ export function azureBaseUrl(endpoint: string, deployment: string): string {
  * (a local server) is needed, as before presets. A provider: its key variable, unless it is a
  * local one or the base URL was changed (a proxy may hold the key).
  */
-export function missingKeyMessage(s: { apiKey: string | undefined; apiKeyEnv: string; baseUrl: string | undefined; provider?: string | undefined }): string | null {
+export function missingKeyMessage(s: {
+  apiKey: string | undefined;
+  apiKeyEnv: string;
+  baseUrl: string | undefined;
+  provider?: string | undefined;
+}): string | null {
   if (s.apiKey) return null;
   const preset = s.provider ? findProvider(s.provider) : undefined;
-  if (!preset) return s.baseUrl ? null : "no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server";
+  if (!preset)
+    return s.baseUrl
+      ? null
+      : "no API key: set OPENAI_API_KEY (or name another variable with apiKeyEnv in config.json), or use --base-url for a local server";
   if (preset.keyOptional || (preset.baseUrl !== "" && s.baseUrl !== preset.baseUrl)) return null;
   return `no API key for provider ${preset.name}: set ${s.apiKeyEnv}`;
 }

@@ -1,7 +1,14 @@
 // The zod schema of config.json (user and workspace) and the resolved settings the engine uses.
 import * as z from "../protocol/zod.js";
 import { approvalPolicies, permissionModes, type ApprovalPolicy, type PermissionMode } from "../protocol/enums.js";
-import { apiModes, sandboxModes, thinkingLevels, type ApiMode, type SandboxMode, type ThinkingLevel } from "./levels.js";
+import {
+  apiModes,
+  sandboxModes,
+  thinkingLevels,
+  type ApiMode,
+  type SandboxMode,
+  type ThinkingLevel,
+} from "./levels.js";
 import { HooksConfigSchema, type HooksConfig } from "./hooks.js";
 import { McpServersSchema, type McpServerConfig } from "./mcp.js";
 import { SubagentsConfigSchema, type SubagentsConfig } from "./subagents.js";
@@ -24,7 +31,9 @@ const perMillion = z.optional(z.number().check(z.nonnegative()));
 export const ModelOverrideSchema = z.strictObject({
   contextWindow: z.optional(z.int().check(z.positive())),
   maxOutput: z.optional(z.int().check(z.positive())),
-  price: z.optional(z.strictObject({ input: perMillion, cached: perMillion, cacheWrite: perMillion, output: perMillion })),
+  price: z.optional(
+    z.strictObject({ input: perMillion, cached: perMillion, cacheWrite: perMillion, output: perMillion }),
+  ),
   images: z.optional(z.boolean()),
   reasoning: z.optional(z.boolean()),
 });
@@ -35,17 +44,42 @@ export const ConfigFileSchema = z.strictObject({
   model: z.optional(z.string().check(z.minLength(1))).check(z.describe("Model name sent to the endpoint.")),
   fallbackModel: z.optional(z.string().check(z.minLength(1))).check(z.describe("Tried once after retries run out.")),
   baseUrl: z.optional(z.url()).check(z.describe("OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.")),
-  api: z.optional(z.enum(apiModes)).check(z.describe("Wire format: chat (chat completions), responses (OpenAI Responses API) or anthropic (Messages API).")),
-  provider: z.optional(z.string().check(z.minLength(1))).check(z.describe("A provider preset: base URL, key variable, API mode and default model (see `nanohermes models`).")),
+  api: z
+    .optional(z.enum(apiModes))
+    .check(
+      z.describe("Wire format: chat (chat completions), responses (OpenAI Responses API) or anthropic (Messages API)."),
+    ),
+  provider: z
+    .optional(z.string().check(z.minLength(1)))
+    .check(
+      z.describe("A provider preset: base URL, key variable, API mode and default model (see `nanohermes models`)."),
+    ),
   azure: z
-    .optional(z.strictObject({ deployment: z.optional(z.string().check(z.minLength(1))), apiVersion: z.optional(z.string().check(z.minLength(1))) }))
-    .check(z.describe("With provider azure: the deployment (default: the model) and api-version; the endpoint comes from AZURE_OPENAI_ENDPOINT.")),
+    .optional(
+      z.strictObject({
+        deployment: z.optional(z.string().check(z.minLength(1))),
+        apiVersion: z.optional(z.string().check(z.minLength(1))),
+      }),
+    )
+    .check(
+      z.describe(
+        "With provider azure: the deployment (default: the model) and api-version; the endpoint comes from AZURE_OPENAI_ENDPOINT.",
+      ),
+    ),
   fallback: z
     .optional(z.array(FallbackEntrySchema))
-    .check(z.describe("Tried in order when the model fails on 429/5xx after retries, or on 401/403 at once: [{provider?, model?, baseUrl?, apiKeyEnv?, api?}].")),
+    .check(
+      z.describe(
+        "Tried in order when the model fails on 429/5xx after retries, or on 401/403 at once: [{provider?, model?, baseUrl?, apiKeyEnv?, api?}].",
+      ),
+    ),
   models: z
     .optional(z.record(z.string(), ModelOverrideSchema))
-    .check(z.describe("Model metadata overrides by name: {contextWindow, maxOutput, price: {input, cached, cacheWrite, output} per million tokens, images, reasoning}.")),
+    .check(
+      z.describe(
+        "Model metadata overrides by name: {contextWindow, maxOutput, price: {input, cached, cacheWrite, output} per million tokens, images, reasoning}.",
+      ),
+    ),
   apiKeyEnv: z
     .optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")))
     .check(z.describe("Name of the environment variable that holds the API key (default OPENAI_API_KEY).")),
@@ -54,22 +88,38 @@ export const ConfigFileSchema = z.strictObject({
   maxIterations: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
   requestTimeoutMs: z
     .optional(z.int().check(z.minimum(100)))
-    .check(z.describe("A model request attempt ends when no content, reasoning or tool-call bytes arrived for this long; keep-alive comments do not count (default 300,000: 5 minutes).")),
+    .check(
+      z.describe(
+        "A model request attempt ends when no content, reasoning or tool-call bytes arrived for this long; keep-alive comments do not count (default 300,000: 5 minutes).",
+      ),
+    ),
   requestDeadlineMs: z
     .optional(z.int().check(z.minimum(100)))
-    .check(z.describe("A model request attempt ends this long after it was sent, even while content streams; not retried (default 600,000: 10 minutes).")),
+    .check(
+      z.describe(
+        "A model request attempt ends this long after it was sent, even while content streams; not retried (default 600,000: 10 minutes).",
+      ),
+    ),
   turnTimeoutMs: z
     .optional(z.int().check(z.minimum(0)))
-    .check(z.describe("A user turn (model calls and tools) is stopped after this long and ends with an error; 0 = no limit (the default).")),
+    .check(
+      z.describe(
+        "A user turn (model calls and tools) is stopped after this long and ends with an error; 0 = no limit (the default).",
+      ),
+    ),
   waitNoticeMs: z
     .optional(z.int().check(z.minimum(50)))
     .check(z.describe("While the model sends nothing, say so (UI and stderr) this often (default 15,000).")),
   thinking: z.optional(z.enum(thinkingLevels)),
   stream: z.optional(z.boolean()),
   sessionDir: z.optional(z.string().check(z.minLength(1))),
-  approval: z.optional(z.enum(approvalPolicies)).check(z.describe("Approval policy of the interactive UI (default on-request).")),
+  approval: z
+    .optional(z.enum(approvalPolicies))
+    .check(z.describe("Approval policy of the interactive UI (default on-request).")),
   mode: z.optional(z.enum(permissionModes)).check(z.describe("Permission mode new tasks start in (default default).")),
-  theme: z.optional(z.string().check(z.minLength(1))).check(z.describe("dark, light, high-contrast or a theme in ~/.nanohermes/themes/.")),
+  theme: z
+    .optional(z.string().check(z.minLength(1)))
+    .check(z.describe("dark, light, high-contrast or a theme in ~/.nanohermes/themes/.")),
   keys: z
     .optional(z.record(z.string(), z.union([z.string(), z.array(z.string())])))
     .check(z.describe("Key binding overrides: action name to one key or a list ([] unbinds).")),
@@ -82,33 +132,79 @@ export const ConfigFileSchema = z.strictObject({
       }),
     )
     .check(z.describe("Command sandbox: mode (auto, off, read-only, workspace-write), network, extra writable roots.")),
-  deny: z.optional(z.array(z.string().check(z.minLength(1)))).check(z.describe("Command globs refused in every mode, e.g. \"git push --force*\".")),
+  deny: z
+    .optional(z.array(z.string().check(z.minLength(1))))
+    .check(z.describe('Command globs refused in every mode, e.g. "git push --force*".')),
   web: z
     .optional(
       z.strictObject({
         allowPrivate: z.optional(z.boolean()),
-        search: z.optional(z.strictObject({ backend: z.enum(["duckduckgo", "searxng", "brave"]), url: z.optional(z.url()) })),
+        search: z.optional(
+          z.strictObject({ backend: z.enum(["duckduckgo", "searxng", "brave"]), url: z.optional(z.url()) }),
+        ),
       }),
     )
-    .check(z.describe("web_fetch may reach private addresses (allowPrivate); web_search backend (duckduckgo, searxng with url, brave with BRAVE_API_KEY).")),
+    .check(
+      z.describe(
+        "web_fetch may reach private addresses (allowPrivate); web_search backend (duckduckgo, searxng with url, brave with BRAVE_API_KEY).",
+      ),
+    ),
   allowProtectedWrites: z
     .optional(z.boolean())
-    .check(z.describe("Let tools write .git/hooks, .git/config and .nanohermes/ inside the workspace (default false).")),
+    .check(
+      z.describe("Let tools write .git/hooks, .git/config and .nanohermes/ inside the workspace (default false)."),
+    ),
   ui: z
     .optional(z.strictObject({ reducedMotion: z.optional(z.boolean()), screenReader: z.optional(z.boolean()) }))
-    .check(z.describe("The terminal UI: reducedMotion stops spinners (also NO_COLOR or NANOHERMES_REDUCED_MOTION=1); screenReader draws one pane at a time in plain words (also --screen-reader or NANOHERMES_SCREEN_READER=1).")),
+    .check(
+      z.describe(
+        "The terminal UI: reducedMotion stops spinners (also NO_COLOR or NANOHERMES_REDUCED_MOTION=1); screenReader draws one pane at a time in plain words (also --screen-reader or NANOHERMES_SCREEN_READER=1).",
+      ),
+    ),
   notify: z
     .optional(z.strictObject({ bell: z.optional(z.boolean()), osc: z.optional(z.boolean()) }))
     .check(z.describe("Signal a task that needs approval or finished while you look elsewhere (default both on).")),
-  mcpServers: z.optional(McpServersSchema).check(z.describe("MCP servers by name, as in Claude Desktop: command/args/env/cwd (stdio) or url/headers (HTTP).")),
-  servers: z.optional(McpServersSchema).check(z.describe("Same as mcpServers (merged; mcpServers wins on a name clash).")),
-  hooks: z.optional(HooksConfigSchema).check(z.describe("PreToolUse / PostToolUse shell commands: [{matcher, command, timeout?}].")),
-  subagents: z.optional(SubagentsConfigSchema).check(z.describe("Subagents the model may delegate to: {agents: {name: {prompt, model?, allowed_tools?, max_iterations?}}, max_parallel?, max_depth?}.")),
+  mcpServers: z
+    .optional(McpServersSchema)
+    .check(
+      z.describe("MCP servers by name, as in Claude Desktop: command/args/env/cwd (stdio) or url/headers (HTTP)."),
+    ),
+  servers: z
+    .optional(McpServersSchema)
+    .check(z.describe("Same as mcpServers (merged; mcpServers wins on a name clash).")),
+  hooks: z
+    .optional(HooksConfigSchema)
+    .check(z.describe("PreToolUse / PostToolUse shell commands: [{matcher, command, timeout?}].")),
+  subagents: z
+    .optional(SubagentsConfigSchema)
+    .check(
+      z.describe(
+        "Subagents the model may delegate to: {agents: {name: {prompt, model?, allowed_tools?, max_iterations?}}, max_parallel?, max_depth?}.",
+      ),
+    ),
   memory: z
-    .optional(z.strictObject({ enabled: z.optional(z.boolean()), distill: z.optional(z.boolean()), topK: z.optional(z.int().check(z.minimum(1), z.maximum(20))) }))
-    .check(z.describe("Long-term memory in ~/.nanohermes/memory.json: enabled (default true), distill after completed turns (default true), topK retrieved per turn (default 5).")),
-  contextWindow: z.optional(z.int().check(z.minimum(4_000))).check(z.describe("The model's context window in tokens; compaction then starts at half of it (default: at 120,000 characters).")),
-  agentsMd: z.optional(z.boolean()).check(z.describe("Put AGENTS.md (workspace and ~/.nanohermes) into the system prompt (default true).")),
+    .optional(
+      z.strictObject({
+        enabled: z.optional(z.boolean()),
+        distill: z.optional(z.boolean()),
+        topK: z.optional(z.int().check(z.minimum(1), z.maximum(20))),
+      }),
+    )
+    .check(
+      z.describe(
+        "Long-term memory in ~/.nanohermes/memory.json: enabled (default true), distill after completed turns (default true), topK retrieved per turn (default 5).",
+      ),
+    ),
+  contextWindow: z
+    .optional(z.int().check(z.minimum(4_000)))
+    .check(
+      z.describe(
+        "The model's context window in tokens; compaction then starts at half of it (default: at 120,000 characters).",
+      ),
+    ),
+  agentsMd: z
+    .optional(z.boolean())
+    .check(z.describe("Put AGENTS.md (workspace and ~/.nanohermes) into the system prompt (default true).")),
 });
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;

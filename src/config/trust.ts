@@ -4,7 +4,14 @@ import { readFileSync } from "node:fs";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { ConfigFile } from "./schema.js";
-import { approvalOrder, looseTrueOrder, permissionModeOrder, rootsStricter, sandboxModeOrder, strictlyStricter } from "./strictness.js";
+import {
+  approvalOrder,
+  looseTrueOrder,
+  permissionModeOrder,
+  rootsStricter,
+  sandboxModeOrder,
+  strictlyStricter,
+} from "./strictness.js";
 
 export const trustFile = (home: string) => join(home, "trusted.json");
 
@@ -38,7 +45,10 @@ export async function trustWorkspace(home: string, workspace: string): Promise<v
  * stricter than the user's own on the orders in strictness.ts. Equal values are ignored too: in
  * either direction, an untrusted folder changes nothing but to tighten.
  */
-export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { allowed: ConfigFile; restricted: string[] } {
+export function restrictWorkspaceConfig(
+  ws: ConfigFile,
+  user: ConfigFile,
+): { allowed: ConfigFile; restricted: string[] } {
   const allowed: ConfigFile = { ...ws };
   const restricted: string[] = [];
   const drop = (key: keyof ConfigFile) => {
@@ -51,7 +61,8 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
   if (ws.provider !== undefined) drop("provider");
   if (ws.fallback !== undefined) drop("fallback");
   if (ws.azure !== undefined) drop("azure");
-  if (ws.approval !== undefined && !strictlyStricter(approvalOrder, ws.approval, user.approval ?? "on-request")) drop("approval");
+  if (ws.approval !== undefined && !strictlyStricter(approvalOrder, ws.approval, user.approval ?? "on-request"))
+    drop("approval");
   if (ws.mode !== undefined && !strictlyStricter(permissionModeOrder, ws.mode, user.mode ?? "default")) drop("mode");
   if (ws.sandbox !== undefined) {
     const { sandbox, dropped } = restrictSandbox(ws.sandbox, user.sandbox ?? {});
@@ -59,7 +70,10 @@ export function restrictWorkspaceConfig(ws: ConfigFile, user: ConfigFile): { all
     if (Object.keys(sandbox).length > 0) allowed.sandbox = sandbox;
     else delete allowed.sandbox;
   }
-  if (ws.allowProtectedWrites !== undefined && !strictlyStricter(looseTrueOrder, ws.allowProtectedWrites, user.allowProtectedWrites ?? false)) {
+  if (
+    ws.allowProtectedWrites !== undefined &&
+    !strictlyStricter(looseTrueOrder, ws.allowProtectedWrites, user.allowProtectedWrites ?? false)
+  ) {
     drop("allowProtectedWrites");
   }
   // Reaching the user's own network, or sending searches to a server the workspace picks.

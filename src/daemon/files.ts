@@ -12,19 +12,27 @@ import { readRegular } from "../tools/safe-fs-ops.js";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-const text = (data: Buffer): string | null => (data.length > MAX_FILE_BYTES || data.includes(0) ? null : data.toString("utf8"));
+const text = (data: Buffer): string | null =>
+  data.length > MAX_FILE_BYTES || data.includes(0) ? null : data.toString("utf8");
 
 /**
  * Reads `path` (absolute, or relative to the workspace) for session `sessionId`; an error message
  * for a path that is (or whose links lead) outside the roots, or inside `private` (the daemon's own
  * files: its token file, session folder, home). A link inside the roots is followed by the walk.
  */
-export async function fileAt(settings: Settings, sessionId: string, path: string, turn: number | null, privatePaths: readonly string[] = []): Promise<FileAt | string> {
+export async function fileAt(
+  settings: Settings,
+  sessionId: string,
+  path: string,
+  turn: number | null,
+  privatePaths: readonly string[] = [],
+): Promise<FileAt | string> {
   const roots = [settings.workspace, ...settings.sandbox.writableRoots];
   const canonical = roots.map(canonicalRoot);
   const abs = resolve(settings.workspace, path);
   const outside = `${path} is outside the workspace and the writable roots`;
-  if (!roots.some((root) => isInside(resolve(root), abs)) && !canonical.some((root) => isInside(root, abs))) return outside;
+  if (!roots.some((root) => isInside(resolve(root), abs)) && !canonical.some((root) => isInside(root, abs)))
+    return outside;
   let found: { real: string; now: string | null };
   try {
     found = await withWalk(abs, { followFinal: true }, async (w) => {
@@ -41,9 +49,17 @@ export async function fileAt(settings: Settings, sessionId: string, path: string
     found = { real: abs, now: null };
   }
   if (found.real === "") return `${path} is one of the daemon's own files`;
-  if (!canonical.some((root) => isInside(root, found.real))) return `${path} resolves to ${found.real}, ${outside.slice(path.length + 1)}`;
+  if (!canonical.some((root) => isInside(root, found.real)))
+    return `${path} resolves to ${found.real}, ${outside.slice(path.length + 1)}`;
   if (turn === null) return { path: abs, now: found.now };
   const { Checkpoints } = await import("../session/checkpoints.js");
-  const before = await new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots }).contentBefore(turn, found.real);
-  return { path: abs, now: found.now, ...(before === undefined ? {} : { before: before === null ? null : text(before) }) };
+  const before = await new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots }).contentBefore(
+    turn,
+    found.real,
+  );
+  return {
+    path: abs,
+    now: found.now,
+    ...(before === undefined ? {} : { before: before === null ? null : text(before) }),
+  };
 }

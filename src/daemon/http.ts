@@ -15,13 +15,24 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   const text = `${JSON.stringify(body)}\n`;
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers });
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -32,12 +43,14 @@ export function sendError(res: ServerResponse, error: HttpError): void {
 /** Reads the body as bytes, at most `cap` (413 beyond, declared or streamed). */
 export async function readRaw(req: IncomingMessage, cap: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? NaN);
-  if (Number.isFinite(declared) && declared > cap) throw new HttpError(413, `the request body is ${declared} bytes; the limit is ${cap}`, { Connection: "close" });
+  if (Number.isFinite(declared) && declared > cap)
+    throw new HttpError(413, `the request body is ${declared} bytes; the limit is ${cap}`, { Connection: "close" });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > cap) throw new HttpError(413, `the request body is over the limit of ${cap} bytes`, { Connection: "close" });
+    if (size > cap)
+      throw new HttpError(413, `the request body is over the limit of ${cap} bytes`, { Connection: "close" });
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -56,7 +69,8 @@ export async function readJson(req: IncomingMessage, cap = MAX_BODY_BYTES): Prom
   } catch (error) {
     throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new HttpError(400, "the body must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HttpError(400, "the body must be a JSON object");
   return value as Record<string, unknown>;
 }
 

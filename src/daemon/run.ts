@@ -21,7 +21,8 @@ export interface DaemonIO {
 
 export const DEFAULT_DAEMON_PORT = 8787;
 
-const isLoopback = (host: string) => host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+const isLoopback = (host: string) =>
+  host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
 
 /**
  * The daemon's sessions live apart from the UI's (~/.nanohermes/sessions): otherwise it would serve
@@ -37,21 +38,42 @@ export interface RunningDaemon {
 }
 
 /** Starts the daemon (without signal handling): what `--daemon` and the tests use. */
-export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO, client?: ModelClient): Promise<RunningDaemon> {
+export async function startDaemon(
+  settings: Settings,
+  flags: Flags,
+  io: DaemonIO,
+  client?: ModelClient,
+): Promise<RunningDaemon> {
   const port = intFlag(flags, "daemon-port", 0, 65_535) ?? DEFAULT_DAEMON_PORT;
   const host = typeof flags.values["daemon-host"] === "string" ? flags.values["daemon-host"] : "127.0.0.1";
   const tokenFile = flags.values["daemon-token-file"];
-  const token = await readToken(typeof tokenFile === "string" ? tokenFile : null, io.env, io.cwd, (text) => io.stderr.write(`${text}\n`)).catch((error: Error) => {
+  const token = await readToken(typeof tokenFile === "string" ? tokenFile : null, io.env, io.cwd, (text) =>
+    io.stderr.write(`${text}\n`),
+  ).catch((error: Error) => {
     throw new UsageError(error.message);
   });
-  if (token && token.length < 16) io.stderr.write("warning: the daemon token is shorter than 16 characters; make one with: openssl rand -hex 24\n");
-  if (!token && !isLoopback(host)) throw new UsageError(`--daemon-host ${host} is reachable from other machines: set a token first (--daemon-token-file FILE or NANOHERMES_DAEMON_TOKEN)`);
+  if (token && token.length < 16)
+    io.stderr.write("warning: the daemon token is shorter than 16 characters; make one with: openssl rand -hex 24\n");
+  if (!token && !isLoopback(host))
+    throw new UsageError(
+      `--daemon-host ${host} is reachable from other machines: set a token first (--daemon-token-file FILE or NANOHERMES_DAEMON_TOKEN)`,
+    );
   const socketFlag = flags.values["daemon-socket"];
-  const socketPath = socketFlag === "off" ? null : typeof socketFlag === "string" ? resolve(io.cwd, socketFlag) : defaultSocketPath(settings.home);
+  const socketPath =
+    socketFlag === "off"
+      ? null
+      : typeof socketFlag === "string"
+        ? resolve(io.cwd, socketFlag)
+        : defaultSocketPath(settings.home);
   const sessionDirFlag = flags.values["session-dir"];
   const sessionFlag = flags.values.session;
   // The seed's unit passes `--session <dir>/default.json`: its folder is the session folder.
-  const sessionDir = typeof sessionDirFlag === "string" ? resolve(io.cwd, sessionDirFlag) : typeof sessionFlag === "string" ? dirname(resolve(io.cwd, sessionFlag)) : defaultDaemonSessionDir(settings.home);
+  const sessionDir =
+    typeof sessionDirFlag === "string"
+      ? resolve(io.cwd, sessionDirFlag)
+      : typeof sessionFlag === "string"
+        ? dirname(resolve(io.cwd, sessionFlag))
+        : defaultDaemonSessionDir(settings.home);
   const sessionDirProblem = virtualFsProblem(sessionDir);
   if (sessionDirProblem) throw new UsageError(`--session-dir: ${sessionDirProblem}`);
 
@@ -59,8 +81,18 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
   let loaded: (ext: Extensions) => void = () => {};
   const extensions = new Promise<Extensions>((done) => (loaded = done));
   // Never served as a workspace file, whatever link leads there: the token and the daemon's own state.
-  const privatePaths = [settings.home, sessionDir, ...(typeof tokenFile === "string" ? [tokenFilePath(tokenFile, io.env, io.cwd)] : [])];
-  const sessions = new DaemonSessions({ settings, sessionDir, extensions, privatePaths, ...(client ? { client } : {}) });
+  const privatePaths = [
+    settings.home,
+    sessionDir,
+    ...(typeof tokenFile === "string" ? [tokenFilePath(tokenFile, io.env, io.cwd)] : []),
+  ];
+  const sessions = new DaemonSessions({
+    settings,
+    sessionDir,
+    extensions,
+    privatePaths,
+    ...(client ? { client } : {}),
+  });
   await sessions.init();
   loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
     (ext) => {
@@ -83,7 +115,9 @@ export async function startDaemon(settings: Settings, flags: Flags, io: DaemonIO
       log("info", `daemon: ${line}`);
     },
   });
-  io.stderr.write(`nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`);
+  io.stderr.write(
+    `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
+  );
   let stopping: Promise<void> | null = null;
   return {
     server,
@@ -113,7 +147,8 @@ export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO):
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
-    if (error instanceof Error && /another daemon|longer than 107 bytes/.test(error.message)) throw new UsageError(error.message);
+    if (error instanceof Error && /another daemon|longer than 107 bytes/.test(error.message))
+      throw new UsageError(error.message);
     throw error;
   }
   return new Promise<number>((resolveExit) => {
@@ -131,6 +166,5 @@ export async function runDaemon(settings: Settings, flags: Flags, io: DaemonIO):
     };
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
-
   });
 }

@@ -13,7 +13,14 @@ import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJ
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { sseComment, sseMessage } from "../remote/sse.js";
-import { backpressuredWriter, encodeEvent, MAX_CONNECTIONS, STREAM_LIMITS, StreamGate, type StreamLimits } from "./stream-limits.js";
+import {
+  backpressuredWriter,
+  encodeEvent,
+  MAX_CONNECTIONS,
+  STREAM_LIMITS,
+  StreamGate,
+  type StreamLimits,
+} from "./stream-limits.js";
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
@@ -73,13 +80,16 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
  * loopback name.
  */
 function refuseBrowsers(req: IncomingMessage): void {
-  if (req.headers.origin !== undefined) throw new HttpError(403, "requests from web pages are refused (this daemon has no token)");
+  if (req.headers.origin !== undefined)
+    throw new HttpError(403, "requests from web pages are refused (this daemon has no token)");
   const host = req.headers.host ?? "";
-  if (!LOOPBACK_HOST.test(host)) throw new HttpError(403, `Host "${host}" is not a loopback name; a daemon without a token serves localhost only`);
+  if (!LOOPBACK_HOST.test(host))
+    throw new HttpError(403, `Host "${host}" is not a loopback name; a daemon without a token serves localhost only`);
 }
 
 function only(req: IncomingMessage, ...methods: string[]): void {
-  if (!methods.includes(req.method ?? "")) throw new HttpError(405, `use ${methods.join(" or ")} here`, { Allow: methods.join(", ") });
+  if (!methods.includes(req.method ?? ""))
+    throw new HttpError(405, `use ${methods.join(" or ")} here`, { Allow: methods.join(", ") });
 }
 
 /** Opens an SSE response; `close` ends it. Keep-alive comments go out every `pingMs`. */
@@ -90,8 +100,19 @@ function openStream(
   backlogBytes: number,
   /** The stream starts with a catch-up (ended by `ready`), not counted against the backlog. */
   catchUp = false,
-): { send(event: LoggedEvent): void; ready(snapshot: boolean): void; comment(text: string): void; close(): void; closed: Promise<void> } {
-  res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+): {
+  send(event: LoggedEvent): void;
+  ready(snapshot: boolean): void;
+  comment(text: string): void;
+  close(): void;
+  closed: Promise<void>;
+} {
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache, no-transform",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+  });
   res.flushHeaders();
   const ping = setInterval(() => res.write(sseComment("ping")), pingMs);
   let done = false;
@@ -138,12 +159,23 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     const path = new URL(req.url ?? "/", "http://daemon").pathname;
     if (path === "/health") {
       only(req, "GET", "HEAD");
-      return sendJson(res, 200, { status: "ok", sessions: sessions.count, running: sessions.running, version: VERSION });
+      return sendJson(res, 200, {
+        status: "ok",
+        sessions: sessions.count,
+        running: sessions.running,
+        version: VERSION,
+      });
     }
     if (!viaSocket && opts.token === null) refuseBrowsers(req);
     if (!viaSocket && opts.token !== null && !bearerMatches(req.headers.authorization, opts.token)) {
-      report(`refused ${req.method} ${path} from ${req.socket.remoteAddress}: ${req.headers.authorization ? "wrong" : "no"} token`);
-      throw new HttpError(401, req.headers.authorization ? "wrong token" : "this daemon needs Authorization: Bearer TOKEN", { "WWW-Authenticate": 'Bearer realm="nanohermes"' });
+      report(
+        `refused ${req.method} ${path} from ${req.socket.remoteAddress}: ${req.headers.authorization ? "wrong" : "no"} token`,
+      );
+      throw new HttpError(
+        401,
+        req.headers.authorization ? "wrong token" : "this daemon needs Authorization: Bearer TOKEN",
+        { "WWW-Authenticate": 'Bearer realm="nanohermes"' },
+      );
     }
     if (path === "/") {
       only(req, "POST");
@@ -151,8 +183,16 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       const prompt = promptOf(await readJson(req, cap));
       const started = Date.now();
       const outcome = await sessions.runTurn(id, prompt);
-      report(`session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`);
-      const body = { response: outcome.response, session: id, reason: outcome.reason, ...(outcome.error ? { error: outcome.error } : {}), usage: outcome.usage };
+      report(
+        `session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
+      );
+      const body = {
+        response: outcome.response,
+        session: id,
+        reason: outcome.reason,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        usage: outcome.usage,
+      };
       return sendJson(res, outcome.reason === "error" ? 502 : 200, body);
     }
     if (path === "/v1/sessions") {
@@ -183,7 +223,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
         const outcome = await sessions.runTurn(id, prompt, stream.send);
-        report(`session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`);
+        report(
+          `session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
+        );
         stream.close();
         return;
       }
@@ -193,7 +235,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         res.on("close", release);
         const stream = openStream(req, res, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
-        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) => stream.ready(snapshot));
+        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
+          stream.ready(snapshot),
+        );
         await stream.closed;
         off();
         return;
@@ -201,7 +245,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       case "cancel": {
         only(req, "POST");
         const body = await readJson(req, cap);
-        if (body.force !== undefined && typeof body.force !== "boolean") throw new HttpError(400, '"force" must be true or false');
+        if (body.force !== undefined && typeof body.force !== "boolean")
+          throw new HttpError(400, '"force" must be true or false');
         const cancelled = sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
@@ -212,7 +257,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const file = query.get("path");
         if (!file) throw new HttpError(400, "name the file: ?path=PATH (and &turn=N for its content before turn N)");
         const turnText = query.get("turn");
-        if (turnText !== null && !/^[1-9]\d{0,8}$/.test(turnText)) throw new HttpError(400, "turn must be a positive number");
+        if (turnText !== null && !/^[1-9]\d{0,8}$/.test(turnText))
+          throw new HttpError(400, "turn must be a positive number");
         const answer = await sessions.file(id, file, turnText === null ? null : Number(turnText));
         if (typeof answer === "string") throw new HttpError(400, answer);
         return sendJson(res, 200, answer);
@@ -236,10 +282,14 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const parsed = BusCommandSchema.safeParse({ ...body, taskId: id });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          throw new HttpError(400, `not a valid command: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+          throw new HttpError(
+            400,
+            `not a valid command: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+          );
         }
         const command = parsed.data as BusCommand;
-        if (!SESSION_COMMANDS.has(command.type)) throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
+        if (!SESSION_COMMANDS.has(command.type))
+          throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
         const refused = sessions.command(id, command);
         if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });
@@ -309,7 +359,10 @@ export async function startDaemonServer(options: DaemonServerOptions): Promise<D
   if (opts.socketPath) {
     const path = opts.socketPath;
     // sockaddr_un holds 107 bytes of path on Linux; longer fails with an obscure EINVAL.
-    if (Buffer.byteLength(path) > 107) throw new Error(`the socket path ${path} is longer than 107 bytes; choose a shorter one with --daemon-socket PATH (or off)`);
+    if (Buffer.byteLength(path) > 107)
+      throw new Error(
+        `the socket path ${path} is longer than 107 bytes; choose a shorter one with --daemon-socket PATH (or off)`,
+      );
     await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await claimSocket(path);
     unix = configure(createServer(routeHandler(opts, true)), maxConnections);

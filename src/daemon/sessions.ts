@@ -133,10 +133,13 @@ export class DaemonSessions {
     this.bus.subscribe((event) => this.record(event));
     // Memory follows the sessions in use, not every session ever served.
     const idleMs = opts.idleUnloadMs ?? 10 * 60_000;
-    this.sweeper = setInterval(() => {
-      void this.unloadIdle(idleMs);
-      void this.pruneUploads(60 * 60_000);
-    }, Math.min(60_000, idleMs));
+    this.sweeper = setInterval(
+      () => {
+        void this.unloadIdle(idleMs);
+        void this.pruneUploads(60 * 60_000);
+      },
+      Math.min(60_000, idleMs),
+    );
     this.sweeper.unref();
   }
 
@@ -172,7 +175,22 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = { id, log: [], floor: this.seq, lastTurnAt: 0, inTurn: false, turnStartSeq: 0, base: EMPTY, chain: Promise.resolve(), listeners: new Set(), watchers: 0, pending: new Set(), orphaned: null, activeAt: Date.now(), saved: false };
+      session = {
+        id,
+        log: [],
+        floor: this.seq,
+        lastTurnAt: 0,
+        inTurn: false,
+        turnStartSeq: 0,
+        base: EMPTY,
+        chain: Promise.resolve(),
+        listeners: new Set(),
+        watchers: 0,
+        pending: new Set(),
+        orphaned: null,
+        activeAt: Date.now(),
+        saved: false,
+      };
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -258,8 +276,21 @@ export class DaemonSessions {
         session.listeners.delete(listener);
       }
       const done = completed as EventOf<"turn.completed"> | null;
-      if (!done) return { reason: "error", response: "", error: failure ?? "the turn did not start", usage: { prompt: 0, completion: 0 }, steps: 0 };
-      return { reason: done.reason, response: done.response, ...(done.error ? { error: done.error } : {}), usage: { ...done.usage }, steps: done.steps };
+      if (!done)
+        return {
+          reason: "error",
+          response: "",
+          error: failure ?? "the turn did not start",
+          usage: { prompt: 0, completion: 0 },
+          steps: 0,
+        };
+      return {
+        reason: done.reason,
+        response: done.response,
+        ...(done.error ? { error: done.error } : {}),
+        usage: { ...done.usage },
+        steps: done.steps,
+      };
     } finally {
       release();
     }
@@ -279,7 +310,10 @@ export class DaemonSessions {
 
   /** Keeps an uploaded image (mode 600) for a prompt; returns its path. */
   async storeUpload(name: string, data: Buffer): Promise<string> {
-    const safe = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").slice(-80) || "image";
+    const safe =
+      basename(name)
+        .replace(/[^A-Za-z0-9._-]/g, "_")
+        .slice(-80) || "image";
     const path = join(this.uploadDir, `${randomId(10)}-${safe}`);
     // Made new (never through a link) in a folder reached by the no-follow walk.
     await withWalk(path, { followFinal: false }, (w) => {
@@ -308,11 +342,14 @@ export class DaemonSessions {
    */
   command(id: string, command: BusCommand): string | null {
     const session = this.ensure(id);
-    if (command.type === "approval.reply" && !session.pending.has(command.requestId)) return `no approval ${command.requestId} is waiting in session "${id}"`;
+    if (command.type === "approval.reply" && !session.pending.has(command.requestId))
+      return `no approval ${command.requestId} is waiting in session "${id}"`;
     // Images come only from uploads: a path of the daemon's own files is not for clients to name.
     // An upload is a regular file the daemon made: a link planted in the folder is no upload.
-    const notUpload = (path: string) => dirname(resolve(path)) !== this.uploadDir || !lstatSync(resolve(path), { throwIfNoEntry: false })?.isFile();
-    if (command.type === "user.submit" && command.images?.some(notUpload)) return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
+    const notUpload = (path: string) =>
+      dirname(resolve(path)) !== this.uploadDir || !lstatSync(resolve(path), { throwIfNoEntry: false })?.isFile();
+    if (command.type === "user.submit" && command.images?.some(notUpload))
+      return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
     this.bus.send({ ...command, taskId: id } as BusCommand);
     return null;
   }
@@ -333,7 +370,13 @@ export class DaemonSessions {
       session.orphaned = null;
       if (session.watchers > 0) return;
       for (const requestId of [...session.pending]) {
-        this.bus.send({ type: "approval.reply", taskId: session.id, requestId, decision: "deny", note: `nobody answered within ${Math.round(waitMs / 60_000)} min (the front end detached)` });
+        this.bus.send({
+          type: "approval.reply",
+          taskId: session.id,
+          requestId,
+          decision: "deny",
+          note: `nobody answered within ${Math.round(waitMs / 60_000)} min (the front end detached)`,
+        });
       }
     }, waitMs);
     session.orphaned.unref();
@@ -344,7 +387,12 @@ export class DaemonSessions {
    * everything since then, else a snapshot (state, history before the running turn, that turn's
    * events so far) first; `ready` is called after that part. Returns the unsubscribe function.
    */
-  async subscribe(id: string, lastEventId: string | undefined, send: (event: LoggedEvent) => void, ready: (snapshot: boolean) => void = () => {}): Promise<() => void> {
+  async subscribe(
+    id: string,
+    lastEventId: string | undefined,
+    send: (event: LoggedEvent) => void,
+    ready: (snapshot: boolean) => void = () => {},
+  ): Promise<() => void> {
     const session = this.ensure(id);
     const [boot, seqText] = (lastEventId ?? "").split(".");
     const after = boot === this.boot && seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : null;
@@ -361,7 +409,19 @@ export class DaemonSessions {
       if (snapshot) send(mark({ type: "task.updated", taskId: id, task: snapshot }));
       const loaded = session.inTurn ? session.base : (agent?.loadedView() ?? EMPTY);
       // The session as the engine started it (its workspace names the files in the views).
-      if (agent) send(mark({ type: "session.started", taskId: id, sessionId: agent.session.id, sessionFile: agent.sessionFile ?? "", workspace: this.opts.settings.workspace, model: agent.model, resumed: false, messages: agent.messages.length }));
+      if (agent)
+        send(
+          mark({
+            type: "session.started",
+            taskId: id,
+            sessionId: agent.session.id,
+            sessionFile: agent.sessionFile ?? "",
+            workspace: this.opts.settings.workspace,
+            model: agent.model,
+            resumed: false,
+            messages: agent.messages.length,
+          }),
+        );
       send(mark({ type: "session.loaded", taskId: id, ...loaded }));
       // The turns' file changes, for the Turns tab and /rewind.
       if (session.checkpoints) send(mark(session.checkpoints));
@@ -387,12 +447,20 @@ export class DaemonSessions {
         const snapshot = this.manager.snapshotOf(id);
         if (!snapshot) return null;
         const running = this.manager.isRunning(id);
-        if (this.manager.loadedAgent(id) || snapshot.title !== "New task") return { id, title: snapshot.title, status: snapshot.status, updatedAt: snapshot.updatedAt, running };
+        if (this.manager.loadedAgent(id) || snapshot.title !== "New task")
+          return { id, title: snapshot.title, status: snapshot.status, updatedAt: snapshot.updatedAt, running };
         // Not loaded: the title from the file's head, read again only when the file changed.
         const file = sessionFileFor(this.opts.sessionDir, id);
         const stat = await fs.lstat(file).catch(() => null);
-        if (stat && session.peeked?.mtimeMs !== stat.mtimeMs) session.peeked = { mtimeMs: stat.mtimeMs, title: await peekTitle(file) };
-        return { id, title: session.peeked?.title ?? snapshot.title, status: snapshot.status, updatedAt: stat ? stat.mtime.toISOString() : snapshot.updatedAt, running };
+        if (stat && session.peeked?.mtimeMs !== stat.mtimeMs)
+          session.peeked = { mtimeMs: stat.mtimeMs, title: await peekTitle(file) };
+        return {
+          id,
+          title: session.peeked?.title ?? snapshot.title,
+          status: snapshot.status,
+          updatedAt: stat ? stat.mtime.toISOString() : snapshot.updatedAt,
+          running,
+        };
       }),
     );
     return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -420,7 +488,10 @@ export class DaemonSessions {
   /** A file of the session's workspace now, and before `turn` (from its checkpoints). */
   async file(id: string, path: string, turn: number | null): Promise<FileAt | string> {
     const agent = this.sessions.has(id) ? await this.manager.agentFor(id) : null;
-    return fileAt(this.opts.settings, agent?.session.id ?? id, path, turn, [this.opts.sessionDir, ...(this.opts.privatePaths ?? [])]);
+    return fileAt(this.opts.settings, agent?.session.id ?? id, path, turn, [
+      this.opts.sessionDir,
+      ...(this.opts.privatePaths ?? []),
+    ]);
   }
 
   /** Stops the session's turn, removes its file and forgets it. */

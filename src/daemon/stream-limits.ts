@@ -41,9 +41,15 @@ export class StreamGate {
   constructor(private readonly limits: StreamLimits) {}
 
   enter(session: string, follower: boolean): () => void {
-    if (this.total >= this.limits.streams) throw new HttpError(503, `the daemon already serves ${this.limits.streams} event streams; try again later`, { "Retry-After": "5" });
+    if (this.total >= this.limits.streams)
+      throw new HttpError(503, `the daemon already serves ${this.limits.streams} event streams; try again later`, {
+        "Retry-After": "5",
+      });
     const mine = this.perSession.get(session) ?? 0;
-    if (follower && mine >= this.limits.followersPerSession) throw new HttpError(429, `session "${session}" already has ${this.limits.followersPerSession} followers`, { "Retry-After": "5" });
+    if (follower && mine >= this.limits.followersPerSession)
+      throw new HttpError(429, `session "${session}" already has ${this.limits.followersPerSession} followers`, {
+        "Retry-After": "5",
+      });
     this.total++;
     if (follower) this.perSession.set(session, mine + 1);
     let released = false;
@@ -86,7 +92,8 @@ export function backpressuredWriter(res: ServerResponse, backlogBytes: number): 
     while (!blocked && head < pending.length) {
       let bytes = 0;
       const start = head;
-      while (head < pending.length && (bytes === 0 || bytes + pending[head]!.length <= FLUSH_BYTES)) bytes += pending[head++]!.length;
+      while (head < pending.length && (bytes === 0 || bytes + pending[head]!.length <= FLUSH_BYTES))
+        bytes += pending[head++]!.length;
       const text = pending.slice(start, head).join("");
       pendingBytes -= bytes;
       exemptBytes = Math.max(0, exemptBytes - bytes);

@@ -86,7 +86,13 @@ function newLevel(text: string, base: string): Level {
 /** The level reduced to its slash-free rules (`*.md`, `node_modules/`), which match by name alone. */
 function namesOnly(level: Level): Level {
   if (!level.names) {
-    const rules = level.text.split(/\r?\n/).filter((line) => !line.replace(/^!/, "").replace(/\/+\s*$/, "").includes("/"));
+    const rules = level.text.split(/\r?\n/).filter(
+      (line) =>
+        !line
+          .replace(/^!/, "")
+          .replace(/\/+\s*$/, "")
+          .includes("/"),
+    );
     level.names = { ig: matcher(rules.join("\n")), strip: 0, text: "", byName: true };
   }
   return level.names;
@@ -115,7 +121,8 @@ function judge(levels: Level[], key: string, name: string, isDir: boolean): { ig
   // A directory entered although a level excludes it (a deeper file re-included it, or the walk
   // root was named): that level would report every path below as excluded too (the `ignore`
   // package checks parents), so below it only its by-name rules still apply, as in git.
-  const keep = isDir && results.includes(true) ? levels.map((l, i) => (results[i] && !l.byName ? namesOnly(l) : l)) : levels;
+  const keep =
+    isDir && results.includes(true) ? levels.map((l, i) => (results[i] && !l.byName ? namesOnly(l) : l)) : levels;
   return { ignored, keep };
 }
 

@@ -67,13 +67,19 @@ export function runHook(spec: HookSpec, payload: Record<string, unknown>, opts: 
     durationMs: Math.round(performance.now() - started),
     timedOut,
   });
-  if (opts.signal?.aborted) return Promise.resolve(run(EXIT_SIGNALLED, "", "[interrupted before the hook started]", false));
+  if (opts.signal?.aborted)
+    return Promise.resolve(run(EXIT_SIGNALLED, "", "[interrupted before the hook started]", false));
 
   let child: HookChild;
   try {
     child = spawn(SHELL, ["-c", spec.command], {
       cwd: opts.cwd,
-      env: { ...opts.env, NANOHERMES_TOOL_NAME: opts.toolName, NANOHERMES_HOOK_EVENT: spec.event, NANOHERMES_WORKSPACE: opts.cwd },
+      env: {
+        ...opts.env,
+        NANOHERMES_TOOL_NAME: opts.toolName,
+        NANOHERMES_HOOK_EVENT: spec.event,
+        NANOHERMES_WORKSPACE: opts.cwd,
+      },
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -203,7 +209,9 @@ export class HookRunner {
       const run = await runHook(spec, payload, this.runOptions(tool, signal));
       runs.push(run);
       if (run.exitCode !== 0) {
-        warnings.push(`PostToolUse hook (${preview(spec.command)}) ${describeExit(run, spec, signal)}:\n${combinedOutput(run)}`);
+        warnings.push(
+          `PostToolUse hook (${preview(spec.command)}) ${describeExit(run, spec, signal)}:\n${combinedOutput(run)}`,
+        );
       }
     }
     return warnings.length > 0 ? { warning: warnings.join("\n"), runs } : { runs };

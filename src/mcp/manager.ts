@@ -36,10 +36,37 @@ export const backoffMs = (attempt: number, baseMs = 1_000) => Math.min(30_000, b
 /** Consecutive failed attempts after which a server is left failed until the user retries (/mcp). */
 export const MAX_ATTEMPTS = 6;
 /** Variables a stdio server inherits besides its own `env`: no API keys, no tokens. */
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+const INHERITED_ENV = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TMPDIR",
+  "TZ",
+  "XDG_RUNTIME_DIR",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
 const LOG_LIMIT = 5 * 1024 * 1024;
 
-export function serverEnv(spec: { env: Record<string, string> }, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function serverEnv(
+  spec: { env: Record<string, string> },
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of INHERITED_ENV) {
     const value = base[key];
@@ -58,7 +85,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!.slice(0, 300);
+const describe = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!.slice(0, 300);
 
 /** One server: its client, state and tools. Contract: never throws out of its timers or handlers. */
 class Connection {
@@ -78,13 +106,21 @@ class Connection {
 
   constructor(
     readonly spec: McpServerSpec,
-    private readonly owner: { logDir: string | null; version: string; retryBaseMs: number; maxAttempts: number; changed(): void },
+    private readonly owner: {
+      logDir: string | null;
+      version: string;
+      retryBaseMs: number;
+      maxAttempts: number;
+      changed(): void;
+    },
   ) {
     this.settledOnce = new Promise((resolve) => (this.settle = resolve));
   }
 
   get logFile(): string | undefined {
-    return this.spec.transport === "stdio" && this.owner.logDir ? join(this.owner.logDir, `mcp-${this.spec.name}.log`) : undefined;
+    return this.spec.transport === "stdio" && this.owner.logDir
+      ? join(this.owner.logDir, `mcp-${this.spec.name}.log`)
+      : undefined;
   }
 
   /** Resolves once the first connection attempt succeeded or failed. */
@@ -140,7 +176,13 @@ class Connection {
   private transport(): Transport {
     const spec = this.spec;
     if (spec.transport === "stdio") {
-      const transport = new StdioClientTransport({ command: spec.command, args: spec.args, env: serverEnv(spec), cwd: spec.cwd, stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        env: serverEnv(spec),
+        cwd: spec.cwd,
+        stderr: "pipe",
+      });
       // Server chatter goes to its log file, never onto the screen.
       this.logStream ??= this.openLog();
       const stream = this.logStream;
@@ -148,7 +190,15 @@ class Connection {
       return transport;
     }
     const init = { headers: spec.headers };
-    return spec.transport === "sse" ? new SSEClientTransport(new URL(spec.url), { requestInit: init, eventSourceInit: { fetch: (url, i) => fetch(url, { ...i, headers: { ...spec.headers, ...(i?.headers as Record<string, string>) } }) } }) : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: init });
+    return spec.transport === "sse"
+      ? new SSEClientTransport(new URL(spec.url), {
+          requestInit: init,
+          eventSourceInit: {
+            fetch: (url, i) =>
+              fetch(url, { ...i, headers: { ...spec.headers, ...(i?.headers as Record<string, string>) } }),
+          },
+        })
+      : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: init });
   }
 
   private async connectWith(transport: Transport): Promise<Client> {
@@ -172,7 +222,9 @@ class Connection {
       } catch (error) {
         // Servers that only speak the older HTTP+SSE transport refuse the streamable POST.
         if (this.spec.transport !== "http" || error instanceof TimeoutError || this.closing) throw error;
-        client = await this.connectWith(new SSEClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers } }));
+        client = await this.connectWith(
+          new SSEClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers } }),
+        );
       }
       if (this.closing) {
         await client.close().catch(() => {});
@@ -196,7 +248,11 @@ class Connection {
       this.tools = [];
       // A program that is not there (or not executable) will not appear by retrying.
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "EACCES") this.setState("failed", `cannot start ${this.spec.transport === "stdio" ? this.spec.command : "the server"}: ${message}`);
+      if (code === "ENOENT" || code === "EACCES")
+        this.setState(
+          "failed",
+          `cannot start ${this.spec.transport === "stdio" ? this.spec.command : "the server"}: ${message}`,
+        );
       else this.scheduleRetry(message);
     } finally {
       this.settle();
@@ -207,7 +263,11 @@ class Connection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await withTimeout(client.listTools(cursor ? { cursor } : undefined), this.spec.startupTimeoutMs, "listing tools");
+      const page = await withTimeout(
+        client.listTools(cursor ? { cursor } : undefined),
+        this.spec.startupTimeoutMs,
+        "listing tools",
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor && tools.length < 1_000);
@@ -240,7 +300,10 @@ class Connection {
       return;
     }
     const delay = backoffMs(this.attempts, this.owner.retryBaseMs);
-    this.setState(this.connectedOnce ? "restarting" : "connecting", `${why}; retrying in ${Math.round(delay / 1000)} s`);
+    this.setState(
+      this.connectedOnce ? "restarting" : "connecting",
+      `${why}; retrying in ${Math.round(delay / 1000)} s`,
+    );
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.connect();
@@ -277,7 +340,15 @@ class Connection {
 
   status(): McpServerStatus {
     const logFile = this.logFile;
-    return { name: this.spec.name, transport: this.spec.transport, state: this.state, tools: this.tools.length, restarts: this.restarts, ...(this.error ? { error: this.error } : {}), ...(logFile ? { logFile } : {}) };
+    return {
+      name: this.spec.name,
+      transport: this.spec.transport,
+      state: this.state,
+      tools: this.tools.length,
+      restarts: this.restarts,
+      ...(this.error ? { error: this.error } : {}),
+      ...(logFile ? { logFile } : {}),
+    };
   }
 }
 
@@ -305,7 +376,13 @@ export class McpManager {
     specs: McpServerSpec[],
     private readonly opts: McpManagerOptions,
   ) {
-    const owner = { logDir: opts.logDir, version: opts.version, retryBaseMs: opts.retry?.baseMs ?? 1_000, maxAttempts: opts.retry?.maxAttempts ?? MAX_ATTEMPTS, changed: () => this.changed() };
+    const owner = {
+      logDir: opts.logDir,
+      version: opts.version,
+      retryBaseMs: opts.retry?.baseMs ?? 1_000,
+      maxAttempts: opts.retry?.maxAttempts ?? MAX_ATTEMPTS,
+      changed: () => this.changed(),
+    };
     for (const spec of specs) this.connections.set(spec.name, new Connection(spec, owner));
   }
 
@@ -337,20 +414,33 @@ export class McpManager {
   }
 
   tools(): McpToolEntry[] {
-    return [...this.connections.values()].flatMap((c) => (c.state === "ready" ? c.tools.map((tool) => ({ server: c.spec.name, trusted: c.spec.trust, tool })) : []));
+    return [...this.connections.values()].flatMap((c) =>
+      c.state === "ready" ? c.tools.map((tool) => ({ server: c.spec.name, trusted: c.spec.trust, tool })) : [],
+    );
   }
 
   /** The connected client of `server`, waiting a little for one that is (re)connecting. */
   async client(server: string, signal?: AbortSignal): Promise<{ client: Client; timeoutMs: number }> {
     const connection = this.connections.get(server);
-    if (!connection) throw new Error(`no MCP server "${server}" is configured (servers: ${this.serverNames().join(", ") || "none"})`);
-    if (!(await connection.waitReady(Math.min(10_000, connection.spec.startupTimeoutMs), signal)) || !connection.client) {
-      throw new Error(`MCP server "${server}" is not available (${connection.state}${connection.error ? `: ${connection.error}` : ""})`);
+    if (!connection)
+      throw new Error(`no MCP server "${server}" is configured (servers: ${this.serverNames().join(", ") || "none"})`);
+    if (
+      !(await connection.waitReady(Math.min(10_000, connection.spec.startupTimeoutMs), signal)) ||
+      !connection.client
+    ) {
+      throw new Error(
+        `MCP server "${server}" is not available (${connection.state}${connection.error ? `: ${connection.error}` : ""})`,
+      );
     }
     return { client: connection.client, timeoutMs: connection.spec.timeoutMs };
   }
 
-  async callTool(server: string, name: string, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress?: (text: string) => void }): Promise<CallToolResult> {
+  async callTool(
+    server: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (text: string) => void },
+  ): Promise<CallToolResult> {
     const { client, timeoutMs } = await this.client(server, options.signal);
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
@@ -359,7 +449,12 @@ export class McpManager {
         resetTimeoutOnProgress: true,
         maxTotalTimeout: timeoutMs * 6,
         ...(options.onProgress
-          ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? ` ${p.message}` : ""}\n`) }
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                options.onProgress!(
+                  `progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? ` ${p.message}` : ""}\n`,
+                ),
+            }
           : {}),
       });
       return result as CallToolResult;
@@ -367,12 +462,18 @@ export class McpManager {
       if (options.signal.aborted) throw error;
       const connection = this.connections.get(server);
       const gone = connection && connection.client !== client;
-      throw new Error(gone ? `MCP server "${server}" closed the connection during the call (${describe(error)}); it is being restarted, try again shortly` : describe(error));
+      throw new Error(
+        gone
+          ? `MCP server "${server}" closed the connection during the call (${describe(error)}); it is being restarted, try again shortly`
+          : describe(error),
+      );
     }
   }
 
   async restart(server?: string): Promise<void> {
-    const targets = server ? [this.connections.get(server)].filter((c): c is Connection => c !== undefined) : [...this.connections.values()];
+    const targets = server
+      ? [this.connections.get(server)].filter((c): c is Connection => c !== undefined)
+      : [...this.connections.values()];
     await Promise.all(targets.map((c) => c.restart()));
   }
 

@@ -48,17 +48,24 @@ export function resultText(result: CallToolResult): string {
         break;
       case "resource": {
         const r = block.resource;
-        parts.push("text" in r && typeof r.text === "string" ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ""}, binary, not shown]`);
+        parts.push(
+          "text" in r && typeof r.text === "string"
+            ? `[resource ${r.uri}]\n${r.text}`
+            : `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ""}, binary, not shown]`,
+        );
         break;
       }
       case "resource_link":
-        parts.push(`[resource link ${block.uri}${block.name ? ` "${block.name}"` : ""}${block.description ? `: ${block.description}` : ""}]`);
+        parts.push(
+          `[resource link ${block.uri}${block.name ? ` "${block.name}"` : ""}${block.description ? `: ${block.description}` : ""}]`,
+        );
         break;
       default:
         parts.push(`[${(block as { type: string }).type} content, not shown]`);
     }
   }
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    parts.push(JSON.stringify(result.structuredContent, null, 2));
   return parts.join("\n");
 }
 
@@ -83,7 +90,10 @@ function toolFor(manager: McpManager, entry: McpToolEntry, name: string): AnyToo
     async run(args, ctx): Promise<ToolOutput> {
       let result: CallToolResult;
       try {
-        result = await manager.callTool(server, tool.name, args as Record<string, unknown>, { signal: ctx.signal, onProgress: (text) => ctx.output("stdout", text) });
+        result = await manager.callTool(server, tool.name, args as Record<string, unknown>, {
+          signal: ctx.signal,
+          onProgress: (text) => ctx.output("stdout", text),
+        });
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         throw new ToolError(`${server}/${tool.name} failed: ${(error as Error).message}`);
@@ -91,7 +101,11 @@ function toolFor(manager: McpManager, entry: McpToolEntry, name: string): AnyToo
       const text = resultText(result);
       const isError = result.isError === true;
       const first = text.split("\n", 1)[0] ?? "";
-      return { forModel: isError ? `the MCP tool reported an error: ${text}` : text || "(no output)", display: `${server}: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`, ...(isError ? { isError } : {}) };
+      return {
+        forModel: isError ? `the MCP tool reported an error: ${text}` : text || "(no output)",
+        display: `${server}: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`,
+        ...(isError ? { isError } : {}),
+      };
     },
   });
 }
@@ -107,7 +121,8 @@ export function mcpToolSource(manager: McpManager): ToolSource {
       const tools = manager.tools().map((entry) => {
         let name = mcpToolName(entry.server, entry.tool.name);
         // Two tools whose names differ only in characters we replace: keep both, apart.
-        if (used.has(name)) name = `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash6(`${entry.server}\u0000${entry.tool.name}`)}`;
+        if (used.has(name))
+          name = `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash6(`${entry.server}\u0000${entry.tool.name}`)}`;
         used.add(name);
         return toolFor(manager, entry, name);
       });
@@ -119,7 +134,12 @@ export function mcpToolSource(manager: McpManager): ToolSource {
 
 const serverArg = z.string().check(z.minLength(1), z.describe("The MCP server's name."));
 
-async function eachServer<T>(manager: McpManager, server: string | undefined, signal: AbortSignal, fn: (name: string) => Promise<T[]>): Promise<{ rows: T[]; errors: string[] }> {
+async function eachServer<T>(
+  manager: McpManager,
+  server: string | undefined,
+  signal: AbortSignal,
+  fn: (name: string) => Promise<T[]>,
+): Promise<{ rows: T[]; errors: string[] }> {
   const names = server ? [server] : manager.serverNames();
   const rows: T[] = [];
   const errors: string[] = [];
@@ -136,24 +156,34 @@ async function eachServer<T>(manager: McpManager, server: string | undefined, si
   return { rows, errors };
 }
 
-const withErrors = (lines: string[], errors: string[], empty: string) => [...(lines.length ? lines : [empty]), ...errors.map((e) => `(not available: ${e})`)].join("\n");
+const withErrors = (lines: string[], errors: string[], empty: string) =>
+  [...(lines.length ? lines : [empty]), ...errors.map((e) => `(not available: ${e})`)].join("\n");
 
 /** `mcp_list_resources`, `mcp_read_resource`, `mcp_list_prompts`, `mcp_get_prompt`. */
 export function mcpHelperTools(manager: McpManager): AnyTool[] {
   const listResources = defineTool({
     name: "mcp_list_resources",
     kind: "read",
-    description: "List the resources (and resource templates) MCP servers offer, as `server: uri - name`. Read one with mcp_read_resource.",
+    description:
+      "List the resources (and resource templates) MCP servers offer, as `server: uri - name`. Read one with mcp_read_resource.",
     params: z.object({ server: z.optional(serverArg) }),
     summarize: (a) => a.server ?? "all servers",
     async run(args, ctx) {
       const { rows, errors } = await eachServer(manager, args.server, ctx.signal, async (name) => {
         const { client } = await manager.client(name, ctx.signal);
         if (!client.getServerCapabilities()?.resources) return [];
-        const [resources, templates] = await Promise.all([client.listResources(undefined, { signal: ctx.signal }), client.listResourceTemplates(undefined, { signal: ctx.signal }).catch(() => ({ resourceTemplates: [] }))]);
+        const [resources, templates] = await Promise.all([
+          client.listResources(undefined, { signal: ctx.signal }),
+          client.listResourceTemplates(undefined, { signal: ctx.signal }).catch(() => ({ resourceTemplates: [] })),
+        ]);
         return [
-          ...resources.resources.map((r) => `${name}: ${r.uri} - ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`),
-          ...templates.resourceTemplates.map((t) => `${name}: ${t.uriTemplate} (template) - ${t.name}${t.description ? `: ${t.description}` : ""}`),
+          ...resources.resources.map(
+            (r) =>
+              `${name}: ${r.uri} - ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`,
+          ),
+          ...templates.resourceTemplates.map(
+            (t) => `${name}: ${t.uriTemplate} (template) - ${t.name}${t.description ? `: ${t.description}` : ""}`,
+          ),
         ];
       });
       return withErrors(rows, errors, "no resources");
@@ -173,14 +203,19 @@ export function mcpHelperTools(manager: McpManager): AnyTool[] {
         if (ctx.signal.aborted) throw e;
         throw new ToolError(`reading ${args.uri} from ${args.server} failed: ${e.message}`);
       });
-      const parts = result.contents.map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[${c.uri}: ${c.mimeType ?? "binary"}, ${bytesOfBase64(String((c as { blob?: string }).blob ?? ""))} bytes, not shown]`));
+      const parts = result.contents.map((c) =>
+        "text" in c && typeof c.text === "string"
+          ? c.text
+          : `[${c.uri}: ${c.mimeType ?? "binary"}, ${bytesOfBase64(String((c as { blob?: string }).blob ?? ""))} bytes, not shown]`,
+      );
       return parts.join("\n") || "(empty resource)";
     },
   });
   const listPrompts = defineTool({
     name: "mcp_list_prompts",
     kind: "read",
-    description: "List the prompts MCP servers offer, with their arguments (* = required). Get one with mcp_get_prompt.",
+    description:
+      "List the prompts MCP servers offer, with their arguments (* = required). Get one with mcp_get_prompt.",
     params: z.object({ server: z.optional(serverArg) }),
     summarize: (a) => a.server ?? "all servers",
     async run(args, ctx) {
@@ -200,16 +235,25 @@ export function mcpHelperTools(manager: McpManager): AnyTool[] {
     name: "mcp_get_prompt",
     kind: "read",
     description: "Get a prompt of an MCP server, filled with arguments, as its messages.",
-    params: z.object({ server: serverArg, name: z.string().check(z.minLength(1)), arguments: z.optional(z.record(z.string(), z.string())) }),
+    params: z.object({
+      server: serverArg,
+      name: z.string().check(z.minLength(1)),
+      arguments: z.optional(z.record(z.string(), z.string())),
+    }),
     summarize: (a) => `${a.server} ${a.name}`,
     async run(args, ctx) {
       const { client } = await manager.client(args.server, ctx.signal).catch((e: Error) => {
         throw new ToolError(e.message);
       });
-      const result = await client.getPrompt({ name: args.name, ...(args.arguments ? { arguments: args.arguments } : {}) }, { signal: ctx.signal }).catch((e: Error) => {
-        if (ctx.signal.aborted) throw e;
-        throw new ToolError(`getting prompt ${args.name} from ${args.server} failed: ${e.message}`);
-      });
+      const result = await client
+        .getPrompt(
+          { name: args.name, ...(args.arguments ? { arguments: args.arguments } : {}) },
+          { signal: ctx.signal },
+        )
+        .catch((e: Error) => {
+          if (ctx.signal.aborted) throw e;
+          throw new ToolError(`getting prompt ${args.name} from ${args.server} failed: ${e.message}`);
+        });
       const lines = result.messages.map((m) => `${m.role}: ${resultText({ content: [m.content] } as CallToolResult)}`);
       return [...(result.description ? [result.description, ""] : []), ...lines].join("\n");
     },

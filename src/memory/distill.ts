@@ -26,7 +26,8 @@ Leave out anything the existing memories already say. Write each memory as one s
 Most turns teach nothing lasting: then answer {"memories": []}.
 Answer with JSON only, no prose: {"memories": [{"kind": "correction" | "preference" | "lesson" | "fact", "text": "..."}]}`;
 
-const clip = (text: string, max: number) => (text.length > max ? `${cut(text, max)}… [${text.length - max} more characters]` : text);
+const clip = (text: string, max: number) =>
+  text.length > max ? `${cut(text, max)}… [${text.length - max} more characters]` : text;
 
 /** The first `max` UTF-16 units, without splitting a surrogate pair. */
 function cut(text: string, max: number): string {
@@ -51,13 +52,15 @@ function renderMessage(message: ChatMessage): string[] {
     case "system":
       return [];
     case "user": {
-      const images = typeof message.content === "string" ? 0 : message.content.filter((p) => p.type === "image_url").length;
+      const images =
+        typeof message.content === "string" ? 0 : message.content.filter((p) => p.type === "image_url").length;
       const text = withoutMemoryBlocks(contentText(message.content));
       return [`User: ${text}${images > 0 ? ` [${images} image${images === 1 ? "" : "s"}]` : ""}`];
     }
     case "assistant": {
       const lines = message.content ? [`Assistant: ${message.content}`] : [];
-      for (const call of message.tool_calls ?? []) lines.push(`Assistant called ${call.function.name}(${clip(call.function.arguments, TOOL_CALL_CHARS)})`);
+      for (const call of message.tool_calls ?? [])
+        lines.push(`Assistant called ${call.function.name}(${clip(call.function.arguments, TOOL_CALL_CHARS)})`);
       return lines;
     }
     case "tool":
@@ -80,7 +83,9 @@ export function renderTurn(turn: ChatMessage[], max = DISTILL_TURN_CHARS): strin
 }
 
 function renderExisting(existing: MemoryEntry[]): string {
-  const newest = [...existing].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, DISTILL_EXISTING_ENTRIES);
+  const newest = [...existing]
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+    .slice(0, DISTILL_EXISTING_ENTRIES);
   const lines: string[] = [];
   let used = 0;
   for (const entry of newest) {
@@ -159,7 +164,10 @@ function findList(text: string): unknown[] {
     }
   }
   for (const raw of parsed) {
-    const list = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as { memories?: unknown }).memories : undefined;
+    const list =
+      typeof raw === "object" && raw !== null && !Array.isArray(raw)
+        ? (raw as { memories?: unknown }).memories
+        : undefined;
     if (Array.isArray(list)) return list;
   }
   return parsed.find((raw): raw is unknown[] => Array.isArray(raw)) ?? [];

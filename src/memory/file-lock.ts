@@ -34,7 +34,12 @@ function pidAlive(pid: number): boolean {
 function parseBody(text: string): LockBody | null {
   try {
     const raw = JSON.parse(text) as Partial<LockBody> | null;
-    if (typeof raw?.pid === "number" && typeof raw.time === "number" && typeof raw.host === "string" && typeof raw.token === "string") {
+    if (
+      typeof raw?.pid === "number" &&
+      typeof raw.time === "number" &&
+      typeof raw.host === "string" &&
+      typeof raw.token === "string"
+    ) {
       return raw as LockBody;
     }
   } catch {
@@ -51,7 +56,11 @@ const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
  * ours. A lock whose holder on this host is dead, or older than `staleMs`, is taken over. Rejects
  * (without running `fn`) when a live holder keeps it past `timeoutMs`. The directory must exist.
  */
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  lockPath: string,
+  fn: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
   const token = await acquire(lockPath, options.staleMs ?? 10_000, options.timeoutMs ?? 15_000);
   try {
     return await fn();
@@ -88,13 +97,18 @@ async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Pr
       await takeOver(lockPath, holder.text);
       continue;
     }
-    if (Date.now() >= deadline) throw new Error(`${lockPath} is held by ${holder.text || "another process"}; gave up after ${timeoutMs} ms`);
+    if (Date.now() >= deadline)
+      throw new Error(`${lockPath} is held by ${holder.text || "another process"}; gave up after ${timeoutMs} ms`);
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 40);
   }
 }
 
-async function inspect(lockPath: string, host: string, staleMs: number): Promise<{ state: "gone" | "stale" | "held"; text: string }> {
+async function inspect(
+  lockPath: string,
+  host: string,
+  staleMs: number,
+): Promise<{ state: "gone" | "stale" | "held"; text: string }> {
   let text: string;
   let mtimeMs: number;
   try {

@@ -156,7 +156,8 @@ const UNUSABLE = new Set(["EACCES", "EPERM", "EISDIR"]);
 function cleanText(text: string): string {
   const clean = redact(text.trim());
   if (clean === "") throw new Error("a memory needs some text");
-  if (clean.length > MAX_MEMORY_TEXT) throw new Error(`a memory is at most ${MAX_MEMORY_TEXT} characters (this one has ${clean.length})`);
+  if (clean.length > MAX_MEMORY_TEXT)
+    throw new Error(`a memory is at most ${MAX_MEMORY_TEXT} characters (this one has ${clean.length})`);
   return clean;
 }
 
@@ -212,7 +213,14 @@ export class MemoryStore {
       const ids = new Set(entries.map((e) => e.id));
       let id = randomId(8);
       while (ids.has(id)) id = randomId(8);
-      const entry: MemoryEntry = Object.freeze({ id, kind, text: clean, createdAt: time, updatedAt: time, ...(workspace ? { workspace } : {}) });
+      const entry: MemoryEntry = Object.freeze({
+        id,
+        kind,
+        text: clean,
+        createdAt: time,
+        updatedAt: time,
+        ...(workspace ? { workspace } : {}),
+      });
       entries.push(entry);
       return { result: { entry, duplicate: false } };
     });
@@ -223,7 +231,12 @@ export class MemoryStore {
     return this.mutate((entries) => {
       const at = entries.findIndex((e) => e.id === id);
       if (at < 0) return { result: null, unchanged: true };
-      const entry: MemoryEntry = Object.freeze({ ...entries[at]!, ...(change.kind ? { kind: change.kind } : {}), ...(text ? { text } : {}), updatedAt: this.now().toISOString() });
+      const entry: MemoryEntry = Object.freeze({
+        ...entries[at]!,
+        ...(change.kind ? { kind: change.kind } : {}),
+        ...(text ? { text } : {}),
+        updatedAt: this.now().toISOString(),
+      });
       entries[at] = entry;
       return { result: entry };
     });
@@ -262,7 +275,8 @@ export class MemoryStore {
     const terms = new Map<string, { kind: MemoryKind; text: string; tokens: string[] }>();
     const docs = entries.map((e) => {
       let cached = this.terms.get(e.id);
-      if (!cached || cached.kind !== e.kind || cached.text !== e.text) cached = { kind: e.kind, text: e.text, tokens: entryTerms(e.kind, e.text) };
+      if (!cached || cached.kind !== e.kind || cached.text !== e.text)
+        cached = { kind: e.kind, text: e.text, tokens: entryTerms(e.kind, e.text) };
       terms.set(e.id, cached);
       return { id: e.id, tokens: cached.tokens };
     });
@@ -317,13 +331,15 @@ export class MemoryStore {
     }
     if ("problem" in parsed) {
       if (strict) {
-        if (!(await this.setAside(parsed.problem, key))) throw new Error(`memory ${this.file} changed while locked; not overwriting it`);
+        if (!(await this.setAside(parsed.problem, key)))
+          throw new Error(`memory ${this.file} changed while locked; not overwriting it`);
       } else if (!(await this.setAsideLocked(parsed.problem, key)) && key !== null) {
         return (this.snapshot = { key, entries: [], kept: [], problem: parsed.problem });
       }
       return (this.snapshot = { key: "missing", entries: [], kept: [] });
     }
-    if (parsed.kept.length > 0) this.lastWarning = `memory ${this.file}: ${parsed.kept.length} entries could not be read; they are kept in the file unchanged`;
+    if (parsed.kept.length > 0)
+      this.lastWarning = `memory ${this.file}: ${parsed.kept.length} entries could not be read; they are kept in the file unchanged`;
     if (parsed.head.version > MEMORY_VERSION) this.lastWarning = newerMessage(this.file, parsed.head.version);
     return (this.snapshot = { key: key ?? "unknown", entries: parsed.entries, kept: parsed.kept, head: parsed.head });
   }
@@ -364,13 +380,15 @@ export class MemoryStore {
         async () => {
           const current = await this.read(true);
           // Rewriting a newer file would drop what this version does not know: read-only.
-          if (current.head && current.head.version > MEMORY_VERSION) throw new Error(newerMessage(this.file, current.head.version));
+          if (current.head && current.head.version > MEMORY_VERSION)
+            throw new Error(newerMessage(this.file, current.head.version));
           const entries = [...current.entries];
           const { result, unchanged } = change(entries);
           if (unchanged) return result;
           await atomicWriteFile(this.file, serialize(entries, current.kept, current.head), 0o600);
           const key = await this.identity();
-          if (key !== null) this.snapshot = { key, entries, kept: current.kept, ...(current.head ? { head: current.head } : {}) };
+          if (key !== null)
+            this.snapshot = { key, entries, kept: current.kept, ...(current.head ? { head: current.head } : {}) };
           return result;
         },
         this.options.lock,

@@ -26,7 +26,8 @@ export function isCjk(cp: number): boolean {
   );
 }
 
-const isAsciiWordChar = (cp: number) => (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+const isAsciiWordChar = (cp: number) =>
+  (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
 
 /**
  * Contract: pure; returns tokens in text order with repeats (term frequencies matter to BM25).

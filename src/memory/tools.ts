@@ -54,7 +54,13 @@ export function memoryTools(store: MemoryStore, opts: { workspace: string }): An
       ". Not the current task's progress, and never secrets (keys, passwords, tokens). One short, self-contained sentence per memory.",
     params: z.object({
       kind: z.enum(memoryKinds),
-      text: z.string().check(z.minLength(1), z.maxLength(MAX_MEMORY_TEXT), z.describe(`The memory, self-contained (at most ${MAX_MEMORY_TEXT} characters).`)),
+      text: z
+        .string()
+        .check(
+          z.minLength(1),
+          z.maxLength(MAX_MEMORY_TEXT),
+          z.describe(`The memory, self-contained (at most ${MAX_MEMORY_TEXT} characters).`),
+        ),
     }),
     summarize: (a) => `${a.kind}: ${a.text.length > 60 ? `${a.text.slice(0, 59)}…` : a.text}`,
     async run(args) {
@@ -67,8 +73,14 @@ export function memoryTools(store: MemoryStore, opts: { workspace: string }): An
       }
       const { entry, duplicate } = saved;
       return duplicate
-        ? { forModel: `already remembered (id ${entry.id}, ${entry.kind}): ${entry.text}`, display: "already remembered" }
-        : { forModel: `remembered (id ${entry.id}, ${entry.kind}): ${entry.text}`, display: `remembered ${entry.kind}` };
+        ? {
+            forModel: `already remembered (id ${entry.id}, ${entry.kind}): ${entry.text}`,
+            display: "already remembered",
+          }
+        : {
+            forModel: `remembered (id ${entry.id}, ${entry.kind}): ${entry.text}`,
+            display: `remembered ${entry.kind}`,
+          };
     },
   });
 
@@ -90,8 +102,13 @@ export function memoryTools(store: MemoryStore, opts: { workspace: string }): An
         throw failed("searching memory", error);
       }
       if (results.length === 0) return { forModel: `no memories match "${args.query}"`, display: "no matches" };
-      const lines = results.map(({ entry, score }) => `${entry.id} [${entry.kind}] (score ${score.toFixed(2)}) ${entry.text}`);
-      return { forModel: lines.join("\n"), display: `${results.length} ${results.length === 1 ? "memory" : "memories"}` };
+      const lines = results.map(
+        ({ entry, score }) => `${entry.id} [${entry.kind}] (score ${score.toFixed(2)}) ${entry.text}`,
+      );
+      return {
+        forModel: lines.join("\n"),
+        display: `${results.length} ${results.length === 1 ? "memory" : "memories"}`,
+      };
     },
   });
 

@@ -8,7 +8,11 @@ import { EXIT_FAILED, EXIT_OK } from "./run.js";
 
 const WAIT_MS = 30_000;
 
-export async function runMcpList(settings: Settings, opts: { json: boolean }, io: { stdout: Writer; stderr: Writer }): Promise<number> {
+export async function runMcpList(
+  settings: Settings,
+  opts: { json: boolean },
+  io: { stdout: Writer; stderr: Writer },
+): Promise<number> {
   const ext = await loadExtensions(settings, { emit: () => {} });
   try {
     for (const problem of ext.problems) io.stderr.write(`warning: ${problem}\n`);
@@ -19,7 +23,9 @@ export async function runMcpList(settings: Settings, opts: { json: boolean }, io
     }
     await ext.mcp.settled(WAIT_MS);
     const tools = mcpToolSource(ext.mcp).tools();
-    const statuses = ext.mcp.statuses().map((s) => ({ ...s, toolNames: tools.filter((t) => t.mcp?.server === s.name).map((t) => t.name) }));
+    const statuses = ext.mcp
+      .statuses()
+      .map((s) => ({ ...s, toolNames: tools.filter((t) => t.mcp?.server === s.name).map((t) => t.name) }));
     if (opts.json) io.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
     else {
       for (const s of statuses) {

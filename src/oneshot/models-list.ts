@@ -25,7 +25,9 @@ const LIST_TIMEOUT_MS = 10_000;
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /** GET the provider's model list: ids in the order given. Anthropic's is {base}/v1/models with its own headers. */
-export async function fetchModelIds(settings: Pick<Settings, "baseUrl" | "apiKey" | "api" | "azure">): Promise<string[]> {
+export async function fetchModelIds(
+  settings: Pick<Settings, "baseUrl" | "apiKey" | "api" | "azure">,
+): Promise<string[]> {
   const base = (settings.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   const anthropic = settings.api === "anthropic";
   const url = anthropic ? `${base}${base.endsWith("/v1") ? "" : "/v1"}/models?limit=1000` : `${base}/models`;
@@ -40,7 +42,13 @@ export async function fetchModelIds(settings: Pick<Settings, "baseUrl" | "apiKey
   // OpenAI-compatible: {data: [{id}]}; Ollama's native list: {models: [{name}]}.
   const rows = Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : null;
   if (!rows) throw new Error("the reply has no model list");
-  return rows.map((r) => (r && typeof r === "object" ? ((r as { id?: unknown; name?: unknown }).id ?? (r as { name?: unknown }).name) : undefined)).filter((id): id is string => typeof id === "string");
+  return rows
+    .map((r) =>
+      r && typeof r === "object"
+        ? ((r as { id?: unknown; name?: unknown }).id ?? (r as { name?: unknown }).name)
+        : undefined,
+    )
+    .filter((id): id is string => typeof id === "string");
 }
 
 /** The bundled models for a provider (all of them when it has no family). */
@@ -57,17 +65,36 @@ export function modelRow(id: string, info: ModelInfo): string[] {
   if (!info.known) return [id, "?", "?", "?", "?", "?", "unknown model"];
   const p = info.price;
   const abilities = [info.images ? "images" : "", info.reasoning ? "reasoning" : ""].filter(Boolean).join(", ");
-  return [id, tokens(info.contextWindow), tokens(info.maxOutput), usd(p?.input), usd(p?.cached), usd(p?.output), abilities];
+  return [
+    id,
+    tokens(info.contextWindow),
+    tokens(info.maxOutput),
+    usd(p?.input),
+    usd(p?.cached),
+    usd(p?.output),
+    abilities,
+  ];
 }
 
 export function formatTable(rows: string[][]): string {
   const head = ["model", "context", "max out", "in/M", "cached/M", "out/M", ""];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
-  return all.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+  return all
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
-export async function runModelsList(settings: Settings, opts: { json: boolean }, io: { stdout: Writer; stderr: Writer }): Promise<number> {
+export async function runModelsList(
+  settings: Settings,
+  opts: { json: boolean },
+  io: { stdout: Writer; stderr: Writer },
+): Promise<number> {
   const preset = settings.provider ? findProvider(settings.provider) : undefined;
   const label = preset?.label ?? settings.baseUrl ?? DEFAULT_BASE_URL;
   let ids: string[];
@@ -81,16 +108,33 @@ export async function runModelsList(settings: Settings, opts: { json: boolean },
     } catch (error) {
       ids = bundledModels(preset?.name);
       // fetch's own message is "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND).
-      const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-      const why = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
-      const reason = error instanceof Error ? (error.name === "TimeoutError" ? "timed out" : (why ?? error.message)) : String(error);
+      const cause =
+        error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+      const why =
+        typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
+      const reason =
+        error instanceof Error ? (error.name === "TimeoutError" ? "timed out" : (why ?? error.message)) : String(error);
       note = `could not list ${label}'s models (${reason}); showing the bundled table${preset ? ` for ${preset.name}` : ""}`;
     }
   }
   const infos = ids.map((id) => [id, modelInfo(id, settings.models)] as const);
   if (opts.json) {
-    const models = infos.map(([id, info]) => ({ id, known: info.known, ...(info.known ? { contextWindow: info.contextWindow, maxOutput: info.maxOutput, price: info.price ?? null, images: info.images, reasoning: info.reasoning } : {}) }));
-    io.stdout.write(`${JSON.stringify({ provider: preset?.name ?? null, source: note ? "bundled" : "endpoint", ...(note ? { note } : {}), models })}\n`);
+    const models = infos.map(([id, info]) => ({
+      id,
+      known: info.known,
+      ...(info.known
+        ? {
+            contextWindow: info.contextWindow,
+            maxOutput: info.maxOutput,
+            price: info.price ?? null,
+            images: info.images,
+            reasoning: info.reasoning,
+          }
+        : {}),
+    }));
+    io.stdout.write(
+      `${JSON.stringify({ provider: preset?.name ?? null, source: note ? "bundled" : "endpoint", ...(note ? { note } : {}), models })}\n`,
+    );
     return 0;
   }
   if (note) io.stderr.write(`note: ${note}\n`);

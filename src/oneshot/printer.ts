@@ -19,7 +19,10 @@ export interface PrinterOptions {
 /** The "still waiting" line, written to stderr even when it is not a terminal: a silent hang looks like a dead program. */
 export function waitingLine(event: EventOf<"model.waiting">): string {
   const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
-  const limit = event.idleLimitMs - event.idleMs < event.deadlineMs - event.elapsedMs ? `gives up after ${secs(event.idleLimitMs)} without output` : `gives up at ${secs(event.deadlineMs)}`;
+  const limit =
+    event.idleLimitMs - event.idleMs < event.deadlineMs - event.elapsedMs
+      ? `gives up after ${secs(event.idleLimitMs)} without output`
+      : `gives up at ${secs(event.deadlineMs)}`;
   return `waiting for the model (${event.model}): nothing for ${secs(event.idleMs)}, ${limit}`;
 }
 
@@ -44,7 +47,8 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
     // A subagent's text is its parent's business: only its tool activity is shown, labelled.
     if (event.agentId !== undefined) {
       if (event.type === "tool.started") progress(dim(`  [${event.agentId}] ▸ ${event.name} ${event.summary}`));
-      else if (event.type === "tool.completed" && event.status !== "ok") progress(red(`  [${event.agentId}] ✗ ${event.status}: ${event.display}`));
+      else if (event.type === "tool.completed" && event.status !== "ok")
+        progress(red(`  [${event.agentId}] ✗ ${event.status}: ${event.display}`));
       return;
     }
     switch (event.type) {
@@ -76,23 +80,32 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "model.fallback":
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
-        progress(dim(`  ${event.from}${event.fromProvider ? ` (${event.fromProvider})` : ""} failed (${event.error}); trying ${event.to}${event.toProvider ? ` (${event.toProvider})` : ""}`));
+        progress(
+          dim(
+            `  ${event.from}${event.fromProvider ? ` (${event.fromProvider})` : ""} failed (${event.error}); trying ${event.to}${event.toProvider ? ` (${event.toProvider})` : ""}`,
+          ),
+        );
         break;
       case "model.waiting":
         opts.stderr.write(`${dim(waitingLine(event))}\n`);
         break;
       case "hook.completed":
-        if (event.outcome !== "passed") progress(red(`  ${event.event} hook ${event.outcome} ${event.tool} (exit ${event.exitCode}): ${event.command}`));
+        if (event.outcome !== "passed")
+          progress(
+            red(`  ${event.event} hook ${event.outcome} ${event.tool} (exit ${event.exitCode}): ${event.command}`),
+          );
         break;
       case "mcp.updated":
         for (const s of event.servers) {
-          if (s.state === "failed" && !failedServers.has(s.name)) progress(red(`  MCP server ${s.name} failed: ${s.error ?? "unknown error"}`));
+          if (s.state === "failed" && !failedServers.has(s.name))
+            progress(red(`  MCP server ${s.name} failed: ${s.error ?? "unknown error"}`));
           if (s.state === "failed") failedServers.add(s.name);
           else failedServers.delete(s.name);
         }
         break;
       case "notice":
-        if (event.level !== "info" || opts.progress) opts.stderr.write(`${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);
+        if (event.level !== "info" || opts.progress)
+          opts.stderr.write(`${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);
         break;
       case "turn.completed":
         if (!atLineStart) out("\n");

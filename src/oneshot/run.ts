@@ -35,7 +35,13 @@ export const EXIT_INTERRUPTED = 130;
  * UI's task list leaves a one-shot run out unless it was asked to be kept: `keep`, a run that
  * continued a session (--session, --resume, --continue), or a session the UI had listed already.
  */
-async function recordInIndex(settings: Settings, agent: { sessionFile: string | null; session: { id: string; title?: string | undefined }; messages: unknown[] }, prompt: string, usage: { prompt: number; completion: number }, keep: boolean): Promise<void> {
+async function recordInIndex(
+  settings: Settings,
+  agent: { sessionFile: string | null; session: { id: string; title?: string | undefined }; messages: unknown[] },
+  prompt: string,
+  usage: { prompt: number; completion: number },
+  keep: boolean,
+): Promise<void> {
   const file = agent.sessionFile;
   if (!file || agent.messages.length <= 1) return;
   const line = prompt.trim().split("\n", 1)[0] ?? "";
@@ -44,11 +50,15 @@ async function recordInIndex(settings: Settings, agent: { sessionFile: string | 
     const entry = {
       id: existing?.id ?? agent.session.id,
       sessionFile: file,
-      title: existing?.title ?? agent.session.title ?? (line.length > 48 ? `${line.slice(0, 47)}…` : line || "One-shot"),
+      title:
+        existing?.title ?? agent.session.title ?? (line.length > 48 ? `${line.slice(0, 47)}…` : line || "One-shot"),
       pinned: existing?.pinned ?? false,
       workspace: settings.workspace,
       updatedAt: new Date().toISOString(),
-      usage: { prompt: (existing?.usage?.prompt ?? 0) + usage.prompt, completion: (existing?.usage?.completion ?? 0) + usage.completion },
+      usage: {
+        prompt: (existing?.usage?.prompt ?? 0) + usage.prompt,
+        completion: (existing?.usage?.completion ?? 0) + usage.completion,
+      },
       ...(!keep && (existing?.oneShot ?? true) ? { oneShot: true } : {}),
     };
     return [entry, ...entries.filter((e) => e.sessionFile !== file)];
@@ -61,7 +71,14 @@ const ONE_SHOT_MEMORY_WAIT_MS = 5_000;
 /** How long a one-shot run waits for MCP servers to connect before its first request. */
 const MCP_WAIT_MS = 15_000;
 
-export async function runOneShot(settings: Settings, flags: Flags, prompt: string, io: OneShotIO, client?: ModelClient, sessionFile?: string): Promise<number> {
+export async function runOneShot(
+  settings: Settings,
+  flags: Flags,
+  prompt: string,
+  io: OneShotIO,
+  client?: ModelClient,
+  sessionFile?: string,
+): Promise<number> {
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
   const taskId = "main";
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
@@ -75,7 +92,9 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     });
   } else if (mode === "text") {
     const progress = flags.values.quiet !== true && (flags.values.verbose === true || Boolean(io.stderr.isTTY));
-    bus.subscribe(createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }));
+    bus.subscribe(
+      createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }),
+    );
   } else {
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
@@ -109,7 +128,10 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
     if (!(error instanceof SessionBusyError || error instanceof SessionUnwritableError)) throw error;
     const busy = error instanceof SessionBusyError;
     const text = busy ? error.message : `cannot save the session: ${error.message}`;
-    if (mode === "json") io.stdout.write(`${JSON.stringify({ response: "", reason: busy ? "session_busy" : "save_failed", error: text })}\n`);
+    if (mode === "json")
+      io.stdout.write(
+        `${JSON.stringify({ response: "", reason: busy ? "session_busy" : "save_failed", error: text })}\n`,
+      );
     io.stderr.write(`nanohermes: ${text}\n`);
     await extensions.close();
     return EXIT_FAILED;
@@ -118,18 +140,29 @@ export async function runOneShot(settings: Settings, flags: Flags, prompt: strin
   return withTermination(
     (signal) => {
       state.signalled = signal;
-      if (mode !== "stream-json") io.stderr.write(`\n${signal}: stopping the turn, killing its commands and saving the session\n`);
+      if (mode !== "stream-json")
+        io.stderr.write(`\n${signal}: stopping the turn, killing its commands and saving the session\n`);
       agent.stop({ force: true });
       agent.hurryClose();
     },
-    () => runTurn(agent, { settings, prompt, flags, mode, io, extensions, state, keep: typeof sessionFlag === "string" }),
+    () =>
+      runTurn(agent, { settings, prompt, flags, mode, io, extensions, state, keep: typeof sessionFlag === "string" }),
   );
 }
 
 /** The turn, its output and the run's exit code; a SIGTERM or SIGHUP on the way gives 128 + signal. */
 async function runTurn(
   agent: Agent,
-  run: { settings: Settings; prompt: string; flags: Flags; mode: "text" | "json" | "stream-json"; io: OneShotIO; extensions: Extensions; state: { signalled: TerminationSignal | null }; keep: boolean },
+  run: {
+    settings: Settings;
+    prompt: string;
+    flags: Flags;
+    mode: "text" | "json" | "stream-json";
+    io: OneShotIO;
+    extensions: Extensions;
+    state: { signalled: TerminationSignal | null };
+    keep: boolean;
+  },
 ): Promise<number> {
   const { settings, prompt, flags, mode, io, extensions, state } = run;
   const images = (flags.values.image as string[] | undefined) ?? [];
@@ -151,7 +184,8 @@ async function runTurn(
     () => {
       interrupts++;
       if (interrupts === 1) {
-        if (mode !== "stream-json") io.stderr.write("\nstopping after this step (Ctrl-C again to kill running commands)\n");
+        if (mode !== "stream-json")
+          io.stderr.write("\nstopping after this step (Ctrl-C again to kill running commands)\n");
         agent.stop();
       } else {
         agent.stop({ force: true });

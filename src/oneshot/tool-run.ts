@@ -16,7 +16,11 @@ export interface ToolRunArgs {
   schema: boolean;
 }
 
-export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: { stdout: Writer; stderr: Writer & { isTTY?: boolean } }): Promise<number> {
+export async function runToolCommand(
+  settings: Settings,
+  args: ToolRunArgs,
+  io: { stdout: Writer; stderr: Writer & { isTTY?: boolean } },
+): Promise<number> {
   const registry = new ToolRegistry(builtinTools());
   if (!args.name) {
     for (const name of registry.names()) {
@@ -31,7 +35,9 @@ export async function runToolCommand(settings: Settings, args: ToolRunArgs, io: 
     return EXIT_USAGE;
   }
   if (args.schema) {
-    io.stdout.write(`${JSON.stringify({ name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.params) }, null, 2)}\n`,
+    );
     return EXIT_OK;
   }
   const sandbox = commandSandbox(settings, (line) => io.stderr.write(`nanohermes: ${line}\n`));

@@ -13,8 +13,16 @@ export const commandDefinitions = {
       ...base,
       text: z.string(),
       mode: z.optional(z.enum(["turn", "steer", "queue"])),
-      images: z.optional(z.array(z.string())).check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
-      model: z.optional(z.string().check(z.minLength(1))).check(z.describe("The model for this turn only (a custom command's front matter); ignored for steering and queued text.")),
+      images: z
+        .optional(z.array(z.string()))
+        .check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
+      model: z
+        .optional(z.string().check(z.minLength(1)))
+        .check(
+          z.describe(
+            "The model for this turn only (a custom command's front matter); ignored for steering and queued text.",
+          ),
+        ),
     },
   },
   "shell.run": {
@@ -32,7 +40,9 @@ export const commandDefinitions = {
       requestId: z.string(),
       decision: z.enum(approvalDecisions),
       note: z.optional(z.string()).check(z.describe("Sent to the model with a denial.")),
-      scope: z.optional(z.enum(["task", "workspace"])).check(z.describe("For always: remember for this task (default) or for this workspace.")),
+      scope: z
+        .optional(z.enum(["task", "workspace"]))
+        .check(z.describe("For always: remember for this task (default) or for this workspace.")),
     },
   },
   "config.update": {
@@ -66,7 +76,7 @@ export const commandDefinitions = {
     shape: { ...base, format: z.enum(["markdown", "json"]), path: z.optional(z.string()) },
   },
   "permissions.remove": {
-    doc: "Forget a rule the task remembered from an \"always\" answer (as listed in task.updated's rules).",
+    doc: 'Forget a rule the task remembered from an "always" answer (as listed in task.updated\'s rules).',
     shape: { ...base, rule: z.string() },
   },
   "queue.update": {
@@ -85,7 +95,7 @@ export const commandDefinitions = {
     shape: { ...base, turn: z.int().check(z.positive()), what: z.enum(["files", "conversation", "both"]) },
   },
   "file.revert": {
-    doc: "Restore one file to how it was before user turn `turn` (\"revert this file only\").",
+    doc: 'Restore one file to how it was before user turn `turn` ("revert this file only").',
     shape: { ...base, turn: z.int().check(z.positive()), path: z.string() },
   },
   "session.compact": {
@@ -118,7 +128,10 @@ const schemas = (Object.keys(commandDefinitions) as CommandType[]).map((t) => co
 /** Validates one serialised command at a process boundary. */
 export const BusCommandSchema = z.discriminatedUnion(
   "type",
-  schemas as unknown as [ReturnType<typeof commandSchema<CommandType>>, ...ReturnType<typeof commandSchema<CommandType>>[]],
+  schemas as unknown as [
+    ReturnType<typeof commandSchema<CommandType>>,
+    ...ReturnType<typeof commandSchema<CommandType>>[],
+  ],
 );
 
 export type BusCommand = {

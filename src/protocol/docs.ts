@@ -10,7 +10,9 @@ function typeOf(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${String(v)}\``).join(" | ");
   if (schema.type === "array") return `${typeOf((schema.items ?? {}) as Record<string, unknown>)}[]`;
   if (schema.type === "object" && schema.properties) {
-    const props = Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([k, v]) => `${k}: ${typeOf(v)}`);
+    const props = Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(
+      ([k, v]) => `${k}: ${typeOf(v)}`,
+    );
     return `{ ${props.join(", ")} }`;
   }
   if (typeof schema.type === "string") return schema.type;
@@ -33,7 +35,16 @@ function fieldRows(shape: Shape): string[] {
 function section(defs: Record<string, { doc: string; shape: Shape }>): string[] {
   const out: string[] = [];
   for (const [type, def] of Object.entries(defs)) {
-    out.push(`### \`${type}\``, "", def.doc, "", "| field | type | required | meaning |", "|---|---|---|---|", ...fieldRows(def.shape), "");
+    out.push(
+      `### \`${type}\``,
+      "",
+      def.doc,
+      "",
+      "| field | type | required | meaning |",
+      "|---|---|---|---|",
+      ...fieldRows(def.shape),
+      "",
+    );
   }
   return out;
 }
@@ -56,7 +67,7 @@ export function renderEventsDoc(): string {
     "  (unknown tool, invalid arguments, denied).",
     "- After `model.retrying` or `model.fallback`, the `assistant.delta` / `reasoning.delta` events of the",
     "  current step are void: the step starts over.",
-    "- A stopped turn ends with `turn.completed` and `reason: \"interrupted\"`; partial model output of the",
+    '- A stopped turn ends with `turn.completed` and `reason: "interrupted"`; partial model output of the',
     "  aborted request never enters the history.",
     "- Unknown fields are rejected by the schema (`.strict()`), so a consumer can trust it saw everything.",
     "",

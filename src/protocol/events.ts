@@ -16,11 +16,23 @@ export * from "./enums.js";
 const usage = z.object({
   prompt: z.int().check(z.nonnegative()),
   completion: z.int().check(z.nonnegative()),
-  cachedPrompt: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `prompt`, read from the provider's prompt cache.")),
-  cacheWrite: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `prompt`, written to the prompt cache (Anthropic).")),
+  cachedPrompt: z
+    .optional(z.int().check(z.nonnegative()))
+    .check(z.describe("Of `prompt`, read from the provider's prompt cache.")),
+  cacheWrite: z
+    .optional(z.int().check(z.nonnegative()))
+    .check(z.describe("Of `prompt`, written to the prompt cache (Anthropic).")),
   reasoning: z.optional(z.int().check(z.nonnegative())).check(z.describe("Of `completion`, spent on reasoning.")),
-  costUsd: z.optional(z.number().check(z.nonnegative())).check(z.describe("USD at the model's list prices (src/agent/providers/models.ts, config \"models\"); absent when no price is known.")),
-  unpriced: z.optional(z.boolean()).check(z.describe("Some request's model has no known price: `costUsd` covers only the others.")),
+  costUsd: z
+    .optional(z.number().check(z.nonnegative()))
+    .check(
+      z.describe(
+        'USD at the model\'s list prices (src/agent/providers/models.ts, config "models"); absent when no price is known.',
+      ),
+    ),
+  unpriced: z
+    .optional(z.boolean())
+    .check(z.describe("Some request's model has no known price: `costUsd` covers only the others.")),
 });
 
 /** Each entry: the event's doc line and its payload (without `type`). */
@@ -42,7 +54,13 @@ export const eventDefinitions = {
     shape: {
       ...base,
       messages: z.array(ChatMessageSchema).check(z.describe("The history the model sees, without the system prompt.")),
-      transcript: z.array(HistoryItemSchema).check(z.describe("The session's typed history (archived turns included), tool calls with their arguments and results filled in.")),
+      transcript: z
+        .array(HistoryItemSchema)
+        .check(
+          z.describe(
+            "The session's typed history (archived turns included), tool calls with their arguments and results filled in.",
+          ),
+        ),
     },
   },
   "session.saved": {
@@ -61,7 +79,13 @@ export const eventDefinitions = {
       reason: z.enum(turnEndReasons),
       response: z.string(),
       error: z.optional(z.string()).check(z.describe("One line; set when reason is `error` or `max_iterations`.")),
-      saveError: z.optional(z.string()).check(z.describe("One line; set when the session could not be saved at the end of the turn (the history on disk is behind).")),
+      saveError: z
+        .optional(z.string())
+        .check(
+          z.describe(
+            "One line; set when the session could not be saved at the end of the turn (the history on disk is behind).",
+          ),
+        ),
       steps: z.int().check(z.describe("Model round trips made in this turn.")),
       usage: usage.check(z.describe("Tokens used by this turn (sum of its usage.updated deltas).")),
     },
@@ -86,7 +110,7 @@ export const eventDefinitions = {
   "model.fallback": {
     doc:
       "The model failed (429/5xx after retries, or 401/403 at once); the request is sent once to the next fallback " +
-      "(config \"fallback\", --fallback-model). Earlier deltas of this step are void.",
+      '(config "fallback", --fallback-model). Earlier deltas of this step are void.',
     shape: {
       ...base,
       from: z.string(),
@@ -105,8 +129,12 @@ export const eventDefinitions = {
       model: z.string(),
       idleMs: z.int().check(z.nonnegative(), z.describe("Since the last content byte, or since the request was sent.")),
       elapsedMs: z.int().check(z.nonnegative(), z.describe("Since this attempt was sent.")),
-      idleLimitMs: z.int().check(z.describe("The attempt is given up (and retried) when `idleMs` reaches this (requestTimeoutMs).")),
-      deadlineMs: z.int().check(z.describe("The attempt is given up when `elapsedMs` reaches this (requestDeadlineMs).")),
+      idleLimitMs: z
+        .int()
+        .check(z.describe("The attempt is given up (and retried) when `idleMs` reaches this (requestTimeoutMs).")),
+      deadlineMs: z
+        .int()
+        .check(z.describe("The attempt is given up when `elapsedMs` reaches this (requestDeadlineMs).")),
     },
   },
   "assistant.delta": {
@@ -155,11 +183,32 @@ export const eventDefinitions = {
       status: z.enum(toolStatuses),
       forModel: z.string(),
       display: z.string().check(z.describe("A one-line result summary for the user.")),
-      durationMs: z.number().check(z.nonnegative(), z.describe("From tool.started to the end: the time it waited for approval is not in it (0 when it never started).")),
-      waitedMs: z.optional(z.number().check(z.nonnegative())).check(z.describe("How long the call waited for the approval question to be answered, when it was asked.")),
-      kind: z.optional(z.enum(toolKinds)).check(z.describe("The tool's kind, when the call named a known tool (also for calls denied before tool.started).")),
-      summary: z.optional(z.string()).check(z.describe("The call's one-line summary, when its arguments were valid (a denied command's text).")),
-      args: z.optional(z.unknown()).check(z.describe("Set when the call was validated but never started (denied, blocked, failed its pre-check): the parsed arguments, as tool.started would have carried them.")),
+      durationMs: z
+        .number()
+        .check(
+          z.nonnegative(),
+          z.describe(
+            "From tool.started to the end: the time it waited for approval is not in it (0 when it never started).",
+          ),
+        ),
+      waitedMs: z
+        .optional(z.number().check(z.nonnegative()))
+        .check(z.describe("How long the call waited for the approval question to be answered, when it was asked.")),
+      kind: z
+        .optional(z.enum(toolKinds))
+        .check(
+          z.describe("The tool's kind, when the call named a known tool (also for calls denied before tool.started)."),
+        ),
+      summary: z
+        .optional(z.string())
+        .check(z.describe("The call's one-line summary, when its arguments were valid (a denied command's text).")),
+      args: z
+        .optional(z.unknown())
+        .check(
+          z.describe(
+            "Set when the call was validated but never started (denied, blocked, failed its pre-check): the parsed arguments, as tool.started would have carried them.",
+          ),
+        ),
     },
   },
   "approval.requested": {
@@ -174,10 +223,32 @@ export const eventDefinitions = {
       detail: z.string().check(z.describe("The exact command, diff or path.")),
       reason: z.string().check(z.describe("Why approval is needed (the policy, or the rule that matched).")),
       rule: z.optional(z.string()),
-      dangerous: z.optional(z.boolean().check(z.describe("A dangerous-command rule matched: the card says so in red, and 'always' allows only this exact command in this task."))),
-      match: z.optional(z.string().check(z.describe("The part of the command the rule matched, to highlight in `detail`."))),
-      always: z.optional(z.string().check(z.describe("What an 'always' answer would allow, in words ('commands starting with \"npm run build\"'); absent: always is not offered."))),
-      alwaysWorkspace: z.optional(z.boolean().check(z.describe("Whether 'always for this workspace' is offered (never for a dangerous command)."))),
+      dangerous: z.optional(
+        z
+          .boolean()
+          .check(
+            z.describe(
+              "A dangerous-command rule matched: the card says so in red, and 'always' allows only this exact command in this task.",
+            ),
+          ),
+      ),
+      match: z.optional(
+        z.string().check(z.describe("The part of the command the rule matched, to highlight in `detail`.")),
+      ),
+      always: z.optional(
+        z
+          .string()
+          .check(
+            z.describe(
+              "What an 'always' answer would allow, in words ('commands starting with \"npm run build\"'); absent: always is not offered.",
+            ),
+          ),
+      ),
+      alwaysWorkspace: z.optional(
+        z
+          .boolean()
+          .check(z.describe("Whether 'always for this workspace' is offered (never for a dangerous command).")),
+      ),
     },
   },
   "approval.resolved": {
@@ -194,7 +265,11 @@ export const eventDefinitions = {
       ...base,
       ...usage.shape,
       model: z.string(),
-      contextWindow: z.optional(z.int().check(z.positive())).check(z.describe("The model's context window when known: `prompt` / `contextWindow` is how full the context is.")),
+      contextWindow: z
+        .optional(z.int().check(z.positive()))
+        .check(
+          z.describe("The model's context window when known: `prompt` / `contextWindow` is how full the context is."),
+        ),
     },
   },
   notice: {
@@ -228,14 +303,20 @@ export const eventDefinitions = {
         id: z.string().check(z.describe("`agent-N`, numbered per task.")),
         name: z.string().check(z.describe("The configured agent.")),
         task: z.string(),
-        status: z.enum(["queued", "running", "waiting", "done", "failed", "stopped"]).check(z.describe("`waiting`: it needs an approval.")),
+        status: z
+          .enum(["queued", "running", "waiting", "done", "failed", "stopped"])
+          .check(z.describe("`waiting`: it needs an approval.")),
         durationMs: z.number().check(z.nonnegative(), z.describe("Running time so far (or in all, once ended).")),
         preview: z.string().check(z.describe("The result's first 500 characters, whitespace flattened.")),
         depth: z.int().check(z.positive(), z.describe("1 for a child of the task's agent, 2 for a grandchild.")),
         startedAt: z.nullable(z.string()),
         endedAt: z.nullable(z.string()),
-        lastActivityAt: z.string().check(z.describe("When the child last did anything (refreshed at most once a second while it streams).")),
-        tool: z.nullable(z.object({ name: z.string(), summary: z.string() })).check(z.describe("The tool it is running now.")),
+        lastActivityAt: z
+          .string()
+          .check(z.describe("When the child last did anything (refreshed at most once a second while it streams).")),
+        tool: z
+          .nullable(z.object({ name: z.string(), summary: z.string() }))
+          .check(z.describe("The tool it is running now.")),
         usage,
         files: z.array(z.string()).check(z.describe("Files its edit tools touched.")),
       }),
@@ -278,9 +359,13 @@ export const eventDefinitions = {
         createdAt: z.string(),
         updatedAt: z.string(),
         usage: usage.check(z.describe("Tokens used by the task so far.")),
-        context: z.optional(z.object({ used: z.int(), window: z.int() })).check(z.describe("Input tokens of the latest request and the model's context window (when known).")),
+        context: z
+          .optional(z.object({ used: z.int(), window: z.int() }))
+          .check(z.describe("Input tokens of the latest request and the model's context window (when known).")),
         pendingApprovals: z.int().check(z.nonnegative()),
-        rules: z.array(z.string()).check(z.describe("What \"always\" answers allow in this task (edits, prefix: …, command: …).")),
+        rules: z
+          .array(z.string())
+          .check(z.describe('What "always" answers allow in this task (edits, prefix: …, command: …).')),
       }),
     },
   },
@@ -306,7 +391,11 @@ export const eventDefinitions = {
           changes: z.array(
             z.object({
               path: z.string().check(z.describe("Absolute path.")),
-              before: z.enum(["absent", "kept", "too-large"]).check(z.describe("What the file was before the turn: absent, its content kept, or too large to keep.")),
+              before: z
+                .enum(["absent", "kept", "too-large"])
+                .check(
+                  z.describe("What the file was before the turn: absent, its content kept, or too large to keep."),
+                ),
               after: z.enum(["absent", "present"]),
               by: z.string().check(z.describe("The tool that changed it.")),
             }),

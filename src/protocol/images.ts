@@ -12,6 +12,9 @@ export const IMAGE_EXTENSIONS = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp
 
 /** Whether a pasted text is just the path of an image file (drag-and-drop pastes a path). */
 export function looksLikeImagePath(text: string): boolean {
-  const t = text.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1");
+  const t = text
+    .trim()
+    .replace(/^'(.*)'$/, "$1")
+    .replace(/^"(.*)"$/, "$1");
   return !t.includes("\n") && IMAGE_EXTENSIONS.has(extname(t).toLowerCase());
 }

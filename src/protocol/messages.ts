@@ -21,7 +21,12 @@ export const ToolCallSchema = z.object({
  * provider layer (src/agent/providers/), which sends them back unchanged; other wires drop them.
  */
 export const ReasoningItemSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("openai.reasoning"), id: z.string(), encrypted_content: z.string(), summary: z.optional(z.array(z.string())) }),
+  z.object({
+    type: z.literal("openai.reasoning"),
+    id: z.string(),
+    encrypted_content: z.string(),
+    summary: z.optional(z.array(z.string())),
+  }),
   z.object({ type: z.literal("anthropic.thinking"), thinking: z.string(), signature: z.string() }),
   z.object({ type: z.literal("anthropic.redacted_thinking"), data: z.string() }),
 ]);

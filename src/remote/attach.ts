@@ -8,7 +8,12 @@ import { readRemotes, updateRemotes, type RemoteEntry } from "./remote-store.js"
 import { resolve } from "node:path";
 
 /** A client for the daemon at `address` that has answered /health (and a listing, so the token works). */
-export async function connect(address: string, tokenFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Promise<DaemonClient> {
+export async function connect(
+  address: string,
+  tokenFile: string | null,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<DaemonClient> {
   const client = new DaemonClient(parseAddress(address, cwd), await readToken(tokenFile, env, cwd));
   await client.health();
   return client;
@@ -33,15 +38,26 @@ export interface RemoteContext {
  * and remembers it for the next start; returns its local id.
  */
 export async function addRemoteTask(remote: RemoteTasks, request: RemoteRequest, ctx: RemoteContext): Promise<string> {
-  if (request.session !== null && !SESSION_ID.test(request.session)) throw new Error(`invalid session id "${request.session}": use 1 to 64 of A-Z a-z 0-9 _ -`);
+  if (request.session !== null && !SESSION_ID.test(request.session))
+    throw new Error(`invalid session id "${request.session}": use 1 to 64 of A-Z a-z 0-9 _ -`);
   const client = await connect(request.address, request.tokenFile, ctx.env, ctx.cwd);
   const sessions = await client.sessions();
   const localId = `r${Date.now().toString(36)}${randomId(4)}`;
   const session = request.session ?? localId;
   const info = sessions.find((s) => s.id === session);
   remote.add(localId, client, session, info ?? {});
-  const tokenFile = request.tokenFile ? resolve(ctx.cwd, request.tokenFile.replace(/^~(?=\/)/, ctx.env.HOME ?? "~")) : null;
-  const entry: RemoteEntry = { id: localId, address: request.address, tokenFile, session, title: info?.title ?? `${session} on ${request.address}`, workspace: ctx.workspace, updatedAt: new Date().toISOString() };
+  const tokenFile = request.tokenFile
+    ? resolve(ctx.cwd, request.tokenFile.replace(/^~(?=\/)/, ctx.env.HOME ?? "~"))
+    : null;
+  const entry: RemoteEntry = {
+    id: localId,
+    address: request.address,
+    tokenFile,
+    session,
+    title: info?.title ?? `${session} on ${request.address}`,
+    workspace: ctx.workspace,
+    updatedAt: new Date().toISOString(),
+  };
   await updateRemotes(ctx.home, (entries) => [entry, ...entries.filter((e) => e.id !== localId)]);
   return localId;
 }
@@ -52,7 +68,10 @@ export async function restoreRemoteTasks(remote: RemoteTasks, ctx: RemoteContext
   for (const entry of [...entries].reverse()) {
     let client: DaemonClient;
     try {
-      client = new DaemonClient(parseAddress(entry.address, ctx.cwd), await readToken(entry.tokenFile, ctx.env, ctx.cwd));
+      client = new DaemonClient(
+        parseAddress(entry.address, ctx.cwd),
+        await readToken(entry.tokenFile, ctx.env, ctx.cwd),
+      );
     } catch {
       // An unreadable token file: listed all the same; opening it says what is wrong.
       client = new DaemonClient(parseAddress(entry.address, ctx.cwd), null);
@@ -65,6 +84,8 @@ export async function restoreRemoteTasks(remote: RemoteTasks, ctx: RemoteContext
 /** Keeps remotes.json in step with the remote tasks' titles and deletions. */
 export function rememberChange(home: string, localId: string, change: { title: string } | { removed: true }): void {
   void updateRemotes(home, (entries) =>
-    "removed" in change ? entries.filter((e) => e.id !== localId) : entries.map((e) => (e.id === localId ? { ...e, title: change.title, updatedAt: new Date().toISOString() } : e)),
+    "removed" in change
+      ? entries.filter((e) => e.id !== localId)
+      : entries.map((e) => (e.id === localId ? { ...e, title: change.title, updatedAt: new Date().toISOString() } : e)),
   ).catch(() => {});
 }

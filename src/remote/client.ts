@@ -16,7 +16,8 @@ export type DaemonAddress = { kind: "unix"; socketPath: string } | { kind: "http
  */
 export function parseAddress(raw: string, cwd: string): DaemonAddress {
   if (raw.startsWith("unix:")) return { kind: "unix", socketPath: resolve(cwd, raw.slice(5)) };
-  if (isAbsolute(raw) || raw.startsWith("./") || raw.startsWith("~/")) return { kind: "unix", socketPath: resolve(cwd, raw.replace(/^~(?=\/)/, process.env.HOME ?? "~")) };
+  if (isAbsolute(raw) || raw.startsWith("./") || raw.startsWith("~/"))
+    return { kind: "unix", socketPath: resolve(cwd, raw.replace(/^~(?=\/)/, process.env.HOME ?? "~")) };
   const withScheme = /^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`;
   let url: URL;
   try {
@@ -24,12 +25,16 @@ export function parseAddress(raw: string, cwd: string): DaemonAddress {
   } catch {
     throw new Error(`"${raw}" is not a daemon address (use http://HOST:PORT, https://HOST, or unix:/path/to/socket)`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`"${raw}": only http, https and unix: addresses are supported`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`"${raw}": only http, https and unix: addresses are supported`);
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return { kind: "http", base: url };
 }
 
-export const describeAddress = (address: DaemonAddress): string => (address.kind === "unix" ? `unix:${address.socketPath}` : address.base.origin + address.base.pathname.replace(/\/$/, ""));
+export const describeAddress = (address: DaemonAddress): string =>
+  address.kind === "unix"
+    ? `unix:${address.socketPath}`
+    : address.base.origin + address.base.pathname.replace(/\/$/, "");
 
 export class DaemonError extends Error {
   constructor(
@@ -54,25 +59,45 @@ export class DaemonClient {
     private readonly token: string | null,
   ) {}
 
-  private options(method: string, path: string, headers: Record<string, string>): { send: typeof httpRequest; options: RequestOptions } {
+  private options(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+  ): { send: typeof httpRequest; options: RequestOptions } {
     const auth = this.token ? { Authorization: `Bearer ${this.token}` } : {};
-    if (this.address.kind === "unix") return { send: httpRequest, options: { socketPath: this.address.socketPath, path, method, headers: { ...auth, ...headers } } };
+    if (this.address.kind === "unix")
+      return {
+        send: httpRequest,
+        options: { socketPath: this.address.socketPath, path, method, headers: { ...auth, ...headers } },
+      };
     const url = new URL(path.replace(/^\//, ""), this.address.base);
     return {
       send: url.protocol === "https:" ? (httpsRequest as unknown as typeof httpRequest) : httpRequest,
-      options: { host: url.hostname, port: url.port || (url.protocol === "https:" ? 443 : 80), path: url.pathname + url.search, method, headers: { ...auth, ...headers } },
+      options: {
+        host: url.hostname,
+        port: url.port || (url.protocol === "https:" ? 443 : 80),
+        path: url.pathname + url.search,
+        method,
+        headers: { ...auth, ...headers },
+      },
     };
   }
 
   /** One JSON request; a DaemonError with the daemon's own message on a non-2xx answer. */
   request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    return this.send<T>(method, path, text === undefined ? undefined : Buffer.from(text), { "Content-Type": "application/json" });
+    return this.send<T>(method, path, text === undefined ? undefined : Buffer.from(text), {
+      "Content-Type": "application/json",
+    });
   }
 
   /** Sends `body` as it is; the answer is JSON (a DaemonError with the daemon's message otherwise). */
   private send<T>(method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<T> {
-    const { send, options } = this.options(method, path, body === undefined ? {} : { ...headers, "Content-Length": String(body.length) });
+    const { send, options } = this.options(
+      method,
+      path,
+      body === undefined ? {} : { ...headers, "Content-Length": String(body.length) },
+    );
     return new Promise<T>((resolvePromise, reject) => {
       const req = send(options, (res) => {
         let data = "";
@@ -90,8 +115,12 @@ export class DaemonClient {
           else reject(new DaemonError((json as { error?: string } | null)?.error ?? `HTTP ${status}`, status));
         });
       });
-      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer from ${describeAddress(this.address)} in ${REQUEST_TIMEOUT_MS / 1000} s`)));
-      req.on("error", (error: NodeJS.ErrnoException) => reject(new DaemonError(connectionMessage(this.address, error), null)));
+      req.setTimeout(REQUEST_TIMEOUT_MS, () =>
+        req.destroy(new Error(`no answer from ${describeAddress(this.address)} in ${REQUEST_TIMEOUT_MS / 1000} s`)),
+      );
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        reject(new DaemonError(connectionMessage(this.address, error), null)),
+      );
       req.end(body);
     });
   }
@@ -106,7 +135,12 @@ export class DaemonClient {
 
   /** Uploads an image for the session's next prompt; returns the daemon's path for `images`. */
   async upload(session: string, name: string, data: Buffer): Promise<string> {
-    const answer = await this.send<{ path: string }>("POST", `/v1/sessions/${encodeURIComponent(session)}/images`, data, { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) });
+    const answer = await this.send<{ path: string }>(
+      "POST",
+      `/v1/sessions/${encodeURIComponent(session)}/images`,
+      data,
+      { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) },
+    );
     return answer.path;
   }
 
@@ -126,7 +160,11 @@ export class DaemonClient {
   }
 
   async cancel(session: string, force: boolean): Promise<boolean> {
-    return (await this.request<{ cancelled: boolean }>("POST", `/v1/sessions/${encodeURIComponent(session)}/cancel`, { force })).cancelled;
+    return (
+      await this.request<{ cancelled: boolean }>("POST", `/v1/sessions/${encodeURIComponent(session)}/cancel`, {
+        force,
+      })
+    ).cancelled;
   }
 
   remove(session: string): Promise<unknown> {
@@ -152,7 +190,10 @@ export class DaemonClient {
     };
     const connect = () => {
       if (closed) return;
-      const { send, options } = this.options("GET", `/v1/sessions/${encodeURIComponent(session)}/events`, { Accept: "text/event-stream", ...(lastId ? { "Last-Event-ID": lastId } : {}) });
+      const { send, options } = this.options("GET", `/v1/sessions/${encodeURIComponent(session)}/events`, {
+        Accept: "text/event-stream",
+        ...(lastId ? { "Last-Event-ID": lastId } : {}),
+      });
       // A connection fails once, however many of error/close fire.
       let failed = false;
       const fail = (error: string) => {
@@ -218,7 +259,8 @@ export class DaemonClient {
 
 function connectionMessage(address: DaemonAddress, error: NodeJS.ErrnoException): string {
   const where = describeAddress(address);
-  if (error.code === "ENOENT" || error.code === "ECONNREFUSED") return `no daemon at ${where} (start one with nanohermes --daemon)`;
+  if (error.code === "ENOENT" || error.code === "ECONNREFUSED")
+    return `no daemon at ${where} (start one with nanohermes --daemon)`;
   if (error.code === "EACCES") return `${where}: permission denied (the socket belongs to another user)`;
   return `${where}: ${error.message}`;
 }

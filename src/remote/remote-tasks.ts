@@ -76,8 +76,16 @@ export class RemoteTasks {
   /** Shows a daemon session as a task; it is followed live once opened (or at once when running). */
   add(localId: string, client: DaemonClient, session: string, info?: Partial<SessionInfo>): void {
     if (this.tasks.has(localId)) return;
-    const title = info?.title && info.title !== "New task" ? info.title : `${session} on ${describeAddress(client.address)}`;
-    const task: RemoteTask = { localId, session, client, snapshot: placeholder(title, info?.status ?? "idle", info?.updatedAt ?? new Date().toISOString()), stream: null, lost: false };
+    const title =
+      info?.title && info.title !== "New task" ? info.title : `${session} on ${describeAddress(client.address)}`;
+    const task: RemoteTask = {
+      localId,
+      session,
+      client,
+      snapshot: placeholder(title, info?.status ?? "idle", info?.updatedAt ?? new Date().toISOString()),
+      stream: null,
+      lost: false,
+    };
     this.tasks.set(localId, task);
     this.emit(task, { type: "task.updated", taskId: localId, task: task.snapshot });
     if (info?.running) this.follow(task);
@@ -97,7 +105,8 @@ export class RemoteTasks {
       onEvent: (event) => {
         if (event.type === "task.updated") {
           // The daemon's own view, shown as remote.
-          if (event.task.title !== task.snapshot.title && event.task.title !== "New task") this.onChange(task.localId, { title: event.task.title });
+          if (event.task.title !== task.snapshot.title && event.task.title !== "New task")
+            this.onChange(task.localId, { title: event.task.title });
           task.snapshot = { ...event.task, location: "remote", sessionFile: null };
           this.emit(task, { ...event, task: task.snapshot });
           return;
@@ -119,7 +128,8 @@ export class RemoteTasks {
           this.notice(task, "error", `remote task: ${state.error}`);
           return;
         }
-        if (!task.lost) this.notice(task, "warn", `lost the daemon (${state.error}); reconnecting: the turn keeps running there`);
+        if (!task.lost)
+          this.notice(task, "warn", `lost the daemon (${state.error}); reconnecting: the turn keeps running there`);
         task.lost = true;
       },
     });
@@ -133,7 +143,13 @@ export class RemoteTasks {
   }
 
   private send(task: RemoteTask, what: string, work: Promise<unknown>): void {
-    work.catch((error: unknown) => this.notice(task, "error", `${what} failed on ${describeAddress(task.client.address)}: ${(error as Error).message}`));
+    work.catch((error: unknown) =>
+      this.notice(
+        task,
+        "error",
+        `${what} failed on ${describeAddress(task.client.address)}: ${(error as Error).message}`,
+      ),
+    );
   }
 
   private handle(command: BusCommand): void {
@@ -155,7 +171,12 @@ export class RemoteTasks {
         this.send(task, "stopping the turn", task.client.cancel(task.session, command.force ?? false));
         return;
       case "task.delete":
-        if (this.claim) this.send(task, "deleting the session", task.client.remove(task.session).then(() => this.tasks.has(task.localId) && this.forget(task)));
+        if (this.claim)
+          this.send(
+            task,
+            "deleting the session",
+            task.client.remove(task.session).then(() => this.tasks.has(task.localId) && this.forget(task)),
+          );
         else this.forget(task);
         return;
       case "task.create":
@@ -182,7 +203,11 @@ export class RemoteTasks {
   }
 
   /** A task's file before `turn` and now, read on its daemon. */
-  async file(localId: string, turn: number, path: string): Promise<{ before: string | null | undefined; now: string | null }> {
+  async file(
+    localId: string,
+    turn: number,
+    path: string,
+  ): Promise<{ before: string | null | undefined; now: string | null }> {
     const task = this.tasks.get(localId);
     if (!task) throw new Error("not a remote task");
     const got = await task.client.file(task.session, path, turn);
@@ -190,7 +215,10 @@ export class RemoteTasks {
   }
 
   /** Uploads the prompt's images (checked for size here, decoded there), then sends the prompt. */
-  private async submitWithImages(task: RemoteTask, command: Extract<BusCommand, { type: "user.submit" }>): Promise<void> {
+  private async submitWithImages(
+    task: RemoteTask,
+    command: Extract<BusCommand, { type: "user.submit" }>,
+  ): Promise<void> {
     const uploaded: string[] = [];
     for (const image of command.images ?? []) {
       const path = resolve(this.workspace, image);
@@ -204,8 +232,20 @@ export class RemoteTasks {
 
   /** Writes the daemon's copy of the session here, as /export does for a local task. */
   private async export(task: RemoteTask, format: "markdown" | "json", path: string | null): Promise<void> {
-    const [detail, { exportTask }] = await Promise.all([task.client.detail(task.session), import("../session/export.js")]);
-    const session = { version: 1 as const, id: detail.id, createdAt: detail.createdAt, updatedAt: detail.updatedAt, workspace: detail.workspace, model: detail.model, title: detail.title, messages: detail.messages };
+    const [detail, { exportTask }] = await Promise.all([
+      task.client.detail(task.session),
+      import("../session/export.js"),
+    ]);
+    const session = {
+      version: 1 as const,
+      id: detail.id,
+      createdAt: detail.createdAt,
+      updatedAt: detail.updatedAt,
+      workspace: detail.workspace,
+      model: detail.model,
+      title: detail.title,
+      messages: detail.messages,
+    };
     const file = await exportTask(session, task.snapshot.title, format, path, this.workspace);
     this.notice(task, "info", `exported to ${file}`);
   }

@@ -35,7 +35,12 @@ export class SseParser {
       const line = this.buffer.slice(0, match.index);
       this.buffer = this.buffer.slice(match.index + match[0].length);
       if (line === "") {
-        if (this.data.length > 0) out.push({ data: this.data.join("\n"), ...(this.id !== undefined ? { id: this.id } : {}), ...(this.event ? { event: this.event } : {}) });
+        if (this.data.length > 0)
+          out.push({
+            data: this.data.join("\n"),
+            ...(this.id !== undefined ? { id: this.id } : {}),
+            ...(this.event ? { event: this.event } : {}),
+          });
         this.data = [];
         this.event = undefined;
         this.id = undefined;

@@ -42,7 +42,12 @@ export function tokenFilePath(file: string, env: NodeJS.ProcessEnv, cwd: string)
  * Throws a readable error for a file that cannot be read or is empty. `warn` hears about a file
  * other users can read.
  */
-export async function readToken(file: string | null, env: NodeJS.ProcessEnv, cwd: string, warn: (text: string) => void = () => {}): Promise<string | null> {
+export async function readToken(
+  file: string | null,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  warn: (text: string) => void = () => {},
+): Promise<string | null> {
   if (file === null) {
     const fromEnv = env.NANOHERMES_DAEMON_TOKEN?.trim();
     return fromEnv ? fromEnv : null;
@@ -52,7 +57,9 @@ export async function readToken(file: string | null, env: NodeJS.ProcessEnv, cwd
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new Error(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(
+      `cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const token = (text.split(/\r?\n/, 1)[0] ?? "").trim();
   if (token === "") throw new Error(`the token file ${path} is empty`);

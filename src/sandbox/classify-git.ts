@@ -17,8 +17,19 @@ export interface GitVerdict {
 const REDIRECTING = ["git-dir", "work-tree", "namespace", "super-prefix", "exec-path", "attr-source"];
 /** Global flags that change nothing but how git reads. */
 const GLOBAL_FLAGS = new Set([
-  "--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
-  "--icase-pathspecs", "--no-optional-locks", "--version", "--exec-path", "--html-path", "--man-path", "--info-path",
+  "--no-pager",
+  "-P",
+  "--no-replace-objects",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-optional-locks",
+  "--version",
+  "--exec-path",
+  "--html-path",
+  "--man-path",
+  "--info-path",
 ]);
 
 /**
@@ -36,7 +47,11 @@ interface SubRule {
   check?: (args: string[]) => GitVerdict | null;
 }
 
-const fail = (reason: string, part?: string): GitVerdict => ({ ok: false, reason, ...(part !== undefined ? { part } : {}) });
+const fail = (reason: string, part?: string): GitVerdict => ({
+  ok: false,
+  reason,
+  ...(part !== undefined ? { part } : {}),
+});
 
 /** Long option name without dashes and value: `--format=%h` -> `format`. */
 const longName = (arg: string) => arg.slice(2).split("=")[0]!;
@@ -72,13 +87,30 @@ function listingOnly(what: string, allowedShort: string, allowedLong: string[]):
         if (cluster.includes("l")) listing = true;
       } else operands.push(arg);
     }
-    if (operands.length > 0 && !listing) return fail(`\`git ${what} ${operands[0]}\` creates a ${what} (only listing is read-only)`, operands[0]);
+    if (operands.length > 0 && !listing)
+      return fail(`\`git ${what} ${operands[0]}\` creates a ${what} (only listing is read-only)`, operands[0]);
     return null;
   };
 }
 
 const CONFIG_READ = ["get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list"];
-const CONFIG_FLAGS = ["show-origin", "show-scope", "null", "name-only", "global", "system", "local", "worktree", "includes", "no-includes", "bool", "int", "bool-or-int", "path", "expiry-date"];
+const CONFIG_FLAGS = [
+  "show-origin",
+  "show-scope",
+  "null",
+  "name-only",
+  "global",
+  "system",
+  "local",
+  "worktree",
+  "includes",
+  "no-includes",
+  "bool",
+  "int",
+  "bool-or-int",
+  "path",
+  "expiry-date",
+];
 const CONFIG_VALUED = ["file", "blob", "type", "default"];
 
 /** `git config` only reads when it is a get/list form: no write, unset, rename or edit. */
@@ -99,24 +131,52 @@ function configReadOnly(args: string[]): GitVerdict | null {
     else operands.push(arg);
   }
   // Subcommand syntax (git >= 2.46): `git config get NAME`, `git config list`.
-  if (operands[0] === "get" || operands[0] === "list") return operands.length <= 3 ? null : fail("`git config` with extra operands writes", operands[3]);
+  if (operands[0] === "get" || operands[0] === "list")
+    return operands.length <= 3 ? null : fail("`git config` with extra operands writes", operands[3]);
   if (action) return operands.length <= 2 ? null : fail("`git config` with extra operands writes", operands[2]);
   // `git config NAME` reads; `git config NAME VALUE` writes; any other verb (set, unset, edit...) changes it.
   if (operands.length === 1 && operands[0]!.includes(".")) return null;
-  return fail("`git config` that is not a get or list form changes configuration", operands[1] ?? operands[0] ?? "config");
+  return fail(
+    "`git config` that is not a get or list form changes configuration",
+    operands[1] ?? operands[0] ?? "config",
+  );
 }
 
 const onlyVerb = (what: string, verbs: string[]) => (args: string[]) => {
   const verb = args.find((a) => !a.startsWith("-"));
   if (args.length === 0 && verbs.includes("")) return null;
-  return verb !== undefined && verbs.includes(verb) && args.indexOf(verb) === 0 ? null : fail(`only \`git ${what} ${verbs.filter(Boolean).join("|")}\` is read-only`, verb ?? what);
+  return verb !== undefined && verbs.includes(verb) && args.indexOf(verb) === 0
+    ? null
+    : fail(`only \`git ${what} ${verbs.filter(Boolean).join("|")}\` is read-only`, verb ?? what);
 };
 
 const SUBCOMMANDS: Record<string, SubRule> = {
-  status: {}, log: {}, show: {}, diff: {}, whatchanged: {}, "diff-tree": {}, "diff-index": {}, "diff-files": {}, shortlog: {},
-  blame: {}, annotate: {}, "ls-files": {}, "ls-tree": {}, "rev-parse": {}, "rev-list": {}, describe: {}, "show-ref": {},
-  "for-each-ref": {}, "merge-base": {}, "name-rev": {}, "count-objects": {}, cherry: {}, "check-ignore": {}, "check-attr": {},
-  var: {}, version: {},
+  status: {},
+  log: {},
+  show: {},
+  diff: {},
+  whatchanged: {},
+  "diff-tree": {},
+  "diff-index": {},
+  "diff-files": {},
+  shortlog: {},
+  blame: {},
+  annotate: {},
+  "ls-files": {},
+  "ls-tree": {},
+  "rev-parse": {},
+  "rev-list": {},
+  describe: {},
+  "show-ref": {},
+  "for-each-ref": {},
+  "merge-base": {},
+  "name-rev": {},
+  "count-objects": {},
+  cherry: {},
+  "check-ignore": {},
+  "check-attr": {},
+  var: {},
+  version: {},
   // `-O`/`--open-files-in-pager` opens the matches in a program of the caller's choosing.
   grep: { short: "O", long: ["open-files-in-pager"] },
   // `--filters` runs the repository's clean/smudge filter programs.
@@ -124,15 +184,38 @@ const SUBCOMMANDS: Record<string, SubRule> = {
   reflog: {
     check: (args) => {
       const verb = args.find((a) => !a.startsWith("-"));
-      return verb === "expire" || verb === "delete" || verb === "drop" ? fail(`\`git reflog ${verb}\` rewrites the reflog`, verb) : null;
+      return verb === "expire" || verb === "delete" || verb === "drop"
+        ? fail(`\`git reflog ${verb}\` rewrites the reflog`, verb)
+        : null;
     },
   },
-  branch: { check: listingOnly("branch", "arlvqi", ["list", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "omit-empty"]) },
+  branch: {
+    check: listingOnly("branch", "arlvqi", [
+      "list",
+      "all",
+      "remotes",
+      "verbose",
+      "quiet",
+      "show-current",
+      "ignore-case",
+      "color",
+      "no-color",
+      "column",
+      "no-column",
+      "abbrev",
+      "no-abbrev",
+      "omit-empty",
+    ]),
+  },
   tag: { check: listingOnly("tag", "lni", ["list", "ignore-case", "color", "column", "no-column", "omit-empty"]) },
   remote: {
     check: (args) => {
       if (args.every((a) => a === "-v" || a === "--verbose")) return null;
-      if (args[0] === "get-url") return args.slice(1).filter((a) => !a.startsWith("-")).length <= 1 && args.slice(1).every((a) => !a.startsWith("-") || a === "--push" || a === "--all") ? null : fail("`git remote get-url` with unexpected arguments", args[1]);
+      if (args[0] === "get-url")
+        return args.slice(1).filter((a) => !a.startsWith("-")).length <= 1 &&
+          args.slice(1).every((a) => !a.startsWith("-") || a === "--push" || a === "--all")
+          ? null
+          : fail("`git remote get-url` with unexpected arguments", args[1]);
       // `git remote show` contacts the remote (and so may run core.sshCommand); the rest write.
       return fail(`\`git remote ${args[0]}\` changes remotes or contacts the network`, args[0]);
     },
@@ -148,10 +231,19 @@ function skipGlobals(args: string[]): { index: number } | GitVerdict {
   while (i < args.length && args[i]!.startsWith("-")) {
     const opt = args[i]!;
     // `-c key=value` and `--config-env` can set core.pager, an alias or core.sshCommand to any program.
-    if (opt.startsWith("-c") || opt.startsWith("--config-env")) return fail("`git -c`/`--config-env` can point git at any program", opt);
+    if (opt.startsWith("-c") || opt.startsWith("--config-env"))
+      return fail("`git -c`/`--config-env` can point git at any program", opt);
     if (opt.startsWith("-C")) return fail("`git -C` points git at a repository whose config may run programs", opt);
-    if (opt.startsWith("--") && opt.length > 2 && REDIRECTING.some((r) => abbreviates(longName(opt), r)) && !(opt === "--exec-path" && args.length === 1))
-      return fail(`\`git ${opt}\` points git at another repository, work tree or helper directory whose config may run programs`, opt);
+    if (
+      opt.startsWith("--") &&
+      opt.length > 2 &&
+      REDIRECTING.some((r) => abbreviates(longName(opt), r)) &&
+      !(opt === "--exec-path" && args.length === 1)
+    )
+      return fail(
+        `\`git ${opt}\` points git at another repository, work tree or helper directory whose config may run programs`,
+        opt,
+      );
     if (GLOBAL_FLAGS.has(opt)) i++;
     else return fail(`the git option \`${opt}\` is not known to be read-only`, opt);
   }
@@ -163,7 +255,10 @@ export function gitReadOnly(args: string[]): GitVerdict {
   const globals = skipGlobals(args);
   if ("ok" in globals) return globals;
   const sub = args[globals.index];
-  if (sub === undefined) return args.includes("--version") || args.includes("--exec-path") ? { ok: true, reason: "git only prints its version or paths" } : fail("`git` without a subcommand");
+  if (sub === undefined)
+    return args.includes("--version") || args.includes("--exec-path")
+      ? { ok: true, reason: "git only prints its version or paths" }
+      : fail("`git` without a subcommand");
   const rule = SUBCOMMANDS[sub];
   if (!rule) return fail(`\`git ${sub}\` is not a read-only git subcommand`, sub);
   const rest = args.slice(globals.index + 1);
@@ -184,7 +279,14 @@ export function gitReadOnly(args: string[]): GitVerdict {
 }
 
 /** Config that stops a read-only command from running anything the repository configured. */
-const NEUTRAL_CONFIG = ["core.fsmonitor=false", "core.pager=cat", "diff.external=", "core.hooksPath=/dev/null", "log.showSignature=false", "protocol.allow=never"];
+const NEUTRAL_CONFIG = [
+  "core.fsmonitor=false",
+  "core.pager=cat",
+  "diff.external=",
+  "core.hooksPath=/dev/null",
+  "log.showSignature=false",
+  "protocol.allow=never",
+];
 const NO_EXT_DIFF = new Set(["diff", "log", "show", "whatchanged"]);
 const NO_TEXTCONV = new Set(["diff", "log", "show", "whatchanged", "blame", "annotate", "grep"]);
 
@@ -205,7 +307,10 @@ export function neutraliseGit(argv: string[]): string[] {
   const globals = skipGlobals(args);
   const index = "index" in globals ? globals.index : -1;
   const sub = index >= 0 ? args[index] : undefined;
-  const after = [...(sub && NO_EXT_DIFF.has(sub) ? ["--no-ext-diff"] : []), ...(sub && NO_TEXTCONV.has(sub) ? ["--no-textconv"] : [])];
+  const after = [
+    ...(sub && NO_EXT_DIFF.has(sub) ? ["--no-ext-diff"] : []),
+    ...(sub && NO_TEXTCONV.has(sub) ? ["--no-textconv"] : []),
+  ];
   const head = ["--no-pager", "--no-optional-locks", ...NEUTRAL_CONFIG.flatMap((c) => ["-c", c])];
   if (index < 0 || sub === undefined) return [git, ...head, ...args];
   return [git, ...head, ...args.slice(0, index + 1), ...after, ...args.slice(index + 1)];

@@ -3,7 +3,26 @@
 import { resolveLong } from "./classify-git.js";
 
 const SED_FLAGS = "nrEsuzb";
-const SED_LONG = ["expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "zero-terminated", "posix", "debug", "sandbox", "follow-symlinks", "binary", "help", "version"];
+const SED_LONG = [
+  "expression",
+  "file",
+  "in-place",
+  "line-length",
+  "quiet",
+  "silent",
+  "regexp-extended",
+  "separate",
+  "unbuffered",
+  "null-data",
+  "zero-terminated",
+  "posix",
+  "debug",
+  "sandbox",
+  "follow-symlinks",
+  "binary",
+  "help",
+  "version",
+];
 
 /** sed reads unless `-i` edits in place, `-f` brings a script we cannot see, or the script writes or executes. */
 export function sedReadOnly(args: string[]): { reason: string; part: string } | null {
@@ -20,13 +39,18 @@ export function sedReadOnly(args: string[]): { reason: string; part: string } | 
       // getopt_long accepts an exact name or any unambiguous abbreviation.
       const opt = resolveLong(name, SED_LONG);
       if (!opt) return { reason: `unknown or ambiguous sed option \`${arg}\``, part: arg };
-      if (opt === "in-place" || opt === "file") return { reason: `\`sed --${opt}\` edits files or runs a script we cannot see`, part: arg };
+      if (opt === "in-place" || opt === "file")
+        return { reason: `\`sed --${opt}\` edits files or runs a script we cannot see`, part: arg };
       if (opt === "expression") scripts.push(arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[++i] ?? ""));
       if (opt === "line-length" && !arg.includes("=")) i++;
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const c = arg[j]!;
-        if (c === "i" || c === "f") return { reason: c === "i" ? "`sed -i` edits files in place" : "`sed -f` runs a script we cannot see", part: arg };
+        if (c === "i" || c === "f")
+          return {
+            reason: c === "i" ? "`sed -i` edits files in place" : "`sed -f` runs a script we cannot see",
+            part: arg,
+          };
         if (c === "e" || c === "l") {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : (args[++i] ?? "");
           if (c === "e") scripts.push(value);
@@ -95,14 +119,15 @@ export function sedScriptWrites(script: string): string | null {
     const second = first < 0 ? -1 : delimited(script, first - 1);
     if (second < 0) return `a sed \`${command}\` command this check cannot read`;
     const flags = script.slice(second);
-    if (command === "s" && !/^[gpiImM0-9]*\s*$/.test(flags)) return "the sed `s` flags `w`/`e` write a file or run a command";
+    if (command === "s" && !/^[gpiImM0-9]*\s*$/.test(flags))
+      return "the sed `s` flags `w`/`e` write a file or run a command";
     if (command === "y" && flags.trim() !== "") return "a sed `y` command this check cannot read";
     return null;
   }
-  if ("pPnNdDgGhHxzlLFqQ=".includes(command)) return /^\s*\d*\s*$/.test(rest) ? null : "a sed command this check cannot read";
+  if ("pPnNdDgGhHxzlLFqQ=".includes(command))
+    return /^\s*\d*\s*$/.test(rest) ? null : "a sed command this check cannot read";
   if ("aicrRbtT:v".includes(command)) return null;
   if (command === "w" || command === "W") return "the sed `w` command writes a file";
   if (command === "e") return "the sed `e` command runs a shell command";
   return `the sed command \`${command}\` is not known to be read-only`;
 }
-

@@ -58,15 +58,82 @@ interface ProgramRule {
 }
 
 const SAFE: ProgramRule = { globSafe: true };
-const HOSTNAME_READ = new Set(["-f", "-s", "-d", "-i", "-I", "-A", "-a", "-y", "-V", "-h", "--fqdn", "--long", "--short", "--domain", "--ip-address", "--all-ip-addresses", "--all-fqdns", "--alias", "--version", "--help"]);
+const HOSTNAME_READ = new Set([
+  "-f",
+  "-s",
+  "-d",
+  "-i",
+  "-I",
+  "-A",
+  "-a",
+  "-y",
+  "-V",
+  "-h",
+  "--fqdn",
+  "--long",
+  "--short",
+  "--domain",
+  "--ip-address",
+  "--all-ip-addresses",
+  "--all-fqdns",
+  "--alias",
+  "--version",
+  "--help",
+]);
 
 const PROGRAMS: Record<string, ProgramRule> = {
   ...Object.fromEntries(
     [
-      "ls", "cat", "head", "tail", "wc", "stat", "pwd", "echo", "printf", "du", "df", "grep", "egrep", "fgrep", "which", "whoami", "id",
-      "uname", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
-      "sha512sum", "b2sum", "cksum", "nl", "cut", "column", "true", "false", "uptime", "tac", "rev", "fold", "od", "strings", "nproc",
-      "comm", "paste", "expand", "unexpand", "seq", "jq",
+      "ls",
+      "cat",
+      "head",
+      "tail",
+      "wc",
+      "stat",
+      "pwd",
+      "echo",
+      "printf",
+      "du",
+      "df",
+      "grep",
+      "egrep",
+      "fgrep",
+      "which",
+      "whoami",
+      "id",
+      "uname",
+      "basename",
+      "dirname",
+      "realpath",
+      "readlink",
+      "diff",
+      "cmp",
+      "md5sum",
+      "sha1sum",
+      "sha224sum",
+      "sha256sum",
+      "sha384sum",
+      "sha512sum",
+      "b2sum",
+      "cksum",
+      "nl",
+      "cut",
+      "column",
+      "true",
+      "false",
+      "uptime",
+      "tac",
+      "rev",
+      "fold",
+      "od",
+      "strings",
+      "nproc",
+      "comm",
+      "paste",
+      "expand",
+      "unexpand",
+      "seq",
+      "jq",
     ].map((p) => [p, SAFE]),
   ),
   sort: { short: "o", long: ["output", "compress-program"], why: "writes its output to a file or runs a compressor" },
@@ -74,13 +141,23 @@ const PROGRAMS: Record<string, ProgramRule> = {
   file: { short: "C", long: ["compile"], why: "compiles a magic file" },
   date: { check: (args) => dateSetsClock(args) },
   // `-z`/`--search-zip` runs decompressors; `--pre` and `--hostname-bin` run any program.
-  rg: { short: "z", long: ["pre", "pre-glob", "hostname-bin", "search-zip"], why: "runs a preprocessor, decompressor or helper program" },
+  rg: {
+    short: "z",
+    long: ["pre", "pre-glob", "hostname-bin", "search-zip"],
+    why: "runs a preprocessor, decompressor or helper program",
+  },
   base64: { short: "o", long: ["output"], why: "writes its output to a file" },
   cd: SAFE,
-  find: { why: "deletes or writes files, or runs programs", exact: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
+  find: {
+    why: "deletes or writes files, or runs programs",
+    exact: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
+  },
   // `uniq IN OUT` writes OUT; with one operand or none it only reads.
   uniq: { check: (args) => uniqReadOnly(args) },
-  hostname: { check: (args) => firstBad(args, (a) => !HOSTNAME_READ.has(a), "`hostname` with an operand or file sets the host name") },
+  hostname: {
+    check: (args) =>
+      firstBad(args, (a) => !HOSTNAME_READ.has(a), "`hostname` with an operand or file sets the host name"),
+  },
   sed: { check: (args) => sedReadOnly(args) },
 };
 
@@ -110,16 +187,37 @@ function uniqReadOnly(args: string[]): { reason: string; part: string } | null {
   return operands.length > 1 ? { reason: "`uniq` writes its second operand", part: operands[1]! } : null;
 }
 
-const DATE_LONG = ["date", "debug", "file", "iso-8601", "resolution", "rfc-email", "rfc-3339", "reference", "set", "universal", "utc", "help", "version"];
+const DATE_LONG = [
+  "date",
+  "debug",
+  "file",
+  "iso-8601",
+  "resolution",
+  "rfc-email",
+  "rfc-3339",
+  "reference",
+  "set",
+  "universal",
+  "utc",
+  "help",
+  "version",
+];
 
 /** `date` only reads unless `-s`/`--set` or an operand other than `+FORMAT` sets the clock. */
 function dateSetsClock(args: string[]): { reason: string; part: string } | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === "--") return args[i + 1] !== undefined && !args[i + 1]!.startsWith("+") ? { reason: "`date` with a time operand sets the system clock", part: args[i + 1]! } : null;
+    if (a === "--")
+      return args[i + 1] !== undefined && !args[i + 1]!.startsWith("+")
+        ? { reason: "`date` with a time operand sets the system clock", part: args[i + 1]! }
+        : null;
     if (a.startsWith("--")) {
       const name = resolveLong(a.slice(2).split("=")[0]!, DATE_LONG);
-      if (name === undefined || name === "set") return { reason: name === "set" ? "`date --set` sets the system clock" : `unknown or ambiguous date option \`${a}\``, part: a };
+      if (name === undefined || name === "set")
+        return {
+          reason: name === "set" ? "`date --set` sets the system clock" : `unknown or ambiguous date option \`${a}\``,
+          part: a,
+        };
       if (["date", "file", "reference", "resolution"].includes(name) && !a.includes("=")) i++;
     } else if (a.startsWith("-") && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
@@ -137,7 +235,11 @@ function dateSetsClock(args: string[]): { reason: string; part: string } | null 
   return null;
 }
 
-function firstBad(args: string[], bad: (a: string) => boolean, reason: string): { reason: string; part: string } | null {
+function firstBad(
+  args: string[],
+  bad: (a: string) => boolean,
+  reason: string,
+): { reason: string; part: string } | null {
   const hit = args.find(bad);
   return hit === undefined ? null : { reason, part: hit };
 }
@@ -148,7 +250,11 @@ function argsReadOnly(program: string, rule: ProgramRule, words: Word[]): Classi
   const does = rule.why ?? "writes files or runs a program";
   const expanding = words.find((w) => w.expands);
   if (expanding && !rule.globSafe) {
-    return { readOnly: false, reason: `\`${program}\` has options that write or run programs, and expanding \`${expanding.raw}\` could produce one from a file name`, part: expanding.raw };
+    return {
+      readOnly: false,
+      reason: `\`${program}\` has options that write or run programs, and expanding \`${expanding.raw}\` could produce one from a file name`,
+      part: expanding.raw,
+    };
   }
   // Every word is checked, `--` included: a value-taking option can swallow `--` and let the
   // next word be parsed as an option, so stopping there would be a bypass.
@@ -178,14 +284,20 @@ export function shellScript(words: readonly Word[]): string | null {
 
 /** A redirection that writes nothing anyone reads: to /dev/null, or joining two descriptors. */
 const harmless = (r: Redirect) =>
-  (/^(>|>>|&>|&>>)$/.test(r.op) && r.target?.text === "/dev/null" && !r.target.quoted) || (/^(>&|<&)$/.test(r.op) && /^(\d+|-)$/.test(r.target?.text ?? ""));
+  (/^(>|>>|&>|&>>)$/.test(r.op) && r.target?.text === "/dev/null" && !r.target.quoted) ||
+  (/^(>&|<&)$/.test(r.op) && /^(\d+|-)$/.test(r.target?.text ?? ""));
 
 /** Why the words of one simple command are not a trusted program, or its verdict. */
 function classifyWords(words: Word[], depth: number): Classification {
   let i = 0;
   for (; i < words.length && isAssignment(words[i]!); i++) {
     const name = words[i]!.text.split("=")[0]!;
-    if (RISKY_ENV.test(name)) return { readOnly: false, reason: `setting \`${name}\` can change which program runs or what it loads`, part: words[i]!.raw };
+    if (RISKY_ENV.test(name))
+      return {
+        readOnly: false,
+        reason: `setting \`${name}\` can change which program runs or what it loads`,
+        part: words[i]!.raw,
+      };
     if (words[i]!.expands) return { readOnly: false, reason: "an expanding assignment", part: words[i]!.raw };
   }
   if (i >= words.length) return { readOnly: false, reason: "no program to run" };
@@ -193,25 +305,47 @@ function classifyWords(words: Word[], depth: number): Classification {
   if (script !== null) {
     if (depth >= 2) return { readOnly: false, reason: "a shell script nested too deep to check", part: words[0]!.text };
     const inner = classifyScript(script, depth + 1);
-    return inner.readOnly ? { readOnly: true, reason: `\`${words[0]!.text} -c\` runs a script that only reads` } : inner;
+    return inner.readOnly
+      ? { readOnly: true, reason: `\`${words[0]!.text} -c\` runs a script that only reads` }
+      : inner;
   }
   const programWord = words[i]!;
-  if (programWord.expands || programWord.quoted) return { readOnly: false, reason: "the program name would be expanded or is spelled with quotes", part: programWord.raw };
+  if (programWord.expands || programWord.quoted)
+    return {
+      readOnly: false,
+      reason: "the program name would be expanded or is spelled with quotes",
+      part: programWord.raw,
+    };
   const typed = programWord.text;
   if (typed.includes("/")) {
     const dir = typed.slice(0, typed.lastIndexOf("/"));
-    if (!SYSTEM_BIN.has(dir)) return { readOnly: false, reason: `\`${typed}\` is not a program from a system directory`, part: typed };
+    if (!SYSTEM_BIN.has(dir))
+      return { readOnly: false, reason: `\`${typed}\` is not a program from a system directory`, part: typed };
   }
   const program = baseName(typed);
   const args = words.slice(i + 1);
   if (program === "git") {
     const expanding = args.find((w) => w.expands);
-    if (expanding) return { readOnly: false, reason: `git has options that write or run programs, and expanding \`${expanding.raw}\` could produce one`, part: expanding.raw };
+    if (expanding)
+      return {
+        readOnly: false,
+        reason: `git has options that write or run programs, and expanding \`${expanding.raw}\` could produce one`,
+        part: expanding.raw,
+      };
     const verdict = gitReadOnly(args.map((w) => w.text));
-    return { readOnly: verdict.ok, reason: verdict.reason, ...(verdict.part !== undefined ? { part: verdict.part } : {}) };
+    return {
+      readOnly: verdict.ok,
+      reason: verdict.reason,
+      ...(verdict.part !== undefined ? { part: verdict.part } : {}),
+    };
   }
   const rule = PROGRAMS[program];
-  if (!rule) return { readOnly: false, reason: NOT_READ_ONLY[program] ?? `\`${program}\` is not a recognised read-only program`, part: program };
+  if (!rule)
+    return {
+      readOnly: false,
+      reason: NOT_READ_ONLY[program] ?? `\`${program}\` is not a recognised read-only program`,
+      part: program,
+    };
   return argsReadOnly(program, rule, args) ?? { readOnly: true, reason: `\`${program}\` only reads` };
 }
 
@@ -222,14 +356,17 @@ function trustedParts(command: string): SimpleCommand[] | Classification {
   if (!parsed.complete) return { readOnly: false, reason: "has an unterminated quote or substitution" };
   const op = parsed.operators.find((o) => !JOINERS.has(o));
   if (op !== undefined) return { readOnly: false, reason: `contains the shell operator \`${op}\``, part: op };
-  if (parsed.reserved) return { readOnly: false, reason: "a compound command (if, while, until, braces) this check does not model" };
+  if (parsed.reserved)
+    return { readOnly: false, reason: "a compound command (if, while, until, braces) this check does not model" };
   const parts = parsed.pipelines.flatMap((p) => p.commands);
   if (parts.length === 0) return { readOnly: false, reason: "no program to run" };
   for (const cmd of parts) {
     const dynamic = cmd.words.find((w) => w.dynamic);
-    if (dynamic) return { readOnly: false, reason: `\`${dynamic.raw}\` is substituted when it runs`, part: dynamic.raw };
+    if (dynamic)
+      return { readOnly: false, reason: `\`${dynamic.raw}\` is substituted when it runs`, part: dynamic.raw };
     const redirect = cmd.redirects.find((r) => !harmless(r));
-    if (redirect) return { readOnly: false, reason: `the redirection \`${redirect.op}\` reads or writes a file`, part: cmd.raw };
+    if (redirect)
+      return { readOnly: false, reason: `the redirection \`${redirect.op}\` reads or writes a file`, part: cmd.raw };
   }
   return parts;
 }
@@ -243,7 +380,12 @@ function classifyScript(command: string, depth: number): Classification {
   for (const cmd of parts) {
     const program = baseName(cmd.words.find((w) => !isAssignment(w))?.text ?? "");
     // `cd DIR && git status` is `git -C DIR status`: a repository there may run its own programs.
-    if (program === "git" && moved) return { readOnly: false, reason: "git after `cd` reads another repository's config, as `git -C` would", part: cmd.raw };
+    if (program === "git" && moved)
+      return {
+        readOnly: false,
+        reason: "git after `cd` reads another repository's config, as `git -C` would",
+        part: cmd.raw,
+      };
     if (program === "cd") moved = true;
     last = classifyWords(cmd.words, depth);
     if (!last.readOnly) return parts.length > 1 && last.part === undefined ? { ...last, part: cmd.raw } : last;

@@ -1,7 +1,16 @@
 // The dangerous-command rules for one simple command (wrappers stripped): what it deletes,
 // formats, overwrites, kills or runs. Paths come from danger-paths.ts, write targets from
 // danger-writes.ts, git from danger-git.ts.
-import { beyondWorkspace, deviceKind, inSystemTree, isHome, isRoot, isSystemDir, isSystemWrite, namesDisk } from "./danger-paths.js";
+import {
+  beyondWorkspace,
+  deviceKind,
+  inSystemTree,
+  isHome,
+  isRoot,
+  isSystemDir,
+  isSystemWrite,
+  namesDisk,
+} from "./danger-paths.js";
 import { gitHits } from "./danger-git.js";
 import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
@@ -14,11 +23,76 @@ import { writeHits, writeTargets } from "./danger-writes.js";
 export type Inspect = (command: string, depth: number) => Hit[];
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh", "curlie"]);
-const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "sqlcmd", "clickhouse-client", "pgcli", "mycli", "litecli", "usql", "cockroach"]);
-const FIND_TESTS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm", "-lname", "-ilname", "-links", "-inum", "-samefile", "-type"]);
-const METADATA_HOSTS = /(^|[/@[])(169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|100\.100\.100\.200|169\.254\.170\.2)([:/\]]|$)/;
+const SQL_CLIENTS = new Set([
+  "psql",
+  "mysql",
+  "mariadb",
+  "sqlite3",
+  "sqlite",
+  "duckdb",
+  "sqlcmd",
+  "clickhouse-client",
+  "pgcli",
+  "mycli",
+  "litecli",
+  "usql",
+  "cockroach",
+]);
+const FIND_TESTS = new Set([
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-newer",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-size",
+  "-empty",
+  "-user",
+  "-group",
+  "-perm",
+  "-lname",
+  "-ilname",
+  "-links",
+  "-inum",
+  "-samefile",
+  "-type",
+]);
+const METADATA_HOSTS =
+  /(^|[/@[])(169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|100\.100\.100\.200|169\.254\.170\.2)([:/\]]|$)/;
 const UNINSTALL = /^(uninstall|remove|rm|r|un|unlink|purge|autoremove|erase)$/;
-const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "zypper", "apk", "port", "gem", "conda", "mamba", "snap", "flatpak"]);
+const PACKAGE_MANAGERS = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "pip",
+  "pip3",
+  "pipx",
+  "uv",
+  "brew",
+  "apt",
+  "apt-get",
+  "dnf",
+  "yum",
+  "pacman",
+  "zypper",
+  "apk",
+  "port",
+  "gem",
+  "conda",
+  "mamba",
+  "snap",
+  "flatpak",
+]);
 
 /** Why SQL in `text` destroys data, or null. */
 function destructiveSql(text: string): string | null {
@@ -26,7 +100,8 @@ function destructiveSql(text: string): string | null {
   if (drop) return `${drop[0].toUpperCase()} deletes it with all its data`;
   if (/\btruncate\s+(table\s+)?[\w"`.]/i.test(text)) return "TRUNCATE empties a table";
   for (const statement of text.split(";")) {
-    if (/\bdelete\s+from\s+\S+/i.test(statement) && !/\bwhere\b/i.test(statement)) return "DELETE FROM without WHERE empties a table";
+    if (/\bdelete\s+from\s+\S+/i.test(statement) && !/\bwhere\b/i.test(statement))
+      return "DELETE FROM without WHERE empties a table";
   }
   return null;
 }
@@ -63,7 +138,7 @@ function killTargets(args: string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--") targets.push(...args.slice(i + 1)), (i = args.length);
-    else if (a === "-s" || a === "-n" || a === "--signal") (i++, (signal = true));
+    else if (a === "-s" || a === "-n" || a === "--signal") i++, (signal = true);
     else if (a.startsWith("-") && !signal && !/^-(l|L|-list|-table)$/.test(a)) signal = true;
     else targets.push(a);
   }
@@ -80,9 +155,18 @@ function braceWords(t: string): string[] {
 const programIndex = (cmd: SimpleCommand, u: Unwrapped) => cmd.words.length - u.args.length - 1;
 
 /** Rules on one simple command; `before` are the commands piped into it, `pipeline` their text. */
-export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: number, pipeline: string, inspect: Inspect): Hit[] {
+export function commandHits(
+  cmd: SimpleCommand,
+  before: SimpleCommand[],
+  depth: number,
+  pipeline: string,
+  inspect: Inspect,
+): Hit[] {
   const words = cmd.words.map((w) => w.text);
-  const u = unwrap(words, cmd.words.map((w) => (isAssignment(w) ? w.raw : w.text)));
+  const u = unwrap(
+    words,
+    cmd.words.map((w) => (isAssignment(w) ? w.raw : w.text)),
+  );
   const { program: p, args } = u;
   const part = cmd.raw;
   const hits: Hit[] = [];
@@ -102,48 +186,97 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
   // sudo of a shell, or sudo that can get a password without a person typing it.
   if (privileged) {
     const opts = u.privilegeOptions;
-    if (opts.some((o) => /^-[a-zA-Z]*[SA]/.test(o) || /^--(st|as)/.test(o))) hit("root-shell", "sudo reading a password from stdin or a helper lets a program guess it");
-    else if (opts.some((o) => /^-[a-zA-Z]*[si]/.test(o) || /^--(sh|lo)/.test(o)) || SHELLS.has(p) || (p === "su" && !u.payload)) hit("root-shell", `a root shell runs whatever it is given, unseen`);
+    if (opts.some((o) => /^-[a-zA-Z]*[SA]/.test(o) || /^--(st|as)/.test(o)))
+      hit("root-shell", "sudo reading a password from stdin or a helper lets a program guess it");
+    else if (
+      opts.some((o) => /^-[a-zA-Z]*[si]/.test(o) || /^--(sh|lo)/.test(o)) ||
+      SHELLS.has(p) ||
+      (p === "su" && !u.payload)
+    )
+      hit("root-shell", `a root shell runs whatever it is given, unseen`);
   }
-  const downloads = cmd.words.some((w) => w.dynamic && /\b(curl|wget|fetch)\b/.test(w.text)) || cmd.redirects.some((r) => r.target?.dynamic && /\b(curl|wget|fetch)\b/.test(r.target.text));
+  const downloads =
+    cmd.words.some((w) => w.dynamic && /\b(curl|wget|fetch)\b/.test(w.text)) ||
+    cmd.redirects.some((r) => r.target?.dynamic && /\b(curl|wget|fetch)\b/.test(r.target.text));
   const runner = SHELLS.has(p) || INTERPRETERS.has(p) || p === "source" || p === "." || p === "eval";
-  if (runner && downloads) hit(privileged ? "pipe-to-root-shell" : "pipe-to-shell", `\`${p}\` runs content fetched from the network${privileged ? " as root" : ""}`);
-  const rootShell = privileged && ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
+  if (runner && downloads)
+    hit(
+      privileged ? "pipe-to-root-shell" : "pipe-to-shell",
+      `\`${p}\` runs content fetched from the network${privileged ? " as root" : ""}`,
+    );
+  const rootShell =
+    privileged &&
+    ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
   if ((SHELLS.has(p) || INTERPRETERS.has(p) || rootShell) && before.length > 0 && (rootShell || readsStdin(args))) {
     const feeders = before.map((c) => unwrap(c.words.map((w) => w.text)));
     const piped = (rule: string, reason: string) => hits.push({ rule, reason, part: pipeline });
-    if (feeders.some((f) => DOWNLOADERS.has(f.program))) piped(privileged ? "pipe-to-root-shell" : "pipe-to-shell", `downloaded content is piped into \`${p}\`${privileged ? " running as root" : ""}`);
-    else if (feeders.some(isDecoder)) piped("decode-to-shell", `decoded content is piped into \`${p}\`, hiding what runs`);
+    if (feeders.some((f) => DOWNLOADERS.has(f.program)))
+      piped(
+        privileged ? "pipe-to-root-shell" : "pipe-to-shell",
+        `downloaded content is piped into \`${p}\`${privileged ? " running as root" : ""}`,
+      );
+    else if (feeders.some(isDecoder))
+      piped("decode-to-shell", `decoded content is piped into \`${p}\`, hiding what runs`);
     else if (SHELLS.has(p)) piped("shell-indirection", `text piped into \`${p}\` runs as commands, hiding what runs`);
   }
   if (SHELLS.has(p) || p === "source" || p === ".") {
-    const fed = cmd.redirects.find((r) => r.op === "<<" || r.op === "<<-" || r.op === "<<<" || (r.op === "<" && r.target?.dynamic));
+    const fed = cmd.redirects.find(
+      (r) => r.op === "<<" || r.op === "<<-" || r.op === "<<<" || (r.op === "<" && r.target?.dynamic),
+    );
     const procSub = args.find((a) => /^<\(/.test(a));
     if (fed || procSub) {
-      for (const text of cmd.stdin) hits.push(...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (in the script fed to \`${p}\`)` })));
-      hit("shell-indirection", `\`${p}\` runs a script fed through ${procSub ? "process substitution" : fed!.op === "<<<" ? "a here-string" : fed!.op === "<" ? "process substitution" : "a heredoc"}, which hides what runs`);
+      for (const text of cmd.stdin)
+        hits.push(
+          ...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (in the script fed to \`${p}\`)` })),
+        );
+      hit(
+        "shell-indirection",
+        `\`${p}\` runs a script fed through ${procSub ? "process substitution" : fed!.op === "<<<" ? "a here-string" : fed!.op === "<" ? "process substitution" : "a heredoc"}, which hides what runs`,
+      );
     }
   }
   const payload = shellPayload(u);
   if (payload !== null) {
     // `sh -c 'SCRIPT'` is judged by its script; a script known only when it runs is not.
-    const opaque = cmd.words.slice(at + 1).some((w) => w.dynamic && w.text === payload) || (p === "eval" && cmd.words.slice(at + 1).some((w) => w.dynamic));
+    const opaque =
+      cmd.words.slice(at + 1).some((w) => w.dynamic && w.text === payload) ||
+      (p === "eval" && cmd.words.slice(at + 1).some((w) => w.dynamic));
     if (opaque) hit("shell-indirection", `\`${p}\` runs a command string known only when it runs`);
     hits.push(...inspect(payload, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside \`${p}\`)` })));
   }
   // Commands stored to run later (`alias x='...'`, `trap '...' EXIT`) are judged now.
-  const stored = p === "alias" ? args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1)) : p === "trap" && args[0] !== undefined && !args[0].startsWith("-") ? [args[0]] : [];
-  for (const text of stored) hits.push(...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (stored by \`${p}\` to run later)` })));
+  const stored =
+    p === "alias"
+      ? args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1))
+      : p === "trap" && args[0] !== undefined && !args[0].startsWith("-")
+        ? [args[0]]
+        : [];
+  for (const text of stored)
+    hits.push(
+      ...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (stored by \`${p}\` to run later)` })),
+    );
   // Interpreter code given inline: a string literal that is itself a dangerous command
   // (`os.system('rm -rf /')`) is what the code will most likely run.
   if (INTERPRETERS.has(p)) {
     const code = parseOptions(args, { valued: "ceErm" });
-    for (const source of [...(code.values.get("c") ?? []), ...(code.values.get("e") ?? []), ...(code.values.get("E") ?? []), ...cmd.stdin]) {
+    for (const source of [
+      ...(code.values.get("c") ?? []),
+      ...(code.values.get("e") ?? []),
+      ...(code.values.get("E") ?? []),
+      ...cmd.stdin,
+    ]) {
       for (const m of source.matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"|`([^`\n]{3,})`/g)) {
         const literal = (m[1] ?? m[2] ?? m[3])!;
         // A literal that merely looks odd (`'$HOME'`) is data; only real rules on it count.
-        const inner = inspect(literal, depth + 1).filter((h) => h.rule !== "built-command" && h.rule !== "hidden-characters");
-        if (inner.length > 0) hits.push({ rule: "shell-indirection", reason: `the ${p} code holds \`${literal.trim()}\` (${inner[0]!.reason}), which it would most likely run`, part });
+        const inner = inspect(literal, depth + 1).filter(
+          (h) => h.rule !== "built-command" && h.rule !== "hidden-characters",
+        );
+        if (inner.length > 0)
+          hits.push({
+            rule: "shell-indirection",
+            reason: `the ${p} code holds \`${literal.trim()}\` (${inner[0]!.reason}), which it would most likely run`,
+            part,
+          });
       }
     }
   }
@@ -154,23 +287,53 @@ export function commandHits(cmd: SimpleCommand, before: SimpleCommand[], depth: 
     const why = texts.map(destructiveSql).find((x) => x !== null);
     if (why) hits.push({ rule: "sql-destructive", reason: why, part: before.length > 0 ? pipeline : part });
   }
-  if (DOWNLOADERS.has(p) && args.some((a) => METADATA_HOSTS.test(a))) hit("cloud-credentials", "a cloud metadata endpoint hands out this machine's credentials");
+  if (DOWNLOADERS.has(p) && args.some((a) => METADATA_HOSTS.test(a)))
+    hit("cloud-credentials", "a cloud metadata endpoint hands out this machine's credentials");
   return hits;
 }
 
 /** Rules by program name. */
-function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped, depth: number, inspect: Inspect): Hit[] {
+function programHits(
+  p: string,
+  args: string[],
+  cmd: SimpleCommand,
+  u: Unwrapped,
+  depth: number,
+  inspect: Inspect,
+): Hit[] {
   const part = cmd.raw;
   const hits: Hit[] = [];
   const hit = (rule: string, reason: string) => hits.push({ rule, reason, part });
   switch (p) {
-    case "rm": case "rmdir": case "unlink": case "shred": case "srm": {
-      const o = parseOptions(args, { long: ["recursive", "force", "interactive", "no-preserve-root", "preserve-root", "one-file-system", "dir", "verbose", "help", "version"] });
+    case "rm":
+    case "rmdir":
+    case "unlink":
+    case "shred":
+    case "srm": {
+      const o = parseOptions(args, {
+        long: [
+          "recursive",
+          "force",
+          "interactive",
+          "no-preserve-root",
+          "preserve-root",
+          "one-file-system",
+          "dir",
+          "verbose",
+          "help",
+          "version",
+        ],
+      });
       const recursive = hasOption(o, "r", "recursive") || o.short.has("R");
-      if (p === "rm" && recursive && o.long.has("no-preserve-root")) hit("delete-root", "rm --no-preserve-root exists only to delete `/`");
+      if (p === "rm" && recursive && o.long.has("no-preserve-root"))
+        hit("delete-root", "rm --no-preserve-root exists only to delete `/`");
       for (const t of recursive ? o.operands.flatMap(braceWords) : []) {
         if (isRoot(t)) hit("delete-root", `recursive rm of \`${t}\` deletes the whole filesystem`);
-        else if (isSystemDir(t) || isHome(t)) hit("delete-system", `recursive rm of \`${t}\` deletes ${isHome(t) ? "a home directory" : "a whole system directory"}`);
+        else if (isSystemDir(t) || isHome(t))
+          hit(
+            "delete-system",
+            `recursive rm of \`${t}\` deletes ${isHome(t) ? "a home directory" : "a whole system directory"}`,
+          );
         else {
           const where = beyondWorkspace(t);
           if (where) hit("recursive-delete", `recursive rm of \`${t}\` deletes ${where}`);
@@ -191,76 +354,165 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       const deletes = args.includes("-delete") || execRm;
       for (const t of deletes ? starts : []) {
         if (isRoot(t)) hit("delete-root", `find ${t} deleting matches can remove the whole filesystem`);
-        else if (isSystemDir(t) || isHome(t)) hit("delete-system", `find ${t} deleting matches reaches ${isHome(t) ? "a home directory" : "a whole system directory"}`);
+        else if (isSystemDir(t) || isHome(t))
+          hit(
+            "delete-system",
+            `find ${t} deleting matches reaches ${isHome(t) ? "a home directory" : "a whole system directory"}`,
+          );
       }
       if (deletes && hits.length === 0) {
         const targeted = args.some((a) => FIND_TESTS.has(a));
-        hit("bulk-delete", `find ${args.includes("-delete") ? "-delete" : "-exec rm"} deletes ${targeted ? "every match" : "everything it finds"}, a list known only when it runs`);
+        hit(
+          "bulk-delete",
+          `find ${args.includes("-delete") ? "-delete" : "-exec rm"} deletes ${targeted ? "every match" : "everything it finds"}, a list known only when it runs`,
+        );
       }
       break;
     }
     case "xargs":
       break;
     case "dd":
-      for (const a of args.filter((x) => x.startsWith("if="))) if (deviceKind(a.slice(3)) === "disk") hit("disk-read", `dd reads the raw disk ${a.slice(3)}: every file on it, secrets included`);
+      for (const a of args.filter((x) => x.startsWith("if=")))
+        if (deviceKind(a.slice(3)) === "disk")
+          hit("disk-read", `dd reads the raw disk ${a.slice(3)}: every file on it, secrets included`);
       break;
     case "hdparm":
-      if (args.some((a) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(a))) hit("overwrite-disk", "hdparm erases or overwrites disk sectors");
+      if (
+        args.some((a) =>
+          /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(
+            a,
+          ),
+        )
+      )
+        hit("overwrite-disk", "hdparm erases or overwrites disk sectors");
       break;
-    case "cat": case "pv": case "head": case "tail": case "cp":
-      if (args.some((a) => deviceKind(a) === "disk")) hit("disk-read", `${p} reads a raw disk: every file on it, secrets included`);
+    case "cat":
+    case "pv":
+    case "head":
+    case "tail":
+    case "cp":
+      if (args.some((a) => deviceKind(a) === "disk"))
+        hit("disk-read", `${p} reads a raw disk: every file on it, secrets included`);
       break;
     case "nvme":
-      if (["format", "sanitize", "write-zeroes"].includes(args[0] ?? "")) hit("overwrite-disk", `nvme ${args[0]} erases a disk`);
+      if (["format", "sanitize", "write-zeroes"].includes(args[0] ?? ""))
+        hit("overwrite-disk", `nvme ${args[0]} erases a disk`);
       break;
     case "badblocks":
-      if (args.some((a) => /^-[a-zA-Z]*w/.test(a))) hit("overwrite-disk", "badblocks -w overwrites every block of the disk");
+      if (args.some((a) => /^-[a-zA-Z]*w/.test(a)))
+        hit("overwrite-disk", "badblocks -w overwrites every block of the disk");
       break;
-    case "fdisk": case "sfdisk": case "cfdisk": case "parted": case "gdisk": case "sgdisk":
+    case "fdisk":
+    case "sfdisk":
+    case "cfdisk":
+    case "parted":
+    case "gdisk":
+    case "sgdisk":
       hit("partition-disk", `${p} changes partition tables`);
       break;
     case "wipefs":
       if (!hits.length) hit("partition-disk", "wipefs erases filesystem signatures");
       break;
-    case "chmod": case "chown": case "chgrp": {
-      const o = parseOptions(args, { long: ["recursive", "reference=", "from=", "verbose", "changes", "silent", "quiet", "dereference", "no-dereference", "preserve-root", "no-preserve-root", "help", "version"] });
+    case "chmod":
+    case "chown":
+    case "chgrp": {
+      const o = parseOptions(args, {
+        long: [
+          "recursive",
+          "reference=",
+          "from=",
+          "verbose",
+          "changes",
+          "silent",
+          "quiet",
+          "dereference",
+          "no-dereference",
+          "preserve-root",
+          "no-preserve-root",
+          "help",
+          "version",
+        ],
+      });
       const recursive = hasOption(o, "R", "recursive");
       const [spec, ...targets] = o.long.has("reference") ? ["", ...o.operands] : o.operands;
-      if (p === "chmod" && spec && worldWritable(spec)) hit("world-writable", `chmod ${spec} makes files world-writable${recursive ? ", recursively" : ""}`);
+      if (p === "chmod" && spec && worldWritable(spec))
+        hit("world-writable", `chmod ${spec} makes files world-writable${recursive ? ", recursively" : ""}`);
       // Tightening a key's mode (`chmod 600 ~/.ssh/id_rsa`) is routine; changing system files is not.
       const system = targets.find(isSystemWrite);
       if (system && !recursive) hit("system-file-write", `${p} changes who may read, write or run ${system}`);
       for (const t of recursive ? targets : []) {
-        const where = isRoot(t) ? "the whole filesystem" : p === "chmod" ? (isHome(t) || isSystemDir(t) || inSystemTree(t) ? "a system or home directory" : null) : beyondWorkspace(t);
-        if (where && !(p !== "chmod" && where === "the whole workspace")) hit("recursive-chown", `recursive ${p} of \`${t}\` changes ${where}`);
+        const where = isRoot(t)
+          ? "the whole filesystem"
+          : p === "chmod"
+            ? isHome(t) || isSystemDir(t) || inSystemTree(t)
+              ? "a system or home directory"
+              : null
+            : beyondWorkspace(t);
+        if (where && !(p !== "chmod" && where === "the whole workspace"))
+          hit("recursive-chown", `recursive ${p} of \`${t}\` changes ${where}`);
       }
       break;
     }
     case "systemctl": {
-      const verb = parseOptions(args, { valued: "tpHMn", long: ["type=", "property=", "host=", "machine=", "lines=", "output=", "signal=", "kill-whom="] }).operands[0];
-      if (verb && ["stop", "disable", "mask", "kill", "restart", "isolate", "try-restart", "reload-or-restart", "try-reload-or-restart"].includes(verb)) hit("service-stop", `systemctl ${verb} stops or disables a service`);
-      if (verb && ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency", "default"].includes(verb)) hit("shutdown", `systemctl ${verb} takes the machine down`);
-      if (verb && ["suspend", "hibernate", "hybrid-sleep"].includes(verb)) hit("service-stop", `systemctl ${verb} puts the machine to sleep`);
+      const verb = parseOptions(args, {
+        valued: "tpHMn",
+        long: ["type=", "property=", "host=", "machine=", "lines=", "output=", "signal=", "kill-whom="],
+      }).operands[0];
+      if (
+        verb &&
+        [
+          "stop",
+          "disable",
+          "mask",
+          "kill",
+          "restart",
+          "isolate",
+          "try-restart",
+          "reload-or-restart",
+          "try-reload-or-restart",
+        ].includes(verb)
+      )
+        hit("service-stop", `systemctl ${verb} stops or disables a service`);
+      if (
+        verb &&
+        ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency", "default"].includes(verb)
+      )
+        hit("shutdown", `systemctl ${verb} takes the machine down`);
+      if (verb && ["suspend", "hibernate", "hybrid-sleep"].includes(verb))
+        hit("service-stop", `systemctl ${verb} puts the machine to sleep`);
       break;
     }
-    case "service": case "rc-service": {
+    case "service":
+    case "rc-service": {
       const ops = parseOptions(args).operands;
       if (["stop", "restart"].includes(ops[1] ?? "")) hit("service-stop", `${p} ${ops[0]} ${ops[1]} stops a service`);
       break;
     }
     case "launchctl":
-      if (["stop", "unload", "bootout", "remove", "disable", "kickstart", "kill"].includes(args.find((a) => !a.startsWith("-")) ?? "")) hit("service-stop", "launchctl stops or restarts a service");
+      if (
+        ["stop", "unload", "bootout", "remove", "disable", "kickstart", "kill"].includes(
+          args.find((a) => !a.startsWith("-")) ?? "",
+        )
+      )
+        hit("service-stop", "launchctl stops or restarts a service");
       break;
-    case "docker": case "podman": case "nerdctl": {
-      const ops = parseOptions(args, { valued: "cHl", long: ["context=", "host=", "log-level=", "config=", "file=", "project-name="] }).operands;
+    case "docker":
+    case "podman":
+    case "nerdctl": {
+      const ops = parseOptions(args, {
+        valued: "cHl",
+        long: ["context=", "host=", "log-level=", "config=", "file=", "project-name="],
+      }).operands;
       const verb = ops[0] === "compose" || ops[0] === "container" ? ops[1] : ops[0];
-      if (verb && ["stop", "kill", "restart", "down", "rm", "prune", "pause"].includes(verb)) hit("service-stop", `${p} ${verb} stops or removes containers`);
+      if (verb && ["stop", "kill", "restart", "down", "rm", "prune", "pause"].includes(verb))
+        hit("service-stop", `${p} ${verb} stops or removes containers`);
       break;
     }
     case "kill": {
       const targets = killTargets(args);
       if (targets.includes("-1")) hit("kill-all", "kill of pid -1 signals every process you own");
-      else if (cmd.words.some((w) => w.dynamic && /\b(pgrep|pidof)\b/.test(w.text))) hit("kill-by-name", "kill of `$(pgrep ...)` kills by name, which can hit unrelated processes and this agent");
+      else if (cmd.words.some((w) => w.dynamic && /\b(pgrep|pidof)\b/.test(w.text)))
+        hit("kill-by-name", "kill of `$(pgrep ...)` kills by name, which can hit unrelated processes and this agent");
       break;
     }
     case "killall5":
@@ -274,16 +526,22 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     case "pkill":
       hit("kill-by-name", "pkill kills every process matching a pattern");
       break;
-    case "shutdown": case "reboot": case "halt": case "poweroff":
+    case "shutdown":
+    case "reboot":
+    case "halt":
+    case "poweroff":
       if (!args.some((a) => /^(--help|--version|-c)$/.test(a))) hit("shutdown", `${p} takes the machine down`);
       break;
-    case "init": case "telinit":
+    case "init":
+    case "telinit":
       if (args[0] === "0" || args[0] === "6") hit("shutdown", `${p} ${args[0]} halts or reboots the machine`);
       break;
     case "crontab": {
       const o = parseOptions(args, { valued: "uT" });
-      if (o.short.has("r") || args.includes("--remove")) hit("crontab-remove", "crontab -r deletes every scheduled job");
-      else if (o.operands.length > 0 && !o.short.has("l")) hit("crontab-remove", `crontab ${o.operands[0]} replaces every scheduled job with that file's`);
+      if (o.short.has("r") || args.includes("--remove"))
+        hit("crontab-remove", "crontab -r deletes every scheduled job");
+      else if (o.operands.length > 0 && !o.short.has("l"))
+        hit("crontab-remove", `crontab ${o.operands[0]} replaces every scheduled job with that file's`);
       break;
     }
     case "git":
@@ -291,7 +549,8 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
       break;
   }
   if (p === "xargs" || u.wrappers.includes("xargs")) {
-    if (["rm", "shred", "unlink", "rmdir"].includes(p) || ["rm", "shred", "unlink"].includes(baseName(args[0] ?? ""))) hit("bulk-delete", "xargs rm deletes a list of files known only when it runs");
+    if (["rm", "shred", "unlink", "rmdir"].includes(p) || ["rm", "shred", "unlink"].includes(baseName(args[0] ?? "")))
+      hit("bulk-delete", "xargs rm deletes a list of files known only when it runs");
   }
   if (/^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs\.\w+)$/.test(p)) {
     // Any word naming a disk counts, whatever option precedes it: a flag read as taking a value
@@ -299,7 +558,11 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     const ops = args.filter((a) => !a.startsWith("-"));
     const viaSub = cmd.words.slice(1).find((w) => w.dynamic);
     const disk = ops.find(namesDisk);
-    if (disk || viaSub) hit("format-disk", `${p} of ${disk ?? viaSub!.raw} erases a disk${viaSub && !disk ? " (whatever the substitution names, possibly the one mounted at /)" : ""}`);
+    if (disk || viaSub)
+      hit(
+        "format-disk",
+        `${p} of ${disk ?? viaSub!.raw} erases a disk${viaSub && !disk ? " (whatever the substitution names, possibly the one mounted at /)" : ""}`,
+      );
     else hit("make-filesystem", `${p} erases what it formats`);
   }
   if (PACKAGE_MANAGERS.has(p)) {
@@ -307,7 +570,8 @@ function programHits(p: string, args: string[], cmd: SimpleCommand, u: Unwrapped
     // after `global` for yarn: any of the first three words that are not options.
     const words = args.filter((a) => !a.startsWith("-")).slice(0, 3);
     const verb = words.findIndex((a) => UNINSTALL.test(a));
-    if (verb >= 0 && !words.slice(0, verb).some((w) => w === "run" || w === "exec" || w === "x")) hit("package-uninstall", `${p} ${words[verb]} removes installed packages other projects may use`);
+    if (verb >= 0 && !words.slice(0, verb).some((w) => w === "run" || w === "exec" || w === "x"))
+      hit("package-uninstall", `${p} ${words[verb]} removes installed packages other projects may use`);
   }
   return hits;
 }
@@ -319,10 +583,31 @@ function downloads(cmd: SimpleCommand): string[] {
   const out = cmd.redirects.filter((r) => /^(>|>>|>\||&>)$/.test(r.op) && r.target).map((r) => r.target!.text);
   const wget = u.program === "wget";
   // curl: -o FILE, -O (name from the URL); wget: -O FILE, otherwise the name from the URL.
-  const o = parseOptions(u.args, { valued: wget ? "OoaPeTtUiBw" : "oHdXuAeEFKTwxzbcCmrQY", long: ["output=", "output-document=", "directory-prefix=", "header=", "data=", "remote-name"] });
-  out.push(...(o.values.get(wget ? "O" : "o") ?? []), ...(o.values.get("output") ?? []), ...(o.values.get("output-document") ?? []));
-  const remoteName = wget ? !o.values.has("O") && !o.values.has("output-document") : o.short.has("O") || o.long.has("remote-name");
-  if (remoteName) out.push(...o.operands.filter((a) => /^[a-z]+:\/\//i.test(a)).map((url) => url.replace(/[?#].*$/, "").split("/").pop() ?? "").filter(Boolean));
+  const o = parseOptions(u.args, {
+    valued: wget ? "OoaPeTtUiBw" : "oHdXuAeEFKTwxzbcCmrQY",
+    long: ["output=", "output-document=", "directory-prefix=", "header=", "data=", "remote-name"],
+  });
+  out.push(
+    ...(o.values.get(wget ? "O" : "o") ?? []),
+    ...(o.values.get("output") ?? []),
+    ...(o.values.get("output-document") ?? []),
+  );
+  const remoteName = wget
+    ? !o.values.has("O") && !o.values.has("output-document")
+    : o.short.has("O") || o.long.has("remote-name");
+  if (remoteName)
+    out.push(
+      ...o.operands
+        .filter((a) => /^[a-z]+:\/\//i.test(a))
+        .map(
+          (url) =>
+            url
+              .replace(/[?#].*$/, "")
+              .split("/")
+              .pop() ?? "",
+        )
+        .filter(Boolean),
+    );
   return out.filter((f) => f !== "-" && f !== "/dev/null");
 }
 
@@ -338,10 +623,17 @@ export function downloadThenRun(commands: readonly SimpleCommand[]): Hit[] {
   for (const cmd of commands) {
     const u = unwrap(cmd.words.map((w) => w.text));
     const program = cmd.words[cmd.words.length - u.args.length - 1]?.text ?? "";
-    const runs = SHELLS.has(u.program) || INTERPRETERS.has(u.program) || u.program === "source" || u.program === "." ? u.args.find((a) => !a.startsWith("-")) : program;
+    const runs =
+      SHELLS.has(u.program) || INTERPRETERS.has(u.program) || u.program === "source" || u.program === "."
+        ? u.args.find((a) => !a.startsWith("-"))
+        : program;
     if (runs !== undefined && fetched.some((f) => sameFile(f, runs))) {
       const root = u.wrappers.some((w) => PRIVILEGED.has(w));
-      hits.push({ rule: root ? "pipe-to-root-shell" : "pipe-to-shell", reason: `\`${runs}\` was just downloaded and is run${root ? " as root" : ""} unseen`, part: cmd.raw });
+      hits.push({
+        rule: root ? "pipe-to-root-shell" : "pipe-to-shell",
+        reason: `\`${runs}\` was just downloaded and is run${root ? " as root" : ""} unseen`,
+        part: cmd.raw,
+      });
     }
     fetched.push(...downloads(cmd));
   }

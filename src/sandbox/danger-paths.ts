@@ -38,9 +38,11 @@ export function homeRest(t: string): string | null {
 }
 
 /** Directories whose recursive deletion leaves no working system (the blocklist's floor). */
-const SYSTEM_DIRS = /^\/(home|root|etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|opt|srv|Users|System|Library|Applications|private)\/?(\*|\.\*)?$/;
+const SYSTEM_DIRS =
+  /^\/(home|root|etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|opt|srv|Users|System|Library|Applications|private)\/?(\*|\.\*)?$/;
 /** Where a write or a recursive change breaks the system or other users. */
-const SYSTEM_TREE = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|dev|proc|sys|root|opt|srv|snap|var|private|System|Library)(\/|$)/;
+const SYSTEM_TREE =
+  /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|dev|proc|sys|root|opt|srv|snap|var|private|System|Library)(\/|$)/;
 /** Where writing configures the system (macOS mirrors /etc and /var under /private). */
 const SYSTEM_WRITE = /^\/(etc|boot|usr|bin|sbin|lib|lib32|lib64|libx32|private\/etc|private\/var|System|Library)(\/|$)/;
 const TEMP = /^(\/tmp|\/var\/tmp|\/private\/tmp|\/private\/var\/tmp|\/dev\/shm|\$TMPDIR|\$\{TMPDIR\})(?=\/|$)/;
@@ -83,9 +85,11 @@ export function sensitiveTarget(t: string): string | null {
 export const isEnvFile = (t: string): boolean => /(^|\/)\.env(\.[\w.-]+)?$/.test(t);
 
 /** Device nodes that are safe to write. */
-const HARMLESS_DEVICE = /^\/dev\/(null|zero|full|random|urandom|tty|stdout|stderr|stdin|fd\/\d+|pts\/\d+|ptmx|shm\/.*)$/;
+const HARMLESS_DEVICE =
+  /^\/dev\/(null|zero|full|random|urandom|tty|stdout|stderr|stdin|fd\/\d+|pts\/\d+|ptmx|shm\/.*)$/;
 /** Disks and partitions however named: sd*, nvme*, by-uuid, mapper, md, the root alias. */
-const DISK = /^\/dev\/(sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+n\d+(p\d+)?|mmcblk\d+(p\d+)?|disk\d+(s\d+)?|rdisk\d+(s\d+)?|root|mapper\/.+|md\d+(p\d+)?|md\/.+|dm-\d+|disk\/by-[a-z-]+\/.+|[a-z]+vg\/.+)$/;
+const DISK =
+  /^\/dev\/(sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+n\d+(p\d+)?|mmcblk\d+(p\d+)?|disk\d+(s\d+)?|rdisk\d+(s\d+)?|root|mapper\/.+|md\d+(p\d+)?|md\/.+|dm-\d+|disk\/by-[a-z-]+\/.+|[a-z]+vg\/.+)$/;
 
 /** `disk` for a disk or partition, `device` for another device node, null for anything else. */
 export function deviceKind(t: string): "disk" | "device" | null {
@@ -95,7 +99,8 @@ export function deviceKind(t: string): "disk" | "device" | null {
 }
 
 /** A filesystem spec naming a disk: a disk device, `UUID=...`, `LABEL=...`, `PARTUUID=...`. */
-export const namesDisk = (t: string): boolean => deviceKind(t) === "disk" || /^(UUID|LABEL|PARTUUID|PARTLABEL)=/.test(t);
+export const namesDisk = (t: string): boolean =>
+  deviceKind(t) === "disk" || /^(UUID|LABEL|PARTUUID|PARTLABEL)=/.test(t);
 
 /**
  * Why a recursive delete or ownership change of `t` reaches beyond the workspace and the temp

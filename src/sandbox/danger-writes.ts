@@ -16,12 +16,35 @@ export interface WriteTarget {
   deletes?: boolean;
 }
 
-const COPY_SPEC = { valued: "StbmogC", long: ["target-directory=", "suffix=", "backup", "mode=", "owner=", "group=", "no-target-directory", "recursive", "force", "verbose", "archive"] };
+const COPY_SPEC = {
+  valued: "StbmogC",
+  long: [
+    "target-directory=",
+    "suffix=",
+    "backup",
+    "mode=",
+    "owner=",
+    "group=",
+    "no-target-directory",
+    "recursive",
+    "force",
+    "verbose",
+    "archive",
+  ],
+};
 const RSYNC_VALUED = "eBfTM";
 
 /** The destination of cp/mv/install/ln/rsync: `-t DIR`, else the last of two or more operands. */
 function destination(program: string, args: string[]): string[] {
-  const o = parseOptions(args, program === "rsync" ? { valued: RSYNC_VALUED, long: ["rsh=", "rsync-path=", "filter=", "exclude=", "include=", "temp-dir=", "backup-dir="] } : COPY_SPEC);
+  const o = parseOptions(
+    args,
+    program === "rsync"
+      ? {
+          valued: RSYNC_VALUED,
+          long: ["rsh=", "rsync-path=", "filter=", "exclude=", "include=", "temp-dir=", "backup-dir="],
+        }
+      : COPY_SPEC,
+  );
   const dir = [...(o.values.get("t") ?? []), ...(o.values.get("target-directory") ?? [])];
   if (program === "install" && o.short.has("d")) return o.operands;
   if (dir.length > 0) return dir;
@@ -31,8 +54,31 @@ function destination(program: string, args: string[]): string[] {
 /** The files an in-place editor changes: sed -i, perl -i/-pi, ruby -i. */
 function inPlaceTargets(program: string, args: string[]): string[] {
   if (program === "sed") {
-    const o = parseOptions(args, { valued: "efl", long: ["expression=", "file=", "in-place", "line-length=", "quiet", "silent", "regexp-extended", "separate", "null-data", "zero-terminated", "posix", "debug", "sandbox", "follow-symlinks", "unbuffered", "binary", "help", "version"] });
-    const inPlace = o.short.has("i") || o.long.has("in-place") || args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith("--"));
+    const o = parseOptions(args, {
+      valued: "efl",
+      long: [
+        "expression=",
+        "file=",
+        "in-place",
+        "line-length=",
+        "quiet",
+        "silent",
+        "regexp-extended",
+        "separate",
+        "null-data",
+        "zero-terminated",
+        "posix",
+        "debug",
+        "sandbox",
+        "follow-symlinks",
+        "unbuffered",
+        "binary",
+        "help",
+        "version",
+      ],
+    });
+    const inPlace =
+      o.short.has("i") || o.long.has("in-place") || args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith("--"));
     if (!inPlace) return [];
     const scripted = o.values.has("e") || o.values.has("f") || o.values.has("expression") || o.values.has("file");
     return scripted ? o.operands : o.operands.slice(1);
@@ -52,22 +98,35 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
   for (const r of redirects) {
     if (!r.target) continue;
     const t = r.target.text;
-    if (/^(>|>\||&>|<>)$/.test(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(t))) out.push({ target: t, how: `the redirection ${r.op}`, replaces: true });
+    if (/^(>|>\||&>|<>)$/.test(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(t)))
+      out.push({ target: t, how: `the redirection ${r.op}`, replaces: true });
     else if (r.op === ">>" || r.op === "&>>") out.push({ target: t, how: `the redirection ${r.op}`, replaces: false });
   }
   const { program: p, args } = u;
-  const add = (targets: string[], how: string, replaces: boolean, deletes = false) => out.push(...targets.map((target) => ({ target, how, replaces, deletes })));
+  const add = (targets: string[], how: string, replaces: boolean, deletes = false) =>
+    out.push(...targets.map((target) => ({ target, how, replaces, deletes })));
   switch (p) {
     case "tee": {
       const o = parseOptions(args, { long: ["append", "ignore-interrupts", "output-error", "help", "version"] });
       add(o.operands, "tee", !hasOption(o, "a", "append"));
       break;
     }
-    case "cp": case "mv": case "install": case "ln": case "rsync": case "scp": {
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync":
+    case "scp": {
       const dest = destination(p, args);
       add(dest, p, true);
       // mv takes its sources away: moving ~/.ssh aside removes it as surely as rm.
-      if (p === "mv") add(parseOptions(args, COPY_SPEC).operands.filter((o) => !dest.includes(o)), "mv", false, true);
+      if (p === "mv")
+        add(
+          parseOptions(args, COPY_SPEC).operands.filter((o) => !dest.includes(o)),
+          "mv",
+          false,
+          true,
+        );
       break;
     }
     case "ssh-keygen": {
@@ -75,29 +134,59 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
       add(o.values.get("f") ?? [], "ssh-keygen -f", true);
       break;
     }
-    case "dd": case "dcfldd": case "dc3dd":
-      add(args.filter((a) => /^h?of=/.test(a)).map((a) => a.slice(a.indexOf("=") + 1)), p, true);
+    case "dd":
+    case "dcfldd":
+    case "dc3dd":
+      add(
+        args.filter((a) => /^h?of=/.test(a)).map((a) => a.slice(a.indexOf("=") + 1)),
+        p,
+        true,
+      );
       break;
     case "ddrescue":
       add(parseOptions(args, { valued: "bcimMsKx" }).operands.slice(1, 2), p, true);
       break;
-    case "sed": case "perl": case "ruby":
+    case "sed":
+    case "perl":
+    case "ruby":
       add(inPlaceTargets(p, args), `${p} -i`, true);
       break;
-    case "truncate": case "shred": case "blkdiscard": case "wipefs":
-      add(parseOptions(args, { valued: "srnou", long: ["size=", "reference=", "iterations=", "random-source=", "offset=", "length="] }).operands, p, true);
+    case "truncate":
+    case "shred":
+    case "blkdiscard":
+    case "wipefs":
+      add(
+        parseOptions(args, {
+          valued: "srnou",
+          long: ["size=", "reference=", "iterations=", "random-source=", "offset=", "length="],
+        }).operands,
+        p,
+        true,
+      );
       break;
-    case "rm": case "unlink": case "srm":
+    case "rm":
+    case "unlink":
+    case "srm":
       add(parseOptions(args).operands, p, true, true);
       break;
     case "curl": {
-      const o = parseOptions(args, { valued: "oHdXuAeEFKTwxzbcCmrQY", long: ["output=", "output-dir=", "header=", "data=", "user=", "config="] });
+      const o = parseOptions(args, {
+        valued: "oHdXuAeEFKTwxzbcCmrQY",
+        long: ["output=", "output-dir=", "header=", "data=", "user=", "config="],
+      });
       add([...(o.values.get("o") ?? []), ...(o.values.get("output") ?? [])], "curl -o", true);
       break;
     }
     case "wget": {
-      const o = parseOptions(args, { valued: "OoaPeTtUiBw", long: ["output-document=", "output-file=", "directory-prefix=", "append-output="] });
-      add([...(o.values.get("O") ?? []), ...(o.values.get("output-document") ?? [])].filter((t) => t !== "-"), "wget -O", true);
+      const o = parseOptions(args, {
+        valued: "OoaPeTtUiBw",
+        long: ["output-document=", "output-file=", "directory-prefix=", "append-output="],
+      });
+      add(
+        [...(o.values.get("O") ?? []), ...(o.values.get("output-document") ?? [])].filter((t) => t !== "-"),
+        "wget -O",
+        true,
+      );
       break;
     }
   }
@@ -112,16 +201,32 @@ export function writeHits(targets: readonly WriteTarget[], part: string): Hit[] 
     const lookedUp = /[$`]/.test(target) && /\b(findmnt|lsblk|blkid|df|mount|losetup)\b|\/dev\//.test(target);
     const device = lookedUp ? "disk" : deviceKind(target);
     if (/^\/proc\/sysrq-trigger$/.test(target) && !deletes) {
-      hits.push({ rule: "shutdown", reason: `${how} writes /proc/sysrq-trigger, which can reboot or halt the machine at once`, part });
+      hits.push({
+        rule: "shutdown",
+        reason: `${how} writes /proc/sysrq-trigger, which can reboot or halt the machine at once`,
+        part,
+      });
       continue;
     }
-    if (device === "disk" && !deletes) hits.push({ rule: "overwrite-disk", reason: `${how} writes over the disk ${target}`, part });
-    else if (device === "device" && !deletes) hits.push({ rule: "device-write", reason: `${how} writes to the device ${target}`, part });
+    if (device === "disk" && !deletes)
+      hits.push({ rule: "overwrite-disk", reason: `${how} writes over the disk ${target}`, part });
+    else if (device === "device" && !deletes)
+      hits.push({ rule: "device-write", reason: `${how} writes to the device ${target}`, part });
     else if (device === null) {
       const sensitive = sensitiveTarget(target);
       const verb = deletes ? "deletes" : replaces ? "overwrites" : "appends to";
-      if (sensitive) hits.push({ rule: isSystemWrite(target) ? "system-file-write" : "credential-write", reason: `${how} ${verb} ${target}, ${sensitive}`, part });
-      else if (isEnvFile(target) && replaces) hits.push({ rule: "secrets-overwrite", reason: `${how} ${verb} ${target}, a secrets file git usually ignores, so it cannot be restored`, part });
+      if (sensitive)
+        hits.push({
+          rule: isSystemWrite(target) ? "system-file-write" : "credential-write",
+          reason: `${how} ${verb} ${target}, ${sensitive}`,
+          part,
+        });
+      else if (isEnvFile(target) && replaces)
+        hits.push({
+          rule: "secrets-overwrite",
+          reason: `${how} ${verb} ${target}, a secrets file git usually ignores, so it cannot be restored`,
+          part,
+        });
     }
   }
   return hits;

@@ -24,7 +24,10 @@ const LEVEL = new Map(DANGER_RULES.map((r) => [r.name, r.level]));
 /** Function bodies that call themselves at least twice with `&` or `|`: `:(){ :|:& };:` and kin. */
 function forkBomb(command: string): boolean {
   const text = command.replace(/\s+/g, " ");
-  if (/\bfork\s*(\(\s*\))?\s*while\s*fork\b|\bwhile\s*\(?\s*(1|true|True)\s*\)?\s*:?\s*(os\.)?fork\s*\(\s*\)/.test(text)) return true;
+  if (
+    /\bfork\s*(\(\s*\))?\s*while\s*fork\b|\bwhile\s*\(?\s*(1|true|True)\s*\)?\s*:?\s*(os\.)?fork\s*\(\s*\)/.test(text)
+  )
+    return true;
   const defs = text.matchAll(/(?:function\s+)?([^\s(){};|&]+)\s*(?:\(\s*\))?\s*\{(.*?)\}/g);
   for (const [, name, body] of defs) {
     const escaped = name!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -36,21 +39,29 @@ function forkBomb(command: string): boolean {
 
 /** Control characters (other than tab and newline) or letters that Unicode folds to ASCII (`ｒｍ`). */
 function hiddenCharacters(command: string): string | null {
-  if (/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(command)) return "the command holds control characters, so it does not read as it runs";
+  if (/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(command))
+    return "the command holds control characters, so it does not read as it runs";
   const lookAlike = [...command].some((c) => c.charCodeAt(0) > 0x7f && /^[\x21-\x7e]+$/.test(c.normalize("NFKC")));
   return lookAlike ? "the command uses look-alike letters (full-width or compatibility forms)" : null;
 }
 
 /** Every rule hit in `command`, nested commands included. */
 function inspect(command: string, depth: number): Hit[] {
-  const tooDeep: Hit = { rule: "shell-indirection", reason: `commands nested more than ${MAX_NESTING} levels deep are not checked, so they are not trusted`, part: command.trim() };
+  const tooDeep: Hit = {
+    rule: "shell-indirection",
+    reason: `commands nested more than ${MAX_NESTING} levels deep are not checked, so they are not trusted`,
+    part: command.trim(),
+  };
   if (depth > MAX_NESTING) return [tooDeep];
   const hits: Hit[] = [];
-  if (forkBomb(command)) hits.push({ rule: "fork-bomb", reason: "a function that forks itself without end", part: command.trim() });
+  if (forkBomb(command))
+    hits.push({ rule: "fork-bomb", reason: "a function that forks itself without end", part: command.trim() });
   const all = allCommands(command, depth);
   if (all.truncated) hits.push(tooDeep);
   for (const pipeline of all.pipelines) {
-    pipeline.commands.forEach((cmd, k) => hits.push(...commandHits(cmd, pipeline.commands.slice(0, k), depth, pipeline.raw, inspect)));
+    pipeline.commands.forEach((cmd, k) =>
+      hits.push(...commandHits(cmd, pipeline.commands.slice(0, k), depth, pipeline.raw, inspect)),
+    );
   }
   hits.push(...downloadThenRun(all.commands));
   return hits;
@@ -64,10 +75,21 @@ function inspect(command: string, depth: number): Hit[] {
 export function classifyDanger(command: string): DangerVerdict {
   // Hidden characters are named first: they explain every other oddity of such a command.
   const hidden = hiddenCharacters(command);
-  const hits = [...(hidden ? [{ rule: "hidden-characters", reason: hidden, part: command.trim() }] : []), ...inspect(command, 0)];
+  const hits = [
+    ...(hidden ? [{ rule: "hidden-characters", reason: hidden, part: command.trim() }] : []),
+    ...inspect(command, 0),
+  ];
   // What the command most likely runs once $IFS and `$(echo ...)` are expanded; cleaned of
   // control characters and folded to ASCII, as a terminal would show it.
-  const variants = new Set([likelyExpansion(command), command.normalize("NFKC").replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x9b[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "")]);
+  const variants = new Set([
+    likelyExpansion(command),
+    command
+      .normalize("NFKC")
+      .replace(
+        /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x9b[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g,
+        "",
+      ),
+  ]);
   variants.delete(command);
   for (const v of variants) {
     for (const h of inspect(likelyExpansion(v), 0)) {

@@ -21,7 +21,9 @@ export function denyPattern(rule: string): RegExp {
   const glob = collapse(rule);
   let re = compiled.get(glob);
   if (!re) {
-    const body = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))).join("");
+    const body = [...glob]
+      .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
+      .join("");
     re = new RegExp(`^${body}$`, "is");
     compiled.set(glob, re);
   }
@@ -30,7 +32,9 @@ export function denyPattern(rule: string): RegExp {
 
 /** One simple command as normalised text, redirections included. */
 function partText(cmd: SimpleCommand): string {
-  return collapse([...cmd.words.map((w) => w.text), ...cmd.redirects.map((r) => `${r.op} ${r.target?.text ?? ""}`)].join(" "));
+  return collapse(
+    [...cmd.words.map((w) => w.text), ...cmd.redirects.map((r) => `${r.op} ${r.target?.text ?? ""}`)].join(" "),
+  );
 }
 
 /**
@@ -43,7 +47,10 @@ export function denyCandidates(command: string, depth = 0): { text: string; part
   for (const cmd of allCommands(command).commands) {
     out.push({ text: partText(cmd), part: cmd.raw });
     const words = cmd.words.map((w) => w.text);
-    const u = unwrap(words, cmd.words.map((w) => (isAssignment(w) ? w.raw : w.text)));
+    const u = unwrap(
+      words,
+      cmd.words.map((w) => (isAssignment(w) ? w.raw : w.text)),
+    );
     if (u.program) out.push({ text: collapse([u.program, ...u.args].join(" ")), part: cmd.raw });
     const payload = shellPayload(u);
     if (payload && depth < MAX_NESTING) out.push(...denyCandidates(payload, depth + 1));

@@ -2,7 +2,22 @@
 // check (which runs with the user's rights while sandboxed processes may still run): each path is
 // walked from an open descriptor of the root, one component at a time with O_NOFOLLOW, and the
 // last step goes through /proc/self/fd/N/NAME, the kernel's stand-in for the *at() calls Node lacks.
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { relative, sep } from "node:path";
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -18,7 +33,8 @@ export function openDir(path: string): number {
     return openSync(path, DIR_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "ENOTDIR") throw new RedirectedPath(`${path} is not a real folder (a symlink?); left alone`);
+    if (code === "ELOOP" || code === "ENOTDIR")
+      throw new RedirectedPath(`${path} is not a real folder (a symlink?); left alone`);
     throw error;
   }
 }
@@ -73,7 +89,11 @@ export class RootedFs {
   /** Creates `path` (which must not exist) with `data`; a symlink planted there is not followed. */
   writeFile(path: string, data: Buffer | string, mode = 0o644): void {
     this.withParent(path, (fd, name) => {
-      const file = openSync(at(fd, name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+      const file = openSync(
+        at(fd, name),
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        mode,
+      );
       try {
         const buf = typeof data === "string" ? Buffer.from(data) : data;
         let done = 0;

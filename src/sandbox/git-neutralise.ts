@@ -20,9 +20,11 @@ const ALLOWED_KEYS = [
   /^branch\..+\.(remote|merge|rebase)$/,
   /^submodule\..+\.(url|active)$/,
 ];
-const MINIMAL_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n";
+const MINIMAL_CONFIG =
+  "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n";
 
-const quote = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
+const quote = (text: string) =>
+  `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
 
 /** Git's own reading of the file (so a config crafted to fool a hand parser cannot), as key/value pairs. */
 function readConfig(file: string): [string, string][] | null {
@@ -99,7 +101,8 @@ function dropHooks(fs: RootedFs, hooks: string, label: string): string[] {
 }
 
 /** What a worktree's commondir must say: back to the repository that holds it. */
-const commonDirOk = (dir: string): boolean => readRegular(join(dir, "commondir"), 4096)?.toString("utf8").trim() === "../..";
+const commonDirOk = (dir: string): boolean =>
+  readRegular(join(dir, "commondir"), 4096)?.toString("utf8").trim() === "../..";
 
 /**
  * One git directory: config filtered, hooks removed, config.worktree removed, and commondir removed
@@ -115,14 +118,16 @@ function neutraliseOne(fs: RootedFs, gitDir: string, prefix: string, worktree: b
   }
   done.push(...dropHooks(fs, join(gitDir, "hooks"), `${prefix}hooks`));
   for (const pointer of ["commondir", "config.worktree"]) {
-    if (kind(join(gitDir, pointer)) === "missing" || (pointer === "commondir" && worktree && commonDirOk(gitDir))) continue;
+    if (kind(join(gitDir, pointer)) === "missing" || (pointer === "commondir" && worktree && commonDirOk(gitDir)))
+      continue;
     fs.remove(join(gitDir, pointer));
     done.push(`${prefix}${pointer}`);
   }
   return done;
 }
 
-const looksLikeGitDir = (dir: string) => kind(join(dir, "HEAD")) !== "missing" || kind(join(dir, "config")) !== "missing";
+const looksLikeGitDir = (dir: string) =>
+  kind(join(dir, "HEAD")) !== "missing" || kind(join(dir, "config")) !== "missing";
 
 /** `dir` and the git directories beneath it (submodule names may have slashes; modules nest). */
 function gitDirsIn(dir: string, depth = 0): string[] {
@@ -141,7 +146,9 @@ function gitDirsIn(dir: string, depth = 0): string[] {
  * in it neutralised as a new repository's would be. `label` prefixes what is reported.
  */
 export function neutraliseGitTree(fs: RootedFs, dir: string, label: string, worktree: boolean): string[] {
-  return gitDirsIn(dir).flatMap((gitDir) => neutraliseOne(fs, gitDir, `${label}${gitDir.slice(dir.length)}/`.replace(/\/\/$/, "/"), worktree));
+  return gitDirsIn(dir).flatMap((gitDir) =>
+    neutraliseOne(fs, gitDir, `${label}${gitDir.slice(dir.length)}/`.replace(/\/\/$/, "/"), worktree),
+  );
 }
 
 /**

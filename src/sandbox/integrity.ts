@@ -18,9 +18,31 @@ const MAX_ENTRIES = 5_000;
  * of it names a program; config, hooks and the pointers (commondir, gitdir) are still compared.
  */
 const GIT_STATE = new Set([
-  "objects", "refs", "lfs", "logs", "index", "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE",
-  "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE", "BISECT_LOG", "packed-refs", "COMMIT_EDITMSG", "rebase-merge",
-  "rebase-apply", "sequencer", "shallow", "locked", "description", "gc.pid", "gc.log",
+  "objects",
+  "refs",
+  "lfs",
+  "logs",
+  "index",
+  "HEAD",
+  "ORIG_HEAD",
+  "FETCH_HEAD",
+  "MERGE_HEAD",
+  "MERGE_MSG",
+  "MERGE_MODE",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+  "AUTO_MERGE",
+  "BISECT_LOG",
+  "packed-refs",
+  "COMMIT_EDITMSG",
+  "rebase-merge",
+  "rebase-apply",
+  "sequencer",
+  "shallow",
+  "locked",
+  "description",
+  "gc.pid",
+  "gc.log",
 ]);
 const isGitState = (name: string) => GIT_STATE.has(name) || name.endsWith(".lock");
 
@@ -60,7 +82,14 @@ function entryAt(fd: number, name: string): Entry {
 }
 
 /** Records `name` (at `path`) and, for a real folder, everything beneath it, bounded, all by descriptor. */
-function walkAt(fd: number, name: string, path: string, into: Map<string, Entry>, skip: (name: string) => boolean, depth: number): void {
+function walkAt(
+  fd: number,
+  name: string,
+  path: string,
+  into: Map<string, Entry>,
+  skip: (name: string) => boolean,
+  depth: number,
+): void {
   if (into.size >= MAX_ENTRIES) return;
   const entry = entryAt(fd, name);
   into.set(path, entry);
@@ -115,7 +144,15 @@ export function snapshotProtected(set: ProtectedSet): Snapshot {
         if (entry.type !== "dir") return;
         const dir = openDir(at(fd, name));
         try {
-          for (const part of GIT_DIR_PROTECTED) walkAt(dir, part, join(git, part), entries, part === "modules" || part === "worktrees" ? isGitState : noSkip, 0);
+          for (const part of GIT_DIR_PROTECTED)
+            walkAt(
+              dir,
+              part,
+              join(git, part),
+              entries,
+              part === "modules" || part === "worktrees" ? isGitState : noSkip,
+              0,
+            );
         } finally {
           closeSync(dir);
         }
@@ -152,14 +189,20 @@ function touchedSince(gitDir: string, since: number): boolean {
  * `git status` in the parent would run what their config names. One whose git dir changed during
  * the command is neutralised like a new repository; the rest were there before and are the user's.
  */
-function neutraliseNewSubmodules(fs: RootedFs, set: ProtectedSet, since: number, label: (path: string) => string): string[] {
+function neutraliseNewSubmodules(
+  fs: RootedFs,
+  set: ProtectedSet,
+  since: number,
+  label: (path: string) => string,
+): string[] {
   const changes: string[] = [];
   for (const git of submoduleGits(set.roots)) {
     if (set.pins.includes(git)) continue;
     const gitDir = gitDirOf(git);
     if (gitDir === null || !set.roots.some((root) => under(root, gitDir)) || !touchedSince(gitDir, since)) continue;
     const done = neutraliseGitDir(fs, gitDir);
-    if (done.length > 0) changes.push(`${label(gitDir)} (a repository staged as a submodule; removed ${done.join(", ")})`);
+    if (done.length > 0)
+      changes.push(`${label(gitDir)} (a repository staged as a submodule; removed ${done.join(", ")})`);
   }
   return changes;
 }
@@ -247,7 +290,9 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     }
     return null;
   };
-  const paths = [...new Set([...before.entries.keys(), ...after.entries.keys()])].sort((a, b) => a.length - b.length || a.localeCompare(b));
+  const paths = [...new Set([...before.entries.keys(), ...after.entries.keys()])].sort(
+    (a, b) => a.length - b.length || a.localeCompare(b),
+  );
   const removed: string[] = [];
   for (const path of paths) {
     if (skip(path) || removed.some((r) => under(r, path))) continue;
@@ -266,7 +311,12 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
       });
       continue;
     }
-    const what = wanted.type === "missing" ? "created, removed" : now.type === "missing" ? "deleted, restored" : "changed, restored";
+    const what =
+      wanted.type === "missing"
+        ? "created, removed"
+        : now.type === "missing"
+          ? "deleted, restored"
+          : "changed, restored";
     try {
       if (restore(fs, path, wanted, now)) {
         changes.push(`${label(path)} (${what})`);
@@ -277,7 +327,8 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     }
   }
   const inRoots = (path: string) => set.roots.some((root) => under(root, path));
-  const inModules = (path: string) => set.pins.some((git) => under(join(git, "modules"), path) || under(join(git, "worktrees"), path));
+  const inModules = (path: string) =>
+    set.pins.some((git) => under(join(git, "modules"), path) || under(join(git, "worktrees"), path));
   for (const git of newGit) {
     // A `.git` file leads to the real git dir: neutralised there when a command could have written
     // it (inside a writable root), left to the modules check when it is a submodule's own.

@@ -68,10 +68,19 @@ export function probeLandlock(): LandlockProbe {
   const helper = helperPath();
   if (!helper) return (probed = { available: false, abi: 0, reason: HELPER_MISSING });
   try {
-    const out = JSON.parse(execFileSync(helper, ["--probe"], { encoding: "utf8", timeout: 5_000 })) as { abi: number; landlock: boolean; reason: string };
+    const out = JSON.parse(execFileSync(helper, ["--probe"], { encoding: "utf8", timeout: 5_000 })) as {
+      abi: number;
+      landlock: boolean;
+      reason: string;
+    };
     probed = { available: out.landlock === true, abi: out.abi, reason: out.reason };
   } catch (error) {
-    probed = { available: false, abi: 0, helperBroken: true, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    probed = {
+      available: false,
+      abi: 0,
+      helperBroken: true,
+      reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    };
   }
   return probed;
 }
@@ -95,11 +104,13 @@ export function sandboxArgv(
   options: { waitOrphans?: boolean } = {},
 ): { argv: string[]; notice?: string } | { refused: string } {
   const wait = options.waitOrphans ? ["--wait-orphans"] : [];
-  if (policy.mode === "off") return { argv: helperReaps(host) ? [host.helper!, "--mode", "off", ...wait, "--", ...command] : command };
+  if (policy.mode === "off")
+    return { argv: helperReaps(host) ? [host.helper!, "--mode", "off", ...wait, "--", ...command] : command };
   const refuse = (why: string) => ({ refused: `sandbox ${policy.mode} refused: ${why}` });
   if (!host.helper) return refuse(`${HELPER_MISSING}; run \`npm run build:native\` or use --sandbox off`);
   if (!host.probe.available) return refuse(`Landlock is unavailable (${host.probe.reason})`);
-  if (!policy.network && host.probe.abi < 4) return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
+  if (!policy.network && host.probe.abi < 4)
+    return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
   const argv = [host.helper, "--mode", policy.mode, "--workspace", resolve(policy.workspace)];
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
   const temp = policy.mode === "workspace-write" ? commandTempDir(policy.workspace) : null;
@@ -124,10 +135,12 @@ export const GAPS = {
     "with the network on, commands can connect to existing Unix sockets such as /var/run/docker.sock, an ssh-agent socket or NanoHermes's own daemon socket, and a service reached that way (docker, systemd-run, at, the daemon) can start processes outside the sandbox that are not reaped",
   noHelperReaping:
     "without the helper (not built, or failing to run), processes a command started in another process group or session (nohup, setsid, double forks) are not reaped: only its process group is killed",
-  offKillsHelper: "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",
+  offKillsHelper:
+    "with the sandbox off (and below Landlock ABI 6), a command can kill the helper itself, and what it started in another session then survives",
   helperKilled:
     "if the helper itself is killed with SIGKILL (the OOM killer, or NanoHermes when it has not ended 2 s after SIGTERM), the command dies with it but what the command started in another session survives",
-  compatSockets: "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
+  compatSockets:
+    "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
 } as const;
 
 const REAPING =
@@ -135,7 +148,11 @@ const REAPING =
 
 /** Every root a workspace-write command may write beneath: where protected paths must be guarded. */
 export function writableRootsOf(policy: Pick<SandboxPolicy, "workspace" | "writableRoots">): string[] {
-  return [resolve(policy.workspace), ...policy.writableRoots.map((r) => resolve(policy.workspace, r)), commandTempDir(policy.workspace).dir];
+  return [
+    resolve(policy.workspace),
+    ...policy.writableRoots.map((r) => resolve(policy.workspace, r)),
+    commandTempDir(policy.workspace).dir,
+  ];
 }
 
 const isFile = (path: string): boolean => {
@@ -159,10 +176,15 @@ export function probeProtect(helper: string | null = helperPath()): ProtectProbe
   let probe = protectProbes.get(helper);
   if (probe) return probe;
   try {
-    const out = JSON.parse(execFileSync(helper, ["--probe-protect"], { encoding: "utf8", timeout: 5_000 })) as ProtectProbe;
+    const out = JSON.parse(
+      execFileSync(helper, ["--probe-protect"], { encoding: "utf8", timeout: 5_000 }),
+    ) as ProtectProbe;
     probe = { mountNamespace: out.mountNamespace === true, reason: out.reason };
   } catch (error) {
-    probe = { mountNamespace: false, reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    probe = {
+      mountNamespace: false,
+      reason: `the sandbox helper failed to run: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    };
   }
   protectProbes.set(helper, probe);
   return probe;
@@ -174,8 +196,10 @@ export const PROTECT_NOT_COVERED =
 
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
-  const what = "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
-  const check = "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
+  const what =
+    "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+  const check =
+    "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
   return probe.mountNamespace
     ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`
     : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
@@ -191,7 +215,9 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
       "--sandbox read-only and --sandbox workspace-write refuse to run commands here; the default auto runs them unsandboxed: one-shot and tool runs say so in one line on stderr, the UI in its title bar",
       reaping,
       "not covered:",
-      ...(helperReaps(host) ? [`  - ${GAPS.offKillsHelper}`, `  - ${GAPS.helperKilled}`] : [`  - ${GAPS.noHelperReaping}`]),
+      ...(helperReaps(host)
+        ? [`  - ${GAPS.offKillsHelper}`, `  - ${GAPS.helperKilled}`]
+        : [`  - ${GAPS.noHelperReaping}`]),
     ];
   }
   const abi = probe.abi;
@@ -237,8 +263,17 @@ export const sandboxStatusText = (): string => describeSandbox().join("\n");
  * Contract: resolves to the command's exit code (128 + signal number when killed), 126 after
  * printing the refusal, 127 when the program cannot be started.
  */
-export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; workspace: string; writable: string[]; command: string[] }): Promise<number> {
-  const result = sandboxArgv({ mode: args.mode, workspace: args.workspace, writableRoots: args.writable, network: args.network }, args.command);
+export function runSandboxCommand(args: {
+  mode: SandboxMode;
+  network: boolean;
+  workspace: string;
+  writable: string[];
+  command: string[];
+}): Promise<number> {
+  const result = sandboxArgv(
+    { mode: args.mode, workspace: args.workspace, writableRoots: args.writable, network: args.network },
+    args.command,
+  );
   if ("refused" in result) {
     process.stderr.write(`nanohermes: ${result.refused}\n`);
     return Promise.resolve(126);
@@ -250,7 +285,10 @@ export function runSandboxCommand(args: { mode: SandboxMode; network: boolean; w
     return Promise.resolve(126);
   }
   // The same check after the command as run_command gets (the binds may be missing on this host).
-  const set = args.mode === "workspace-write" ? protectedSet(writableRootsOf({ workspace: args.workspace, writableRoots: args.writable })) : null;
+  const set =
+    args.mode === "workspace-write"
+      ? protectedSet(writableRootsOf({ workspace: args.workspace, writableRoots: args.writable }))
+      : null;
   const before = set ? snapshotProtected(set) : null;
   const checkAfter = () => {
     if (!set || !before) return;

@@ -16,8 +16,20 @@ export interface PolicyCheck {
 }
 
 /** Classifies `command` as `run_command` would see it in the default mode. Pure; never throws. */
-export function policyCheck(command: string, approval: ApprovalPolicy = "on-request", deny: readonly string[] = []): PolicyCheck {
-  const v = decide({ tool: "run_command", kind: "exec", args: { command }, approval, mode: "default", remembered: newRemembered(), deny });
+export function policyCheck(
+  command: string,
+  approval: ApprovalPolicy = "on-request",
+  deny: readonly string[] = [],
+): PolicyCheck {
+  const v = decide({
+    tool: "run_command",
+    kind: "exec",
+    args: { command },
+    approval,
+    mode: "default",
+    remembered: newRemembered(),
+    deny,
+  });
   const rule = v.rule && !v.rule.startsWith("approval:") ? v.rule : null;
   if (v.decision === "deny") return { decision: "blocked", rule, reason: v.reason };
   if (v.danger === "dangerous") return { decision: "dangerous", rule, reason: v.reason };
@@ -30,9 +42,11 @@ export interface PolicyCheckIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const USAGE = "usage: nanohermes policy check [--approval never|on-request|untrusted] [--deny GLOB]... [--json] [--stdin] [--] COMMAND";
+const USAGE =
+  "usage: nanohermes policy check [--approval never|on-request|untrusted] [--deny GLOB]... [--json] [--stdin] [--] COMMAND";
 
-const line = (c: PolicyCheck) => `${c.decision}${c.rule ? ` [${c.rule}]` : ""}: ${c.reason.replace(/^dangerous: /, "")}\n`;
+const line = (c: PolicyCheck) =>
+  `${c.decision}${c.rule ? ` [${c.rule}]` : ""}: ${c.reason.replace(/^dangerous: /, "")}\n`;
 const json = (c: PolicyCheck) => `${JSON.stringify({ decision: c.decision, rule: c.rule, reason: c.reason })}\n`;
 
 /**

@@ -34,7 +34,12 @@ export interface Remembered {
   tools: Set<string>;
 }
 
-export const newRemembered = (): Remembered => ({ commands: new Set(), prefixes: new Set(), allEdits: false, tools: new Set() });
+export const newRemembered = (): Remembered => ({
+  commands: new Set(),
+  prefixes: new Set(),
+  allEdits: false,
+  tools: new Set(),
+});
 
 export interface PolicyInput {
   tool: string;
@@ -61,7 +66,8 @@ function named(reason: string, rule: string, part: string | null | undefined, co
   return `${reason} (rule ${rule}${where})`;
 }
 
-const withPart = (part: string | null | undefined, command: string) => (part && part !== command.trim() ? { part } : {});
+const withPart = (part: string | null | undefined, command: string) =>
+  part && part !== command.trim() ? { part } : {};
 
 /** Redirections that write somewhere other than /dev/null or another descriptor. */
 const writes = (r: Redirect) => /^(>|>>|>\||&>|&>>|<>)$/.test(r.op) && r.target?.text !== "/dev/null";
@@ -87,9 +93,56 @@ export function coveredByRemembered(command: string, remembered: Remembered, app
 
 /** Programs whose every use is its own decision: shells, interpreters, wrappers, deleters, network. */
 const NO_PREFIX = new Set([
-  "sh", "bash", "zsh", "dash", "fish", "python", "python3", "node", "perl", "ruby", "php", "deno", "eval", "exec", "source", "sudo", "doas",
-  "su", "env", "xargs", "nice", "nohup", "timeout", "time", "command", "watch", "rm", "mv", "cp", "dd", "ln", "chmod", "chown", "chgrp",
-  "kill", "pkill", "killall", "truncate", "shred", "tee", "curl", "wget", "ssh", "scp", "rsync", "nc", "find", "sed", "awk", "docker",
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "fish",
+  "python",
+  "python3",
+  "node",
+  "perl",
+  "ruby",
+  "php",
+  "deno",
+  "eval",
+  "exec",
+  "source",
+  "sudo",
+  "doas",
+  "su",
+  "env",
+  "xargs",
+  "nice",
+  "nohup",
+  "timeout",
+  "time",
+  "command",
+  "watch",
+  "rm",
+  "mv",
+  "cp",
+  "dd",
+  "ln",
+  "chmod",
+  "chown",
+  "chgrp",
+  "kill",
+  "pkill",
+  "killall",
+  "truncate",
+  "shred",
+  "tee",
+  "curl",
+  "wget",
+  "ssh",
+  "scp",
+  "rsync",
+  "nc",
+  "find",
+  "sed",
+  "awk",
+  "docker",
 ]);
 /** Subcommands that fetch and run third-party code: remembered exactly, never as a prefix. */
 const INSTALLS = new Set(["install", "i", "add", "exec", "x", "dlx", "get", "publish", "uninstall", "remove"]);
@@ -98,7 +151,22 @@ const INSTALLS = new Set(["install", "i", "add", "exec", "x", "dlx", "get", "pub
  * stash...) can discard work or rewrite history depending on their arguments, so `git reset`
  * learned from one reset must not cover `git reset --hard origin` or `git reset HEAD~3`.
  */
-const GIT_PREFIXES = new Set(["add", "commit", "fetch", "pull", "status", "log", "diff", "show", "blame", "grep", "ls-files", "describe", "shortlog", "mv"]);
+const GIT_PREFIXES = new Set([
+  "add",
+  "commit",
+  "fetch",
+  "pull",
+  "status",
+  "log",
+  "diff",
+  "show",
+  "blame",
+  "grep",
+  "ls-files",
+  "describe",
+  "shortlog",
+  "mv",
+]);
 const RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 /**
@@ -110,11 +178,21 @@ const RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
  */
 export function suggestPrefix(command: string): string | null {
   const parsed = parseShell(command);
-  const only = parsed.pipelines.length === 1 && parsed.pipelines[0]!.commands.length === 1 ? parsed.pipelines[0]!.commands[0]! : undefined;
+  const only =
+    parsed.pipelines.length === 1 && parsed.pipelines[0]!.commands.length === 1
+      ? parsed.pipelines[0]!.commands[0]!
+      : undefined;
   if (!parsed.complete || parsed.nested.length > 0 || !only || only.redirects.length > 0) return null;
   const words = only.words.map((w) => w.text);
   const program = words[0];
-  if (!program || program.includes("/") || program.includes("=") || NO_PREFIX.has(baseName(program)) || only.words.some((w) => w.dynamic || w.expands)) return null;
+  if (
+    !program ||
+    program.includes("/") ||
+    program.includes("=") ||
+    NO_PREFIX.has(baseName(program)) ||
+    only.words.some((w) => w.dynamic || w.expands)
+  )
+    return null;
   const take = [program];
   const max = RUNNERS.has(program) && (words[1] === "run" || words[1] === "run-script") ? 3 : 2;
   for (const word of words.slice(1, max)) {
@@ -133,9 +211,18 @@ export function suggestPrefix(command: string): string | null {
  * card can say exactly what "always" will allow. A dangerous command is only ever remembered
  * exactly: a prefix learned from `git reset --hard` must not cover `git reset --hard origin`.
  */
-export type AlwaysRule = { kind: "tool"; tool: string } | { kind: "edits" } | { kind: "prefix"; prefix: string } | { kind: "command"; command: string };
+export type AlwaysRule =
+  | { kind: "tool"; tool: string }
+  | { kind: "edits" }
+  | { kind: "prefix"; prefix: string }
+  | { kind: "command"; command: string };
 
-export function alwaysRuleFor(kind: ToolKind, command: string | undefined, tool?: string, dangerous = false): AlwaysRule {
+export function alwaysRuleFor(
+  kind: ToolKind,
+  command: string | undefined,
+  tool?: string,
+  dangerous = false,
+): AlwaysRule {
   if (kind === "mcp" && tool !== undefined) return { kind: "tool", tool };
   if (kind === "edit" || command === undefined) return { kind: "edits" };
   const prefix = dangerous ? null : suggestPrefix(command);
@@ -180,7 +267,12 @@ export function applyAlways(remembered: Remembered, rule: AlwaysRule): string {
 }
 
 /** Records an "always" answer for a call, judged as alwaysRuleFor does; returns what was remembered. */
-export function rememberAlways(remembered: Remembered, kind: ToolKind, command: string | undefined, tool?: string): string {
+export function rememberAlways(
+  remembered: Remembered,
+  kind: ToolKind,
+  command: string | undefined,
+  tool?: string,
+): string {
   const dangerous = command !== undefined && classifyDanger(command)?.level === "dangerous";
   return applyAlways(remembered, alwaysRuleFor(kind, command, tool, dangerous));
 }
@@ -204,14 +296,28 @@ function decideMcp(input: PolicyInput): Verdict {
   const { mode, approval, remembered } = input;
   const readOnly = input.mcp?.readOnly ?? false;
   const trusted = input.mcp?.trusted ?? false;
-  if (mode === "plan" && !readOnly) return { decision: "deny", reason: "plan mode is read-only and this MCP tool is not marked read-only by its server", rule: "mode:plan" };
+  if (mode === "plan" && !readOnly)
+    return {
+      decision: "deny",
+      reason: "plan mode is read-only and this MCP tool is not marked read-only by its server",
+      rule: "mode:plan",
+    };
   if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
   if (mode === "goal") return { decision: "allow", reason: "goal mode runs without questions", rule: "mode:goal" };
   if (trusted) return { decision: "allow", reason: "the user trusts this MCP server (trust: true)" };
   if (remembered.tools.has(input.tool)) return { decision: "allow", reason: "allowed always for this task" };
   if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
-  if (approval === "on-request" && readOnly) return { decision: "allow", reason: "on-request policy: the server marks this tool read-only", rule: "approval:on-request" };
-  return { decision: "ask", reason: `${approval} policy: MCP tools need approval${readOnly ? "" : " unless their server marks them read-only"}`, rule: `approval:${approval}` };
+  if (approval === "on-request" && readOnly)
+    return {
+      decision: "allow",
+      reason: "on-request policy: the server marks this tool read-only",
+      rule: "approval:on-request",
+    };
+  return {
+    decision: "ask",
+    reason: `${approval} policy: MCP tools need approval${readOnly ? "" : " unless their server marks them read-only"}`,
+    rule: `approval:${approval}`,
+  };
 }
 
 /**
@@ -224,34 +330,80 @@ export function decide(input: PolicyInput): Verdict {
   const command = kind === "exec" ? commandOf(input.args) : undefined;
   const danger = command !== undefined ? classifyDanger(command) : null;
   if (command !== undefined && danger?.level === "blocked") {
-    return { decision: "deny", reason: named(`refused in every mode: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "blocked", plain: danger.reason, ...withPart(danger.part, command) };
+    return {
+      decision: "deny",
+      reason: named(`refused in every mode: ${danger.reason}`, danger.rule!, danger.part, command),
+      rule: danger.rule!,
+      danger: "blocked",
+      plain: danger.reason,
+      ...withPart(danger.part, command),
+    };
   }
   const denied = command !== undefined ? matchDeny(command, input.deny ?? []) : null;
   if (command !== undefined && denied) {
-    return { decision: "deny", reason: named(`matches your deny rule \`${denied.rule}\``, denied.rule, denied.part, command), rule: denied.rule, ...withPart(denied.part, command) };
+    return {
+      decision: "deny",
+      reason: named(`matches your deny rule \`${denied.rule}\``, denied.rule, denied.part, command),
+      rule: denied.rule,
+      ...withPart(denied.part, command),
+    };
   }
-  if (mode === "plan" && (kind === "edit" || kind === "exec")) return { decision: "deny", reason: "plan mode is read-only: describe the change instead of making it", rule: "mode:plan" };
-  if (mode === "debug" && kind === "edit") return { decision: "deny", reason: "debug mode never writes files: report the fix instead", rule: "mode:debug" };
-  if (kind === "read" || kind === "net" || kind === "agent") return { decision: "allow", reason: `${kind} tools run without approval` };
+  if (mode === "plan" && (kind === "edit" || kind === "exec"))
+    return {
+      decision: "deny",
+      reason: "plan mode is read-only: describe the change instead of making it",
+      rule: "mode:plan",
+    };
+  if (mode === "debug" && kind === "edit")
+    return { decision: "deny", reason: "debug mode never writes files: report the fix instead", rule: "mode:debug" };
+  if (kind === "read" || kind === "net" || kind === "agent")
+    return { decision: "allow", reason: `${kind} tools run without approval` };
   if (kind === "mcp") return decideMcp(input);
   if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
   if (command !== undefined && danger?.level === "dangerous") {
     // An exact "always" is consent to this very command; a prefix never covers a dangerous one.
-    if (remembered.commands.has(command)) return { decision: "allow", reason: "allowed always for this task", rule: danger.rule!, danger: "dangerous" };
-    return { decision: "ask", reason: named(`dangerous: ${danger.reason}`, danger.rule!, danger.part, command), rule: danger.rule!, danger: "dangerous", plain: danger.reason, ...withPart(danger.part, command) };
+    if (remembered.commands.has(command))
+      return { decision: "allow", reason: "allowed always for this task", rule: danger.rule!, danger: "dangerous" };
+    return {
+      decision: "ask",
+      reason: named(`dangerous: ${danger.reason}`, danger.rule!, danger.part, command),
+      rule: danger.rule!,
+      danger: "dangerous",
+      plain: danger.reason,
+      ...withPart(danger.part, command),
+    };
   }
   if (mode === "goal") return { decision: "allow", reason: "goal mode runs without questions", rule: "mode:goal" };
   if (kind === "edit") {
-    if (mode === "accept-edits") return { decision: "allow", reason: "accept-edits mode allows file changes", rule: "mode:accept-edits" };
+    if (mode === "accept-edits")
+      return { decision: "allow", reason: "accept-edits mode allows file changes", rule: "mode:accept-edits" };
     if (remembered.allEdits) return { decision: "allow", reason: "file changes allowed always for this task" };
-    if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
+    if (approval === "never")
+      return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
     return { decision: "ask", reason: `${approval} policy: file changes need approval`, rule: `approval:${approval}` };
   }
-  if (command !== undefined && coveredByRemembered(command, remembered, approval)) return { decision: "allow", reason: "allowed always for this task" };
+  if (command !== undefined && coveredByRemembered(command, remembered, approval))
+    return { decision: "allow", reason: "allowed always for this task" };
   if (approval === "never") return { decision: "allow", reason: "never policy: no approvals", rule: "approval:never" };
-  if (approval === "untrusted" || command === undefined) return { decision: "ask", reason: `${approval} policy: every command needs approval`, rule: `approval:${approval}` };
+  if (approval === "untrusted" || command === undefined)
+    return {
+      decision: "ask",
+      reason: `${approval} policy: every command needs approval`,
+      rule: `approval:${approval}`,
+    };
   const whole = classifyCommand(command);
-  if (whole.readOnly) return { decision: "allow", reason: `on-request policy: a read-only command (${whole.reason})`, rule: "approval:on-request", readOnly: true };
+  if (whole.readOnly)
+    return {
+      decision: "allow",
+      reason: `on-request policy: a read-only command (${whole.reason})`,
+      rule: "approval:on-request",
+      readOnly: true,
+    };
   const why = unapproved(command, whole);
-  return { decision: "ask", reason: `on-request policy: not a recognised read-only command (${why.reason})`, rule: "approval:on-request", ...withPart(why.part, command) };
+  return {
+    decision: "ask",
+    reason: `on-request policy: not a recognised read-only command (${why.reason})`,
+    rule: "approval:on-request",
+    ...withPart(why.part, command),
+  };
 }

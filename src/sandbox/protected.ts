@@ -7,15 +7,31 @@ import { join, resolve, sep } from "node:path";
 import { nanohermesHome } from "../config/paths.js";
 import { gitDirOf, gitlinks, hooksPathIn, indexFileOf } from "./git-index.js";
 
-const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const isInside = (root: string, path: string) =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** Inside a repository's git directory: read by every git command the user runs later. */
 export const GIT_DIR_PROTECTED = ["config", "config.worktree", "commondir", "hooks", "info", "modules", "worktrees"];
 
 /** Files and folders in the home folder that run code or grant access when the user next logs in. */
 export const HOME_PROTECTED = [
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-  ".zlogout", ".kshrc", ".mkshrc", ".inputrc", ".config/fish", ".ssh", ".gitconfig", ".config/git",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".mkshrc",
+  ".inputrc",
+  ".config/fish",
+  ".ssh",
+  ".gitconfig",
+  ".config/git",
 ];
 
 /**
@@ -23,7 +39,15 @@ export const HOME_PROTECTED = [
  * runs and what is allowed. Not its sessions, checkpoints, logs or memory, which NanoHermes itself
  * writes while a command of another task runs (the mount layer covers the whole folder).
  */
-export const NH_HOME_CHECKED = ["config.json", "trusted.json", "permissions.json", "remotes.json", "AGENTS.md", "skills", "themes"];
+export const NH_HOME_CHECKED = [
+  "config.json",
+  "trusted.json",
+  "permissions.json",
+  "remotes.json",
+  "AGENTS.md",
+  "skills",
+  "themes",
+];
 
 /** The protected set of one sandbox: what to bind in place, what to make read-only, what to check. */
 export interface ProtectedSet {
@@ -86,11 +110,16 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
   // the workspace, a linked worktree's) is protected as a git dir of its own.
   for (const pin of [...pins]) {
     const target = gitDirOf(pin);
-    const inModules = pins.some((git) => isInside(join(git, "modules"), target ?? "") || isInside(join(git, "worktrees"), target ?? ""));
+    const inModules = pins.some(
+      (git) => isInside(join(git, "modules"), target ?? "") || isInside(join(git, "worktrees"), target ?? ""),
+    );
     if (target !== null && target !== pin && inRoot(target) && !inModules && !pins.includes(target)) pins.push(target);
   }
   // A core.hooksPath (husky and similar set one) inside a writable root holds hooks like .git/hooks.
-  const configs = [join(home, ".gitconfig"), join(process.env.XDG_CONFIG_HOME ?? join(home, ".config"), "git", "config")];
+  const configs = [
+    join(home, ".gitconfig"),
+    join(process.env.XDG_CONFIG_HOME ?? join(home, ".config"), "git", "config"),
+  ];
   for (const root of absRoots) {
     const gitDir = gitDirOf(join(root, ".git"));
     const fromRepo = gitDir ? hooksPathIn(join(gitDir, "config")) : null;

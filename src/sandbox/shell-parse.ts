@@ -62,7 +62,32 @@ type Token =
 
 const BLANK = new Set([" ", "\t"]);
 const OPERATOR_START = new Set(["|", "&", ";", "<", ">", "(", ")", "\n"]);
-const OPERATORS = [";;&", "<<<", "<<-", "&>>", "&&", "||", "|&", ";;", ";&", "<<", ">>", ">|", "<>", "<&", ">&", "&>", "|", "&", ";", "<", ">", "(", ")", "\n"];
+const OPERATORS = [
+  ";;&",
+  "<<<",
+  "<<-",
+  "&>>",
+  "&&",
+  "||",
+  "|&",
+  ";;",
+  ";&",
+  "<<",
+  ">>",
+  ">|",
+  "<>",
+  "<&",
+  ">&",
+  "&>",
+  "|",
+  "&",
+  ";",
+  "<",
+  ">",
+  "(",
+  ")",
+  "\n",
+];
 const SEPARATORS = new Set([";", "&", "&&", "||", "\n", ";;", ";&", ";;&", "(", ")"]);
 /** Reserved words that may open a command without being its program. */
 const PREFIX_WORDS = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
@@ -93,7 +118,21 @@ function closeBacktick(s: string, open: number): number {
   return -1;
 }
 
-const ANSI_C: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_C: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** Decodes the body of `$'...'` starting after the quote; returns the text and the index past the closing quote. */
 function ansiC(s: string, i: number): { text: string; end: number } {
@@ -175,7 +214,7 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
         word.quoted = true;
         while (i < s.length && s[i] !== '"') {
           const d = s[i]!;
-          if (d === "\\" && "$`\"\\\n".includes(s[i + 1] ?? "")) {
+          if (d === "\\" && '$`"\\\n'.includes(s[i + 1] ?? "")) {
             if (s[i + 1] !== "\n") word.text += s[i + 1];
             i += 2;
           } else if (d === "$" || d === "`") {
@@ -296,7 +335,11 @@ export function parseShell(command: string): Parsed {
       endCommand();
       continue;
     }
-    current ??= { cmd: { raw: "", start: 0, end: 0, words: [], redirects: [], stdin: [] }, start: tok.start, end: tok.end };
+    current ??= {
+      cmd: { raw: "", start: 0, end: 0, words: [], redirects: [], stdin: [] },
+      start: tok.start,
+      end: tok.end,
+    };
     current.end = tok.end;
     if (tok.kind === "op") {
       const next = tokens[t + 1];
@@ -326,7 +369,9 @@ export function parseShell(command: string): Parsed {
   }
   endPipeline();
   const normalised = tokens
-    .flatMap((tok) => (tok.kind === "word" ? [tok.word.text] : tok.kind === "op" ? [tok.op === "\n" ? ";" : tok.op] : []))
+    .flatMap((tok) =>
+      tok.kind === "word" ? [tok.word.text] : tok.kind === "op" ? [tok.op === "\n" ? ";" : tok.op] : [],
+    )
     .join(" ")
     .replace(/\s+/g, " ")
     .trim();
@@ -340,7 +385,10 @@ export const MAX_NESTING = 8;
  * Every simple command in `command`, including those nested in substitutions, down to
  * MAX_NESTING levels; `truncated` says a deeper one was not read (a check must not trust it).
  */
-export function allCommands(command: string, depth = 0): { commands: SimpleCommand[]; pipelines: Pipeline[]; truncated: boolean } {
+export function allCommands(
+  command: string,
+  depth = 0,
+): { commands: SimpleCommand[]; pipelines: Pipeline[]; truncated: boolean } {
   const parsed = parseShell(command);
   const pipelines = [...parsed.pipelines];
   let truncated = depth >= MAX_NESTING && parsed.nested.length > 0;

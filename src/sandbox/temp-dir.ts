@@ -49,8 +49,13 @@ function privateTempDir(): string {
 export function commandTempDir(workspace: string, env: NodeJS.ProcessEnv = process.env): TempChoice {
   const wanted = env.TMPDIR?.startsWith("/") ? env.TMPDIR : "/tmp";
   const resolved = real(wanted);
-  const why = resolved ? unsafeTempReason(resolved, resolve(workspace), env.HOME?.startsWith("/") ? env.HOME : homedir()) : null;
+  const why = resolved
+    ? unsafeTempReason(resolved, resolve(workspace), env.HOME?.startsWith("/") ? env.HOME : homedir())
+    : null;
   if (!why) return { dir: wanted, warning: null };
   const dir = privateTempDir();
-  return { dir, warning: `TMPDIR ${wanted} is ${why}: not making it writable; commands use the private temp folder ${dir}` };
+  return {
+    dir,
+    warning: `TMPDIR ${wanted} is ${why}: not making it writable; commands use the private temp folder ${dir}`,
+  };
 }

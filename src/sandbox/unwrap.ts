@@ -20,20 +20,99 @@ export const PRIVILEGED = new Set(["sudo", "doas", "su", "run0", "pkexec", "runu
 
 /** Options that take a value, per wrapper; other options are flags. */
 const WRAPPERS: Record<string, string[]> = {
-  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t", "--user", "--group", "--host", "--prompt", "--chdir", "--chroot", "--close-from", "--other-user", "--role", "--type", "--command-timeout"], doas: ["-u", "-C"], run0: ["-u", "--user"], pkexec: ["--user"], env: ["-u", "-C", "--unset", "--chdir"],
-  nice: ["-n", "--adjustment"], nohup: [], time: [], command: [], exec: ["-a"], builtin: [], stdbuf: ["-i", "-o", "-e"],
-  ionice: ["-c", "-n", "-t", "-p"], timeout: ["-s", "-k", "--signal", "--kill-after"], xargs: ["-I", "-n", "-P", "-d", "-a", "-E", "-L", "-s", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--replace"],
-  busybox: [], chroot: [], setsid: [], unbuffer: [], caffeinate: [], flock: ["-w", "-E", "-c"], watch: ["-n", "-d", "--interval"],
+  sudo: [
+    "-u",
+    "-g",
+    "-h",
+    "-p",
+    "-C",
+    "-D",
+    "-R",
+    "-T",
+    "-U",
+    "-r",
+    "-t",
+    "--user",
+    "--group",
+    "--host",
+    "--prompt",
+    "--chdir",
+    "--chroot",
+    "--close-from",
+    "--other-user",
+    "--role",
+    "--type",
+    "--command-timeout",
+  ],
+  doas: ["-u", "-C"],
+  run0: ["-u", "--user"],
+  pkexec: ["--user"],
+  env: ["-u", "-C", "--unset", "--chdir"],
+  nice: ["-n", "--adjustment"],
+  nohup: [],
+  time: [],
+  command: [],
+  exec: ["-a"],
+  builtin: [],
+  stdbuf: ["-i", "-o", "-e"],
+  ionice: ["-c", "-n", "-t", "-p"],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  xargs: [
+    "-I",
+    "-n",
+    "-P",
+    "-d",
+    "-a",
+    "-E",
+    "-L",
+    "-s",
+    "--max-args",
+    "--max-procs",
+    "--delimiter",
+    "--arg-file",
+    "--max-lines",
+    "--max-chars",
+    "--replace",
+  ],
+  busybox: [],
+  chroot: [],
+  setsid: [],
+  unbuffer: [],
+  caffeinate: [],
+  flock: ["-w", "-E", "-c"],
+  watch: ["-n", "-d", "--interval"],
   // Tools that run their command with tracing, scheduling or namespaces: the command is what matters.
-  chrt: [], taskset: [], strace: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X"], ltrace: ["-o", "-e", "-p", "-s", "-u", "-n", "-a", "-l"],
-  fakeroot: ["-l", "-s", "-i", "-b"], unshare: ["-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd"], nsenter: ["-t", "-S", "-G", "-r", "-w", "--target"],
-  firejail: [], proot: ["-r", "-b", "-w"], valgrind: [], numactl: ["-C", "-N", "-m", "-i", "-p"], "systemd-run": ["-u", "-p", "-E", "--unit", "--property", "--setenv", "--uid", "--gid"],
-  runuser: ["-u", "-g", "-G", "--user", "--group"], sg: [], script: ["-E", "-O", "-I", "-T", "-B"],
+  chrt: [],
+  taskset: [],
+  strace: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X"],
+  ltrace: ["-o", "-e", "-p", "-s", "-u", "-n", "-a", "-l"],
+  fakeroot: ["-l", "-s", "-i", "-b"],
+  unshare: ["-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd"],
+  nsenter: ["-t", "-S", "-G", "-r", "-w", "--target"],
+  firejail: [],
+  proot: ["-r", "-b", "-w"],
+  valgrind: [],
+  numactl: ["-C", "-N", "-m", "-i", "-p"],
+  "systemd-run": ["-u", "-p", "-E", "--unit", "--property", "--setenv", "--uid", "--gid"],
+  runuser: ["-u", "-g", "-G", "--user", "--group"],
+  sg: [],
+  script: ["-E", "-O", "-I", "-T", "-B"],
 };
 /** Wrappers whose first operand is a value (`chrt 10 cmd`, `taskset 0x1 cmd`, `timeout 5 cmd`, `sg group cmd`). */
 const POSITIONAL = new Set(["timeout", "flock", "chrt", "taskset", "sg"]);
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash"]);
-export const INTERPRETERS = new Set(["python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "deno", "bun"]);
+export const INTERPRETERS = new Set([
+  "python",
+  "python2",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "lua",
+  "deno",
+  "bun",
+]);
 
 /** Strips assignments and wrapper programs to find what really runs. */
 export function unwrap(words: string[], raw: string[] = words): Unwrapped {
@@ -55,25 +134,38 @@ export function unwrap(words: string[], raw: string[] = words): Unwrapped {
         break;
       }
       // `env -S "cmd args"`, `flock -c`, `script -c`, `runuser -c` hand a string to a shell.
-      if ((name === "env" && (opt === "-S" || opt.startsWith("--split-string"))) || (["flock", "script", "runuser"].includes(name) && (/^-[a-zA-Z]*c$/.test(opt) || opt.startsWith("--command")))) {
+      if (
+        (name === "env" && (opt === "-S" || opt.startsWith("--split-string"))) ||
+        (["flock", "script", "runuser"].includes(name) && (/^-[a-zA-Z]*c$/.test(opt) || opt.startsWith("--command")))
+      ) {
         const payload = opt.includes("=") ? opt.slice(opt.indexOf("=") + 1) : words[i + 1];
-        return { program: name, args: words.slice(i), wrappers, privilegeOptions, ...(payload !== undefined ? { payload } : {}) };
+        return {
+          program: name,
+          args: words.slice(i),
+          wrappers,
+          privilegeOptions,
+          ...(payload !== undefined ? { payload } : {}),
+        };
       }
       i += valued.includes(opt) ? 2 : 1;
     }
     while (name === "env" && i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
     if (POSITIONAL.has(name) && i < words.length) i++;
     // `sg GROUP 'cmd args'` runs its command string through a shell.
-    if (name === "sg" && words[i] !== undefined && words[i] !== "-c") return { program: "sg", args: words.slice(i), wrappers, privilegeOptions, payload: words.slice(i).join(" ") };
+    if (name === "sg" && words[i] !== undefined && words[i] !== "-c")
+      return { program: "sg", args: words.slice(i), wrappers, privilegeOptions, payload: words.slice(i).join(" ") };
   }
   const program = baseName(words[i] ?? "");
   const args = words.slice(i + 1);
   if (program === "su") {
     privilegeOptions.push(...args.filter((a) => a.startsWith("-")));
-    const c = args.findIndex((a) => a === "-c" || a === "--command" || a.startsWith("--command=") || /^-[a-z]*c$/.test(a));
+    const c = args.findIndex(
+      (a) => a === "-c" || a === "--command" || a.startsWith("--command=") || /^-[a-z]*c$/.test(a),
+    );
     const inline = args[c]?.startsWith("--command=") ? args[c]!.slice("--command=".length) : undefined;
     const payload = inline ?? args[c + 1];
-    if (c >= 0 && payload !== undefined) return { program, args, wrappers: [...wrappers, "su"], privilegeOptions, payload };
+    if (c >= 0 && payload !== undefined)
+      return { program, args, wrappers: [...wrappers, "su"], privilegeOptions, payload };
   }
   return { program, args, wrappers, privilegeOptions };
 }

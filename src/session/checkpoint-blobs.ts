@@ -1,7 +1,18 @@
 // Checkpoint content: bounded reads of regular files (async for file tools' files, sync in short
 // slices for snapshots of many small files) and the content-addressed blob store they go into.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, promises as fs, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  promises as fs,
+  readdirSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { randomId } from "../protocol/ids.js";
 
@@ -16,7 +27,8 @@ export type Read = { data: Buffer; mode: number } | "too-large";
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** The next read's size: the expected rest plus one byte (to see EOF at once), 8 KB steps past it. */
-const chunkSize = (size: number, total: number, limit: number) => Math.min(size > total ? size - total + 1 : 8192, limit - total + 1, 1 << 20);
+const chunkSize = (size: number, total: number, limit: number) =>
+  Math.min(size > total ? size - total + 1 : 8192, limit - total + 1, 1 << 20);
 
 /** A regular file's content and mode, or "too-large" past `limit` bytes (read to EOF: the file may be growing). */
 export async function readBounded(path: string, limit: number): Promise<Read> {

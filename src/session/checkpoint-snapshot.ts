@@ -70,7 +70,12 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
 /** `.<name>.tmp-<pid>-<8 id chars>`, as atomicWriteFile names its temp files. */
 const ATOMIC_TEMP = /^\..+\.tmp-\d+-[A-Za-z0-9_-]{8}$/;
 
-export async function walkRoots(roots: readonly string[], maxFiles: number, exclude: ReadonlySet<string> = new Set(), inc?: Incremental): Promise<Walk> {
+export async function walkRoots(
+  roots: readonly string[],
+  maxFiles: number,
+  exclude: ReadonlySet<string> = new Set(),
+  inc?: Incremental,
+): Promise<Walk> {
   const walk: Walk = { files: new Map(), dirs: new Set(), complete: true, last: null, listings: new Map(), read: 0 };
   const pause = slicer();
   // Reuse only what a watched, unchanged directory holds; without a previous walk every directory is listed.
@@ -114,7 +119,9 @@ async function walkDir(dir: string, ctx: WalkCtx): Promise<boolean> {
   // Stat this directory's files (only as many as could still fit) up front.
   // Our own atomic writes' temp files (tools/fs-atomic.ts) live for a moment beside their target:
   // a file tool running in parallel with a command must not show up as the command's change.
-  const files = entries.filter((e) => e.isFile() && !ATOMIC_TEMP.test(e.name)).slice(0, Math.max(0, maxFiles - walk.files.size));
+  const files = entries
+    .filter((e) => e.isFile() && !ATOMIC_TEMP.test(e.name))
+    .slice(0, Math.max(0, maxFiles - walk.files.size));
   const stampOf = new Map<string, FileStamp | null>();
   for (const e of files) {
     // An unchanged directory's files keep their stamps: no event, no write, no new stamp.
@@ -258,7 +265,13 @@ export async function takeSnapshot(
  * reported (its earlier state is unknown). A file whose stamp moved but whose content did not
  * (`touch`, a rewrite with the same bytes) is not a change.
  */
-export async function diffSnapshot(snap: Snapshot, roots: readonly string[], exclude: ReadonlySet<string>, bounds: Bounds, inc?: Incremental): Promise<SeenChange[]> {
+export async function diffSnapshot(
+  snap: Snapshot,
+  roots: readonly string[],
+  exclude: ReadonlySet<string>,
+  bounds: Bounds,
+  inc?: Incremental,
+): Promise<SeenChange[]> {
   const after = await walkRoots(roots, bounds.maxFiles, exclude, inc);
   const found: SeenChange[] = [];
   const budget = { left: bounds.maxTotalBytes };
@@ -273,14 +286,24 @@ export async function diffSnapshot(snap: Snapshot, roots: readonly string[], exc
   for (const path of after.files.keys()) {
     if (snap.files.has(path) || !covered(snap, roots, path)) continue;
     let dirsFrom: string | undefined;
-    for (let d = dirname(path); inRoots(d) && !snap.dirs.has(d) && covered(snap, roots, d); d = dirname(d)) dirsFrom = d;
-    found.push(dirsFrom === undefined ? { path, before: null, present: true } : { path, before: null, present: true, dirsFrom });
+    for (let d = dirname(path); inRoots(d) && !snap.dirs.has(d) && covered(snap, roots, d); d = dirname(d))
+      dirsFrom = d;
+    found.push(
+      dirsFrom === undefined ? { path, before: null, present: true } : { path, before: null, present: true, dirsFrom },
+    );
   }
   return found;
 }
 
 /** By stamp, then by content when the stamp cannot be trusted (racy) or only the stamp moved. */
-function differs(old: Cached, now: FileStamp, path: string, startedAt: number, maxFileBytes: number, budget: { left: number }): boolean {
+function differs(
+  old: Cached,
+  now: FileStamp,
+  path: string,
+  startedAt: number,
+  maxFileBytes: number,
+  budget: { left: number },
+): boolean {
   const window = old.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
   const racy = Math.max(old.mtimeMs, old.ctimeMs) >= startedAt - window;
   if (sameStamp(old, now) && !(racy && old.sha)) return false;

@@ -8,7 +8,15 @@ import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
 import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
-import { canonicalPath, diffSnapshot, takeSnapshot, type Bounds, type Cached, type Incremental, type Snapshot } from "./checkpoint-snapshot.js";
+import {
+  canonicalPath,
+  diffSnapshot,
+  takeSnapshot,
+  type Bounds,
+  type Cached,
+  type Incremental,
+  type Snapshot,
+} from "./checkpoint-snapshot.js";
 import { DirWatch } from "./dir-watch.js";
 
 export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
@@ -160,7 +168,13 @@ export class Checkpoints {
       let added = false;
       for (const f of found) added = this.add(turn, { path: f.path, by, pre: f.pre }) || added;
       if (added) await this.save();
-      return found.map((f) => ({ path: f.path, before: f.pre.state, after: f.present ? "present" : "absent", turn, by }));
+      return found.map((f) => ({
+        path: f.path,
+        before: f.pre.state,
+        after: f.present ? "present" : "absent",
+        turn,
+        by,
+      }));
     });
   }
 
@@ -172,7 +186,13 @@ export class Checkpoints {
         for (const rec of this.byTurn.get(turn)?.values() ?? []) {
           const next = this.earliest(turn + 1, rec.path);
           const present = next ? next.pre.state !== "absent" : await exists(rec.path);
-          changes.push({ path: rec.path, before: rec.pre.state, after: present ? "present" : "absent", turn, by: rec.by });
+          changes.push({
+            path: rec.path,
+            before: rec.pre.state,
+            after: present ? "present" : "absent",
+            turn,
+            by: rec.by,
+          });
         }
         out.push({ turn, changes });
       }
@@ -326,7 +346,8 @@ export class Checkpoints {
   /** The blobs the manifest or the snapshot names. */
   private inUse(): Set<string> {
     const keep = new Set<string>();
-    for (const map of this.byTurn.values()) for (const rec of map.values()) if (rec.pre.state === "kept") keep.add(rec.pre.sha);
+    for (const map of this.byTurn.values())
+      for (const rec of map.values()) if (rec.pre.state === "kept") keep.add(rec.pre.sha);
     for (const f of this.snap?.files.values() ?? []) if (f.sha) keep.add(f.sha);
     return keep;
   }
@@ -357,7 +378,9 @@ export class Checkpoints {
     if (!st.isFile()) return null;
     // Read through the no-follow walk: what a rewind may write back is only what was at this path.
     const max = this.bounds.maxTotalBytes;
-    const read = await withWalk(path, { followFinal: false }, (w) => (w.real === path ? readRegular(w, path, max, "too-large") : null)).catch((error: unknown) => {
+    const read = await withWalk(path, { followFinal: false }, (w) =>
+      w.real === path ? readRegular(w, path, max, "too-large") : null,
+    ).catch((error: unknown) => {
       if (error instanceof Error && error.message === "too-large") return "too-large" as const;
       throw error;
     });
@@ -390,7 +413,9 @@ export class Checkpoints {
           else {
             result.removed.push(path);
             const top = pre.dirsFrom;
-            if (top) for (let d = dirname(path); this.inRoots(d) && (d === top || d.startsWith(top + sep)); d = dirname(d)) dirs.add(d);
+            if (top)
+              for (let d = dirname(path); this.inRoots(d) && (d === top || d.startsWith(top + sep)); d = dirname(d))
+                dirs.add(d);
           }
         } catch (error) {
           skip(path, `cannot remove: ${describe(error)}`);
@@ -428,11 +453,12 @@ export class Checkpoints {
     result.removed.sort();
     return result;
   }
-
 }
 
 function preOf(old: Cached): Pre {
-  return old.sha ? { state: "kept", sha: old.sha, mode: old.mode } : { state: "too-large", why: old.why ?? "content not kept" };
+  return old.sha
+    ? { state: "kept", sha: old.sha, mode: old.mode }
+    : { state: "too-large", why: old.why ?? "content not kept" };
 }
 
 async function exists(path: string): Promise<boolean> {

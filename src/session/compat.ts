@@ -37,7 +37,9 @@ function describe(raw: unknown): string {
   if (!isRecord(raw)) return "a message that is not an object";
   const role = typeof raw.role === "string" ? raw.role : "?";
   if (role === "user" && Array.isArray(raw.content)) {
-    const unknown = raw.content.filter((p) => !ContentPartSchema.safeParse(p).success).map((p) => (isRecord(p) && typeof p.type === "string" ? p.type : "?"));
+    const unknown = raw.content
+      .filter((p) => !ContentPartSchema.safeParse(p).success)
+      .map((p) => (isRecord(p) && typeof p.type === "string" ? p.type : "?"));
     if (unknown.length > 0) return `a content part of type "${unknown[0]}"`;
   }
   if (!["system", "user", "assistant", "tool"].includes(role)) return `a message with role "${role}"`;
@@ -96,7 +98,12 @@ function consistent(messages: ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   let open: string[] = [];
   const closeOpen = () => {
-    for (const id of open) out.push({ role: "tool", tool_call_id: id, content: "[missing] this result could not be read from the session file" });
+    for (const id of open)
+      out.push({
+        role: "tool",
+        tool_call_id: id,
+        content: "[missing] this result could not be read from the session file",
+      });
     open = [];
   };
   for (const m of messages) {

@@ -15,7 +15,13 @@ export function lastPromptOf(data: SessionData): string | null {
   const items = historyOf(data);
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i]!;
-    const line = it.type === "user" ? it.text.split("\n").find((l) => l.trim() !== "")?.trim() : undefined;
+    const line =
+      it.type === "user"
+        ? it.text
+            .split("\n")
+            .find((l) => l.trim() !== "")
+            ?.trim()
+        : undefined;
     if (line) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
   }
   return null;
@@ -25,12 +31,18 @@ export function lastPromptOf(data: SessionData): string | null {
  * Contract: pure; returns new items, `items` is not changed. A call whose messages are gone (the
  * oldest archive dropped to keep the file small) keeps no arguments and an empty result.
  */
-export function historyForView(items: readonly HistoryItem[], archive: readonly ChatMessage[], messages: readonly ChatMessage[]): HistoryItem[] {
+export function historyForView(
+  items: readonly HistoryItem[],
+  archive: readonly ChatMessage[],
+  messages: readonly ChatMessage[],
+): HistoryItem[] {
   // Ids are unique within a reply, not always across a session: each id's calls pair up in order.
   const calls = new Map<string, { args: string | null; result: string }[]>();
   const results = new Map<string, string[]>();
   for (const m of [...archive, ...messages]) {
-    if (m.role === "assistant") for (const c of m.tool_calls ?? []) calls.set(c.id, [...(calls.get(c.id) ?? []), { args: c.function.arguments, result: "" }]);
+    if (m.role === "assistant")
+      for (const c of m.tool_calls ?? [])
+        calls.set(c.id, [...(calls.get(c.id) ?? []), { args: c.function.arguments, result: "" }]);
     else if (m.role === "tool") results.set(m.tool_call_id, [...(results.get(m.tool_call_id) ?? []), m.content]);
   }
   for (const [id, list] of calls) list.forEach((c, i) => (c.result = results.get(id)?.[i] ?? ""));

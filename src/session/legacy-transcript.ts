@@ -13,7 +13,14 @@ export const LEGACY_OMITTED_NOTE = "[Earlier conversation was omitted to keep th
 export const LEGACY_MEMORY_START = "<memories>";
 const INTERRUPTED = "[interrupted]";
 
-type CompactionRecord = { at: string; folded: number; kept: number; summaryChars: number; failed: boolean; focus?: string | undefined };
+type CompactionRecord = {
+  at: string;
+  folded: number;
+  kept: number;
+  summaryChars: number;
+  failed: boolean;
+  focus?: string | undefined;
+};
 
 /** The compaction item a summary (or omission) system message stands for; null for any other system message. */
 function compactionOf(text: string, record: CompactionRecord | undefined): HistoryItem | null {
@@ -42,7 +49,11 @@ function compactionOf(text: string, record: CompactionRecord | undefined): Histo
  * the compaction item (with the session's newest compaction record when it has one), a result
  * starting with "[interrupted]" an aborted call. Kinds and summaries of calls are unknown (null, "").
  */
-export function legacyHistory(archive: readonly ChatMessage[], messages: readonly ChatMessage[], compactions: readonly CompactionRecord[] = []): HistoryItem[] {
+export function legacyHistory(
+  archive: readonly ChatMessage[],
+  messages: readonly ChatMessage[],
+  compactions: readonly CompactionRecord[] = [],
+): HistoryItem[] {
   const items: HistoryItem[] = [];
   const calls = new Map<string, number>();
   for (const m of [...archive, ...messages]) {
@@ -53,20 +64,34 @@ export function legacyHistory(archive: readonly ChatMessage[], messages: readonl
     } else if (m.role === "system") {
       const marker = compactionOf(m.content, compactions[compactions.length - 1]);
       if (marker) items.push(marker);
-      else if (/^\[\d+ older archived messages were dropped/.test(m.content)) items.push({ type: "note", text: m.content });
+      else if (/^\[\d+ older archived messages were dropped/.test(m.content))
+        items.push({ type: "note", text: m.content });
     } else if (m.role === "assistant") {
       if (m.reasoning_content) items.push({ type: "reasoning", text: m.reasoning_content });
       if (m.content) items.push({ type: "assistant", text: m.content });
       for (const call of m.tool_calls ?? []) {
         calls.set(call.id, items.length);
-        items.push({ type: "tool", callId: call.id, name: call.function.name, kind: null, summary: "", status: "ok", display: "", durationMs: null });
+        items.push({
+          type: "tool",
+          callId: call.id,
+          name: call.function.name,
+          kind: null,
+          summary: "",
+          status: "ok",
+          display: "",
+          durationMs: null,
+        });
       }
     } else {
       const i = calls.get(m.tool_call_id);
       const item = i === undefined ? undefined : items[i];
       if (i !== undefined && item?.type === "tool") {
         const first = m.content.split("\n", 1)[0] ?? "";
-        items[i] = { ...item, display: first.slice(0, 120), status: m.content.startsWith(INTERRUPTED) ? "aborted" : "ok" };
+        items[i] = {
+          ...item,
+          display: first.slice(0, 120),
+          status: m.content.startsWith(INTERRUPTED) ? "aborted" : "ok",
+        };
       }
     }
   }

@@ -5,11 +5,16 @@ import type { Settings } from "../config/schema.js";
 import { lastSessionOf, resolveSessionRef, ResumeError } from "./resume.js";
 
 /** `file`: the session to open (undefined: a new one); `pick`: let the user choose (bare --resume). */
-export async function sessionToOpen(settings: Settings, flags: Flags, cwd: string): Promise<{ file?: string; pick: boolean }> {
+export async function sessionToOpen(
+  settings: Settings,
+  flags: Flags,
+  cwd: string,
+): Promise<{ file?: string; pick: boolean }> {
   const session = typeof flags.values.session === "string" ? flags.values.session : undefined;
   const resume = typeof flags.values.resume === "string" ? flags.values.resume : undefined;
   const cont = flags.values.continue === true;
-  if ([session !== undefined, resume !== undefined, cont].filter(Boolean).length > 1) throw new UsageError("use one of --session, --resume and --continue");
+  if ([session !== undefined, resume !== undefined, cont].filter(Boolean).length > 1)
+    throw new UsageError("use one of --session, --resume and --continue");
   if (session !== undefined) return { file: resolve(cwd, session), pick: false };
   try {
     if (cont) {

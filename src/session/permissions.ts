@@ -31,7 +31,8 @@ export function loadPermissions(home: string, workspace: string): SavedPermissio
 export async function savePermission(home: string, workspace: string, permission: SavedPermission): Promise<void> {
   const all = readAll(home);
   const list = (all[workspace] ??= []);
-  if (!list.some((p) => p.command === permission.command && p.edits === permission.edits && p.tool === permission.tool)) list.push(permission);
+  if (!list.some((p) => p.command === permission.command && p.edits === permission.edits && p.tool === permission.tool))
+    list.push(permission);
   await fs.mkdir(home, { recursive: true });
   await atomicWriteFile(file(home), `${JSON.stringify(all, null, 1)}\n`, 0o600);
 }

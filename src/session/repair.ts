@@ -3,7 +3,8 @@
 // cut by a crash can break this pairing, and providers reject the whole request when it is broken.
 import type { ChatMessage } from "../protocol/messages.js";
 
-export const MISSING_RESULT = "[interrupted] no result was recorded for this call (the session ended before it finished)";
+export const MISSING_RESULT =
+  "[interrupted] no result was recorded for this call (the session ended before it finished)";
 
 /**
  * Contract: rewrites `messages` in place; returns how many results were added (each with the text

@@ -32,7 +32,10 @@ export async function resolveSessionRef(sessionDir: string, value: string, cwd: 
   if (ids.includes(ref)) return join(sessionDir, `${ref}.json`);
   const matches = ids.filter((id) => id.startsWith(ref) || id.endsWith(ref));
   if (matches.length === 1) return join(sessionDir, `${matches[0]}.json`);
-  if (matches.length > 1) throw new ResumeError(`"${ref}" matches ${matches.length} sessions (${matches.slice(0, 5).join(", ")}${matches.length > 5 ? ", ..." : ""}); give more of the id`);
+  if (matches.length > 1)
+    throw new ResumeError(
+      `"${ref}" matches ${matches.length} sessions (${matches.slice(0, 5).join(", ")}${matches.length > 5 ? ", ..." : ""}); give more of the id`,
+    );
   throw new ResumeError(`no session "${ref}" in ${sessionDir}`);
 }
 
@@ -43,13 +46,18 @@ export async function resolveSessionRef(sessionDir: string, value: string, cwd: 
  */
 export async function lastSessionOf(home: string, sessionDir: string, workspace: string): Promise<string | null> {
   const candidates: string[] = [];
-  const indexed = (await readTaskIndex(home)).filter((e) => e.workspace === workspace).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const indexed = (await readTaskIndex(home))
+    .filter((e) => e.workspace === workspace)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   for (const entry of indexed.slice(0, 5)) candidates.push(entry.sessionFile);
   const scanned = await newestFileNaming(sessionDir, workspace);
   if (scanned) candidates.push(scanned);
   let best: { file: string; mtime: number } | null = null;
   for (const file of candidates) {
-    const mtime = await fs.stat(file).then((s) => s.mtimeMs, () => null);
+    const mtime = await fs.stat(file).then(
+      (s) => s.mtimeMs,
+      () => null,
+    );
     if (mtime !== null && (!best || mtime > best.mtime)) best = { file, mtime };
   }
   return best?.file ?? null;
@@ -60,7 +68,12 @@ async function newestFileNaming(sessionDir: string, workspace: string): Promise<
   let entries: { file: string; mtime: number }[] = [];
   try {
     const names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-    entries = await Promise.all(names.map(async (n) => ({ file: join(sessionDir, n), mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+    entries = await Promise.all(
+      names.map(async (n) => ({
+        file: join(sessionDir, n),
+        mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs,
+      })),
+    );
   } catch {
     return null;
   }

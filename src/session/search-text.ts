@@ -34,7 +34,9 @@ function rawText(m: ChatMessage): string {
     case "user":
       return cut(contentText(m.content), MESSAGE_CHARS);
     case "assistant": {
-      const calls = (m.tool_calls ?? []).map((c) => `${c.function.name} ${cut(c.function.arguments, TOOL_RESULT_CHARS)}`);
+      const calls = (m.tool_calls ?? []).map(
+        (c) => `${c.function.name} ${cut(c.function.arguments, TOOL_RESULT_CHARS)}`,
+      );
       return cut([m.content ?? "", ...calls].filter((s) => s !== "").join("\n"), MESSAGE_CHARS);
     }
     case "tool":
@@ -111,13 +113,17 @@ const hasWord = (s: string) => /[\p{L}\p{N}]/u.test(s);
 export function compileQuery(query: string): CompiledQuery | null {
   // FTS5 reads a query up to a NUL ("unterminated string"); control characters are not text anyway.
   const clean = query.replace(/\p{Cc}/gu, " ");
-  const chunks = [...clean.matchAll(/"([^"]*)"|[^\s"]+/g)].map((m) => ({ text: m[1] ?? m[0], quoted: m[1] !== undefined }));
+  const chunks = [...clean.matchAll(/"([^"]*)"|[^\s"]+/g)].map((m) => ({
+    text: m[1] ?? m[0],
+    quoted: m[1] !== undefined,
+  }));
   const terms: string[] = [];
   const cjk: string[] = [];
   let hasText = false;
   chunks.forEach((chunk, i) => {
     const runs = cjkRuns(chunk.text);
-    const latin = runs.length === 0 ? chunk.text : [...chunk.text].map((ch) => (isCjk(ch.codePointAt(0)!) ? " " : ch)).join("");
+    const latin =
+      runs.length === 0 ? chunk.text : [...chunk.text].map((ch) => (isCjk(ch.codePointAt(0)!) ? " " : ch)).join("");
     if (hasWord(latin)) {
       const prefix = i === chunks.length - 1 && !chunk.quoted;
       terms.push(`text : ${quote(latin.trim())}${prefix ? " *" : ""}`);
@@ -125,7 +131,9 @@ export function compileQuery(query: string): CompiledQuery | null {
     }
     for (const run of runs) {
       const tokens = tokenize(run);
-      terms.push(tokens.length === 1 && [...run].length === 1 ? `cjk : ${quote(run)} *` : `cjk : ${quote(tokens.join(" "))}`);
+      terms.push(
+        tokens.length === 1 && [...run].length === 1 ? `cjk : ${quote(run)} *` : `cjk : ${quote(tokens.join(" "))}`,
+      );
       cjk.push(run);
     }
   });
@@ -145,7 +153,9 @@ function sliceSafe(text: string, start: number, end: number): string {
 /** Marks every occurrence of the needles, longest first so "上下文" wins over "下文". */
 function markAll(text: string, needles: string[]): string {
   if (needles.length === 0) return text;
-  const alternatives = [...new Set(needles)].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const alternatives = [...new Set(needles)]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return text.replace(new RegExp(alternatives.join("|"), "g"), (m) => `${MARK_OPEN}${m}${MARK_CLOSE}`);
 }
 

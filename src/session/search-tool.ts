@@ -25,16 +25,21 @@ export function sessionSearchTool(getIndex: () => Promise<SessionIndex>, session
       "Use it when the user refers to earlier work you do not see in this conversation.",
     params: z.object({
       query: z.string().check(z.minLength(1), z.maxLength(500), z.describe("Words or a quoted phrase to look for.")),
-      limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(50), z.describe("At most this many sessions (default 10)."))),
+      limit: z.optional(
+        z.number().check(z.int(), z.minimum(1), z.maximum(50), z.describe("At most this many sessions (default 10).")),
+      ),
     }),
     summarize: (a) => a.query,
     async run(args) {
       const index = await getIndex();
       await index.sync(sessionDir);
       const hits = index.search(args.query, { limit: args.limit ?? 10 });
-      if (hits.length === 0) return { forModel: `no past session matches ${JSON.stringify(args.query)}`, display: "no matches" };
+      if (hits.length === 0)
+        return { forModel: `no past session matches ${JSON.stringify(args.query)}`, display: "no matches" };
       const lines = hits.map((hit, i) => formatHit(hit, i + 1));
-      lines.unshift(`${hits.length} past session${hits.length === 1 ? "" : "s"} match ${JSON.stringify(args.query)}, best first:`);
+      lines.unshift(
+        `${hits.length} past session${hits.length === 1 ? "" : "s"} match ${JSON.stringify(args.query)}, best first:`,
+      );
       lines.push(
         "You cannot open these sessions yourself. To continue one, ask the user to resume it (`nanohermes --resume <session id>`, or pick it from the task list); otherwise use the snippets as context.",
       );

@@ -5,7 +5,16 @@ import { basename, dirname, join, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { log, redact } from "../config/log.js";
 import type { ChatMessage } from "../protocol/messages.js";
-import { compileQuery, cjkColumn, cjkWindow, finishSnippet, MARK_CLOSE, MARK_OPEN, messageText, textColumn } from "./search-text.js";
+import {
+  compileQuery,
+  cjkColumn,
+  cjkWindow,
+  finishSnippet,
+  MARK_CLOSE,
+  MARK_OPEN,
+  messageText,
+  textColumn,
+} from "./search-text.js";
 import { historyOf } from "./history-view.js";
 import { SessionFileSchema, type SessionData } from "./store.js";
 
@@ -111,7 +120,9 @@ export async function readSessionFile(file: string): Promise<SessionData | null>
   try {
     const raw: unknown = JSON.parse(await fs.readFile(file, "utf8"));
     const id = basename(file).replace(/\.json$/, "");
-    const candidate = Array.isArray(raw) ? { version: 1, id, createdAt: "", updatedAt: "", workspace: "", model: "", messages: raw } : raw;
+    const candidate = Array.isArray(raw)
+      ? { version: 1, id, createdAt: "", updatedAt: "", workspace: "", model: "", messages: raw }
+      : raw;
     const parsed = SessionFileSchema.safeParse(candidate);
     return parsed.success ? parsed.data : null;
   } catch {
@@ -121,17 +132,25 @@ export async function readSessionFile(file: string): Promise<SessionData | null>
 
 function prepare(db: BetterSqlite3.Database) {
   return {
-    session: db.prepare<[string], SessionRow>("SELECT key, file, mtime_ms, size, live_slots, archive_slots FROM sessions WHERE file = ?"),
-    allSessions: db.prepare<[], SessionRow>("SELECT key, file, mtime_ms, size, live_slots, archive_slots FROM sessions"),
+    session: db.prepare<[string], SessionRow>(
+      "SELECT key, file, mtime_ms, size, live_slots, archive_slots FROM sessions WHERE file = ?",
+    ),
+    allSessions: db.prepare<[], SessionRow>(
+      "SELECT key, file, mtime_ms, size, live_slots, archive_slots FROM sessions",
+    ),
     upsert: db.prepare(
       `INSERT INTO sessions (file, session_id, title, workspace, updated_at, mtime_ms, size, readable) VALUES (@file, @sessionId, @title, @workspace, @updatedAt, @mtimeMs, @size, @readable)
        ON CONFLICT(file) DO UPDATE SET session_id = excluded.session_id, title = excluded.title, workspace = excluded.workspace, updated_at = excluded.updated_at, mtime_ms = excluded.mtime_ms, size = excluded.size, readable = excluded.readable
        RETURNING key`,
     ),
     deleteRow: db.prepare<[number]>("DELETE FROM messages_fts WHERE rowid = ?"),
-    setSlots: db.prepare<[number, number, number]>("UPDATE sessions SET live_slots = ?, archive_slots = ? WHERE key = ?"),
+    setSlots: db.prepare<[number, number, number]>(
+      "UPDATE sessions SET live_slots = ?, archive_slots = ? WHERE key = ?",
+    ),
     deleteSession: db.prepare<[string]>("DELETE FROM sessions WHERE file = ?"),
-    insertRow: db.prepare<[number, string, string, string]>("INSERT INTO messages_fts (rowid, text, cjk, role) VALUES (?, ?, ?, ?)"),
+    insertRow: db.prepare<[number, string, string, string]>(
+      "INSERT INTO messages_fts (rowid, text, cjk, role) VALUES (?, ?, ?, ?)",
+    ),
     total: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sessions WHERE readable = 1"),
     groups: db.prepare<[string, string | null, string | null], GroupRow>(
       // MATERIALIZED: bm25() only works in the query that does the MATCH, not inside min().
@@ -170,7 +189,8 @@ export class SessionIndex {
         db.pragma("synchronous = NORMAL");
         db.transaction(() => {
           const version = db.pragma("user_version", { simple: true }) as number;
-          if (version !== SCHEMA_VERSION && version !== 0) db.exec("DROP TABLE IF EXISTS messages_fts; DROP TABLE IF EXISTS sessions;");
+          if (version !== SCHEMA_VERSION && version !== 0)
+            db.exec("DROP TABLE IF EXISTS messages_fts; DROP TABLE IF EXISTS sessions;");
           db.exec(SCHEMA);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -277,9 +297,11 @@ export class SessionIndex {
       );
       const changed = batch.filter((b) => b !== null);
       if (changed.length === 0) continue;
-      this.db.transaction(() => {
-        for (const { file, stamp, data } of changed) this.write(file, data, stamp);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          for (const { file, stamp, data } of changed) this.write(file, data, stamp);
+        })
+        .immediate();
       indexed += changed.filter((c) => c.data !== null).length;
     }
     return { indexed, removed: gone.length, total: this.statements.total.get()!.n };
@@ -317,7 +339,9 @@ export class SessionIndex {
       return kept.length;
     };
     const live = data ? insert(data.messages, base + ARCHIVE_SLOTS, LIVE_SLOTS) : 0;
-    const archive = replaceArchive ? insert(data ? (extra ?? []) : [], base, ARCHIVE_SLOTS) : (before?.archive_slots ?? 0);
+    const archive = replaceArchive
+      ? insert(data ? (extra ?? []) : [], base, ARCHIVE_SLOTS)
+      : (before?.archive_slots ?? 0);
     this.statements.setSlots.run(live, archive, key);
   }
 

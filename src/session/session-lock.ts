@@ -89,7 +89,9 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
     } catch (error) {
       if (code(error) === "ENOENT") continue;
       // Something else (a plain file) sits where the lock goes: not ours to remove.
-      throw new SessionBusyError(`cannot lock session ${file}: ${lockPath} is not a lock (${(error as Error).message}); remove it if no other run uses the session`);
+      throw new SessionBusyError(
+        `cannot lock session ${file}: ${lockPath} is not a lock (${(error as Error).message}); remove it if no other run uses the session`,
+      );
     }
     const holder = parseTarget(current);
     if (holder && holder.host === host && !pidAlive(holder.pid)) {
@@ -98,7 +100,9 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
     }
     if (Date.now() >= deadline) {
       const who = holder ? `pid ${holder.pid}${holder.host === host ? "" : ` on ${holder.host}`}` : "another process";
-      throw new SessionBusyError(`session ${file} is in use by another NanoHermes run (${who}); try again when it has finished (or remove ${lockPath} if that run is gone)`);
+      throw new SessionBusyError(
+        `session ${file} is in use by another NanoHermes run (${who}); try again when it has finished (or remove ${lockPath} if that run is gone)`,
+      );
     }
     await sleep(40 + Math.random() * 60);
   }

@@ -51,14 +51,19 @@ function gptValue(m: Assistant): string {
   if (m.reasoning_content?.trim()) parts.push(`<think>\n${m.reasoning_content}\n</think>`);
   if (m.content?.trim()) parts.push(m.content);
   for (const call of m.tool_calls ?? []) {
-    parts.push(`<tool_call>\n${JSON.stringify({ name: call.function.name, arguments: parsedArguments(call.function.arguments) })}\n</tool_call>`);
+    parts.push(
+      `<tool_call>\n${JSON.stringify({ name: call.function.name, arguments: parsedArguments(call.function.arguments) })}\n</tool_call>`,
+    );
   }
   return parts.join("\n");
 }
 
 function toolValue(results: Tool[], names: Map<string, string>): string {
   return results
-    .map((r) => `<tool_response>\n${JSON.stringify({ tool_call_id: r.tool_call_id, name: names.get(r.tool_call_id) ?? "unknown", content: r.content })}\n</tool_response>`)
+    .map(
+      (r) =>
+        `<tool_response>\n${JSON.stringify({ tool_call_id: r.tool_call_id, name: names.get(r.tool_call_id) ?? "unknown", content: r.content })}\n</tool_response>`,
+    )
     .join("\n");
 }
 
@@ -141,7 +146,11 @@ export interface ExportSummary {
  * Writes the sessions in `files` as ShareGPT JSONL to `out` (a path, replaced; or a stream, left
  * open). Contract: a missing or invalid file is listed in `skipped`, never thrown.
  */
-export async function exportSessions(files: string[], out: NodeJS.WritableStream | string, opts: ShareGptOptions = {}): Promise<ExportSummary> {
+export async function exportSessions(
+  files: string[],
+  out: NodeJS.WritableStream | string,
+  opts: ShareGptOptions = {},
+): Promise<ExportSummary> {
   const sink = typeof out === "string" ? createWriteStream(out, { mode: 0o600 }) : null;
   const stream: NodeJS.WritableStream = sink ?? (out as NodeJS.WritableStream);
   // An error between our awaits would otherwise be an unhandled 'error' event.

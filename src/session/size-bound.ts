@@ -58,7 +58,10 @@ export function boundSessionSize(session: SessionData, cap = SESSION_SAVE_CAP): 
   const live = total(session.messages);
   if (live > cap) {
     const mb = (live / 1024 / 1024).toFixed(0);
-    return { ok: false, reason: `the conversation holds ${mb} MB of text, over the ${cap / 1024 / 1024} MB a session file may hold; run /compact or start a new task` };
+    return {
+      ok: false,
+      reason: `the conversation holds ${mb} MB of text, over the ${cap / 1024 / 1024} MB a session file may hold; run /compact or start a new task`,
+    };
   }
   const archive = session.archive ?? [];
   let archived = total(archive);
@@ -68,11 +71,22 @@ export function boundSessionSize(session: SessionData, cap = SESSION_SAVE_CAP): 
   let drop = 0;
   while (drop < archive.length && live + archived + recorded > cap) archived -= messageChars(archive[drop++]!);
   if (drop > 0) {
-    const note: ChatMessage = { role: "system", content: `[${drop} older archived messages were dropped: the session file passed ${cap / 1024 / 1024} MB]` };
+    const note: ChatMessage = {
+      role: "system",
+      content: `[${drop} older archived messages were dropped: the session file passed ${cap / 1024 / 1024} MB]`,
+    };
     session.archive = [note, ...archive.slice(drop)];
   }
   let dropHistory = 0;
-  while (dropHistory < history.length && live + archived + recorded > cap) recorded -= historyItemChars(history[dropHistory++]!);
-  if (dropHistory > 0) session.transcript = [{ type: "note", text: `${dropHistory} older transcript items were dropped: the session file passed ${cap / 1024 / 1024} MB` }, ...history.slice(dropHistory)];
+  while (dropHistory < history.length && live + archived + recorded > cap)
+    recorded -= historyItemChars(history[dropHistory++]!);
+  if (dropHistory > 0)
+    session.transcript = [
+      {
+        type: "note",
+        text: `${dropHistory} older transcript items were dropped: the session file passed ${cap / 1024 / 1024} MB`,
+      },
+      ...history.slice(dropHistory),
+    ];
   return { ok: true, droppedArchived: drop, droppedHistory: dropHistory };
 }

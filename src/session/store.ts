@@ -13,7 +13,14 @@ import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
 
-const compactionRecord = z.object({ at: z.string(), folded: z.int(), kept: z.int(), summaryChars: z.int(), failed: z.boolean(), focus: z.optional(z.string()) });
+const compactionRecord = z.object({
+  at: z.string(),
+  folded: z.int(),
+  kept: z.int(),
+  summaryChars: z.int(),
+  failed: z.boolean(),
+  focus: z.optional(z.string()),
+});
 
 /** A session's fields, with its messages and history items read as `message` and `item`: checked in full, or left unread. */
 const sessionFields = <M extends z.ZodMiniType, I extends z.ZodMiniType>(message: M, item: I) => ({
@@ -37,7 +44,10 @@ const sessionFields = <M extends z.ZodMiniType, I extends z.ZodMiniType>(message
 });
 
 /** Loose: fields a newer version adds survive this version's rewrites (see compat.ts). */
-export const SessionFileSchema = z.looseObject({ version: z.literal(1), ...sessionFields(ChatMessageSchema, HistoryItemSchema) });
+export const SessionFileSchema = z.looseObject({
+  version: z.literal(1),
+  ...sessionFields(ChatMessageSchema, HistoryItemSchema),
+});
 
 /** The same fields with the messages left unread and any version: what loadSession reads first. */
 const EnvelopeSchema = z.looseObject({ version: z.int(), ...sessionFields(z.unknown(), z.unknown()) });
@@ -68,7 +78,8 @@ export interface LoadedSession {
   frozen?: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Contract: never throws for a bad file. A missing file gives a new session; an unreadable or
@@ -85,14 +96,21 @@ export async function loadSession(file: string, workspace: string, model: string
     if (read === null) return { data: newSession(workspace, model, idFromFile), resumed: false };
     text = read.data.toString("utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { data: newSession(workspace, model, idFromFile), resumed: false };
-    return { data: newSession(workspace, model), resumed: false, warning: `cannot read session ${file} (${(error as Error).message}); starting a new session` };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { data: newSession(workspace, model, idFromFile), resumed: false };
+    return {
+      data: newSession(workspace, model),
+      resumed: false,
+      warning: `cannot read session ${file} (${(error as Error).message}); starting a new session`,
+    };
   }
   let problem: string;
   try {
     const raw: unknown = JSON.parse(text);
     // Bare message arrays (the seed's format) are accepted too.
-    const candidate = Array.isArray(raw) ? { ...newSession(workspace, model, idFromFile), transcript: undefined, messages: raw } : raw;
+    const candidate = Array.isArray(raw)
+      ? { ...newSession(workspace, model, idFromFile), transcript: undefined, messages: raw }
+      : raw;
     const read = readEnvelope(candidate, newSession(workspace, model, idFromFile));
     if ("data" in read) return read;
     problem = read.problem;
@@ -116,7 +134,8 @@ function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | {
     const issue = envelope.error.issues[0];
     return { problem: `${issue?.path.join(".") || "file"}: ${issue?.message ?? "invalid"}` };
   }
-  if (envelope.success && envelope.data.version < SESSION_VERSION) return { problem: `version: unknown version ${envelope.data.version}` };
+  if (envelope.success && envelope.data.version < SESSION_VERSION)
+    return { problem: `version: unknown version ${envelope.data.version}` };
   const live = readMessages(envelope.success ? envelope.data.messages : []);
   const archive = envelope.success && envelope.data.archive ? readMessages(envelope.data.archive) : null;
   // A newer file's own fields mean nothing to this version: only the known ones are carried.
@@ -127,7 +146,13 @@ function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | {
   const history = rawHistory ? readHistory(rawHistory) : null;
   // A file from before typed history: its history is recovered from the text, once, and saved typed.
   const transcript = history?.items ?? legacyHistory(archive?.messages ?? [], live.messages, meta.compactions ?? []);
-  const data: SessionData = { ...meta, version: 1, messages: live.messages, ...(archive ? { archive: archive.messages } : {}), transcript };
+  const data: SessionData = {
+    ...meta,
+    version: 1,
+    messages: live.messages,
+    ...(archive ? { archive: archive.messages } : {}),
+    transcript,
+  };
   const unreadable = [...live.unreadable, ...(archive?.unreadable ?? []), ...(history?.unreadable ?? [])];
   if (!newer && unreadable.length === 0) return { data, resumed: data.messages.length > 0 };
   const what = newer
@@ -137,11 +162,24 @@ function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | {
 }
 
 /** The fields beside the messages (Omit would lose them to the loose schema's index signature). */
-type Meta = Pick<SessionData, "id" | "createdAt" | "updatedAt" | "workspace" | "model" | "title" | "pinned" | "compactions"> & Record<string, unknown>;
+type Meta = Pick<
+  SessionData,
+  "id" | "createdAt" | "updatedAt" | "workspace" | "model" | "title" | "pinned" | "compactions"
+> &
+  Record<string, unknown>;
 
 function pickKnown(meta: Meta): Meta {
   const { id, createdAt, updatedAt, workspace, model, title, pinned, compactions } = meta;
-  return { id, createdAt, updatedAt, workspace, model, ...(title !== undefined ? { title } : {}), ...(pinned !== undefined ? { pinned } : {}), ...(compactions ? { compactions } : {}) };
+  return {
+    id,
+    createdAt,
+    updatedAt,
+    workspace,
+    model,
+    ...(title !== undefined ? { title } : {}),
+    ...(pinned !== undefined ? { pinned } : {}),
+    ...(compactions ? { compactions } : {}),
+  };
 }
 
 /**
@@ -151,7 +189,15 @@ function pickKnown(meta: Meta): Meta {
 export function serializeSession(data: SessionData): string {
   const archive = data.archive?.map(withExtras);
   const transcript = data.transcript?.map(withExtras);
-  return redact(JSON.stringify({ ...data, updatedAt: new Date().toISOString(), messages: data.messages.map(withExtras), ...(archive ? { archive } : {}), ...(transcript ? { transcript } : {}) }));
+  return redact(
+    JSON.stringify({
+      ...data,
+      updatedAt: new Date().toISOString(),
+      messages: data.messages.map(withExtras),
+      ...(archive ? { archive } : {}),
+      ...(transcript ? { transcript } : {}),
+    }),
+  );
 }
 
 /** Writes a serialized session atomically (temp file + rename, both made durable). */

@@ -18,7 +18,10 @@ const SKIP = new Set(["node_modules", "__pycache__"]);
  * `limit` (`more` when there were others). SKILL.md at the top, hidden entries and dependency folders
  * are left out; symlinks are followed, and a folder already visited (a loop) is not entered again.
  */
-export async function supportingFiles(dir: string, limit = MAX_SKILL_FILES): Promise<{ files: string[]; more: boolean }> {
+export async function supportingFiles(
+  dir: string,
+  limit = MAX_SKILL_FILES,
+): Promise<{ files: string[]; more: boolean }> {
   const files: string[] = [];
   const visited = new Set<string>();
   let more = false;
@@ -47,14 +50,18 @@ export async function supportingFiles(dir: string, limit = MAX_SKILL_FILES): Pro
 }
 
 function footer(skill: Skill, listing: { files: string[]; more: boolean }, cut: boolean): string {
-  const lines = ["---", `Skill "${skill.name}" lives in ${skill.dir} (relative paths in its instructions are relative to this folder).`];
+  const lines = [
+    "---",
+    `Skill "${skill.name}" lives in ${skill.dir} (relative paths in its instructions are relative to this folder).`,
+  ];
   if (cut) lines.push(`The instructions were cut: read the rest of ${skill.file} with read_file.`);
   if (listing.files.length === 0) {
     lines.push("It has no supporting files.");
   } else {
     lines.push("Supporting files (read them with read_file when the instructions call for them):");
     lines.push(...listing.files.map((f) => `- ${f}`));
-    if (listing.more) lines.push(`- … more files not listed (only the first ${listing.files.length}); list the folder to see them`);
+    if (listing.more)
+      lines.push(`- … more files not listed (only the first ${listing.files.length}); list the folder to see them`);
   }
   return lines.join("\n");
 }
@@ -81,7 +88,9 @@ export function skillTool(skills: Skill[]): AnyTool {
       if (!skill) {
         const names = skills.map((s) => s.name);
         throw new ToolError(
-          names.length === 0 ? `unknown skill "${args.name}": no skills are installed` : `unknown skill "${args.name}"; available skills: ${names.join(", ")}`,
+          names.length === 0
+            ? `unknown skill "${args.name}": no skills are installed`
+            : `unknown skill "${args.name}"; available skills: ${names.join(", ")}`,
         );
       }
       let body: string;
@@ -100,7 +109,10 @@ export function skillTool(skills: Skill[]): AnyTool {
         text = `${headBytes(body, budget).trimEnd()}\n\n${note}`;
         cut = true;
       }
-      return { forModel: `${text}\n\n${footer(skill, listing, cut)}`, display: `loaded skill ${skill.name} (${text.length} chars)` };
+      return {
+        forModel: `${text}\n\n${footer(skill, listing, cut)}`,
+        display: `loaded skill ${skill.name} (${text.length} chars)`,
+      };
     },
   });
 }

@@ -194,7 +194,12 @@ function scalar(raw: string, cont: string[]): string {
   if (raw.startsWith('"') || raw.startsWith("'")) return quoted([raw, ...cont.map((l) => l.trim())].join(" "));
   // A plain scalar: lines fold into one, a blank line is a line break.
   const parts = [raw, ...cont.map((l) => l.trim())].map((l) => l.replace(/(?:^|[ \t]+)#.*$/, ""));
-  return parts.reduce((acc, part) => (part === "" ? `${acc}\n` : acc === "" || acc.endsWith("\n") ? acc + part : `${acc} ${part}`), "").trim();
+  return parts
+    .reduce(
+      (acc, part) => (part === "" ? `${acc}\n` : acc === "" || acc.endsWith("\n") ? acc + part : `${acc} ${part}`),
+      "",
+    )
+    .trim();
 }
 
 function blockScalar(folded: boolean, indentIndicator: number, cont: string[]): string {
@@ -217,7 +222,17 @@ function blockScalar(folded: boolean, indentIndicator: number, cont: string[]): 
   return out;
 }
 
-const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", '"': '"', "\\": "\\", "/": "/", " ": " ", e: "\x1b" };
+const ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "0": "\0",
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  " ": " ",
+  e: "\x1b",
+};
 
 /** A single- or double-quoted value; anything after the closing quote (a comment) is dropped. */
 function quoted(text: string): string {
@@ -273,7 +288,8 @@ export async function loadSkillBody(skill: Skill): Promise<string> {
   const body = stripped.text.replace(/^\s*\n/, "").trimEnd();
   let capped = capChars(body, MAX_SKILL_BODY, SKILL_BODY_CUT_NOTE).text;
   if (capped === body && !read.complete) capped = `${body}\n\n${SKILL_BODY_CUT_NOTE}`;
-  if (stripped.removed > 0) capped += `\n\n[${stripped.removed} invisible characters (zero-width or bidi controls) were removed from this skill]`;
+  if (stripped.removed > 0)
+    capped += `\n\n[${stripped.removed} invisible characters (zero-width or bidi controls) were removed from this skill]`;
   return capped;
 }
 
@@ -283,7 +299,8 @@ export async function loadSkillBody(skill: Skill): Promise<string> {
  */
 export function skillsPromptSection(skills: Skill[]): string {
   if (skills.length === 0) return "";
-  const cap = (text: string) => (text.length <= MAX_PROMPT_DESCRIPTION ? text : `${text.slice(0, MAX_PROMPT_DESCRIPTION - 1).trimEnd()}…`);
+  const cap = (text: string) =>
+    text.length <= MAX_PROMPT_DESCRIPTION ? text : `${text.slice(0, MAX_PROMPT_DESCRIPTION - 1).trimEnd()}…`;
   return [
     "# Skills",
     "Skills are packs of instructions for particular kinds of task. Before doing a task that a skill below covers, call the skill tool with its name to load the full instructions, then follow them.",

@@ -15,7 +15,11 @@ import { decodeText, detectFormat, encodeText, refuseReplacementChar, type TextF
 const params = z.object({
   patch: z
     .string()
-    .check(z.describe('The patch text: "*** Begin Patch" ... "*** End Patch" (Codex format), or a unified diff as `git diff` prints it.')),
+    .check(
+      z.describe(
+        'The patch text: "*** Begin Patch" ... "*** End Patch" (Codex format), or a unified diff as `git diff` prints it.',
+      ),
+    ),
 });
 
 const description = `Add, update, rename and delete files with one patch; all files change or none do.
@@ -68,9 +72,22 @@ function countLines(text: string): number {
 }
 
 async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
-  const absent: Planned = { abs, real: w.real, shown, original: null, mode: undefined, text: null, format: { encoding: "utf-8", bom: false, eol: "\n" } };
+  const absent: Planned = {
+    abs,
+    real: w.real,
+    shown,
+    original: null,
+    mode: undefined,
+    text: null,
+    format: { encoding: "utf-8", bom: false, eol: "\n" },
+  };
   if (w.lstat()?.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
-  const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`);
+  const read = await readRegular(
+    w,
+    shown,
+    MAX_READ_BYTES,
+    `${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`,
+  );
   if (read === null) return absent;
   const format = detectFormat(read.data, shown);
   const kind = binaryKind(read.data.subarray(0, 8192));
@@ -89,16 +106,29 @@ async function linkEntry(workspace: string, path: string, boundary?: WriteBounda
     if (!w.lstat()?.isSymbolicLink()) return null;
     checkWritable(workspace, abs, w.real, boundary);
     const link = readlinkOf(w);
-    return { abs, real: w.real, shown: displayPath(workspace, abs), original: Buffer.alloc(0), mode: undefined, text: null, format: { encoding: "utf-8", bom: false, eol: "\n" }, link };
+    return {
+      abs,
+      real: w.real,
+      shown: displayPath(workspace, abs),
+      original: Buffer.alloc(0),
+      mode: undefined,
+      text: null,
+      format: { encoding: "utf-8", bom: false, eol: "\n" },
+      link,
+    };
   });
 }
 
 /** Moving through a symlink would move its target and leave the link dangling. */
 async function refuseLink(workspace: string, path: string, action: string): Promise<void> {
   const abs = resolvePath(workspace, path);
-  const target = await withWalk(abs, { followFinal: false }, (w) => (w.lstat()?.isSymbolicLink() ? readlinkOf(w) : null));
+  const target = await withWalk(abs, { followFinal: false }, (w) =>
+    w.lstat()?.isSymbolicLink() ? readlinkOf(w) : null,
+  );
   if (target !== null) {
-    throw new ToolError(`cannot ${action} ${displayPath(workspace, abs)}: it is a symbolic link (to ${target}); remove or rename links with a command`);
+    throw new ToolError(
+      `cannot ${action} ${displayPath(workspace, abs)}: it is a symbolic link (to ${target}); remove or rename links with a command`,
+    );
   }
 }
 
@@ -135,7 +165,10 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
     const f = await file(op.path);
     switch (op.type) {
       case "add":
-        if (f.text !== null) throw new ToolError(`cannot add ${f.shown}: it already exists. Use "*** Update File: ${op.path}" to change it.`);
+        if (f.text !== null)
+          throw new ToolError(
+            `cannot add ${f.shown}: it already exists. Use "*** Update File: ${op.path}" to change it.`,
+          );
         f.text = op.content;
         report.push(`A ${f.shown} (+${countLines(op.content)})`);
         break;
@@ -145,7 +178,10 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
         report.push(`D ${f.shown}`);
         break;
       case "update": {
-        if (f.text === null) throw new ToolError(`cannot update ${f.shown}: it does not exist. Use "*** Add File: ${op.path}" to create it.`);
+        if (f.text === null)
+          throw new ToolError(
+            `cannot update ${f.shown}: it does not exist. Use "*** Add File: ${op.path}" to create it.`,
+          );
         // A byte-order mark is not part of the first line's text: keep it out of matching, put it back.
         refuseReplacementChar(f.format, f.shown, ...op.hunks.flatMap((h) => h.oldLines));
         const bom = f.text.startsWith("\uFEFF") ? "\uFEFF" : "";
@@ -158,7 +194,8 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
           report.push(`M ${f.shown}${counts}`);
           break;
         }
-        if (dest.text !== null) throw new ToolError(`cannot move ${f.shown} to ${dest.shown}: ${dest.shown} already exists`);
+        if (dest.text !== null)
+          throw new ToolError(`cannot move ${f.shown} to ${dest.shown}: ${dest.shown} already exists`);
         await refuseLink(workspace, op.path, "move");
         dest.text = text;
         dest.format = f.format;
@@ -193,7 +230,10 @@ function rewalk(f: Planned, to: Target, remove: boolean): Walked {
   const w = walk(f.abs, { followFinal: !remove });
   try {
     checkWritable(to.workspace, f.abs, w.real, to.boundary);
-    if (w.real !== f.real) throw new ToolError(`${f.shown} now resolves to ${w.real} (it was ${f.real}): a directory changed while the patch was applied`);
+    if (w.real !== f.real)
+      throw new ToolError(
+        `${f.shown} now resolves to ${w.real} (it was ${f.real}): a directory changed while the patch was applied`,
+      );
     return w;
   } catch (error) {
     w.close();
@@ -233,7 +273,9 @@ async function commit(files: Planned[], to: Target): Promise<void> {
           : lost.length === 0
             ? `No file was changed: the ${done.length} file(s) already written were restored.`
             : `Could not restore ${lost.join(", ")}; the other files were restored.`;
-      throw new ToolError(`cannot ${f.text === null ? "delete" : "write"} ${f.shown}: ${(error as Error).message}. ${restored}`);
+      throw new ToolError(
+        `cannot ${f.text === null ? "delete" : "write"} ${f.shown}: ${(error as Error).message}. ${restored}`,
+      );
     } finally {
       w?.close();
     }
@@ -274,7 +316,9 @@ function summarize(args: { patch: string }): string {
   } catch {
     return "invalid patch";
   }
-  const names = ops.map((op) => (op.type === "update" && op.moveTo !== undefined ? `${op.path} -> ${op.moveTo}` : op.path));
+  const names = ops.map((op) =>
+    op.type === "update" && op.moveTo !== undefined ? `${op.path} -> ${op.moveTo}` : op.path,
+  );
   const shown = names.slice(0, 3).join(", ") + (names.length > 3 ? `, +${names.length - 3} more` : "");
   return `${names.length} file${names.length === 1 ? "" : "s"}: ${shown}`;
 }
@@ -305,4 +349,12 @@ async function precheck(args: { patch: string }, ctx: PrecheckContext): Promise<
   }
 }
 
-export const applyPatchTool = defineTool({ name: "apply_patch", kind: "edit", description, params, summarize, precheck, run });
+export const applyPatchTool = defineTool({
+  name: "apply_patch",
+  kind: "edit",
+  description,
+  params,
+  summarize,
+  precheck,
+  run,
+});

@@ -3,7 +3,15 @@
 import { StringDecoder } from "node:string_decoder";
 import { completeEnd } from "./bounded-output.js";
 import { ToolError, type SessionTools, type ToolContext } from "./define.js";
-import { commandEnv, groupAlive, onExitDrained, SHELL, spawnGroup, stopGroup, type GroupChild } from "./process-group.js";
+import {
+  commandEnv,
+  groupAlive,
+  onExitDrained,
+  SHELL,
+  spawnGroup,
+  stopGroup,
+  type GroupChild,
+} from "./process-group.js";
 
 /** Output kept per job (stdout and stderr interleaved); older output is dropped. */
 export const JOB_BUFFER_BYTES = 1024 * 1024;
@@ -78,8 +86,7 @@ export class RollingLog {
 export function lastLineOf(tail: string): string {
   const lines = tail.split(/\r\n|\n|\r/);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!
-      .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
+    const line = lines[i]!.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
       .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "")
       .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "")
       .trim();
@@ -130,7 +137,10 @@ export class Job {
     options: StartOptions,
     private readonly session: SessionTools,
   ) {
-    this.child = spawnGroup([...options.prefix, SHELL, "-c", command], { cwd: options.cwd, env: options.env ?? commandEnv() });
+    this.child = spawnGroup([...options.prefix, SHELL, "-c", command], {
+      cwd: options.cwd,
+      env: options.env ?? commandEnv(),
+    });
     this.pid = this.child.pid;
     let resolveFinished: () => void = () => {};
     this.finished = new Promise((resolve) => (resolveFinished = resolve));
@@ -164,7 +174,8 @@ export class Job {
     });
     // A grandchild may hold the pipes open (`server &`): the job ends with its shell all the same.
     onExitDrained(this.child, finish);
-    if (options.timeoutMs !== undefined) this.timeout = setTimeout(() => void this.stop(`its timeout of ${options.timeoutMs} ms`), options.timeoutMs);
+    if (options.timeoutMs !== undefined)
+      this.timeout = setTimeout(() => void this.stop(`its timeout of ${options.timeoutMs} ms`), options.timeoutMs);
     this.report(true);
   }
 
@@ -234,7 +245,14 @@ export class Job {
       this.reportedLine = this.lastLine;
       this.session.report({
         kind: "background",
-        job: { id: this.id, command: this.command.slice(0, REPORT_COMMAND_CHARS), state: this.state, exitCode: this.exitCode, lastLine: this.reportedLine, startedAt: new Date(this.startedAt).toISOString() },
+        job: {
+          id: this.id,
+          command: this.command.slice(0, REPORT_COMMAND_CHARS),
+          state: this.state,
+          exitCode: this.exitCode,
+          lastLine: this.reportedLine,
+          startedAt: new Date(this.startedAt).toISOString(),
+        },
       });
     };
     if (stateChanged) return send();
@@ -282,21 +300,30 @@ export class BackgroundJobs {
     if (job) return job;
     const known = [...this.jobs.keys()];
     throw new ToolError(
-      known.length ? `unknown job "${id}": this session's jobs are ${known.join(", ")}` : `unknown job "${id}": this session has no background jobs`,
+      known.length
+        ? `unknown job "${id}": this session's jobs are ${known.join(", ")}`
+        : `unknown job "${id}": this session has no background jobs`,
     );
   }
 
   /** Kills every job still running and whatever finished jobs left behind. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.list().filter((job) => job.stoppable).map((job) => job.stop("the session ended")));
+    await Promise.all(
+      this.list()
+        .filter((job) => job.stoppable)
+        .map((job) => job.stop("the session ended")),
+    );
   }
 }
 
 /** The session's jobs, created (and tied to the session's end) on first use. */
 export function jobsOf(ctx: ToolContext): BackgroundJobs {
   const session = ctx.session;
-  if (!session) throw new ToolError("background jobs need a session and this run has none: run the command in the foreground with a timeout");
+  if (!session)
+    throw new ToolError(
+      "background jobs need a session and this run has none: run the command in the foreground with a timeout",
+    );
   const existing = session.store.get(STORE_KEY);
   if (existing instanceof BackgroundJobs) return existing;
   const jobs = new BackgroundJobs(session);

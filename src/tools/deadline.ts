@@ -34,7 +34,10 @@ export class StopAbandoned extends Error {
  * (aborting `controller` first, so a tool that listens can clean up), or with StopAbandoned
  * `graceMs` after `stop` aborts. The work itself may go on in the background; nobody waits on it.
  */
-export function settle<T>(work: Promise<T>, opts: { deadlineMs: number; graceMs: number; stop: AbortSignal; controller: AbortController }): Promise<T> {
+export function settle<T>(
+  work: Promise<T>,
+  opts: { deadlineMs: number; graceMs: number; stop: AbortSignal; controller: AbortController },
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let grace: NodeJS.Timeout | undefined;
     const done = () => {

@@ -30,7 +30,17 @@ export interface WebOptions {
 /** A report a tool makes about session state, turned into a bus event by the engine. */
 export type ToolReport =
   | { kind: "todo"; items: { content: string; status: "pending" | "in_progress" | "completed" }[] }
-  | { kind: "background"; job: { id: string; command: string; state: "running" | "exited" | "killed" | "failed"; exitCode: number | null; lastLine: string; startedAt: string } };
+  | {
+      kind: "background";
+      job: {
+        id: string;
+        command: string;
+        state: "running" | "exited" | "killed" | "failed";
+        exitCode: number | null;
+        lastLine: string;
+        startedAt: string;
+      };
+    };
 
 /**
  * Contract: one per session (task), created by the engine. Tools keep their long-lived state in

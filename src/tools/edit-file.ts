@@ -10,7 +10,9 @@ import { MAX_READ_BYTES } from "./read-file.js";
 
 const params = z.object({
   path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
-  old_string: z.string().check(z.describe("Exact text to replace, including indentation. Empty only to create a new file.")),
+  old_string: z
+    .string()
+    .check(z.describe("Exact text to replace, including indentation. Empty only to create a new file.")),
   new_string: z.string().check(z.describe("Replacement text.")),
   replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence instead of requiring exactly one.")),
 });
@@ -32,7 +34,10 @@ function occurrences(text: string, needle: string): number[] {
 /** When the exact text is missing, look for it with whitespace ignored to point the model at it. */
 function nearMiss(text: string, needle: string): string {
   const norm = (s: string) => s.trim().replace(/\s+/g, " ");
-  const want = needle.split(/\r?\n/).map(norm).filter((l) => l !== "");
+  const want = needle
+    .split(/\r?\n/)
+    .map(norm)
+    .filter((l) => l !== "");
   if (want.length === 0) return "";
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -49,7 +54,8 @@ function nearMiss(text: string, needle: string): string {
       j++;
       k++;
     }
-    if (k === want.length) return ` A similar text with different whitespace starts at line ${i + 1}; copy it exactly (read_file shows it).`;
+    if (k === want.length)
+      return ` A similar text with different whitespace starts at line ${i + 1}; copy it exactly (read_file shows it).`;
   }
   return " Read the file again (read_file) and copy the text exactly, including indentation.";
 }
@@ -109,12 +115,19 @@ type EditPlan =
 async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan> {
   const old = w.lstat();
   if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
-  const read = await readRegular(w, shown, MAX_READ_BYTES, `${shown} is over 4 MB; edit it with a command or apply_patch`);
+  const read = await readRegular(
+    w,
+    shown,
+    MAX_READ_BYTES,
+    `${shown} is over 4 MB; edit it with a command or apply_patch`,
+  );
   const raw = read?.data ?? null;
 
   if (args.old_string === "") {
     if (raw !== null && raw.length > 0) {
-      throw new ToolError(`${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`);
+      throw new ToolError(
+        `${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`,
+      );
     }
     return { kind: "create" };
   }
@@ -123,7 +136,8 @@ async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan>
   const format = detectFormat(raw, shown);
   const kind = binaryKind(raw.subarray(0, 8192));
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}); edit_file only edits text`);
-  if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are the same; nothing to change");
+  if (args.old_string === args.new_string)
+    throw new ToolError("old_string and new_string are the same; nothing to change");
   refuseReplacementChar(format, shown, args.old_string);
 
   // Decoded losslessly (UTF-8 as it is, anything else byte for byte as Latin-1), so every byte
@@ -143,8 +157,16 @@ async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan>
         "include more surrounding lines to make it unique, or set replace_all to true",
     );
   }
-  const updated = args.replace_all ? text.split(oldText).join(newText) : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
-  return { kind: "replace", bytes: encodeText(updated, format, shown), updated, first: lineOf(text, at[0]!), count: args.replace_all ? at.length : 1 };
+  const updated = args.replace_all
+    ? text.split(oldText).join(newText)
+    : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
+  return {
+    kind: "replace",
+    bytes: encodeText(updated, format, shown),
+    updated,
+    first: lineOf(text, at[0]!),
+    count: args.replace_all ? at.length : 1,
+  };
 }
 
 /** The edit itself, reading and writing through one walked directory. */

@@ -31,7 +31,16 @@ const READ_CONFIG = ["-c", "color.ui=false", "-c", "core.quotePath=false"];
 const COMMIT_GLOBALS = ["--no-pager", "-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "color.ui=false"];
 
 /** Set inside git hooks and by scripts: they would point git at another repository than the workspace's. */
-const LOCATING_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX"];
+const LOCATING_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+];
 
 interface GitRun {
   /** Arguments after `git`. */
@@ -44,7 +53,9 @@ interface GitRun {
 async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   const argv = run.write ? ["git", ...COMMIT_GLOBALS, ...run.args] : readArgv(run.args);
   // Reads in English, so results read the same everywhere; a commit keeps the user's locale for its hooks.
-  const env: NodeJS.ProcessEnv = run.write ? { ...commandEnv(), GIT_EDITOR: "true" } : { ...commandEnv(), LC_ALL: "C", LANGUAGE: "" };
+  const env: NodeJS.ProcessEnv = run.write
+    ? { ...commandEnv(), GIT_EDITOR: "true" }
+    : { ...commandEnv(), LC_ALL: "C", LANGUAGE: "" };
   for (const name of LOCATING_ENV) delete env[name];
   const prefix = sandboxPrefix(ctx);
   // A commit runs the repository's hooks, which could plant more: checked like any command.
@@ -58,7 +69,8 @@ async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   const notice = guard?.();
   if (notice) r.stderr = `${r.stderr}${r.stderr && !r.stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
   if (r.aborted) throw new ToolError(`git ${run.args[0]} was stopped`);
-  if (r.timedOut) throw new ToolError(`git ${run.args[0]} timed out after ${(r.durationMs / 1000).toFixed(0)} s and was killed`);
+  if (r.timedOut)
+    throw new ToolError(`git ${run.args[0]} timed out after ${(r.durationMs / 1000).toFixed(0)} s and was killed`);
   if (r.exitCode === null && /spawn git ENOENT/.test(r.stderr)) {
     throw new ToolError("git is not installed: there is no `git` program on the PATH");
   }
@@ -91,7 +103,8 @@ async function repoRoot(ctx: ToolContext): Promise<string> {
  */
 function workspacePath(ctx: ToolContext, path: string): string {
   const abs = resolvePath(ctx.workspace, path);
-  if (!isInside(ctx.workspace, abs)) throw new ToolError(`refusing ${path}: it is outside the workspace ${ctx.workspace}`);
+  if (!isInside(ctx.workspace, abs))
+    throw new ToolError(`refusing ${path}: it is outside the workspace ${ctx.workspace}`);
   const rel = relative(ctx.workspace, abs) || ".";
   return /^:|[*?[\\]/.test(rel) ? `:(literal)${rel}` : rel;
 }
@@ -99,7 +112,8 @@ function workspacePath(ctx: ToolContext, path: string): string {
 export const gitStatusTool = defineTool({
   name: "git_status",
   kind: "read",
-  description: "Show the current branch (with upstream, ahead/behind) and the changed, staged and untracked files of the workspace's git repository.",
+  description:
+    "Show the current branch (with upstream, ahead/behind) and the changed, staged and untracked files of the workspace's git repository.",
   params: z.object({}),
   summarize: () => "git status",
   async run(_args, ctx) {
@@ -112,7 +126,8 @@ export const gitStatusTool = defineTool({
     if (files.length === 0) parts.push("clean: nothing to commit, no untracked files");
     else {
       parts.push(...files.slice(0, STATUS_MAX_LINES));
-      if (files.length > STATUS_MAX_LINES) parts.push(`[${files.length - STATUS_MAX_LINES} more entries not shown; git_diff with a path narrows it down]`);
+      if (files.length > STATUS_MAX_LINES)
+        parts.push(`[${files.length - STATUS_MAX_LINES} more entries not shown; git_diff with a path narrows it down]`);
       parts.push("(XY: X = staged, Y = not staged; M modified, A added, D deleted, R renamed, ?? untracked)");
     }
     return { forModel: parts.join("\n"), display: files.length === 0 ? "clean" : `${files.length} changed` };
@@ -120,8 +135,17 @@ export const gitStatusTool = defineTool({
 });
 
 const diffParams = z.object({
-  ref: z.optional(z.string().check(z.minLength(1), z.describe('Compare against this commit, branch or range (e.g. "HEAD~3", "main", "main...HEAD").'))),
-  staged: z.optional(z.boolean().check(z.describe("Show staged changes (the index) instead of unstaged ones. Default false."))),
+  ref: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.describe('Compare against this commit, branch or range (e.g. "HEAD~3", "main", "main...HEAD").'),
+      ),
+  ),
+  staged: z.optional(
+    z.boolean().check(z.describe("Show staged changes (the index) instead of unstaged ones. Default false.")),
+  ),
   path: z.optional(z.string().check(z.minLength(1), z.describe("Only this file or directory."))),
 });
 
@@ -137,9 +161,15 @@ export const gitDiffTool = defineTool({
   summarize: (a) => ["git diff", a.staged ? "--staged" : "", a.ref ?? "", a.path ?? ""].filter(Boolean).join(" "),
   async run(args, ctx) {
     // A ref starting with "-" would be read as an option (`--output=FILE` writes a file).
-    if (args.ref !== undefined && (args.ref.startsWith("-") || /[\s\0]/.test(args.ref))) throw new ToolError(`not a valid ref: ${JSON.stringify(args.ref)}`);
+    if (args.ref !== undefined && (args.ref.startsWith("-") || /[\s\0]/.test(args.ref)))
+      throw new ToolError(`not a valid ref: ${JSON.stringify(args.ref)}`);
     await repoRoot(ctx);
-    const select = [...(args.staged ? ["--cached"] : []), ...(args.ref !== undefined ? [args.ref] : []), "--", ...(args.path !== undefined ? [workspacePath(ctx, args.path)] : [])];
+    const select = [
+      ...(args.staged ? ["--cached"] : []),
+      ...(args.ref !== undefined ? [args.ref] : []),
+      "--",
+      ...(args.path !== undefined ? [workspacePath(ctx, args.path)] : []),
+    ];
     const r = await git(ctx, { args: ["diff", ...select] });
     if (r.exitCode !== 0) throw failed("diff", r);
     const what = `${args.staged ? "staged changes" : "unstaged changes"}${args.ref !== undefined ? ` against ${args.ref}` : ""}${args.path !== undefined ? ` in ${args.path}` : ""}`;
@@ -147,7 +177,10 @@ export const gitDiffTool = defineTool({
       let hint = "";
       if (!args.staged && args.ref === undefined) {
         const staged = await git(ctx, { args: ["diff", "--cached", "--quiet", ...select] });
-        hint = staged.exitCode === 1 ? " (there are staged changes: git_diff with staged: true shows them)" : " (untracked files are not diffed: git_status lists them)";
+        hint =
+          staged.exitCode === 1
+            ? " (there are staged changes: git_diff with staged: true shows them)"
+            : " (untracked files are not diffed: git_status lists them)";
       }
       return { forModel: `no ${what}${hint}`, display: "no changes" };
     }
@@ -168,7 +201,15 @@ export const gitLogTool = defineTool({
   kind: "read",
   description: `List recent commits of the workspace's git repository, one per line: short hash, date, author and subject. Newest first.`,
   params: z.object({
-    count: z.optional(z.int().check(z.minimum(1), z.maximum(LOG_MAX), z.describe(`How many commits (default ${LOG_DEFAULT}, at most ${LOG_MAX}).`))),
+    count: z.optional(
+      z
+        .int()
+        .check(
+          z.minimum(1),
+          z.maximum(LOG_MAX),
+          z.describe(`How many commits (default ${LOG_DEFAULT}, at most ${LOG_MAX}).`),
+        ),
+    ),
     path: z.optional(z.string().check(z.minLength(1), z.describe("Only commits that touched this file or directory."))),
   }),
   summarize: (a) => ["git log", a.count !== undefined ? `-n ${a.count}` : "", a.path ?? ""].filter(Boolean).join(" "),
@@ -177,16 +218,23 @@ export const gitLogTool = defineTool({
     const count = args.count ?? LOG_DEFAULT;
     const path = args.path !== undefined ? [workspacePath(ctx, args.path)] : [];
     // One more than asked, to know whether there are more.
-    const r = await git(ctx, { args: ["log", `--max-count=${count + 1}`, "--date=short", "--format=%h %ad %an: %s", "--", ...path] });
+    const r = await git(ctx, {
+      args: ["log", `--max-count=${count + 1}`, "--date=short", "--format=%h %ad %an: %s", "--", ...path],
+    });
     if (r.exitCode !== 0) {
       if (/does not have any commits yet/.test(r.stderr)) return { forModel: "no commits yet", display: "no commits" };
       throw failed("log", r);
     }
     const lines = r.stdout.replace(/\n$/, "").split("\n").filter(Boolean);
-    if (lines.length === 0) return { forModel: `no commits${args.path !== undefined ? ` touch ${args.path}` : ""}`, display: "no commits" };
+    if (lines.length === 0)
+      return { forModel: `no commits${args.path !== undefined ? ` touch ${args.path}` : ""}`, display: "no commits" };
     const shown = lines.slice(0, count);
     if (lines.length > count) {
-      shown.push(count < LOG_MAX ? `[more commits: pass count (at most ${LOG_MAX}) to see more]` : `[more commits: ${LOG_MAX} is the most git_log shows]`);
+      shown.push(
+        count < LOG_MAX
+          ? `[more commits: pass count (at most ${LOG_MAX}) to see more]`
+          : `[more commits: ${LOG_MAX} is the most git_log shows]`,
+      );
     }
     return { forModel: shown.join("\n"), display: `${Math.min(lines.length, count)} commits` };
   },
@@ -200,9 +248,26 @@ export const gitCommitTool = defineTool({
     "and commits only them; other staged changes stay staged. Without paths: commits what is already staged. " +
     "The repository's hooks run; a hook that fails refuses the commit. Returns the new commit's hash.",
   params: z.object({
-    message: z.string().check(z.minLength(1), z.describe("The commit message: a short subject line, optionally a blank line and a body.")),
-    paths: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(1000), z.describe("Files or directories to stage and commit (literal paths, no globs)."))),
-    skip_hooks: z.optional(z.boolean().check(z.describe("Skip the pre-commit and commit-msg hooks (--no-verify). Only when the user asked for it."))),
+    message: z
+      .string()
+      .check(
+        z.minLength(1),
+        z.describe("The commit message: a short subject line, optionally a blank line and a body."),
+      ),
+    paths: z.optional(
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(
+          z.minLength(1),
+          z.maxLength(1000),
+          z.describe("Files or directories to stage and commit (literal paths, no globs)."),
+        ),
+    ),
+    skip_hooks: z.optional(
+      z
+        .boolean()
+        .check(z.describe("Skip the pre-commit and commit-msg hooks (--no-verify). Only when the user asked for it.")),
+    ),
   }),
   summarize: (a) => `git commit${a.paths ? ` ${a.paths.join(" ")}` : ""}: ${a.message.split("\n", 1)[0]}`,
   async run(args, ctx) {
@@ -216,20 +281,33 @@ export const gitCommitTool = defineTool({
       if (add.exitCode !== 0) throw failed("add", add);
     } else {
       const staged = await git(ctx, { args: ["diff", "--cached", "--quiet"] });
-      if (staged.exitCode === 0) throw new ToolError("nothing is staged, so nothing was committed: pass paths to stage and commit them");
+      if (staged.exitCode === 0)
+        throw new ToolError("nothing is staged, so nothing was committed: pass paths to stage and commit them");
     }
     const commit = await git(ctx, {
-      args: ["commit", `--message=${args.message}`, ...(args.skip_hooks ? ["--no-verify"] : []), ...(paths ? ["--only", "--", ...paths] : [])],
+      args: [
+        "commit",
+        `--message=${args.message}`,
+        ...(args.skip_hooks ? ["--no-verify"] : []),
+        ...(paths ? ["--only", "--", ...paths] : []),
+      ],
       write: true,
       timeoutMs: COMMIT_TIMEOUT_MS,
     });
     const output = [commit.stdout.trim(), commit.stderr.trim()].filter(Boolean).join("\n");
     if (commit.exitCode !== 0) {
       const staged = paths ? " The given paths stay staged." : "";
-      return { forModel: `git commit failed (exit ${commit.exitCode ?? commit.signal}): nothing was committed.${staged}\n${output}`, display: "commit refused", isError: true };
+      return {
+        forModel: `git commit failed (exit ${commit.exitCode ?? commit.signal}): nothing was committed.${staged}\n${output}`,
+        display: "commit refused",
+        isError: true,
+      };
     }
     const head = await git(ctx, { args: ["rev-parse", "HEAD"] });
     const hash = head.stdout.trim();
-    return { forModel: `committed ${hash}${args.skip_hooks ? " (hooks skipped)" : ""}\n${output}`, display: `committed ${hash.slice(0, 12)}` };
+    return {
+      forModel: `committed ${hash}${args.skip_hooks ? " (hooks skipped)" : ""}\n${output}`,
+      display: `committed ${hash.slice(0, 12)}`,
+    };
   },
 });

@@ -15,7 +15,10 @@ export const MAX_GLOB_FILES = 500;
  * (`src/*.ts`). Dotfiles match; `{a,b}` and a leading `!` (negation) work.
  */
 export function compileGlob(pattern: string): (rel: string) => boolean {
-  const cleaned = pattern.trim().replace(/^(\.\/)+/, "").replace(/^\/+/, "");
+  const cleaned = pattern
+    .trim()
+    .replace(/^(\.\/)+/, "")
+    .replace(/^\/+/, "");
   if (cleaned === "") throw new ToolError("the glob pattern is empty");
   let match: (path: string) => boolean;
   try {
@@ -29,15 +32,17 @@ export function compileGlob(pattern: string): (rel: string) => boolean {
 
 const params = z.object({
   pattern: z.string().check(z.describe('Glob, e.g. "*.md" (any depth), "src/**/*.ts", "**/*.{js,ts}".')),
-  path: z.optional(z.string()).check(z.describe("Directory to search, relative to the workspace or absolute (default: the workspace).")),
+  path: z
+    .optional(z.string())
+    .check(z.describe("Directory to search, relative to the workspace or absolute (default: the workspace).")),
 });
 
 export const globTool = defineTool({
   name: "glob",
   kind: "read",
   description:
-    "Find files by name. A pattern without a slash matches file names at any depth (\"*.test.ts\", \"README*\"); " +
-    "a pattern with a slash matches the path relative to the search directory (\"src/**/*.ts\"). " +
+    'Find files by name. A pattern without a slash matches file names at any depth ("*.test.ts", "README*"); ' +
+    'a pattern with a slash matches the path relative to the search directory ("src/**/*.ts"). ' +
     "Supports *, **, ?, [abc] and {a,b}; dotfiles are included. Files ignored by .gitignore and the .git " +
     `directory are skipped. Returns up to ${MAX_GLOB_FILES} paths (relative to the workspace), sorted by path; ` +
     "directories themselves are not listed (use list_dir for that).",
@@ -58,7 +63,10 @@ export const globTool = defineTool({
         const list = out.items.map((p) => joinShown(root.shown, p));
         const note = out.capped ? `\n[${MAX_GLOB_FILES} files shown; narrow the pattern or path for the rest]` : "";
         const count = list.length === 1 ? "1 file" : `${list.length}${out.capped ? "+" : ""} files`;
-        return { forModel: (list.length === 0 ? "no files match" : list.join("\n")) + note, display: `${count} matching ${args.pattern}` };
+        return {
+          forModel: (list.length === 0 ? "no files match" : list.join("\n")) + note,
+          display: `${count} matching ${args.pattern}`,
+        };
       }
     }
     const found: string[] = [];

@@ -43,7 +43,10 @@ export function compilePattern(pattern: string, ignoreCase = false): LineRegex {
     source = source.slice(inline[0].length);
     if (inline[1]!.includes("i") && !flags.includes("i")) flags += "i";
   }
-  const build = (mode: string): LineRegex => ({ scan: new RegExp(source, `${flags}${mode}gm`), line: new RegExp(source, `${flags}${mode}`) });
+  const build = (mode: string): LineRegex => ({
+    scan: new RegExp(source, `${flags}${mode}gm`),
+    line: new RegExp(source, `${flags}${mode}`),
+  });
   try {
     // Unicode mode for \p{...} and whole code points.
     return build("u");
@@ -53,7 +56,9 @@ export function compilePattern(pattern: string, ignoreCase = false): LineRegex {
   try {
     return build("");
   } catch (error) {
-    const hint = /\(\?[a-zA-Z]/.test(source) ? " (inline flags are not supported except a leading (?i); use ignore_case)" : "";
+    const hint = /\(\?[a-zA-Z]/.test(source)
+      ? " (inline flags are not supported except a leading (?i); use ignore_case)"
+      : "";
     throw new ToolError(
       `invalid regex: ${(error as Error).message}${hint}. The pattern is a JavaScript regex; escape ( [ { . * + ? with a backslash to match them literally.`,
     );
@@ -123,7 +128,12 @@ function skippedNote(t: { binary: number; large: number; unreadable: number }): 
 }
 
 /** What a ripgrep search skipped, by the built-in path's rules: files over 8 MB and binary heads. */
-async function rgSkipped(rg: string, root: string, glob: string | undefined, signal: AbortSignal): Promise<string | null> {
+async function rgSkipped(
+  rg: string,
+  root: string,
+  glob: string | undefined,
+  signal: AbortSignal,
+): Promise<string | null> {
   const listed = await rgCandidates(rg, { root, glob, signal });
   if (!listed.ok) return null;
   const tally = { binary: 0, large: 0, unreadable: 0 };
@@ -199,9 +209,19 @@ interface Tally {
 }
 
 const params = z.object({
-  pattern: z.string().check(z.describe("JavaScript regular expression, matched against each line. A leading (?i) ignores case.")),
-  path: z.optional(z.string()).check(z.describe("File or directory to search, relative to the workspace or absolute (default: the workspace).")),
-  glob: z.optional(z.string()).check(z.describe('Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}" (path from the search directory).')),
+  pattern: z
+    .string()
+    .check(z.describe("JavaScript regular expression, matched against each line. A leading (?i) ignores case.")),
+  path: z
+    .optional(z.string())
+    .check(z.describe("File or directory to search, relative to the workspace or absolute (default: the workspace).")),
+  glob: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}" (path from the search directory).',
+      ),
+    ),
   ignore_case: z.optional(z.boolean()).check(z.describe("Match case-insensitively (default false).")),
 });
 
@@ -233,23 +253,38 @@ export const grepTool = defineTool({
     const root = await resolveWalkRoot(ctx.workspace, args.path);
     const rg = root.isDir ? findRg() : null;
     if (rg) {
-      const out = await rgGrep(rg, { root: root.abs, target: ".", pattern: args.pattern, ignoreCase: args.ignore_case === true, glob: args.glob, signal: ctx.signal, limit: MAX_MATCHES });
+      const out = await rgGrep(rg, {
+        root: root.abs,
+        target: ".",
+        pattern: args.pattern,
+        ignoreCase: args.ignore_case === true,
+        glob: args.glob,
+        signal: ctx.signal,
+        limit: MAX_MATCHES,
+      });
       ctx.signal.throwIfAborted();
       // A pattern ripgrep cannot parse (lookaround, backreferences) is searched by the built-in path.
       if (out.ok) {
         // ripgrep may report lines of a file before it sees the NUL that makes it binary; the
         // built-in path skips such files whole, and so does this one.
         const binary = new Map<string, boolean>();
-        for (const m of out.items) if (!binary.has(m.path)) binary.set(m.path, await isBinaryFile(join(root.abs, m.path)));
+        for (const m of out.items)
+          if (!binary.has(m.path)) binary.set(m.path, await isBinaryFile(join(root.abs, m.path)));
         out.items = out.items.filter((m) => !binary.get(m.path));
-        const lines = out.items.map((m) => `${joinShown(root.shown, m.path)}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`);
+        const lines = out.items.map(
+          (m) =>
+            `${joinShown(root.shown, m.path)}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`,
+        );
         const files = new Set(out.items.map((m) => m.path)).size;
         const body = lines.length === 0 ? "no matches" : lines.join("\n");
         const notes = out.capped ? [`[${MAX_MATCHES} matches shown; narrow the pattern or path]`] : [];
         // ripgrep skips binary and big files silently: they are counted here as the built-in path counts them.
         const skipped = out.capped ? null : await rgSkipped(rg, root.abs, args.glob, ctx.signal);
         if (skipped) notes.push(skipped);
-        const display = lines.length === 0 ? "no matches" : `${lines.length}${out.capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
+        const display =
+          lines.length === 0
+            ? "no matches"
+            : `${lines.length}${out.capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
         return { forModel: [body, ...notes].join("\n"), display };
       }
     }
@@ -310,7 +345,8 @@ export const grepTool = defineTool({
     for (const file of results) {
       if (lines.length >= MAX_MATCHES) break;
       files++;
-      for (const m of file.matches.slice(0, MAX_MATCHES - lines.length)) lines.push(`${file.shown}:${m.line}:${m.text}`);
+      for (const m of file.matches.slice(0, MAX_MATCHES - lines.length))
+        lines.push(`${file.shown}:${m.line}:${m.text}`);
     }
     const capped = tally.matches > MAX_MATCHES;
 
@@ -320,7 +356,10 @@ export const grepTool = defineTool({
     if (skipped) notes.push(skipped);
 
     const body = lines.length === 0 ? "no matches" : lines.join("\n");
-    const display = lines.length === 0 ? "no matches" : `${lines.length}${capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
+    const display =
+      lines.length === 0
+        ? "no matches"
+        : `${lines.length}${capped ? "+" : ""} ${lines.length === 1 ? "match" : "matches"} in ${plural(files, "file")}`;
     return { forModel: [body, ...notes].join("\n"), display };
   },
 });

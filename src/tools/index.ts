@@ -16,10 +16,24 @@ import { writeFileTool } from "./write-file.js";
 
 export function builtinTools(): AnyTool[] {
   return [
-    readFileTool, writeFileTool, editFileTool, applyPatchTool, listDirTool, grepTool, globTool,
-    runCommandTool, taskOutputTool, taskListTool, taskKillTool,
-    webFetchTool, webSearchTool,
-    gitStatusTool, gitDiffTool, gitLogTool, gitCommitTool,
-    todoWriteTool, todoReadTool,
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    applyPatchTool,
+    listDirTool,
+    grepTool,
+    globTool,
+    runCommandTool,
+    taskOutputTool,
+    taskListTool,
+    taskKillTool,
+    webFetchTool,
+    webSearchTool,
+    gitStatusTool,
+    gitDiffTool,
+    gitLogTool,
+    gitCommitTool,
+    todoWriteTool,
+    todoReadTool,
   ];
 }

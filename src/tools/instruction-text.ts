@@ -23,7 +23,7 @@ export function stripInvisible(text: string): { text: string; removed: number } 
 
 /** A text file's first bytes, or why it could not be read as text. */
 export type TextPrefix =
-  | { ok: true; text: string; /** false when the file goes on past `maxBytes` */ complete: boolean }
+  | { ok: true; text: string /** false when the file goes on past `maxBytes` */; complete: boolean }
   | { ok: false; missing: boolean; reason: string };
 
 /**
@@ -37,7 +37,11 @@ export function readTextPrefix(path: string, maxBytes: number): TextPrefix {
     fd = openSync(path, "r");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", reason: `cannot read (${code ?? String(err)})` };
+    return {
+      ok: false,
+      missing: code === "ENOENT" || code === "ENOTDIR",
+      reason: `cannot read (${code ?? String(err)})`,
+    };
   }
   try {
     if (fstatSync(fd).isDirectory()) return { ok: false, missing: false, reason: "is a directory, not a file" };

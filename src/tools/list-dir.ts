@@ -10,8 +10,12 @@ import { resolveWalkRoot } from "./walk-root.js";
 export const MAX_LIST_ENTRIES = 1000;
 
 const params = z.object({
-  path: z.optional(z.string()).check(z.describe("Directory to list, relative to the workspace or absolute (default: the workspace).")),
-  depth: z.optional(z.int().check(z.minimum(1), z.maximum(5))).check(z.describe("How many levels to show, 1-5 (default 1: only the directory's own entries).")),
+  path: z
+    .optional(z.string())
+    .check(z.describe("Directory to list, relative to the workspace or absolute (default: the workspace).")),
+  depth: z
+    .optional(z.int().check(z.minimum(1), z.maximum(5)))
+    .check(z.describe("How many levels to show, 1-5 (default 1: only the directory's own entries).")),
 });
 
 async function label(entry: WalkEntry, abs: string): Promise<string> {
@@ -49,7 +53,12 @@ export const listDirTool = defineTool({
     let listed = 0;
     let ignoredFiles = 0;
     let cut = false;
-    const walker = walk(root.abs, { signal: ctx.signal, ignoreRoot: ctx.workspace, maxDepth: args.depth ?? 1, yieldIgnored: true });
+    const walker = walk(root.abs, {
+      signal: ctx.signal,
+      ignoreRoot: ctx.workspace,
+      maxDepth: args.depth ?? 1,
+      yieldIgnored: true,
+    });
     for await (const entry of walker) {
       if (entry.ignored && entry.type !== "dir") {
         ignoredFiles++;
@@ -68,7 +77,8 @@ export const listDirTool = defineTool({
     if (listed === 0 && ignoredFiles === 0) notes.push("(empty)");
     if (cut) notes.push(`[${MAX_LIST_ENTRIES} entries shown; list a subdirectory or use a smaller depth for the rest]`);
     if (ignoredFiles > 0) notes.push(`[${ignoredFiles} ignored file${ignoredFiles === 1 ? "" : "s"} not shown]`);
-    if (walker.unreadable > 0) notes.push(`[${walker.unreadable} unreadable director${walker.unreadable === 1 ? "y" : "ies"} not listed]`);
+    if (walker.unreadable > 0)
+      notes.push(`[${walker.unreadable} unreadable director${walker.unreadable === 1 ? "y" : "ies"} not listed]`);
     const display = `${root.shown}: ${listed}${cut ? "+" : ""} entr${listed === 1 ? "y" : "ies"}`;
     return { forModel: [header, ...lines, ...notes].join("\n"), display };
   },

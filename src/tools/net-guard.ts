@@ -105,7 +105,8 @@ function classifyV4(bytes: readonly number[]): AddressClass {
 function classifyV6(g: number[]): AddressClass {
   const embedded = (hi: number, lo: number) => classifyV4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (g[0] === 0xfd00 && g[1] === 0xec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return "cloud metadata";
+  if (g[0] === 0xfd00 && g[1] === 0xec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254)
+    return "cloud metadata";
   if (zeroUpTo(8)) return "unspecified";
   if (zeroUpTo(7) && g[7] === 1) return "loopback";
   // IPv4-mapped (::ffff:a.b.c.d) and the old IPv4-compatible form (::a.b.c.d) reach IPv4 hosts.
@@ -133,7 +134,13 @@ export function classifyAddress(text: string): AddressClass | null {
 }
 
 /** Names that reach metadata services or this machine whatever DNS says. */
-const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"]);
+const METADATA_NAMES = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 
 /**
  * The class of a URL's hostname when it can be known before DNS (an IP literal, localhost, a

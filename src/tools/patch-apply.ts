@@ -75,7 +75,9 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
     // Identical hunks later in the patch take the next occurrences, as the search goes on after
     // each hunk: with as many copies as places left, the first place is this hunk's.
     const copies = hunks.slice(index).filter((h) => sameHunk(h, hunk)).length;
-    const edit = locate(finder, hunk, cursor, edits, label, copies) ?? locate(finder, trimBlankContext(hunk), cursor, edits, label, copies);
+    const edit =
+      locate(finder, hunk, cursor, edits, label, copies) ??
+      locate(finder, trimBlankContext(hunk), cursor, edits, label, copies);
     if (!edit) throw new ToolError(notFound(finder, doc.lines, hunk, label));
     edits.push(edit);
     cursor = edit.at + edit.length;
@@ -122,13 +124,23 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
 }
 
 const sameHunk = (a: Hunk, b: Hunk): boolean =>
-  a.anchor === b.anchor && a.hintLine === b.hintLine && a.oldLines.length === b.oldLines.length && a.oldLines.every((l, k) => l === b.oldLines[k]);
+  a.anchor === b.anchor &&
+  a.hintLine === b.hintLine &&
+  a.oldLines.length === b.oldLines.length &&
+  a.oldLines.every((l, k) => l === b.oldLines[k]);
 
 /**
  * Finds where a hunk goes: after its anchors, after the previous hunk, then anywhere free.
  * `copies` counts this hunk and the identical ones after it in the patch.
  */
-function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit[], label: string, copies = 1): Edit | null {
+function locate(
+  finder: Finder,
+  hunk: Hunk,
+  cursor: number,
+  taken: readonly Edit[],
+  label: string,
+  copies = 1,
+): Edit | null {
   const old = hunk.oldLines;
   let from = cursor;
   let anchorAt: number | null = null;
@@ -138,7 +150,10 @@ function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit
     if (found < 0) {
       // A Codex `@@ line` names a line the change comes after; applying the hunk elsewhere would be
       // a silent guess. git's truncated function name after `@@ -1,2 +1,2 @@` is only a hint.
-      if (hunk.anchorRequired) throw new ToolError(`${label}: the anchor line "@@ ${anchor}" is not in the file. Read the file again and copy the line exactly, or drop the anchor.`);
+      if (hunk.anchorRequired)
+        throw new ToolError(
+          `${label}: the anchor line "@@ ${anchor}" is not in the file. Read the file again and copy the line exactly, or drop the anchor.`,
+        );
       break;
     }
     anchorAt = found;
@@ -159,9 +174,13 @@ function locate(finder: Finder, hunk: Hunk, cursor: number, taken: readonly Edit
   }
   const choose = (found: number[], firstWins: boolean): number | null => {
     if (found.length === 0) return null;
-    if (hint !== undefined) return found.reduce((best, at) => (Math.abs(at - hint) < Math.abs(best - hint) ? at : best));
+    if (hint !== undefined)
+      return found.reduce((best, at) => (Math.abs(at - hint) < Math.abs(best - hint) ? at : best));
     if (found.length <= copies || firstWins) return found[0]!;
-    const where = found.slice(0, 5).map((at) => at + 1).join(", ");
+    const where = found
+      .slice(0, 5)
+      .map((at) => at + 1)
+      .join(", ");
     throw new ToolError(
       `${label} matches ${found.length} places (starting at lines ${where}${found.length > 5 ? ", ..." : ""}). ` +
         `Add more unchanged context lines, or an "@@ <line above the change>" anchor line such as the enclosing function's signature, so it matches exactly one place.`,
@@ -259,7 +278,9 @@ function alignKept(oldLines: readonly string[], newLines: readonly string[]): nu
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
       table[i * width + j] =
-        oldLines[i] === newLines[j] ? table[(i + 1) * width + j + 1]! + 1 : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
+        oldLines[i] === newLines[j]
+          ? table[(i + 1) * width + j + 1]! + 1
+          : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
     }
   }
   for (let i = 0, j = 0; i < n && j < m; ) {

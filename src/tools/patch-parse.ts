@@ -61,11 +61,20 @@ export function parsePatch(text: string): FileOp[] {
   if (begin >= 0 || firstHeader >= 0) {
     ops = parseCodex(lines, begin >= 0 ? begin + 1 : firstHeader, end);
   } else {
-    const first = lines.findIndex((l, i) => i >= start && i < end && (l.startsWith("diff --git ") || isFilePair(lines, i)));
+    const first = lines.findIndex(
+      (l, i) => i >= start && i < end && (l.startsWith("diff --git ") || isFilePair(lines, i)),
+    );
     if (first < 0) {
       const hunkAt = lines.findIndex((l, i) => i >= start && i < end && l.startsWith("@@"));
-      if (hunkAt >= 0) fail(hunkAt, 'a hunk needs a file header before it: "--- a/path" and "+++ b/path" lines, or use "*** Update File: path"');
-      fail(start, `expected "*** Begin Patch" (Codex patch format) or a unified diff ("--- a/path", "+++ b/path", "@@ ... @@"), got ${show(lines[start] ?? "")}`);
+      if (hunkAt >= 0)
+        fail(
+          hunkAt,
+          'a hunk needs a file header before it: "--- a/path" and "+++ b/path" lines, or use "*** Update File: path"',
+        );
+      fail(
+        start,
+        `expected "*** Begin Patch" (Codex patch format) or a unified diff ("--- a/path", "+++ b/path", "@@ ... @@"), got ${show(lines[start] ?? "")}`,
+      );
     }
     start = first;
     ops = parseUnified(lines, start, end);
@@ -125,7 +134,10 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
     // Leading spaces before a header are read as Codex reads them: `  *** Update File: x`.
     const header = FILE_HEADER.exec(line.trim());
     if (!header) {
-      fail(i, `expected "*** Add File: <path>", "*** Update File: <path>", "*** Delete File: <path>" or "*** End Patch", got ${show(line)}`);
+      fail(
+        i,
+        `expected "*** Add File: <path>", "*** Update File: <path>", "*** Delete File: <path>" or "*** End Patch", got ${show(line)}`,
+      );
     }
     const path = header[2]!;
     if (path === "") fail(i, `"*** ${header[1]} File:" needs a path after the colon`);
@@ -161,7 +173,10 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
       const parsed = parseCodexHunks(lines, i, end, path);
       i = parsed.next;
       if (parsed.hunks.length === 0 && moveTo === undefined) {
-        fail(at, `"*** Update File: ${path}" has no changes; add a hunk of " " (context), "-" (remove) and "+" (add) lines`);
+        fail(
+          at,
+          `"*** Update File: ${path}" has no changes; add a hunk of " " (context), "-" (remove) and "+" (add) lines`,
+        );
       }
       ops.push({ type: "update", path, ...(moveTo !== undefined ? { moveTo } : {}), hunks: parsed.hunks });
     }
@@ -235,7 +250,10 @@ function parseCodexHunks(lines: string[], i: number, end: number, path: string):
       d.hunk.newLines.push(line);
       d.looseBlanks++;
     } else {
-      fail(i, `in the changes to "${path}", every line must start with " " (context), "-" (remove) or "+" (add), or be "@@ ...", "*** End of File" or a "*** ... File:" header; got ${show(line)}. Add a leading space to unchanged lines.`);
+      fail(
+        i,
+        `in the changes to "${path}", every line must start with " " (context), "-" (remove) or "+" (add), or be "@@ ...", "*** End of File" or a "*** ... File:" header; got ${show(line)}. Add a leading space to unchanged lines.`,
+      );
     }
   }
   finish();
@@ -289,14 +307,20 @@ function parseUnified(lines: string[], i: number, end: number): FileOp[] {
     if (file.git) {
       const paths = gitHeaderPaths(line.slice("diff --git ".length));
       if (paths) [file.oldPath, file.newPath] = paths;
-      for (i++; i < end && !isFilePair(lines, i) && !lines[i]!.startsWith("diff --git ") && !lines[i]!.startsWith("@@"); i++) {
+      for (
+        i++;
+        i < end && !isFilePair(lines, i) && !lines[i]!.startsWith("diff --git ") && !lines[i]!.startsWith("@@");
+        i++
+      ) {
         const meta = lines[i]!;
         if (meta.startsWith("new file mode")) file.newFile = true;
         else if (meta.startsWith("deleted file mode")) file.deleted = true;
         else if (meta.startsWith("rename from ")) file.oldPath = unquote(meta.slice(12));
         else if (meta.startsWith("rename to ")) file.newPath = unquote(meta.slice(10));
-        else if (meta.startsWith("copy from ") || meta.startsWith("copy to ")) fail(i, "copies are not supported; add the new file with its full content instead");
-        else if (meta.startsWith("Binary files ") || meta.startsWith("GIT binary patch")) fail(i, "binary patches are not supported");
+        else if (meta.startsWith("copy from ") || meta.startsWith("copy to "))
+          fail(i, "copies are not supported; add the new file with its full content instead");
+        else if (meta.startsWith("Binary files ") || meta.startsWith("GIT binary patch"))
+          fail(i, "binary patches are not supported");
         else if (!/^(index |similarity index |dissimilarity index |old mode |new mode )/.test(meta)) break;
       }
     }
@@ -306,8 +330,11 @@ function parseUnified(lines: string[], i: number, end: number): FileOp[] {
       // Strip git's a/ and b/ prefixes; in a plain diff only when both sides (or /dev/null) agree on them.
       const prefixed =
         file.git ||
-        ((oldName === null || oldName.startsWith("a/")) && (newName === null || newName.startsWith("b/")) && (oldName ?? newName) !== null);
-      const strip = (name: string, prefix: string): string => (prefixed && name.startsWith(prefix) ? name.slice(2) : name);
+        ((oldName === null || oldName.startsWith("a/")) &&
+          (newName === null || newName.startsWith("b/")) &&
+          (oldName ?? newName) !== null);
+      const strip = (name: string, prefix: string): string =>
+        prefixed && name.startsWith(prefix) ? name.slice(2) : name;
       if (oldName === null) file.newFile = true;
       else file.oldPath = strip(oldName, "a/");
       if (newName === null) file.deleted = true;
@@ -328,10 +355,12 @@ function parseUnified(lines: string[], i: number, end: number): FileOp[] {
 
 function unifiedOp(file: UnifiedFile, hunks: Hunk[]): FileOp | null {
   const path = file.newFile ? file.newPath : file.oldPath;
-  if (path === undefined || path === "") fail(file.at, 'could not read the file name; expected "--- a/path" and "+++ b/path" lines');
+  if (path === undefined || path === "")
+    fail(file.at, 'could not read the file name; expected "--- a/path" and "+++ b/path" lines');
   if (file.newFile && file.deleted) fail(file.at, `"${path}" is both added and deleted`);
   if (file.newFile) {
-    if (hunks.some((h) => h.oldLines.length > 0)) fail(file.at, `"${path}" is a new file (/dev/null), so its hunks may only have "+" lines`);
+    if (hunks.some((h) => h.oldLines.length > 0))
+      fail(file.at, `"${path}" is a new file (/dev/null), so its hunks may only have "+" lines`);
     const body = hunks.flatMap((h) => h.newLines);
     const noEol = hunks.some((h) => h.finalNewline === false);
     return { type: "add", path, content: body.length ? body.join("\n") + (noEol ? "" : "\n") : "" };
@@ -421,7 +450,9 @@ const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", 
 function unquote(raw: string): string {
   const m = /^"((?:[^"\\]|\\.)*)"/.exec(raw.trim());
   if (!m) return raw.trim();
-  const bytes = m[1]!.replace(/\\([0-7]{3}|.)/g, (_, e: string) => (e.length === 3 ? String.fromCharCode(parseInt(e, 8)) : (ESCAPES[e] ?? e)));
+  const bytes = m[1]!.replace(/\\([0-7]{3}|.)/g, (_, e: string) =>
+    e.length === 3 ? String.fromCharCode(parseInt(e, 8)) : (ESCAPES[e] ?? e),
+  );
   // Characters beyond one byte were not written by git (it escapes them): keep such a name as it is.
   return /^[\x00-\xff]*$/.test(bytes) ? Buffer.from(bytes, "latin1").toString("utf8") : bytes;
 }

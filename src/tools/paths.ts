@@ -56,7 +56,11 @@ export interface WriteBoundary {
 
 export const PROTECTED_PATHS = [".git/hooks", ".git/config", ".nanohermes"];
 
-export const defaultBoundary = (): WriteBoundary => ({ readOnly: false, extraRoots: [], protectedPaths: PROTECTED_PATHS });
+export const defaultBoundary = (): WriteBoundary => ({
+  readOnly: false,
+  extraRoots: [],
+  protectedPaths: PROTECTED_PATHS,
+});
 
 const canonicalRoots = new Map<string, string>();
 
@@ -75,7 +79,12 @@ export function canonicalRoot(root: string): string {
  * found it) is allowed: inside the workspace or an extra root, outside every protected path,
  * and not in read-only mode. `abs` is the path as asked, for the message.
  */
-export function checkWritable(workspace: string, abs: string, real: string, boundary: WriteBoundary = defaultBoundary()): void {
+export function checkWritable(
+  workspace: string,
+  abs: string,
+  real: string,
+  boundary: WriteBoundary = defaultBoundary(),
+): void {
   if (boundary.readOnly) throw new ToolError(`refusing to write ${abs}: the sandbox is read-only`);
   const root = canonicalRoot(workspace);
   const via = real !== abs ? ` (it resolves to ${real})` : "";
@@ -86,7 +95,9 @@ export function checkWritable(workspace: string, abs: string, real: string, boun
   if (inWorkspace) {
     for (const p of boundary.protectedPaths) {
       if (isInside(join(root, p), real)) {
-        throw new ToolError(`refusing to write ${displayPath(root, real)}: ${p} is protected (set "allowProtectedWrites": true in config.json to allow it)`);
+        throw new ToolError(
+          `refusing to write ${displayPath(root, real)}: ${p} is protected (set "allowProtectedWrites": true in config.json to allow it)`,
+        );
       }
     }
   }
@@ -97,7 +108,12 @@ export function checkWritable(workspace: string, abs: string, real: string, boun
  * target with checkWritable, and returns the walk (the caller closes it). Links inside the roots
  * keep working; a link (or a swapped directory) leading out is refused or cannot redirect.
  */
-export function writableWalk(workspace: string, abs: string, boundary: WriteBoundary | undefined, opts: WalkOptions = { followFinal: true }): Walked {
+export function writableWalk(
+  workspace: string,
+  abs: string,
+  boundary: WriteBoundary | undefined,
+  opts: WalkOptions = { followFinal: true },
+): Walked {
   const w = walk(abs, opts);
   try {
     checkWritable(workspace, abs, w.real, boundary);

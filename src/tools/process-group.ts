@@ -94,7 +94,10 @@ export function stopGroup(pid: number | undefined, graceMs = KILL_GRACE_MS): Pro
  * Calls `done` once the leader exited and both pipes ended; when a grandchild keeps them open,
  * stops reading them shortly after the exit instead of waiting for it forever.
  */
-export function onExitDrained(child: GroupChild, done: (code: number | null, signal: NodeJS.Signals | null) => void): void {
+export function onExitDrained(
+  child: GroupChild,
+  done: (code: number | null, signal: NodeJS.Signals | null) => void,
+): void {
   child.on("exit", (code, signal) => {
     const drained = () => child.stdout.readableEnded && child.stderr.readableEnded;
     if (drained()) return done(code, signal);

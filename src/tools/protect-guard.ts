@@ -28,7 +28,9 @@ export type GuardEnd = () => string | null;
 export function beginGuard(ctx: ToolContext, prefix: string[]): GuardEnd | null {
   const sandbox = ctx.sandbox;
   if (!sandbox || prefix.length === 0 || sandbox.mode === "read-only" || sandbox.mode === "off") return null;
-  const set: ProtectedSet = protectedSet(writableRootsOf({ workspace: ctx.workspace, writableRoots: sandbox.writableRoots }));
+  const set: ProtectedSet = protectedSet(
+    writableRootsOf({ workspace: ctx.workspace, writableRoots: sandbox.writableRoots }),
+  );
   const store = ctx.session?.store;
   let state = store?.get(STORE_KEY) as GuardState | undefined;
   if (!state) {

@@ -13,11 +13,14 @@ const MAX_LINE_CHARS = 2000;
 const params = z.object({
   path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
   offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line to read, 1-based (default 1).")),
-  limit: z.optional(z.int().check(z.minimum(1))).check(z.describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`)),
+  limit: z
+    .optional(z.int().check(z.minimum(1)))
+    .check(z.describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`)),
 });
 
 function formatLine(n: number, line: string): string {
-  const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]` : line;
+  const text =
+    line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]` : line;
   return `${String(n).padStart(6)}\t${text}`;
 }
 
@@ -28,7 +31,12 @@ function footer(first: number, last: number, total: number | null, path: string)
 }
 
 /** Streams only the requested window, so a file larger than the read cap can still be paged. */
-async function readWindow(handle: fs.FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean }> {
+async function readWindow(
+  handle: fs.FileHandle,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ lines: string[]; more: boolean }> {
   const { createInterface } = await import("node:readline");
   const stream = handle.createReadStream({ encoding: "utf8", signal, start: 0, autoClose: false });
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
@@ -62,7 +70,8 @@ export const readFileTool = defineTool({
   params,
   truncate: "head",
   moreHint: "Read the rest with offset/limit.",
-  summarize: (a) => `${a.path}${a.offset || a.limit ? ` (lines ${a.offset ?? 1}-${a.limit ? (a.offset ?? 1) + a.limit - 1 : "end"})` : ""}`,
+  summarize: (a) =>
+    `${a.path}${a.offset || a.limit ? ` (lines ${a.offset ?? 1}-${a.limit ? (a.offset ?? 1) + a.limit - 1 : "end"})` : ""}`,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, abs);
@@ -86,10 +95,16 @@ export const readFileTool = defineTool({
 });
 
 /** read_file on an open descriptor: the type and binary checks, then the window or the whole text. */
-async function readOpen(handle: fs.FileHandle, shown: string, args: { path: string; offset?: number | undefined; limit?: number | undefined }, signal: AbortSignal) {
+async function readOpen(
+  handle: fs.FileHandle,
+  shown: string,
+  args: { path: string; offset?: number | undefined; limit?: number | undefined },
+  signal: AbortSignal,
+) {
   const stat = await handle.stat();
   if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries`);
-  if (!stat.isFile()) throw new ToolError(`${shown} is ${fileType(stat)}, not a regular file; read_file reads regular files only`);
+  if (!stat.isFile())
+    throw new ToolError(`${shown} is ${fileType(stat)}, not a regular file; read_file reads regular files only`);
 
   const sample = Buffer.alloc(Math.min(8192, stat.size));
   await handle.read(sample, 0, sample.length, 0);
@@ -110,7 +125,10 @@ async function readOpen(handle: fs.FileHandle, shown: string, args: { path: stri
     if (lines.length === 0) throw new ToolError(`${shown} has fewer than ${offset} lines`);
     const body = lines.map((l, i) => formatLine(offset + i, l)).join("\n");
     const last = offset + lines.length - 1;
-    return { forModel: body + (more ? footer(offset, last, null, args.path) : ""), display: `${shown}: lines ${offset}-${last}` };
+    return {
+      forModel: body + (more ? footer(offset, last, null, args.path) : ""),
+      display: `${shown}: lines ${offset}-${last}`,
+    };
   }
 
   const text = (await readAll(handle, stat.size)).toString("utf8");

@@ -5,7 +5,14 @@ import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import * as z from "../protocol/zod.js";
 import { ABORT_GRACE_MS, DeadlineExceeded, KIND_DEADLINE_MS, settle, StopAbandoned } from "./deadline.js";
-import { ToolError, type AnyTool, type CommandSandbox, type SessionTools, type ToolOutput, type WebOptions } from "./define.js";
+import {
+  ToolError,
+  type AnyTool,
+  type CommandSandbox,
+  type SessionTools,
+  type ToolOutput,
+  type WebOptions,
+} from "./define.js";
 import type { WriteBoundary } from "./paths.js";
 import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
 import type { HookEvent } from "../config/hooks.js";
@@ -28,8 +35,17 @@ export interface HookRun {
  */
 export interface ToolHooks {
   readonly size: number;
-  pre(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ blocked: false; runs: HookRun[] } | { blocked: true; message: string; runs: HookRun[] }>;
-  post(tool: string, args: Record<string, unknown>, result: { status: string; forModel: string }, signal?: AbortSignal): Promise<{ warning?: string; runs: HookRun[] }>;
+  pre(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<{ blocked: false; runs: HookRun[] } | { blocked: true; message: string; runs: HookRun[] }>;
+  post(
+    tool: string,
+    args: Record<string, unknown>,
+    result: { status: string; forModel: string },
+    signal?: AbortSignal,
+  ): Promise<{ warning?: string; runs: HookRun[] }>;
 }
 
 export interface ToolCall {
@@ -54,7 +70,9 @@ export type Authorize = (
   args: Record<string, unknown>,
   call: ToolCall,
   who?: Asker,
-) => Promise<{ allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean }>;
+) => Promise<
+  { allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean }
+>;
 
 /** A subagent whose call needs approval: the card says who asks, and its board row shows it waits. */
 export interface Asker {
@@ -77,7 +95,10 @@ export interface ExecuteEnv {
   /** PreToolUse / PostToolUse hooks; none when absent. */
   hooks?: ToolHooks | null;
   /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
-  checkpoint?: { before(tool: AnyTool, args: Record<string, unknown>): Promise<void>; after(tool: AnyTool, args: Record<string, unknown>): Promise<void> };
+  checkpoint?: {
+    before(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+    after(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+  };
   /** After a forced stop, how long a tool gets to end by itself before nobody waits (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
 }
@@ -190,7 +211,10 @@ export class ToolRegistry {
       };
     }
     if (data === null || typeof data !== "object" || Array.isArray(data)) {
-      return { ok: false, error: `invalid arguments for ${tool.name}: expected a JSON object, got ${Array.isArray(data) ? "an array" : JSON.stringify(data)}.` };
+      return {
+        ok: false,
+        error: `invalid arguments for ${tool.name}: expected a JSON object, got ${Array.isArray(data) ? "an array" : JSON.stringify(data)}.`,
+      };
     }
     const parsed = tool.params.safeParse(data);
     if (!parsed.success) {
@@ -215,14 +239,25 @@ export class ToolRegistry {
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
     // Known once the arguments are valid; a denied call's card keeps it (and its kind).
     let summary: string | undefined;
-    const finish = (status: ToolStatus, rawForModel: string, rawDisplay: string, tool?: AnyTool, rawWarning?: string): ToolCallResult => {
+    const finish = (
+      status: ToolStatus,
+      rawForModel: string,
+      rawDisplay: string,
+      tool?: AnyTool,
+      rawWarning?: string,
+    ): ToolCallResult => {
       // Known secrets never leave a tool: not to the model, the session, the events or the screen.
       const forModel = redact(rawForModel);
       const display = redact(rawDisplay);
       // A hook's warning is kept whole at the end, however much of the result had to be cut.
       const warning = rawWarning ? `\n\n[warning] ${headBytes(redact(rawWarning), 4_096)}` : "";
       const room = MAX_RESULT_BYTES - byteLength(warning);
-      const capped = clampResult(forModel, { maxBytes: room, strategy: tool?.truncate ?? "head", ...(tool?.moreHint ? { hint: tool.moreHint } : {}) }) + warning;
+      const capped =
+        clampResult(forModel, {
+          maxBytes: room,
+          strategy: tool?.truncate ?? "head",
+          ...(tool?.moreHint ? { hint: tool.moreHint } : {}),
+        }) + warning;
       env.emit({
         type: "tool.completed",
         ...ids,
@@ -234,7 +269,11 @@ export class ToolRegistry {
         durationMs: started === null ? 0 : Math.round(performance.now() - started),
         ...(waitedMs !== undefined ? { waitedMs } : {}),
         ...(tool ? { kind: tool.kind } : notStarted ? { kind: notStarted.kind } : {}),
-        ...(summary !== undefined ? { summary: redact(summary) } : notStarted ? { summary: redact(notStarted.summary) } : {}),
+        ...(summary !== undefined
+          ? { summary: redact(summary) }
+          : notStarted
+            ? { summary: redact(notStarted.summary) }
+            : {}),
         ...(started === null && notStarted ? { args: notStarted.args } : {}),
       });
       return { status, forModel: capped, display };
@@ -258,7 +297,11 @@ export class ToolRegistry {
     // A call that is bound to fail (an edit whose text is not in the file) fails before anyone is asked.
     if (tool.precheck) {
       try {
-        await tool.precheck(args, { workspace: env.workspace, signal: env.signal, ...(env.boundary ? { boundary: env.boundary } : {}) });
+        await tool.precheck(args, {
+          workspace: env.workspace,
+          signal: env.signal,
+          ...(env.boundary ? { boundary: env.boundary } : {}),
+        });
       } catch (error) {
         if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
         const system = describeSystemError(error);
@@ -298,7 +341,8 @@ export class ToolRegistry {
     }
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
     started = performance.now();
-    if (env.signal.aborted) return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
+    if (env.signal.aborted)
+      return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
     await env.checkpoint?.before(tool, runArgs);
     // The tool's own signal: the forced stop, or this call's deadline.
@@ -314,13 +358,19 @@ export class ToolRegistry {
       const work = tool.run(runArgs, {
         workspace: env.workspace,
         signal: controller.signal,
-        output: (stream, chunk) => env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
+        output: (stream, chunk) =>
+          env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
         ...(env.boundary ? { boundary: env.boundary } : {}),
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
         ...(env.session ? { session: env.session } : {}),
         ...(env.web ? { web: env.web } : {}),
       });
-      const out = await settle(work, { deadlineMs, graceMs: env.abortGraceMs ?? ABORT_GRACE_MS, stop: env.signal, controller });
+      const out = await settle(work, {
+        deadlineMs,
+        graceMs: env.abortGraceMs ?? ABORT_GRACE_MS,
+        stop: env.signal,
+        controller,
+      });
       const result: ToolOutput = typeof out === "string" ? { forModel: out } : out;
       if (env.signal.aborted) {
         return finish("aborted", `[interrupted]\n${result.forModel}`, "interrupted", tool);
@@ -337,10 +387,20 @@ export class ToolRegistry {
     } catch (error) {
       if (error instanceof DeadlineExceeded) {
         const what = `${tool.name} gave no result within ${Math.round(error.ms / 1000)} s; it was stopped (anything it started may still finish in the background)`;
-        return finish("error", `${what}. Try a smaller step, or check why it waits (a FIFO, a device, a server that does not answer).`, `no result within ${Math.round(error.ms / 1000)} s`, tool);
+        return finish(
+          "error",
+          `${what}. Try a smaller step, or check why it waits (a FIFO, a device, a server that does not answer).`,
+          `no result within ${Math.round(error.ms / 1000)} s`,
+          tool,
+        );
       }
       if (error instanceof StopAbandoned) {
-        return finish("aborted", `[interrupted] the user stopped this tool; ${error.message}, so the turn went on without its result`, "interrupted", tool);
+        return finish(
+          "aborted",
+          `[interrupted] the user stopped this tool; ${error.message}, so the turn went on without its result`,
+          "interrupted",
+          tool,
+        );
       }
       if (abortedError(error, env.signal)) {
         const why = error instanceof ToolError ? ` (${error.message})` : "";

@@ -56,7 +56,14 @@ export interface RgMatch {
 type RgOutcome<T> = { ok: true; items: T[]; capped: boolean } | { ok: false; reason: string };
 
 /** Runs rg, hands each stdout line to `take` until it returns false (enough), then stops rg. */
-function runRg<T>(rg: string, args: string[], cwd: string, signal: AbortSignal, parse: (line: string) => T | null, limit: number): Promise<RgOutcome<T>> {
+function runRg<T>(
+  rg: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal,
+  parse: (line: string) => T | null,
+  limit: number,
+): Promise<RgOutcome<T>> {
   return new Promise((resolve) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const items: T[] = [];
@@ -103,7 +110,18 @@ interface RgJson {
 }
 
 /** Matching lines, in path order, at most `limit` (+ whether more exist). */
-export async function rgGrep(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal; limit: number }): Promise<RgOutcome<RgMatch>> {
+export async function rgGrep(
+  rg: string,
+  o: {
+    root: string;
+    target: string;
+    pattern: string;
+    ignoreCase: boolean;
+    glob: string | undefined;
+    signal: AbortSignal;
+    limit: number;
+  },
+): Promise<RgOutcome<RgMatch>> {
   const all = await rgGrepOnce(rg, o, false, UNSORTED_CAP);
   if (!all.ok || !all.capped) {
     if (!all.ok) return all;
@@ -114,30 +132,80 @@ export async function rgGrep(rg: string, o: { root: string; target: string; patt
   return rgGrepOnce(rg, o, true, o.limit);
 }
 
-function rgGrepOnce(rg: string, o: { root: string; target: string; pattern: string; ignoreCase: boolean; glob: string | undefined; signal: AbortSignal }, sorted: boolean, limit: number): Promise<RgOutcome<RgMatch>> {
+function rgGrepOnce(
+  rg: string,
+  o: {
+    root: string;
+    target: string;
+    pattern: string;
+    ignoreCase: boolean;
+    glob: string | undefined;
+    signal: AbortSignal;
+  },
+  sorted: boolean,
+  limit: number,
+): Promise<RgOutcome<RgMatch>> {
   // --encoding utf-8 decodes invalid bytes to U+FFFD, as the built-in path does, so `.` matches them.
-  const args = [...COMMON, ...SEARCH, ...(sorted ? SORTED : []), "--json", "--encoding", "utf-8", ...(o.ignoreCase ? ["--ignore-case"] : []), ...(o.glob !== undefined ? ["--glob", o.glob] : []), "--regexp", o.pattern, "--", o.target];
+  const args = [
+    ...COMMON,
+    ...SEARCH,
+    ...(sorted ? SORTED : []),
+    "--json",
+    "--encoding",
+    "utf-8",
+    ...(o.ignoreCase ? ["--ignore-case"] : []),
+    ...(o.glob !== undefined ? ["--glob", o.glob] : []),
+    "--regexp",
+    o.pattern,
+    "--",
+    o.target,
+  ];
   const parse = (line: string): RgMatch | null => {
     if (!line.startsWith('{"type":"match"')) return null;
     const event = JSON.parse(line) as RgJson;
     const path = event.data?.path?.text;
     // Lines that are not valid UTF-8 come as base64 bytes; decode them the way the built-in path does.
     const lines = event.data?.lines;
-    const text = lines?.text ?? (lines?.bytes !== undefined ? Buffer.from(lines.bytes, "base64").toString("utf8") : undefined);
+    const text =
+      lines?.text ?? (lines?.bytes !== undefined ? Buffer.from(lines.bytes, "base64").toString("utf8") : undefined);
     if (path === undefined || text === undefined || event.data?.line_number === undefined) return null;
-    return { path: path.startsWith("./") ? path.slice(2) : path, line: event.data.line_number, text: text.replace(/\r?\n$/, "") };
+    return {
+      path: path.startsWith("./") ? path.slice(2) : path,
+      line: event.data.line_number,
+      text: text.replace(/\r?\n$/, ""),
+    };
   };
   return runRg(rg, args, o.root, o.signal, parse, limit);
 }
 
 /** Every file a search of `root` would consider (the glob applied, big and binary files included), unsorted. */
-export function rgCandidates(rg: string, o: { root: string; glob: string | undefined; signal: AbortSignal }): Promise<RgOutcome<string>> {
+export function rgCandidates(
+  rg: string,
+  o: { root: string; glob: string | undefined; signal: AbortSignal },
+): Promise<RgOutcome<string>> {
   const args = [...COMMON, "--files", ...(o.glob !== undefined ? ["--glob", o.glob] : []), "."];
-  return runRg(rg, args, o.root, o.signal, (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null), Number.POSITIVE_INFINITY);
+  return runRg(
+    rg,
+    args,
+    o.root,
+    o.signal,
+    (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null),
+    Number.POSITIVE_INFINITY,
+  );
 }
 
 /** Files matching a glob, in path order, at most `limit`. */
-export function rgFiles(rg: string, o: { root: string; glob: string; signal: AbortSignal; limit: number }): Promise<RgOutcome<string>> {
+export function rgFiles(
+  rg: string,
+  o: { root: string; glob: string; signal: AbortSignal; limit: number },
+): Promise<RgOutcome<string>> {
   const args = [...COMMON, ...SORTED, "--files", "--glob", o.glob, "."];
-  return runRg(rg, args, o.root, o.signal, (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null), o.limit);
+  return runRg(
+    rg,
+    args,
+    o.root,
+    o.signal,
+    (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null),
+    o.limit,
+  );
 }

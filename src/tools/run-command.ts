@@ -21,10 +21,18 @@ const params = z.object({
   command: z.string().check(z.minLength(1), z.describe("Shell command (bash -c), run in the workspace directory.")),
   timeout_ms: z
     .optional(z.int().check(z.minimum(1), z.maximum(MAX_TIMEOUT_MS)))
-    .check(z.describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}; background jobs: no limit unless given).`)),
+    .check(
+      z.describe(
+        `Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}; background jobs: no limit unless given).`,
+      ),
+    ),
   background: z
     .optional(z.boolean())
-    .check(z.describe("Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.")),
+    .check(
+      z.describe(
+        "Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.",
+      ),
+    ),
 });
 
 export interface CommandResult {
@@ -82,7 +90,10 @@ export function runProcess(argv: string[], options: Omit<RunOptions, "prefix">):
   return new Promise((resolvePromise) => {
     const child = spawnGroup(argv, { cwd: options.cwd, env: options.env ?? commandEnv() });
     const out = { stdout: new BoundedOutput(STREAM_CAP_BYTES), stderr: new BoundedOutput(STREAM_CAP_BYTES) };
-    const live = { stdout: new LiveOutput("stdout", options.onOutput), stderr: new LiveOutput("stderr", options.onOutput) };
+    const live = {
+      stdout: new LiveOutput("stdout", options.onOutput),
+      stderr: new LiveOutput("stderr", options.onOutput),
+    };
     let timedOut = false;
     let aborted = false;
     let stopping = false;
@@ -175,7 +186,8 @@ export const runCommandTool = defineTool({
   // The command's own timeout, plus the time to kill its process group and collect the output.
   deadlineMs: (a) => (a.background ? 30_000 : (a.timeout_ms ?? DEFAULT_TIMEOUT_MS) + 15_000),
   async run(args, ctx) {
-    if (args.command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no program can receive");
+    if (args.command.includes("\0"))
+      throw new ToolError("the command contains a NUL byte, which no program can receive");
     if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
     const prefix = sandboxPrefix(ctx);
     const guard = beginGuard(ctx, prefix);

@@ -19,7 +19,8 @@ export interface FileRead {
 
 /** Throws a ToolError naming the file type when `st` is anything but a regular file. */
 export function requireRegular(st: Stats, shown: string): void {
-  if (!st.isFile()) throw new ToolError(`${shown} is ${fileType(st)}, not a regular file; refusing to read or write it`);
+  if (!st.isFile())
+    throw new ToolError(`${shown} is ${fileType(st)}, not a regular file; refusing to read or write it`);
 }
 
 /**
@@ -27,7 +28,12 @@ export function requireRegular(st: Stats, shown: string): void {
  * regular file before opening it, and again on the opened descriptor (it may have been swapped);
  * refuses files over `maxBytes` without reading them.
  */
-export async function readRegular(w: Walked, shown: string, maxBytes = Infinity, tooLarge?: string): Promise<FileRead | null> {
+export async function readRegular(
+  w: Walked,
+  shown: string,
+  maxBytes = Infinity,
+  tooLarge?: string,
+): Promise<FileRead | null> {
   const before = w.lstat();
   if (!before) return null;
   requireRegular(before, shown);
@@ -36,7 +42,8 @@ export async function readRegular(w: Walked, shown: string, maxBytes = Infinity,
     handle = await fs.open(w.at(), READ_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new ToolError(`${shown} was replaced by a symbolic link while it was being read`);
+    if ((error as NodeJS.ErrnoException).code === "ELOOP")
+      throw new ToolError(`${shown} was replaced by a symbolic link while it was being read`);
     throw error;
   }
   try {
@@ -59,7 +66,13 @@ export async function readRegular(w: Walked, shown: string, maxBytes = Infinity,
  * An existing file's permission bits are kept unless `mode` is given. Missing parents are not
  * made here (ENOENT): call `w.makeParents()` first where they should be.
  */
-export async function writeAtomic(w: Walked, data: string | Uint8Array, shown: string, mode?: number, opts: { syncDir?: boolean } = {}): Promise<void> {
+export async function writeAtomic(
+  w: Walked,
+  data: string | Uint8Array,
+  shown: string,
+  mode?: number,
+  opts: { syncDir?: boolean } = {},
+): Promise<void> {
   const old = w.lstat();
   if (old && !old.isFile() && !old.isSymbolicLink()) requireRegular(old, shown);
   const keep = mode ?? (old?.isFile() ? old.mode & 0o7777 : undefined);

@@ -11,7 +11,10 @@ const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
  * permission, not read, as the kernel's own walk. The value is the generic Linux one; on other
  * architectures the walk opens directories for reading instead.
  */
-const O_PATH = process.platform === "linux" && ["x64", "arm64", "arm", "ia32", "riscv64", "s390x"].includes(process.arch) ? 0o10000000 : 0;
+const O_PATH =
+  process.platform === "linux" && ["x64", "arm64", "arm", "ia32", "riscv64", "s390x"].includes(process.arch)
+    ? 0o10000000
+    : 0;
 const DIR_FLAGS = (O_PATH || O_RDONLY | O_NONBLOCK) | O_DIRECTORY | O_NOFOLLOW;
 /** Symlinks the walk resolves itself before giving up, as the kernel's own limit. */
 const MAX_LINKS = 40;
@@ -109,7 +112,9 @@ export class Walked {
   /** A path for `name` (default: the target) in the target's directory that follows nothing. */
   at(name = this.target()): string {
     if (this.missing.length > 0) {
-      throw Object.assign(new Error(`ENOENT: no such directory, ${join(this.dir.path, this.missing[0]!)}`), { code: "ENOENT" });
+      throw Object.assign(new Error(`ENOENT: no such directory, ${join(this.dir.path, this.missing[0]!)}`), {
+        code: "ENOENT",
+      });
     }
     return inDir(this.dir, name);
   }
@@ -141,7 +146,8 @@ export class Walked {
         this.stack.push(openDir(this.dir, name, path));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOTDIR" || code === "ELOOP") throw Object.assign(new Error(`${path} is not a directory`), { code: "ENOTDIR" });
+        if (code === "ENOTDIR" || code === "ELOOP")
+          throw Object.assign(new Error(`${path} is not a directory`), { code: "ENOTDIR" });
         throw error;
       }
       this.missing.shift();
@@ -198,7 +204,10 @@ export function walk(abs: string, opts: WalkOptions): Walked {
       // names: no links, no `..`. Creating them later fails on the file, as the kernel would.
       if (!st || (!last && !st.isDirectory() && !st.isSymbolicLink())) {
         const rest = [name, ...queue];
-        if (rest.includes("..")) throw new ToolError(`cannot resolve ${abs}: it goes through ${path}, which is not a directory, and back up with ..`);
+        if (rest.includes(".."))
+          throw new ToolError(
+            `cannot resolve ${abs}: it goes through ${path}, which is not a directory, and back up with ..`,
+          );
         return done(rest.at(-1)!, rest.slice(0, -1), join(cur.path, ...rest));
       }
       if (st.isSymbolicLink() && (!last || opts.followFinal)) {
@@ -215,7 +224,10 @@ export function walk(abs: string, opts: WalkOptions): Walked {
       } catch (error) {
         // ELOOP/ENOTDIR: swapped for a link or a file between the lstat and the open.
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ELOOP" || code === "ENOTDIR") throw new ToolError(`cannot resolve ${abs}: ${path} changed while it was being opened (now a link or a file)`);
+        if (code === "ELOOP" || code === "ENOTDIR")
+          throw new ToolError(
+            `cannot resolve ${abs}: ${path} changed while it was being opened (now a link or a file)`,
+          );
         throw error;
       }
     }

@@ -27,24 +27,33 @@ export const taskOutputTool = defineTool({
     id: idParam,
     since: z
       .optional(z.int().check(z.minimum(0)))
-      .check(z.describe("Byte offset to read from, as given by an earlier result (default: where the last read stopped).")),
+      .check(
+        z.describe("Byte offset to read from, as given by an earlier result (default: where the last read stopped)."),
+      ),
   }),
   summarize: (a) => (a.since !== undefined ? `${a.id} since ${a.since}` : a.id),
   async run(args, ctx) {
     const job = jobsOf(ctx).get(args.id);
     const start = args.since ?? job.cursor;
     const end = job.log.end;
-    if (start > end) throw new ToolError(`since ${start} is past the end of ${job.id}'s output: it has written ${end} bytes so far`);
+    if (start > end)
+      throw new ToolError(`since ${start} is past the end of ${job.id}'s output: it has written ${end} bytes so far`);
     const chunk = job.log.read(start, TASK_OUTPUT_BYTES);
     job.cursor = chunk.next;
     const parts = [`${job.id} ${job.describe()}: $ ${commandLine(job)}`];
     if (chunk.from > start) {
-      parts.push(`[${chunk.from - start} bytes before offset ${chunk.from} were dropped: only the last ${JOB_BUFFER_BYTES / (1024 * 1024)} MB of output is kept]`);
+      parts.push(
+        `[${chunk.from - start} bytes before offset ${chunk.from} were dropped: only the last ${JOB_BUFFER_BYTES / (1024 * 1024)} MB of output is kept]`,
+      );
     }
     parts.push(chunk.text === "" ? "(no new output)" : chunk.text.replace(/\n$/, ""));
     const again = (since: number) => `task_output ${JSON.stringify({ id: job.id, since })}`;
-    if (chunk.next < end) parts.push(`[offset ${chunk.next} of ${end}: ${end - chunk.next} more bytes, read them with ${again(chunk.next)}]`);
-    else if (job.state === "running") parts.push(`[offset ${chunk.next}: all output so far; still running, call ${again(chunk.next)} later for more]`);
+    if (chunk.next < end)
+      parts.push(
+        `[offset ${chunk.next} of ${end}: ${end - chunk.next} more bytes, read them with ${again(chunk.next)}]`,
+      );
+    else if (job.state === "running")
+      parts.push(`[offset ${chunk.next}: all output so far; still running, call ${again(chunk.next)} later for more]`);
     else parts.push(`[offset ${chunk.next}: end of output; the job ${job.describe()}]`);
     return { forModel: parts.join("\n"), display: `${job.id}: ${job.state}, ${chunk.next - chunk.from} bytes` };
   },
@@ -53,34 +62,46 @@ export const taskOutputTool = defineTool({
 export const taskListTool = defineTool({
   name: "task_list",
   kind: "read",
-  description: "List this session's background jobs: id, state (running, exited, killed, failed), exit code, runtime, command and last line of output.",
+  description:
+    "List this session's background jobs: id, state (running, exited, killed, failed), exit code, runtime, command and last line of output.",
   params: z.object({}),
   summarize: () => "background jobs",
   async run(_args, ctx) {
     const jobs = existingJobs(ctx)?.list() ?? [];
-    if (jobs.length === 0) return { forModel: "no background jobs in this session (start one with run_command and background: true)", display: "no jobs" };
+    if (jobs.length === 0)
+      return {
+        forModel: "no background jobs in this session (start one with run_command and background: true)",
+        display: "no jobs",
+      };
     const running = jobs.filter((job) => job.state === "running").length;
     const rows = jobs.map((job) => {
       const state = job.state === "exited" ? `exited ${job.exitCode}` : job.state;
       const last = job.lastLine ? ` | ${job.lastLine}` : "";
       return `${job.id}  ${state.padEnd(9)} ${job.runtimeSeconds.toFixed(1).padStart(7)} s  $ ${commandLine(job)}${last}`;
     });
-    return { forModel: [`${jobs.length} job${jobs.length === 1 ? "" : "s"}, ${running} running:`, ...rows].join("\n"), display: `${jobs.length} jobs, ${running} running` };
+    return {
+      forModel: [`${jobs.length} job${jobs.length === 1 ? "" : "s"}, ${running} running:`, ...rows].join("\n"),
+      display: `${jobs.length} jobs, ${running} running`,
+    };
   },
 });
 
 export const taskKillTool = defineTool({
   name: "task_kill",
   kind: "read",
-  description: "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s if anything is still alive.",
+  description:
+    "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s if anything is still alive.",
   params: z.object({ id: idParam }),
   summarize: (a) => a.id,
   async run(args, ctx) {
     const job = jobsOf(ctx).get(args.id);
-    if (!job.stoppable) return { forModel: `${job.id} had already ended: it ${job.describe()}`, display: `${job.id} already ended` };
+    if (!job.stoppable)
+      return { forModel: `${job.id} had already ended: it ${job.describe()}`, display: `${job.id} already ended` };
     const wasRunning = job.state === "running";
     await job.stop("stopped by task_kill");
-    const line = wasRunning ? `${job.id} ${job.describe()}` : `${job.id} had already ended (${job.describe()}); the processes it left behind were killed`;
+    const line = wasRunning
+      ? `${job.id} ${job.describe()}`
+      : `${job.id} had already ended (${job.describe()}); the processes it left behind were killed`;
     const last = job.lastLine ? `\nlast line: ${job.lastLine}` : "";
     return { forModel: line + last, display: `${job.id} ${job.state}` };
   },

@@ -49,7 +49,10 @@ function wholeSequences(buf: Uint8Array): number {
  */
 export function detectFormat(bytes: Uint8Array, shown: string, complete = true): TextFormat {
   const foreign = foreignEncoding(bytes);
-  if (foreign) throw new ToolError(`${shown} is ${foreign} text (by its byte-order mark); the file tools keep only UTF-8 and Latin-1 files intact. Convert it with a command (iconv) first`);
+  if (foreign)
+    throw new ToolError(
+      `${shown} is ${foreign} text (by its byte-order mark); the file tools keep only UTF-8 and Latin-1 files intact. Convert it with a command (iconv) first`,
+    );
   const body = complete ? bytes : bytes.subarray(0, wholeSequences(bytes));
   const utf8 = isUtf8(body);
   const bom = utf8 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -100,6 +103,10 @@ export function refuseReplacementChar(format: TextFormat, shown: string, ...text
 
 /** A short note for the model when a format was kept that it might not expect, else "". */
 export function formatNote(format: TextFormat): string {
-  const parts = [format.encoding === "latin-1" ? "Latin-1 encoding" : "", format.bom ? "byte-order mark" : "", format.eol === "\r\n" ? "CRLF line endings" : ""].filter(Boolean);
+  const parts = [
+    format.encoding === "latin-1" ? "Latin-1 encoding" : "",
+    format.bom ? "byte-order mark" : "",
+    format.eol === "\r\n" ? "CRLF line endings" : "",
+  ].filter(Boolean);
   return parts.length > 0 ? ` (kept its ${parts.join(", ")})` : "";
 }

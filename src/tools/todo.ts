@@ -16,7 +16,10 @@ const MARK: Record<TodoItem["status"], string> = { pending: "[ ]", in_progress: 
 export function formatPlan(items: TodoItem[]): string {
   if (items.length === 0) return "the plan is empty";
   const done = items.filter((item) => item.status === "completed").length;
-  return [`${done}/${items.length} done`, ...items.map((item, i) => `${i + 1}. ${MARK[item.status]} ${item.content}`)].join("\n");
+  return [
+    `${done}/${items.length} done`,
+    ...items.map((item, i) => `${i + 1}. ${MARK[item.status]} ${item.content}`),
+  ].join("\n");
 }
 
 function session(ctx: ToolContext) {
@@ -35,11 +38,20 @@ export const todoWriteTool = defineTool({
     items: z
       .array(
         z.object({
-          content: z.string().check(z.minLength(1), z.maxLength(MAX_TODO_CHARS), z.describe("The step, as a short imperative sentence.")),
+          content: z
+            .string()
+            .check(
+              z.minLength(1),
+              z.maxLength(MAX_TODO_CHARS),
+              z.describe("The step, as a short imperative sentence."),
+            ),
           status: z.enum(["pending", "in_progress", "completed"]),
         }),
       )
-      .check(z.maxLength(MAX_TODO_ITEMS), z.describe(`The whole plan, in order (at most ${MAX_TODO_ITEMS} items; empty clears it).`)),
+      .check(
+        z.maxLength(MAX_TODO_ITEMS),
+        z.describe(`The whole plan, in order (at most ${MAX_TODO_ITEMS} items; empty clears it).`),
+      ),
   }),
   summarize: (a) => `${a.items.filter((i) => i.status === "completed").length}/${a.items.length} done`,
   async run(args, ctx) {
@@ -48,7 +60,9 @@ export const todoWriteTool = defineTool({
     if (blank >= 0) throw new ToolError(`item ${blank + 1} has no content`);
     const active = items.flatMap((item, i) => (item.status === "in_progress" ? [i + 1] : []));
     if (active.length > 1) {
-      throw new ToolError(`items ${active.join(", ")} are all in_progress: at most one item may be in_progress; mark the others pending or completed`);
+      throw new ToolError(
+        `items ${active.join(", ")} are all in_progress: at most one item may be in_progress; mark the others pending or completed`,
+      );
     }
     const s = session(ctx);
     s.store.set(STORE_KEY, items);

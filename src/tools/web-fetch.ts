@@ -3,7 +3,16 @@
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type AnyTool } from "./define.js";
-import { decodeBody, guardedGet, htmlToPlainText, stripBlocks, webOptionsOf, type Lookup, type WebLimits, type WebToolOptions } from "./web-http.js";
+import {
+  decodeBody,
+  guardedGet,
+  htmlToPlainText,
+  stripBlocks,
+  webOptionsOf,
+  type Lookup,
+  type WebLimits,
+  type WebToolOptions,
+} from "./web-http.js";
 
 /** How a body is shown, from its Content-Type (or its bytes when the type says nothing). */
 type BodyKind = "html" | "json" | "text" | "binary" | "sniff";
@@ -51,9 +60,29 @@ interface DomNode {
 /** Page chrome: dropped, except a header or footer inside an article, which belongs to the text. */
 function isChrome(node: DomNode): boolean {
   const name = node.nodeName;
-  if (["NAV", "ASIDE", "SVG", "IFRAME", "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "FORM", "BUTTON", "SELECT", "CANVAS", "OBJECT", "EMBED"].includes(name)) return true;
+  if (
+    [
+      "NAV",
+      "ASIDE",
+      "SVG",
+      "IFRAME",
+      "SCRIPT",
+      "STYLE",
+      "NOSCRIPT",
+      "TEMPLATE",
+      "HEAD",
+      "FORM",
+      "BUTTON",
+      "SELECT",
+      "CANVAS",
+      "OBJECT",
+      "EMBED",
+    ].includes(name)
+  )
+    return true;
   if (name !== "HEADER" && name !== "FOOTER") return false;
-  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === "ARTICLE" || p.nodeName === "MAIN") return false;
+  for (let p = node.parentNode; p; p = p.parentNode)
+    if (p.nodeName === "ARTICLE" || p.nodeName === "MAIN") return false;
   return true;
 }
 
@@ -68,7 +97,9 @@ function absolute(href: string, base: string): string | null {
 
 // Elements that never nest (void) or that the parser closes by itself (p, li ...): not counted.
 const NOT_NESTING = new Set(
-  "area base br col embed hr img input link meta source track wbr p li dt dd option optgroup tr td th tbody thead tfoot colgroup caption rp rt".split(" "),
+  "area base br col embed hr img input link meta source track wbr p li dt dd option optgroup tr td th tbody thead tfoot colgroup caption rp rt".split(
+    " ",
+  ),
 );
 // The HTML parser slows quadratically with depth (40,000 levels: 18 s); real pages stay far below.
 const MAX_DEPTH = 1000;
@@ -92,28 +123,43 @@ function titleOf(html: string): string {
   const start = open < 0 ? -1 : lower.indexOf(">", open);
   const end = start < 0 ? -1 : lower.indexOf("</title", start);
   if (end < 0) return "";
-  return htmlToPlainText(html.slice(start + 1, end)).replace(/\s+/g, " ").trim();
+  return htmlToPlainText(html.slice(start + 1, end))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /**
  * HTML to Markdown. Inline scripts, styles and SVG are cut by pattern first: they are most of a
  * modern page's bytes and the parser would build them only for turndown to drop them.
  */
-export async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ title: string; markdown: string; note?: string }> {
+export async function htmlToMarkdown(
+  html: string,
+  baseUrl: string,
+): Promise<{ title: string; markdown: string; note?: string }> {
   const title = titleOf(html);
   const lean = stripBlocks(html, ["script", "style", "svg", "noscript", "template", "iframe", "head", "title"]);
   if (nestingDepth(lean) > MAX_DEPTH) {
-    return { title, markdown: htmlToPlainText(lean), note: "the page nests too deeply for the HTML converter; shown as plain text" };
+    return {
+      title,
+      markdown: htmlToPlainText(lean),
+      note: "the page nests too deeply for the HTML converter; shown as plain text",
+    };
   }
   let markdown: string;
   try {
     const { default: TurndownService } = await import("turndown");
-    const td = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+    const td = new TurndownService({
+      headingStyle: "atx",
+      codeBlockStyle: "fenced",
+      bulletListMarker: "-",
+      emDelimiter: "*",
+    });
     // Markdown escapes (my\_var, 1\.) only make text harder to read for the model.
     td.escape = (text: string) => text;
     td.remove((node) => isChrome(node as unknown as DomNode));
     td.addRule("links", {
-      filter: (node) => (node as unknown as DomNode).nodeName === "A" && !!(node as unknown as DomNode).getAttribute("href"),
+      filter: (node) =>
+        (node as unknown as DomNode).nodeName === "A" && !!(node as unknown as DomNode).getAttribute("href"),
       replacement: (content, node) => {
         const text = content.replace(/\s+/g, " ").trim();
         const href = absolute((node as unknown as DomNode).getAttribute("href") ?? "", baseUrl);
@@ -133,7 +179,11 @@ export async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ t
   } catch (error) {
     // The parser and turndown recurse per nesting level; a pathological page overflows the stack.
     if (!(error instanceof RangeError)) throw error;
-    return { title, markdown: htmlToPlainText(lean), note: "the page nests too deeply for the HTML converter; shown as plain text" };
+    return {
+      title,
+      markdown: htmlToPlainText(lean),
+      note: "the page nests too deeply for the HTML converter; shown as plain text",
+    };
   }
   markdown = markdown
     .replace(/[ \t]+$/gm, "")
@@ -175,7 +225,8 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): AnyTool {
       url: z.string().check(z.minLength(1), z.describe("The absolute http:// or https:// URL to fetch.")),
     }),
     truncate: "head",
-    moreHint: "Only the start of the page is shown; fetch a more specific URL (a section, an API endpoint or the raw file) for the rest.",
+    moreHint:
+      "Only the start of the page is shown; fetch a more specific URL (a section, an API endpoint or the raw file) for the rest.",
     summarize: (a) => a.url,
     async run(args, ctx) {
       const web = { ...deps.web, ...webOptionsOf(ctx) };
@@ -198,7 +249,9 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): AnyTool {
       const binary = binaryKind(sample);
       if (binary && kind !== "html" && kind !== "json") {
         const size = res.truncated ? `over ${formatBytes(maxBytes)}` : formatBytes(res.body.length);
-        throw new ToolError(`refused: ${res.url} is ${mime} (${size}) and looks like ${binary}; web_fetch only returns text`);
+        throw new ToolError(
+          `refused: ${res.url} is ${mime} (${size}) and looks like ${binary}; web_fetch only returns text`,
+        );
       }
       if (kind === "sniff") kind = /^\s*(<!doctype html|<html[\s>])/i.test(sample.toString("latin1")) ? "html" : "text";
 
@@ -219,9 +272,14 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): AnyTool {
         content = text;
       }
 
-      const size = res.truncated ? `first ${formatBytes(res.body.length)}; cut at the ${formatBytes(maxBytes)} limit, the rest was not read` : formatBytes(res.body.length);
+      const size = res.truncated
+        ? `first ${formatBytes(res.body.length)}; cut at the ${formatBytes(maxBytes)} limit, the rest was not read`
+        : formatBytes(res.body.length);
       const from = res.redirects > 0 ? ` (redirected from ${args.url.trim()})` : "";
-      const header = `URL: ${res.url}${from} · ${res.status} ${res.statusText} · ${mime} · ${size}`.replace(/ {2,}/g, " ");
+      const header = `URL: ${res.url}${from} · ${res.status} ${res.statusText} · ${mime} · ${size}`.replace(
+        / {2,}/g,
+        " ",
+      );
       const lines = [header];
       if (title) lines.push(`Title: ${title}`);
       for (const note of notes) lines.push(`[${note}]`);

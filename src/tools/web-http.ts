@@ -32,7 +32,12 @@ export interface WebLimits {
   maxRedirects: number;
 }
 
-export const DEFAULT_WEB_LIMITS: WebLimits = { maxBytes: 2 * 1024 * 1024, connectTimeoutMs: 10_000, totalTimeoutMs: 30_000, maxRedirects: 5 };
+export const DEFAULT_WEB_LIMITS: WebLimits = {
+  maxBytes: 2 * 1024 * 1024,
+  connectTimeoutMs: 10_000,
+  totalTimeoutMs: 30_000,
+  maxRedirects: 5,
+};
 
 /** DNS as the guard sees it; injectable so tests can resolve names to chosen addresses. */
 export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -84,24 +89,35 @@ export function parseHttpUrl(text: string, what = "URL"): URL {
     url = new URL(text);
   } catch {
     const hint = /^[\w.-]+\.[a-z]{2,}(\/|$)/i.test(text) ? ` (did you mean https://${text}?)` : "";
-    throw new ToolError(`not a valid ${what}: ${JSON.stringify(text)}${hint}; give an absolute http:// or https:// URL`);
+    throw new ToolError(
+      `not a valid ${what}: ${JSON.stringify(text)}${hint}; give an absolute http:// or https:// URL`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolError(`refused ${what} ${JSON.stringify(text)}: only http:// and https:// URLs can be fetched, not ${url.protocol}`);
+    throw new ToolError(
+      `refused ${what} ${JSON.stringify(text)}: only http:// and https:// URLs can be fetched, not ${url.protocol}`,
+    );
   }
-  if (url.username || url.password) throw new ToolError(`refused ${what}: URLs with credentials (user:password@) are not fetched`);
+  if (url.username || url.password)
+    throw new ToolError(`refused ${what}: URLs with credentials (user:password@) are not fetched`);
   return url;
 }
 
 function refusal(host: string, address: string | null, cls: AddressClass): ToolError {
   const where = address && address !== host ? `${host} resolves to ${address}, ` : `${host} is `;
   const allow =
-    cls === "cloud metadata" ? "metadata endpoints are never fetched" : 'set "web": {"allowPrivate": true} in the config to allow such addresses';
+    cls === "cloud metadata"
+      ? "metadata endpoints are never fetched"
+      : 'set "web": {"allowPrivate": true} in the config to allow such addresses';
   return new ToolError(`refused: ${where}a ${cls} address, not the public internet; ${allow}`);
 }
 
 /** Resolves a hop's host and checks every address; returns the one to connect to. */
-async function resolveChecked(url: URL, req: GetRequest, signal: AbortSignal): Promise<{ address: string; family: number }> {
+async function resolveChecked(
+  url: URL,
+  req: GetRequest,
+  signal: AbortSignal,
+): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const trusted = req.trustedOrigins?.includes(url.origin) ?? false;
   const check = (address: string | null, cls: AddressClass | null) => {
@@ -116,7 +132,12 @@ async function resolveChecked(url: URL, req: GetRequest, signal: AbortSignal): P
   } catch (error) {
     if (signal.aborted) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    const why = code === "ENOTFOUND" ? "no such host" : code === "EAI_AGAIN" ? "DNS is not answering (is the network up?)" : (error as Error).message;
+    const why =
+      code === "ENOTFOUND"
+        ? "no such host"
+        : code === "EAI_AGAIN"
+          ? "DNS is not answering (is the network up?)"
+          : (error as Error).message;
     throw new ToolError(`cannot resolve ${host}: ${why}${code ? ` (${code})` : ""}`);
   }
   if (addresses.length === 0) throw new ToolError(`cannot resolve ${host}: no addresses`);
@@ -138,7 +159,13 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * One request to the exact checked address; the Host header and the TLS servername carry the
  * name, so a DNS answer that changes between the check and the connect cannot redirect it.
  */
-async function openHop(url: URL, target: { address: string; family: number }, headers: Record<string, string>, limits: WebLimits, signal: AbortSignal): Promise<IncomingMessage> {
+async function openHop(
+  url: URL,
+  target: { address: string; family: number },
+  headers: Record<string, string>,
+  limits: WebLimits,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const secure = url.protocol === "https:";
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const options = {
@@ -149,17 +176,26 @@ async function openHop(url: URL, target: { address: string; family: number }, he
     method: "GET",
     agent: false as const,
     signal,
-    headers: { host: url.host, "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,application/json,text/*;q=0.9,*/*;q=0.5", "accept-encoding": "gzip, deflate, br", ...headers },
+    headers: {
+      host: url.host,
+      "user-agent": USER_AGENT,
+      accept: "text/html,application/xhtml+xml,application/json,text/*;q=0.9,*/*;q=0.5",
+      "accept-encoding": "gzip, deflate, br",
+      ...headers,
+    },
   };
   const request = secure
     ? (await import("node:https")).request({ ...options, ...(isIP(host) ? {} : { servername: host }) })
     : (await import("node:http")).request(options);
   return new Promise((resolve, reject) => {
     const connectTimer = setTimeout(
-      () => request.destroy(new ToolError(`could not connect to ${url.host} within ${limits.connectTimeoutMs / 1000} s`)),
+      () =>
+        request.destroy(new ToolError(`could not connect to ${url.host} within ${limits.connectTimeoutMs / 1000} s`)),
       limits.connectTimeoutMs,
     );
-    request.once("socket", (socket) => socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer)));
+    request.once("socket", (socket) =>
+      socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer)),
+    );
     request.once("response", (res) => {
       clearTimeout(connectTimer);
       resolve(res);
@@ -189,13 +225,19 @@ function describeNetError(error: unknown, url: URL): ToolError {
 
 /** Reads at most maxBytes of the decoded body, decompressing gzip/deflate/br as it goes. */
 async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const encoding = String(res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "identity")
+    .trim()
+    .toLowerCase();
   let source: Readable = res;
   if (encoding !== "identity" && encoding !== "") {
     const zlib = await import("node:zlib");
     // createUnzip takes both gzip and zlib-wrapped deflate, the forms servers send.
     const decoder =
-      encoding === "gzip" || encoding === "x-gzip" || encoding === "deflate" ? zlib.createUnzip() : encoding === "br" ? zlib.createBrotliDecompress() : null;
+      encoding === "gzip" || encoding === "x-gzip" || encoding === "deflate"
+        ? zlib.createUnzip()
+        : encoding === "br"
+          ? zlib.createBrotliDecompress()
+          : null;
     if (!decoder) {
       res.destroy();
       throw new ToolError(`the server sent an unsupported content encoding: ${encoding}`);
@@ -223,7 +265,8 @@ async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ body:
   } catch (error) {
     // zlib codes are Z_*, brotli's ERR__*; a network failure keeps its own message.
     const code = String((error as NodeJS.ErrnoException).code ?? "");
-    if (source !== res && /^(Z_|ERR__)/.test(code)) throw new ToolError(`could not decompress the ${encoding} body: ${(error as Error).message}`);
+    if (source !== res && /^(Z_|ERR__)/.test(code))
+      throw new ToolError(`could not decompress the ${encoding} body: ${(error as Error).message}`);
     throw error;
   } finally {
     source.destroy();
@@ -253,7 +296,13 @@ export async function guardedGet(req: GetRequest): Promise<GetResponse> {
   try {
     for (let hop = 0; ; hop++) {
       const target = await resolveChecked(url, req, controller.signal);
-      const res = await openHop(url, target, url.origin === firstOrigin ? (req.headers ?? {}) : {}, limits, controller.signal).catch((error: unknown) => {
+      const res = await openHop(
+        url,
+        target,
+        url.origin === firstOrigin ? (req.headers ?? {}) : {},
+        limits,
+        controller.signal,
+      ).catch((error: unknown) => {
         throw controller.signal.aborted ? error : describeNetError(error, url);
       });
       const status = res.statusCode ?? 0;
@@ -261,7 +310,9 @@ export async function guardedGet(req: GetRequest): Promise<GetResponse> {
       if (REDIRECTS.has(status) && location) {
         res.destroy();
         if (hop >= limits.maxRedirects) {
-          throw new ToolError(`too many redirects: gave up after ${limits.maxRedirects} (the limit), the last one from ${url.href} to ${location}`);
+          throw new ToolError(
+            `too many redirects: gave up after ${limits.maxRedirects} (the limit), the last one from ${url.href} to ${location}`,
+          );
         }
         let next: string;
         try {
@@ -274,8 +325,17 @@ export async function guardedGet(req: GetRequest): Promise<GetResponse> {
       }
       const contentType = String(res.headers["content-type"] ?? "").trim();
       const lengthHeader = Number(res.headers["content-length"]);
-      const declaredLength = Number.isFinite(lengthHeader) && res.headers["content-length"] !== undefined ? lengthHeader : null;
-      const common = { url: url.href, redirects: hop, status, statusText: res.statusMessage ?? "", contentType, headers: res.headers, declaredLength };
+      const declaredLength =
+        Number.isFinite(lengthHeader) && res.headers["content-length"] !== undefined ? lengthHeader : null;
+      const common = {
+        url: url.href,
+        redirects: hop,
+        status,
+        statusText: res.statusMessage ?? "",
+        contentType,
+        headers: res.headers,
+        declaredLength,
+      };
       if (req.wantBody && !req.wantBody(contentType)) {
         res.destroy();
         return { ...common, body: Buffer.alloc(0), truncated: false, skipped: true };
@@ -362,7 +422,10 @@ function dropTags(html: string): string {
   for (let lt = html.indexOf("<", i); lt >= 0; lt = html.indexOf("<", i)) {
     const gt = html.indexOf(">", lt);
     if (gt < 0) break;
-    out.push(html.slice(i, lt), /^<\/?(br|p|div|h[1-6]|li|tr|section|article|pre|blockquote)\b/i.test(html.slice(lt, lt + 12)) ? "\n" : " ");
+    out.push(
+      html.slice(i, lt),
+      /^<\/?(br|p|div|h[1-6]|li|tr|section|article|pre|blockquote)\b/i.test(html.slice(lt, lt + 12)) ? "\n" : " ",
+    );
     i = gt + 1;
   }
   out.push(html.slice(i));

@@ -2,7 +2,17 @@
 // a user's SearXNG instance, the Brave Search API), answered as a numbered list of results.
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "./define.js";
-import { decodeBody, decodeEntities, guardedGet, htmlToPlainText, webOptionsOf, type GetResponse, type Lookup, type WebLimits, type WebToolOptions } from "./web-http.js";
+import {
+  decodeBody,
+  decodeEntities,
+  guardedGet,
+  htmlToPlainText,
+  webOptionsOf,
+  type GetResponse,
+  type Lookup,
+  type WebLimits,
+  type WebToolOptions,
+} from "./web-http.js";
 
 export interface SearchResult {
   title: string;
@@ -19,7 +29,11 @@ const DEFAULT_BASE: Record<SearchBackend, string | null> = {
   brave: "https://api.search.brave.com",
   searxng: null,
 };
-const BACKEND_NAMES: Record<SearchBackend, string> = { duckduckgo: "DuckDuckGo", searxng: "SearXNG", brave: "Brave Search" };
+const BACKEND_NAMES: Record<SearchBackend, string> = {
+  duckduckgo: "DuckDuckGo",
+  searxng: "SearXNG",
+  brave: "Brave Search",
+};
 
 function clean(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -58,7 +72,8 @@ export function parseDuckDuckGo(html: string): SearchResult[] {
     if (!url || seen.has(url)) return;
     seen.add(url);
     const segment = html.slice(m.index + m[0].length, anchors[i + 1]?.index ?? html.length);
-    const snippet = /<(a|div|td|span)\b[^>]*\bclass="[^"]*\bresult__snippet\b[^"]*"[^>]*>([\s\S]*?)<\/\1>/i.exec(segment)?.[2] ?? "";
+    const snippet =
+      /<(a|div|td|span)\b[^>]*\bclass="[^"]*\bresult__snippet\b[^"]*"[^>]*>([\s\S]*?)<\/\1>/i.exec(segment)?.[2] ?? "";
     results.push({ title: clean(htmlToPlainText(m[2]!)) || url, url, snippet: clean(htmlToPlainText(snippet)) });
   });
   return results;
@@ -68,7 +83,9 @@ function parseJson(res: GetResponse, backend: string): unknown {
   try {
     return JSON.parse(decodeBody(res.body, res.contentType));
   } catch {
-    throw new ToolError(`${backend} did not return JSON (${res.status}, ${res.contentType || "no content type"}${res.truncated ? ", cut at the size limit" : ""})`);
+    throw new ToolError(
+      `${backend} did not return JSON (${res.status}, ${res.contentType || "no content type"}${res.truncated ? ", cut at the size limit" : ""})`,
+    );
   }
 }
 
@@ -82,7 +99,11 @@ export function parseSearxng(data: unknown): SearchResult[] {
   const list = (data as { results?: unknown } | null)?.results;
   if (!Array.isArray(list)) throw new ToolError("SearXNG answered without a results list");
   return list
-    .map((item) => ({ title: clean(field(item, "title")), url: field(item, "url"), snippet: clean(field(item, "content")) }))
+    .map((item) => ({
+      title: clean(field(item, "title")),
+      url: field(item, "url"),
+      snippet: clean(field(item, "content")),
+    }))
     .filter((r) => /^https?:\/\//i.test(r.url));
 }
 
@@ -92,7 +113,11 @@ export function parseBrave(data: unknown): SearchResult[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new ToolError("Brave Search answered without a results list");
   return list
-    .map((item) => ({ title: clean(htmlToPlainText(field(item, "title"))), url: field(item, "url"), snippet: clean(htmlToPlainText(field(item, "description"))) }))
+    .map((item) => ({
+      title: clean(htmlToPlainText(field(item, "title"))),
+      url: field(item, "url"),
+      snippet: clean(htmlToPlainText(field(item, "description"))),
+    }))
     .filter((r) => /^https?:\/\//i.test(r.url));
 }
 
@@ -135,8 +160,12 @@ export function createWebSearchTool(deps: WebSearchDeps = {}): AnyTool {
       "Search the web. Returns up to 10 results as a numbered list: title, URL and a snippet each. " +
       "Use web_fetch on a result's URL to read the page.",
     params: z.object({
-      query: z.string().check(z.minLength(1), z.describe("What to search for, as you would type it into a search engine.")),
-      limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_RESULTS))).check(z.describe(`How many results (1-${MAX_RESULTS}, default ${MAX_RESULTS}).`)),
+      query: z
+        .string()
+        .check(z.minLength(1), z.describe("What to search for, as you would type it into a search engine.")),
+      limit: z
+        .optional(z.int().check(z.minimum(1), z.maximum(MAX_RESULTS)))
+        .check(z.describe(`How many results (1-${MAX_RESULTS}, default ${MAX_RESULTS}).`)),
     }),
     summarize: (a) => a.query,
     async run(args, ctx) {
@@ -164,16 +193,27 @@ export function createWebSearchTool(deps: WebSearchDeps = {}): AnyTool {
           results = parseDuckDuckGo(html);
           // Too many queries from one address get a bot check (status 202) instead of results.
           if (results.length === 0 && (res.status === 202 || /anomaly-modal|challenge-form/.test(html))) {
-            throw new ToolError(`${name} asked for a bot check instead of answering; try again later, or configure "web": {"search": {"backend": "searxng", "url": ...}} or "brave"`);
+            throw new ToolError(
+              `${name} asked for a bot check instead of answering; try again later, or configure "web": {"search": {"backend": "searxng", "url": ...}} or "brave"`,
+            );
           }
           break;
         }
         case "searxng": {
-          if (!base) throw new ToolError('the searxng backend needs its URL in the config: "web": {"search": {"backend": "searxng", "url": "http://localhost:8888"}}');
+          if (!base)
+            throw new ToolError(
+              'the searxng backend needs its URL in the config: "web": {"search": {"backend": "searxng", "url": "http://localhost:8888"}}',
+            );
           const url = endpoint(base, "search", { q: args.query, format: "json" });
           // The user chose this instance; it may well live on their own network.
-          const res = await get(url, { trustedOrigins: [new URL(url).origin], headers: { accept: "application/json" } });
-          if (res.status === 403) throw new ToolError(`${name} refused format=json (403): enable "json" under search.formats in the instance's settings.yml`);
+          const res = await get(url, {
+            trustedOrigins: [new URL(url).origin],
+            headers: { accept: "application/json" },
+          });
+          if (res.status === 403)
+            throw new ToolError(
+              `${name} refused format=json (403): enable "json" under search.formats in the instance's settings.yml`,
+            );
           if (res.status >= 400) throw new ToolError(`${name} answered ${res.status} ${res.statusText}`.trim());
           results = parseSearxng(parseJson(res, name));
           break;
@@ -184,7 +224,8 @@ export function createWebSearchTool(deps: WebSearchDeps = {}): AnyTool {
           const res = await get(endpoint(base!, "res/v1/web/search", { q: args.query, count: String(limit) }), {
             headers: { accept: "application/json", "x-subscription-token": key },
           });
-          if (res.status === 401 || res.status === 403) throw new ToolError(`${name} rejected the API key in BRAVE_API_KEY (${res.status})`);
+          if (res.status === 401 || res.status === 403)
+            throw new ToolError(`${name} rejected the API key in BRAVE_API_KEY (${res.status})`);
           if (res.status === 429) throw new ToolError(`${name} rate limit reached (429); wait and try again`);
           if (res.status >= 400) throw new ToolError(`${name} answered ${res.status} ${res.statusText}`.trim());
           results = parseBrave(parseJson(res, name));

@@ -7,7 +7,9 @@ import { readHead, requireRegular, writeAtomic } from "./safe-fs-ops.js";
 import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-format.js";
 
 const params = z.object({
-  path: z.string().check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
+  path: z
+    .string()
+    .check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
   content: z.string().check(z.describe("The whole new content of the file.")),
 });
 
@@ -35,14 +37,19 @@ export const writeFileTool = defineTool({
       if (old) requireRegular(old, shown);
       // Only the head of an existing file is read: enough for its format, never the whole file.
       const existing = old ? await readHead(w, shown, FORMAT_HEAD_BYTES) : null;
-      const { data, note } = existing ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown) : { data: args.content, note: "" };
+      const { data, note } = existing
+        ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown)
+        : { data: args.content, note: "" };
       if (ctx.signal.aborted) throw new ToolError("stopped before writing");
       w.makeParents();
       await writeAtomic(w, data, shown);
       const lines = countLines(args.content);
       const bytes = Buffer.byteLength(data);
       const what = existing === null ? "created" : `overwrote (was ${existing.stat.size} bytes)${note}`;
-      return { forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`, display: `${shown}: ${lines} lines, ${what}` };
+      return {
+        forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`,
+        display: `${shown}: ${lines} lines, ${what}`,
+      };
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
@@ -59,7 +66,12 @@ const FORMAT_HEAD_BYTES = 64 * 1024;
  * (when the content has only LF) and its Latin-1 encoding are kept; a UTF-16/32 file is refused
  * by name. A binary file is simply replaced.
  */
-function inFormatOf(head: Buffer, complete: boolean, content: string, shown: string): { data: string | Buffer; note: string } {
+function inFormatOf(
+  head: Buffer,
+  complete: boolean,
+  content: string,
+  shown: string,
+): { data: string | Buffer; note: string } {
   if (!foreignEncoding(head) && binaryKind(head.subarray(0, 8192))) return { data: content, note: "" };
   const format = detectFormat(head, shown, complete);
   let text = content;

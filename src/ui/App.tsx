@@ -16,7 +16,15 @@ import { screenLayoutOf } from "./layout/screen-layout.js";
 
 export function App() {
   const linear = useStore((s) => s.ui.screenReader);
-  const g = useStore((s) => screenLayoutOf(s.ui), (a, b) => a.centre === b.centre && a.columns === b.columns && a.bodyHeight === b.bodyHeight && a.sideTasks === b.sideTasks && a.sideResults === b.sideResults);
+  const g = useStore(
+    (s) => screenLayoutOf(s.ui),
+    (a, b) =>
+      a.centre === b.centre &&
+      a.columns === b.columns &&
+      a.bodyHeight === b.bodyHeight &&
+      a.sideTasks === b.sideTasks &&
+      a.sideResults === b.sideResults,
+  );
   const { columns, bodyHeight: body, sideTasks, sideResults, centreWidth } = g;
   if (linear) return <LinearLayout />;
   return (

@@ -5,7 +5,13 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export async function openInEditor(text: string, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream, repaint?: () => void): Promise<string | null> {
+export async function openInEditor(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  stdin: NodeJS.ReadStream,
+  stdout: NodeJS.WriteStream,
+  repaint?: () => void,
+): Promise<string | null> {
   const editor = env.VISUAL || env.EDITOR || "vi";
   const dir = await fs.mkdtemp(join(tmpdir(), "nanohermes-prompt-"));
   const file = join(dir, "prompt.md");

@@ -14,7 +14,8 @@ const SEARCH_LIMIT = 50;
 /** A search re-reads changed session files when the last sync is older than this. */
 const SYNC_EVERY_MS = 2_000;
 
-const newestFirst = <T extends { updatedAt: string }>(rows: T[]): T[] => rows.slice().sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+const newestFirst = <T extends { updatedAt: string }>(rows: T[]): T[] =>
+  rows.slice().sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 
 /**
  * Contract: `ready` resolves once the earlier tasks of the index were added to the task manager,
@@ -24,7 +25,10 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
   let index: Promise<SessionIndex> | null = null;
   let synced: { at: number; done: Promise<unknown> } | null = null;
   // SQLite and the index code load on the first search, not with the program.
-  const open = () => (index ??= import("../session/search.js").then(({ SessionIndex }) => SessionIndex.open(join(settings.home, "sessions.db"))));
+  const open = () =>
+    (index ??= import("../session/search.js").then(({ SessionIndex }) =>
+      SessionIndex.open(join(settings.home, "sessions.db")),
+    ));
   const sync = () => {
     if (!synced || Date.now() - synced.at > SYNC_EVERY_MS) {
       const done = open().then((i) => i.sync(settings.sessionDir));
@@ -40,27 +44,56 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
       // The picker is open: bring the search index up to date meanwhile.
       void sync().catch(() => {});
       const entries = (await readTaskIndex(settings.home)).filter((e) => all || e.workspace === settings.workspace);
-      return newestFirst(entries).map((e) => ({ file: e.sessionFile, sessionId: basename(e.sessionFile).replace(/\.json$/, ""), title: e.title, workspace: e.workspace, updatedAt: e.updatedAt }));
+      return newestFirst(entries).map((e) => ({
+        file: e.sessionFile,
+        sessionId: basename(e.sessionFile).replace(/\.json$/, ""),
+        title: e.title,
+        workspace: e.workspace,
+        updatedAt: e.updatedAt,
+      }));
     },
     async search(query, all) {
       await ready;
       await sync();
-      const hits = (await open()).search(query, { ...(all ? {} : { workspace: settings.workspace }), limit: SEARCH_LIMIT });
+      const hits = (await open()).search(query, {
+        ...(all ? {} : { workspace: settings.workspace }),
+        limit: SEARCH_LIMIT,
+      });
       // A session file without a title is named after its first user message, which is the
       // engine's memory block when memory is on: the task index's title is the better name.
       const titles = new Map((await readTaskIndex(settings.home)).map((e) => [e.sessionFile, e.title]));
-      const titleOf = (file: string, title: string) => titles.get(file) ?? (title.startsWith(MEMORY_BLOCK_START) ? "(untitled)" : title);
-      return hits.map((h): SessionRow => ({ file: h.file, sessionId: h.sessionId, title: titleOf(h.file, h.title), workspace: h.workspace, updatedAt: h.updatedAt, snippet: h.snippet }));
+      const titleOf = (file: string, title: string) =>
+        titles.get(file) ?? (title.startsWith(MEMORY_BLOCK_START) ? "(untitled)" : title);
+      return hits.map(
+        (h): SessionRow => ({
+          file: h.file,
+          sessionId: h.sessionId,
+          title: titleOf(h.file, h.title),
+          workspace: h.workspace,
+          updatedAt: h.updatedAt,
+          snippet: h.snippet,
+        }),
+      );
     },
     async lastPrompt(file) {
-      const [{ readSessionFile }, { lastPromptOf }] = await Promise.all([import("../session/search.js"), import("../session/history-view.js")]);
+      const [{ readSessionFile }, { lastPromptOf }] = await Promise.all([
+        import("../session/search.js"),
+        import("../session/history-view.js"),
+      ]);
       const data = await readSessionFile(file);
       return data ? lastPromptOf(data) : null;
     },
   };
 }
 
-const row = (e: MemoryEntry): MemoryRow => ({ id: e.id, kind: e.kind, text: e.text, createdAt: e.createdAt, updatedAt: e.updatedAt, ...(e.workspace ? { workspace: e.workspace } : {}) });
+const row = (e: MemoryEntry): MemoryRow => ({
+  id: e.id,
+  kind: e.kind,
+  text: e.text,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+  ...(e.workspace ? { workspace: e.workspace } : {}),
+});
 const asKind = (kind: string): MemoryKind => {
   if ((memoryKinds as readonly string[]).includes(kind)) return kind as MemoryKind;
   throw new Error(`unknown kind "${kind}"`);
@@ -73,7 +106,9 @@ export function memorySource(settings: Settings): MemorySource {
   let store: Promise<MemoryStore> | null = null;
   const need = (): Promise<MemoryStore> => {
     if (!enabled) return Promise.reject(new Error("memory is off (--no-memory)"));
-    return (store ??= import("../memory/store.js").then(({ MemoryStore: Store }) => new Store(join(settings.home, "memory.json"))));
+    return (store ??= import("../memory/store.js").then(
+      ({ MemoryStore: Store }) => new Store(join(settings.home, "memory.json")),
+    ));
   };
   return {
     enabled,
@@ -81,7 +116,10 @@ export function memorySource(settings: Settings): MemorySource {
     list: async () => newestFirst((await (await need()).list()).map(row)),
     search: async (query) => (await (await need()).search(query, SEARCH_LIMIT)).map((r) => row(r.entry)),
     update: async (id, change) => {
-      const entry = await (await need()).update(id, { ...(change.kind ? { kind: asKind(change.kind) } : {}), ...(change.text !== undefined ? { text: change.text } : {}) });
+      const entry = await (await need()).update(id, {
+        ...(change.kind ? { kind: asKind(change.kind) } : {}),
+        ...(change.text !== undefined ? { text: change.text } : {}),
+      });
       return entry ? row(entry) : null;
     },
     remove: async (id) => (await need()).remove(id),
@@ -96,7 +134,10 @@ export function memorySource(settings: Settings): MemorySource {
 export function checkpointSource(settings: Settings): CheckpointSource {
   const open = async (sessionId: string) => {
     const { Checkpoints } = await import("../session/checkpoints.js");
-    return new Checkpoints({ dir: join(settings.home, "checkpoints", sessionId), roots: [settings.workspace, ...settings.sandbox.writableRoots] });
+    return new Checkpoints({
+      dir: join(settings.home, "checkpoints", sessionId),
+      roots: [settings.workspace, ...settings.sandbox.writableRoots],
+    });
   };
   return {
     async contentBefore(sessionId, turn, path) {
@@ -105,7 +146,11 @@ export function checkpointSource(settings: Settings): CheckpointSource {
     },
     async turns(sessionId) {
       const turns = await (await open(sessionId)).turns();
-      return turns.map((t) => ({ turn: t.turn, prompt: "", changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })) }));
+      return turns.map((t) => ({
+        turn: t.turn,
+        prompt: "",
+        changes: t.changes.map((c) => ({ path: c.path, before: c.before, after: c.after, by: c.by })),
+      }));
     },
   };
 }

@@ -26,7 +26,10 @@ export function composeTextFrame(s: AppState, sv: AppServices): TextFrame {
   let middle: string[];
   let cursor: TextFrame["cursor"];
   if (centre === "dialog" && s.ui.dialog) middle = dialogArea(s, sv, s.ui.dialog, centreWidth, bodyHeight);
-  else if (centre === "tasks") middle = s.ui.screenReader ? linearTaskListPane(s, sv, centreWidth, bodyHeight) : taskListPane(s, sv, centreWidth, bodyHeight).lines;
+  else if (centre === "tasks")
+    middle = s.ui.screenReader
+      ? linearTaskListPane(s, sv, centreWidth, bodyHeight)
+      : taskListPane(s, sv, centreWidth, bodyHeight).lines;
   else if (centre === "results") middle = resultsPane(s, sv, centreWidth, bodyHeight).lines;
   else {
     const frame = transcriptFrame(s, sv, centreWidth, bodyHeight);

@@ -45,7 +45,16 @@ const tools = new ToolRegistry([
   }),
 ]);
 
-const settings: AgentSettings = { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 2, retryBaseMs: 0, maxIterations: 90, thinking: "off", stream: true };
+const settings: AgentSettings = {
+  workspace: "/tmp",
+  model: "m",
+  fallbackModel: undefined,
+  maxRetries: 2,
+  retryBaseMs: 0,
+  maxIterations: 90,
+  thinking: "off",
+  stream: true,
+};
 
 function makeAgent(client: ModelClient, over: Partial<AgentSettings> = {}) {
   const events: BusEvent[] = [];
@@ -82,7 +91,12 @@ describe("agent loop", () => {
     ]);
     const { agent } = makeAgent(client);
     const result = await agent.run("go");
-    expect(result).toMatchObject({ reason: "completed", response: "done", steps: 2, usage: { prompt: 20, completion: 4 } });
+    expect(result).toMatchObject({
+      reason: "completed",
+      response: "done",
+      steps: 2,
+      usage: { prompt: 20, completion: 4 },
+    });
     expect(log).toEqual(["start slow", "start fast", "end fast", "end slow"]);
     const toolMsgs = agent.messages.filter((m) => m.role === "tool");
     expect(toolMsgs.map((m) => m.content)).toEqual(["waited slow", "waited fast"]);
@@ -90,17 +104,27 @@ describe("agent loop", () => {
   });
 
   it("turns a throwing tool into an error result, expected or not, and goes on", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "boom", args: { expected: true } }, { name: "boom", args: { expected: false } }]), reply("ok")]);
+    const client = new ScriptedClient([
+      reply("", [
+        { name: "boom", args: { expected: true } },
+        { name: "boom", args: { expected: false } },
+      ]),
+      reply("ok"),
+    ]);
     const { agent, events } = makeAgent(client);
     expect((await agent.run("go")).reason).toBe("completed");
     const [a, b] = agent.messages.filter((m) => m.role === "tool").map((m) => m.content);
     expect(a).toBe("expected failure");
     expect(b).toBe("internal error in boom: cannot read properties of undefined");
-    expect(events.filter((e) => e.type === "tool.completed").map((e) => (e.type === "tool.completed" ? e.status : ""))).toEqual(["error", "error"]);
+    expect(
+      events.filter((e) => e.type === "tool.completed").map((e) => (e.type === "tool.completed" ? e.status : "")),
+    ).toEqual(["error", "error"]);
   });
 
   it("ends at max_iterations with a reason and a valid history", async () => {
-    const client = new ScriptedClient(Array.from({ length: 5 }, () => reply("", [{ name: "wait", args: { ms: 0, label: "x" } }])));
+    const client = new ScriptedClient(
+      Array.from({ length: 5 }, () => reply("", [{ name: "wait", args: { ms: 0, label: "x" } }])),
+    );
     const { agent } = makeAgent(client, { maxIterations: 4 });
     const r = await agent.run("go");
     expect(r.reason).toBe("max_iterations");
@@ -117,7 +141,10 @@ describe("agent loop", () => {
           h.onText("partial");
           req.signal.addEventListener("abort", () => {
             aborted = true;
-            res({ ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } });
+            res({
+              ok: false,
+              error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
+            });
           });
         }),
     ]);
@@ -183,7 +210,11 @@ describe("agent loop", () => {
   });
 
   it("undo drops whole user turns; clear keeps the system prompt", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 0, label: "a" } }]), reply("one"), reply("two")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "wait", args: { ms: 0, label: "a" } }]),
+      reply("one"),
+      reply("two"),
+    ]);
     const { agent } = makeAgent(client);
     await agent.run("first");
     await agent.run("second");

@@ -5,7 +5,13 @@ import type { ClientOptions, ModelRequest, StreamHandlers } from "../../src/agen
 import { AnthropicModelClient, sdkBaseUrl } from "../../src/agent/providers/anthropic.js";
 import { isRetryable } from "../../src/agent/retry.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { type AnthropicMock, type AnthropicResponder, startAnthropicMock, textReply, toolReply } from "../helpers/mock-anthropic.js";
+import {
+  type AnthropicMock,
+  type AnthropicResponder,
+  startAnthropicMock,
+  textReply,
+  toolReply,
+} from "../helpers/mock-anthropic.js";
 
 let mock: AnthropicMock | undefined;
 afterEach(async () => {
@@ -23,7 +29,15 @@ const messages: ChatMessage[] = [
   { role: "system", content: "be brief" },
   { role: "user", content: "hi" },
 ];
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({ model: "claude-test", messages, tools: [], stream: true, thinking: "off", signal: new AbortController().signal, ...over });
+const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: "claude-test",
+  messages,
+  tools: [],
+  stream: true,
+  thinking: "off",
+  signal: new AbortController().signal,
+  ...over,
+});
 
 function recorder(): StreamHandlers & { text: string[]; reasoning: string[] } {
   const text: string[] = [];
@@ -34,7 +48,15 @@ function recorder(): StreamHandlers & { text: string[]; reasoning: string[] } {
 describe("AnthropicModelClient", () => {
   it("streams text, signed thinking and parallel tool calls into one reply", async () => {
     const { client } = await setup([
-      { ...toolReply([{ id: "toolu_a", name: "read_file", args: { path: "a.txt" } }, { id: "toolu_b", name: "ls", args: { dir: "." } }]), content: "Looking.", thinking: [{ text: "plan the reads", signature: "SIG==" }], redacted: ["secret"] },
+      {
+        ...toolReply([
+          { id: "toolu_a", name: "read_file", args: { path: "a.txt" } },
+          { id: "toolu_b", name: "ls", args: { dir: "." } },
+        ]),
+        content: "Looking.",
+        thinking: [{ text: "plan the reads", signature: "SIG==" }],
+        redacted: ["secret"],
+      },
     ]);
     const h = recorder();
     const out = await client.complete(request(), h);
@@ -68,14 +90,18 @@ describe("AnthropicModelClient", () => {
   });
 
   it("reports usage with cache reads and writes as part of the prompt", async () => {
-    const { client } = await setup([{ ...textReply("x"), usage: { prompt: 10, completion: 5, cacheRead: 900, cacheWrite: 90 } }]);
+    const { client } = await setup([
+      { ...textReply("x"), usage: { prompt: 10, completion: 5, cacheRead: 900, cacheWrite: 90 } },
+    ]);
     const out = await client.complete(request(), recorder());
     if (!out.ok) throw new Error(out.error.message);
     expect(out.reply.usage).toEqual({ prompt: 1_000, completion: 5, cachedPrompt: 900, cacheWrite: 90 });
   });
 
   it("reads a whole reply when streaming is off", async () => {
-    const { mock, client } = await setup([{ ...toolReply([{ name: "ls", args: { dir: "src" } }]), thinking: [{ text: "t", signature: "s1" }] }]);
+    const { mock, client } = await setup([
+      { ...toolReply([{ name: "ls", args: { dir: "src" } }]), thinking: [{ text: "t", signature: "s1" }] },
+    ]);
     const out = await client.complete(request({ stream: false }), recorder());
     if (!out.ok) throw new Error(out.error.message);
     expect(mock.requests[0]!.stream).toBe(false);
@@ -96,7 +122,11 @@ describe("AnthropicModelClient", () => {
     const { mock, client } = await setup([textReply("ok")]);
     const loop: ChatMessage[] = [
       ...messages,
-      { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "ls", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "t1", type: "function", function: { name: "ls", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "t1", content: "a b" },
     ];
     expect((await client.complete(request({ messages: loop, thinking: "high" }), recorder())).ok).toBe(true);
@@ -140,7 +170,11 @@ describe("AnthropicModelClient", () => {
   });
 
   it("reports malformed replies as failures, whole or streamed", async () => {
-    const { client } = await setup([{ raw: "this is not json" }, { raw: "event: message_start\ndata: {not json\n\n" }, { raw: '{"type":"message","content":"oops"}' }]);
+    const { client } = await setup([
+      { raw: "this is not json" },
+      { raw: "event: message_start\ndata: {not json\n\n" },
+      { raw: '{"type":"message","content":"oops"}' },
+    ]);
     const messages = [];
     for (const stream of [false, true, false]) {
       const out = await client.complete(request({ stream }), recorder());
@@ -172,10 +206,15 @@ describe("AnthropicModelClient", () => {
   });
 
   it("ends at once on an abort mid-stream, and the server sees the disconnect", async () => {
-    const { mock, client } = await setup([{ ...textReply("a slow answer that streams for a long time"), chunkSize: 2, chunkDelayMs: 200 }]);
+    const { mock, client } = await setup([
+      { ...textReply("a slow answer that streams for a long time"), chunkSize: 2, chunkDelayMs: 200 },
+    ]);
     const stop = new AbortController();
     const h = recorder();
-    const pending = client.complete(request({ signal: stop.signal }), { ...h, onText: (t) => (h.onText(t), stop.abort()) });
+    const pending = client.complete(request({ signal: stop.signal }), {
+      ...h,
+      onText: (t) => (h.onText(t), stop.abort()),
+    });
     const out = await pending;
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.error.aborted).toBe(true);
@@ -192,7 +231,9 @@ describe("AnthropicModelClient", () => {
   });
 
   it("ends an attempt at the deadline even while content streams, and marks it not worth retrying", async () => {
-    const { client } = await setup([{ ...textReply("slow but steady ".repeat(50)), chunkSize: 2, chunkDelayMs: 20 }], { deadlineMs: 300 });
+    const { client } = await setup([{ ...textReply("slow but steady ".repeat(50)), chunkSize: 2, chunkDelayMs: 20 }], {
+      deadlineMs: 300,
+    });
     const h = recorder();
     const out = await client.complete(request(), h);
     if (out.ok) throw new Error("expected a failure");
@@ -212,7 +253,15 @@ describe("AnthropicModelClient", () => {
   });
 
   it("keeps the whole signed thinking of a reply cut at the arguments cap", async () => {
-    const { client } = await setup([{ ...toolReply([{ name: "write_file", args: { path: "x", content: "y".repeat(500) } }]), thinking: [{ text: "write it", signature: "S1" }] }], { caps: { argumentsChars: 100 } });
+    const { client } = await setup(
+      [
+        {
+          ...toolReply([{ name: "write_file", args: { path: "x", content: "y".repeat(500) } }]),
+          thinking: [{ text: "write it", signature: "S1" }],
+        },
+      ],
+      { caps: { argumentsChars: 100 } },
+    );
     const out = await client.complete(request(), recorder());
     if (!out.ok) throw new Error(out.error.message);
     expect(out.reply.cut).toEqual({ what: "arguments", limit: 100 });
@@ -235,7 +284,13 @@ describe("AnthropicModelClient", () => {
   });
 
   it("reuses its keep-alive connections for consecutive requests", async () => {
-    const { mock, client } = await setup([textReply("1"), textReply("2"), textReply("3"), textReply("4"), textReply("5")]);
+    const { mock, client } = await setup([
+      textReply("1"),
+      textReply("2"),
+      textReply("3"),
+      textReply("4"),
+      textReply("5"),
+    ]);
     for (let i = 0; i < 5; i++) expect((await client.complete(request(), recorder())).ok).toBe(true);
     // fetch may open a second socket while the first is being handed back to its pool; never more.
     expect(mock.connections).toBeLessThanOrEqual(2);

@@ -1,11 +1,23 @@
 // Our chat history as an Anthropic Messages request (pure): roles, blocks, thinking, images, caching.
 import { describe, expect, it } from "vitest";
-import { CONTINUE_NOTE, loopLacksThinking, toAnthropic, toolInput } from "../../src/agent/providers/anthropic-messages.js";
+import {
+  CONTINUE_NOTE,
+  loopLacksThinking,
+  toAnthropic,
+  toolInput,
+} from "../../src/agent/providers/anthropic-messages.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import type { OpenAITool } from "../../src/tools/registry.js";
 
-const tool = (name: string): OpenAITool => ({ type: "function", function: { name, description: `does ${name}`, parameters: { type: "object", properties: {} } } });
-const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+const tool = (name: string): OpenAITool => ({
+  type: "function",
+  function: { name, description: `does ${name}`, parameters: { type: "object", properties: {} } },
+});
+const call = (id: string, name: string, args: string) => ({
+  id,
+  type: "function" as const,
+  function: { name, arguments: args },
+});
 
 const history: ChatMessage[] = [
   { role: "system", content: "You are NanoHermes." },
@@ -105,7 +117,11 @@ describe("toAnthropic", () => {
     expect(toAnthropic(h, []).messages[0]!.content).toEqual([
       { type: "text", text: "what is this?" },
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
-      { type: "image", source: { type: "url", url: "https://example.com/cat.jpg" }, cache_control: { type: "ephemeral" } },
+      {
+        type: "image",
+        source: { type: "url", url: "https://example.com/cat.jpg" },
+        cache_control: { type: "ephemeral" },
+      },
     ]);
   });
 
@@ -130,13 +146,21 @@ describe("toAnthropic", () => {
   });
 
   it("marks at most four breakpoints: last system block, last tool, last two user turns", () => {
-    const long: ChatMessage[] = [...history, { role: "assistant", content: "done" }, { role: "user", content: "more" }, { role: "assistant", content: "ok" }, { role: "user", content: "last" }];
+    const long: ChatMessage[] = [
+      ...history,
+      { role: "assistant", content: "done" },
+      { role: "user", content: "more" },
+      { role: "assistant", content: "ok" },
+      { role: "user", content: "last" },
+    ];
     const p = toAnthropic(long, [tool("a"), tool("b")]);
     const marked = JSON.stringify(p).match(/cache_control/g) ?? [];
     expect(marked).toHaveLength(4);
     expect(p.tools[0]!.cache_control).toBeUndefined();
     expect(p.tools[1]!.cache_control).toEqual({ type: "ephemeral" });
-    const userTurns = p.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m).includes("cache_control"));
+    const userTurns = p.messages
+      .filter((m) => m.role === "user")
+      .map((m) => JSON.stringify(m).includes("cache_control"));
     expect(userTurns).toEqual([false, false, true, true]);
     // Without system and tools, still only the last two user turns.
     const bare = toAnthropic(long.slice(1), []);
@@ -150,9 +174,29 @@ describe("toAnthropic", () => {
   });
 
   it.each([
-    ["a tool loop whose step has no signed thinking", [{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("t", "ls", "{}")] }, { role: "tool", tool_call_id: "t", content: "x" }], true],
+    [
+      "a tool loop whose step has no signed thinking",
+      [
+        { role: "user", content: "go" },
+        { role: "assistant", content: null, tool_calls: [call("t", "ls", "{}")] },
+        { role: "tool", tool_call_id: "t", content: "x" },
+      ],
+      true,
+    ],
     ["a tool loop whose step has signed thinking", history.slice(0, 5), false],
-    ["a step with redacted thinking only", [{ role: "assistant", content: null, reasoning_items: [{ type: "anthropic.redacted_thinking", data: "d" }], tool_calls: [call("t", "ls", "{}")] }, { role: "tool", tool_call_id: "t", content: "x" }], false],
+    [
+      "a step with redacted thinking only",
+      [
+        {
+          role: "assistant",
+          content: null,
+          reasoning_items: [{ type: "anthropic.redacted_thinking", data: "d" }],
+          tool_calls: [call("t", "ls", "{}")],
+        },
+        { role: "tool", tool_call_id: "t", content: "x" },
+      ],
+      false,
+    ],
     ["a new user turn", history, false],
     ["a first request", [{ role: "user", content: "hi" }], false],
   ] as [string, ChatMessage[], boolean][])("loopLacksThinking: %s -> %s", (_name, h, expected) => {

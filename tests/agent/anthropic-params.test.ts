@@ -14,13 +14,16 @@ describe("anthropic request numbers", () => {
     expect(thinkingParams(model, "off")).toEqual({ max_tokens: max });
   });
 
-  it.each(["low", "medium", "high"] as const)("thinking %s: a budget of at least 1,024 below max_tokens, growing as the level does", (level) => {
-    const p = thinkingParams("claude-sonnet-4-5", level);
-    if (p.thinking?.type !== "enabled") throw new Error("expected enabled thinking");
-    expect(p.thinking.budget_tokens).toBeGreaterThanOrEqual(1_024);
-    expect(p.thinking.budget_tokens).toBeLessThan(p.max_tokens);
-    expect(p).not.toHaveProperty("temperature");
-  });
+  it.each(["low", "medium", "high"] as const)(
+    "thinking %s: a budget of at least 1,024 below max_tokens, growing as the level does",
+    (level) => {
+      const p = thinkingParams("claude-sonnet-4-5", level);
+      if (p.thinking?.type !== "enabled") throw new Error("expected enabled thinking");
+      expect(p.thinking.budget_tokens).toBeGreaterThanOrEqual(1_024);
+      expect(p.thinking.budget_tokens).toBeLessThan(p.max_tokens);
+      expect(p).not.toHaveProperty("temperature");
+    },
+  );
 
   it("orders the budgets low < medium < high", () => {
     const budget = (l: "low" | "medium" | "high") => {
@@ -39,6 +42,10 @@ describe("anthropic request numbers", () => {
   });
 
   it("uses adaptive thinking with an effort where manual budgets are deprecated", () => {
-    expect(thinkingParams("claude-opus-4-6", "medium")).toEqual({ max_tokens: 32_000, thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
+    expect(thinkingParams("claude-opus-4-6", "medium")).toEqual({
+      max_tokens: 32_000,
+      thinking: { type: "adaptive" },
+      output_config: { effort: "medium" },
+    });
   });
 });

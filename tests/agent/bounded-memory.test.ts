@@ -46,7 +46,16 @@ function makeAgent(client: ModelClient) {
   const events: BusEvent[] = [];
   const agent = new Agent({
     taskId: "t1",
-    settings: { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 0, retryBaseMs: 0, maxIterations: 5, thinking: "off", stream: true },
+    settings: {
+      workspace: "/tmp",
+      model: "m",
+      fallbackModel: undefined,
+      maxRetries: 0,
+      retryBaseMs: 0,
+      maxIterations: 5,
+      thinking: "off",
+      stream: true,
+    },
     client,
     tools,
     emit: (e) => events.push(e),
@@ -73,11 +82,18 @@ function assertValid(messages: ChatMessage[]) {
 describe("an endless model stream", () => {
   it("cuts an endless answer at the cap: the stream is closed, the turn ends with an error, the history says so", async () => {
     server = await startMockServer([textReply("start ", { endless: "content", chunkSize: 1000 })]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 5_000, caps: { answerChars: 50_000 } });
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 5_000,
+      caps: { answerChars: 50_000 },
+    });
     const { agent } = makeAgent(client);
     const result = await agent.run("write forever");
     expect(result.reason).toBe("error");
-    expect(result.error).toBe("the model's reply was cut: the answer passed the cap of 50,000 characters and the reply was cut there");
+    expect(result.error).toBe(
+      "the model's reply was cut: the answer passed the cap of 50,000 characters and the reply was cut there",
+    );
     const last = agent.messages.at(-1)!;
     expect(last.role).toBe("assistant");
     expect(typeof last.content === "string" && last.content.length).toBeLessThan(50_200);
@@ -87,8 +103,16 @@ describe("an endless model stream", () => {
   });
 
   it("does not run a call whose arguments passed the cap, tells the model, and the turn goes on", async () => {
-    server = await startMockServer([toolReply([{ name: "note", args: { text: "a" } }], { endless: "arguments", chunkSize: 1000 }), textReply("I will write it in parts")]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 5_000, caps: { argumentsChars: 20_000 } });
+    server = await startMockServer([
+      toolReply([{ name: "note", args: { text: "a" } }], { endless: "arguments", chunkSize: 1000 }),
+      textReply("I will write it in parts"),
+    ]);
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 5_000,
+      caps: { argumentsChars: 20_000 },
+    });
     const { agent, events } = makeAgent(client);
     const result = await agent.run("go");
     expect(result).toMatchObject({ reason: "completed", response: "I will write it in parts" });
@@ -103,12 +127,29 @@ describe("an endless model stream", () => {
 
 describe("a whole (non-streamed) reply", () => {
   it("is held to the same caps: an oversized call is not run and the model is told", async () => {
-    server = await startMockServer([toolReply([{ name: "note", args: { text: "z".repeat(30_000) } }]), textReply("smaller then")]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 5_000, caps: { argumentsChars: 20_000 } });
+    server = await startMockServer([
+      toolReply([{ name: "note", args: { text: "z".repeat(30_000) } }]),
+      textReply("smaller then"),
+    ]);
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 5_000,
+      caps: { argumentsChars: 20_000 },
+    });
     const events: BusEvent[] = [];
     const agent = new Agent({
       taskId: "t1",
-      settings: { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 0, retryBaseMs: 0, maxIterations: 5, thinking: "off", stream: false },
+      settings: {
+        workspace: "/tmp",
+        model: "m",
+        fallbackModel: undefined,
+        maxRetries: 0,
+        retryBaseMs: 0,
+        maxIterations: 5,
+        thinking: "off",
+        stream: false,
+      },
       client,
       tools,
       emit: (e) => events.push(e),
@@ -117,7 +158,9 @@ describe("a whole (non-streamed) reply", () => {
       systemPrompt: "SYSTEM",
     });
     expect(await agent.run("go")).toMatchObject({ reason: "completed", response: "smaller then" });
-    expect(agent.messages.find((m) => m.role === "tool")!.content).toMatch(/^error: not run: a tool call's arguments passed the cap of 20,000 characters/);
+    expect(agent.messages.find((m) => m.role === "tool")!.content).toMatch(
+      /^error: not run: a tool call's arguments passed the cap of 20,000 characters/,
+    );
   });
 });
 
@@ -125,7 +168,16 @@ describe("history bounds", () => {
   it("keeps a call's full arguments for the tool but at most the cap in the history", async () => {
     const big = "y".repeat(200_000);
     const client = new ScriptedClient([
-      { ok: true, reply: { content: "", reasoning: "", toolCalls: [{ id: "c1", name: "note", arguments: JSON.stringify({ text: big }) }], finishReason: "tool_calls", usage: undefined } },
+      {
+        ok: true,
+        reply: {
+          content: "",
+          reasoning: "",
+          toolCalls: [{ id: "c1", name: "note", arguments: JSON.stringify({ text: big }) }],
+          finishReason: "tool_calls",
+          usage: undefined,
+        },
+      },
       { ok: true, reply: { content: "done", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined } },
     ]);
     const { agent } = makeAgent(client);
@@ -134,20 +186,30 @@ describe("history bounds", () => {
     const stored = agent.messages.find((m) => m.role === "assistant" && m.tool_calls)!;
     const args = stored.role === "assistant" ? stored.tool_calls![0]!.function.arguments : "";
     expect(args.length).toBeLessThan(5_000);
-    expect((JSON.parse(args) as { text: string }).text).toMatch(/^y{1000}…\[199,000 more characters cut from the history\]$/);
+    expect((JSON.parse(args) as { text: string }).text).toMatch(
+      /^y{1000}…\[199,000 more characters cut from the history\]$/,
+    );
   });
 
   it("capStoredArguments: unchanged when small, a note when not JSON", () => {
     expect(capStoredArguments('{"a":1}', 100)).toBe('{"a":1}');
-    expect(JSON.parse(capStoredArguments("x".repeat(500), 100))).toEqual({ _cut: "arguments of 500 characters were not kept in the history" });
+    expect(JSON.parse(capStoredArguments("x".repeat(500), 100))).toEqual({
+      _cut: "arguments of 500 characters were not kept in the history",
+    });
   });
 
   it("trims the oldest archived messages when a session outgrows the save cap, and refuses a live history that alone does not fit", () => {
     const session = newSession("/tmp", "m");
     session.messages = [{ role: "user", content: "x".repeat(1_000) }];
-    session.archive = Array.from({ length: 10 }, (_, i): ChatMessage => ({ role: "user", content: `${i}`.repeat(1_000) }));
+    session.archive = Array.from(
+      { length: 10 },
+      (_, i): ChatMessage => ({ role: "user", content: `${i}`.repeat(1_000) }),
+    );
     expect(boundSessionSize(session, 6_000)).toEqual({ ok: true, droppedArchived: 6, droppedHistory: 0 });
-    expect(session.archive[0]).toMatchObject({ role: "system", content: expect.stringMatching(/^\[6 older archived messages were dropped: the session file passed/) });
+    expect(session.archive[0]).toMatchObject({
+      role: "system",
+      content: expect.stringMatching(/^\[6 older archived messages were dropped: the session file passed/),
+    });
     expect(session.archive.slice(1).map((m) => (m.content as string)[0])).toEqual(["6", "7", "8", "9"]);
     session.messages.push({ role: "user", content: "z".repeat(10_000) });
     const verdict = boundSessionSize(session, 6_000);
@@ -159,15 +221,24 @@ describe("tool calls of one step", () => {
   it(`run at most ${TOOL_CONCURRENCY} at once, all of them, results in call order`, async () => {
     running = 0;
     peak = 0;
-    const calls = Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, name: "note", arguments: JSON.stringify({ text: "x".repeat(i) }) }));
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      id: `c${i}`,
+      name: "note",
+      arguments: JSON.stringify({ text: "x".repeat(i) }),
+    }));
     const client = new ScriptedClient([
-      { ok: true, reply: { content: "", reasoning: "", toolCalls: calls, finishReason: "tool_calls", usage: undefined } },
+      {
+        ok: true,
+        reply: { content: "", reasoning: "", toolCalls: calls, finishReason: "tool_calls", usage: undefined },
+      },
       { ok: true, reply: { content: "done", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined } },
     ]);
     const { agent } = makeAgent(client);
     await agent.run("go");
     expect(peak).toBe(TOOL_CONCURRENCY);
-    expect(agent.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(calls.map((_, i) => `got ${i}`));
+    expect(agent.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(
+      calls.map((_, i) => `got ${i}`),
+    );
   });
 
   it("get unique ids when the model repeats one, so no result is orphaned", async () => {
@@ -184,6 +255,10 @@ describe("tool calls of one step", () => {
     await agent.run("go");
     assertValid(agent.messages);
     expect(agent.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(["got 1", "got 2", "got 3"]);
-    expect(uniqueCallIds([{ id: "a" }, { id: "a" }, { id: "a_1" }], (i) => `a_${i}`).map((c) => c.id)).toEqual(["a", "a_1", "a_2"]);
+    expect(uniqueCallIds([{ id: "a" }, { id: "a" }, { id: "a_1" }], (i) => `a_${i}`).map((c) => c.id)).toEqual([
+      "a",
+      "a_1",
+      "a_2",
+    ]);
   });
 });

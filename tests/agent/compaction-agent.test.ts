@@ -31,7 +31,8 @@ async function agentWith(client: ScriptedClient, earlier: ChatMessage[], budget?
   return { agent, events, settings };
 }
 
-const compacted = (events: BusEvent[]) => events.filter((e): e is EventOf<"context.compacted"> => e.type === "context.compacted");
+const compacted = (events: BusEvent[]) =>
+  events.filter((e): e is EventOf<"context.compacted"> => e.type === "context.compacted");
 
 describe("compaction in a turn", () => {
   it("folds the older messages before the request once the history passes its budget", async () => {
@@ -43,7 +44,10 @@ describe("compaction in a turn", () => {
     expect(client.requests).toHaveLength(2);
     expect(client.requests[0]!.tools).toEqual([]);
     const sent = client.snapshots[1]!;
-    expect(sent[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}\nthe user asked thirty questions about q and a` });
+    expect(sent[1]).toEqual({
+      role: "system",
+      content: `${SUMMARY_PREFIX}\nthe user asked thirty questions about q and a`,
+    });
     expect(sent.at(-1)).toEqual({ role: "user", content: "one more question" });
     const [event] = compacted(events);
     expect(event).toMatchObject({ folded: 51, kept: 10, failed: false });
@@ -80,7 +84,12 @@ describe("compaction in a turn", () => {
       (req) =>
         new Promise((resolve) => {
           release = () => resolve(fail(undefined, "aborted"));
-          req.signal?.addEventListener("abort", () => resolve({ ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } }));
+          req.signal?.addEventListener("abort", () =>
+            resolve({
+              ok: false,
+              error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
+            }),
+          );
         }),
     ]);
     const { agent, events } = await agentWith(client, history(30, 5_000));
@@ -110,13 +119,18 @@ describe("/compact and resuming", () => {
     bus.send({ type: "user.submit", taskId: "a", text: "a turn" });
     await waitUntil(() => events.some((e) => e.type === "turn.completed"));
     bus.send({ type: "session.compact", taskId: "a", focus: "the parser" });
-    await waitUntil(() => compacted(events).length === 1 && events.some((e) => e.type === "session.saved" && e.messages < 14));
+    await waitUntil(
+      () => compacted(events).length === 1 && events.some((e) => e.type === "session.saved" && e.messages < 14),
+    );
     const request = client.requests[1]!;
     expect(JSON.stringify(request.messages)).toContain("the parser");
     expect(compacted(events)[0]).toMatchObject({ focus: "the parser", failed: false });
 
     const loaded = await loadSession(agent.sessionFile!, settings.workspace, "m");
-    expect(loaded.data.messages[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}\nsummary keeping the parser details` });
+    expect(loaded.data.messages[1]).toEqual({
+      role: "system",
+      content: `${SUMMARY_PREFIX}\nsummary keeping the parser details`,
+    });
     expect(loaded.data.archive!.length).toBeGreaterThan(0);
     expect(loaded.data.archive![0]).toMatchObject({ role: "user", content: expect.stringMatching(/^question 0/) });
     expect(loaded.data.compactions![0]).toMatchObject({ focus: "the parser", failed: false });

@@ -26,9 +26,17 @@ const say = (text: string): ChatMessage => ({ role: "assistant", content: text }
 const call = (...ids: string[]): AssistantMessage => ({
   role: "assistant",
   content: null,
-  tool_calls: ids.map((id) => ({ id, type: "function" as const, function: { name: "read_file", arguments: `{"path":"${id}.ts"}` } })),
+  tool_calls: ids.map((id) => ({
+    id,
+    type: "function" as const,
+    function: { name: "read_file", arguments: `{"path":"${id}.ts"}` },
+  })),
 });
-const result = (id: string, text = `contents of ${id}`): ChatMessage => ({ role: "tool", tool_call_id: id, content: text });
+const result = (id: string, text = `contents of ${id}`): ChatMessage => ({
+  role: "tool",
+  tool_call_id: id,
+  content: text,
+});
 const summary = (text: string): ChatMessage => ({ role: "system", content: `${SUMMARY_PREFIX}\n${text}` });
 
 /** Roles as letters, to compare cuts at a glance. */
@@ -40,7 +48,13 @@ describe("contextChars", () => {
     expect(contextChars([{ role: "assistant", content: null, reasoning_content: "not sent back" }])).toBe(0);
     expect(contextChars([call("a")])).toBe("read_file".length + '{"path":"a.ts"}'.length);
     expect(contextChars([result("a", "12345")])).toBe(5);
-    const withImage: ChatMessage = { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] };
+    const withImage: ChatMessage = {
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+      ],
+    };
     expect(contextChars([withImage])).toBe(4 + 4_000);
     expect(contextChars([sys, user("hi"), say("hello")])).toBe(19 + 2 + 5);
   });
@@ -81,21 +95,58 @@ describe("selectFold", () => {
   });
 
   it("moves a cut that lands on a tool message back to the assistant that called it", () => {
-    const ms = [sys, user("1"), say("2"), user("3"), call("x", "y", "z"), result("x"), result("y"), result("z"), say("4"), user("5"), say("6"), user("7"), say("8"), user("9"), say("10")];
+    const ms = [
+      sys,
+      user("1"),
+      say("2"),
+      user("3"),
+      call("x", "y", "z"),
+      result("x"),
+      result("y"),
+      result("z"),
+      say("4"),
+      user("5"),
+      say("6"),
+      user("7"),
+      say("8"),
+      user("9"),
+      say("10"),
+    ];
     expect(ms.length - KEEP_RECENT).toBe(5);
     expect(ms[5]!.role).toBe("tool");
     expect(selectFold(ms)).toEqual({ end: 4 });
   });
 
   it("keeps parallel results with their call when the cut lands after the call but among its results", () => {
-    const ms = [sys, user("go"), call("a", "b", "c", "d"), result("a"), result("b"), result("c"), result("d"), say("done"), ...turns(6)];
+    const ms = [
+      sys,
+      user("go"),
+      call("a", "b", "c", "d"),
+      result("a"),
+      result("b"),
+      result("c"),
+      result("d"),
+      say("done"),
+      ...turns(6),
+    ];
     for (const keep of [8, 9, 10]) expect(selectFold(ms, keep)).toEqual({ end: 2 });
     expect(selectFold(ms, 7)).toEqual({ end: 7 });
   });
 
   it("moves the cut earlier when a kept result's assistant would be folded, even if the cut is not on a tool message", () => {
     // Results out of call order with a user steer between them would still tie the chain together.
-    const ms = [sys, user("go"), say("thinking"), call("a", "b"), result("a"), user("steer"), result("b"), say("ok"), user("next"), say("fine")];
+    const ms = [
+      sys,
+      user("go"),
+      say("thinking"),
+      call("a", "b"),
+      result("a"),
+      user("steer"),
+      result("b"),
+      say("ok"),
+      user("next"),
+      say("fine"),
+    ];
     expect(ms[5]!.role).toBe("user");
     expect(selectFold(ms, 5)).toEqual({ end: 3 });
   });
@@ -110,14 +161,34 @@ describe("selectFold", () => {
   });
 
   it("moves the cut later past a chain when moving it earlier would fold nothing", () => {
-    const ms = [sys, summary("old"), call("a", "b", "c"), result("a"), result("b"), result("c"), say("done"), user("more"), say("ok")];
+    const ms = [
+      sys,
+      summary("old"),
+      call("a", "b", "c"),
+      result("a"),
+      result("b"),
+      result("c"),
+      say("done"),
+      user("more"),
+      say("ok"),
+    ];
     expect(selectFold(ms, 5)).toEqual({ end: 6 });
     // Past the chain there is nothing left to keep: no fold.
     expect(selectFold([sys, call("a", "b"), result("a"), result("b")], 2)).toBeNull();
   });
 
   it("matches results to the nearest earlier call when providers reuse ids across replies", () => {
-    const ms = [sys, user("1"), call("call_1"), result("call_1"), say("2"), user("3"), call("call_1"), result("call_1"), say("4")];
+    const ms = [
+      sys,
+      user("1"),
+      call("call_1"),
+      result("call_1"),
+      say("2"),
+      user("3"),
+      call("call_1"),
+      result("call_1"),
+      say("4"),
+    ];
     expect(selectFold(ms, 2)).toEqual({ end: 6 });
     expect(shape(applyFold(ms, 6, "s").messages)).toBe("ssata");
   });
@@ -158,7 +229,17 @@ function randomHistory(rand: () => number, startWithChain = false): ChatMessage[
   };
   if (startWithChain) chain();
   for (let t = int(0, 8); t > 0; t--) {
-    ms.push(rand() < 0.1 ? { role: "user", content: [{ type: "text", text: text() }, { type: "image_url", image_url: { url: "data:," } }] } : user(text()));
+    ms.push(
+      rand() < 0.1
+        ? {
+            role: "user",
+            content: [
+              { type: "text", text: text() },
+              { type: "image_url", image_url: { url: "data:," } },
+            ],
+          }
+        : user(text()),
+    );
     for (let s = int(0, 4); s > 0; s--) chain();
     if (rand() < 0.8) ms.push(say(text()));
   }
@@ -171,17 +252,19 @@ function chainProblems(ms: ChatMessage[]): string[] {
   const owner = new Map<string, number>();
   const answered = new Map<number, Map<string, number>>();
   ms.forEach((m, i) => {
-    if (m.role === "assistant") for (const c of m.tool_calls ?? []) {
-      owner.set(c.id, i);
-      answered.set(i, new Map([...(answered.get(i) ?? []), [c.id, 0]]));
-    }
+    if (m.role === "assistant")
+      for (const c of m.tool_calls ?? []) {
+        owner.set(c.id, i);
+        answered.set(i, new Map([...(answered.get(i) ?? []), [c.id, 0]]));
+      }
     if (m.role === "tool") {
       const a = owner.get(m.tool_call_id);
       if (a === undefined) problems.push(`tool ${i} answers ${m.tool_call_id}, which no earlier assistant called`);
       else answered.get(a)!.set(m.tool_call_id, answered.get(a)!.get(m.tool_call_id)! + 1);
     }
   });
-  for (const [a, ids] of answered) for (const [id, count] of ids) if (count !== 1) problems.push(`call ${id} at ${a} has ${count} results`);
+  for (const [a, ids] of answered)
+    for (const [id, count] of ids) if (count !== 1) problems.push(`call ${id} at ${a} has ${count} results`);
   return problems;
 }
 
@@ -196,9 +279,11 @@ function foldProblems(ms: ChatMessage[], keep: number): string[] {
   const out = r.messages;
   const problems = chainProblems(out);
   if (out[0] !== ms[0]) problems.push("index 0 changed");
-  if (!isSummaryMessage(out[1]) || out.filter(isSummaryMessage).length !== 1) problems.push("index 1 is not the one summary");
+  if (!isSummaryMessage(out[1]) || out.filter(isSummaryMessage).length !== 1)
+    problems.push("index 1 is not the one summary");
   if (out[2]?.role === "tool") problems.push("kept part starts with a tool message");
-  if (JSON.stringify(out.slice(2)) !== JSON.stringify(ms.slice(sel.end))) problems.push("kept tail differs from the original tail");
+  if (JSON.stringify(out.slice(2)) !== JSON.stringify(ms.slice(sel.end)))
+    problems.push("kept tail differs from the original tail");
   if (r.kept < Math.min(keep, n - 1)) problems.push(`kept ${r.kept} < ${keep}`);
   if (r.foldedCount + r.kept !== n - 1 || sel.end < 2) problems.push("counts do not add up");
   return problems;
@@ -238,7 +323,10 @@ describe("selectFold + applyFold over random valid histories", () => {
 
 describe("summaryRequest", () => {
   it("asks for goal, decisions, files, commands and next steps, with the focus, and no tools in the text", () => {
-    const req = summaryRequest([user("fix the parser"), call("a"), result("a"), say("fixed")], "the parser's error messages");
+    const req = summaryRequest(
+      [user("fix the parser"), call("a"), result("a"), say("fixed")],
+      "the parser's error messages",
+    );
     expect(req.map((m) => m.role)).toEqual(["system", "user"]);
     const [instructions, body] = req.map((m) => m.content as string);
     for (const s of ["Goal", "Decisions", "Files", "Commands", "next steps"]) expect(instructions).toContain(s);
@@ -251,7 +339,12 @@ describe("summaryRequest", () => {
 
   it("caps the transcript, keeping its start and end, and shortens tool results", () => {
     const big = "r".repeat(50_000);
-    const folded = [user("FIRST TASK"), ...Array.from({ length: 40 }, (_, i) => [call(`k${i}`), result(`k${i}`, big)]).flat(), say("m".repeat(30_000)), user("LAST WORDS")];
+    const folded = [
+      user("FIRST TASK"),
+      ...Array.from({ length: 40 }, (_, i) => [call(`k${i}`), result(`k${i}`, big)]).flat(),
+      say("m".repeat(30_000)),
+      user("LAST WORDS"),
+    ];
     const body = summaryRequest(folded).at(-1)!.content as string;
     expect(body.length).toBeLessThan(SUMMARY_INPUT_CAP + 500);
     expect(body).toContain("FIRST TASK");
@@ -324,17 +417,33 @@ describe("compact", () => {
     expect(r).toMatchObject({ failed: true, summary: OMITTED_NOTE, error: "socket hang up", kept: KEEP_RECENT });
     expect(isSummaryMessage(r!.messages[1])).toBe(true);
 
-    const refused = fakeClient(async () => ({ ok: false, error: { status: 400, message: "context too long", aborted: false, retryAfterMs: undefined } }));
-    expect(await compact(history, { client: refused, model: "m" })).toMatchObject({ failed: true, error: "400 context too long" });
+    const refused = fakeClient(async () => ({
+      ok: false,
+      error: { status: 400, message: "context too long", aborted: false, retryAfterMs: undefined },
+    }));
+    expect(await compact(history, { client: refused, model: "m" })).toMatchObject({
+      failed: true,
+      error: "400 context too long",
+    });
     expect(refused.requests).toHaveLength(1);
 
     const empty = fakeClient(async () => okReply("  "));
-    expect(await compact(history, { client: empty, model: "m" })).toMatchObject({ failed: true, summary: OMITTED_NOTE });
+    expect(await compact(history, { client: empty, model: "m" })).toMatchObject({
+      failed: true,
+      summary: OMITTED_NOTE,
+    });
   });
 
   it("retries a retryable failure before giving up", async () => {
-    const flaky = fakeClient(async () => ({ ok: false, error: { status: 503, message: "busy", aborted: false, retryAfterMs: undefined } }));
-    const r = await compact(history, { client: flaky, model: "m", retry: { maxRetries: 2, baseMs: 1, fallbackModel: undefined } });
+    const flaky = fakeClient(async () => ({
+      ok: false,
+      error: { status: 503, message: "busy", aborted: false, retryAfterMs: undefined },
+    }));
+    const r = await compact(history, {
+      client: flaky,
+      model: "m",
+      retry: { maxRetries: 2, baseMs: 1, fallbackModel: undefined },
+    });
     expect(flaky.requests).toHaveLength(3);
     expect(r!.failed).toBe(true);
   });
@@ -363,7 +472,12 @@ describe("compact", () => {
     const waiting = fakeClient(
       (req) =>
         new Promise((resolve) => {
-          req.signal.addEventListener("abort", () => resolve({ ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } }));
+          req.signal.addEventListener("abort", () =>
+            resolve({
+              ok: false,
+              error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
+            }),
+          );
         }),
     );
     const pending = compact(history, { client: waiting, model: "m", signal: during.signal });

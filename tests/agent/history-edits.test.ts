@@ -14,9 +14,25 @@ import { ToolRegistry } from "../../src/tools/registry.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
 
 const tools = new ToolRegistry([
-  defineTool({ name: "look", kind: "read", description: "looks", params: z.object({ at: z.string() }), summarize: (a) => `look at ${a.at}`, run: async (a) => `saw ${a.at}` }),
+  defineTool({
+    name: "look",
+    kind: "read",
+    description: "looks",
+    params: z.object({ at: z.string() }),
+    summarize: (a) => `look at ${a.at}`,
+    run: async (a) => `saw ${a.at}`,
+  }),
 ]);
-const settings: AgentSettings = { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 0, retryBaseMs: 0, maxIterations: 10, thinking: "off", stream: true };
+const settings: AgentSettings = {
+  workspace: "/tmp",
+  model: "m",
+  fallbackModel: undefined,
+  maxRetries: 0,
+  retryBaseMs: 0,
+  maxIterations: 10,
+  thinking: "off",
+  stream: true,
+};
 
 function makeAgent(client: ScriptedClient, session: SessionData = newSession("/tmp", "m")) {
   let agent: Agent | undefined;
@@ -28,11 +44,18 @@ function makeAgent(client: ScriptedClient, session: SessionData = newSession("/t
 }
 
 /** The prompts and steering messages, as the history has them and as the messages have them. */
-const historyPrompts = (items: HistoryItem[]) => items.flatMap((it) => (it.type === "user" || it.type === "steer" ? [it.text] : []));
-const messagePrompts = (agent: Agent) => agent.messages.filter((m) => m.role === "user").map((m) => contentText(m.content));
+const historyPrompts = (items: HistoryItem[]) =>
+  items.flatMap((it) => (it.type === "user" || it.type === "steer" ? [it.text] : []));
+const messagePrompts = (agent: Agent) =>
+  agent.messages.filter((m) => m.role === "user").map((m) => contentText(m.content));
 
 async function threeTurns() {
-  const client = new ScriptedClient([reply("one done"), reply("", [{ name: "look", args: { at: "x" } }]), reply("two done"), reply("three done")]);
+  const client = new ScriptedClient([
+    reply("one done"),
+    reply("", [{ name: "look", args: { at: "x" } }]),
+    reply("two done"),
+    reply("three done"),
+  ]);
   const agent = makeAgent(client);
   await agent.run("one");
   await agent.run("two");
@@ -69,17 +92,46 @@ describe("the typed history under edits", () => {
 
   it("a call left running by a killed run reads back as interrupted", () => {
     const session = newSession("/tmp", "m");
-    session.transcript = [{ type: "user", text: "go" }, { type: "tool", callId: "c1", name: "look", kind: "read", summary: "look at x", status: "running", display: "", durationMs: null }];
+    session.transcript = [
+      { type: "user", text: "go" },
+      {
+        type: "tool",
+        callId: "c1",
+        name: "look",
+        kind: "read",
+        summary: "look at x",
+        status: "running",
+        display: "",
+        durationMs: null,
+      },
+    ];
     const agent = makeAgent(new ScriptedClient([]), session);
-    expect(agent.loadedView().transcript[1]).toMatchObject({ type: "tool", status: "aborted", display: "interrupted", kind: "read", summary: "look at x" });
+    expect(agent.loadedView().transcript[1]).toMatchObject({
+      type: "tool",
+      status: "aborted",
+      display: "interrupted",
+      kind: "read",
+      summary: "look at x",
+    });
   });
 
   it("the size bound trims the oldest history items after the archive, with a note", () => {
     const session = newSession("/tmp", "m");
     session.messages = [{ role: "user", content: "x".repeat(1_000) }];
-    session.transcript = Array.from({ length: 10 }, (_, i): HistoryItem => ({ type: "assistant", text: `${i}`.repeat(1_000) }));
+    session.transcript = Array.from(
+      { length: 10 },
+      (_, i): HistoryItem => ({ type: "assistant", text: `${i}`.repeat(1_000) }),
+    );
     expect(boundSessionSize(session, 6_000)).toEqual({ ok: true, droppedArchived: 0, droppedHistory: 6 });
-    expect(session.transcript[0]).toEqual({ type: "note", text: expect.stringMatching(/^6 older transcript items were dropped/) });
-    expect(session.transcript.slice(1).map((it) => (it.type === "assistant" ? it.text[0] : "?"))).toEqual(["6", "7", "8", "9"]);
+    expect(session.transcript[0]).toEqual({
+      type: "note",
+      text: expect.stringMatching(/^6 older transcript items were dropped/),
+    });
+    expect(session.transcript.slice(1).map((it) => (it.type === "assistant" ? it.text[0] : "?"))).toEqual([
+      "6",
+      "7",
+      "8",
+      "9",
+    ]);
   });
 });

@@ -12,8 +12,14 @@ import type { ChatMessage } from "../../src/protocol/messages.js";
 import { fail, reply, ScriptedClient } from "../helpers/scripted-client.js";
 import { testSettings } from "../helpers/settings.js";
 
-async function setup(client: ScriptedClient, over: { distill?: boolean; enabled?: boolean; maxIterations?: number } = {}) {
-  const settings = testSettings({ memory: { enabled: over.enabled ?? true, distill: over.distill ?? true, topK: 5 }, ...(over.maxIterations ? { maxIterations: over.maxIterations } : {}) });
+async function setup(
+  client: ScriptedClient,
+  over: { distill?: boolean; enabled?: boolean; maxIterations?: number } = {},
+) {
+  const settings = testSettings({
+    memory: { enabled: over.enabled ?? true, distill: over.distill ?? true, topK: 5 },
+    ...(over.maxIterations ? { maxIterations: over.maxIterations } : {}),
+  });
   const store = new MemoryStore(join(settings.home, "memory.json"));
   const events: BusEvent[] = [];
   const extensions = await loadExtensions(settings, { emit: (e) => events.push(e), userHome: settings.home });
@@ -21,7 +27,10 @@ async function setup(client: ScriptedClient, over: { distill?: boolean; enabled?
   return { settings, store, events, agent };
 }
 
-const blocks = (messages: ChatMessage[]) => messages.filter((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
+const blocks = (messages: ChatMessage[]) =>
+  messages.filter(
+    (m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START),
+  );
 const distilled = (json: object) => reply(JSON.stringify(json));
 
 describe("memory in a turn", () => {
@@ -29,7 +38,8 @@ describe("memory in a turn", () => {
     // Distillation runs in the background, so its request may come before or after the next
     // turn's: each request is answered by what it is (distillation sends no tools).
     const turns = [reply("tabs it is"), reply("pnpm then")];
-    const answer = async (req: { tools: unknown[] }) => (req.tools.length === 0 ? distilled({ memories: [] }) : turns.shift()!);
+    const answer = async (req: { tools: unknown[] }) =>
+      req.tools.length === 0 ? distilled({ memories: [] }) : turns.shift()!;
     const client = new ScriptedClient([answer, answer, answer, answer]);
     const { store, events, agent } = await setup(client);
     await store.save("preference", "The user formats code with tabs, never spaces");
@@ -73,7 +83,15 @@ describe("memory in a turn", () => {
 
 describe("distillation", () => {
   it("after a completed turn saves what the model distils (deduplicated) and says so", async () => {
-    const client = new ScriptedClient([reply("noted"), distilled({ memories: [{ kind: "correction", text: "Run the tests with npm test -- --run, not npm test" }, { kind: "fact", text: "The project uses pnpm, not npm" }] })]);
+    const client = new ScriptedClient([
+      reply("noted"),
+      distilled({
+        memories: [
+          { kind: "correction", text: "Run the tests with npm test -- --run, not npm test" },
+          { kind: "fact", text: "The project uses pnpm, not npm" },
+        ],
+      }),
+    ]);
     const { store, events, agent } = await setup(client);
     await store.save("fact", "the project uses pnpm, not npm.");
     await agent.run("no, run the tests with npm test -- --run");
@@ -83,13 +101,23 @@ describe("distillation", () => {
     expect(JSON.stringify(client.snapshots[1])).toContain("npm test -- --run");
     const entries = await store.list();
     expect(entries.map((e) => e.kind).sort()).toEqual(["correction", "fact"]);
-    expect(events.some((e) => e.type === "notice" && e.text === "remembered: correction: Run the tests with npm test -- --run, not npm test")).toBe(true);
+    expect(
+      events.some(
+        (e) =>
+          e.type === "notice" &&
+          e.text === "remembered: correction: Run the tests with npm test -- --run, not npm test",
+      ),
+    ).toBe(true);
   });
 
   it("never after a stop, an error or the iteration limit", async () => {
     for (const ending of ["error", "max_iterations", "interrupted"] as const) {
       const steps =
-        ending === "error" ? [fail(400, "bad")] : ending === "max_iterations" ? [reply("", [{ name: "todo_read", args: {} }])] : [reply("", [{ name: "todo_read", args: {} }])];
+        ending === "error"
+          ? [fail(400, "bad")]
+          : ending === "max_iterations"
+            ? [reply("", [{ name: "todo_read", args: {} }])]
+            : [reply("", [{ name: "todo_read", args: {} }])];
       const client = new ScriptedClient([...steps]);
       const { agent } = await setup(client, { maxIterations: 1 });
       const run = agent.run("go");
@@ -111,7 +139,11 @@ describe("distillation", () => {
   });
 
   it("is silent when the distillation call fails or answers nonsense", async () => {
-    for (const answer of [fail(500, "down"), reply("I think the user likes things"), reply('{"memories": [{"kind": "mood", "text": "happy"}]}')]) {
+    for (const answer of [
+      fail(500, "down"),
+      reply("I think the user likes things"),
+      reply('{"memories": [{"kind": "mood", "text": "happy"}]}'),
+    ]) {
       const client = new ScriptedClient([reply("ok"), answer]);
       const { store, events, agent } = await setup(client);
       const result = await agent.run("hello there");

@@ -24,7 +24,13 @@ function handlers(waits: WaitInfo[] = [], text: string[] = []): StreamHandlers {
 describe("model request deadlines", () => {
   it("ends an attempt whose server only trickles keep-alive comments, and reports the wait meanwhile", async () => {
     server = await startMockServer([textReply("partial answer", { trickleAfterChunks: 2, keepAliveMs: 10 })]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 400, deadlineMs: 60_000, waitNoticeMs: 50 });
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 400,
+      deadlineMs: 60_000,
+      waitNoticeMs: 50,
+    });
     const waits: WaitInfo[] = [];
     const outcome = await client.complete(request(), handlers(waits));
     expect(outcome.ok).toBe(false);
@@ -41,11 +47,23 @@ describe("model request deadlines", () => {
   });
 
   it("ends an attempt whose server accepted the request and then hangs (before and after headers)", async () => {
-    server = await startMockServer([textReply("never", { hangAfterChunks: 0 }), { status: 200, delayMs: 60_000, raw: "" }]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 300, deadlineMs: 60_000, waitNoticeMs: 50 });
+    server = await startMockServer([
+      textReply("never", { hangAfterChunks: 0 }),
+      { status: 200, delayMs: 60_000, raw: "" },
+    ]);
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 300,
+      deadlineMs: 60_000,
+      waitNoticeMs: 50,
+    });
     for (const _ of [1, 2]) {
       const outcome = await client.complete(request(), handlers());
-      expect(outcome).toMatchObject({ ok: false, error: { message: "the model sent no content for 300 ms (requestTimeoutMs)", aborted: false } });
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { message: "the model sent no content for 300 ms (requestTimeoutMs)", aborted: false },
+      });
     }
   });
 
@@ -53,7 +71,18 @@ describe("model request deadlines", () => {
     server = await startMockServer([textReply("lost", { hangAfterChunks: 1 }), textReply("second try")]);
     const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 300, deadlineMs: 60_000 });
     const retries: string[] = [];
-    const { outcome } = await completeWithRetry(client, request(), { maxRetries: 1, baseMs: 0, fallbackModel: undefined, onRetry: (r) => retries.push(r.error.message), onFallback: () => {} }, handlers());
+    const { outcome } = await completeWithRetry(
+      client,
+      request(),
+      {
+        maxRetries: 1,
+        baseMs: 0,
+        fallbackModel: undefined,
+        onRetry: (r) => retries.push(r.error.message),
+        onFallback: () => {},
+      },
+      handlers(),
+    );
     expect(outcome).toMatchObject({ ok: true, reply: { content: "second try" } });
     expect(retries).toEqual(["the model sent no content for 300 ms (requestTimeoutMs)"]);
   });
@@ -63,8 +92,20 @@ describe("model request deadlines", () => {
     // Long enough for the first content to arrive on a loaded machine; the reply takes 25 s.
     const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 10_000, deadlineMs: 1_500 });
     const text: string[] = [];
-    const { outcome } = await completeWithRetry(client, request(), { maxRetries: 2, baseMs: 0, fallbackModel: "other", onRetry: () => {}, onFallback: () => {} }, handlers([], text));
-    expect(outcome).toMatchObject({ ok: false, error: { message: "the model did not finish its reply within 2 s (requestDeadlineMs)", aborted: false, final: true } });
+    const { outcome } = await completeWithRetry(
+      client,
+      request(),
+      { maxRetries: 2, baseMs: 0, fallbackModel: "other", onRetry: () => {}, onFallback: () => {} },
+      handlers([], text),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: {
+        message: "the model did not finish its reply within 2 s (requestDeadlineMs)",
+        aborted: false,
+        final: true,
+      },
+    });
     expect(text.length).toBeGreaterThan(0);
     expect(server.requests).toHaveLength(1);
   });
@@ -72,12 +113,21 @@ describe("model request deadlines", () => {
   it("counts the body of a whole (non-streamed) reply as content", async () => {
     server = await startMockServer([textReply("whole answer")]);
     const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 300, deadlineMs: 60_000 });
-    expect(await client.complete(request(undefined, false), handlers())).toMatchObject({ ok: true, reply: { content: "whole answer" } });
+    expect(await client.complete(request(undefined, false), handlers())).toMatchObject({
+      ok: true,
+      reply: { content: "whole answer" },
+    });
   });
 
   it("keeps a stop a stop: aborted, not a timeout, and no wait reported after it", async () => {
     server = await startMockServer([textReply("x", { trickleAfterChunks: 0, keepAliveMs: 10 })]);
-    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "k", timeoutMs: 5_000, deadlineMs: 60_000, waitNoticeMs: 50 });
+    const client = new OpenAIModelClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      timeoutMs: 5_000,
+      deadlineMs: 60_000,
+      waitNoticeMs: 50,
+    });
     const stop = new AbortController();
     const waits: WaitInfo[] = [];
     const outcome = await client.complete(request(stop.signal), {

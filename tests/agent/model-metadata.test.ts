@@ -34,13 +34,30 @@ describe("the model table", () => {
   });
 
   it("an unknown model gets defaults marked unknown, with no price", () => {
-    expect(modelInfo("mock-model")).toMatchObject({ known: false, contextWindow: 128_000, price: undefined, images: false });
+    expect(modelInfo("mock-model")).toMatchObject({
+      known: false,
+      contextWindow: 128_000,
+      price: undefined,
+      images: false,
+    });
   });
 
   it("config overrides a known model in part and makes an unknown one known", () => {
-    const overrides = { "gpt-5": { contextWindow: 272_000 }, "my-local": { contextWindow: 32_000, price: { input: 0, output: 0 }, images: true } };
-    expect(modelInfo("gpt-5", overrides)).toMatchObject({ contextWindow: 272_000, maxOutput: 128_000, price: { input: 1.25, output: 10 } });
-    expect(modelInfo("my-local", overrides)).toMatchObject({ known: true, contextWindow: 32_000, price: { input: 0, output: 0 }, images: true });
+    const overrides = {
+      "gpt-5": { contextWindow: 272_000 },
+      "my-local": { contextWindow: 32_000, price: { input: 0, output: 0 }, images: true },
+    };
+    expect(modelInfo("gpt-5", overrides)).toMatchObject({
+      contextWindow: 272_000,
+      maxOutput: 128_000,
+      price: { input: 1.25, output: 10 },
+    });
+    expect(modelInfo("my-local", overrides)).toMatchObject({
+      known: true,
+      contextWindow: 32_000,
+      price: { input: 0, output: 0 },
+      images: true,
+    });
     // A price that names only the output is not enough for an unknown model.
     expect(modelInfo("other", { other: { price: { output: 1 } } }).price).toBeUndefined();
   });
@@ -49,14 +66,24 @@ describe("the model table", () => {
 describe("cost", () => {
   it("uncached input, cached input, cache writes and output each at their price", () => {
     // gpt-5: 600k fresh * 1.25 + 400k cached * 0.125 + 100k out * 10 = 0.75 + 0.05 + 1.00
-    expect(costUsd({ prompt: 1_000_000, cachedPrompt: 400_000, completion: 100_000 }, modelInfo("gpt-5").price)).toBeCloseTo(1.8, 10);
+    expect(
+      costUsd({ prompt: 1_000_000, cachedPrompt: 400_000, completion: 100_000 }, modelInfo("gpt-5").price),
+    ).toBeCloseTo(1.8, 10);
     // claude-sonnet-4-5: 100k fresh * 3 + 800k read * 0.3 + 100k written * 3.75 + 10k out * 15
-    expect(costUsd({ prompt: 1_000_000, cachedPrompt: 800_000, cacheWrite: 100_000, completion: 10_000 }, modelInfo("claude-sonnet-4-5").price)).toBeCloseTo(0.3 + 0.24 + 0.375 + 0.15, 10);
+    expect(
+      costUsd(
+        { prompt: 1_000_000, cachedPrompt: 800_000, cacheWrite: 100_000, completion: 10_000 },
+        modelInfo("claude-sonnet-4-5").price,
+      ),
+    ).toBeCloseTo(0.3 + 0.24 + 0.375 + 0.15, 10);
     expect(costUsd({ prompt: 5, completion: 5 }, undefined)).toBeUndefined();
   });
 
   it("totals say unknown as soon as one request had no price", () => {
-    const total = addUsage({ prompt: 0, completion: 0 }, usageEvent({ prompt: 1_000_000, completion: 0 }, "gpt-5-mini"));
+    const total = addUsage(
+      { prompt: 0, completion: 0 },
+      usageEvent({ prompt: 1_000_000, completion: 0 }, "gpt-5-mini"),
+    );
     expect(reportedCost(total)).toBe(0.25);
     addUsage(total, usageEvent({ prompt: 10, completion: 1, reasoning: 1 }, "mock-model"));
     expect(total).toMatchObject({ prompt: 1_000_010, completion: 1, reasoning: 1, unpriced: true });
@@ -71,7 +98,12 @@ describe("cost", () => {
 
 describe("compaction uses the table's window when contextWindow is not set", () => {
   const budgetOf = async (over: Parameters<typeof testSettings>[0]) => {
-    const agent = await createAgent({ settings: testSettings(over), taskId: "t", emit: () => {}, client: new ScriptedClient([]) });
+    const agent = await createAgent({
+      settings: testSettings(over),
+      taskId: "t",
+      emit: () => {},
+      client: new ScriptedClient([]),
+    });
     const budget = (agent as unknown as { opts: { contextBudget: number } }).opts.contextBudget;
     await agent.close();
     return budget;
@@ -80,22 +112,38 @@ describe("compaction uses the table's window when contextWindow is not set", () 
     expect(knownContextWindow("gpt-4o")).toBe(128_000);
     expect(await budgetOf({ model: "gpt-4o" })).toBe(contextBudget(128_000));
     expect(await budgetOf({ model: "mock-model" })).toBe(CONTEXT_CHAR_BUDGET);
-    expect(await budgetOf({ model: "mock-model", models: { "mock-model": { contextWindow: 50_000 } } })).toBe(contextBudget(50_000));
+    expect(await budgetOf({ model: "mock-model", models: { "mock-model": { contextWindow: 50_000 } } })).toBe(
+      contextBudget(50_000),
+    );
     expect(await budgetOf({ model: "gpt-4o", contextWindow: 10_000 })).toBe(contextBudget(10_000));
   });
 });
 
 describe("a task's totals, context gauge and /cost", () => {
   it("sum every reply's usage with its price and show how full the window is", async () => {
-    const withUsage = (usage: { prompt: number; completion: number; cachedPrompt?: number; reasoning?: number }): ModelOutcome => ({
+    const withUsage = (usage: {
+      prompt: number;
+      completion: number;
+      cachedPrompt?: number;
+      reasoning?: number;
+    }): ModelOutcome => ({
       ok: true,
       reply: { content: "ok", reasoning: "", toolCalls: [], finishReason: "stop", usage },
     });
-    const client = new ScriptedClient([withUsage({ prompt: 100_000, completion: 1_000, cachedPrompt: 60_000, reasoning: 500 }), withUsage({ prompt: 300_000, completion: 2_000, cachedPrompt: 100_000 })]);
+    const client = new ScriptedClient([
+      withUsage({ prompt: 100_000, completion: 1_000, cachedPrompt: 60_000, reasoning: 500 }),
+      withUsage({ prompt: 300_000, completion: 2_000, cachedPrompt: 100_000 }),
+    ]);
     const bus = new Bus();
     const events: BusEvent[] = [];
     bus.subscribe((e) => events.push(e));
-    const manager = new TaskManager({ settings: testSettings({ model: "gpt-5" }), bus, interactive: true, approval: "never", client });
+    const manager = new TaskManager({
+      settings: testSettings({ model: "gpt-5" }),
+      bus,
+      interactive: true,
+      approval: "never",
+      client,
+    });
     bus.send({ type: "task.create", taskId: "a" });
     for (const text of ["one", "two"]) {
       const before = events.filter((e) => e.type === "turn.completed").length;

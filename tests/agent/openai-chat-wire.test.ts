@@ -8,14 +8,16 @@ import { OpenAIChatClient } from "../../src/agent/providers/openai-chat.js";
 import { errorMessage } from "../../src/agent/providers/openai-sdk.js";
 
 let server: Server | undefined;
-afterEach(() =>
-  new Promise<void>((res) => {
-    server?.closeAllConnections();
-    server ? server.close(() => res()) : res();
-  }),
+afterEach(
+  () =>
+    new Promise<void>((res) => {
+      server?.closeAllConnections();
+      server ? server.close(() => res()) : res();
+    }),
 );
 
-const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   server = createServer(handler);
@@ -24,7 +26,11 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 /** Serves `pieces` one write at a time, a few ms apart. */
-function serve(pieces: (string | Buffer)[], status = 200, headers: Record<string, string> = { "content-type": "text/event-stream" }): Promise<string> {
+function serve(
+  pieces: (string | Buffer)[],
+  status = 200,
+  headers: Record<string, string> = { "content-type": "text/event-stream" },
+): Promise<string> {
   return listen((_req, res) => {
     res.writeHead(status, headers);
     let i = 0;
@@ -49,8 +55,20 @@ function run(url: string, signal?: AbortSignal, onText: (t: string) => void = ()
 describe("server-sent events", () => {
   it("joins lines split across writes, handles CRLF, comments and missing spaces, and ignores data after [DONE]", async () => {
     const a = chunk({ content: "one " });
-    const url = await serve([": keep-alive\r\n\r\n", a.slice(0, 20), a.slice(20).replace("\n\n", "\r\n\r"), "\n", chunk({ reasoning_content: "hm" }).replace("data: ", "data:"), chunk({ content: "two" }, "stop"), "data: [DONE]\n\n", chunk({ content: "after-done" })]);
-    expect(await run(url)).toMatchObject({ ok: true, reply: { content: "one two", reasoning: "hm", finishReason: "stop" } });
+    const url = await serve([
+      ": keep-alive\r\n\r\n",
+      a.slice(0, 20),
+      a.slice(20).replace("\n\n", "\r\n\r"),
+      "\n",
+      chunk({ reasoning_content: "hm" }).replace("data: ", "data:"),
+      chunk({ content: "two" }, "stop"),
+      "data: [DONE]\n\n",
+      chunk({ content: "after-done" }),
+    ]);
+    expect(await run(url)).toMatchObject({
+      ok: true,
+      reply: { content: "one two", reasoning: "hm", finishReason: "stop" },
+    });
   });
 
   it("keeps a multi-byte character split across writes intact", async () => {
@@ -68,8 +86,14 @@ describe("server-sent events", () => {
   });
 
   it("reports HTTP errors with the body's message, status and Retry-After", async () => {
-    const url = await serve(['{"error":{"message":"slow down","type":"rate_limit"}}'], 429, { "content-type": "application/json", "retry-after": "2" });
-    expect(await run(url)).toEqual({ ok: false, error: { status: 429, message: "429 slow down", aborted: false, retryAfterMs: 2000 } });
+    const url = await serve(['{"error":{"message":"slow down","type":"rate_limit"}}'], 429, {
+      "content-type": "application/json",
+      "retry-after": "2",
+    });
+    expect(await run(url)).toEqual({
+      ok: false,
+      error: { status: 429, message: "429 slow down", aborted: false, retryAfterMs: 2000 },
+    });
   });
 
   it("aborts a request in flight at once and says so", async () => {
@@ -95,7 +119,11 @@ describe("connections", () => {
       res.end("data: [DONE]\n\n");
     });
     const client = new OpenAIChatClient({ baseUrl: url, apiKey: "k", timeoutMs: 5_000 });
-    for (let i = 0; i < 5; i++) expect(await client.complete(request(), { onText: () => {}, onReasoning: () => {} })).toMatchObject({ ok: true, reply: { content: "n" } });
+    for (let i = 0; i < 5; i++)
+      expect(await client.complete(request(), { onText: () => {}, onReasoning: () => {} })).toMatchObject({
+        ok: true,
+        reply: { content: "n" },
+      });
     expect(sockets.size).toBe(1);
   });
 

@@ -14,8 +14,19 @@ afterEach(async () => {
   server = undefined;
 });
 
-function request(messages: ChatMessage[] = [{ role: "user", content: "hi" }], extra: Partial<ModelRequest> = {}): ModelRequest {
-  return { model: "m", messages, tools: [], stream: true, thinking: "off", signal: new AbortController().signal, ...extra };
+function request(
+  messages: ChatMessage[] = [{ role: "user", content: "hi" }],
+  extra: Partial<ModelRequest> = {},
+): ModelRequest {
+  return {
+    model: "m",
+    messages,
+    tools: [],
+    stream: true,
+    thinking: "off",
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 
 function client(url: string, caps = {}) {
@@ -28,7 +39,13 @@ describe("history as Responses input", () => {
   it("maps each message kind to its item, in order", () => {
     const messages: ChatMessage[] = [
       { role: "system", content: "be brief" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } },
+        ],
+      },
       {
         role: "assistant",
         content: "checking",
@@ -46,19 +63,38 @@ describe("history as Responses input", () => {
     expect(responsesInput(messages)).toEqual({
       instructions: "be brief",
       input: [
-        { type: "message", role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", image_url: "data:image/png;base64,AAA", detail: "auto" }] },
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "look" },
+            { type: "input_image", image_url: "data:image/png;base64,AAA", detail: "auto" },
+          ],
+        },
         { type: "reasoning", id: "rs_1", encrypted_content: "ENC", summary: [{ type: "summary_text", text: "s1" }] },
-        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "checking", annotations: [] }] },
+        {
+          type: "message",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "checking", annotations: [] }],
+        },
         { type: "function_call", call_id: "call_1", name: "ls", arguments: '{"dir":"."}' },
         { type: "function_call_output", call_id: "call_1", output: "a.txt" },
         { type: "message", role: "developer", content: [{ type: "input_text", text: "[compacted]" }] },
-        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done", annotations: [] }] },
+        {
+          type: "message",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "done", annotations: [] }],
+        },
       ],
     });
   });
 
   it("asks for no stored state, the encrypted reasoning back, and the effort of the thinking level", () => {
-    const tools = [{ type: "function" as const, function: { name: "ls", description: "list", parameters: { type: "object" } } }];
+    const tools = [
+      { type: "function" as const, function: { name: "ls", description: "list", parameters: { type: "object" } } },
+    ];
     expect(responsesBody(request(undefined, { tools, thinking: "high" }))).toMatchObject({
       store: false,
       include: ["reasoning.encrypted_content"],
@@ -72,11 +108,25 @@ describe("history as Responses input", () => {
 describe("the Responses client against the mock", () => {
   it("streams text and reasoning summaries, and returns calls, reasoning items and usage", async () => {
     server = await startMockServer([
-      toolReply([{ id: "call_a", name: "ls", args: { dir: "." } }, { id: "call_b", name: "read_file", args: { path: "x" } }], { content: "Looking.", reasoning: "plan it", encryptedReasoning: "ENC-1", usage: { prompt: 50, completion: 20, cached: 40, reasoning: 12 } }),
+      toolReply(
+        [
+          { id: "call_a", name: "ls", args: { dir: "." } },
+          { id: "call_b", name: "read_file", args: { path: "x" } },
+        ],
+        {
+          content: "Looking.",
+          reasoning: "plan it",
+          encryptedReasoning: "ENC-1",
+          usage: { prompt: 50, completion: 20, cached: 40, reasoning: 12 },
+        },
+      ),
     ]);
     const text: string[] = [];
     const thoughts: string[] = [];
-    const outcome = await client(server.url).complete(request(), { onText: (t) => text.push(t), onReasoning: (t) => thoughts.push(t) });
+    const outcome = await client(server.url).complete(request(), {
+      onText: (t) => text.push(t),
+      onReasoning: (t) => thoughts.push(t),
+    });
     expect(outcome).toEqual({
       ok: true,
       reply: {
@@ -88,7 +138,9 @@ describe("the Responses client against the mock", () => {
         ],
         finishReason: "tool_calls",
         usage: { prompt: 50, completion: 20, cachedPrompt: 40, reasoning: 12 },
-        reasoningItems: [{ type: "openai.reasoning", id: "rs_mock_1", encrypted_content: "ENC-1", summary: ["plan it"] }],
+        reasoningItems: [
+          { type: "openai.reasoning", id: "rs_mock_1", encrypted_content: "ENC-1", summary: ["plan it"] },
+        ],
       },
     });
     expect(text.join("")).toBe("Looking.");
@@ -97,23 +149,41 @@ describe("the Responses client against the mock", () => {
   });
 
   it("reads a whole (non-streamed) response the same way", async () => {
-    server = await startMockServer([toolReply([{ id: "call_w", name: "ls", args: {} }], { reasoning: "r", encryptedReasoning: "ENC-W" })]);
+    server = await startMockServer([
+      toolReply([{ id: "call_w", name: "ls", args: {} }], { reasoning: "r", encryptedReasoning: "ENC-W" }),
+    ]);
     const outcome = await client(server.url).complete(request(undefined, { stream: false }), quiet);
-    expect(outcome).toMatchObject({ ok: true, reply: { toolCalls: [{ id: "call_w", name: "ls", arguments: "{}" }], finishReason: "tool_calls", reasoningItems: [{ encrypted_content: "ENC-W" }] } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      reply: {
+        toolCalls: [{ id: "call_w", name: "ls", arguments: "{}" }],
+        finishReason: "tool_calls",
+        reasoningItems: [{ encrypted_content: "ENC-W" }],
+      },
+    });
     expect(server.requests[0]?.stream).toBe(false);
   });
 
   it("maps an incomplete response to the length finish", async () => {
     server = await startMockServer([textReply("half", { finishReason: "length" })]);
-    expect(await client(server.url).complete(request(), quiet)).toMatchObject({ ok: true, reply: { content: "half", finishReason: "length" } });
+    expect(await client(server.url).complete(request(), quiet)).toMatchObject({
+      ok: true,
+      reply: { content: "half", finishReason: "length" },
+    });
   });
 
   it("returns a dropped stream as a retryable failure, and an HTTP error with its status and Retry-After", async () => {
-    server = await startMockServer([textReply("x".repeat(100), { dropAfterChunks: 5 }), { status: 429, headers: { "retry-after": "3" } }]);
+    server = await startMockServer([
+      textReply("x".repeat(100), { dropAfterChunks: 5 }),
+      { status: 429, headers: { "retry-after": "3" } },
+    ]);
     const c = client(server.url);
     const dropped = await c.complete(request(), quiet);
     expect(dropped).toMatchObject({ ok: false, error: { status: undefined, aborted: false } });
-    expect(await c.complete(request(), quiet)).toEqual({ ok: false, error: { status: 429, message: "429 mock error 429", aborted: false, retryAfterMs: 3000 } });
+    expect(await c.complete(request(), quiet)).toEqual({
+      ok: false,
+      error: { status: 429, message: "429 mock error 429", aborted: false, retryAfterMs: 3000 },
+    });
   });
 
   it("returns a failed response or an error event as a failure value", async () => {
@@ -121,15 +191,27 @@ describe("the Responses client against the mock", () => {
     const errorEvent = `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: 0, code: "bad", message: "nope" })}\n\n`;
     server = await startMockServer([{ raw: failed }, { raw: errorEvent }]);
     const c = client(server.url);
-    expect(await c.complete(request(), quiet)).toMatchObject({ ok: false, error: { message: "the model failed: boom", aborted: false } });
-    expect(await c.complete(request(), quiet)).toMatchObject({ ok: false, error: { message: "the endpoint sent an error mid-stream: nope" } });
+    expect(await c.complete(request(), quiet)).toMatchObject({
+      ok: false,
+      error: { message: "the model failed: boom", aborted: false },
+    });
+    expect(await c.complete(request(), quiet)).toMatchObject({
+      ok: false,
+      error: { message: "the endpoint sent an error mid-stream: nope" },
+    });
   });
 
   it("ends a request at once on a stop, and cuts an endless answer at the cap", async () => {
-    server = await startMockServer([textReply("x".repeat(400), { chunkSize: 1, chunkDelayMs: 5 }), textReply("start ", { endless: "content", chunkSize: 1000 })]);
+    server = await startMockServer([
+      textReply("x".repeat(400), { chunkSize: 1, chunkDelayMs: 5 }),
+      textReply("start ", { endless: "content", chunkSize: 1000 }),
+    ]);
     const stop = new AbortController();
     let seen = 0;
-    const aborted = await client(server.url).complete(request(undefined, { signal: stop.signal }), { onText: () => ++seen === 3 && stop.abort(), onReasoning: () => {} });
+    const aborted = await client(server.url).complete(request(undefined, { signal: stop.signal }), {
+      onText: () => ++seen === 3 && stop.abort(),
+      onReasoning: () => {},
+    });
     expect(aborted).toMatchObject({ ok: false, error: { aborted: true } });
     expect(seen).toBeLessThan(400);
     const cut = await client(server.url, { answerChars: 20_000 }).complete(request(), quiet);
@@ -139,7 +221,8 @@ describe("the Responses client against the mock", () => {
   it("keeps one connection for consecutive requests", async () => {
     server = await startMockServer(() => textReply("again"));
     const c = client(server.url);
-    for (let i = 0; i < 4; i++) expect(await c.complete(request(), quiet)).toMatchObject({ ok: true, reply: { content: "again" } });
+    for (let i = 0; i < 4; i++)
+      expect(await c.complete(request(), quiet)).toMatchObject({ ok: true, reply: { content: "again" } });
     expect(server.connections).toBe(1);
   });
 });

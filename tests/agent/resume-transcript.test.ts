@@ -21,7 +21,10 @@ const calls = (content: string, list: ReturnType<typeof call>[]): ModelOutcome =
   ok: true,
   reply: { content, reasoning: "", toolCalls: list, finishReason: "tool_calls", usage: { prompt: 10, completion: 2 } },
 });
-const aborted: ModelOutcome = { ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } };
+const aborted: ModelOutcome = {
+  ok: false,
+  error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
+};
 
 /** What a block shows, without what differs between any two renderings (ids, clocks, live output). */
 function shown(b: Block): unknown {
@@ -59,7 +62,10 @@ async function liveRun() {
       h.onText("Writing the notes.");
       return calls("Writing the notes.", [call("w1", "write_file", { path: "notes.txt", content: "alpha\n" })]);
     },
-    calls("", [call("e1", "edit_file", { path: "notes.txt", old_string: "alpha", new_string: "beta" }), call("r1", "run_command", { command: "echo hi" })]),
+    calls("", [
+      call("e1", "edit_file", { path: "notes.txt", old_string: "alpha", new_string: "beta" }),
+      call("r1", "run_command", { command: "echo hi" }),
+    ]),
     reply("Done: notes.txt says beta."),
     // Turn 2 (a memory matches): a denied command, then an answer.
     calls("", [call("d1", "run_command", { command: "rm -rf build" })]),
@@ -78,10 +84,14 @@ async function liveRun() {
   ]);
   const extensions = await loadExtensions(settings, { emit, userHome: settings.home });
   const authorize = async (_tool: unknown, args: Record<string, unknown>) =>
-    String(args.command ?? "").startsWith("rm ") ? ({ allow: false, reason: "the user said no" } as const) : ({ allow: true } as const);
+    String(args.command ?? "").startsWith("rm ")
+      ? ({ allow: false, reason: "the user said no" } as const)
+      : ({ allow: true } as const);
   agent = await createAgent({ settings, taskId: "t", emit, client, extensions, authorize });
   expect((await agent.run("create notes.txt")).reason).toBe("completed");
-  expect((await agent.run("which package manager does the project use, pnpm? and delete build")).reason).toBe("completed");
+  expect((await agent.run("which package manager does the project use, pnpm? and delete build")).reason).toBe(
+    "completed",
+  );
   expect((await agent.run("wait for the build")).reason).toBe("interrupted");
   expect(await agent.compactHistory({ forced: true })).toBe("done");
   await agent.save();
@@ -97,7 +107,13 @@ describe("a resumed transcript", () => {
     const live = events.reduce((s, e) => reduceTranscript(s, e, 0), emptyTranscript());
 
     const resumed: BusEvent[] = [];
-    const again = await createAgent({ settings, taskId: "t", emit: (e) => resumed.push(e), sessionFile: file, extensions });
+    const again = await createAgent({
+      settings,
+      taskId: "t",
+      emit: (e) => resumed.push(e),
+      sessionFile: file,
+      extensions,
+    });
     const rebuilt = reduceTranscript(emptyTranscript(), { type: "session.loaded", taskId: "t", ...again.loadedView() });
     await again.close();
 
@@ -116,14 +132,31 @@ describe("a resumed transcript", () => {
       ]),
     );
     expect(rebuilt.blocks.map((b) => b.kind)).toEqual([
-      "user", "reasoning", "assistant", "tool", "steer", "tool", "tool", "assistant",
-      "user", "tool", "assistant",
-      "user", "tool", "turn-end",
+      "user",
+      "reasoning",
+      "assistant",
+      "tool",
+      "steer",
+      "tool",
+      "tool",
+      "assistant",
+      "user",
+      "tool",
+      "assistant",
+      "user",
+      "tool",
+      "turn-end",
       "compaction",
-      "user", "assistant", "turn-end",
+      "user",
+      "assistant",
+      "turn-end",
     ]);
     expect(rebuilt.blocks.find((b) => b.kind === "assistant" && b.stopped)).toMatchObject({ text: "Here is a long" });
-    expect(rebuilt.blocks.find((b) => b.kind === "compaction")).toMatchObject({ failed: false, folded: expect.any(Number), summary: expect.stringContaining("Notes in notes.txt") });
+    expect(rebuilt.blocks.find((b) => b.kind === "compaction")).toMatchObject({
+      failed: false,
+      folded: expect.any(Number),
+      summary: expect.stringContaining("Notes in notes.txt"),
+    });
   });
 
   it("is stored as typed items beside the messages, which the model sees unchanged", async () => {
@@ -131,7 +164,12 @@ describe("a resumed transcript", () => {
     const saved = JSON.parse(readFileSync(file, "utf8")) as { transcript: HistoryItem[]; messages: unknown[] };
     expect(saved.transcript.map((it) => it.type)).toContain("memory");
     expect(saved.transcript.find((it) => it.type === "memory")).toMatchObject({ ids: [expect.any(String)] });
-    expect(saved.transcript.filter((it) => it.type === "user").map((it) => it.type === "user" && it.text)).toEqual(["create notes.txt", "which package manager does the project use, pnpm? and delete build", "wait for the build", "explain"]);
+    expect(saved.transcript.filter((it) => it.type === "user").map((it) => it.type === "user" && it.text)).toEqual([
+      "create notes.txt",
+      "which package manager does the project use, pnpm? and delete build",
+      "wait for the build",
+      "explain",
+    ]);
     // Arguments and results are the messages' alone.
     expect(saved.transcript.some((it) => it.type === "tool" && ("args" in it || "forModel" in it))).toBe(false);
     for (const req of client.requests) expect(JSON.stringify(req.messages)).not.toMatch(/"transcript"|"callId"/);

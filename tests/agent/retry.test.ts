@@ -11,7 +11,12 @@ describe("backoff", () => {
   });
 
   it("retries 429/500/502/503/504 and network errors only, never aborts", () => {
-    const f = (status: number | undefined, aborted = false) => ({ status, message: "", aborted, retryAfterMs: undefined });
+    const f = (status: number | undefined, aborted = false) => ({
+      status,
+      message: "",
+      aborted,
+      retryAfterMs: undefined,
+    });
     expect([429, 500, 502, 503, 504].every((s) => isRetryable(f(s)))).toBe(true);
     expect([400, 401, 403, 404, 422, 501].some((s) => isRetryable(f(s)))).toBe(false);
     expect(isRetryable(f(undefined))).toBe(true);

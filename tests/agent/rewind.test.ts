@@ -19,7 +19,8 @@ function setup(client: ScriptedClient) {
   const until = async (check: () => boolean, ms = 5_000) => {
     const start = Date.now();
     while (!check()) {
-      if (Date.now() - start > ms) throw new Error(`timed out; saw ${[...new Set(events.map((e) => e.type))].join(",")}`);
+      if (Date.now() - start > ms)
+        throw new Error(`timed out; saw ${[...new Set(events.map((e) => e.type))].join(",")}`);
       await new Promise((r) => setTimeout(r, 5));
     }
   };
@@ -34,7 +35,8 @@ function setup(client: ScriptedClient) {
 }
 
 const file = (ws: string, name: string) => (existsSync(join(ws, name)) ? readFileSync(join(ws, name), "utf8") : null);
-const lastCheckpoints = (events: BusEvent[]) => events.filter((e): e is EventOf<"checkpoints.updated"> => e.type === "checkpoints.updated").at(-1);
+const lastCheckpoints = (events: BusEvent[]) =>
+  events.filter((e): e is EventOf<"checkpoints.updated"> => e.type === "checkpoints.updated").at(-1);
 
 describe("rewind", () => {
   it("restores what file tools and a command changed since a turn, and can drop the conversation too", async () => {
@@ -55,7 +57,12 @@ describe("rewind", () => {
     const board = lastCheckpoints(t.events)!;
     expect(board.turns.map((x) => x.turn)).toEqual([1, 2]);
     expect(board.turns[1]!.prompt).toBe("change things");
-    const changed = board.turns[1]!.changes.map((c) => [c.path.replace(`${t.ws}/`, ""), c.before, c.after, c.by]).sort();
+    const changed = board.turns[1]!.changes.map((c) => [
+      c.path.replace(`${t.ws}/`, ""),
+      c.before,
+      c.after,
+      c.by,
+    ]).sort();
     expect(changed).toEqual([
       ["a.txt", "kept", "present", "edit_file"],
       ["c.txt", "kept", "absent", "run_command"],
@@ -80,7 +87,10 @@ describe("rewind", () => {
 
   it("reverts one file only, and turn numbers reused after an undo start clean", async () => {
     const client = new ScriptedClient([
-      reply("", [{ name: "write_file", args: { path: "x.txt", content: "x1\n" } }, { name: "write_file", args: { path: "y.txt", content: "y1\n" } }]),
+      reply("", [
+        { name: "write_file", args: { path: "x.txt", content: "x1\n" } },
+        { name: "write_file", args: { path: "y.txt", content: "y1\n" } },
+      ]),
       reply("done"),
       reply("", [{ name: "write_file", args: { path: "x.txt", content: "x2\n" } }]),
       reply("again"),

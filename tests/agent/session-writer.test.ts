@@ -24,7 +24,11 @@ describe("completeSteps", () => {
     ["a step still running", [sys, user, ask2], 2],
     ["a step with one of two results", [sys, user, ask2, resA], 2],
     ["a finished step, then the answer", [sys, user, ask2, resA, resB, answer], 6],
-    ["a finished step, then a running one", [sys, user, ask2, resA, resB, { role: "assistant", content: null, tool_calls: [call("c")] }], 5],
+    [
+      "a finished step, then a running one",
+      [sys, user, ask2, resA, resB, { role: "assistant", content: null, tool_calls: [call("c")] }],
+      5,
+    ],
   ] satisfies [string, ChatMessage[], number][])("%s", (_name, messages, kept) => {
     const out = completeSteps([...messages]);
     expect(out).toEqual(messages.slice(0, kept));

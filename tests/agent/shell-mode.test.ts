@@ -19,7 +19,10 @@ function setup(client: ScriptedClient) {
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
   new TaskManager({ settings, bus, interactive: true, approval: "on-request", client });
-  const waitFor = async <T extends EventType>(type: T, pred: (e: EventOf<T>) => boolean = () => true): Promise<EventOf<T>> => {
+  const waitFor = async <T extends EventType>(
+    type: T,
+    pred: (e: EventOf<T>) => boolean = () => true,
+  ): Promise<EventOf<T>> => {
     const start = Date.now();
     for (;;) {
       const found = events.find((e): e is EventOf<T> => e.type === type && pred(e as EventOf<T>));
@@ -64,8 +67,12 @@ describe("! shell mode", () => {
     expect(existsSync(join(t.ws, "made.txt"))).toBe(false);
     // The session records what happened, as the model will read it.
     const saved = await t.waitFor("session.saved", () => true);
-    const session = JSON.parse(readFileSync(saved.sessionFile, "utf8")) as { messages: { role: string; content: string }[] };
-    expect(session.messages.some((m) => m.role === "user" && m.content.includes("<bash-input>touch made.txt</bash-input>"))).toBe(true);
+    const session = JSON.parse(readFileSync(saved.sessionFile, "utf8")) as {
+      messages: { role: string; content: string }[];
+    };
+    expect(
+      session.messages.some((m) => m.role === "user" && m.content.includes("<bash-input>touch made.txt</bash-input>")),
+    ).toBe(true);
   });
 
   it("is refused while a turn runs", async () => {

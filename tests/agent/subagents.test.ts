@@ -10,7 +10,14 @@ import { TaskManager } from "../../src/agent/tasks.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+  type ScriptedReply,
+} from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
 
 let server: MockServer | undefined;
@@ -30,30 +37,47 @@ const config: SubagentsConfig = {
 };
 
 /** The request a child made: its system prompt names its role. */
-const childOf = (req: RecordedRequest) => /You are the subagent "(\w+)" \((agent-\d+)\)/.exec(String((req.messages[0] as ChatMessage).content));
-const toolNames = (req: RecordedRequest) => ((req.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+const childOf = (req: RecordedRequest) =>
+  /You are the subagent "(\w+)" \((agent-\d+)\)/.exec(String((req.messages[0] as ChatMessage).content));
+const toolNames = (req: RecordedRequest) =>
+  ((req.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
-async function setup(script: (req: RecordedRequest, child: RegExpExecArray | null, index: number) => ScriptedReply, opts: { subagents?: SubagentsConfig; approval?: "never" | "on-request" } = {}) {
+async function setup(
+  script: (req: RecordedRequest, child: RegExpExecArray | null, index: number) => ScriptedReply,
+  opts: { subagents?: SubagentsConfig; approval?: "never" | "on-request" } = {},
+) {
   server = await startMockServer((req, i) => script(req, childOf(req), i));
   const settings = testSettings({ baseUrl: server.url, apiKey: "sk-test", subagents: opts.subagents ?? config });
   const bus = new Bus();
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
   manager = new TaskManager({ settings, bus, interactive: true, approval: opts.approval ?? "never" });
-  const waitFor = async <T extends EventType>(type: T, pred: (e: EventOf<T>) => boolean = () => true, timeoutMs = 15_000): Promise<EventOf<T>> => {
+  const waitFor = async <T extends EventType>(
+    type: T,
+    pred: (e: EventOf<T>) => boolean = () => true,
+    timeoutMs = 15_000,
+  ): Promise<EventOf<T>> => {
     const start = Date.now();
     for (;;) {
       const found = events.find((e): e is EventOf<T> => e.type === type && pred(e as EventOf<T>));
       if (found) return found;
-      if (Date.now() - start > timeoutMs) throw new Error(`no ${type}; saw ${[...new Set(events.map((e) => e.type))].join(",")}`);
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`no ${type}; saw ${[...new Set(events.map((e) => e.type))].join(",")}`);
       await new Promise((r) => setTimeout(r, 5));
     }
   };
   bus.send({ type: "task.create", taskId: "a" });
-  return { settings, bus, events, waitFor, submit: (text: string) => bus.send({ type: "user.submit", taskId: "a", text }) };
+  return {
+    settings,
+    bus,
+    events,
+    waitFor,
+    submit: (text: string) => bus.send({ type: "user.submit", taskId: "a", text }),
+  };
 }
 
-const rows = (events: BusEvent[]) => events.filter((e): e is EventOf<"subagent.updated"> => e.type === "subagent.updated").map((e) => e.row);
+const rows = (events: BusEvent[]) =>
+  events.filter((e): e is EventOf<"subagent.updated"> => e.type === "subagent.updated").map((e) => e.row);
 const finalRows = (events: BusEvent[]) => new Map(rows(events).map((r) => [r.id, r]));
 const parentTurnEnd = (e: EventOf<"turn.completed">) => e.agentId === undefined;
 
@@ -94,10 +118,15 @@ describe("preview and gate", () => {
 describe("delegation through the task manager", () => {
   it("runs ten delegations from one step with never more than four child requests in flight", async () => {
     const t = await setup((req, child) => {
-      if (child) return textReply(`answer from ${child[2]}: ${String((req.messages[1] as ChatMessage).content)}`, { delayMs: 120 });
+      if (child)
+        return textReply(`answer from ${child[2]}: ${String((req.messages[1] as ChatMessage).content)}`, {
+          delayMs: 120,
+        });
       const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
       if (answered) return textReply("all ten are done");
-      return toolReply(Array.from({ length: 10 }, (_, i) => ({ name: "subagent", args: { agent: "worker", task: `job ${i + 1}` } })));
+      return toolReply(
+        Array.from({ length: 10 }, (_, i) => ({ name: "subagent", args: { agent: "worker", task: `job ${i + 1}` } })),
+      );
     });
     t.submit("fan out");
     await t.waitFor("turn.completed", parentTurnEnd);
@@ -114,7 +143,11 @@ describe("delegation through the task manager", () => {
     expect([...board.keys()]).toEqual(Array.from({ length: 10 }, (_, i) => `agent-${i + 1}`));
     expect([...board.values()].every((r) => r.status === "done" && r.depth === 1 && r.endedAt !== null)).toBe(true);
     // Six of them waited, visibly.
-    const queued = new Set(rows(t.events).filter((r) => r.status === "queued").map((r) => r.id));
+    const queued = new Set(
+      rows(t.events)
+        .filter((r) => r.status === "queued")
+        .map((r) => r.id),
+    );
     expect(queued.size).toBe(10);
     const startedLate = rows(t.events).filter((r) => r.status === "running" && Number(r.id.slice(6)) > 4);
     expect(startedLate.length).toBeGreaterThan(0);
@@ -125,19 +158,30 @@ describe("delegation through the task manager", () => {
 
   it("reports a failing child as an error result and the board row as failed", async () => {
     const t = await setup((_req, child, i) => {
-      if (child) return { status: 400, body: { error: { message: "bad child request", type: "invalid_request_error", code: null } } };
-      return i === 0 ? toolReply([{ name: "subagent", args: { agent: "worker", task: "doomed" } }]) : textReply("noted the failure");
+      if (child)
+        return {
+          status: 400,
+          body: { error: { message: "bad child request", type: "invalid_request_error", code: null } },
+        };
+      return i === 0
+        ? toolReply([{ name: "subagent", args: { agent: "worker", task: "doomed" } }])
+        : textReply("noted the failure");
     });
     t.submit("delegate something");
     await t.waitFor("turn.completed", parentTurnEnd);
     const completed = await t.waitFor("tool.completed", (e) => e.name === "subagent");
     expect(completed.status).toBe("error");
     expect(completed.forModel).toMatch(/^agent-1 \(worker\) failed: model request failed: .*bad child request/);
-    expect(finalRows(t.events).get("agent-1")).toMatchObject({ status: "failed", preview: expect.stringContaining("bad child request") });
+    expect(finalRows(t.events).get("agent-1")).toMatchObject({
+      status: "failed",
+      preview: expect.stringContaining("bad child request"),
+    });
   });
 
   it("refuses an unknown agent with the configured names", async () => {
-    const t = await setup((_req, _child, i) => (i === 0 ? toolReply([{ name: "subagent", args: { agent: "nobody", task: "x" } }]) : textReply("ok")));
+    const t = await setup((_req, _child, i) =>
+      i === 0 ? toolReply([{ name: "subagent", args: { agent: "nobody", task: "x" } }]) : textReply("ok"),
+    );
     t.submit("delegate");
     const completed = await t.waitFor("tool.completed", (e) => e.name === "subagent");
     expect(completed.forModel).toBe('unknown agent "nobody"; configured agents: worker, reader');
@@ -146,7 +190,9 @@ describe("delegation through the task manager", () => {
   it("stopping the task stops running and queued children at their step boundaries; the history stays valid", async () => {
     const t = await setup((_req, child) => {
       if (child) return textReply("a long child answer ".repeat(200), { chunkSize: 10, chunkDelayMs: 30 });
-      return toolReply(Array.from({ length: 6 }, (_, i) => ({ name: "subagent", args: { agent: "worker", task: `slow job ${i}` } })));
+      return toolReply(
+        Array.from({ length: 6 }, (_, i) => ({ name: "subagent", args: { agent: "worker", task: `slow job ${i}` } })),
+      );
     });
     t.submit("fan out slowly");
     await t.waitFor("subagent.updated", (e) => e.row.status === "running" && e.row.id === "agent-4");
@@ -154,21 +200,32 @@ describe("delegation through the task manager", () => {
     const end = await t.waitFor("turn.completed", parentTurnEnd);
     expect(end.reason).toBe("interrupted");
     const board = finalRows(t.events);
-    expect([...board.values()].map((r) => r.status)).toEqual(["stopped", "stopped", "stopped", "stopped", "stopped", "stopped"]);
+    expect([...board.values()].map((r) => r.status)).toEqual([
+      "stopped",
+      "stopped",
+      "stopped",
+      "stopped",
+      "stopped",
+      "stopped",
+    ]);
     expect(board.get("agent-6")!.startedAt).toBeNull();
     const agent = await manager!.agentFor("a");
     const calls = agent.messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
     const answered = new Set(agent.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : [])));
     expect(calls).toHaveLength(6);
     expect(calls.every((c) => answered.has(c.id))).toBe(true);
-    expect(String(agent.messages.find((m) => m.role === "tool")!.content)).toMatch(/^\[stopped\] agent-1 \(worker\) was stopped before finishing/);
+    expect(String(agent.messages.find((m) => m.role === "tool")!.content)).toMatch(
+      /^\[stopped\] agent-1 \(worker\) was stopped before finishing/,
+    );
   });
 
   it("stops one child from the board while the others finish", async () => {
     const t = await setup((req, child) => {
       if (child?.[2] === "agent-2") return textReply("slow ".repeat(400), { chunkSize: 5, chunkDelayMs: 20 });
       if (child) return textReply(`quick answer`, { delayMs: 100 });
-      return req.messages.some((m) => (m as ChatMessage).role === "tool") ? textReply("done") : toolReply([1, 2, 3].map((n) => ({ name: "subagent", args: { agent: "worker", task: `job ${n}` } })));
+      return req.messages.some((m) => (m as ChatMessage).role === "tool")
+        ? textReply("done")
+        : toolReply([1, 2, 3].map((n) => ({ name: "subagent", args: { agent: "worker", task: `job ${n}` } })));
     });
     t.submit("three jobs");
     await t.waitFor("subagent.updated", (e) => e.row.id === "agent-2" && e.row.status === "running");
@@ -176,15 +233,24 @@ describe("delegation through the task manager", () => {
     const end = await t.waitFor("turn.completed", parentTurnEnd);
     expect(end.reason).toBe("completed");
     const board = finalRows(t.events);
-    expect([board.get("agent-1")!.status, board.get("agent-2")!.status, board.get("agent-3")!.status]).toEqual(["done", "stopped", "done"]);
+    expect([board.get("agent-1")!.status, board.get("agent-2")!.status, board.get("agent-3")!.status]).toEqual([
+      "done",
+      "stopped",
+      "done",
+    ]);
   });
 
   it("stopping a child that waits for approval answers its question as denied; the command never runs and the parent's turn ends", async () => {
     const t = await setup(
       (req, child) => {
         const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
-        if (child) return answered ? textReply("gave up") : toolReply([{ name: "run_command", args: { command: "touch child-made.txt" } }]);
-        return answered ? textReply("the child was stopped") : toolReply([{ name: "subagent", args: { agent: "worker", task: "make a file" } }]);
+        if (child)
+          return answered
+            ? textReply("gave up")
+            : toolReply([{ name: "run_command", args: { command: "touch child-made.txt" } }]);
+        return answered
+          ? textReply("the child was stopped")
+          : toolReply([{ name: "subagent", args: { agent: "worker", task: "make a file" } }]);
       },
       { approval: "on-request" },
     );
@@ -206,14 +272,24 @@ describe("delegation through the task manager", () => {
     const t = await setup(
       (req, child) => {
         const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
-        if (child) return answered ? textReply("made it") : toolReply([{ name: "run_command", args: { command: "touch child-made.txt" } }]);
-        return answered ? textReply("the child made it") : toolReply([{ name: "subagent", args: { agent: "worker", task: "make a file" } }]);
+        if (child)
+          return answered
+            ? textReply("made it")
+            : toolReply([{ name: "run_command", args: { command: "touch child-made.txt" } }]);
+        return answered
+          ? textReply("the child made it")
+          : toolReply([{ name: "subagent", args: { agent: "worker", task: "make a file" } }]);
       },
       { approval: "on-request" },
     );
     t.submit("have a child make a file");
     const ask = await t.waitFor("approval.requested");
-    expect(ask).toMatchObject({ taskId: "a", agentId: "agent-1", tool: "run_command", title: "[agent-1 worker] Run: touch child-made.txt" });
+    expect(ask).toMatchObject({
+      taskId: "a",
+      agentId: "agent-1",
+      tool: "run_command",
+      title: "[agent-1 worker] Run: touch child-made.txt",
+    });
     await t.waitFor("subagent.updated", (e) => e.row.status === "waiting");
     t.bus.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
     await t.waitFor("turn.completed", parentTurnEnd);
@@ -227,11 +303,16 @@ describe("delegation through the task manager", () => {
     const t = await setup((_req, child, i) => {
       if (child) {
         childStep++;
-        if (childStep === 1) return toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "not there", new_string: "x" } }]);
+        if (childStep === 1)
+          return toolReply([
+            { name: "edit_file", args: { path: "notes.txt", old_string: "not there", new_string: "x" } },
+          ]);
         if (childStep === 2) return toolReply([{ name: "write_file", args: { path: "made.txt", content: "made\n" } }]);
         return textReply("child done");
       }
-      return i === 0 ? toolReply([{ name: "subagent", args: { agent: "worker", task: "edit things" } }]) : textReply("parent done");
+      return i === 0
+        ? toolReply([{ name: "subagent", args: { agent: "worker", task: "edit things" } }])
+        : textReply("parent done");
     });
     writeFileSync(join(t.settings.workspace, "notes.txt"), "hello\n");
     t.submit("delegate edits");
@@ -247,7 +328,12 @@ describe("delegation through the task manager", () => {
         seen.push({ name: child[1]!, tools: toolNames(req) });
         return textReply("ok");
       }
-      return i === 0 ? toolReply([{ name: "subagent", args: { agent: "reader", task: "read" } }, { name: "subagent", args: { agent: "worker", task: "work" } }]) : textReply("done");
+      return i === 0
+        ? toolReply([
+            { name: "subagent", args: { agent: "reader", task: "read" } },
+            { name: "subagent", args: { agent: "worker", task: "work" } },
+          ])
+        : textReply("done");
     });
     t.submit("two children");
     await t.waitFor("turn.completed", parentTurnEnd);
@@ -262,9 +348,14 @@ describe("delegation through the task manager", () => {
     const t = await setup(
       (req, child) => {
         const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
-        if (child?.[2] === "agent-1") return answered ? textReply("child done") : toolReply([{ name: "subagent", args: { agent: "worker", task: "grandchild job" } }]);
+        if (child?.[2] === "agent-1")
+          return answered
+            ? textReply("child done")
+            : toolReply([{ name: "subagent", args: { agent: "worker", task: "grandchild job" } }]);
         if (child) return textReply("grandchild done");
-        return answered ? textReply("all done") : toolReply([{ name: "subagent", args: { agent: "worker", task: "child job" } }]);
+        return answered
+          ? textReply("all done")
+          : toolReply([{ name: "subagent", args: { agent: "worker", task: "child job" } }]);
       },
       { subagents: { ...config, max_depth: 2 } },
     );

@@ -10,7 +10,10 @@ import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js"
 import { testSettings } from "../helpers/settings.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
 
-function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?: "never" | "on-request" | "untrusted" } = {}) {
+function setup(
+  client: ScriptedClient,
+  opts: { interactive?: boolean; approval?: "never" | "on-request" | "untrusted" } = {},
+) {
   const settings = testSettings();
   const ws = settings.workspace;
   const home = settings.home;
@@ -18,9 +21,19 @@ function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?:
   const bus = new Bus();
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const manager = new TaskManager({ settings, bus, interactive: opts.interactive ?? true, approval: opts.approval ?? "on-request", client });
+  const manager = new TaskManager({
+    settings,
+    bus,
+    interactive: opts.interactive ?? true,
+    approval: opts.approval ?? "on-request",
+    client,
+  });
   const send = (c: BusCommand) => bus.send(c);
-  const waitFor = async <T extends EventType>(type: T, pred: (e: EventOf<T>) => boolean = () => true, timeoutMs = 5000): Promise<EventOf<T>> => {
+  const waitFor = async <T extends EventType>(
+    type: T,
+    pred: (e: EventOf<T>) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<EventOf<T>> => {
     const start = Date.now();
     for (;;) {
       const found = events.find((e): e is EventOf<T> => e.type === type && pred(e as EventOf<T>));
@@ -32,7 +45,12 @@ function setup(client: ScriptedClient, opts: { interactive?: boolean; approval?:
   return { ws, home, bus, events, manager, send, waitFor };
 }
 
-const submit = (taskId: string, text: string, mode?: "turn" | "steer" | "queue"): CommandOf<"user.submit"> => ({ type: "user.submit", taskId, text, ...(mode ? { mode } : {}) });
+const submit = (taskId: string, text: string, mode?: "turn" | "steer" | "queue"): CommandOf<"user.submit"> => ({
+  type: "user.submit",
+  taskId,
+  text,
+  ...(mode ? { mode } : {}),
+});
 
 describe("task manager", () => {
   it("runs a turn, titles the task from the prompt, and reports status and usage", async () => {
@@ -41,16 +59,29 @@ describe("task manager", () => {
     t.send(submit("a", "explain the build\nmore detail"));
     await t.waitFor("turn.completed");
     const last = await t.waitFor("task.updated", (e) => e.task.status === "done");
-    expect(last.task).toMatchObject({ title: "explain the build", status: "done", usage: { prompt: 10, completion: 2 }, pendingApprovals: 0 });
+    expect(last.task).toMatchObject({
+      title: "explain the build",
+      status: "done",
+      usage: { prompt: 10, completion: 2 },
+      pendingApprovals: 0,
+    });
   });
 
   it("asks before a command that is not read-only, and runs it once approved", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "touch made.txt" } }]), reply("done")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "touch made.txt" } }]),
+      reply("done"),
+    ]);
     const t = setup(client);
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "make a file"));
     const ask = await t.waitFor("approval.requested");
-    expect(ask).toMatchObject({ tool: "run_command", kind: "exec", title: "Run: touch made.txt", detail: "touch made.txt" });
+    expect(ask).toMatchObject({
+      tool: "run_command",
+      kind: "exec",
+      title: "Run: touch made.txt",
+      detail: "touch made.txt",
+    });
     expect(ask.reason).toMatch(/not a recognised read-only command/);
     expect((await t.waitFor("task.updated", (e) => e.task.status === "waiting")).task.pendingApprovals).toBe(1);
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
@@ -59,7 +90,9 @@ describe("task manager", () => {
   });
 
   it("runs read-only commands without asking under on-request", async () => {
-    const t = setup(new ScriptedClient([reply("", [{ name: "run_command", args: { command: "ls -la" } }]), reply("ok")]));
+    const t = setup(
+      new ScriptedClient([reply("", [{ name: "run_command", args: { command: "ls -la" } }]), reply("ok")]),
+    );
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "list"));
     await t.waitFor("turn.completed");
@@ -77,7 +110,13 @@ describe("task manager", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "go"));
     const first = await t.waitFor("approval.requested");
-    t.send({ type: "approval.reply", taskId: "a", requestId: first.requestId, decision: "deny", note: "do not delete anything" });
+    t.send({
+      type: "approval.reply",
+      taskId: "a",
+      requestId: first.requestId,
+      decision: "deny",
+      note: "do not delete anything",
+    });
     const second = await t.waitFor("approval.requested", (e) => e.requestId !== first.requestId);
     t.send({ type: "approval.reply", taskId: "a", requestId: second.requestId, decision: "always" });
     await t.waitFor("turn.completed");
@@ -87,7 +126,10 @@ describe("task manager", () => {
   });
 
   it("stopping a turn cancels its pending approval and the history stays valid", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "write_file", args: { path: "a.txt", content: "x" } }]), reply("next")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "write_file", args: { path: "a.txt", content: "x" } }]),
+      reply("next"),
+    ]);
     const t = setup(client);
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "write"));
@@ -102,7 +144,10 @@ describe("task manager", () => {
     await t.waitFor("turn.completed", (e) => e.reason === "completed");
     const sent = client.snapshots[1]!;
     const assistant = sent.findIndex((m) => m.role === "assistant");
-    expect(sent[assistant + 1]).toMatchObject({ role: "tool", content: "the turn was stopped before the user answered" });
+    expect(sent[assistant + 1]).toMatchObject({
+      role: "tool",
+      content: "the turn was stopped before the user answered",
+    });
   });
 
   it("refuses calls that need approval when nobody can answer", async () => {
@@ -111,7 +156,9 @@ describe("task manager", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "build"));
     await t.waitFor("turn.completed");
-    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/needs approval .* nobody can answer here; it was not run/);
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(
+      /needs approval .* nobody can answer here; it was not run/,
+    );
   });
 
   it("delivers steering at the next step boundary and runs queued messages as the next turn", async () => {
@@ -131,7 +178,10 @@ describe("task manager", () => {
     await t.waitFor("step.started");
     t.send(submit("a", "also look at tests", "steer"));
     t.send(submit("a", "then write docs", "queue"));
-    expect((await t.waitFor("queue.updated", (e) => e.items.length === 2)).items.map((i) => i.mode)).toEqual(["steer", "queue"]);
+    expect((await t.waitFor("queue.updated", (e) => e.items.length === 2)).items.map((i) => i.mode)).toEqual([
+      "steer",
+      "queue",
+    ]);
     release();
     await t.waitFor("steer.delivered", (e) => e.text === "also look at tests");
     await t.waitFor("turn.completed", (e) => e.response === "queued done");
@@ -140,7 +190,10 @@ describe("task manager", () => {
   });
 
   it("plan mode refuses writes and commands; the system prompt says so", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "write_file", args: { path: "p.txt", content: "x" } }]), reply("planned")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "write_file", args: { path: "p.txt", content: "x" } }]),
+      reply("planned"),
+    ]);
     const t = setup(client);
     t.send({ type: "task.create", taskId: "a" });
     t.send({ type: "config.update", taskId: "a", mode: "plan" });
@@ -160,15 +213,24 @@ describe("task manager", () => {
     await t.waitFor("task.updated", (e) => e.task.title === "Renamed" && e.task.pinned);
     t.send({ type: "task.export", taskId: "a", format: "markdown", path: "out.md" });
     await t.waitFor("notice", (e) => e.text.startsWith("exported to"));
-    expect(readFileSync(join(t.ws, "out.md"), "utf8")).toMatch(/^# Renamed\n[\s\S]*## User\n\nhello\n[\s\S]*## Assistant\n\nhi/);
+    expect(readFileSync(join(t.ws, "out.md"), "utf8")).toMatch(
+      /^# Renamed\n[\s\S]*## User\n\nhello\n[\s\S]*## Assistant\n\nhi/,
+    );
     const sessionFile = (await t.waitFor("session.saved")).sessionFile;
     // The rename's save follows the turn's own saves: wait for it to land.
     const saved = () => JSON.parse(readFileSync(sessionFile, "utf8")) as { title?: string; pinned?: boolean };
     for (let i = 0; i < 200 && saved().title !== "Renamed"; i++) await new Promise((r) => setTimeout(r, 10));
     expect(saved()).toMatchObject({ title: "Renamed", pinned: true });
     // The index is written in the background, under its lock: wait for the rename to land.
-    const readIndex = () => (existsSync(join(t.home, "tasks.json")) ? (JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[]).map((e) => [e.id, e.title]) : []);
-    for (let i = 0; i < 200 && JSON.stringify(readIndex()) !== JSON.stringify([["a", "Renamed"]]); i++) await new Promise((r) => setTimeout(r, 10));
+    const readIndex = () =>
+      existsSync(join(t.home, "tasks.json"))
+        ? (JSON.parse(readFileSync(join(t.home, "tasks.json"), "utf8")) as { id: string; title: string }[]).map((e) => [
+            e.id,
+            e.title,
+          ])
+        : [];
+    for (let i = 0; i < 200 && JSON.stringify(readIndex()) !== JSON.stringify([["a", "Renamed"]]); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(readIndex()).toEqual([["a", "Renamed"]]);
     t.send({ type: "task.delete", taskId: "a" });
     await t.waitFor("task.removed");
@@ -192,7 +254,13 @@ describe("task manager", () => {
   it("loads an existing session when a task is created on it and replays it to the UI", async () => {
     const t = setup(new ScriptedClient([reply("more")]));
     const file = join(t.home, "old.json");
-    writeFileSync(file, JSON.stringify([{ role: "user", content: "earlier" }, { role: "assistant", content: "answer" }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: "user", content: "earlier" },
+        { role: "assistant", content: "answer" },
+      ]),
+    );
     t.send({ type: "task.create", taskId: "b", sessionFile: file });
     t.send(submit("b", "continue"));
     const loaded = await t.waitFor("session.loaded");
@@ -203,7 +271,10 @@ describe("task manager", () => {
 
 describe("task manager safety", () => {
   it("runs a trusted read-only git command with the repository's programs neutralised", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "git status" } }]), reply("ok")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "git status" } }]),
+      reply("ok"),
+    ]);
     const t = setup(client);
     const { execFileSync } = await import("node:child_process");
     execFileSync("git", ["init", "-q"], { cwd: t.ws });
@@ -219,8 +290,14 @@ describe("task manager safety", () => {
   });
 
   it("dangerous commands ask even under never; --yolo runs them; the blocklist refuses always", async () => {
-    for (const [yolo, expectAsk] of [[false, true], [true, false]] as const) {
-      const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "git reset --hard" } }]), reply("ok")]);
+    for (const [yolo, expectAsk] of [
+      [false, true],
+      [true, false],
+    ] as const) {
+      const client = new ScriptedClient([
+        reply("", [{ name: "run_command", args: { command: "git reset --hard" } }]),
+        reply("ok"),
+      ]);
       const t = setup(client, { approval: "never" });
       (t.manager as unknown as { opts: { settings: { yolo: boolean } } }).opts.settings.yolo = yolo;
       t.send({ type: "task.create", taskId: "a" });
@@ -233,7 +310,10 @@ describe("task manager safety", () => {
       await t.waitFor("turn.completed");
       expect(t.events.some((e) => e.type === "approval.requested")).toBe(expectAsk);
     }
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "rm -rf / --no-preserve-root" } }]), reply("ok")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "rm -rf / --no-preserve-root" } }]),
+      reply("ok"),
+    ]);
     const t = setup(client, { approval: "never" });
     const settings = (t.manager as unknown as { opts: { settings: Settings } }).opts.settings;
     settings.yolo = true;
@@ -242,7 +322,9 @@ describe("task manager safety", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "wipe"));
     await t.waitFor("turn.completed");
-    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/refused in every mode.*rule delete-root/);
+    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(
+      /refused in every mode.*rule delete-root/,
+    );
   });
 
   it("'always' on a dangerous command allows that exact command only, in this task, and says so before asking", async () => {
@@ -256,7 +338,12 @@ describe("task manager safety", () => {
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "reset"));
     const ask = await t.waitFor("approval.requested");
-    expect(ask).toMatchObject({ dangerous: true, rule: "git-discard-changes", always: "exactly this command", alwaysWorkspace: false });
+    expect(ask).toMatchObject({
+      dangerous: true,
+      rule: "git-discard-changes",
+      always: "exactly this command",
+      alwaysWorkspace: false,
+    });
     // The rule is named once, in its own field; the reason is the rule's plain words.
     expect(ask.reason).not.toMatch(/rule git-discard-changes/);
     // A client asking for the workspace scope still gets this task only, and nothing is saved.
@@ -273,7 +360,10 @@ describe("task manager safety", () => {
   });
 
   it("an ordinary card says the prefix 'always' will remember", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]), reply("ok")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]),
+      reply("ok"),
+    ]);
     const t = setup(client);
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "build"));
@@ -285,7 +375,12 @@ describe("task manager safety", () => {
   });
 
   it("'always for this workspace' is kept and given to new tasks; /permissions can remove a rule", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]), reply("ok"), reply("", [{ name: "run_command", args: { command: "npm run build" } }]), reply("ok")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "npm run build -- --prod" } }]),
+      reply("ok"),
+      reply("", [{ name: "run_command", args: { command: "npm run build" } }]),
+      reply("ok"),
+    ]);
     const t = setup(client);
     t.send({ type: "task.create", taskId: "a" });
     t.send(submit("a", "build"));
@@ -294,7 +389,13 @@ describe("task manager safety", () => {
     expect(ask.always).toBe('commands starting with "npm run build"');
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "always", scope: "workspace" });
     await t.waitFor("turn.completed");
-    expect(t.events.some((e) => e.type === "notice" && e.text === 'allowed from now on in this workspace: commands starting with "npm run build"')).toBe(true);
+    expect(
+      t.events.some(
+        (e) =>
+          e.type === "notice" &&
+          e.text === 'allowed from now on in this workspace: commands starting with "npm run build"',
+      ),
+    ).toBe(true);
     const saved = JSON.parse(readFileSync(join(t.home, "permissions.json"), "utf8")) as Record<string, unknown>;
     expect(Object.keys(saved)).toEqual([t.ws]);
     const rules = (await t.waitFor("task.updated", (e) => e.task.rules.length > 0)).task.rules;
@@ -303,16 +404,27 @@ describe("task manager safety", () => {
     const bus = new Bus();
     const seen: BusEvent[] = [];
     bus.subscribe((e) => seen.push(e));
-    const second = new TaskManager({ settings: (t.manager as unknown as { opts: { settings: Settings } }).opts.settings, bus, interactive: true, approval: "on-request", client });
+    const second = new TaskManager({
+      settings: (t.manager as unknown as { opts: { settings: Settings } }).opts.settings,
+      bus,
+      interactive: true,
+      approval: "on-request",
+      client,
+    });
     bus.send({ type: "task.create", taskId: "b" });
-    expect(seen.filter((e) => e.type === "task.updated").at(-1)).toMatchObject({ task: { rules: ["prefix: npm run build"] } });
+    expect(seen.filter((e) => e.type === "task.updated").at(-1)).toMatchObject({
+      task: { rules: ["prefix: npm run build"] },
+    });
     void second;
     t.send({ type: "permissions.remove", taskId: "a", rule: "prefix: npm run build" });
     expect((await t.waitFor("task.updated", (e) => e.task.rules.length === 0)).task.rules).toEqual([]);
   });
 
   it("a turn whose session could not be saved shows the task failed, with the reason as a notice", async () => {
-    const client = new ScriptedClient([reply("", [{ name: "run_command", args: { command: "rm -rf ../home-sessions-probe" } }]), reply("done")]);
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "rm -rf ../home-sessions-probe" } }]),
+      reply("done"),
+    ]);
     const t = setup(client);
     const sessions = join(t.home, "sessions");
     t.send({ type: "task.create", taskId: "a" });
@@ -323,7 +435,10 @@ describe("task manager safety", () => {
     writeFileSync(sessions, "not a folder");
     t.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "once" });
     const done = await t.waitFor("turn.completed");
-    expect(done).toMatchObject({ reason: "completed", saveError: expect.stringMatching(/^could not save the session to /) });
+    expect(done).toMatchObject({
+      reason: "completed",
+      saveError: expect.stringMatching(/^could not save the session to /),
+    });
     await t.waitFor("task.updated", (e) => e.task.status === "failed");
     const notices = t.events.filter((e) => e.type === "notice" && e.level === "error");
     expect(notices).toHaveLength(1);

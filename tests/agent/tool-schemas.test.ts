@@ -3,7 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent.js";
 import type { ModelOutcome } from "../../src/agent/model-client.js";
-import { geminiParameters, safeToolName, sanitizeGeminiSchema, ToolNameMap, withToolSchemas } from "../../src/agent/providers/tool-schemas.js";
+import {
+  geminiParameters,
+  safeToolName,
+  sanitizeGeminiSchema,
+  ToolNameMap,
+  withToolSchemas,
+} from "../../src/agent/providers/tool-schemas.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import * as z from "../../src/protocol/zod.js";
 import { newSession } from "../../src/session/store.js";
@@ -23,7 +29,12 @@ describe("Google's schema subset", () => {
         tags: { type: "array", items: { type: "string", const: "x" }, uniqueItems: true },
         bare: { type: "array" },
         maybe: { type: ["string", "null"] },
-        nested: { type: "object", properties: { a: { type: "boolean", default: false } }, required: ["a", "ghost"], additionalProperties: { type: "string" } },
+        nested: {
+          type: "object",
+          properties: { a: { type: "boolean", default: false } },
+          required: ["a", "ghost"],
+          additionalProperties: { type: "string" },
+        },
         either: { anyOf: [{ type: "string" }, { type: "number", multipleOf: 2 }], oneOf: [] },
       },
       required: ["path", "missing"],
@@ -45,7 +56,9 @@ describe("Google's schema subset", () => {
   });
 
   it("every built-in kind of parameter schema comes out without refused keys", () => {
-    const params = jsonSchemaOf(z.object({ path: z.string(), limit: z.optional(z.int()), opts: z.optional(z.record(z.string(), z.string())) }));
+    const params = jsonSchemaOf(
+      z.object({ path: z.string(), limit: z.optional(z.int()), opts: z.optional(z.record(z.string(), z.string())) }),
+    );
     const text = JSON.stringify(geminiParameters(params));
     expect(text).not.toMatch(/additionalProperties|\$schema|propertyNames/);
     expect(geminiParameters(undefined)).toEqual({ type: "object", properties: {} });
@@ -78,16 +91,44 @@ describe("tool names", () => {
   it("a long MCP tool name round-trips: the provider sees the short name, the tool runs, the history keeps the real one", async () => {
     const ran: string[] = [];
     const tools = new ToolRegistry([
-      defineTool({ name: long, kind: "read", description: "a remote tool", params: z.object({ q: z.string() }), summarize: (a) => a.q, run: async (a) => (ran.push(a.q), `found ${a.q}`) }),
+      defineTool({
+        name: long,
+        kind: "read",
+        description: "a remote tool",
+        params: z.object({ q: z.string() }),
+        summarize: (a) => a.q,
+        run: async (a) => (ran.push(a.q), `found ${a.q}`),
+      }),
     ]);
     const short = safeToolName(long);
-    const call = (name: string): ModelOutcome => ({ ok: true, reply: { content: "", reasoning: "", toolCalls: [{ id: "c1", name, arguments: '{"q":"x"}' }], finishReason: "tool_calls", usage: undefined } });
-    const done: ModelOutcome = { ok: true, reply: { content: "done", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined } };
+    const call = (name: string): ModelOutcome => ({
+      ok: true,
+      reply: {
+        content: "",
+        reasoning: "",
+        toolCalls: [{ id: "c1", name, arguments: '{"q":"x"}' }],
+        finishReason: "tool_calls",
+        usage: undefined,
+      },
+    });
+    const done: ModelOutcome = {
+      ok: true,
+      reply: { content: "done", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined },
+    };
     const inner = new ScriptedClient([call(short), done]);
     const events: BusEvent[] = [];
     const agent = new Agent({
       taskId: "t",
-      settings: { workspace: "/tmp", model: "m", fallbackModel: undefined, maxRetries: 0, retryBaseMs: 0, maxIterations: 5, thinking: "off", stream: true },
+      settings: {
+        workspace: "/tmp",
+        model: "m",
+        fallbackModel: undefined,
+        maxRetries: 0,
+        retryBaseMs: 0,
+        maxIterations: 5,
+        thinking: "off",
+        stream: true,
+      },
       client: withToolSchemas(inner, "gemini"),
       tools,
       emit: (e) => events.push(e),
@@ -110,8 +151,22 @@ describe("tool names", () => {
   });
 
   it("valid names and no dialect: the request goes through untouched", async () => {
-    const inner = new ScriptedClient([{ ok: true, reply: { content: "hi", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined } }]);
-    const request = { model: "m", messages: [], tools: [{ type: "function" as const, function: { name: "read_file", description: "", parameters: { type: "object", additionalProperties: false } } }], stream: true, thinking: "off" as const, signal: new AbortController().signal };
+    const inner = new ScriptedClient([
+      { ok: true, reply: { content: "hi", reasoning: "", toolCalls: [], finishReason: "stop", usage: undefined } },
+    ]);
+    const request = {
+      model: "m",
+      messages: [],
+      tools: [
+        {
+          type: "function" as const,
+          function: { name: "read_file", description: "", parameters: { type: "object", additionalProperties: false } },
+        },
+      ],
+      stream: true,
+      thinking: "off" as const,
+      signal: new AbortController().signal,
+    };
     await withToolSchemas(inner, undefined).complete(request, { onText: () => {}, onReasoning: () => {} });
     expect(inner.requests[0]).toBe(request);
   });
@@ -120,8 +175,12 @@ describe("tool names", () => {
 describe("endpoint extras for the wire", () => {
   it("Azure gets api-version and api-key; others nothing or a title", async () => {
     const { endpointExtras } = await import("../../src/agent/providers/endpoint-extras.js");
-    expect(endpointExtras({ provider: "azure", azure: { deployment: "d", apiVersion: "2024-10-21" }, apiKey: "az" })).toEqual({ defaultQuery: { "api-version": "2024-10-21" }, defaultHeaders: { "api-key": "az" } });
-    expect(endpointExtras({ provider: "openrouter", apiKey: "k" })).toEqual({ defaultHeaders: { "X-Title": "NanoHermes" } });
+    expect(
+      endpointExtras({ provider: "azure", azure: { deployment: "d", apiVersion: "2024-10-21" }, apiKey: "az" }),
+    ).toEqual({ defaultQuery: { "api-version": "2024-10-21" }, defaultHeaders: { "api-key": "az" } });
+    expect(endpointExtras({ provider: "openrouter", apiKey: "k" })).toEqual({
+      defaultHeaders: { "X-Title": "NanoHermes" },
+    });
     expect(endpointExtras({ provider: undefined, apiKey: "k" })).toEqual({});
   });
 });

@@ -5,9 +5,15 @@ import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
 
 const dist = resolve(import.meta.dirname, "../../dist");
-type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }> };
+type Meta = {
+  outputs: Record<
+    string,
+    { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }
+  >;
+};
 const meta = () => JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
-const hasSdk = (inputs: Record<string, unknown>) => Object.keys(inputs).some((i) => i.includes("node_modules/@anthropic-ai/sdk/"));
+const hasSdk = (inputs: Record<string, unknown>) =>
+  Object.keys(inputs).some((i) => i.includes("node_modules/@anthropic-ai/sdk/"));
 
 it("keeps the Anthropic SDK out of everything cli.js loads before main() runs", () => {
   const m = meta();
@@ -19,10 +25,13 @@ it("keeps the Anthropic SDK out of everything cli.js loads before main() runs", 
     const file = stack.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const i of m.outputs[file]?.imports ?? []) if (i.kind === "import-statement" && !i.external) stack.push(i.path);
+    for (const i of m.outputs[file]?.imports ?? [])
+      if (i.kind === "import-statement" && !i.external) stack.push(i.path);
   }
   expect([...seen].filter((f) => hasSdk(m.outputs[f]!.inputs))).toEqual([]);
   // It is reached by a dynamic import only.
-  const dynamic = Object.values(m.outputs).flatMap((o) => o.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path));
+  const dynamic = Object.values(m.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path),
+  );
   expect(withSdk.some(([path]) => dynamic.includes(path))).toBe(true);
 });

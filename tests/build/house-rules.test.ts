@@ -73,7 +73,9 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
   expect(broken).toContain("front-ends-apart: src/daemon/attach.ts -> src/ui/run.ts");
   expect(broken).toContain("front-ends-apart: src/ui/run.ts -> src/daemon/attach.ts");
   expect(report!.violations.some((v) => v.rule === "no-cycles-between-folders")).toBe(true);
-  expect(report!.violations.some((v) => v.rule === "only-the-ui-draws" && v.from === "src/agent/progress.ts")).toBe(true);
+  expect(report!.violations.some((v) => v.rule === "only-the-ui-draws" && v.from === "src/agent/progress.ts")).toBe(
+    true,
+  );
   // What is allowed stays allowed: the engine on the protocol.
   expect(broken.filter((b) => b.includes("src/agent/engine.ts -> src/protocol"))).toEqual([]);
 });

@@ -10,16 +10,31 @@ import { cells, makeTerm, play, repainted } from "../helpers/xterm-screen.js";
 
 const root = resolve(import.meta.dirname, "../..");
 // @ts-expect-error a plain .mjs build script without types
-const { inkPatches } = (await import("../../scripts/ink-patches.mjs")) as { inkPatches: (root: string, o: { strict: boolean }) => { plugin: import("esbuild").Plugin; applied: Record<string, number> } };
+const { inkPatches } = (await import("../../scripts/ink-patches.mjs")) as {
+  inkPatches: (
+    root: string,
+    o: { strict: boolean },
+  ) => { plugin: import("esbuild").Plugin; applied: Record<string, number> };
+};
 
 interface OutputLike {
-  write(x: number, y: number, text: string, options: { transformers: ((line: string, index: number) => string)[] }): void;
+  write(
+    x: number,
+    y: number,
+    text: string,
+    options: { transformers: ((line: string, index: number) => string)[] },
+  ): void;
   get(): { output: string; height: number };
   getByCells(): { output: string; height: number };
 }
 interface Patched {
   Output: new (o: { width: number; height: number }) => OutputLike;
-  logUpdate: { create(stream: unknown, o: { incremental: boolean }): ((s: string) => boolean) & { setCursorPosition(p: { x: number; y: number }): void } };
+  logUpdate: {
+    create(
+      stream: unknown,
+      o: { incremental: boolean },
+    ): ((s: string) => boolean) & { setCursorPosition(p: { x: number; y: number }): void };
+  };
 }
 
 let dir = "";
@@ -30,9 +45,20 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "nh-ink-patch-"));
   const entry = join(dir, "entry.mjs");
   const ink = join(root, "node_modules/ink/build");
-  writeFileSync(entry, `export { default as Output } from ${JSON.stringify(join(ink, "output.js"))};\nexport { default as logUpdate } from ${JSON.stringify(join(ink, "log-update.js"))};\n`);
+  writeFileSync(
+    entry,
+    `export { default as Output } from ${JSON.stringify(join(ink, "output.js"))};\nexport { default as logUpdate } from ${JSON.stringify(join(ink, "log-update.js"))};\n`,
+  );
   const patches = inkPatches(root, { strict: false });
-  await build({ entryPoints: [entry], outfile: join(dir, "patched.mjs"), bundle: true, format: "esm", platform: "node", plugins: [patches.plugin], logLevel: "silent" });
+  await build({
+    entryPoints: [entry],
+    outfile: join(dir, "patched.mjs"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    plugins: [patches.plugin],
+    logLevel: "silent",
+  });
   applied = patches.applied;
   patched = (await import(pathToFileURL(join(dir, "patched.mjs")).href)) as Patched;
 }, 60_000);
@@ -45,7 +71,8 @@ function frame(cols: number, rows: number): string[] {
   const padRow = (plain: string, styled: string) => styled + " ".repeat(Math.max(0, cols - plain.length));
   lines.push(padRow(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m"));
   for (let i = 1; i < rows - 2; i++) {
-    if (i === 3) lines.push(padRow("│ 中文 and emoji ", "\x1b[90m│\x1b[39m \x1b[1m中文\x1b[22m and emoji ").slice(0, -2));
+    if (i === 3)
+      lines.push(padRow("│ 中文 and emoji ", "\x1b[90m│\x1b[39m \x1b[1m中文\x1b[22m and emoji ").slice(0, -2));
     else lines.push(padRow(`│ line ${i} `, `\x1b[90m│\x1b[39m \x1b[38;5;${100 + i}mline ${i}\x1b[39m `));
   }
   lines.push(padRow("status", "\x1b[36mstatus\x1b[39m"));
@@ -84,13 +111,26 @@ describe("Ink's output stage with the fast path", () => {
     const gap = 2;
     const middle = cols - left - right - gap;
     const body = rows - 2;
-    const col = (w: number, f: (i: number) => [string, string]) => Array.from({ length: body }, (_, i) => pad(...f(i), w));
+    const col = (w: number, f: (i: number) => [string, string]) =>
+      Array.from({ length: body }, (_, i) => pad(...f(i), w));
     return [
       { x: 0, y: 0, lines: [pad(" NanoHermes · model ", "\x1b[7m NanoHermes · model \x1b[27m", cols)] },
       { x: 0, y: 1, lines: col(left, (i) => [`● task ${i}`, `\x1b[32m●\x1b[39m task ${i}`]) },
       // Wide characters: "中文" is 4 columns in 2 characters, so the plain width is counted by hand.
-      { x: left, y: 1, lines: col(middle, (i) => (i % 3 === 0 ? [`中文 line ${i}xx`, `\x1b[1m中文\x1b[22m line ${i}`] : [`line ${i}`, `\x1b[38;5;${100 + i}mline ${i}\x1b[39m`])) },
-      { x: left + middle + gap, y: 1, lines: col(right, (i) => [`│ diff ${i}`, `\x1b[90m│\x1b[39m \x1b[41mdiff ${i}\x1b[49m`]) },
+      {
+        x: left,
+        y: 1,
+        lines: col(middle, (i) =>
+          i % 3 === 0
+            ? [`中文 line ${i}xx`, `\x1b[1m中文\x1b[22m line ${i}`]
+            : [`line ${i}`, `\x1b[38;5;${100 + i}mline ${i}\x1b[39m`],
+        ),
+      },
+      {
+        x: left + middle + gap,
+        y: 1,
+        lines: col(right, (i) => [`│ diff ${i}`, `\x1b[90m│\x1b[39m \x1b[41mdiff ${i}\x1b[49m`]),
+      },
       { x: 0, y: rows - 1, lines: [pad("status", "\x1b[36mstatus\x1b[39m", cols)] },
     ];
   }
@@ -99,20 +139,28 @@ describe("Ink's output stage with the fast path", () => {
     [120, 39],
     [80, 23],
     [50, 19],
-  ])("composes side-by-side boxes the way the cell path does, colours and wide characters included, at %ix%i", async (cols, rows) => {
-    const out = new patched.Output({ width: cols, height: rows });
-    for (const p of panes(cols, rows)) out.write(p.x, p.y, p.lines.join("\n"), { transformers: [] });
-    const byCells = vi.spyOn(out, "getByCells");
-    const fast = out.get();
-    expect(byCells).not.toHaveBeenCalled();
-    const slow = out.getByCells();
-    expect(fast.height).toBe(slow.height);
-    const a = await repainted(fast.output.split("\n"), cols, rows + 1);
-    const b = await repainted(slow.output.split("\n"), cols, rows + 1);
-    expect(cells(a)).toEqual(cells(b));
-    // The gap between the middle and the right box is blank, and the right box starts after it.
-    expect(a.buffer.active.getLine(2)!.translateToString(true).slice(cols - Math.floor(cols / 3) - 2)).toBe("  │ diff 1");
-  });
+  ])(
+    "composes side-by-side boxes the way the cell path does, colours and wide characters included, at %ix%i",
+    async (cols, rows) => {
+      const out = new patched.Output({ width: cols, height: rows });
+      for (const p of panes(cols, rows)) out.write(p.x, p.y, p.lines.join("\n"), { transformers: [] });
+      const byCells = vi.spyOn(out, "getByCells");
+      const fast = out.get();
+      expect(byCells).not.toHaveBeenCalled();
+      const slow = out.getByCells();
+      expect(fast.height).toBe(slow.height);
+      const a = await repainted(fast.output.split("\n"), cols, rows + 1);
+      const b = await repainted(slow.output.split("\n"), cols, rows + 1);
+      expect(cells(a)).toEqual(cells(b));
+      // The gap between the middle and the right box is blank, and the right box starts after it.
+      expect(
+        a.buffer.active
+          .getLine(2)!
+          .translateToString(true)
+          .slice(cols - Math.floor(cols / 3) - 2),
+      ).toBe("  │ diff 1");
+    },
+  );
 
   it("applies each write's transformers (Ink's Transform) before composing", async () => {
     const out = new patched.Output({ width: 10, height: 2 });
@@ -122,7 +170,12 @@ describe("Ink's output stage with the fast path", () => {
   });
 
   it.each([
-    ["overlapping boxes", (o: OutputLike) => (o.write(0, 0, "hello world", { transformers: [] }), o.write(3, 0, "XY", { transformers: [] }))],
+    [
+      "overlapping boxes",
+      (o: OutputLike) => (
+        o.write(0, 0, "hello world", { transformers: [] }), o.write(3, 0, "XY", { transformers: [] })
+      ),
+    ],
     ["text wider than the frame", (o: OutputLike) => o.write(15, 1, "past the edge", { transformers: [] })],
   ])("falls back to the cell path for %s", (_, draw) => {
     const out = new patched.Output({ width: 20, height: 3 });

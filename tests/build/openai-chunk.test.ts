@@ -26,11 +26,17 @@ it("puts the openai SDK in chunks the entry reaches only by dynamic import", () 
 
 it("gives the SDK our Headers, so a model request never touches the global one (which loads undici)", () => {
   const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
-  const chunks = Object.entries(meta.outputs).filter(([path, o]) => path.endsWith(".js") && Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")));
+  const chunks = Object.entries(meta.outputs).filter(
+    ([path, o]) => path.endsWith(".js") && Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")),
+  );
   const text = chunks.map(([path]) => readFileSync(resolve(dist, "..", path), "utf8")).join("\n");
   expect(text).not.toMatch(/new Headers\b|instanceof Headers\b|globalThis\.Headers/);
   // FormData is undici's too: the client module's body check tests a local class (renamed by the minifier).
   expect(text).not.toMatch(/instanceof FormData\b/);
   // The minified chunk still builds headers, with the class it was given (bundled beside node-fetch.ts).
-  expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/sdk-headers.ts")))).toBe(true);
+  expect(
+    Object.values(meta.outputs).some((o) =>
+      Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/sdk-headers.ts")),
+    ),
+  ).toBe(true);
 });

@@ -9,7 +9,8 @@ const dist = resolve(import.meta.dirname, "../../dist");
 type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }> };
 const readMeta = () => JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
 /** The MCP SDK brings classic zod; its chunk loads only when MCP servers are configured. */
-const isMcpChunk = (inputs: Record<string, unknown>) => Object.keys(inputs).some((i) => i.includes("node_modules/@modelcontextprotocol/sdk/"));
+const isMcpChunk = (inputs: Record<string, unknown>) =>
+  Object.keys(inputs).some((i) => i.includes("node_modules/@modelcontextprotocol/sdk/"));
 
 /** The zod files in the bundle outside the MCP chunk, from the metafile the build writes beside it. */
 function bundledZodFiles(): string[] {
@@ -34,7 +35,9 @@ it("bundles zod/mini with the English locale only, and no classic zod", () => {
 
 it("loads the MCP SDK (and its classic zod) only on demand, never from the entry's static imports", () => {
   const meta = readMeta();
-  const mcp = Object.entries(meta.outputs).filter(([, o]) => isMcpChunk(o.inputs)).map(([path]) => path);
+  const mcp = Object.entries(meta.outputs)
+    .filter(([, o]) => isMcpChunk(o.inputs))
+    .map(([path]) => path);
   expect(mcp.length).toBeGreaterThan(0);
   // Everything cli.js loads before main() runs: its static imports, transitively.
   const seen = new Set<string>();

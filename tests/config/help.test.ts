@@ -15,14 +15,27 @@ describe("--help", () => {
   it("keeps a gap between a name and its description", () => {
     // A flag line either is the name alone or has two spaces before its description.
     for (const spec of flagSpecs) {
-      const line = lines.find((l) => /^\s+(-\w, )?--/.test(l) && l.includes(`--${spec.name}${spec.value ? ` ${spec.value}` : ""}`))!;
+      const line = lines.find(
+        (l) => /^\s+(-\w, )?--/.test(l) && l.includes(`--${spec.name}${spec.value ? ` ${spec.value}` : ""}`),
+      )!;
       expect(line, spec.name).toBeDefined();
-      const after = line.slice(line.indexOf(`--${spec.name}`) + `--${spec.name}`.length + (spec.value ? spec.value.length + 1 : 0));
+      const after = line.slice(
+        line.indexOf(`--${spec.name}`) + `--${spec.name}`.length + (spec.value ? spec.value.length + 1 : 0),
+      );
       expect(after === "" || after.startsWith("  "), `${spec.name}: ${line}`).toBe(true);
     }
   });
 
-  it.each(["nanohermes doctor", "nanohermes policy check", "nanohermes sandbox", "nanohermes sessions", "nanohermes export", "nanohermes attach", "nanohermes tool", "nanohermes mcp"])("lists %s", (cmd) => {
+  it.each([
+    "nanohermes doctor",
+    "nanohermes policy check",
+    "nanohermes sandbox",
+    "nanohermes sessions",
+    "nanohermes export",
+    "nanohermes attach",
+    "nanohermes tool",
+    "nanohermes mcp",
+  ])("lists %s", (cmd) => {
     expect(lines.some((l) => l.trimStart().startsWith(cmd))).toBe(true);
   });
 });

@@ -41,62 +41,225 @@ const protectedWrites = (s: Settings) => s.allowProtectedWrites;
 
 const cases: Case[] = [
   // sandbox.mode: off < auto < workspace-write < read-only
-  { key: "sandbox.mode", user: { sandbox: { mode: "read-only" } }, ws: { sandbox: { mode: "workspace-write" } }, applies: false, read: sandboxMode, effective: "read-only" },
-  { key: "sandbox.mode", user: { sandbox: { mode: "read-only" } }, ws: { sandbox: { mode: "off" } }, applies: false, read: sandboxMode, effective: "read-only" },
-  { key: "sandbox.mode", user: {}, ws: { sandbox: { mode: "off" } }, applies: false, read: sandboxMode, effective: "auto" },
-  { key: "sandbox.mode", user: { sandbox: { mode: "workspace-write" } }, ws: { sandbox: { mode: "auto" } }, applies: false, read: sandboxMode, effective: "workspace-write" },
-  { key: "sandbox.mode", user: { sandbox: { mode: "workspace-write" } }, ws: { sandbox: { mode: "workspace-write" } }, applies: false, read: sandboxMode, effective: "workspace-write" },
-  { key: "sandbox.mode", user: {}, ws: { sandbox: { mode: "workspace-write" } }, applies: true, read: sandboxMode, effective: "workspace-write" },
-  { key: "sandbox.mode", user: { sandbox: { mode: "off" } }, ws: { sandbox: { mode: "auto" } }, applies: true, read: sandboxMode, effective: "auto" },
-  { key: "sandbox.mode", user: { sandbox: { mode: "workspace-write" } }, ws: { sandbox: { mode: "read-only" } }, applies: true, read: sandboxMode, effective: "read-only" },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "read-only" } },
+    ws: { sandbox: { mode: "workspace-write" } },
+    applies: false,
+    read: sandboxMode,
+    effective: "read-only",
+  },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "read-only" } },
+    ws: { sandbox: { mode: "off" } },
+    applies: false,
+    read: sandboxMode,
+    effective: "read-only",
+  },
+  {
+    key: "sandbox.mode",
+    user: {},
+    ws: { sandbox: { mode: "off" } },
+    applies: false,
+    read: sandboxMode,
+    effective: "auto",
+  },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "workspace-write" } },
+    ws: { sandbox: { mode: "auto" } },
+    applies: false,
+    read: sandboxMode,
+    effective: "workspace-write",
+  },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "workspace-write" } },
+    ws: { sandbox: { mode: "workspace-write" } },
+    applies: false,
+    read: sandboxMode,
+    effective: "workspace-write",
+  },
+  {
+    key: "sandbox.mode",
+    user: {},
+    ws: { sandbox: { mode: "workspace-write" } },
+    applies: true,
+    read: sandboxMode,
+    effective: "workspace-write",
+  },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "off" } },
+    ws: { sandbox: { mode: "auto" } },
+    applies: true,
+    read: sandboxMode,
+    effective: "auto",
+  },
+  {
+    key: "sandbox.mode",
+    user: { sandbox: { mode: "workspace-write" } },
+    ws: { sandbox: { mode: "read-only" } },
+    applies: true,
+    read: sandboxMode,
+    effective: "read-only",
+  },
   // sandbox.network: on < off
-  { key: "sandbox.network", user: { sandbox: { network: false } }, ws: { sandbox: { network: true } }, applies: false, read: network, effective: false },
-  { key: "sandbox.network", user: {}, ws: { sandbox: { network: true } }, applies: false, read: network, effective: true },
-  { key: "sandbox.network", user: {}, ws: { sandbox: { network: false } }, applies: true, read: network, effective: false },
+  {
+    key: "sandbox.network",
+    user: { sandbox: { network: false } },
+    ws: { sandbox: { network: true } },
+    applies: false,
+    read: network,
+    effective: false,
+  },
+  {
+    key: "sandbox.network",
+    user: {},
+    ws: { sandbox: { network: true } },
+    applies: false,
+    read: network,
+    effective: true,
+  },
+  {
+    key: "sandbox.network",
+    user: {},
+    ws: { sandbox: { network: false } },
+    applies: true,
+    read: network,
+    effective: false,
+  },
   // sandbox.writableRoots: non-empty < []
-  { key: "sandbox.writableRoots", user: {}, ws: { sandbox: { writableRoots: ["/"] } }, applies: false, read: roots, effective: [] },
-  { key: "sandbox.writableRoots", user: { sandbox: { writableRoots: ["/srv"] } }, ws: { sandbox: { writableRoots: ["/"] } }, applies: false, read: roots, effective: ["/srv"] },
-  { key: "sandbox.writableRoots", user: {}, ws: { sandbox: { writableRoots: [] } }, applies: false, read: roots, effective: [] },
-  { key: "sandbox.writableRoots", user: { sandbox: { writableRoots: ["/srv"] } }, ws: { sandbox: { writableRoots: [] } }, applies: true, read: roots, effective: [] },
+  {
+    key: "sandbox.writableRoots",
+    user: {},
+    ws: { sandbox: { writableRoots: ["/"] } },
+    applies: false,
+    read: roots,
+    effective: [],
+  },
+  {
+    key: "sandbox.writableRoots",
+    user: { sandbox: { writableRoots: ["/srv"] } },
+    ws: { sandbox: { writableRoots: ["/"] } },
+    applies: false,
+    read: roots,
+    effective: ["/srv"],
+  },
+  {
+    key: "sandbox.writableRoots",
+    user: {},
+    ws: { sandbox: { writableRoots: [] } },
+    applies: false,
+    read: roots,
+    effective: [],
+  },
+  {
+    key: "sandbox.writableRoots",
+    user: { sandbox: { writableRoots: ["/srv"] } },
+    ws: { sandbox: { writableRoots: [] } },
+    applies: true,
+    read: roots,
+    effective: [],
+  },
   // mode: goal < accept-edits < default < debug < plan
   { key: "mode", user: { mode: "plan" }, ws: { mode: "debug" }, applies: false, read: mode, effective: "plan" },
   { key: "mode", user: { mode: "plan" }, ws: { mode: "goal" }, applies: false, read: mode, effective: "plan" },
   { key: "mode", user: {}, ws: { mode: "accept-edits" }, applies: false, read: mode, effective: "default" },
   { key: "mode", user: { mode: "debug" }, ws: { mode: "default" }, applies: false, read: mode, effective: "debug" },
-  { key: "mode", user: { mode: "accept-edits" }, ws: { mode: "goal" }, applies: false, read: mode, effective: "accept-edits" },
+  {
+    key: "mode",
+    user: { mode: "accept-edits" },
+    ws: { mode: "goal" },
+    applies: false,
+    read: mode,
+    effective: "accept-edits",
+  },
   { key: "mode", user: {}, ws: { mode: "default" }, applies: false, read: mode, effective: "default" },
   { key: "mode", user: {}, ws: { mode: "debug" }, applies: true, read: mode, effective: "debug" },
   { key: "mode", user: { mode: "debug" }, ws: { mode: "plan" }, applies: true, read: mode, effective: "plan" },
-  { key: "mode", user: { mode: "goal" }, ws: { mode: "accept-edits" }, applies: true, read: mode, effective: "accept-edits" },
+  {
+    key: "mode",
+    user: { mode: "goal" },
+    ws: { mode: "accept-edits" },
+    applies: true,
+    read: mode,
+    effective: "accept-edits",
+  },
   // approval: never < on-request < untrusted
-  { key: "approval", user: { approval: "untrusted" }, ws: { approval: "on-request" }, applies: false, read: approval, effective: "untrusted" },
+  {
+    key: "approval",
+    user: { approval: "untrusted" },
+    ws: { approval: "on-request" },
+    applies: false,
+    read: approval,
+    effective: "untrusted",
+  },
   { key: "approval", user: {}, ws: { approval: "never" }, applies: false, read: approval, effective: undefined },
   { key: "approval", user: {}, ws: { approval: "on-request" }, applies: false, read: approval, effective: undefined },
   { key: "approval", user: {}, ws: { approval: "untrusted" }, applies: true, read: approval, effective: "untrusted" },
-  { key: "approval", user: { approval: "never" }, ws: { approval: "on-request" }, applies: true, read: approval, effective: "on-request" },
+  {
+    key: "approval",
+    user: { approval: "never" },
+    ws: { approval: "on-request" },
+    applies: true,
+    read: approval,
+    effective: "on-request",
+  },
   // allowProtectedWrites: true < false
-  { key: "allowProtectedWrites", user: {}, ws: { allowProtectedWrites: true }, applies: false, read: protectedWrites, effective: false },
-  { key: "allowProtectedWrites", user: {}, ws: { allowProtectedWrites: false }, applies: false, read: protectedWrites, effective: false },
-  { key: "allowProtectedWrites", user: { allowProtectedWrites: true }, ws: { allowProtectedWrites: false }, applies: true, read: protectedWrites, effective: false },
+  {
+    key: "allowProtectedWrites",
+    user: {},
+    ws: { allowProtectedWrites: true },
+    applies: false,
+    read: protectedWrites,
+    effective: false,
+  },
+  {
+    key: "allowProtectedWrites",
+    user: {},
+    ws: { allowProtectedWrites: false },
+    applies: false,
+    read: protectedWrites,
+    effective: false,
+  },
+  {
+    key: "allowProtectedWrites",
+    user: { allowProtectedWrites: true },
+    ws: { allowProtectedWrites: false },
+    applies: true,
+    read: protectedWrites,
+    effective: false,
+  },
 ];
 
 describe("an untrusted workspace config only tightens", () => {
-  it.each(cases)("$key: user $user, workspace $ws -> applies $applies", ({ key, user, ws, applies, read, effective }) => {
-    const settings = load(user, ws);
-    expect(read(settings)).toEqual(effective);
-    if (applies) expect(settings.untrustedKeys).not.toContain(key);
-    else expect(settings.untrustedKeys).toContain(key);
-  });
+  it.each(cases)(
+    "$key: user $user, workspace $ws -> applies $applies",
+    ({ key, user, ws, applies, read, effective }) => {
+      const settings = load(user, ws);
+      expect(read(settings)).toEqual(effective);
+      if (applies) expect(settings.untrustedKeys).not.toContain(key);
+      else expect(settings.untrustedKeys).toContain(key);
+    },
+  );
 
-  it.each(cases.filter((c) => !c.applies))("trusted, the workspace's $key applies: user $user, workspace $ws", ({ user, ws, read }) => {
-    const settings = load(user, ws, { trusted: true });
-    expect(settings.untrustedKeys).toEqual([]);
-    // The workspace's own value wins once trusted: the same as with no user config at all.
-    expect(read(settings)).toEqual(read(load({}, ws, { trusted: true })));
-  });
+  it.each(cases.filter((c) => !c.applies))(
+    "trusted, the workspace's $key applies: user $user, workspace $ws",
+    ({ user, ws, read }) => {
+      const settings = load(user, ws, { trusted: true });
+      expect(settings.untrustedKeys).toEqual([]);
+      // The workspace's own value wins once trusted: the same as with no user config at all.
+      expect(read(settings)).toEqual(read(load({}, ws, { trusted: true })));
+    },
+  );
 
   it("one sandbox key looser and one stricter: only the looser one is ignored, the user's other keys stay", () => {
-    const settings = load({ sandbox: { mode: "read-only", writableRoots: ["/srv"] } }, { sandbox: { mode: "workspace-write", network: false } });
+    const settings = load(
+      { sandbox: { mode: "read-only", writableRoots: ["/srv"] } },
+      { sandbox: { mode: "workspace-write", network: false } },
+    );
     expect(settings.sandbox).toMatchObject({ mode: "read-only", network: false });
     expect(settings.sandbox.writableRoots).toEqual(["/srv"]);
     expect(settings.untrustedKeys).toEqual(["sandbox.mode"]);
@@ -114,7 +277,10 @@ describe("an untrusted workspace config only tightens", () => {
     const workspace = dir("nh-trust-ws-");
     writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
     mkdirSync(join(workspace, ".nanohermes"));
-    writeFileSync(join(workspace, ".nanohermes", "config.json"), JSON.stringify({ sandbox: { mode: "workspace-write" }, mode: "goal" }));
+    writeFileSync(
+      join(workspace, ".nanohermes", "config.json"),
+      JSON.stringify({ sandbox: { mode: "workspace-write" }, mode: "goal" }),
+    );
     const before = loadSettings({ flags: parseFlags([]), env: { NANOHERMES_HOME: home }, cwd: workspace });
     expect(before.untrustedKeys).toEqual(["mode", "sandbox.mode"]);
     await trustWorkspace(home, workspace);

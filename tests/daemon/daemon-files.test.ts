@@ -26,7 +26,8 @@ async function start(workspace: string, tokenFile: string): Promise<RunningDaemo
   return d;
 }
 
-const file = (d: RunningDaemonProcess, path: string) => http(d.url, `/v1/sessions/f/file?path=${encodeURIComponent(path)}`, { headers: auth });
+const file = (d: RunningDaemonProcess, path: string) =>
+  http(d.url, `/v1/sessions/f/file?path=${encodeURIComponent(path)}`, { headers: auth });
 
 describe("daemon: file reads follow no link out", () => {
   it("refuses links to a file outside, a directory outside, /etc/shadow, the token file and the session folder", async () => {
@@ -53,13 +54,24 @@ describe("daemon: file reads follow no link out", () => {
     await http(d.url, "/", { body: JSON.stringify({ prompt: "hi" }), headers: { ...auth, "X-Session-Id": "f" } });
     expect(existsSync(join(d.sessionDir, "f.json"))).toBe(true);
 
-    for (const path of ["to-file", "to-dir/secret.txt", "shadow", "tok", "tokdir/token", "sub/climb", "sessions/f.json", join(ws, "to-dir", "secret.txt")]) {
+    for (const path of [
+      "to-file",
+      "to-dir/secret.txt",
+      "shadow",
+      "tok",
+      "tokdir/token",
+      "sub/climb",
+      "sessions/f.json",
+      join(ws, "to-dir", "secret.txt"),
+    ]) {
       const answer = await file(d, path);
       expect(answer.status, path).toBe(400);
       expect(answer.text, path).not.toContain("OUTSIDE-SECRET");
       expect(answer.text, path).not.toContain(TOKEN);
       expect(answer.text, path).not.toContain("root:");
-      expect(answer.json, path).toMatchObject({ error: expect.stringMatching(/outside the workspace|daemon's own files/) });
+      expect(answer.json, path).toMatchObject({
+        error: expect.stringMatching(/outside the workspace|daemon's own files/),
+      });
     }
     for (const path of ["real.txt", "sub/up", "chain"]) {
       expect((await file(d, path)).json, path).toEqual({ path: join(ws, path), now: "inside\n" });
@@ -74,7 +86,12 @@ describe("daemon: file reads follow no link out", () => {
     execFileSync("mkfifo", [join(ws, "pipe")]);
     const model = await startMockServer(() => textReply("ok"));
     running.mocks.push(model);
-    const d = await startDaemonProcess({ modelUrl: model.url, workspace: ws, sessionDir: join(ws, "state", "sessions"), args: ["--daemon-token-file", tokenFile] });
+    const d = await startDaemonProcess({
+      modelUrl: model.url,
+      workspace: ws,
+      sessionDir: join(ws, "state", "sessions"),
+      args: ["--daemon-token-file", tokenFile],
+    });
     running.daemons.push(d);
     await http(d.url, "/", { body: JSON.stringify({ prompt: "hi" }), headers: { ...auth, "X-Session-Id": "f" } });
     for (const path of ["secrets/token", "state/sessions/f.json"]) {
@@ -86,7 +103,10 @@ describe("daemon: file reads follow no link out", () => {
     // A link planted among the uploads is no upload: a prompt cannot name it as an image.
     mkdirSync(join(d.sessionDir, ".uploads"), { recursive: true });
     symlinkSync(tokenFile, join(d.sessionDir, ".uploads", "planted.png"));
-    const planted = await http(d.url, "/v1/sessions/f/commands", { body: JSON.stringify({ type: "user.submit", text: "x", images: [join(d.sessionDir, ".uploads", "planted.png")] }), headers: auth });
+    const planted = await http(d.url, "/v1/sessions/f/commands", {
+      body: JSON.stringify({ type: "user.submit", text: "x", images: [join(d.sessionDir, ".uploads", "planted.png")] }),
+      headers: auth,
+    });
     expect(planted.status).toBe(409);
     expect(planted.json).toMatchObject({ error: expect.stringMatching(/images must be uploaded first/) });
     // A FIFO is no regular file: answered at once as absent, the daemon keeps serving.

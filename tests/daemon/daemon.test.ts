@@ -7,7 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import { collect, startCli, tempDir, testEnv } from "../helpers/cli.js";
 import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef0123456789abcdef";
 const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
@@ -70,7 +76,14 @@ describe("daemon: the seed's endpoints", () => {
     expect(none.status).toBe(401);
     expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
     expect(none.json.error).toMatch(/Authorization: Bearer/);
-    for (const header of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, "Bearer ", `Basic ${TOKEN}`, TOKEN, `Bearer ${TOKEN} extra`]) {
+    for (const header of [
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      "Bearer ",
+      `Basic ${TOKEN}`,
+      TOKEN,
+      `Bearer ${TOKEN} extra`,
+    ]) {
       const wrong = await http(d.url, "/", { body: prompt("hi"), headers: { Authorization: header } });
       expect(wrong.status, header).toBe(401);
     }
@@ -86,7 +99,9 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("keeps sessions apart by X-Session-Id and rejects ids that could name another path", async () => {
-    const model = await mock((req) => textReply(`seen ${(req.messages as unknown[]).length} messages: ${lastUser(req)}`));
+    const model = await mock((req) =>
+      textReply(`seen ${(req.messages as unknown[]).length} messages: ${lastUser(req)}`),
+    );
     const d = await daemon({ modelUrl: model.url });
     await http(d.url, "/", { body: prompt("alpha secret"), headers: { "X-Session-Id": "a" } });
     const b = await http(d.url, "/", { body: prompt("beta"), headers: { "X-Session-Id": "b_2-B" } });
@@ -96,13 +111,20 @@ describe("daemon: the seed's endpoints", () => {
     const a2 = await http(d.url, "/", { body: prompt("again"), headers: { "X-Session-Id": "a" } });
     const detail = await http(d.url, "/v1/sessions/a");
     expect(detail.json).toMatchObject({ id: "a", title: "alpha secret", running: false, status: "done" });
-    expect(detail.json.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual(["alpha secret", "again"]);
+    expect(
+      detail.json.messages
+        .filter((m: { role: string }) => m.role === "user")
+        .map((m: { content: string }) => m.content),
+    ).toEqual(["alpha secret", "again"]);
     expect((await http(d.url, "/v1/sessions/never-seen")).status).toBe(404);
     // Following a new id does not make a session of it: only saved (or running) ones count.
     const ghost = await openEvents(d.url, "/v1/sessions/ghost/events");
     await ghost.waitFor((e) => e.type === "session.loaded");
     expect((await http(d.url, "/health")).json.sessions).toBe(2);
-    expect((await http(d.url, "/v1/sessions")).json.sessions.map((s: { id: string }) => s.id).sort()).toEqual(["a", "b_2-B"]);
+    expect((await http(d.url, "/v1/sessions")).json.sessions.map((s: { id: string }) => s.id).sort()).toEqual([
+      "a",
+      "b_2-B",
+    ]);
     ghost.close();
     expect(JSON.stringify(model.requests[2]!.messages)).toContain("alpha secret");
     expect(a2.json.session).toBe("a");
@@ -114,7 +136,13 @@ describe("daemon: the seed's endpoints", () => {
       expect(answer.status, JSON.stringify(id)).toBe(400);
       expect(answer.json.error).toMatch(/invalid X-Session-Id/);
     }
-    for (const path of ["/v1/sessions/..%2Fx/cancel", "/v1/sessions/%2e%2e%2fetc/cancel", "/v1/sessions/a%00/cancel", "/v1/sessions/%E0%A4%A/cancel", `/v1/sessions/${"y".repeat(65)}/cancel`]) {
+    for (const path of [
+      "/v1/sessions/..%2Fx/cancel",
+      "/v1/sessions/%2e%2e%2fetc/cancel",
+      "/v1/sessions/a%00/cancel",
+      "/v1/sessions/%E0%A4%A/cancel",
+      `/v1/sessions/${"y".repeat(65)}/cancel`,
+    ]) {
       const answer = await http(d.url, path, { method: "POST" });
       expect(answer.status, path).toBe(400);
     }
@@ -122,7 +150,11 @@ describe("daemon: the seed's endpoints", () => {
     expect((await http(d.url, "/v1/sessions/../../etc/cancel", { method: "POST" })).status).toBe(404);
     expect(readdirSync(outside).sort()).toEqual(before);
     // Open sessions are locked (one writer each): only the lock files are there beside them.
-    expect(readdirSync(d.sessionDir).filter((n) => !n.endsWith(".lock")).sort()).toEqual(["a.json", "b_2-B.json"]);
+    expect(
+      readdirSync(d.sessionDir)
+        .filter((n) => !n.endsWith(".lock"))
+        .sort(),
+    ).toEqual(["a.json", "b_2-B.json"]);
     expect(model.requests).toHaveLength(3);
   });
 
@@ -161,7 +193,10 @@ describe("daemon: the seed's endpoints", () => {
     const model = await mock(() => textReply("ok"));
     const d = await daemon({ modelUrl: model.url });
     // A cross-site form post (text/plain, no preflight) from a page in the user's browser.
-    const csrf = await http(d.url, "/", { body: prompt("rm -rf ~"), headers: { Origin: "https://evil.example", "Content-Type": "text/plain" } });
+    const csrf = await http(d.url, "/", {
+      body: prompt("rm -rf ~"),
+      headers: { Origin: "https://evil.example", "Content-Type": "text/plain" },
+    });
     expect(csrf.status).toBe(403);
     expect(csrf.json.error).toMatch(/web pages are refused/);
     // A DNS-rebound page: same origin to the browser, so no Origin, but its own Host name.
@@ -174,7 +209,9 @@ describe("daemon: the seed's endpoints", () => {
     }
     // With a token, the token is the check (a page cannot know it).
     const t = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
-    expect((await http(t.url, "/", { body: prompt("hi"), headers: { ...auth, Host: "agent.example.com" } })).status).toBe(200);
+    expect(
+      (await http(t.url, "/", { body: prompt("hi"), headers: { ...auth, Host: "agent.example.com" } })).status,
+    ).toBe(200);
   });
 
   it("refuses oversize bodies with 413, declared or streamed, and keeps serving", async () => {
@@ -184,7 +221,10 @@ describe("daemon: the seed's endpoints", () => {
     const declared = await http(d.url, "/", { body: huge });
     expect(declared.status).toBe(413);
     expect(declared.json.error).toMatch(/limit/);
-    const streamed = await http(d.url, "/", { body: huge, chunked: true }).catch((error: NodeJS.ErrnoException) => ({ status: -1, code: error.code }));
+    const streamed = await http(d.url, "/", { body: huge, chunked: true }).catch((error: NodeJS.ErrnoException) => ({
+      status: -1,
+      code: error.code,
+    }));
     // The daemon answers 413 and closes; the client may see the answer or a reset mid-upload.
     expect([413, -1]).toContain(streamed.status);
     expect(model.requests).toHaveLength(0);
@@ -206,7 +246,9 @@ describe("daemon: the /v1 API", () => {
     const d = await daemon({ modelUrl: model.url });
     const [first, second] = await Promise.all([
       http(d.url, "/", { body: prompt("first"), headers: { "X-Session-Id": "same" } }),
-      new Promise((r) => setTimeout(r, 50)).then(() => http(d.url, "/", { body: prompt("second"), headers: { "X-Session-Id": "same" } })),
+      new Promise((r) => setTimeout(r, 50)).then(() =>
+        http(d.url, "/", { body: prompt("second"), headers: { "X-Session-Id": "same" } }),
+      ),
     ]);
     expect(first.json.response).toBe("re: first");
     expect(second.json.response).toBe("re: second");
@@ -218,13 +260,18 @@ describe("daemon: the /v1 API", () => {
 
     maxInFlight = 0;
     const ids = ["p1", "p2", "p3"];
-    const answers = await Promise.all(ids.map((id) => http(d.url, "/", { body: prompt(`to ${id}`), headers: { "X-Session-Id": id } })));
+    const answers = await Promise.all(
+      ids.map((id) => http(d.url, "/", { body: prompt(`to ${id}`), headers: { "X-Session-Id": id } })),
+    );
     expect(answers.map((a) => a.json.response)).toEqual(ids.map((id) => `re: to ${id}`));
     expect(maxInFlight).toBe(3);
   });
 
   it("streams a turn as server-sent bus events that end with turn.completed", async () => {
-    const model = await mock([toolReply([{ name: "run_command", args: { command: "echo streamed-output" } }]), textReply("all done", { chunkSize: 3 })]);
+    const model = await mock([
+      toolReply([{ name: "run_command", args: { command: "echo streamed-output" } }]),
+      textReply("all done", { chunkSize: 3 }),
+    ]);
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
     const stream = await openEvents(d.url, "/v1/sessions/s1/turns", { body: prompt("run it"), headers: auth });
     expect(stream.status).toBe(200);
@@ -256,17 +303,28 @@ describe("daemon: the /v1 API", () => {
       const text = lastUser(req);
       const last = (req.messages as { role: string }[]).at(-1)!;
       if (last.role === "tool") return textReply("after the command");
-      return toolReply([{ name: "run_command", args: { command: text.includes("forced") ? "sleep 30; echo never" : "sleep 2; echo slept" } }]);
+      return toolReply([
+        {
+          name: "run_command",
+          args: { command: text.includes("forced") ? "sleep 30; echo never" : "sleep 2; echo slept" },
+        },
+      ]);
     });
     const d = await daemon({ modelUrl: model.url });
     // Nothing running: nothing to cancel.
-    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({ cancelled: false, session: "c1" });
+    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({
+      cancelled: false,
+      session: "c1",
+    });
 
     const turn = http(d.url, "/", { body: prompt("gentle"), headers: { "X-Session-Id": "c1" } });
     const events = await openEvents(d.url, "/v1/sessions/c1/events");
     await events.waitFor((e) => e.type === "tool.started");
     const started = Date.now();
-    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({ cancelled: true, session: "c1" });
+    expect((await http(d.url, "/v1/sessions/c1/cancel", { body: "{}" })).json).toEqual({
+      cancelled: true,
+      session: "c1",
+    });
     const answer = await turn;
     // The command finished (a step boundary comes after it), then the turn stopped: no second request.
     expect(answer.status).toBe(200);
@@ -324,14 +382,22 @@ describe("daemon: the /v1 API", () => {
     expect((await http(second.url, "/health")).json.sessions).toBe(2);
     const listed = await http(second.url, "/v1/sessions");
     expect(listed.json.sessions.map((s: { id: string }) => s.id).sort()).toEqual(["keep", "other"]);
-    expect(listed.json.sessions.find((s: { id: string }) => s.id === "keep")).toMatchObject({ title: "remember the word kumquat", running: false });
-    const again = await http(second.url, "/", { body: prompt("what was the word?"), headers: { "X-Session-Id": "keep" } });
+    expect(listed.json.sessions.find((s: { id: string }) => s.id === "keep")).toMatchObject({
+      title: "remember the word kumquat",
+      running: false,
+    });
+    const again = await http(second.url, "/", {
+      body: prompt("what was the word?"),
+      headers: { "X-Session-Id": "keep" },
+    });
     expect(again.json.response).toBe("re: what was the word?");
     expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain("kumquat");
   });
 
   it("lets a client attach mid-turn, drop, and pick up exactly what it missed with Last-Event-ID", async () => {
-    const model = await mock(() => textReply("one two three four five six seven eight nine ten", { chunkSize: 4, chunkDelayMs: 60 }));
+    const model = await mock(() =>
+      textReply("one two three four five six seven eight nine ten", { chunkSize: 4, chunkDelayMs: 60 }),
+    );
     const d = await daemon({ modelUrl: model.url });
     await http(d.url, "/", { body: prompt("warm up"), headers: { "X-Session-Id": "live" } });
     const turn = http(d.url, "/", { body: prompt("count"), headers: { "X-Session-Id": "live" } });
@@ -342,7 +408,10 @@ describe("daemon: the /v1 API", () => {
     expect(first.events[0].task.status).toBe("running");
     expect(first.events[1]).toMatchObject({ type: "session.started", sessionId: "live", workspace: d.workspace });
     expect(first.events[2].type).toBe("session.loaded");
-    expect(first.events[2].messages.map((m: { content: string }) => m.content)).toEqual(["warm up", "one two three four five six seven eight nine ten"]);
+    expect(first.events[2].messages.map((m: { content: string }) => m.content)).toEqual([
+      "warm up",
+      "one two three four five six seven eight nine ten",
+    ]);
     expect(first.events[3]).toMatchObject({ type: "turn.started", prompt: "count" });
     await new Promise((r) => setTimeout(r, 150));
     first.close();
@@ -353,7 +422,11 @@ describe("daemon: the /v1 API", () => {
     // No snapshot on resume, and the deltas of both connections make the whole answer once.
     expect(resumed.events.map((e) => e.type)).not.toContain("session.loaded");
     expect(resumed.messages.find((m) => m.event === "ready")?.data).toBe('{"snapshot":false}');
-    const text = (events: { type: string; text?: string }[]) => events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
+    const text = (events: { type: string; text?: string }[]) =>
+      events
+        .filter((e) => e.type === "assistant.delta")
+        .map((e) => e.text)
+        .join("");
     expect(text(first.events) + text(resumed.events)).toBe("one two three four five six seven eight nine ten");
     resumed.close();
     await turn;
@@ -370,7 +443,8 @@ describe("daemon: the /v1 API", () => {
     const stream = await openEvents(d.url, "/v1/sessions/gone/turns", { body: prompt("talk") });
     await stream.waitFor((e) => e.type === "assistant.delta");
     stream.close();
-    for (let i = 0; i < 200 && (await http(d.url, "/health")).json.running > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && (await http(d.url, "/health")).json.running > 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
     const detail = await http(d.url, "/v1/sessions/gone");
     expect(detail.json.messages.at(-1)).toMatchObject({ role: "assistant", content: "a slow but complete answer" });
     expect(detail.json.status).toBe("done");
@@ -379,15 +453,21 @@ describe("daemon: the /v1 API", () => {
   it("takes commands: steering a running turn, undo, delete", async () => {
     const model = await mock(async (req) => {
       const last = (req.messages as { role: string }[]).at(-1)!;
-      if (lastUser(req) === "long" && last.role === "user") return toolReply([{ name: "run_command", args: { command: "sleep 1" } }]);
+      if (lastUser(req) === "long" && last.role === "user")
+        return toolReply([{ name: "run_command", args: { command: "sleep 1" } }]);
       if (last.role === "tool") return textReply("the command ran");
       return textReply(`re: ${lastUser(req)}`);
     });
     const d = await daemon({ modelUrl: model.url });
     const events = await openEvents(d.url, "/v1/sessions/cmd/events");
-    expect((await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "long" }) })).status).toBe(202);
+    expect(
+      (await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "long" }) }))
+        .status,
+    ).toBe(202);
     await events.waitFor((e) => e.type === "tool.started");
-    await http(d.url, "/v1/sessions/cmd/commands", { body: JSON.stringify({ type: "user.submit", text: "also this", mode: "steer" }) });
+    await http(d.url, "/v1/sessions/cmd/commands", {
+      body: JSON.stringify({ type: "user.submit", text: "also this", mode: "steer" }),
+    });
     await events.waitFor((e) => e.type === "queue.updated" && e.items.length === 1);
     const completed = await events.waitFor((e) => e.type === "turn.completed");
     expect(completed.response).toBe("re: also this");
@@ -412,29 +492,50 @@ describe("daemon: images", () => {
   it("takes uploaded images for a prompt, and only those", async () => {
     const model = await mock(() => textReply("I see it"));
     const d = await daemon({ modelUrl: model.url });
-    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "green" } }).png().toBuffer();
-    const up = await http(d.url, "/v1/sessions/img/images", { body: png, headers: { "X-File-Name": encodeURIComponent("shot 1.png") } });
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "green" } })
+      .png()
+      .toBuffer();
+    const up = await http(d.url, "/v1/sessions/img/images", {
+      body: png,
+      headers: { "X-File-Name": encodeURIComponent("shot 1.png") },
+    });
     expect(up.status).toBe(201);
     expect(dirname(up.json.path)).toBe(join(d.sessionDir, ".uploads"));
     expect(up.json.path).toMatch(/-shot_1\.png$/);
     expect(statSync(up.json.path).mode & 0o777).toBe(0o600);
     const events = await openEvents(d.url, "/v1/sessions/img/events");
     await events.waitFor((e) => e.type === "session.loaded");
-    expect((await http(d.url, "/v1/sessions/img/commands", { body: JSON.stringify({ type: "user.submit", text: "what is this?", images: [up.json.path] }) })).status).toBe(202);
+    expect(
+      (
+        await http(d.url, "/v1/sessions/img/commands", {
+          body: JSON.stringify({ type: "user.submit", text: "what is this?", images: [up.json.path] }),
+        })
+      ).status,
+    ).toBe(202);
     await events.waitFor((e) => e.type === "turn.completed");
-    const content = (model.requests[0]!.messages as { role: string; content: unknown }[]).find((m) => m.role === "user")!.content as { type: string; image_url?: { url: string } }[];
+    const content = (model.requests[0]!.messages as { role: string; content: unknown }[]).find(
+      (m) => m.role === "user",
+    )!.content as { type: string; image_url?: { url: string } }[];
     expect(content.map((c) => c.type)).toEqual(["text", "image_url"]);
     expect(content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
     events.close();
     // A path the daemon did not receive as an upload is refused: no reading its other files.
-    for (const path of ["/etc/passwd", join(d.sessionDir, "img.json"), join(d.sessionDir, ".uploads", "..", "img.json")]) {
-      const refused = await http(d.url, "/v1/sessions/img/commands", { body: JSON.stringify({ type: "user.submit", text: "x", images: [path] }) });
+    for (const path of [
+      "/etc/passwd",
+      join(d.sessionDir, "img.json"),
+      join(d.sessionDir, ".uploads", "..", "img.json"),
+    ]) {
+      const refused = await http(d.url, "/v1/sessions/img/commands", {
+        body: JSON.stringify({ type: "user.submit", text: "x", images: [path] }),
+      });
       expect(refused.status, path).toBe(409);
       expect(refused.json.error).toMatch(/images must be uploaded first/);
     }
     expect((await http(d.url, "/v1/sessions/img/images", { body: Buffer.alloc(0) })).status).toBe(400);
     // Over 12 MiB: 413, or a reset when the daemon closes before the upload is through.
-    const huge = await http(d.url, "/v1/sessions/img/images", { body: Buffer.alloc(13 * 1024 * 1024) }).catch(() => ({ status: -1 }));
+    const huge = await http(d.url, "/v1/sessions/img/images", { body: Buffer.alloc(13 * 1024 * 1024) }).catch(() => ({
+      status: -1,
+    }));
     expect([413, -1]).toContain(huge.status);
     expect(model.requests).toHaveLength(1);
   });
@@ -453,8 +554,16 @@ describe("daemon: files and rewind", () => {
     // A remote UI's turn diff: the file now and before turn 1 (absent then), read on the daemon.
     const file = await http(d.url, `/v1/sessions/rw/file?path=made.txt&turn=1`);
     expect(file.json).toEqual({ path: join(d.workspace, "made.txt"), now: "by the agent\n", before: null });
-    expect((await http(d.url, `/v1/sessions/rw/file?path=${encodeURIComponent(join(d.workspace, "made.txt"))}`)).json).toEqual({ path: join(d.workspace, "made.txt"), now: "by the agent\n" });
-    for (const bad of ["path=../outside.txt", "path=%2Fetc%2Fpasswd", "", "path=made.txt&turn=0", "path=made.txt&turn=x"]) {
+    expect(
+      (await http(d.url, `/v1/sessions/rw/file?path=${encodeURIComponent(join(d.workspace, "made.txt"))}`)).json,
+    ).toEqual({ path: join(d.workspace, "made.txt"), now: "by the agent\n" });
+    for (const bad of [
+      "path=../outside.txt",
+      "path=%2Fetc%2Fpasswd",
+      "",
+      "path=made.txt&turn=0",
+      "path=made.txt&turn=x",
+    ]) {
       const refused = await http(d.url, `/v1/sessions/rw/file?${bad}`);
       expect(refused.status, bad).toBe(400);
     }
@@ -462,8 +571,19 @@ describe("daemon: files and rewind", () => {
     await events.waitFor((e) => e.type === "session.loaded");
     // The snapshot carries the turns' file changes, for the Turns tab of a UI that attaches later.
     const reported = await events.waitFor((e) => e.type === "checkpoints.updated");
-    expect(reported.turns[0].changes[0]).toMatchObject({ path: join(d.workspace, "made.txt"), before: "absent", after: "present", by: "write_file" });
-    expect((await http(d.url, "/v1/sessions/rw/commands", { body: JSON.stringify({ type: "session.rewind", turn: 1, what: "both" }) })).status).toBe(202);
+    expect(reported.turns[0].changes[0]).toMatchObject({
+      path: join(d.workspace, "made.txt"),
+      before: "absent",
+      after: "present",
+      by: "write_file",
+    });
+    expect(
+      (
+        await http(d.url, "/v1/sessions/rw/commands", {
+          body: JSON.stringify({ type: "session.rewind", turn: 1, what: "both" }),
+        })
+      ).status,
+    ).toBe(202);
     await events.waitFor((e) => e.type === "session.loaded" && e.messages.length === 0);
     expect(existsSync(join(d.workspace, "made.txt"))).toBe(false);
     events.close();
@@ -489,12 +609,18 @@ describe("daemon: approvals", () => {
     const turn = http(d.url, "/", { body: prompt("watched"), headers: { "X-Session-Id": "ap" } });
     const asked = await events.waitFor((e) => e.type === "approval.requested");
     expect(asked.detail).toContain("touch watched.txt");
-    const stray = await http(d.url, "/v1/sessions/ap/commands", { body: JSON.stringify({ type: "approval.reply", requestId: "nope", decision: "once" }) });
+    const stray = await http(d.url, "/v1/sessions/ap/commands", {
+      body: JSON.stringify({ type: "approval.reply", requestId: "nope", decision: "once" }),
+    });
     expect(stray.status).toBe(409);
     expect(stray.json.error).toMatch(/no approval nope is waiting/);
-    const other = await http(d.url, "/v1/sessions/elsewhere/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) });
+    const other = await http(d.url, "/v1/sessions/elsewhere/commands", {
+      body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }),
+    });
     expect(other.status).toBe(409);
-    const ok = await http(d.url, "/v1/sessions/ap/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) });
+    const ok = await http(d.url, "/v1/sessions/ap/commands", {
+      body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }),
+    });
     expect(ok.status).toBe(202);
     expect((await turn).json.response).toMatch(/tool said: /);
     expect(existsSync(join(d.workspace, "watched.txt"))).toBe(true);
@@ -516,7 +642,9 @@ describe("daemon: the Unix socket and start-up checks", () => {
     expect(answer.json.response).toBe("via socket");
     expect((await http(d.url, "/", { body: prompt("hi") })).status).toBe(401);
 
-    const second = startCli(["--daemon", "--daemon-port", "0", "--daemon-socket", socket, "--base-url", model.url], { env: testEnv({ NANOHERMES_HOME: home }) });
+    const second = startCli(["--daemon", "--daemon-port", "0", "--daemon-socket", socket, "--base-url", model.url], {
+      env: testEnv({ NANOHERMES_HOME: home }),
+    });
     const result = await collect(second);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/another daemon is listening on/);
@@ -527,12 +655,16 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const home = tempDir("nh-home-");
     const none = await collect(startCli(["attach"], { env: testEnv({ NANOHERMES_HOME: home }) }));
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain(`nanohermes: cannot attach to unix:${join(home, "daemon.sock")}: no daemon at unix:${join(home, "daemon.sock")} (start one with nanohermes --daemon)`);
+    expect(none.stderr).toContain(
+      `nanohermes: cannot attach to unix:${join(home, "daemon.sock")}: no daemon at unix:${join(home, "daemon.sock")} (start one with nanohermes --daemon)`,
+    );
     const model = await mock(() => textReply("x"));
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
     const wrong = await collect(startCli(["attach", d.url], { env: testEnv({ NANOHERMES_DAEMON_TOKEN: "nope" }) }));
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/cannot attach to http:\/\/127\.0\.0\.1:\d+: wrong token \(pass --daemon-token-file FILE or set NANOHERMES_DAEMON_TOKEN\)/);
+    expect(wrong.stderr).toMatch(
+      /cannot attach to http:\/\/127\.0\.0\.1:\d+: wrong token \(pass --daemon-token-file FILE or set NANOHERMES_DAEMON_TOKEN\)/,
+    );
     const noTty = await collect(startCli(["attach", d.url, "--daemon-token-file", tokenFile()], { env: testEnv() }));
     expect(noTty.code).toBe(2);
     expect(noTty.stderr).toMatch(/attach needs a terminal/);
@@ -543,18 +675,39 @@ describe("daemon: the Unix socket and start-up checks", () => {
 
   it("refuses to listen beyond loopback without a token, and an empty or unreadable token file", async () => {
     const env = testEnv({ OPENAI_API_KEY: "sk" });
-    const open = await collect(startCli(["--daemon", "--daemon-host", "0.0.0.0", "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    const open = await collect(
+      startCli(["--daemon", "--daemon-host", "0.0.0.0", "--daemon-port", "0", "--daemon-socket", "off"], { env }),
+    );
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/reachable from other machines: set a token first/);
     const empty = join(tempDir(), "empty");
     writeFileSync(empty, "\n");
-    const emptyRun = await collect(startCli(["--daemon", "--daemon-token-file", empty, "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    const emptyRun = await collect(
+      startCli(["--daemon", "--daemon-token-file", empty, "--daemon-port", "0", "--daemon-socket", "off"], { env }),
+    );
     expect(emptyRun.code).toBe(2);
     expect(emptyRun.stderr).toMatch(/is empty/);
-    const missing = await collect(startCli(["--daemon", "--daemon-token-file", "/nonexistent/t", "--daemon-port", "0", "--daemon-socket", "off"], { env }));
+    const missing = await collect(
+      startCli(["--daemon", "--daemon-token-file", "/nonexistent/t", "--daemon-port", "0", "--daemon-socket", "off"], {
+        env,
+      }),
+    );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the token file .*ENOENT/);
-    const long = await collect(startCli(["--daemon", "--daemon-port", "0", "--daemon-socket", join(tempDir(), "x".repeat(120), "d.sock"), "--base-url", "http://127.0.0.1:9"], { env }));
+    const long = await collect(
+      startCli(
+        [
+          "--daemon",
+          "--daemon-port",
+          "0",
+          "--daemon-socket",
+          join(tempDir(), "x".repeat(120), "d.sock"),
+          "--base-url",
+          "http://127.0.0.1:9",
+        ],
+        { env },
+      ),
+    );
     expect(long.code).toBe(2);
     expect(long.stderr).toMatch(/longer than 107 bytes; choose a shorter one with --daemon-socket PATH/);
     const port = await collect(startCli(["--daemon", "--daemon-port", "99999"], { env }));
@@ -567,7 +720,10 @@ describe("daemon: the Unix socket and start-up checks", () => {
     const home = tempDir("nh-home-");
     // A session of the local UI: the daemon must not serve (or write) it.
     mkdirSync(join(home, "sessions"), { recursive: true });
-    writeFileSync(join(home, "sessions", "20261130-010203-abcdef.json"), JSON.stringify([{ role: "user", content: "local" }]));
+    writeFileSync(
+      join(home, "sessions", "20261130-010203-abcdef.json"),
+      JSON.stringify([{ role: "user", content: "local" }]),
+    );
     const d = await daemon({ modelUrl: model.url, home, sessionDir: null });
     expect(d.stderr()).toContain(`sessions ${join(home, "daemon-sessions")} (0 found)`);
     await http(d.url, "/", { body: prompt("x"), headers: { "X-Session-Id": "remote1" } });
@@ -595,6 +751,8 @@ describe("daemon: the Unix socket and start-up checks", () => {
     expect(e.stderr()).toMatch(/token is shorter than 16 characters; make one with: openssl rand -hex 24/);
     expect(d.stderr()).not.toMatch(/shorter than 16/);
     expect((await http(e.url, "/", { body: prompt("x") })).status).toBe(401);
-    expect((await http(e.url, "/", { body: prompt("x"), headers: { Authorization: "Bearer from-env" } })).json.response).toBe("env token");
+    expect(
+      (await http(e.url, "/", { body: prompt("x"), headers: { Authorization: "Bearer from-env" } })).json.response,
+    ).toBe("env token");
   });
 });

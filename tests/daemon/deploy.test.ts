@@ -65,7 +65,19 @@ function value(unit: Unit, section: string, key: string): string | undefined {
 
 // Keys systemd accepts more than once (their values add up); any other key repeated is a mistake
 // (the later one silently wins).
-const REPEATABLE = new Set(["After", "Before", "Wants", "Requires", "Environment", "EnvironmentFile", "ReadWritePaths", "ReadOnlyPaths", "ExecStartPre", "ExecStartPost", "ExecStopPost"]);
+const REPEATABLE = new Set([
+  "After",
+  "Before",
+  "Wants",
+  "Requires",
+  "Environment",
+  "EnvironmentFile",
+  "ReadWritePaths",
+  "ReadOnlyPaths",
+  "ExecStartPre",
+  "ExecStartPost",
+  "ExecStopPost",
+]);
 
 describe("deploy-debian.sh --dry-run", () => {
   it("writes a hardened unit that starts the daemon with the deployment's flags", async () => {
@@ -140,7 +152,8 @@ describe("deploy-debian.sh --dry-run", () => {
 
     const env = readFileSync(at("daemon.env"), "utf8");
     expect(mode(at("daemon.env"))).toBe(0o600);
-    for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "NANOHERMES_MODEL"]) expect(env).toMatch(new RegExp(`^#\\s*${key}=`, "m"));
+    for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "NANOHERMES_MODEL"])
+      expect(env).toMatch(new RegExp(`^#\\s*${key}=`, "m"));
     // Every line is a comment: nothing is set until the user sets it.
     for (const line of env.split("\n").filter(Boolean)) expect(line.startsWith("#")).toBe(true);
 
@@ -169,7 +182,9 @@ describe("deploy-debian.sh --dry-run", () => {
     mkdirSync(bin);
     writeFileSync(join(bin, "openssl"), "#!/bin/sh\nexit 1\n");
     chmodSync(join(bin, "openssl"), 0o755);
-    const r = await deploy(["--dry-run", "--skip-install", "--root", join(dir, "root"), "--prefix", PREFIX], { PATH: `${bin}:${process.env.PATH}` });
+    const r = await deploy(["--dry-run", "--skip-install", "--root", join(dir, "root"), "--prefix", PREFIX], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, "root", PREFIX, ".daemon_token"), "utf8")).toMatch(/^[0-9a-f]{48}\n$/);
   });
@@ -204,7 +219,8 @@ describe("deploy-debian.sh refuses bad input before writing anything", () => {
   it("--help prints the options and exits 0", async () => {
     const r = await deploy(["--help"]);
     expect(r.code).toBe(0);
-    for (const option of ["--prefix", "--port", "--dry-run", "--root", "--skip-install"]) expect(r.stdout).toContain(option);
+    for (const option of ["--prefix", "--port", "--dry-run", "--root", "--skip-install"])
+      expect(r.stdout).toContain(option);
   });
 
   it("a real install needs root; --root and --skip-install are for dry runs only", async () => {
@@ -232,7 +248,9 @@ describe("deploy-debian.sh refuses bad input before writing anything", () => {
     mkdirSync(bin);
     writeFileSync(join(bin, "node"), "#!/bin/sh\necho v18.19.0\n");
     chmodSync(join(bin, "node"), 0o755);
-    const r = await deploy(["--dry-run", "--root", join(dir, "root"), "--prefix", PREFIX], { PATH: `${bin}:${process.env.PATH}` });
+    const r = await deploy(["--dry-run", "--root", join(dir, "root"), "--prefix", PREFIX], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Node 20 or newer is required, found v18\.19\.0/);
     expect(existsSync(join(dir, "root", PREFIX))).toBe(false);
@@ -241,7 +259,9 @@ describe("deploy-debian.sh refuses bad input before writing anything", () => {
 
 describe("deploy-debian.sh --dry-run with the install", () => {
   // Copies node_modules (then prunes the dev dependencies): about 5 s here.
-  it("installs a runnable program under the root, which starts as the unit starts it", { timeout: 60_000 }, async () => {
+  it("installs a runnable program under the root, which starts as the unit starts it", {
+    timeout: 60_000,
+  }, async () => {
     const dir = root();
     const r = await deploy(["--dry-run", "--root", dir, "--prefix", PREFIX, "--port", "9999"], {}, 55_000);
     expect(r.code).toBe(0);
@@ -258,7 +278,8 @@ describe("deploy-debian.sh --dry-run with the install", () => {
     expect(existsSync(join(app, "node_modules/sharp/package.json"))).toBe(true);
     expect(existsSync(join(app, "node_modules/vitest"))).toBe(false);
     // The sandbox helper --sandbox workspace-write needs, when this checkout has one.
-    if (existsSync(join(REPO, "dist-native/nh-sandbox"))) expect(mode(join(app, "dist-native/nh-sandbox")) & 0o111).not.toBe(0);
+    if (existsSync(join(REPO, "dist-native/nh-sandbox")))
+      expect(mode(join(app, "dist-native/nh-sandbox")) & 0o111).not.toBe(0);
     // No staging leftovers.
     expect(readdirSync(join(dir, PREFIX)).filter((name) => name.startsWith(".app"))).toEqual([]);
 
@@ -269,13 +290,20 @@ describe("deploy-debian.sh --dry-run with the install", () => {
     const [command, ...args] = value(unit, "Service", "ExecStart")!.split(" ");
     args[args.indexOf("--daemon-port") + 1] = "0";
     const daemon = spawn(command!, args, {
-      env: testEnv({ NANOHERMES_HOME: value(unit, "Service", "Environment")!.replace(/^NANOHERMES_HOME=/, ""), OPENAI_API_KEY: "k" }) as NodeJS.ProcessEnv,
+      env: testEnv({
+        NANOHERMES_HOME: value(unit, "Service", "Environment")!.replace(/^NANOHERMES_HOME=/, ""),
+        OPENAI_API_KEY: "k",
+      }) as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     const exited = collect(daemon, 30_000);
     try {
       let address = "";
-      await waitForOutput(daemon, (all) => Boolean((address = /http:\/\/127\.0\.0\.1:\d+/.exec(all)?.[0] ?? "")), 15_000);
+      await waitForOutput(
+        daemon,
+        (all) => Boolean((address = /http:\/\/127\.0\.0\.1:\d+/.exec(all)?.[0] ?? "")),
+        15_000,
+      );
       const health = await fetch(`${address}/health`);
       expect(await health.json()).toMatchObject({ status: "ok", version: pkg.version });
       const noToken = await fetch(`${address}/`, { method: "POST", body: JSON.stringify({ prompt: "hi" }) });

@@ -23,7 +23,12 @@ afterEach(async () => {
   server = sessions = model = undefined;
 });
 
-const cards = (items: HistoryItem[]) => items.flatMap((it) => (it.type === "tool" ? [{ name: it.name, kind: it.kind, summary: it.summary, status: it.status, args: it.args, forModel: it.forModel }] : []));
+const cards = (items: HistoryItem[]) =>
+  items.flatMap((it) =>
+    it.type === "tool"
+      ? [{ name: it.name, kind: it.kind, summary: it.summary, status: it.status, args: it.args, forModel: it.forModel }]
+      : [],
+  );
 
 describe("the daemon's session view", () => {
   it("comes from the typed history, before and after the session is unloaded", async () => {
@@ -31,22 +36,59 @@ describe("the daemon's session view", () => {
       const msgs = req.messages as { role: string; content: string }[];
       const last = msgs.at(-1)!;
       if (last.role === "tool") return textReply(`after ${last.content.slice(0, 40)}`);
-      if (last.content === "write") return toolReply([{ name: "write_file", args: { path: "notes.txt", content: "alpha\n" } }, { name: "run_command", args: { command: "echo hi" } }]);
+      if (last.content === "write")
+        return toolReply([
+          { name: "write_file", args: { path: "notes.txt", content: "alpha\n" } },
+          { name: "run_command", args: { command: "echo hi" } },
+        ]);
       return toolReply([{ name: "run_command", args: { command: "rm -rf ~/projects" } }]);
     });
     const settings = testSettings({ baseUrl: model.url, apiKey: "k" });
-    sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()), approvalWaitMs: 300 });
+    sessions = new DaemonSessions({
+      settings,
+      sessionDir: join(tempDir(), "sessions"),
+      extensions: Promise.resolve(noExtensions()),
+      approvalWaitMs: 300,
+    });
     await sessions.init();
-    server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, pingMs: 15_000 });
+    server = await startDaemonServer({
+      sessions,
+      port: 0,
+      host: "127.0.0.1",
+      token: null,
+      socketPath: null,
+      pingMs: 15_000,
+    });
     const url = server.url;
     for (const prompt of ["write", "clean up"]) {
       const answer = await http(url, "/", { body: JSON.stringify({ prompt }), headers: { "X-Session-Id": "h" } });
       expect(answer.json.reason).toBe("completed");
     }
     const expected = [
-      { name: "write_file", kind: "edit", summary: expect.stringContaining("notes.txt"), status: "ok", args: { path: "notes.txt", content: "alpha\n" }, forModel: expect.any(String) },
-      { name: "run_command", kind: "exec", summary: "echo hi", status: "ok", args: { command: "echo hi" }, forModel: expect.stringContaining("hi") },
-      { name: "run_command", kind: "exec", summary: "rm -rf ~/projects", status: "denied", args: { command: "rm -rf ~/projects" }, forModel: expect.stringContaining("approval") },
+      {
+        name: "write_file",
+        kind: "edit",
+        summary: expect.stringContaining("notes.txt"),
+        status: "ok",
+        args: { path: "notes.txt", content: "alpha\n" },
+        forModel: expect.any(String),
+      },
+      {
+        name: "run_command",
+        kind: "exec",
+        summary: "echo hi",
+        status: "ok",
+        args: { command: "echo hi" },
+        forModel: expect.stringContaining("hi"),
+      },
+      {
+        name: "run_command",
+        kind: "exec",
+        summary: "rm -rf ~/projects",
+        status: "denied",
+        args: { command: "rm -rf ~/projects" },
+        forModel: expect.stringContaining("approval"),
+      },
     ];
 
     const attach = async (): Promise<HistoryItem[]> => {
@@ -57,7 +99,10 @@ describe("the daemon's session view", () => {
     };
     const live = await attach();
     expect(cards(live)).toEqual(expected);
-    expect(live.filter((it) => it.type === "user").map((it) => it.type === "user" && it.text)).toEqual(["write", "clean up"]);
+    expect(live.filter((it) => it.type === "user").map((it) => it.type === "user" && it.text)).toEqual([
+      "write",
+      "clean up",
+    ]);
 
     // The stream's end reaches the daemon a moment after close(): until then the session is watched.
     let unloaded = 0;

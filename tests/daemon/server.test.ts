@@ -21,10 +21,19 @@ afterEach(async () => {
   server = sessions = model = undefined;
 });
 
-async function start(script: Parameters<typeof startMockServer>[0], pingMs = 15_000, over: Partial<Settings> = {}): Promise<DaemonServer> {
+async function start(
+  script: Parameters<typeof startMockServer>[0],
+  pingMs = 15_000,
+  over: Partial<Settings> = {},
+): Promise<DaemonServer> {
   model = await startMockServer(script);
   const settings = testSettings({ baseUrl: model.url, apiKey: "k", ...over });
-  sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()), approvalWaitMs: 300 });
+  sessions = new DaemonSessions({
+    settings,
+    sessionDir: join(tempDir(), "sessions"),
+    extensions: Promise.resolve(noExtensions()),
+    approvalWaitMs: 300,
+  });
   await sessions.init();
   server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, pingMs });
   return server;
@@ -63,11 +72,15 @@ describe("the daemon server", () => {
   });
 
   it("denies an approval nobody answers once the front end detached and did not come back", async () => {
-    const d = await start((req) => {
-      const last = (req.messages as { role: string; content: string }[]).at(-1)!;
-      if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 200)}`);
-      return toolReply([{ name: "run_command", args: { command: "touch x.txt" } }]);
-    }, 15_000, { approval: "on-request" });
+    const d = await start(
+      (req) => {
+        const last = (req.messages as { role: string; content: string }[]).at(-1)!;
+        if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 200)}`);
+        return toolReply([{ name: "run_command", args: { command: "touch x.txt" } }]);
+      },
+      15_000,
+      { approval: "on-request" },
+    );
     const watcher = await openEvents(d.url, "/v1/sessions/o/events");
     await watcher.waitFor((e) => e.type === "session.loaded");
     const turn = http(d.url, "/", { body: JSON.stringify({ prompt: "go" }), headers: { "X-Session-Id": "o" } });
@@ -78,11 +91,15 @@ describe("the daemon server", () => {
   });
 
   it("keeps an approval waiting for a front end that comes back in time", async () => {
-    const d = await start((req) => {
-      const last = (req.messages as { role: string; content: string }[]).at(-1)!;
-      if (last.role === "tool") return textReply("ran it");
-      return toolReply([{ name: "run_command", args: { command: "touch y.txt" } }]);
-    }, 15_000, { approval: "on-request" });
+    const d = await start(
+      (req) => {
+        const last = (req.messages as { role: string; content: string }[]).at(-1)!;
+        if (last.role === "tool") return textReply("ran it");
+        return toolReply([{ name: "run_command", args: { command: "touch y.txt" } }]);
+      },
+      15_000,
+      { approval: "on-request" },
+    );
     const first = await openEvents(d.url, "/v1/sessions/b/events");
     await first.waitFor((e) => e.type === "session.loaded");
     const turn = http(d.url, "/", { body: JSON.stringify({ prompt: "go" }), headers: { "X-Session-Id": "b" } });
@@ -93,7 +110,13 @@ describe("the daemon server", () => {
     const second = await openEvents(d.url, "/v1/sessions/b/events");
     const asked = await second.waitFor((e) => e.type === "approval.requested");
     await new Promise((r) => setTimeout(r, 400));
-    expect((await http(d.url, "/v1/sessions/b/commands", { body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }) })).status).toBe(202);
+    expect(
+      (
+        await http(d.url, "/v1/sessions/b/commands", {
+          body: JSON.stringify({ type: "approval.reply", requestId: asked.requestId, decision: "once" }),
+        })
+      ).status,
+    ).toBe(202);
     expect((await turn).json.response).toBe("ran it");
     second.close();
   });
@@ -108,11 +131,16 @@ describe("the daemon server", () => {
     expect(await sessions!.unloadIdle(0)).toBe(1);
     expect(sessions!.manager.loadedAgent("idle")).toBeNull();
     expect(sessions!.manager.loadedAgent("watched")).not.toBeNull();
-    const again = await http(d.url, "/", { body: JSON.stringify({ prompt: "two" }), headers: { "X-Session-Id": "idle" } });
+    const again = await http(d.url, "/", {
+      body: JSON.stringify({ prompt: "two" }),
+      headers: { "X-Session-Id": "idle" },
+    });
     // system, one, answer, two: the history came back from the file.
     expect(again.json.response).toBe("seen 4");
     // A reconnect with an id from before the unload gets a fresh snapshot.
-    const stream = await openEvents(d.url, "/v1/sessions/idle/events", { headers: { "Last-Event-ID": `${sessions!.boot}.1` } });
+    const stream = await openEvents(d.url, "/v1/sessions/idle/events", {
+      headers: { "Last-Event-ID": `${sessions!.boot}.1` },
+    });
     const loaded = await stream.waitFor((e) => e.type === "session.loaded");
     expect(loaded.messages).toHaveLength(4);
     stream.close();

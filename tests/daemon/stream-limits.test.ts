@@ -28,17 +28,37 @@ afterEach(async () => {
   server = sessions = model = plain = undefined;
 });
 
-async function start(script: Parameters<typeof startMockServer>[0], streamLimits: Partial<StreamLimits>, maxConnections?: number): Promise<DaemonServer> {
+async function start(
+  script: Parameters<typeof startMockServer>[0],
+  streamLimits: Partial<StreamLimits>,
+  maxConnections?: number,
+): Promise<DaemonServer> {
   model = await startMockServer(script);
   const settings = testSettings({ baseUrl: model.url, apiKey: "k" });
-  sessions = new DaemonSessions({ settings, sessionDir: join(tempDir(), "sessions"), extensions: Promise.resolve(noExtensions()), approvalWaitMs: 300 });
+  sessions = new DaemonSessions({
+    settings,
+    sessionDir: join(tempDir(), "sessions"),
+    extensions: Promise.resolve(noExtensions()),
+    approvalWaitMs: 300,
+  });
   await sessions.init();
-  server = await startDaemonServer({ sessions, port: 0, host: "127.0.0.1", token: null, socketPath: null, streamLimits, ...(maxConnections ? { maxConnections } : {}) });
+  server = await startDaemonServer({
+    sessions,
+    port: 0,
+    host: "127.0.0.1",
+    token: null,
+    socketPath: null,
+    streamLimits,
+    ...(maxConnections ? { maxConnections } : {}),
+  });
   return server;
 }
 
 /** An event stream over a raw socket that stops reading at once; `drain()` reads what arrived until the server closed it. */
-async function pausedFollower(url: string, path: string): Promise<{ drain(): Promise<{ events: WireJson[]; ids: string[] }> }> {
+async function pausedFollower(
+  url: string,
+  path: string,
+): Promise<{ drain(): Promise<{ events: WireJson[]; ids: string[] }> }> {
   const base = new URL(url);
   const socket = connect({ host: base.hostname, port: Number(base.port) });
   await new Promise<void>((r) => socket.once("connect", () => r()));
@@ -77,20 +97,36 @@ async function pausedFollower(url: string, path: string): Promise<{ drain(): Pro
   };
 }
 
-const deltas = (events: WireJson[]) => events.filter((e) => e.type === "assistant.delta").map((e) => e.text as string).join("");
+const deltas = (events: WireJson[]) =>
+  events
+    .filter((e) => e.type === "assistant.delta")
+    .map((e) => e.text as string)
+    .join("");
 
 describe("daemon event streams", () => {
   it("drops a follower that does not read during a busy turn; it catches up with Last-Event-ID", async () => {
-    const answer = (c: string) => Array.from({ length: 450 }, (_, i) => `${c}${String(i).padStart(5, "0")}`.padEnd(2_000, c)).join("");
-    const d = await start([toolReply([{ name: "no_such_tool", args: {} }], { content: answer("a"), chunkSize: 2_000 }), textReply(answer("b"), { chunkSize: 2_000 })], { backlogBytes: 16 * 1024 });
+    const answer = (c: string) =>
+      Array.from({ length: 450 }, (_, i) => `${c}${String(i).padStart(5, "0")}`.padEnd(2_000, c)).join("");
+    const d = await start(
+      [
+        toolReply([{ name: "no_such_tool", args: {} }], { content: answer("a"), chunkSize: 2_000 }),
+        textReply(answer("b"), { chunkSize: 2_000 }),
+      ],
+      { backlogBytes: 16 * 1024 },
+    );
     const slow = await pausedFollower(d.url, "/v1/sessions/busy/events");
-    const turn = await http(d.url, "/", { body: JSON.stringify({ prompt: "talk" }), headers: { "X-Session-Id": "busy" } });
+    const turn = await http(d.url, "/", {
+      body: JSON.stringify({ prompt: "talk" }),
+      headers: { "X-Session-Id": "busy" },
+    });
     expect(turn.json.reason).toBe("completed");
     const first = await slow.drain();
     // Dropped mid-turn: the server closed the stream before the turn's end.
     expect(first.events.some((e) => e.type === "turn.completed")).toBe(false);
     expect(first.ids.length).toBeGreaterThan(0);
-    const again = await openEvents(d.url, "/v1/sessions/busy/events", { headers: { "Last-Event-ID": first.ids.at(-1)! } });
+    const again = await openEvents(d.url, "/v1/sessions/busy/events", {
+      headers: { "Last-Event-ID": first.ids.at(-1)! },
+    });
     await again.waitFor((e) => e.type === "turn.completed");
     again.close();
     // Nothing lost, nothing twice: the catch-up (not limited by the backlog) starts where the drop cut.

@@ -5,7 +5,13 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
-import { type AnthropicMock, type AnthropicRequest, startAnthropicMock, textReply, toolReply } from "../helpers/mock-anthropic.js";
+import {
+  type AnthropicMock,
+  type AnthropicRequest,
+  startAnthropicMock,
+  textReply,
+  toolReply,
+} from "../helpers/mock-anthropic.js";
 
 let server: AnthropicMock | undefined;
 afterEach(async () => {
@@ -13,7 +19,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-const args = (s: AnthropicMock, ...rest: string[]) => ["--api", "anthropic", "--base-url", s.url, "--model", "claude-test", "--retry-base-ms", "10", ...rest];
+const args = (s: AnthropicMock, ...rest: string[]) => [
+  "--api",
+  "anthropic",
+  "--base-url",
+  s.url,
+  "--model",
+  "claude-test",
+  "--retry-base-ms",
+  "10",
+  ...rest,
+];
 const env = () => testEnv({ ANTHROPIC_API_KEY: "sk-ant-e2e" });
 
 type Block = { type: string; [k: string]: unknown };
@@ -36,7 +52,9 @@ describe("Anthropic Messages mode", () => {
       },
       textReply("a says alpha, b says beta"),
     ]);
-    const r = await runCli(["-p", "what do a.txt and b.txt say?", "-C", ws, "--thinking", "medium", ...args(server)], { env: env() });
+    const r = await runCli(["-p", "what do a.txt and b.txt say?", "-C", ws, "--thinking", "medium", ...args(server)], {
+      env: env(),
+    });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("a says alpha, b says beta\n");
@@ -75,8 +93,17 @@ describe("Anthropic Messages mode", () => {
   it("runs a tool step with streaming off", async () => {
     const ws = tempDir();
     writeFileSync(join(ws, "n.txt"), "forty-two\n");
-    server = await startAnthropicMock([{ ...toolReply([{ id: "toolu_n", name: "read_file", args: { path: "n.txt" } }]), thinking: [{ text: "read it", signature: "S-whole" }] }, textReply("it says forty-two")]);
-    const r = await runCli(["-p", "what does n.txt say?", "-C", ws, "--no-stream", "--thinking", "low", ...args(server)], { env: env() });
+    server = await startAnthropicMock([
+      {
+        ...toolReply([{ id: "toolu_n", name: "read_file", args: { path: "n.txt" } }]),
+        thinking: [{ text: "read it", signature: "S-whole" }],
+      },
+      textReply("it says forty-two"),
+    ]);
+    const r = await runCli(
+      ["-p", "what does n.txt say?", "-C", ws, "--no-stream", "--thinking", "low", ...args(server)],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("it says forty-two\n");
     expect(server.requests.map((q) => q.stream)).toEqual([false, false]);
@@ -86,9 +113,14 @@ describe("Anthropic Messages mode", () => {
 
   it("sends images as base64 image blocks", async () => {
     const ws = tempDir();
-    await sharp({ create: { width: 40, height: 20, channels: 3, background: "red" } }).png().toFile(join(ws, "red.png"));
+    await sharp({ create: { width: 40, height: 20, channels: 3, background: "red" } })
+      .png()
+      .toFile(join(ws, "red.png"));
     server = await startAnthropicMock([textReply("a red rectangle")]);
-    const r = await runCli(["-p", "what is this?", "-i", "red.png", "-C", ws, ...args(server)], { cwd: ws, env: env() });
+    const r = await runCli(["-p", "what is this?", "-i", "red.png", "-C", ws, ...args(server)], {
+      cwd: ws,
+      env: env(),
+    });
     expect(r.code).toBe(0);
     const content = blocks(server.requests[0]!, 0);
     expect(content[0]).toMatchObject({ type: "text", text: "what is this?" });
@@ -98,7 +130,10 @@ describe("Anthropic Messages mode", () => {
   });
 
   it("retries a stream that drops mid-reply and keeps none of its partial text", async () => {
-    server = await startAnthropicMock([{ ...textReply("this partial text must vanish"), chunkSize: 4, dropAfterEvents: 5 }, textReply("complete answer")]);
+    server = await startAnthropicMock([
+      { ...textReply("this partial text must vanish"), chunkSize: 4, dropAfterEvents: 5 },
+      textReply("complete answer"),
+    ]);
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--json", ...args(server)], { env: env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ response: "complete answer" });
@@ -116,7 +151,11 @@ describe("Anthropic Messages mode", () => {
   });
 
   it("retries 529 overloaded, as a status and as an error event mid-stream", async () => {
-    server = await startAnthropicMock([{ status: 529 }, { ...textReply("lost"), errorAfterEvents: { after: 3, type: "overloaded_error" } }, textReply("finally")]);
+    server = await startAnthropicMock([
+      { status: 529 },
+      { ...textReply("lost"), errorAfterEvents: { after: 3, type: "overloaded_error" } },
+      textReply("finally"),
+    ]);
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--verbose", ...args(server)], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("finally\n");
@@ -136,7 +175,9 @@ describe("Anthropic Messages mode", () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
     server = await startAnthropicMock([{ ...textReply("partial ".repeat(200)), chunkSize: 8, chunkDelayMs: 40 }]);
-    const child = startCli(["-p", "write a lot", "-C", ws, "--session", session, "--stream-json", ...args(server)], { env: env() });
+    const child = startCli(["-p", "write a lot", "-C", ws, "--session", session, "--stream-json", ...args(server)], {
+      env: env(),
+    });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"assistant.delta"'));
     child.kill("SIGINT");

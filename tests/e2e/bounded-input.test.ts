@@ -17,17 +17,26 @@ const envFor = (s: MockServer) => testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BA
 /** `head -c BYTES /dev/zero | tr '\0' CHAR | nanohermes ARGS`: a real pipe on stdin, as from a shell. */
 function piped(bytes: number, char: string, args: string[], env: Record<string, string | undefined>) {
   const quoted = args.map((a) => `'${a}'`).join(" ");
-  const child = spawn("sh", ["-c", `head -c ${bytes} /dev/zero | tr '\\0' '${char}' | '${process.execPath}' '${CLI}' ${quoted}`], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    "sh",
+    ["-c", `head -c ${bytes} /dev/zero | tr '\\0' '${char}' | '${process.execPath}' '${CLI}' ${quoted}`],
+    { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] },
+  );
   return collect(child, 30_000);
 }
 
 describe("bounded inputs (built program)", () => {
   it("refuses piped stdin over 1 MB with a message, before any model request", async () => {
     server = await startMockServer([textReply("never")]);
-    for (const args of [["-p", "summarise", "-C", tempDir()], ["-C", tempDir()]]) {
+    for (const args of [
+      ["-p", "summarise", "-C", tempDir()],
+      ["-C", tempDir()],
+    ]) {
       const r = await piped(3 * 1024 * 1024, "z", args, envFor(server));
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe("nanohermes: stdin is larger than 1 MB; save it to a file and name the file in the prompt (the agent reads files in parts)\n");
+      expect(r.stderr).toBe(
+        "nanohermes: stdin is larger than 1 MB; save it to a file and name the file in the prompt (the agent reads files in parts)\n",
+      );
     }
     expect(server.requests).toHaveLength(0);
   });
@@ -47,7 +56,10 @@ describe("bounded inputs (built program)", () => {
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--json"], { env: envFor(server), timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { reason: string; error: string };
-    expect(out).toMatchObject({ reason: "error", error: "the model's reply was cut: the answer passed the cap of 1,000,000 characters and the reply was cut there" });
+    expect(out).toMatchObject({
+      reason: "error",
+      error: "the model's reply was cut: the answer passed the cap of 1,000,000 characters and the reply was cut there",
+    });
     expect(r.stderr).not.toContain("RangeError");
   });
 });

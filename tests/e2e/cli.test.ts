@@ -23,7 +23,9 @@ describe("help, version and usage errors", () => {
   });
 
   it("--version prints the package version", async () => {
-    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+      version: string;
+    };
     const r = await runCli(["--version"]);
     expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
@@ -63,7 +65,9 @@ describe("config files", () => {
     writeFileSync(file, JSON.stringify({ model: "m", maxRetries: "two" }));
     const r = await runCli(["-p", "hi"], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`nanohermes: invalid config ${file}: "maxRetries": Invalid input: expected number, received string\n`);
+    expect(r.stderr).toBe(
+      `nanohermes: invalid config ${file}: "maxRetries": Invalid input: expected number, received string\n`,
+    );
   });
 
   it("names unknown keys and JSON syntax errors", async () => {
@@ -107,10 +111,22 @@ describe("nanohermes tool", () => {
   it("edits with the same bounds as in a turn, and refuses paths outside the workspace", async () => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.txt"), "x = 1\nx = 1\n");
-    const twice = await runCli(["tool", "edit_file", JSON.stringify({ path: "a.txt", old_string: "x = 1", new_string: "x = 2" }), "-C", ws]);
+    const twice = await runCli([
+      "tool",
+      "edit_file",
+      JSON.stringify({ path: "a.txt", old_string: "x = 1", new_string: "x = 2" }),
+      "-C",
+      ws,
+    ]);
     expect(twice.code).toBe(1);
     expect(twice.stdout).toMatch(/occurs 2 times in a.txt \(at lines 1, 2\)/);
-    const outside = await runCli(["tool", "write_file", JSON.stringify({ path: "../escape.txt", content: "x" }), "-C", ws]);
+    const outside = await runCli([
+      "tool",
+      "write_file",
+      JSON.stringify({ path: "../escape.txt", content: "x" }),
+      "-C",
+      ws,
+    ]);
     expect(outside.code).toBe(1);
     expect(outside.stdout).toMatch(/outside the workspace/);
     expect(existsSync(join(ws, "..", "escape.txt"))).toBe(false);
@@ -122,7 +138,16 @@ describe("nanohermes tool", () => {
     expect(Object.keys(schema.parameters.properties)).toEqual(["path", "old_string", "new_string", "replace_all"]);
     expect(schema.parameters.required).toEqual(["path", "old_string", "new_string"]);
     const list = await runCli(["tool"]);
-    for (const name of ["read_file", "write_file", "edit_file", "apply_patch", "list_dir", "grep", "glob", "run_command"]) {
+    for (const name of [
+      "read_file",
+      "write_file",
+      "edit_file",
+      "apply_patch",
+      "list_dir",
+      "grep",
+      "glob",
+      "run_command",
+    ]) {
       expect(list.stdout).toMatch(new RegExp(`^${name}\\b`, "m"));
     }
   });
@@ -130,7 +155,9 @@ describe("nanohermes tool", () => {
   it("run_command reports the exit code and fails the CLI on a non-zero exit", async () => {
     const r = await runCli(["tool", "run_command", '{"command":"echo out; echo err >&2; exit 3"}', "-C", tempDir()]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^\$ echo out; echo err >&2; exit 3\nexit code 3 \(\d+\.\d s\)\n--- stdout ---\nout\n--- stderr ---\nerr\n$/);
+    expect(r.stdout).toMatch(
+      /^\$ echo out; echo err >&2; exit 3\nexit code 3 \(\d+\.\d s\)\n--- stdout ---\nout\n--- stderr ---\nerr\n$/,
+    );
   });
 });
 
@@ -171,7 +198,9 @@ describe("session files", () => {
     writeFileSync(file, '{"version":1,"messages":[{"role":"user"');
     const r = await runCli(["-p", "hi", "-C", ws, "--session", file], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^warn: session .*s\.json is unreadable \(not valid JSON.*\); it was kept as .*s\.json\.corrupt-\d+ and a new session started\n$/);
+    expect(r.stderr).toMatch(
+      /^warn: session .*s\.json is unreadable \(not valid JSON.*\); it was kept as .*s\.json\.corrupt-\d+ and a new session started\n$/,
+    );
     expect(readdirSync(ws).some((f) => f.startsWith("s.json.corrupt-"))).toBe(true);
     expect((server.requests[0]!.messages as unknown[]).length).toBe(2);
   });
@@ -179,11 +208,26 @@ describe("session files", () => {
   it("a session write killed mid-way leaves the old file intact", async () => {
     const ws = tempDir();
     const file = join(ws, "s.json");
-    const old = { version: 1, id: "s", createdAt: "t", updatedAt: "t", workspace: ws, model: "m", messages: [{ role: "user", content: "old" }] };
+    const old = {
+      version: 1,
+      id: "s",
+      createdAt: "t",
+      updatedAt: "t",
+      workspace: ws,
+      model: "m",
+      messages: [{ role: "user", content: "old" }],
+    };
     writeFileSync(file, JSON.stringify(old));
     // A child process saves a 200 MB session through the real store and is killed mid-write.
     const bundled = join(ws, "store.mjs");
-    buildSync({ entryPoints: [resolve(import.meta.dirname, "../../src/session/store.ts")], bundle: true, platform: "node", format: "esm", outfile: bundled, logLevel: "silent" });
+    buildSync({
+      entryPoints: [resolve(import.meta.dirname, "../../src/session/store.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: bundled,
+      logLevel: "silent",
+    });
     const script = `
       import { saveSession } from ${JSON.stringify(bundled)};
       const big = "x".repeat(1024 * 1024);

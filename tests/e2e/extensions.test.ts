@@ -18,7 +18,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-type Msg = { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string } }[]; tool_call_id?: string };
+type Msg = {
+  role: string;
+  content?: unknown;
+  tool_calls?: { id: string; function: { name: string } }[];
+  tool_call_id?: string;
+};
 type Event = { type: string; [key: string]: unknown };
 
 /** A run's own home folders: NANOHERMES_HOME and the OS HOME (for ~/.agents/skills). */
@@ -40,7 +45,13 @@ function write(file: string, text: string): string {
 
 async function run(r: Run, script: Responder[], args: string[]): Promise<CliResult> {
   server = await startMockServer(script);
-  const env = testEnv({ OPENAI_API_KEY: "sk-test-secret-value-123", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model", NANOHERMES_HOME: r.home, HOME: r.osHome });
+  const env = testEnv({
+    OPENAI_API_KEY: "sk-test-secret-value-123",
+    OPENAI_BASE_URL: server.url,
+    NANOHERMES_MODEL: "mock-model",
+    NANOHERMES_HOME: r.home,
+    HOME: r.osHome,
+  });
   return runCli(["-p", "go", "-C", r.ws, ...args], { env, timeoutMs: 45_000 });
 }
 
@@ -48,22 +59,31 @@ const messagesOf = (i: number) => server!.requests[i]!.messages as Msg[];
 const toolMessages = (i: number) => messagesOf(i).filter((m) => m.role === "tool");
 const toolResults = (i: number) => toolMessages(i).map((m) => m.content as string);
 const systemPrompt = (i = 0) => messagesOf(i)[0]!.content as string;
-const toolNames = (i = 0) => ((server!.requests[i]!.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+const toolNames = (i = 0) =>
+  ((server!.requests[i]!.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 const MCP_HELPERS = ["mcp_list_resources", "mcp_read_resource", "mcp_list_prompts", "mcp_get_prompt"];
 
 /** Parses --stream-json output, checking every line against the published event schema. */
 function events(stdout: string): Event[] {
-  const all = stdout.trim().split("\n").map((line) => JSON.parse(line) as Event);
+  const all = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Event);
   for (const event of all) expect(BusEventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
   return all;
 }
 const ofType = (all: Event[], type: string) => all.filter((e) => e.type === type);
 
 describe("MCP servers", () => {
-  it("exposes two stdio servers' tools and runs parallel calls to both, results in call order", { timeout: SLOW }, async () => {
+  it("exposes two stdio servers' tools and runs parallel calls to both, results in call order", {
+    timeout: SLOW,
+  }, async () => {
     const r = setup();
     write(join(r.ws, "hello.txt"), "hello from the filesystem server\n");
-    const file = write(join(r.ws, "mcp.json"), JSON.stringify({ mcpServers: { everything: everythingStdio(), fs: filesystemStdio(r.ws) } }));
+    const file = write(
+      join(r.ws, "mcp.json"),
+      JSON.stringify({ mcpServers: { everything: everythingStdio(), fs: filesystemStdio(r.ws) } }),
+    );
     const res = await run(
       r,
       [
@@ -78,9 +98,12 @@ describe("MCP servers", () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toBe("Both servers answered.\n");
     const names = toolNames(0);
-    for (const name of ["mcp__everything__echo", "mcp__fs__read_text_file", ...MCP_HELPERS]) expect(names).toContain(name);
+    for (const name of ["mcp__everything__echo", "mcp__fs__read_text_file", ...MCP_HELPERS])
+      expect(names).toContain(name);
     expect(systemPrompt()).toMatch(/MCP servers the user configured \(everything, fs\)/);
-    const ids = messagesOf(1).find((m) => m.tool_calls)!.tool_calls!.map((c) => c.id);
+    const ids = messagesOf(1)
+      .find((m) => m.tool_calls)!
+      .tool_calls!.map((c) => c.id);
     expect(toolMessages(1).map((m) => m.tool_call_id)).toEqual(ids);
     const [echo, read] = toolResults(1);
     expect(echo).toBe("Echo: ping from the model");
@@ -112,23 +135,41 @@ describe("MCP servers", () => {
 
   it("completes the turn with the good server while a dead one keeps failing", { timeout: SLOW }, async () => {
     const r = setup();
-    const file = write(join(r.ws, "mcp.json"), JSON.stringify({ mcpServers: { dead: { command: "/nonexistent/mcp-server-nh" }, everything: everythingStdio() } }));
-    const res = await run(r, [toolReply([{ name: "mcp__everything__echo", args: { message: "still works" } }]), textReply("done")], ["--mcp", file, "--stream-json"]);
+    const file = write(
+      join(r.ws, "mcp.json"),
+      JSON.stringify({
+        mcpServers: { dead: { command: "/nonexistent/mcp-server-nh" }, everything: everythingStdio() },
+      }),
+    );
+    const res = await run(
+      r,
+      [toolReply([{ name: "mcp__everything__echo", args: { message: "still works" } }]), textReply("done")],
+      ["--mcp", file, "--stream-json"],
+    );
     expect(res.code).toBe(0);
     expect(toolNames(0)).toContain("mcp__everything__echo");
     expect(toolNames(0).some((n) => n.startsWith("mcp__dead__"))).toBe(false);
     expect(toolResults(1)).toEqual(["Echo: still works"]);
     const all = events(res.stdout);
     expect(all.at(-1)).toMatchObject({ type: "turn.completed", reason: "completed", response: "done" });
-    const dead = ofType(all, "mcp.updated").flatMap((e) => e.servers as { name: string; state: string; error?: string }[]).filter((s) => s.name === "dead");
+    const dead = ofType(all, "mcp.updated")
+      .flatMap((e) => e.servers as { name: string; state: string; error?: string }[])
+      .filter((s) => s.name === "dead");
     expect(dead.length).toBeGreaterThan(0);
     expect(dead.every((s) => s.state !== "ready")).toBe(true);
     // A missing program fails at once rather than retrying.
-    expect(dead.at(-1)).toMatchObject({ state: "failed", error: expect.stringMatching(/^cannot start \/nonexistent\/mcp-server-nh: .*ENOENT/) });
+    expect(dead.at(-1)).toMatchObject({
+      state: "failed",
+      error: expect.stringMatching(/^cannot start \/nonexistent\/mcp-server-nh: .*ENOENT/),
+    });
     expect(readFileSync(join(r.home, "logs", "mcp-dead.log"), "utf8")).toMatch(/connect failed: .*ENOENT/);
     await server!.close();
     // In text mode, --verbose puts the failure on stderr; the answer still goes to stdout.
-    const text = await run(r, [toolReply([{ name: "mcp__everything__echo", args: { message: "again" } }]), textReply("done again")], ["--mcp", file, "--verbose"]);
+    const text = await run(
+      r,
+      [toolReply([{ name: "mcp__everything__echo", args: { message: "again" } }]), textReply("done again")],
+      ["--mcp", file, "--verbose"],
+    );
     expect(text.code).toBe(0);
     expect(text.stdout).toBe("done again\n");
     expect(text.stderr).toMatch(/MCP server dead failed: cannot start \/nonexistent\/mcp-server-nh: .*ENOENT/);
@@ -173,7 +214,10 @@ describe("MCP servers", () => {
           uri = /everything: (demo:\/\/resource\/static\/document\/\S+)/.exec(listing)?.[1] ?? "not-found";
           return toolReply([
             { name: "mcp_read_resource", args: { server: "everything", uri } },
-            { name: "mcp_get_prompt", args: { server: "everything", name: "args-prompt", arguments: { city: "Lisbon" } } },
+            {
+              name: "mcp_get_prompt",
+              args: { server: "everything", name: "args-prompt", arguments: { city: "Lisbon" } },
+            },
           ]);
         },
         textReply("read them"),
@@ -197,10 +241,16 @@ describe("MCP servers", () => {
     cleanups.push(http.close);
     const r = setup();
     write(join(r.home, "config.json"), JSON.stringify({ mcpServers: { web: { url: http.url } } }));
-    const res = await run(r, [toolReply([{ name: "mcp__web__echo", args: { message: "over http" } }]), textReply("ok")], ["--stream-json"]);
+    const res = await run(
+      r,
+      [toolReply([{ name: "mcp__web__echo", args: { message: "over http" } }]), textReply("ok")],
+      ["--stream-json"],
+    );
     expect(res.code).toBe(0);
     expect(toolResults(1)).toEqual(["Echo: over http"]);
-    const states = ofType(events(res.stdout), "mcp.updated").flatMap((e) => e.servers as { name: string; transport: string; state: string }[]);
+    const states = ofType(events(res.stdout), "mcp.updated").flatMap(
+      (e) => e.servers as { name: string; transport: string; state: string }[],
+    );
     expect(states).toContainEqual(expect.objectContaining({ name: "web", transport: "http", state: "ready" }));
   });
 });
@@ -208,7 +258,9 @@ describe("MCP servers", () => {
 describe("hooks", () => {
   const hooksConfig = (hooks: unknown) => JSON.stringify({ hooks });
 
-  it("a failing PreToolUse hook blocks the call; a failing PostToolUse hook adds a warning", { timeout: SLOW }, async () => {
+  it("a failing PreToolUse hook blocks the call; a failing PostToolUse hook adds a warning", {
+    timeout: SLOW,
+  }, async () => {
     const r = setup();
     write(join(r.ws, "notes.txt"), "alpha\n");
     write(
@@ -232,9 +284,13 @@ describe("hooks", () => {
     expect(res.code).toBe(0);
     expect(existsSync(join(r.ws, "created.txt"))).toBe(false);
     const [blocked, read] = toolResults(1);
-    expect(blocked).toMatch(/^Blocked by a PreToolUse hook \(`echo "no commands here" >&2; exit 3`\): it exited with code 3\.\nno commands here$/);
+    expect(blocked).toMatch(
+      /^Blocked by a PreToolUse hook \(`echo "no commands here" >&2; exit 3`\): it exited with code 3\.\nno commands here$/,
+    );
     expect(read).toMatch(/^ {5}1\talpha/);
-    expect(read).toMatch(/\n\n\[warning\] PostToolUse hook \(`echo "lint failed"; exit 1`\) exited with code 1:\nlint failed$/);
+    expect(read).toMatch(
+      /\n\n\[warning\] PostToolUse hook \(`echo "lint failed"; exit 1`\) exited with code 1:\nlint failed$/,
+    );
     const all = events(res.stdout);
     expect(ofType(all, "tool.completed").map((e) => [e.name, e.status])).toEqual(
       expect.arrayContaining([
@@ -245,22 +301,59 @@ describe("hooks", () => {
     expect(ofType(all, "tool.started").map((e) => e.name)).toEqual(["read_file"]);
     const hooks = ofType(all, "hook.completed");
     expect(hooks).toHaveLength(2);
-    expect(hooks).toContainEqual(expect.objectContaining({ tool: "run_command", event: "PreToolUse", exitCode: 3, outcome: "blocked", output: "no commands here" }));
-    expect(hooks).toContainEqual(expect.objectContaining({ tool: "read_file", event: "PostToolUse", exitCode: 1, outcome: "warned", output: "lint failed" }));
+    expect(hooks).toContainEqual(
+      expect.objectContaining({
+        tool: "run_command",
+        event: "PreToolUse",
+        exitCode: 3,
+        outcome: "blocked",
+        output: "no commands here",
+      }),
+    );
+    expect(hooks).toContainEqual(
+      expect.objectContaining({
+        tool: "read_file",
+        event: "PostToolUse",
+        exitCode: 1,
+        outcome: "warned",
+        output: "lint failed",
+      }),
+    );
   });
 
-  it("a passing hook lets the call run and gets the call as JSON on stdin and its names in the environment", { timeout: SLOW }, async () => {
+  it("a passing hook lets the call run and gets the call as JSON on stdin and its names in the environment", {
+    timeout: SLOW,
+  }, async () => {
     const r = setup();
     const out = tempDir("nh-hook-out-");
     const record = `cat > "${out}/$NANOHERMES_HOOK_EVENT.json"; printf '%s %s %s' "$NANOHERMES_TOOL_NAME" "$NANOHERMES_HOOK_EVENT" "$NANOHERMES_WORKSPACE" > "${out}/$NANOHERMES_HOOK_EVENT.env"`;
-    write(join(r.home, "config.json"), hooksConfig({ PreToolUse: [{ matcher: "run_command", command: record }], PostToolUse: [{ matcher: "*", command: record }] }));
-    const res = await run(r, [toolReply([{ name: "run_command", args: { command: "echo ran > ran.txt; echo hi" } }]), textReply("ran")], ["--stream-json"]);
+    write(
+      join(r.home, "config.json"),
+      hooksConfig({
+        PreToolUse: [{ matcher: "run_command", command: record }],
+        PostToolUse: [{ matcher: "*", command: record }],
+      }),
+    );
+    const res = await run(
+      r,
+      [toolReply([{ name: "run_command", args: { command: "echo ran > ran.txt; echo hi" } }]), textReply("ran")],
+      ["--stream-json"],
+    );
     expect(res.code).toBe(0);
     expect(readFileSync(join(r.ws, "ran.txt"), "utf8")).toBe("ran\n");
     const pre = JSON.parse(readFileSync(join(out, "PreToolUse.json"), "utf8")) as Record<string, unknown>;
-    expect(pre).toMatchObject({ tool: "run_command", event: "PreToolUse", arguments: { command: "echo ran > ran.txt; echo hi" } });
+    expect(pre).toMatchObject({
+      tool: "run_command",
+      event: "PreToolUse",
+      arguments: { command: "echo ran > ran.txt; echo hi" },
+    });
     const post = JSON.parse(readFileSync(join(out, "PostToolUse.json"), "utf8")) as Record<string, unknown>;
-    expect(post).toMatchObject({ tool: "run_command", event: "PostToolUse", status: "ok", arguments: { command: "echo ran > ran.txt; echo hi" } });
+    expect(post).toMatchObject({
+      tool: "run_command",
+      event: "PostToolUse",
+      status: "ok",
+      arguments: { command: "echo ran > ran.txt; echo hi" },
+    });
     expect(post.result).toContain("hi");
     expect(readFileSync(join(out, "PreToolUse.env"), "utf8")).toBe(`run_command PreToolUse ${r.ws}`);
     expect(readFileSync(join(out, "PostToolUse.env"), "utf8")).toBe(`run_command PostToolUse ${r.ws}`);
@@ -272,20 +365,35 @@ describe("hooks", () => {
     ]);
   });
 
-  it("ignores a workspace config's hooks and servers without --trust, with a warning, and applies them with it", { timeout: SLOW }, async () => {
+  it("ignores a workspace config's hooks and servers without --trust, with a warning, and applies them with it", {
+    timeout: SLOW,
+  }, async () => {
     const r = setup();
     write(
       join(r.ws, ".nanohermes", "config.json"),
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "run_command", command: "echo workspace hook says no; exit 1" }] }, mcpServers: { wsev: everythingStdio() } }),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "run_command", command: "echo workspace hook says no; exit 1" }] },
+        mcpServers: { wsev: everythingStdio() },
+      }),
     );
-    const untrusted = await run(r, [toolReply([{ name: "run_command", args: { command: "touch first.txt" } }]), textReply("ok")], []);
+    const untrusted = await run(
+      r,
+      [toolReply([{ name: "run_command", args: { command: "touch first.txt" } }]), textReply("ok")],
+      [],
+    );
     expect(untrusted.code).toBe(0);
-    expect(untrusted.stderr).toMatch(/^warning: ignoring (mcpServers, hooks|hooks, mcpServers) from .*\.nanohermes\/config\.json: this workspace is not trusted/m);
+    expect(untrusted.stderr).toMatch(
+      /^warning: ignoring (mcpServers, hooks|hooks, mcpServers) from .*\.nanohermes\/config\.json: this workspace is not trusted/m,
+    );
     expect(existsSync(join(r.ws, "first.txt"))).toBe(true);
     expect(toolNames(0).filter((n) => n.startsWith("mcp"))).toEqual([]);
     await server!.close();
 
-    const trusted = await run(r, [toolReply([{ name: "run_command", args: { command: "touch second.txt" } }]), textReply("ok")], ["--trust"]);
+    const trusted = await run(
+      r,
+      [toolReply([{ name: "run_command", args: { command: "touch second.txt" } }]), textReply("ok")],
+      ["--trust"],
+    );
     expect(trusted.code).toBe(0);
     expect(trusted.stderr).not.toContain("not trusted");
     expect(existsSync(join(r.ws, "second.txt"))).toBe(false);
@@ -300,7 +408,12 @@ describe("skills", () => {
 
   it("lists skills in the system prompt (workspace over user) and loads one with the skill tool", async () => {
     const r = setup();
-    skill(join(r.ws, ".nanohermes", "skills"), "deploy", "Workspace deploy steps", "# Deploy\nRun make ship-it from the workspace.");
+    skill(
+      join(r.ws, ".nanohermes", "skills"),
+      "deploy",
+      "Workspace deploy steps",
+      "# Deploy\nRun make ship-it from the workspace.",
+    );
     skill(join(r.home, "skills"), "deploy", "User deploy steps", "User body that must not win.");
     skill(join(r.ws, ".agents", "skills"), "review", "Review checklist", "Check the tests.");
     skill(join(r.osHome, ".agents", "skills"), "release", "Release from the OS home", "Tag it.");

@@ -16,13 +16,22 @@ afterEach(async () => {
 describe("images", () => {
   it("sends a resized image as a data URL beside the text", async () => {
     const ws = tempDir();
-    await sharp({ create: { width: 2000, height: 1000, channels: 3, background: "red" } }).png().toFile(join(ws, "wide.png"));
-    await sharp({ create: { width: 300, height: 200, channels: 3, background: "blue" } }).jpeg().toFile(join(ws, "small.jpg"));
+    await sharp({ create: { width: 2000, height: 1000, channels: 3, background: "red" } })
+      .png()
+      .toFile(join(ws, "wide.png"));
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: "blue" } })
+      .jpeg()
+      .toFile(join(ws, "small.jpg"));
     server = await startMockServer([textReply("a red rectangle")]);
     // -i paths are relative to where the command runs (here: the workspace), like any CLI argument.
-    const r = await runCli(["-p", "what is this?", "-i", "wide.png", "-i", "small.jpg", "-C", ws], { cwd: ws, env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }) });
+    const r = await runCli(["-p", "what is this?", "-i", "wide.png", "-i", "small.jpg", "-C", ws], {
+      cwd: ws,
+      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }),
+    });
     expect(r.code).toBe(0);
-    const content = (server.requests[0]!.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] }).content;
+    const content = (
+      server.requests[0]!.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] }
+    ).content;
     expect(content[0]).toEqual({ type: "text", text: "what is this?" });
     const [png, jpg] = content.slice(1).map((p) => p.image_url!.url);
     expect(png).toMatch(/^data:image\/png;base64,/);
@@ -37,14 +46,19 @@ describe("images", () => {
     const ws = tempDir();
     writeFileSync(join(ws, "notes.png"), "this is text, not a PNG");
     writeFileSync(join(ws, "huge.png"), Buffer.alloc(13 * 1024 * 1024));
-    await sharp({ create: { width: 10, height: 10, channels: 3, background: "red" } }).png().toFile(join(ws, "a.png"));
+    await sharp({ create: { width: 10, height: 10, channels: 3, background: "red" } })
+      .png()
+      .toFile(join(ws, "a.png"));
     server = await startMockServer([]);
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const cases: [string[], RegExp][] = [
       [["-i", "missing.png"], /image refused: no such file: missing\.png/],
       [["-i", "notes.png"], /image refused: notes\.png is not an image that can be decoded/],
       [["-i", "huge.png"], /image refused: huge\.png is 13\.0 MB; images must be at most 12 MB/],
-      [["-i", "a.png", "-i", "a.png", "-i", "a.png", "-i", "a.png", "-i", "a.png"], /image refused: at most 4 images per turn; 5 were given/],
+      [
+        ["-i", "a.png", "-i", "a.png", "-i", "a.png", "-i", "a.png", "-i", "a.png"],
+        /image refused: at most 4 images per turn; 5 were given/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(["-p", "look", ...args, "-C", ws], { cwd: ws, env });

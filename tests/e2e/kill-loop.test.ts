@@ -7,7 +7,13 @@ import { mkdirSync, readdirSync, readFileSync, existsSync, writeFileSync, type D
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 
 const KILLS = Math.max(30, Number(process.env.NH_KILL_LOOP_KILLS ?? 30));
 const SESSIONS = 3;
@@ -42,7 +48,10 @@ function assertValidHistory(messages: Msg[], where: string): void {
     if (m.role !== "assistant" || !m.tool_calls?.length) continue;
     const ids = m.tool_calls.map((c) => c.id);
     const results = messages.slice(i + 1, i + 1 + ids.length);
-    expect(results.map((r) => r.tool_call_id), where).toEqual(ids);
+    expect(
+      results.map((r) => r.tool_call_id),
+      where,
+    ).toEqual(ids);
   }
 }
 
@@ -114,7 +123,8 @@ describe("kill -9 during turns", () => {
       const messages = readSession(file);
       assertValidHistory(messages, `after kill ${kills} (run ${run})`);
       const start = messages.findIndex((m) => m.role === "user" && m.content === `run ${run}`);
-      const onDisk = start === -1 ? 0 : messages.slice(start).filter((m) => m.role === "assistant" && m.tool_calls?.length).length;
+      const onDisk =
+        start === -1 ? 0 : messages.slice(start).filter((m) => m.role === "assistant" && m.tool_calls?.length).length;
       // A step the run had finished (both results reported) is on disk, save the last one.
       expect(onDisk, `run ${run}: ${stepsSeen} steps seen, ${onDisk} on disk`).toBeGreaterThanOrEqual(stepsSeen - 1);
       behind.push(stepsSeen - onDisk);
@@ -137,16 +147,22 @@ describe("kill -9 during turns", () => {
 
       // Checkpoint records stay with the turn that made them: one run's files per turn number.
       const manifest = join(home, "checkpoints", file.replace(/^.*\//, "").replace(/\.json$/, ""), "manifest.json");
-      const turns = (JSON.parse(readFileSync(manifest, "utf8")) as { turns: { turn: number; records: { path: string }[] }[] }).turns;
+      const turns = (
+        JSON.parse(readFileSync(manifest, "utf8")) as { turns: { turn: number; records: { path: string }[] }[] }
+      ).turns;
       for (const t of turns) {
-        const runs = new Set(t.records.map((rec) => /\/f-(\d+)-\d+\.txt$/.exec(rec.path)?.[1]).filter((x) => x !== undefined));
+        const runs = new Set(
+          t.records.map((rec) => /\/f-(\d+)-\d+\.txt$/.exec(rec.path)?.[1]).filter((x) => x !== undefined),
+        );
         expect([...runs].length, `turn ${t.turn} of ${file} holds runs ${[...runs].join(", ")}`).toBeLessThanOrEqual(1);
       }
     }
     expect(tempFiles(home)).toEqual([]);
     expect(tempFiles(ws)).toEqual([]);
     // For the report: how far behind the disk was at each kill (0 or 1 step).
-    console.log(`kill -9 loop: ${kills} kills in ${run} runs; steps behind at kill: ${JSON.stringify(Object.fromEntries([0, 1].map((n) => [n, behind.filter((b) => b === n).length])))}`);
+    console.log(
+      `kill -9 loop: ${kills} kills in ${run} runs; steps behind at kill: ${JSON.stringify(Object.fromEntries([0, 1].map((n) => [n, behind.filter((b) => b === n).length])))}`,
+    );
   }, 240_000);
 
   it("the next start removes temp files of dead writers (home, sessions, checkpoints, workspace) and keeps a live writer's", async () => {

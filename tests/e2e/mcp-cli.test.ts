@@ -16,11 +16,17 @@ describe("nanohermes mcp", () => {
     expect(ok.stdout).toMatch(/^everything: ready \(stdio, \d+ tools\)$/m);
     expect(ok.stdout).toContain("  mcp__everything__echo\n");
 
-    writeFileSync(file, JSON.stringify({ servers: { everything: everythingStdio(), ghost: { command: "/nonexistent/ghost" } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ servers: { everything: everythingStdio(), ghost: { command: "/nonexistent/ghost" } } }),
+    );
     const json = await runCli(["mcp", "--json", "--mcp", file], { env: testEnv() });
     expect(json.code).toBe(1);
     const servers = JSON.parse(json.stdout) as { name: string; state: string; error?: string; toolNames: string[] }[];
-    expect(servers.map((s) => [s.name, s.state])).toEqual([["everything", "ready"], ["ghost", "failed"]]);
+    expect(servers.map((s) => [s.name, s.state])).toEqual([
+      ["everything", "ready"],
+      ["ghost", "failed"],
+    ]);
     expect(servers[1]!.error).toMatch(/cannot start \/nonexistent\/ghost/);
     expect(servers[0]!.toolNames).toContain("mcp__everything__get-sum");
   });

@@ -22,23 +22,34 @@ function envWith(s: MockServer, config: Record<string, unknown>) {
 describe("model deadlines (built program)", () => {
   it("a server that only trickles keep-alive comments ends the run, and stderr (a pipe) says it waited", async () => {
     server = await startMockServer([textReply("hello", { trickleAfterChunks: 1, keepAliveMs: 20 })]);
-    const r = await runCli(["-p", "hi", "-C", tempDir()], { env: envWith(server, { requestTimeoutMs: 800, waitNoticeMs: 100 }) });
+    const r = await runCli(["-p", "hi", "-C", tempDir()], {
+      env: envWith(server, { requestTimeoutMs: 800, waitNoticeMs: 100 }),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/waiting for the model \(m\): nothing for \d+ s, gives up after 1 s without output/);
-    expect(r.stderr).toContain("nanohermes: model request failed: the model sent no content for 800 ms (requestTimeoutMs)");
+    expect(r.stderr).toContain(
+      "nanohermes: model request failed: the model sent no content for 800 ms (requestTimeoutMs)",
+    );
   });
 
   it("--json mode also reports the wait on stderr and the failure in the result", async () => {
     server = await startMockServer([{ status: 200, delayMs: 60_000, raw: "" }]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--json"], { env: envWith(server, { requestTimeoutMs: 600, waitNoticeMs: 100 }) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--json"], {
+      env: envWith(server, { requestTimeoutMs: 600, waitNoticeMs: 100 }),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("waiting for the model (m)");
-    expect(JSON.parse(r.stdout)).toMatchObject({ reason: "error", error: "model request failed: the model sent no content for 600 ms (requestTimeoutMs)" });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      reason: "error",
+      error: "model request failed: the model sent no content for 600 ms (requestTimeoutMs)",
+    });
   });
 
   it("--stream-json carries model.waiting events", async () => {
     server = await startMockServer([textReply("x", { hangAfterChunks: 0 })]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--stream-json"], { env: envWith(server, { requestTimeoutMs: 500, waitNoticeMs: 100 }) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--stream-json"], {
+      env: envWith(server, { requestTimeoutMs: 500, waitNoticeMs: 100 }),
+    });
     const waits = r.stdout
       .trim()
       .split("\n")
@@ -49,13 +60,24 @@ describe("model deadlines (built program)", () => {
   });
 
   it("a turn past turnTimeoutMs is stopped (its command killed), ends with an error and is saved", async () => {
-    server = await startMockServer([toolReply([{ name: "run_command", args: { command: "sleep 30" } }]), textReply("never reached")]);
+    server = await startMockServer([
+      toolReply([{ name: "run_command", args: { command: "sleep 30" } }]),
+      textReply("never reached"),
+    ]);
     const ws = tempDir();
-    const r = await runCli(["-p", "hi", "-C", ws, "-y", "--sandbox", "off", "--json"], { env: envWith(server, { turnTimeoutMs: 1_000 }), timeoutMs: 20_000 });
+    const r = await runCli(["-p", "hi", "-C", ws, "-y", "--sandbox", "off", "--json"], {
+      env: envWith(server, { turnTimeoutMs: 1_000 }),
+      timeoutMs: 20_000,
+    });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { reason: string; error: string; sessionFile: string };
-    expect(out).toMatchObject({ reason: "error", error: "the turn ran past its time limit of 1 s (turnTimeoutMs) and was stopped" });
-    const saved = JSON.parse(readFileSync(out.sessionFile, "utf8")) as { messages: { role: string; content: unknown }[] };
+    expect(out).toMatchObject({
+      reason: "error",
+      error: "the turn ran past its time limit of 1 s (turnTimeoutMs) and was stopped",
+    });
+    const saved = JSON.parse(readFileSync(out.sessionFile, "utf8")) as {
+      messages: { role: string; content: unknown }[];
+    };
     // The history stays valid: the killed command has its result.
     expect(saved.messages.at(-1)).toMatchObject({ role: "tool" });
     expect(server.requests).toHaveLength(1);

@@ -20,7 +20,9 @@ const gaps = (s: MockServer) => s.requests.slice(1).map((r, i) => r.receivedAt -
 describe("model failures", () => {
   it("retries a 503 and then succeeds", async () => {
     server = await startMockServer([{ status: 503 }, textReply("recovered")]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "50", "--verbose"], { env: envFor(server) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "50", "--verbose"], {
+      env: envFor(server),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("recovered\n");
     expect(server.requests).toHaveLength(2);
@@ -29,7 +31,9 @@ describe("model failures", () => {
 
   it("backs off on 429 with base * 2^(n-1)", async () => {
     server = await startMockServer([{ status: 429 }, { status: 429 }, textReply("ok")]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "200", "--stream-json"], { env: envFor(server) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "200", "--stream-json"], {
+      env: envFor(server),
+    });
     expect(r.code).toBe(0);
     const retries = r.stdout
       .trim()
@@ -54,7 +58,9 @@ describe("model failures", () => {
   });
 
   it("fails at once on a hard 400, with one line on stderr", async () => {
-    server = await startMockServer([{ status: 400, body: { error: { message: "bad request: context too long", type: "invalid_request_error" } } }]);
+    server = await startMockServer([
+      { status: 400, body: { error: { message: "bad request: context too long", type: "invalid_request_error" } } },
+    ]);
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--fallback-model", "other"], { env: envFor(server) });
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(1);
@@ -64,9 +70,24 @@ describe("model failures", () => {
 
   it("tries the fallback model once when retries run out", async () => {
     server = await startMockServer([{ status: 502 }, { status: 502 }, { status: 502 }, textReply("from fallback")]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--max-retries", "2", "--fallback-model", "backup", "--json"], {
-      env: envFor(server),
-    });
+    const r = await runCli(
+      [
+        "-p",
+        "hi",
+        "-C",
+        tempDir(),
+        "--retry-base-ms",
+        "1",
+        "--max-retries",
+        "2",
+        "--fallback-model",
+        "backup",
+        "--json",
+      ],
+      {
+        env: envFor(server),
+      },
+    );
     expect(r.code).toBe(0);
     expect(server.requests.map((q) => q.model)).toEqual(["main-model", "main-model", "main-model", "backup"]);
     expect(JSON.parse(r.stdout)).toMatchObject({ response: "from fallback", reason: "completed" });
@@ -74,14 +95,19 @@ describe("model failures", () => {
 
   it("fails clearly when the fallback fails too", async () => {
     server = await startMockServer([{ status: 500 }, { status: 500 }]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--max-retries", "0", "--fallback-model", "backup"], { env: envFor(server) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--max-retries", "0", "--fallback-model", "backup"], {
+      env: envFor(server),
+    });
     expect(r.code).toBe(1);
     expect(server.requests.map((q) => q.model)).toEqual(["main-model", "backup"]);
     expect(r.stderr).toMatch(/model request failed: 500/);
   });
 
   it("retries a stream that drops mid-reply and keeps none of the partial text", async () => {
-    server = await startMockServer([{ content: "this partial text must vanish", chunkSize: 4, dropAfterChunks: 3 }, textReply("complete answer")]);
+    server = await startMockServer([
+      { content: "this partial text must vanish", chunkSize: 4, dropAfterChunks: 3 },
+      textReply("complete answer"),
+    ]);
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "1", "--json"], { env: envFor(server) });
     expect(r.code).toBe(0);
     expect(server.requests).toHaveLength(2);
@@ -91,7 +117,9 @@ describe("model failures", () => {
 
   it("reports malformed model output without crashing", async () => {
     server = await startMockServer([{ raw: "this is not json at all" }, { raw: "still not json" }]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--no-stream", "--max-retries", "1", "--retry-base-ms", "1"], { env: envFor(server) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--no-stream", "--max-retries", "1", "--retry-base-ms", "1"], {
+      env: envFor(server),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^nanohermes: model request failed: the reply was not (valid JSON|a chat completion)/);
     expect(r.stderr).not.toMatch(/at .*\.js/);

@@ -7,7 +7,13 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -15,7 +21,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const envFor = (s: MockServer) => testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "main-model" });
+const envFor = (s: MockServer) =>
+  testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "main-model" });
 
 /** The tool results a request carries, as [call id, output], whichever the wire. */
 function toolResults(req: RecordedRequest): [string, string][] {
@@ -26,7 +33,11 @@ function toolResults(req: RecordedRequest): [string, string][] {
   });
 }
 
-const events = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; delayMs?: number; status?: number });
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; delayMs?: number; status?: number });
 
 describe.each(["chat", "responses"] as const)("--api %s", (api) => {
   it("runs parallel tool calls of one step and sends both results back, on one keep-alive connection", async () => {
@@ -34,7 +45,10 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
     writeFileSync(join(ws, "a.txt"), "alpha\n");
     writeFileSync(join(ws, "b.txt"), "beta\n");
     server = await startMockServer([
-      toolReply([{ id: "call_a", name: "read_file", args: { path: "a.txt" } }, { id: "call_b", name: "read_file", args: { path: "b.txt" } }]),
+      toolReply([
+        { id: "call_a", name: "read_file", args: { path: "a.txt" } },
+        { id: "call_b", name: "read_file", args: { path: "b.txt" } },
+      ]),
       textReply("both read"),
     ]);
     const r = await runCli(["-p", "read both", "-C", ws, "--api", api], { env: envFor(server) });
@@ -49,8 +63,13 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
   });
 
   it("retries a dropped stream and answers from the next attempt", async () => {
-    server = await startMockServer([textReply("this reply is lost halfway", { dropAfterChunks: 4 }), textReply("recovered")]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10"], { env: envFor(server) });
+    server = await startMockServer([
+      textReply("this reply is lost halfway", { dropAfterChunks: 4 }),
+      textReply("recovered"),
+    ]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10"], {
+      env: envFor(server),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("recovered\n");
     expect(server.requests).toHaveLength(2);
@@ -58,9 +77,15 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
 
   it("waits for a 429's Retry-After rather than the shorter backoff", async () => {
     server = await startMockServer([{ status: 429, headers: { "retry-after": "1" } }, textReply("ok")]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10", "--stream-json"], { env: envFor(server) });
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10", "--stream-json"], {
+      env: envFor(server),
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(events(r.stdout).filter((e) => e.type === "model.retrying").map((e) => [e.status, e.delayMs])).toEqual([[429, 1000]]);
+    expect(
+      events(r.stdout)
+        .filter((e) => e.type === "model.retrying")
+        .map((e) => [e.status, e.delayMs]),
+    ).toEqual([[429, 1000]]);
     expect(server.requests).toHaveLength(2);
     // The SDK's own retries are off: exactly one request per attempt.
     expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(950);
@@ -81,9 +106,14 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
 
   it("sends an image as input", async () => {
     const ws = tempDir();
-    await sharp({ create: { width: 20, height: 10, channels: 3, background: "red" } }).png().toFile(join(ws, "red.png"));
+    await sharp({ create: { width: 20, height: 10, channels: 3, background: "red" } })
+      .png()
+      .toFile(join(ws, "red.png"));
     server = await startMockServer([textReply("a red box")]);
-    const r = await runCli(["-p", "what is this?", "-i", "red.png", "-C", ws, "--api", api], { cwd: ws, env: envFor(server) });
+    const r = await runCli(["-p", "what is this?", "-i", "red.png", "-C", ws, "--api", api], {
+      cwd: ws,
+      env: envFor(server),
+    });
     expect(r.code, r.stderr).toBe(0);
     const last = server.requests[0]!.messages.at(-1) as { content: Record<string, unknown>[] };
     const image = last.content.find((p) => p.type === (api === "chat" ? "image_url" : "input_image"))!;
@@ -95,16 +125,30 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
 describe("--api responses", () => {
   it("sends the first step's encrypted reasoning back with the next step, and no server-side state", async () => {
     server = await startMockServer([
-      toolReply([{ id: "call_1", name: "list_dir", args: { path: "." } }], { reasoning: "look first", encryptedReasoning: "ENC-STEP-1" }),
+      toolReply([{ id: "call_1", name: "list_dir", args: { path: "." } }], {
+        reasoning: "look first",
+        encryptedReasoning: "ENC-STEP-1",
+      }),
       textReply("done", { reasoning: "then answer", encryptedReasoning: "ENC-STEP-2" }),
     ]);
-    const r = await runCli(["-p", "look around", "-C", tempDir(), "--api", "responses", "--thinking", "high"], { env: envFor(server) });
+    const r = await runCli(["-p", "look around", "-C", tempDir(), "--api", "responses", "--thinking", "high"], {
+      env: envFor(server),
+    });
     expect(r.code, r.stderr).toBe(0);
     const [first, second] = server.requests;
-    expect(first!.body).toMatchObject({ store: false, include: ["reasoning.encrypted_content"], reasoning: { effort: "high" } });
+    expect(first!.body).toMatchObject({
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      reasoning: { effort: "high" },
+    });
     const input = second!.messages as Record<string, unknown>[];
     const at = input.findIndex((i) => i.type === "reasoning");
-    expect(input[at]).toEqual({ type: "reasoning", id: "rs_mock_1", encrypted_content: "ENC-STEP-1", summary: [{ type: "summary_text", text: "look first" }] });
+    expect(input[at]).toEqual({
+      type: "reasoning",
+      id: "rs_mock_1",
+      encrypted_content: "ENC-STEP-1",
+      summary: [{ type: "summary_text", text: "look first" }],
+    });
     // The reasoning goes back right before the call it led to.
     expect(input[at + 1]).toMatchObject({ type: "function_call", call_id: "call_1" });
   });

@@ -5,7 +5,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -15,14 +21,22 @@ afterEach(async () => {
 
 type Msg = { role: string; content?: unknown };
 
-const lastPrompt = (req: RecordedRequest) => String((req.messages as Msg[]).findLast((m) => m.role === "user")!.content);
-const userTurns = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { messages: Msg[] }).messages.filter((m) => m.role === "user").map((m) => m.content);
+const lastPrompt = (req: RecordedRequest) =>
+  String((req.messages as Msg[]).findLast((m) => m.role === "user")!.content);
+const userTurns = (file: string) =>
+  (JSON.parse(readFileSync(file, "utf8")) as { messages: Msg[] }).messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content);
 
 describe("one writer per session", () => {
   it("a second run while the first holds the session too long fails with a clear message; nothing is lost", async () => {
     const ws = tempDir();
     // The first turn outlasts the second run's wait for the lock.
-    server = await startMockServer((req) => (lastPrompt(req) === "first" ? { ...textReply("first done"), delayMs: 6_000 } : textReply(`${lastPrompt(req)} done`)));
+    server = await startMockServer((req) =>
+      lastPrompt(req) === "first"
+        ? { ...textReply("first done"), delayMs: 6_000 }
+        : textReply(`${lastPrompt(req)} done`),
+    );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const session = join(ws, "s.json");
     const first = startCli(["-p", "first", "-C", ws, "--session", session, "--stream-json"], { env });
@@ -30,7 +44,12 @@ describe("one writer per session", () => {
     await waitForOutput(first, (all) => all.includes('"turn.started"'));
     const second = await runCli(["-p", "second", "-C", ws, "--session", session, "--json"], { env });
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^nanohermes: session .*s\\.json is in use by another NanoHermes run \\(pid ${first.pid}\\); try again when it has finished`, "m"));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^nanohermes: session .*s\\.json is in use by another NanoHermes run \\(pid ${first.pid}\\); try again when it has finished`,
+        "m",
+      ),
+    );
     expect(JSON.parse(second.stdout)).toMatchObject({ reason: "session_busy" });
     expect((await firstDone).code).toBe(0);
     // The refused run asked the model nothing; the first turn is whole; a later run appends.
@@ -43,7 +62,9 @@ describe("one writer per session", () => {
 
   it("a second run that starts while a short first turn runs waits for it and appends after it", async () => {
     const ws = tempDir();
-    server = await startMockServer((req) => (lastPrompt(req) === "first" ? { ...textReply("first done"), delayMs: 800 } : textReply(`${lastPrompt(req)} done`)));
+    server = await startMockServer((req) =>
+      lastPrompt(req) === "first" ? { ...textReply("first done"), delayMs: 800 } : textReply(`${lastPrompt(req)} done`),
+    );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const session = join(ws, "s.json");
     const first = startCli(["-p", "first", "-C", ws, "--session", session, "--stream-json"], { env });
@@ -55,7 +76,10 @@ describe("one writer per session", () => {
     // Both turns are in the file: today one of them was silently overwritten.
     expect(userTurns(session)).toEqual(["first", "second"]);
     // The second run's request carried the first turn: it read the session after the first saved it.
-    expect((server.requests[1]!.messages as Msg[]).filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "second"]);
+    expect((server.requests[1]!.messages as Msg[]).filter((m) => m.role === "user").map((m) => m.content)).toEqual([
+      "first",
+      "second",
+    ]);
   });
 
   it("6 sessions started in parallel keep all 6 task-index entries (two rounds)", async () => {
@@ -63,17 +87,25 @@ describe("one writer per session", () => {
     server = await startMockServer((req) => textReply(`${lastPrompt(req)} done`));
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     for (const round of [1, 2]) {
-      const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => runCli(["-p", `round ${round} task ${i}`, "-C", ws], { env, timeoutMs: 60_000 })));
+      const runs = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          runCli(["-p", `round ${round} task ${i}`, "-C", ws], { env, timeoutMs: 60_000 }),
+        ),
+      );
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
     }
     const index = JSON.parse(readFileSync(join(env.NANOHERMES_HOME!, "tasks.json"), "utf8")) as { title: string }[];
-    expect(index.map((e) => e.title).sort()).toEqual([1, 2].flatMap((round) => Array.from({ length: 6 }, (_, i) => `round ${round} task ${i}`)).sort());
+    expect(index.map((e) => e.title).sort()).toEqual(
+      [1, 2].flatMap((round) => Array.from({ length: 6 }, (_, i) => `round ${round} task ${i}`)).sort(),
+    );
   });
 
   it("--continue takes the newest session even when its run was killed before updating the index", async () => {
     const ws = tempDir();
     server = await startMockServer((req) =>
-      lastPrompt(req) === "newer" ? toolReply([{ name: "run_command", args: { command: "echo $$ > sh.pid; sleep 30" } }]) : textReply(`${lastPrompt(req)} done`),
+      lastPrompt(req) === "newer"
+        ? toolReply([{ name: "run_command", args: { command: "echo $$ > sh.pid; sleep 30" } }])
+        : textReply(`${lastPrompt(req)} done`),
     );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     expect((await runCli(["-p", "older", "-C", ws], { env })).code).toBe(0);

@@ -14,7 +14,12 @@ afterEach(async () => {
 });
 
 function envFor(s: MockServer, extra: Record<string, string> = {}) {
-  return testEnv({ OPENAI_API_KEY: "sk-test-secret-value-123", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model", ...extra });
+  return testEnv({
+    OPENAI_API_KEY: "sk-test-secret-value-123",
+    OPENAI_BASE_URL: s.url,
+    NANOHERMES_MODEL: "mock-model",
+    ...extra,
+  });
 }
 
 type Msg = { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string };
@@ -26,7 +31,10 @@ describe("one-shot turns", () => {
     it(`reads a file through a tool round trip (${stream ? "streaming" : "non-streaming"})`, async () => {
       const ws = tempDir();
       writeFileSync(join(ws, "notes.txt"), "alpha\nbeta\n");
-      server = await startMockServer([toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("The file has two lines.")]);
+      server = await startMockServer([
+        toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
+        textReply("The file has two lines."),
+      ]);
       const args = ["-p", "what is in notes.txt?", "-C", ws, ...(stream ? [] : ["--no-stream"])];
       const r = await runCli(args, { env: envFor(server) });
       expect(r.stderr).toBe("");
@@ -44,7 +52,8 @@ describe("one-shot turns", () => {
   it("reads a file, patches it with apply_patch, runs a command and answers; --stream-json validates", async () => {
     const ws = tempDir();
     writeFileSync(join(ws, "greet.sh"), "#!/bin/sh\necho hello\n");
-    const patch = "*** Begin Patch\n*** Update File: greet.sh\n@@\n #!/bin/sh\n-echo hello\n+echo goodbye\n*** End Patch\n";
+    const patch =
+      "*** Begin Patch\n*** Update File: greet.sh\n@@\n #!/bin/sh\n-echo hello\n+echo goodbye\n*** End Patch\n";
     server = await startMockServer([
       toolReply([{ name: "read_file", args: { path: "greet.sh" } }]),
       toolReply([{ name: "apply_patch", args: { patch } }]),
@@ -54,7 +63,10 @@ describe("one-shot turns", () => {
     const r = await runCli(["-p", "make it say goodbye", "-C", ws, "--stream-json"], { env: envFor(server) });
     expect(r.code).toBe(0);
     expect(readFileSync(join(ws, "greet.sh"), "utf8")).toBe("#!/bin/sh\necho goodbye\n");
-    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as unknown);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
     for (const event of events) expect(BusEventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
     const types = events.map((e) => (e as { type: string }).type);
     expect(types[0]).toBe("session.started");
@@ -73,7 +85,13 @@ describe("one-shot turns", () => {
     const r = await runCli(["-p", "hello", "-C", ws, "--json"], { env: envFor(server) });
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(body).toMatchObject({ response: "hi there", reason: "completed", steps: 1, usage: { prompt: 11, completion: 3, total: 14 }, model: "mock-model" });
+    expect(body).toMatchObject({
+      response: "hi there",
+      reason: "completed",
+      steps: 1,
+      usage: { prompt: 11, completion: 3, total: 14 },
+      model: "mock-model",
+    });
     expect(typeof body.session).toBe("string");
     const saved = JSON.parse(readFileSync(body.sessionFile as string, "utf8")) as { messages: Msg[] };
     expect(saved.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
@@ -126,7 +144,13 @@ describe("one-shot turns", () => {
   it("gives the model an error result for invalid JSON arguments and unknown tools, and goes on", async () => {
     const ws = tempDir();
     server = await startMockServer([
-      { toolCalls: [{ name: "read_file", arguments: '{"path": "a.txt"' }, { name: "no_such_tool", arguments: "{}" }, { name: "read_file", arguments: '{"path": 5}' }] },
+      {
+        toolCalls: [
+          { name: "read_file", arguments: '{"path": "a.txt"' },
+          { name: "no_such_tool", arguments: "{}" },
+          { name: "read_file", arguments: '{"path": 5}' },
+        ],
+      },
       textReply("recovered"),
     ]);
     const r = await runCli(["-p", "go", "-C", ws], { env: envFor(server) });
@@ -147,9 +171,22 @@ describe("one-shot turns", () => {
     const r = await runCli(["-p", "go", "-C", ws, "--thinking", "--stream-json"], { env: envFor(server) });
     expect(r.code).toBe(0);
     expect(server.requests[0]!.body.reasoning_effort).toBe("high");
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
-    expect(events.filter((e) => e.type === "reasoning.delta").map((e) => e.text).join("")).toBe("let me think about filesok");
-    expect(events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("")).toBe("Done.");
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; text?: string });
+    expect(
+      events
+        .filter((e) => e.type === "reasoning.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("let me think about filesok");
+    expect(
+      events
+        .filter((e) => e.type === "assistant.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Done.");
     const assistant = messagesOf(server, 1).find((m) => m.role === "assistant") as Record<string, unknown>;
     expect(assistant).not.toHaveProperty("reasoning_content");
   });
@@ -175,7 +212,10 @@ describe("one-shot turns", () => {
       textReply("ok", { usage: { prompt: 150, completion: 5 } }),
     ]);
     const r = await runCli(["-p", "go", "-C", ws, "--stream-json"], { env: envFor(server) });
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; prompt?: number; completion?: number; usage?: unknown });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; prompt?: number; completion?: number; usage?: unknown });
     expect(events.filter((e) => e.type === "usage.updated").map((e) => [e.prompt, e.completion])).toEqual([
       [100, 10],
       [150, 5],
@@ -220,7 +260,9 @@ describe("one-shot turns", () => {
     expect(r.code).toBe(0);
     const [whole, window, png] = toolMessages(server, 1).map((m) => m.content as string);
     expect(whole).toMatch(/is 5\.0 MB; read_file refuses files over 4 MB whole/);
-    expect(window).toBe(` 50000\t${line}\n 50001\t${line}\n[lines 50000-50001 of ? shown; more lines may follow: read_file {"path": "huge.log", "offset": 50002}]`);
+    expect(window).toBe(
+      ` 50000\t${line}\n 50001\t${line}\n[lines 50000-50001 of ? shown; more lines may follow: read_file {"path": "huge.log", "offset": 50002}]`,
+    );
     expect(png).toMatch(/binary file \(PNG image, 12 bytes\)/);
   });
 });

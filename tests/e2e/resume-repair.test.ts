@@ -21,15 +21,26 @@ describe("resuming a session with a dangling tool call", () => {
     writeFileSync(
       file,
       JSON.stringify({
-        version: 1, id: "s", createdAt: now, updatedAt: now, workspace: ws, model: "m",
+        version: 1,
+        id: "s",
+        createdAt: now,
+        updatedAt: now,
+        workspace: ws,
+        model: "m",
         messages: [
           { role: "system", content: "old" },
           { role: "user", content: "list files" },
-          { role: "assistant", content: null, tool_calls: [{ id: "call_x", type: "function", function: { name: "list_dir", arguments: "{}" } }] },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "call_x", type: "function", function: { name: "list_dir", arguments: "{}" } }],
+          },
         ],
       }),
     );
-    const r = await runCli(["-p", "go on", "-C", ws, "--session", file], { env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }) });
+    const r = await runCli(["-p", "go on", "-C", ws, "--session", file], {
+      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }),
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("the session's history was repaired: 1 tool call(s) without a result");
     const sent = server.requests[0]!.messages as { role: string; tool_call_id?: string; content?: string }[];

@@ -13,7 +13,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const userTexts = (s: MockServer, i: number) => (s.requests[i]!.messages as ChatMessage[]).filter((m) => m.role === "user").map((m) => m.content);
+const userTexts = (s: MockServer, i: number) =>
+  (s.requests[i]!.messages as ChatMessage[]).filter((m) => m.role === "user").map((m) => m.content);
 
 describe("--continue and --resume", () => {
   it("--continue picks up the newest session of this workspace, not another workspace's", async () => {

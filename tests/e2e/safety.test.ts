@@ -52,20 +52,34 @@ describe("workspace trust", () => {
     const reply = () => {
       // The mock model's own port: with the network off, even loopback TCP is refused.
       const port = new URL(server!.url).port;
-      return toolReply([{ name: "run_command", args: { command: `touch made.txt; echo touch=$?; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; echo net=$?` } }]);
+      return toolReply([
+        {
+          name: "run_command",
+          args: {
+            command: `touch made.txt; echo touch=$?; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; echo net=$?`,
+          },
+        },
+      ]);
     };
     server = await startMockServer([reply, textReply("done"), reply, textReply("done")]);
     const ws = tempDir();
     mkdirSync(join(ws, ".nanohermes"));
-    writeFileSync(join(ws, ".nanohermes", "config.json"), JSON.stringify({ sandbox: { mode: "workspace-write", network: false }, mode: "goal" }));
+    writeFileSync(
+      join(ws, ".nanohermes", "config.json"),
+      JSON.stringify({ sandbox: { mode: "workspace-write", network: false }, mode: "goal" }),
+    );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
     const r = await runCli(["-p", "go", "-C", ws], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: ignoring mode, sandbox\.mode from .*config\.json: this workspace is not trusted/);
+    expect(r.stderr).toMatch(
+      /warning: ignoring mode, sandbox\.mode from .*config\.json: this workspace is not trusted/,
+    );
     // The stricter network key is not in the warning: it applies.
     expect(r.stderr).not.toMatch(/sandbox\.network/);
-    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find(
+      (m) => m.role === "tool",
+    )!.content;
     expect(result).toMatch(/touch=1/);
     expect(result).toMatch(/net=1/);
     expect(existsSync(join(ws, "made.txt"))).toBe(false);
@@ -81,16 +95,25 @@ describe("secrets", () => {
     // The model echoes whatever it was given: the prompt, and the command's output.
     const echo = (req: { messages: unknown[] }) => JSON.stringify(req.messages);
     server = await startMockServer([
-      (req) => ({ ...toolReply([{ name: "run_command", args: { command: "env; echo KEY=$OPENAI_API_KEY" } }, { name: "write_file", args: { path: "echo.txt", content: echo(req) } }]) }),
+      (req) => ({
+        ...toolReply([
+          { name: "run_command", args: { command: "env; echo KEY=$OPENAI_API_KEY" } },
+          { name: "write_file", args: { path: "echo.txt", content: echo(req) } },
+        ]),
+      }),
       (req) => textReply(`I was told: ${echo(req)}`),
     ]);
     const ws = tempDir();
     const env = testEnv({ OPENAI_API_KEY: secret, OPENAI_BASE_URL: server.url });
-    const r = await runCli(["-p", `remember ${secret}`, "-C", ws, "--stream-json", "--session", join(ws, "s.json")], { env });
+    const r = await runCli(["-p", `remember ${secret}`, "-C", ws, "--stream-json", "--session", join(ws, "s.json")], {
+      env,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain(secret);
     expect(r.stdout).toContain("[redacted]");
-    const commandResult = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    const commandResult = (server.requests[1]!.messages as { role: string; content: string }[]).find(
+      (m) => m.role === "tool",
+    )!.content;
     expect(commandResult).toMatch(/^KEY=$/m);
     expect(commandResult).not.toMatch(/OPENAI_API_KEY=/);
     const exported = await runCli(["tool", "read_file", JSON.stringify({ path: "s.json" }), "-C", ws], { env });
@@ -113,13 +136,24 @@ describe("write boundary of file tools", () => {
     expect(existsSync(join(ws, ".git/hooks/pre-commit"))).toBe(false);
     const home = tempDir("nh-home-");
     writeFileSync(join(home, "config.json"), JSON.stringify({ allowProtectedWrites: true }));
-    const allowed = await runCli(["tool", "write_file", JSON.stringify({ path: ".git/hooks/pre-commit", content: "x" }), "-C", ws], { env: testEnv({ NANOHERMES_HOME: home }) });
+    const allowed = await runCli(
+      ["tool", "write_file", JSON.stringify({ path: ".git/hooks/pre-commit", content: "x" }), "-C", ws],
+      { env: testEnv({ NANOHERMES_HOME: home }) },
+    );
     expect(allowed.code).toBe(0);
   });
 
   it("a read-only sandbox refuses every write by the file tools", async () => {
     const ws = tempDir();
-    const r = await runCli(["tool", "write_file", JSON.stringify({ path: "a.txt", content: "x" }), "-C", ws, "--sandbox", "read-only"]);
+    const r = await runCli([
+      "tool",
+      "write_file",
+      JSON.stringify({ path: "a.txt", content: "x" }),
+      "-C",
+      ws,
+      "--sandbox",
+      "read-only",
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/the sandbox is read-only/);
     expect(existsSync(join(ws, "a.txt"))).toBe(false);
@@ -128,10 +162,26 @@ describe("write boundary of file tools", () => {
   it("extra writable roots are writable, other outside paths are not", async () => {
     const ws = tempDir();
     const extra = tempDir("nh-extra-");
-    const ok = await runCli(["tool", "write_file", JSON.stringify({ path: join(extra, "a.txt"), content: "x" }), "-C", ws, "--writable", extra]);
+    const ok = await runCli([
+      "tool",
+      "write_file",
+      JSON.stringify({ path: join(extra, "a.txt"), content: "x" }),
+      "-C",
+      ws,
+      "--writable",
+      extra,
+    ]);
     expect(ok.code).toBe(0);
     const other = tempDir("nh-other-");
-    const no = await runCli(["tool", "write_file", JSON.stringify({ path: join(other, "a.txt"), content: "x" }), "-C", ws, "--writable", extra]);
+    const no = await runCli([
+      "tool",
+      "write_file",
+      JSON.stringify({ path: join(other, "a.txt"), content: "x" }),
+      "-C",
+      ws,
+      "--writable",
+      extra,
+    ]);
     expect(no.code).toBe(1);
   });
 });
@@ -140,11 +190,18 @@ describe("commands under the sandbox", () => {
   it("by default (auto) a command cannot write outside the workspace and temp dir; --sandbox off can", async () => {
     const outside = join("/var/tmp", `nh-outside-${process.pid}-${Date.now()}`);
     const command = `echo inside > in.txt; touch ${outside}; echo touch=$?`;
-    server = await startMockServer([toolReply([{ name: "run_command", args: { command } }]), textReply("done"), toolReply([{ name: "run_command", args: { command } }]), textReply("done")]);
+    server = await startMockServer([
+      toolReply([{ name: "run_command", args: { command } }]),
+      textReply("done"),
+      toolReply([{ name: "run_command", args: { command } }]),
+      textReply("done"),
+    ]);
     const ws = tempDir();
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     expect((await runCli(["-p", "go", "-C", ws], { env })).code).toBe(0);
-    const sandboxed = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    const sandboxed = (server.requests[1]!.messages as { role: string; content: string }[]).find(
+      (m) => m.role === "tool",
+    )!.content;
     expect(sandboxed).toMatch(/Permission denied/);
     expect(sandboxed).toMatch(/touch=1/);
     expect(existsSync(outside)).toBe(false);
@@ -157,14 +214,24 @@ describe("commands under the sandbox", () => {
   it("a command that plants an fsmonitor and a hook leaves nothing the user's next git runs, and the model is told", async () => {
     const ws = tempDir();
     const marks = tempDir("nh-marks-");
-    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const gitEnv = {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    };
     execFileSync("git", ["init", "-q"], { cwd: ws, env: gitEnv });
     execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "one"], { cwd: ws, env: gitEnv });
     const command = `git config core.fsmonitor "touch ${marks}/fsmonitor"; printf '#!/bin/sh\\ntouch ${marks}/hook\\n' > .git/hooks/post-checkout; chmod +x .git/hooks/post-checkout; echo '../x' > .git/commondir; true`;
     server = await startMockServer([toolReply([{ name: "run_command", args: { command } }]), textReply("done")]);
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     expect((await runCli(["-p", "go", "-C", ws], { env })).code).toBe(0);
-    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!.content;
+    const result = (server.requests[1]!.messages as { role: string; content: string }[]).find(
+      (m) => m.role === "tool",
+    )!.content;
     expect(result).toMatch(/\[protected paths\].*\.git\/commondir \(created, removed\)/s);
     execFileSync("git", ["status"], { cwd: ws, env: gitEnv, stdio: "ignore" });
     execFileSync("git", ["checkout", "-q", "-b", "later"], { cwd: ws, env: gitEnv, stdio: "ignore" });
@@ -178,9 +245,24 @@ describe("commands under the sandbox", () => {
     writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "nanohermes", version: "0.0.0", type: "module" }));
     const ws = tempDir();
     const { spawnSync } = await import("node:child_process");
-    const r = spawnSync(process.execPath, [join(copy, "dist/cli.js"), "tool", "run_command", JSON.stringify({ command: "touch made.txt" }), "-C", ws, "--sandbox", "workspace-write"], { encoding: "utf8", env: testEnv() as NodeJS.ProcessEnv });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(copy, "dist/cli.js"),
+        "tool",
+        "run_command",
+        JSON.stringify({ command: "touch made.txt" }),
+        "-C",
+        ws,
+        "--sandbox",
+        "workspace-write",
+      ],
+      { encoding: "utf8", env: testEnv() as NodeJS.ProcessEnv },
+    );
     expect(r.status).toBe(1);
-    expect(r.stdout.trim()).toBe("sandbox workspace-write refused: the sandbox helper was not built (no C compiler at install?); run `npm run build:native` or use --sandbox off");
+    expect(r.stdout.trim()).toBe(
+      "sandbox workspace-write refused: the sandbox helper was not built (no C compiler at install?); run `npm run build:native` or use --sandbox off",
+    );
     expect(existsSync(join(ws, "made.txt"))).toBe(false);
     const status = spawnSync(process.execPath, [join(copy, "dist/cli.js"), "sandbox", "status"], { encoding: "utf8" });
     expect(status.stdout).toMatch(/not built/);

@@ -21,12 +21,26 @@ describe("session files from other versions, end to end", () => {
     server = await startMockServer([textReply("answered")]);
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const file = join(ws, "future.json");
-    const body = { version: 2, id: "future", createdAt: "t", updatedAt: "t", workspace: ws, model: "m", threads: [1], messages: [{ role: "user", content: "earlier question" }, { role: "assistant", content: "earlier answer" }] };
+    const body = {
+      version: 2,
+      id: "future",
+      createdAt: "t",
+      updatedAt: "t",
+      workspace: ws,
+      model: "m",
+      threads: [1],
+      messages: [
+        { role: "user", content: "earlier question" },
+        { role: "assistant", content: "earlier answer" },
+      ],
+    };
     writeFileSync(file, JSON.stringify(body));
     const before = readFileSync(file, "utf8");
     const r = await runCli(["-p", "next", "-C", ws, "--session", file, "--json"], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^warn: session .*future\.json is not overwritten: it was written by a newer NanoHermes \(session file version 2\)\. Read 2 message\(s\) of it; this run is saved as .*\.json$/m);
+    expect(r.stderr).toMatch(
+      /^warn: session .*future\.json is not overwritten: it was written by a newer NanoHermes \(session file version 2\)\. Read 2 message\(s\) of it; this run is saved as .*\.json$/m,
+    );
     expect(readFileSync(file, "utf8")).toBe(before);
     const sent = server.requests[0]!.messages as Msg[];
     expect(sent.map((m) => m.content).slice(1)).toEqual(["earlier question", "earlier answer", "next"]);
@@ -36,7 +50,12 @@ describe("session files from other versions, end to end", () => {
     expect(out.sessionFile.startsWith(join(env.NANOHERMES_HOME!, "sessions"))).toBe(true);
     const saved = JSON.parse(readFileSync(out.sessionFile, "utf8")) as { version: number; messages: Msg[] };
     expect(saved.version).toBe(1);
-    expect(saved.messages.map((m) => m.content).slice(1)).toEqual(["earlier question", "earlier answer", "next", "answered"]);
+    expect(saved.messages.map((m) => m.content).slice(1)).toEqual([
+      "earlier question",
+      "earlier answer",
+      "next",
+      "answered",
+    ]);
     expect(readdirSync(ws).filter((n) => n.includes("corrupt"))).toEqual([]);
   });
 
@@ -45,10 +64,28 @@ describe("session files from other versions, end to end", () => {
     server = await startMockServer([textReply("answered")]);
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const file = join(ws, "s.json");
-    writeFileSync(file, JSON.stringify({ version: 1, id: "s", createdAt: "t", updatedAt: "t", workspace: ws, model: "m", labels: ["x"], messages: [{ role: "user", content: "q", pinnedBy: "me" }, { role: "assistant", content: "a" }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        id: "s",
+        createdAt: "t",
+        updatedAt: "t",
+        workspace: ws,
+        model: "m",
+        labels: ["x"],
+        messages: [
+          { role: "user", content: "q", pinnedBy: "me" },
+          { role: "assistant", content: "a" },
+        ],
+      }),
+    );
     const r = await runCli(["-p", "next", "-C", ws, "--session", file], { env });
     expect(r.code, r.stderr).toBe(0);
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { labels: string[]; messages: (Msg & { pinnedBy?: string })[] };
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      labels: string[];
+      messages: (Msg & { pinnedBy?: string })[];
+    };
     expect(saved.labels).toEqual(["x"]);
     expect(saved.messages.find((m) => m.content === "q")!.pinnedBy).toBe("me");
     // The model is sent only the fields it knows.

@@ -16,17 +16,25 @@ describe("session folders on kernel file systems", () => {
     for (const dir of ["/proc/x", "/sys/kernel/x"]) {
       const r = await runCli(["-p", "hi", "-C", tempDir()], { env: envWithSessionDir(dir), timeoutMs: 15_000 });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`"sessionDir": ${dir} is under ${dir.startsWith("/proc") ? "/proc" : "/sys"}, a kernel file system that cannot hold files`);
+      expect(r.stderr).toContain(
+        `"sessionDir": ${dir} is under ${dir.startsWith("/proc") ? "/proc" : "/sys"}, a kernel file system that cannot hold files`,
+      );
     }
   });
 
   it("refuses a path that reaches /proc through a symlink, and the daemon's --session-dir", async () => {
     const base = tempDir();
     symlinkSync("/proc/self", join(base, "link"));
-    const viaLink = await runCli(["-p", "hi", "-C", tempDir()], { env: envWithSessionDir(join(base, "link", "sessions")), timeoutMs: 15_000 });
+    const viaLink = await runCli(["-p", "hi", "-C", tempDir()], {
+      env: envWithSessionDir(join(base, "link", "sessions")),
+      timeoutMs: 15_000,
+    });
     expect(viaLink.code).toBe(2);
     expect(viaLink.stderr).toContain("is under /proc");
-    const daemon = await runCli(["--daemon", "--daemon-port", "0", "--session-dir", "/sys/x", "-C", tempDir()], { env: testEnv({ OPENAI_API_KEY: "sk-test" }), timeoutMs: 15_000 });
+    const daemon = await runCli(["--daemon", "--daemon-port", "0", "--session-dir", "/sys/x", "-C", tempDir()], {
+      env: testEnv({ OPENAI_API_KEY: "sk-test" }),
+      timeoutMs: 15_000,
+    });
     expect(daemon.code).toBe(2);
     expect(daemon.stderr).toContain("--session-dir: /sys/x is under /sys");
   });

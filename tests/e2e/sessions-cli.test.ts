@@ -15,7 +15,11 @@ afterEach(async () => {
 
 async function twoSessions() {
   server = await startMockServer([textReply("Pelicans nest near the lake."), textReply("上下文压缩已经完成。")]);
-  const env = testEnv({ OPENAI_API_KEY: "sk-test-secret-value-999", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" });
+  const env = testEnv({
+    OPENAI_API_KEY: "sk-test-secret-value-999",
+    OPENAI_BASE_URL: server.url,
+    NANOHERMES_MODEL: "m",
+  });
   const ws = tempDir();
   expect((await runCli(["-p", "tell me about the pelican colony", "-C", ws], { env })).code).toBe(0);
   expect((await runCli(["-p", "请解释上下文压缩 (key sk-test-secret-value-999)", "-C", ws], { env })).code).toBe(0);
@@ -38,7 +42,10 @@ describe("finding sessions", () => {
     expect(elsewhere.stdout).toMatch(/nothing found for "pelican" in this workspace/);
     const all = await runCli(["sessions", "pelican", "--all", "-C", tempDir()], { env });
     expect(all.stdout).toContain("pelican colony");
-    const json = JSON.parse((await runCli(["sessions", "lake", "--json", "-C", ws], { env })).stdout) as { sessionId: string; role: string }[];
+    const json = JSON.parse((await runCli(["sessions", "lake", "--json", "-C", ws], { env })).stdout) as {
+      sessionId: string;
+      role: string;
+    }[];
     expect(json).toHaveLength(1);
     expect(json[0]!.role).toBe("assistant");
   });
@@ -60,7 +67,18 @@ describe("nanohermes export --format sharegpt", () => {
     const r = await runCli(["export", "--format", "sharegpt", "--all", "--output", out, "-C", ws], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^exported 2 records \(2 completed, 0 not\) from 2 sessions to /);
-    const records = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { conversations: { from: string; value: string }[]; completed: boolean; model: string; timestamp: string });
+    const records = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            conversations: { from: string; value: string }[];
+            completed: boolean;
+            model: string;
+            timestamp: string;
+          },
+      );
     expect(records).toHaveLength(2);
     for (const record of records) {
       expect(record.conversations.map((c) => c.from)).toEqual(["system", "human", "gpt"]);

@@ -19,7 +19,8 @@ type Msg = { role: string; content?: unknown; tool_calls?: { id: string }[]; too
 const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 async function waitForFiles(paths: string[]): Promise<void> {
-  for (let i = 0; i < 200 && !paths.every((p) => existsSync(p) && readFileSync(p, "utf8").trim() !== ""); i++) await sleep(25);
+  for (let i = 0; i < 200 && !paths.every((p) => existsSync(p) && readFileSync(p, "utf8").trim() !== ""); i++)
+    await sleep(25);
 }
 
 const pidIn = (file: string) => Number(readFileSync(file, "utf8"));
@@ -32,7 +33,9 @@ describe.each([
     const ws = tempDir();
     server = await startMockServer([
       toolReply([{ name: "run_command", args: { command: "echo $$ > job.pid; exec sleep 300", background: true } }]),
-      toolReply([{ name: "run_command", args: { command: "echo $$ > sh.pid; sleep 300 & echo $! > child.pid; sleep 300" } }]),
+      toolReply([
+        { name: "run_command", args: { command: "echo $$ > sh.pid; sleep 300 & echo $! > child.pid; sleep 300" } },
+      ]),
       textReply("picked up again"),
     ]);
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
@@ -45,8 +48,13 @@ describe.each([
     const r = await done;
     expect(r.code, r.stderr).toBe(code);
 
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; reason?: string; sessionFile?: string });
-    expect(events.filter((e) => e.type === "turn.completed")).toEqual([expect.objectContaining({ reason: "interrupted" })]);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; reason?: string; sessionFile?: string });
+    expect(events.filter((e) => e.type === "turn.completed")).toEqual([
+      expect.objectContaining({ reason: "interrupted" }),
+    ]);
     // The background job is stopped on the way out, after the turn.
     expect(events.at(-1)).toMatchObject({ type: "background.updated", job: { state: "killed" } });
     for (const file of pids) expect(alive(pidIn(file)), `${file} still alive`).toBe(false);
@@ -69,7 +77,16 @@ describe.each([
 describe("a signal during a `tool` run", () => {
   it("SIGTERM kills the command's process group and exits 143", async () => {
     const ws = tempDir();
-    const child = startCli(["tool", "run_command", JSON.stringify({ command: "echo $$ > sh.pid; sleep 300 & echo $! > child.pid; sleep 300" }), "-C", ws], { env: testEnv() });
+    const child = startCli(
+      [
+        "tool",
+        "run_command",
+        JSON.stringify({ command: "echo $$ > sh.pid; sleep 300 & echo $! > child.pid; sleep 300" }),
+        "-C",
+        ws,
+      ],
+      { env: testEnv() },
+    );
     const done = collect(child);
     const pids = ["sh.pid", "child.pid"].map((f) => join(ws, f));
     await waitForFiles(pids);

@@ -37,8 +37,13 @@ describe("stopping a turn", () => {
   it("stops mid-stream: the request is aborted and nothing partial is kept", async () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
-    server = await startMockServer([{ content: "partial ".repeat(200), chunkSize: 8, chunkDelayMs: 40 }, textReply("second turn works")]);
-    const child = startCli(["-p", "write a lot", "-C", ws, "--session", session, "--stream-json"], { env: envFor(server) });
+    server = await startMockServer([
+      { content: "partial ".repeat(200), chunkSize: 8, chunkDelayMs: 40 },
+      textReply("second turn works"),
+    ]);
+    const child = startCli(["-p", "write a lot", "-C", ws, "--session", session, "--stream-json"], {
+      env: envFor(server),
+    });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"assistant.delta"'));
     child.kill("SIGINT");
@@ -61,7 +66,10 @@ describe("stopping a turn", () => {
   it("stops during a command: the command finishes, its result is kept, no further model call", async () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
-    server = await startMockServer([toolReply([{ name: "run_command", args: { command: "sleep 1; echo finished-ok" } }]), textReply("next turn")]);
+    server = await startMockServer([
+      toolReply([{ name: "run_command", args: { command: "sleep 1; echo finished-ok" } }]),
+      textReply("next turn"),
+    ]);
     const child = startCli(["-p", "run it", "-C", ws, "--session", session, "--stream-json"], { env: envFor(server) });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"tool.started"'));
@@ -83,7 +91,9 @@ describe("stopping a turn", () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
     server = await startMockServer([
-      toolReply([{ name: "run_command", args: { command: "sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; sleep 30" } }]),
+      toolReply([
+        { name: "run_command", args: { command: "sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; sleep 30" } },
+      ]),
       textReply("after force stop"),
     ]);
     const child = startCli(["-p", "run it", "-C", ws, "--session", session, "--stream-json"], { env: envFor(server) });
@@ -112,7 +122,9 @@ describe("stopping a turn", () => {
   it("Ctrl-C while waiting to retry stops at once", async () => {
     const ws = tempDir();
     server = await startMockServer([{ status: 503 }, textReply("never")]);
-    const child = startCli(["-p", "hi", "-C", ws, "--retry-base-ms", "20000", "--stream-json"], { env: envFor(server) });
+    const child = startCli(["-p", "hi", "-C", ws, "--retry-base-ms", "20000", "--stream-json"], {
+      env: envFor(server),
+    });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"model.retrying"'));
     child.kill("SIGINT");

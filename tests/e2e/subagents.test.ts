@@ -7,7 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -16,14 +22,22 @@ afterEach(async () => {
 });
 
 const agents = { agents: { scout: { prompt: "You look around and report.", description: "reads files" } } };
-const isChild = (req: RecordedRequest) => String((req.messages[0] as ChatMessage).content).includes('You are the subagent "scout"');
+const isChild = (req: RecordedRequest) =>
+  String((req.messages[0] as ChatMessage).content).includes('You are the subagent "scout"');
 const answered = (req: RecordedRequest) => req.messages.some((m) => (m as ChatMessage).role === "tool");
 
 /** Parent: delegate `n` tasks, then answer. Children: read README.md, then answer. */
 async function fanOut(n: number) {
   return startMockServer((req) => {
-    if (isChild(req)) return answered(req) ? textReply("CHILD TEXT the readme says hi", { delayMs: 50 }) : toolReply([{ name: "read_file", args: { path: "README.md" } }]);
-    return answered(req) ? textReply("PARENT: all scouts reported") : toolReply(Array.from({ length: n }, (_, i) => ({ name: "subagent", args: { agent: "scout", task: `look ${i}` } })));
+    if (isChild(req))
+      return answered(req)
+        ? textReply("CHILD TEXT the readme says hi", { delayMs: 50 })
+        : toolReply([{ name: "read_file", args: { path: "README.md" } }]);
+    return answered(req)
+      ? textReply("PARENT: all scouts reported")
+      : toolReply(
+          Array.from({ length: n }, (_, i) => ({ name: "subagent", args: { agent: "scout", task: `look ${i}` } })),
+        );
   });
 }
 
@@ -39,14 +53,21 @@ describe("subagents, one-shot", () => {
   it("prints only the parent's answer, labels the children's tool activity, and keeps four at once", async () => {
     server = await fanOut(6);
     const { ws, file } = workspace();
-    const r = await runCli(["-p", "scout around", "-C", ws, "--subagents", file, "--verbose"], { env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }) });
+    const r = await runCli(["-p", "scout around", "-C", ws, "--subagents", file, "--verbose"], {
+      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("PARENT: all scouts reported\n");
     expect(r.stderr).toMatch(/▸ subagent scout: look 0/);
     expect(r.stderr).toMatch(/\[agent-1\] ▸ read_file README\.md/);
     expect(r.stderr).toMatch(/\[agent-6\] ▸ read_file/);
     // A child's answer reaches the user only as the parent's one-line tool result.
-    expect(r.stderr.split("\n").filter((l) => l.includes("CHILD TEXT")).every((l) => /✓ agent-\d done: CHILD TEXT/.test(l))).toBe(true);
+    expect(
+      r.stderr
+        .split("\n")
+        .filter((l) => l.includes("CHILD TEXT"))
+        .every((l) => /✓ agent-\d done: CHILD TEXT/.test(l)),
+    ).toBe(true);
     expect(server.maxInFlight).toBeLessThanOrEqual(4);
     expect(server.requests.filter(isChild)).toHaveLength(12);
   });
@@ -58,12 +79,18 @@ describe("subagents, one-shot", () => {
     writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ subagents: agents }));
     const r = await runCli(["-p", "scout", "-C", ws, "--stream-json"], { env });
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; agentId?: string; row?: { id: string; status: string } });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; agentId?: string; row?: { id: string; status: string } });
     for (const event of events) expect(BusEventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
     const childTurns = events.filter((e) => e.type === "turn.completed" && e.agentId);
     expect(childTurns.map((e) => e.agentId).sort()).toEqual(["agent-1", "agent-2"]);
     const last = new Map(events.filter((e) => e.type === "subagent.updated").map((e) => [e.row!.id, e.row!.status]));
-    expect([...last.entries()]).toEqual([["agent-1", "done"], ["agent-2", "done"]]);
+    expect([...last.entries()]).toEqual([
+      ["agent-1", "done"],
+      ["agent-2", "done"],
+    ]);
     expect(events.at(-1)).toMatchObject({ type: "turn.completed", reason: "completed" });
     expect(events.at(-1)!.agentId).toBeUndefined();
   });
@@ -81,6 +108,8 @@ describe("subagents, one-shot", () => {
     writeFileSync(bad, JSON.stringify({ agents: { "no spaces": { prompt: "x" } } }));
     const r = await runCli(["-p", "hi", "-C", ws, "--subagents", bad], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^nanohermes: --subagents: invalid subagents file .*bad\.json: "agents\.no spaces": "no spaces" is not a valid agent name: use letters/);
+    expect(r.stderr).toMatch(
+      /^nanohermes: --subagents: invalid subagents file .*bad\.json: "agents\.no spaces": "no spaces" is not a valid agent name: use letters/,
+    );
   });
 });

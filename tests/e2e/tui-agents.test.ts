@@ -5,7 +5,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
 let server: MockServer | undefined;
@@ -17,12 +23,21 @@ afterEach(async () => {
   server = undefined;
 });
 
-const tasks = ["fix the parser", "update the changelog", "review the lexer", "write the docs", "profile the renderer", "check the sandbox"];
+const tasks = [
+  "fix the parser",
+  "update the changelog",
+  "review the lexer",
+  "write the docs",
+  "profile the renderer",
+  "check the sandbox",
+];
 
 /** Which child sent a request (`agent-N`), from the system prompt the engine gives it; null for the parent. */
 function childOf(req: RecordedRequest): string | null {
   const system = (req.messages[0] as { content?: unknown } | undefined)?.content;
-  return typeof system === "string" ? (/You are the subagent "worker" \((agent-\d+)\)/.exec(system)?.[1] ?? null) : null;
+  return typeof system === "string"
+    ? (/You are the subagent "worker" \((agent-\d+)\)/.exec(system)?.[1] ?? null)
+    : null;
 }
 
 async function fanOutServer(): Promise<MockServer> {
@@ -30,7 +45,9 @@ async function fanOutServer(): Promise<MockServer> {
     const child = childOf(req);
     if (child) return { content: `${child} streams: ${"step by step ".repeat(120)}`, chunkSize: 6, chunkDelayMs: 120 };
     const answered = req.messages.some((m) => (m as { role: string }).role === "tool");
-    return answered ? textReply("the workers reported back") : toolReply(tasks.map((task) => ({ name: "subagent", args: { agent: "worker", task } })));
+    return answered
+      ? textReply("the workers reported back")
+      : toolReply(tasks.map((task) => ({ name: "subagent", args: { agent: "worker", task } })));
   });
 }
 
@@ -38,7 +55,13 @@ function start(s: MockServer, cols: number, rows: number): PtyApp {
   const ws = tempDir();
   const file = join(ws, "subagents.json");
   writeFileSync(file, JSON.stringify({ agents: { worker: { prompt: "You do one focused task and report back." } } }));
-  return new PtyApp({ cols, rows, cwd: ws, args: ["--subagents", file], env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }) });
+  return new PtyApp({
+    cols,
+    rows,
+    cwd: ws,
+    args: ["--subagents", file],
+    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }),
+  });
 }
 
 describe.each([

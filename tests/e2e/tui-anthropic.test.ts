@@ -20,11 +20,20 @@ it("runs a tool step and answers in Anthropic mode, with the SDK quiet on the te
   const ws = tempDir();
   writeFileSync(join(ws, "notes.txt"), "the secret word is kumquat\n");
   server = await startAnthropicMock([
-    { ...toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), thinking: [{ text: "I should open notes.txt", signature: "S-tui" }] },
+    {
+      ...toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
+      thinking: [{ text: "I should open notes.txt", signature: "S-tui" }],
+    },
     { ...textReply("The word is kumquat."), chunkSize: 4, chunkDelayMs: 10 },
   ]);
   // claude-opus-4-5 is a model the SDK's messages.create warns about on the console.
-  app = new PtyApp({ cols: 100, rows: 30, cwd: ws, args: ["--api", "anthropic", "--base-url", server.url, "--model", "claude-opus-4-5", "--thinking", "low"], env: testEnv({ ANTHROPIC_API_KEY: "sk-ant-tui" }) });
+  app = new PtyApp({
+    cols: 100,
+    rows: 30,
+    cwd: ws,
+    args: ["--api", "anthropic", "--base-url", server.url, "--model", "claude-opus-4-5", "--thinking", "low"],
+    env: testEnv({ ANTHROPIC_API_KEY: "sk-ant-tui" }),
+  });
   await app.waitFor("Ask anything");
   await app.typeSlowly("what is the secret word?");
   app.type(keys.enter);

@@ -40,7 +40,14 @@ describe.each([
       toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
       textReply("Read the notes and made the file - all done."),
     ]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model", LANG: "C", LC_ALL: undefined, LC_CTYPE: undefined });
+    const env = testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+      NANOHERMES_MODEL: "mock-model",
+      LANG: "C",
+      LC_ALL: undefined,
+      LC_CTYPE: undefined,
+    });
     app = new PtyApp({ cols, rows, cwd: ws, env });
     const screens: string[] = [];
     screens.push(await app.waitFor("Ask anything"));

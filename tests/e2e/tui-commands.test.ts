@@ -20,14 +20,18 @@ afterEach(async () => {
 /** A git repository with one commit and one uncommitted change, trusted, with a custom command. */
 function workspace(): { ws: string; env: Record<string, string | undefined> } {
   const ws = tempDir();
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
   git("init", "-q");
   writeFileSync(join(ws, "notes.txt"), "first line\n");
   git("add", "notes.txt");
   git("commit", "-qm", "start");
   writeFileSync(join(ws, "notes.txt"), "first line\nuncommitted line\n");
   mkdirSync(join(ws, ".nanohermes", "commands", "team"), { recursive: true });
-  writeFileSync(join(ws, ".nanohermes", "commands", "team", "greet.md"), "---\ndescription: greet someone\nargument-hint: NAME\n---\nSay hello to $1 from the team.\n");
+  writeFileSync(
+    join(ws, ".nanohermes", "commands", "team", "greet.md"),
+    "---\ndescription: greet someone\nargument-hint: NAME\n---\nSay hello to $1 from the team.\n",
+  );
   const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model" });
   writeFileSync(join(env.NANOHERMES_HOME!, "trusted.json"), JSON.stringify([ws]));
   return { ws, env };
@@ -40,7 +44,9 @@ async function closeCompletion(a: PtyApp): Promise<void> {
 }
 
 const userTexts = (s: MockServer, i: number) =>
-  (s.requests[i]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  (s.requests[i]!.messages as { role: string; content: unknown }[])
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 
 describe.each([
   [120, 40],
@@ -48,7 +54,13 @@ describe.each([
 ])("commands at %ix%i", (cols, rows) => {
   it("! runs a command whose output the model reads next turn; /status, /diff, a custom command and /model", async () => {
     const { ws, env } = workspace();
-    server = await startMockServer([textReply("saw the shell output"), textReply("greeted"), textReply("on the other model"), textReply("reviewed it"), textReply("wrote AGENTS.md")]);
+    server = await startMockServer([
+      textReply("saw the shell output"),
+      textReply("greeted"),
+      textReply("on the other model"),
+      textReply("reviewed it"),
+      textReply("wrote AGENTS.md"),
+    ]);
     app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
     await app.waitFor("Ask anything");
 
@@ -129,7 +141,9 @@ describe.each([
       textReply("the edit failed"),
       toolReply([{ name: "run_command", args: { command: "touch denied-file.txt" } }]),
       textReply("ok, not touching it"),
-      toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "first line", new_string: "First line" } }]),
+      toolReply([
+        { name: "edit_file", args: { path: "notes.txt", old_string: "first line", new_string: "First line" } },
+      ]),
       textReply("edited"),
     ]);
     app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
@@ -161,11 +175,24 @@ describe.each([
 
 describe("the shortcut sheet", () => {
   it("fits one 80x24 screen: every key of its first page is on screen at once", async () => {
-    app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }) });
+    app = new PtyApp({
+      cols: 80,
+      rows: 24,
+      cwd: tempDir(),
+      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
+    });
     await app.waitFor("Ask anything");
     app.type("?");
     const screen = await app.waitFor("Keys and commands");
-    for (const want of ["send (steers a running turn)", "stop; twice: kill, or exit", "command palette", "approve once, always; deny", "shell command; slash command", "this sheet", "every key and command"]) {
+    for (const want of [
+      "send (steers a running turn)",
+      "stop; twice: kill, or exit",
+      "command palette",
+      "approve once, always; deny",
+      "shell command; slash command",
+      "this sheet",
+      "every key and command",
+    ]) {
       expect(screen).toContain(want);
     }
     expect(app.lines().every((l) => l.length <= 80)).toBe(true);
@@ -177,7 +204,12 @@ describe("the task list after one-shot runs", () => {
     server = await startMockServer(() => textReply("fine", { usage: { prompt: 1500, completion: 500 } }));
     const ws = tempDir();
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
-    for (const args of [["-p", "throwaway question"], ["-p", "throwaway question"], ["-p", "kept question"], ["-p", "and more", "--continue"]]) {
+    for (const args of [
+      ["-p", "throwaway question"],
+      ["-p", "throwaway question"],
+      ["-p", "kept question"],
+      ["-p", "and more", "--continue"],
+    ]) {
       const r = await runCli([...args, "-C", ws], { env });
       expect(r.code, r.stderr).toBe(0);
     }

@@ -22,7 +22,17 @@ afterEach(async () => {
 const pause = () => new Promise((r) => setTimeout(r, 100));
 
 function start(s: MockServer, ws: string, home: string, cols = 120, rows = 40): PtyApp {
-  return new PtyApp({ cols, rows, cwd: ws, env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model", NANOHERMES_HOME: home }) });
+  return new PtyApp({
+    cols,
+    rows,
+    cwd: ws,
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: s.url,
+      NANOHERMES_MODEL: "mock-model",
+      NANOHERMES_HOME: home,
+    }),
+  });
 }
 
 describe("MCP in the UI", () => {
@@ -31,10 +41,20 @@ describe("MCP in the UI", () => {
     const home = tempDir("nh-home-");
     // A server that takes 1.5 s to start (node waits, then runs the filesystem server).
     const fs = filesystemStdio(ws);
-    const slow = { command: process.execPath, args: ["-e", `setTimeout(() => { process.argv.splice(1, 0, ${JSON.stringify(fs.args[0])}); import(${JSON.stringify(fs.args[0])}); }, 1500)`, ws] };
+    const slow = {
+      command: process.execPath,
+      args: [
+        "-e",
+        `setTimeout(() => { process.argv.splice(1, 0, ${JSON.stringify(fs.args[0])}); import(${JSON.stringify(fs.args[0])}); }, 1500)`,
+        ws,
+      ],
+    };
     writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { files: slow } }));
     const target = join(ws, "via-mcp.txt");
-    server = await startMockServer([toolReply([{ name: "mcp__files__write_file", args: { path: target, content: "written by the MCP server\n" } }]), textReply("wrote it through MCP")]);
+    server = await startMockServer([
+      toolReply([{ name: "mcp__files__write_file", args: { path: target, content: "written by the MCP server\n" } }]),
+      textReply("wrote it through MCP"),
+    ]);
     app = start(server, ws, home);
     await app.waitFor("Ask anything");
     // The first frame came before the server could possibly be ready.
@@ -57,8 +77,14 @@ describe("MCP in the UI", () => {
     const ws = tempDir();
     const home = tempDir("nh-home-");
     mkdirSync(join(home, "skills", "notes"), { recursive: true });
-    writeFileSync(join(home, "skills", "notes", "SKILL.md"), "---\nname: notes\ndescription: Keep notes tidy\n---\nUse headings.\n");
-    writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { ghost: { command: "/nonexistent/mcp-ghost" } } }));
+    writeFileSync(
+      join(home, "skills", "notes", "SKILL.md"),
+      "---\nname: notes\ndescription: Keep notes tidy\n---\nUse headings.\n",
+    );
+    writeFileSync(
+      join(home, "config.json"),
+      JSON.stringify({ mcpServers: { ghost: { command: "/nonexistent/mcp-ghost" } } }),
+    );
     server = await startMockServer([textReply("no MCP needed")]);
     app = start(server, ws, home, 80, 24);
     await app.waitFor(/mcp 0\/1 failed/);

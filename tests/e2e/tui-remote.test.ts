@@ -6,7 +6,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
 import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
+import {
+  startMockServer,
+  textReply,
+  toolReply,
+  type MockServer,
+  type RecordedRequest,
+} from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
 let model: MockServer | undefined;
@@ -29,8 +35,10 @@ function lastMessage(req: RecordedRequest): { role: string; content: string } {
 async function scriptedModel(): Promise<MockServer> {
   return startMockServer((req) => {
     const last = lastMessage(req);
-    if (last.role === "tool") return textReply(`The long job is over. ${"Counting sheep. ".repeat(12)}ALLDONE.`, { tokensPerSecond: 60 });
-    if (last.content.includes("sleep")) return toolReply([{ name: "run_command", args: { command: "sleep 3; echo woke" } }]);
+    if (last.role === "tool")
+      return textReply(`The long job is over. ${"Counting sheep. ".repeat(12)}ALLDONE.`, { tokensPerSecond: 60 });
+    if (last.content.includes("sleep"))
+      return toolReply([{ name: "run_command", args: { command: "sleep 3; echo woke" } }]);
     return textReply(`Hello back: ${last.content}`);
   });
 }
@@ -122,7 +130,10 @@ describe("remote tasks in the local UI", () => {
     writeFileSync(token, "s3cret-token\n", { mode: 0o600 });
     writeFileSync(wrong, "not-it\n", { mode: 0o600 });
     daemon = await startDaemonProcess({ modelUrl: model.url, args: ["--daemon-token-file", token] });
-    await http(daemon.url, "/", { body: JSON.stringify({ prompt: "earlier remote question" }), headers: { Authorization: "Bearer s3cret-token", "X-Session-Id": "shared" } });
+    await http(daemon.url, "/", {
+      body: JSON.stringify({ prompt: "earlier remote question" }),
+      headers: { Authorization: "Bearer s3cret-token", "X-Session-Id": "shared" },
+    });
 
     const localHome = tempDir("nh-home-");
     const ws = tempDir("nh-ws-");

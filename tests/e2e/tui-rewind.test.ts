@@ -36,7 +36,13 @@ describe.each([
       textReply("shouted two"),
     ]);
     // -y: approval policy never, so neither call waits for a y.
-    app = new PtyApp({ cols, rows, cwd: ws, args: ["-y"], env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }) });
+    app = new PtyApp({
+      cols,
+      rows,
+      cwd: ws,
+      args: ["-y"],
+      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
+    });
     await app.waitFor("Ask anything");
     await app.typeSlowly("write the notes");
     app.type(keys.enter);
@@ -72,7 +78,9 @@ describe.each([
     // /rewind: both turns, newest first; turn 2, files only.
     await app.typeSlowly("/rewind");
     app.type(keys.enter);
-    screen = await app.waitFor((s) => s.includes("Rewind: go back to before a turn") && s.includes("2 turns, newest first"));
+    screen = await app.waitFor(
+      (s) => s.includes("Rewind: go back to before a turn") && s.includes("2 turns, newest first"),
+    );
     expect(screen).toMatch(/› 2 +shout two +1 file/);
     expect(screen).toMatch(/1 +write the notes +1 file/);
     expect(app.lines().every((l) => l.length <= cols)).toBe(true);

@@ -18,8 +18,17 @@ afterEach(async () => {
 const BOX = /[\u2500-\u257f]/;
 
 it("runs a turn with a tool call in the linear layout", async () => {
-  server = await startMockServer([toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]), textReply("made the file for you")]);
-  app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), args: ["--screen-reader"], env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }) });
+  server = await startMockServer([
+    toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
+    textReply("made the file for you"),
+  ]);
+  app = new PtyApp({
+    cols: 80,
+    rows: 24,
+    cwd: tempDir(),
+    args: ["--screen-reader"],
+    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
+  });
   await app.waitFor("Ask anything");
   // At 80 columns the other layout puts the task list beside the transcript; this one does not.
   expect(app.screen()).not.toMatch(/Tasks 1/);

@@ -23,7 +23,11 @@ describe.each([
   [50, 20],
 ])("the session picker at %ix%i", (cols, rows) => {
   it("a bare --resume lists the workspace's sessions; a search finds one; Enter opens it with its earlier turn", async () => {
-    server = await startMockServer([textReply("Pelican plan: three steps."), textReply("Walrus fixed."), textReply("Step one is done.")]);
+    server = await startMockServer([
+      textReply("Pelican plan: three steps."),
+      textReply("Walrus fixed."),
+      textReply("Step one is done."),
+    ]);
     const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
     const ws = tempDir();
     expect((await runCli(["-p", "plan the pelican migration", "-C", ws], { env })).code).toBe(0);
@@ -48,7 +52,9 @@ describe.each([
     await app.typeSlowly("do step one");
     app.type(keys.enter);
     await app.waitFor("Step one is done.");
-    const users = (server.requests[2]!.messages as ChatMessage[]).filter((m) => m.role === "user").map((m) => m.content);
+    const users = (server.requests[2]!.messages as ChatMessage[])
+      .filter((m) => m.role === "user")
+      .map((m) => m.content);
     expect(users).toEqual(["plan the pelican migration", "do step one"]);
     app.type(keys.ctrl("d"));
     expect(await app.exit()).toBe(0);

@@ -23,8 +23,17 @@ describe.each([
   [80, 24],
 ])("status at %ix%i", (cols, rows) => {
   it("keeps the stop hint while stopping, kills on the second Ctrl-C after 3 s, and clears stale hints", async () => {
-    server = await startMockServer([toolReply([{ name: "run_command", args: { command: "echo started; sleep 60; echo never-printed" } }]), textReply("after")]);
-    app = new PtyApp({ cols, rows, cwd: tempDir(), args: ["-y"], env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }) });
+    server = await startMockServer([
+      toolReply([{ name: "run_command", args: { command: "echo started; sleep 60; echo never-printed" } }]),
+      textReply("after"),
+    ]);
+    app = new PtyApp({
+      cols,
+      rows,
+      cwd: tempDir(),
+      args: ["-y"],
+      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
+    });
     await app.waitFor("Ask anything");
     app.type("run the long command");
     await app.waitFor(/run the long command/);

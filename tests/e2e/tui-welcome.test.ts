@@ -28,7 +28,12 @@ describe.each([
     const port = (server.address() as AddressInfo).port;
     try {
       // A proxy would catch any request that tried to leave; nothing is set up, so none should.
-      app = new PtyApp({ cols, rows, cwd: tempDir(), env: testEnv({ HTTPS_PROXY: `http://127.0.0.1:${port}`, HTTP_PROXY: `http://127.0.0.1:${port}` }) });
+      app = new PtyApp({
+        cols,
+        rows,
+        cwd: tempDir(),
+        env: testEnv({ HTTPS_PROXY: `http://127.0.0.1:${port}`, HTTP_PROXY: `http://127.0.0.1:${port}` }),
+      });
       let screen = await app.waitFor(/No model is set up yet/);
       expect(screen).toContain("OPENAI_API_KEY=sk-");
       expect(screen).toContain("ollama serve");

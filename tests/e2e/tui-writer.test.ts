@@ -15,7 +15,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const cursorHidden = (a: PtyApp) => (a.term as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core.coreService.isCursorHidden;
+const cursorHidden = (a: PtyApp) =>
+  (a.term as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core.coreService.isCursorHidden;
 
 describe.each([
   [120, 40],
@@ -23,7 +24,12 @@ describe.each([
 ])("the terminal writer at %ix%i", (cols, rows) => {
   it("puts the cursor after the typed text and streams without clearing the screen", async () => {
     server = await startMockServer([]);
-    app = new PtyApp({ cols, rows, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }) });
+    app = new PtyApp({
+      cols,
+      rows,
+      cwd: tempDir(),
+      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
+    });
     await app.waitFor("Ask anything");
     await app.typeSlowly("hello wor");
     await app.waitFor("hello wor");

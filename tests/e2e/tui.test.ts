@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 function start(s: MockServer, cols: number, rows: number, ws = tempDir()): PtyApp {
-  return new PtyApp({ cols, rows, cwd: ws, env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }) });
+  return new PtyApp({
+    cols,
+    rows,
+    cwd: ws,
+    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }),
+  });
 }
 
 /** Terminal state a user would notice after exit: main screen, cursor shown, modes off. */
@@ -104,7 +109,12 @@ describe("the UI", () => {
       return l[0]!.startsWith("NanoHermes") && l[19] === "" && /^› Ask anything/.test(l[17] ?? "");
     };
     await app.waitFor(settled);
-    expect(app.lines().slice(0, 19).every((l) => l.length <= 50)).toBe(true);
+    expect(
+      app
+        .lines()
+        .slice(0, 19)
+        .every((l) => l.length <= 50),
+    ).toBe(true);
     app.type("hi");
     app.type(keys.enter);
     await app.waitFor("resized fine");
@@ -132,8 +142,12 @@ describe("the UI", () => {
     await app.waitFor(/running/);
     // The first request must be the slow task's: "running" shows before its request is sent (the
     // session is saved and the sandbox probed first), so wait until the server has it.
-    for (const end = Date.now() + 10_000; server.requests.length === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-    expect(server.requests[0]?.messages.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining("slow one") });
+    for (const end = Date.now() + 10_000; server.requests.length === 0 && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 20));
+    expect(server.requests[0]?.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: expect.stringContaining("slow one"),
+    });
     app.type(keys.ctrl("n"));
     await app.waitFor(/Tasks 2/);
     app.type("quick one");
@@ -156,7 +170,10 @@ describe("the UI", () => {
     await app.waitFor("line three");
     app.type(keys.enter);
     await app.waitFor("got the paste");
-    expect(server.requests[0]!.messages.at(-1)).toMatchObject({ role: "user", content: "line one\nline two\nline three" });
+    expect(server.requests[0]!.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: "line one\nline two\nline three",
+    });
     // Keystrokes and Enter arriving in one read, as over a slow SSH link.
     app.type("fast typing\r");
     await app.waitFor("got the typed line");
@@ -169,7 +186,12 @@ describe("the UI", () => {
     for (const signal of ["SIGTERM", "SIGHUP"]) {
       server = await startMockServer([textReply("saved before exit")]);
       const home = tempDir("nh-home-");
-      app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }) });
+      app = new PtyApp({
+        cols: 80,
+        rows: 24,
+        cwd: tempDir(),
+        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }),
+      });
       await app.waitFor("Ask anything");
       app.type("remember me\r");
       await app.waitFor("saved before exit");

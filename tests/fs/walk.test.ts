@@ -101,24 +101,46 @@ describe("walk", () => {
   });
 
   it("skips .git and honours .git/info/exclude at the root", async () => {
-    await tree({ ".git/HEAD": "ref: x", ".git/info/exclude": "secret.txt\n", "secret.txt": "", "open.txt": "", "sub/.git": "gitdir: x" });
+    await tree({
+      ".git/HEAD": "ref: x",
+      ".git/info/exclude": "secret.txt\n",
+      "secret.txt": "",
+      "open.txt": "",
+      "sub/.git": "gitdir: x",
+    });
     expect(await paths(ws)).toEqual(["open.txt", "sub/"]);
   });
 
   it("applies the .gitignore files between the ignore root and a deeper walk root", async () => {
-    await tree({ ".gitignore": "*.gen.ts\n", "src/.gitignore": "/lib/tmp/\n", "src/lib/a.ts": "", "src/lib/a.gen.ts": "", "src/lib/tmp/x.ts": "" });
+    await tree({
+      ".gitignore": "*.gen.ts\n",
+      "src/.gitignore": "/lib/tmp/\n",
+      "src/lib/a.ts": "",
+      "src/lib/a.gen.ts": "",
+      "src/lib/tmp/x.ts": "",
+    });
     expect(await paths(join(ws, "src/lib"), { ignoreRoot: ws })).toEqual(["a.ts"]);
     // Without the ignore root only the walk root's own rules (none) apply.
     expect(await paths(join(ws, "src/lib"))).toEqual(["a.gen.ts", "a.ts", "tmp/", "tmp/x.ts"]);
   });
 
   it("walks a root that is itself ignored when asked for it by name", async () => {
-    await tree({ ".gitignore": "node_modules/\n*.md\n", "node_modules/pkg/index.js": "", "node_modules/pkg/README.md": "" });
+    await tree({
+      ".gitignore": "node_modules/\n*.md\n",
+      "node_modules/pkg/index.js": "",
+      "node_modules/pkg/README.md": "",
+    });
     expect(await paths(join(ws, "node_modules"), { ignoreRoot: ws })).toEqual(["pkg/", "pkg/index.js"]);
   });
 
   it("marks ignored entries with yieldIgnored and does not enter ignored directories", async () => {
-    await tree({ ".gitignore": "node_modules\n*.log\n", "node_modules/x/y.js": "", "a.log": "", "a.txt": "", ".git/HEAD": "" });
+    await tree({
+      ".gitignore": "node_modules\n*.log\n",
+      "node_modules/x/y.js": "",
+      "a.log": "",
+      "a.txt": "",
+      ".git/HEAD": "",
+    });
     const entries = await collect(ws, { yieldIgnored: true });
     expect(entries.map((e) => [e.path, e.ignored])).toEqual([
       [".git", true],

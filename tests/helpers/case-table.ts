@@ -27,16 +27,26 @@ function asCommand(raw: string): string {
 /** Every case in `dir`, in file and line order; throws on a malformed line so a typo cannot hide a case. */
 export function readCases(dir: string): Case[] {
   const cases: Case[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".tsv")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".tsv"))
+    .sort()) {
     readFileSync(join(dir, file), "utf8")
       .split("\n")
       .forEach((text, k) => {
         if (text.trim() === "" || text.startsWith("#")) return;
         const [head, raw, ...rest] = text.split("\t");
         const [verdict, rule] = (head ?? "").split(":");
-        if (!VERDICTS.has(verdict ?? "") || raw === undefined) throw new Error(`${file}:${k + 1}: malformed case ${JSON.stringify(text)}`);
+        if (!VERDICTS.has(verdict ?? "") || raw === undefined)
+          throw new Error(`${file}:${k + 1}: malformed case ${JSON.stringify(text)}`);
         const command = asCommand(raw);
-        cases.push({ file, line: k + 1, verdict: verdict as Case["verdict"], rule: rule ?? null, command, comment: rest.join("\t").replace(/^#\s*/, "") });
+        cases.push({
+          file,
+          line: k + 1,
+          verdict: verdict as Case["verdict"],
+          rule: rule ?? null,
+          command,
+          comment: rest.join("\t").replace(/^#\s*/, ""),
+        });
       });
   }
   return cases;

@@ -69,7 +69,11 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
 }
 
 /** Resolves once `predicate` holds for the text the child wrote to stdout or stderr so far. */
-export function waitForOutput(child: ChildProcess, predicate: (all: string) => boolean, timeoutMs = 10_000): Promise<void> {
+export function waitForOutput(
+  child: ChildProcess,
+  predicate: (all: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     let all = "";
     const timer = setTimeout(() => reject(new Error(`timed out waiting for output; got: ${all}`)), timeoutMs);

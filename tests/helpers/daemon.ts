@@ -33,12 +33,29 @@ export interface DaemonStart {
 export async function startDaemonProcess(opts: DaemonStart): Promise<RunningDaemonProcess> {
   const home = opts.home ?? tempDir("nh-home-");
   const workspace = opts.workspace ?? tempDir("nh-ws-");
-  const sessionDir = opts.sessionDir === null ? join(home, "daemon-sessions") : (opts.sessionDir ?? join(tempDir("nh-sessions-"), "sessions"));
+  const sessionDir =
+    opts.sessionDir === null
+      ? join(home, "daemon-sessions")
+      : (opts.sessionDir ?? join(tempDir("nh-sessions-"), "sessions"));
   const socket = opts.socket ?? join(home, "daemon.sock");
   const env = testEnv({ NANOHERMES_HOME: home, OPENAI_API_KEY: "sk-test", ...opts.env });
   const child = startCli(
     // A test that passes --session (the seed's form) chooses the folder that way.
-    ["--daemon", "--daemon-port", "0", "--base-url", opts.modelUrl, "-C", workspace, ...(opts.args?.includes("--session") || opts.sessionDir === null ? [] : ["--session-dir", sessionDir]), "--daemon-socket", socket, "--sandbox", "off", ...(opts.args ?? [])],
+    [
+      "--daemon",
+      "--daemon-port",
+      "0",
+      "--base-url",
+      opts.modelUrl,
+      "-C",
+      workspace,
+      ...(opts.args?.includes("--session") || opts.sessionDir === null ? [] : ["--session-dir", sessionDir]),
+      "--daemon-socket",
+      socket,
+      "--sandbox",
+      "off",
+      ...(opts.args ?? []),
+    ],
     { env, cwd: workspace },
   );
   let stderr = "";
@@ -100,9 +117,15 @@ export interface RequestOptions {
 }
 
 /** Where and how to send: TCP to `target`'s host and port, or the Unix socket. */
-function requestOptions(target: string, path: string, opts: RequestOptions, headers: Record<string, string>): RequestOptionsOf {
+function requestOptions(
+  target: string,
+  path: string,
+  opts: RequestOptions,
+  headers: Record<string, string>,
+): RequestOptionsOf {
   const base = new URL(target);
-  const length = opts.body !== undefined && !opts.chunked ? { "Content-Length": String(Buffer.byteLength(opts.body)) } : {};
+  const length =
+    opts.body !== undefined && !opts.chunked ? { "Content-Length": String(Buffer.byteLength(opts.body)) } : {};
   return {
     ...(opts.socketPath ? { socketPath: opts.socketPath } : { host: base.hostname, port: base.port }),
     path,
@@ -114,24 +137,21 @@ function requestOptions(target: string, path: string, opts: RequestOptions, head
 /** One HTTP request; `target` is the daemon's URL (or any URL on it) and `path` the request path. */
 export function http(target: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      requestOptions(target, path, opts, {}),
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => {
-          let json: unknown = null;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on("error", reject);
-      },
-    );
+    const req = request(requestOptions(target, path, opts, {}), (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => {
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on("error", reject);
+    });
     req.on("error", reject);
     if (opts.body !== undefined) {
       if (opts.chunked) {
@@ -157,51 +177,55 @@ export interface EventStream {
 /** Opens an SSE request (GET /events or POST /turns) and collects its messages. */
 export function openEvents(target: string, path: string, opts: RequestOptions = {}): Promise<EventStream> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      requestOptions(target, path, opts, { Accept: "text/event-stream" }),
-      (res) => {
-        const parser = new SseParser();
-        const waiters: { pred: (e: WireJson) => boolean; done: (e: WireJson) => void }[] = [];
-        let endedResolve: () => void = () => {};
-        const stream: EventStream = {
-          messages: [],
-          events: [],
-          status: res.statusCode ?? 0,
-          ended: new Promise((r) => (endedResolve = r)),
-          waitFor: (pred, timeoutMs = 15_000) => {
-            const found = stream.events.find(pred);
-            if (found) return Promise.resolve(found);
-            return new Promise((done, fail) => {
-              const timer = setTimeout(() => fail(new Error(`no matching event in ${timeoutMs} ms; got ${stream.events.map((e) => e.type).join(", ")}`)), timeoutMs);
-              waiters.push({ pred, done: (e) => (clearTimeout(timer), done(e)) });
-            });
-          },
-          close: () => req.destroy(),
-        };
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          for (const message of parser.feed(chunk)) {
-            stream.messages.push(message);
-            // The daemon's catch-up mark is not a bus event.
-            if (message.event === "ready") continue;
-            let event: WireJson = null;
-            try {
-              event = JSON.parse(message.data);
-            } catch {
-              continue;
-            }
-            stream.events.push(event);
-            for (const w of [...waiters]) if (w.pred(event)) {
+    const req = request(requestOptions(target, path, opts, { Accept: "text/event-stream" }), (res) => {
+      const parser = new SseParser();
+      const waiters: { pred: (e: WireJson) => boolean; done: (e: WireJson) => void }[] = [];
+      let endedResolve: () => void = () => {};
+      const stream: EventStream = {
+        messages: [],
+        events: [],
+        status: res.statusCode ?? 0,
+        ended: new Promise((r) => (endedResolve = r)),
+        waitFor: (pred, timeoutMs = 15_000) => {
+          const found = stream.events.find(pred);
+          if (found) return Promise.resolve(found);
+          return new Promise((done, fail) => {
+            const timer = setTimeout(
+              () =>
+                fail(
+                  new Error(`no matching event in ${timeoutMs} ms; got ${stream.events.map((e) => e.type).join(", ")}`),
+                ),
+              timeoutMs,
+            );
+            waiters.push({ pred, done: (e) => (clearTimeout(timer), done(e)) });
+          });
+        },
+        close: () => req.destroy(),
+      };
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        for (const message of parser.feed(chunk)) {
+          stream.messages.push(message);
+          // The daemon's catch-up mark is not a bus event.
+          if (message.event === "ready") continue;
+          let event: WireJson = null;
+          try {
+            event = JSON.parse(message.data);
+          } catch {
+            continue;
+          }
+          stream.events.push(event);
+          for (const w of [...waiters])
+            if (w.pred(event)) {
               waiters.splice(waiters.indexOf(w), 1);
               w.done(event);
             }
-          }
-        });
-        res.on("end", () => endedResolve());
-        res.on("close", () => endedResolve());
-        resolve(stream);
-      },
-    );
+        }
+      });
+      res.on("end", () => endedResolve());
+      res.on("close", () => endedResolve());
+      resolve(stream);
+    });
     req.on("error", reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();

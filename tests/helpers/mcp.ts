@@ -9,7 +9,10 @@ export const everythingJs = join(modules, "server-everything/dist/index.js");
 export const filesystemJs = join(modules, "server-filesystem/dist/index.js");
 
 /** Config for the everything server over stdio; `marker` is an extra argument to find (and kill) it by. */
-export const everythingStdio = (marker = "nh-test") => ({ command: process.execPath, args: [everythingJs, "stdio", marker] });
+export const everythingStdio = (marker = "nh-test") => ({
+  command: process.execPath,
+  args: [everythingJs, "stdio", marker],
+});
 export const filesystemStdio = (dir: string) => ({ command: process.execPath, args: [filesystemJs, dir] });
 
 export async function freePort(): Promise<number> {
@@ -24,9 +27,14 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the everything server over HTTP (`streamableHttp` or `sse`); resolves once it listens. */
-export async function startEverythingHttp(transport: "streamableHttp" | "sse"): Promise<{ url: string; child: ChildProcess; close(): void }> {
+export async function startEverythingHttp(
+  transport: "streamableHttp" | "sse",
+): Promise<{ url: string; child: ChildProcess; close(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [everythingJs, transport], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [everythingJs, transport], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await new Promise<void>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`everything ${transport} did not start`)), 15_000);
     const onData = (chunk: Buffer) => {

@@ -2,7 +2,13 @@
 // tests can trust that it speaks the Messages wire format the real API speaks.
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AnthropicMock, type AnthropicResponder, startAnthropicMock, textReply, toolReply } from "./mock-anthropic.js";
+import {
+  type AnthropicMock,
+  type AnthropicResponder,
+  startAnthropicMock,
+  textReply,
+  toolReply,
+} from "./mock-anthropic.js";
 
 let server: AnthropicMock | undefined;
 
@@ -36,7 +42,14 @@ describe("mock-anthropic server", () => {
   it("splits tool_use input across input_json_delta events and keeps thinking signatures", async () => {
     const args = { path: "src/index.ts", note: "a longer string so it spans several chunks" };
     const { client } = await start([
-      { ...toolReply([{ name: "read_file", args }, { name: "ls", args: { dir: "." } }]), thinking: [{ text: "let me look", signature: "SIG+/=" }], redacted: ["opaque"] },
+      {
+        ...toolReply([
+          { name: "read_file", args },
+          { name: "ls", args: { dir: "." } },
+        ]),
+        thinking: [{ text: "let me look", signature: "SIG+/=" }],
+        redacted: ["opaque"],
+      },
     ]);
     const stream = client.messages.stream({ model: "m", max_tokens: 100, messages: user });
     const jsonPieces: string[] = [];
@@ -53,13 +66,24 @@ describe("mock-anthropic server", () => {
 
   it("sends event: lines in the API's order, with a ping", async () => {
     const { mock } = await start([textReply("hey")]);
-    const res = await fetch(`${mock.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: user }) });
+    const res = await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: user }),
+    });
     const text = await res.text();
     const names = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => {
       expect((JSON.parse(m[2]!) as { type: string }).type).toBe(m[1]);
       return m[1];
     });
-    expect(names).toEqual(["message_start", "content_block_start", "ping", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+    expect(names).toEqual([
+      "message_start",
+      "content_block_start",
+      "ping",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
   });
 
   it("answers a non-streamed request with a whole message", async () => {
@@ -70,7 +94,11 @@ describe("mock-anthropic server", () => {
   });
 
   it("sends errors in the API's shape: 429 with retry-after, 529 overloaded, and an error event mid-stream", async () => {
-    const { client } = await start([{ status: 429, headers: { "retry-after": "3" } }, { status: 529 }, { ...textReply("never seen in full"), errorAfterEvents: { after: 2, type: "overloaded_error" } }]);
+    const { client } = await start([
+      { status: 429, headers: { "retry-after": "3" } },
+      { status: 529 },
+      { ...textReply("never seen in full"), errorAfterEvents: { after: 2, type: "overloaded_error" } },
+    ]);
     const e1 = await client.messages.create({ model: "m", max_tokens: 10, messages: user }).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(Anthropic.RateLimitError);
     expect((e1 as InstanceType<typeof Anthropic.APIError>).headers?.get("retry-after")).toBe("3");
@@ -90,9 +118,17 @@ describe("mock-anthropic server", () => {
   it("refuses what the real API refuses: roles that do not alternate, and a fifth cache breakpoint", async () => {
     const { client } = await start([textReply("unused"), textReply("unused")]);
     const twice = [user[0]!, user[0]!];
-    await expect(client.messages.create({ model: "m", max_tokens: 10, messages: twice })).rejects.toMatchObject({ status: 400, type: "invalid_request_error" });
+    await expect(client.messages.create({ model: "m", max_tokens: 10, messages: twice })).rejects.toMatchObject({
+      status: 400,
+      type: "invalid_request_error",
+    });
     const marked = { type: "text" as const, text: "x", cache_control: { type: "ephemeral" as const } };
-    const five = { model: "m", max_tokens: 10, system: [marked, marked], messages: [{ role: "user" as const, content: [marked, marked, marked] }] };
+    const five = {
+      model: "m",
+      max_tokens: 10,
+      system: [marked, marked],
+      messages: [{ role: "user" as const, content: [marked, marked, marked] }],
+    };
     await expect(client.messages.create(five)).rejects.toMatchObject({ status: 400 });
   });
 
@@ -103,7 +139,9 @@ describe("mock-anthropic server", () => {
       { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "t1", name: "ls", input: {} }] },
       { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "t1", content: "x" }] },
     ];
-    const err = await client.messages.create({ model: "m", max_tokens: 5000, thinking: { type: "enabled", budget_tokens: 2000 }, messages: loop }).catch((e: unknown) => e);
+    const err = await client.messages
+      .create({ model: "m", max_tokens: 5000, thinking: { type: "enabled", budget_tokens: 2000 }, messages: loop })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 400, type: "invalid_request_error" });
     expect(String((err as Error).message)).toMatch(/must start with a thinking block/);
   });

@@ -32,7 +32,10 @@ export interface AnthropicReply extends Omit<CompletionReply, "usage"> {
 }
 
 export type AnthropicScripted = AnthropicReply | ErrorReply | RawReply;
-export type AnthropicScriptFn = (req: AnthropicRequest, index: number) => AnthropicScripted | Promise<AnthropicScripted>;
+export type AnthropicScriptFn = (
+  req: AnthropicRequest,
+  index: number,
+) => AnthropicScripted | Promise<AnthropicScripted>;
 export type AnthropicResponder = AnthropicScripted | AnthropicScriptFn;
 
 export interface AnthropicRequest {
@@ -78,7 +81,11 @@ const STATUS_TYPES: Record<number, string> = {
 
 /** The API's error body: {"type":"error","error":{"type","message"},"request_id"}. */
 export function anthropicError(status: number, message = `mock error ${status}`): unknown {
-  return { type: "error", error: { type: STATUS_TYPES[status] ?? "api_error", message }, request_id: `req_mock${next()}` };
+  return {
+    type: "error",
+    error: { type: STATUS_TYPES[status] ?? "api_error", message },
+    request_id: `req_mock${next()}`,
+  };
 }
 
 export async function startAnthropicMock(script: AnthropicResponder[] | AnthropicScriptFn): Promise<AnthropicMock> {
@@ -88,7 +95,8 @@ export async function startAnthropicMock(script: AnthropicResponder[] | Anthropi
   const cached = new Set<string>();
   const http = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, anthropicError(500, `mock server failed: ${String(err)}`));
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 500, anthropicError(500, `mock server failed: ${String(err)}`));
       else res.destroy();
     });
   });
@@ -109,7 +117,8 @@ export async function startAnthropicMock(script: AnthropicResponder[] | Anthropi
     });
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "POST" || path !== "/v1/messages") return sendJson(res, 404, anthropicError(404, `mock: no route for ${req.method} ${path}`));
+    if (req.method !== "POST" || path !== "/v1/messages")
+      return sendJson(res, 404, anthropicError(404, `mock: no route for ${req.method} ${path}`));
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -135,12 +144,15 @@ export async function startAnthropicMock(script: AnthropicResponder[] | Anthropi
     mock.requests.push(recorded);
     const responder = queue.shift() ?? fallback;
     let reply: AnthropicScripted;
-    if (responder === undefined) reply = { status: 500, body: anthropicError(500, `mock script exhausted (no reply for request #${index + 1})`) };
+    if (responder === undefined)
+      reply = { status: 500, body: anthropicError(500, `mock script exhausted (no reply for request #${index + 1})`) };
     else if (typeof responder === "function") reply = await responder(recorded, index);
     else reply = responder;
     if (reply.delayMs !== undefined && !(await sleep(reply.delayMs, ctx.signal))) return;
     if ("raw" in reply) {
-      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? (recorded.stream ? "text/event-stream" : "application/json") });
+      res.writeHead(reply.status ?? 200, {
+        "content-type": reply.contentType ?? (recorded.stream ? "text/event-stream" : "application/json"),
+      });
       res.end(reply.raw);
     } else if ("status" in reply) {
       sendJson(res, reply.status, reply.body ?? anthropicError(reply.status), reply.headers);
@@ -181,24 +193,29 @@ function validate(body: Record<string, unknown>): string | null {
   let breakpoints = countBreakpoints(body.system) + countBreakpoints(body.tools);
   for (const [i, m] of messages.entries()) {
     if (!isRecord(m)) return `messages.${i}: not an object`;
-    if (i === 0 && m.role !== "user") return "messages: first message must use the \"user\" role";
+    if (i === 0 && m.role !== "user") return 'messages: first message must use the "user" role';
     if (m.role === prev) return `messages: roles must alternate between "user" and "assistant" (messages.${i})`;
     prev = String(m.role);
     breakpoints += countBreakpoints(m.content);
     if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) if (isRecord(b) && b.type === "text" && String(b.text).trim() === "") return `messages.${i}: text content blocks must contain non-whitespace text`;
+    for (const b of m.content)
+      if (isRecord(b) && b.type === "text" && String(b.text).trim() === "")
+        return `messages.${i}: text content blocks must contain non-whitespace text`;
   }
   if (breakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`;
   const thinking = body.thinking;
   if (isRecord(thinking) && thinking.type === "enabled") {
     const budget = Number(thinking.budget_tokens);
-    if (!(budget >= 1024 && budget < Number(body.max_tokens))) return "thinking.budget_tokens: must be at least 1024 and less than max_tokens";
-    if (body.temperature !== undefined && body.temperature !== 1) return "temperature may only be set to 1 when thinking is enabled";
+    if (!(budget >= 1024 && budget < Number(body.max_tokens)))
+      return "thinking.budget_tokens: must be at least 1024 and less than max_tokens";
+    if (body.temperature !== undefined && body.temperature !== 1)
+      return "temperature may only be set to 1 when thinking is enabled";
     // Within a tool loop, the assistant step must come back with its thinking first.
     const last = messages[messages.length - 1] as Record<string, unknown>;
     const step = messages[messages.length - 2] as Record<string, unknown> | undefined;
     const inLoop = Array.isArray(last.content) && last.content.some((b) => isRecord(b) && b.type === "tool_result");
-    const first = step && Array.isArray(step.content) ? (step.content[0] as Record<string, unknown> | undefined) : undefined;
+    const first =
+      step && Array.isArray(step.content) ? (step.content[0] as Record<string, unknown> | undefined) : undefined;
     if (inLoop && step?.role === "assistant" && first?.type !== "thinking" && first?.type !== "redacted_thinking") {
       return `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
     }
@@ -216,8 +233,12 @@ function countBreakpoints(v: unknown): number {
  * to each breakpoint is written; the longest prefix written by an earlier request is read.
  */
 function simulateCache(body: Record<string, unknown>, cached: Set<string>): AnthropicRequest["cache"] {
-  const blocks: unknown[] = [...asArray(body.tools), ...(typeof body.system === "string" ? [body.system] : asArray(body.system))];
-  for (const m of asArray(body.messages)) if (isRecord(m)) blocks.push(...(Array.isArray(m.content) ? m.content : [m.content]));
+  const blocks: unknown[] = [
+    ...asArray(body.tools),
+    ...(typeof body.system === "string" ? [body.system] : asArray(body.system)),
+  ];
+  for (const m of asArray(body.messages))
+    if (isRecord(m)) blocks.push(...(Array.isArray(m.content) ? m.content : [m.content]));
   const strip = (b: unknown) => (isRecord(b) ? JSON.stringify({ ...b, cache_control: undefined }) : JSON.stringify(b));
   let prefix = "";
   let read = 0;
@@ -247,19 +268,48 @@ interface Resolved {
   content: string;
   calls: { id: string; name: string; arguments: string }[];
   stop: string;
-  usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number };
+  usage: {
+    input_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+    output_tokens: number;
+  };
 }
 
 function resolve(reply: AnthropicReply, req: AnthropicRequest, index: number): Resolved {
-  const thinking = [...(reply.reasoning ? [{ text: reply.reasoning }] : []), ...(reply.thinking ?? [])].map((t, i) => ({ text: t.text, signature: "signature" in t && t.signature ? t.signature : `sig-${index + 1}-${i}` }));
-  const calls = (reply.toolCalls ?? []).map((c) => ({ id: c.id ?? `toolu_mock${next()}`, name: c.name, arguments: c.arguments }));
+  const thinking = [...(reply.reasoning ? [{ text: reply.reasoning }] : []), ...(reply.thinking ?? [])].map((t, i) => ({
+    text: t.text,
+    signature: "signature" in t && t.signature ? t.signature : `sig-${index + 1}-${i}`,
+  }));
+  const calls = (reply.toolCalls ?? []).map((c) => ({
+    id: c.id ?? `toolu_mock${next()}`,
+    name: c.name,
+    arguments: c.arguments,
+  }));
   const content = reply.content ?? "";
   const output = Math.max(1, Math.ceil((content.length + calls.reduce((n, c) => n + c.arguments.length, 0)) / 4));
   const u = reply.usage;
   const usage = u
-    ? { input_tokens: u.prompt, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheWrite ?? 0, output_tokens: u.completion }
-    : { input_tokens: Math.max(0, req.cache.total - req.cache.read - req.cache.write), cache_read_input_tokens: req.cache.read, cache_creation_input_tokens: req.cache.write, output_tokens: output };
-  return { thinking, redacted: reply.redacted ?? [], content, calls, stop: reply.stopReason ?? (calls.length ? "tool_use" : "end_turn"), usage };
+    ? {
+        input_tokens: u.prompt,
+        cache_read_input_tokens: u.cacheRead ?? 0,
+        cache_creation_input_tokens: u.cacheWrite ?? 0,
+        output_tokens: u.completion,
+      }
+    : {
+        input_tokens: Math.max(0, req.cache.total - req.cache.read - req.cache.write),
+        cache_read_input_tokens: req.cache.read,
+        cache_creation_input_tokens: req.cache.write,
+        output_tokens: output,
+      };
+  return {
+    thinking,
+    redacted: reply.redacted ?? [],
+    content,
+    calls,
+    stop: reply.stopReason ?? (calls.length ? "tool_use" : "end_turn"),
+    usage,
+  };
 }
 
 function wholeMessage(reply: AnthropicReply, req: AnthropicRequest, index: number): unknown {
@@ -268,9 +318,23 @@ function wholeMessage(reply: AnthropicReply, req: AnthropicRequest, index: numbe
     ...r.thinking.map((t) => ({ type: "thinking", thinking: t.text, signature: t.signature })),
     ...r.redacted.map((data) => ({ type: "redacted_thinking", data })),
     ...(r.content ? [{ type: "text", text: r.content }] : []),
-    ...r.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: JSON.parse(c.arguments || "{}") as unknown })),
+    ...r.calls.map((c) => ({
+      type: "tool_use",
+      id: c.id,
+      name: c.name,
+      input: JSON.parse(c.arguments || "{}") as unknown,
+    })),
   ];
-  return { id: `msg_mock${index + 1}`, type: "message", role: "assistant", model: req.model, content, stop_reason: r.stop, stop_sequence: null, usage: r.usage };
+  return {
+    id: `msg_mock${index + 1}`,
+    type: "message",
+    role: "assistant",
+    model: req.model,
+    content,
+    stop_reason: r.stop,
+    stop_sequence: null,
+    usage: r.usage,
+  };
 }
 
 /** The event sequence of a streamed message, as the API sends it. */
@@ -280,13 +344,23 @@ function plan(reply: AnthropicReply, req: AnthropicRequest, index: number): { ev
   const out: { event: string; data: unknown }[] = [];
   const ev = (event: string, data: Record<string, unknown>) => out.push({ event, data: { type: event, ...data } });
   ev("message_start", {
-    message: { id: `msg_mock${index + 1}`, type: "message", role: "assistant", model: req.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...r.usage, output_tokens: 1 } },
+    message: {
+      id: `msg_mock${index + 1}`,
+      type: "message",
+      role: "assistant",
+      model: req.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...r.usage, output_tokens: 1 },
+    },
   });
   let i = 0;
   for (const t of r.thinking) {
     ev("content_block_start", { index: i, content_block: { type: "thinking", thinking: "", signature: "" } });
     if (i === 0) ev("ping", {});
-    for (const piece of split(t.text, size)) ev("content_block_delta", { index: i, delta: { type: "thinking_delta", thinking: piece } });
+    for (const piece of split(t.text, size))
+      ev("content_block_delta", { index: i, delta: { type: "thinking_delta", thinking: piece } });
     ev("content_block_delta", { index: i, delta: { type: "signature_delta", signature: t.signature } });
     ev("content_block_stop", { index: i++ });
   }
@@ -297,7 +371,8 @@ function plan(reply: AnthropicReply, req: AnthropicRequest, index: number): { ev
   if (r.content) {
     ev("content_block_start", { index: i, content_block: { type: "text", text: "" } });
     if (i === 0) ev("ping", {});
-    for (const piece of split(r.content, size)) ev("content_block_delta", { index: i, delta: { type: "text_delta", text: piece } });
+    for (const piece of split(r.content, size))
+      ev("content_block_delta", { index: i, delta: { type: "text_delta", text: piece } });
     ev("content_block_stop", { index: i++ });
   }
   for (const c of r.calls) {
@@ -305,17 +380,25 @@ function plan(reply: AnthropicReply, req: AnthropicRequest, index: number): { ev
     // The API opens with an empty partial_json, then fragments the input arbitrarily (at least two pieces here).
     ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: "" } });
     const argSize = c.arguments.length > 1 ? Math.min(size, Math.ceil(c.arguments.length / 2)) : size;
-    for (const piece of split(c.arguments, argSize)) ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: piece } });
+    for (const piece of split(c.arguments, argSize))
+      ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: piece } });
     ev("content_block_stop", { index: i++ });
   }
-  ev("message_delta", { delta: { stop_reason: r.stop, stop_sequence: null }, usage: { output_tokens: r.usage.output_tokens } });
+  ev("message_delta", {
+    delta: { stop_reason: r.stop, stop_sequence: null },
+    usage: { output_tokens: r.usage.output_tokens },
+  });
   ev("message_stop", {});
   return out;
 }
 
 async function stream(ctx: Ctx, reply: AnthropicReply, req: AnthropicRequest, index: number): Promise<void> {
   const events = plan(reply, req, index);
-  ctx.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_mock${index + 1}` });
+  ctx.res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "request-id": `req_mock${index + 1}`,
+  });
   ctx.res.flushHeaders();
   for (const [i, e] of events.entries()) {
     if (reply.dropAfterEvents === i) {
@@ -326,7 +409,10 @@ async function stream(ctx: Ctx, reply: AnthropicReply, req: AnthropicRequest, in
     if (reply.hangAfterEvents === i) return;
     if (reply.errorAfterEvents?.after === i) {
       const { type, message } = reply.errorAfterEvents;
-      await write(ctx, `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message: message ?? type } })}\n\n`);
+      await write(
+        ctx,
+        `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message: message ?? type } })}\n\n`,
+      );
       ctx.res.end();
       return;
     }

@@ -18,7 +18,14 @@ export async function startModelsServer(ids: string[], opts: { status?: number }
     requests.push({ path, headers: { ...req.headers } });
     const ok = req.method === "GET" && /\/models(\?|$)/.test(path);
     const status = ok ? (opts.status ?? 200) : 404;
-    const body = status === 200 ? { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })), has_more: false } : { error: { message: `mock ${status}` } };
+    const body =
+      status === 200
+        ? {
+            object: "list",
+            data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })),
+            has_more: false,
+          }
+        : { error: { message: `mock ${status}` } };
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -46,7 +46,13 @@ describe("mock-openai server", () => {
   it("splits tool-call arguments across chunks that reassemble to valid JSON", async () => {
     const args = { path: "src/index.ts", offset: 10, note: "a longer string so it spans chunks" };
     const { mock, client } = await start([
-      toolReply([{ name: "read_file", args }, { name: "ls", args: { dir: "." } }], { reasoning: "think first" }),
+      toolReply(
+        [
+          { name: "read_file", args },
+          { name: "ls", args: { dir: "." } },
+        ],
+        { reasoning: "think first" },
+      ),
     ]);
     const stream = await client.chat.completions.create({
       model: "m",
@@ -82,7 +88,10 @@ describe("mock-openai server", () => {
   });
 
   it("sends a usage chunk only when include_usage is requested", async () => {
-    const { client } = await start([textReply("abcdefgh"), textReply("abcdefgh", { usage: { prompt: 7, completion: 3 } })]);
+    const { client } = await start([
+      textReply("abcdefgh"),
+      textReply("abcdefgh", { usage: { prompt: 7, completion: 3 } }),
+    ]);
     const usages: unknown[] = [];
     for await (const chunk of await client.chat.completions.create({ model: "m", messages: user, stream: true })) {
       if (chunk.usage) usages.push(chunk.usage);
@@ -125,7 +134,10 @@ describe("mock-openai server", () => {
   });
 
   it("sends raw malformed output verbatim", async () => {
-    const { client } = await start([{ raw: "data: {not json\n\n" }, { raw: "<html>oops</html>", contentType: "text/html" }]);
+    const { client } = await start([
+      { raw: "data: {not json\n\n" },
+      { raw: "<html>oops</html>", contentType: "text/html" },
+    ]);
     const stream = await client.chat.completions.create({ model: "m", messages: user, stream: true });
     await expect(
       (async () => {

@@ -312,7 +312,11 @@ export interface ResolvedReply {
 }
 
 export function resolveReply(reply: CompletionReply, rawBody: string): ResolvedReply {
-  const calls = (reply.toolCalls ?? []).map((c) => ({ id: c.id ?? nextCallId(), name: c.name, arguments: c.arguments }));
+  const calls = (reply.toolCalls ?? []).map((c) => ({
+    id: c.id ?? nextCallId(),
+    name: c.name,
+    arguments: c.arguments,
+  }));
   const content = reply.content ?? "";
   const argsChars = calls.reduce((n, c) => n + c.arguments.length, 0);
   const prompt = reply.usage?.prompt ?? Math.max(1, Math.ceil(rawBody.length / 4));
@@ -404,7 +408,12 @@ async function streamCompletion(
   ctx.res.flushHeaders();
   const drop = reply.dropAfterChunks;
   // An endless stream never reaches the finish chunk: everything from it on is replaced.
-  const planned = reply.endless ? chunks.slice(0, chunks.findIndex((c) => chunkFinishes(c))) : chunks;
+  const planned = reply.endless
+    ? chunks.slice(
+        0,
+        chunks.findIndex((c) => chunkFinishes(c)),
+      )
+    : chunks;
   for (const [i, c] of planned.entries()) {
     if (drop !== undefined && i >= drop) return dropConnection(ctx);
     if (reply.trickleAfterChunks === i) return trickle(ctx, reply.keepAliveMs ?? 20);
@@ -435,7 +444,8 @@ export async function trickle(ctx: RequestCtx, everyMs: number): Promise<void> {
 /** Content (or tool-call arguments) forever, each write awaited (the client's reading paces it). */
 async function endlessStream(ctx: RequestCtx, reply: CompletionReply, head: Record<string, unknown>): Promise<void> {
   const piece = "x".repeat(Math.max(1, reply.chunkSize ?? 4096));
-  const delta = reply.endless === "arguments" ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { content: piece };
+  const delta =
+    reply.endless === "arguments" ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { content: piece };
   const line = `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
   while (await write(ctx, line)) {
     // Lets the event loop see a client disconnect between writes.
@@ -503,7 +513,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });

@@ -21,7 +21,12 @@ const input = [{ role: "user" as const, content: "hi" }];
 
 describe("mock-openai server, Responses API", () => {
   it("streams the real event sequence for a text answer, with usage at the end", async () => {
-    const { mock, client } = await start([textReply("Hello from the mock model!", { chunkSize: 5, usage: { prompt: 40, completion: 9, cached: 32, reasoning: 3 } })]);
+    const { mock, client } = await start([
+      textReply("Hello from the mock model!", {
+        chunkSize: 5,
+        usage: { prompt: 40, completion: 9, cached: 32, reasoning: 3 },
+      }),
+    ]);
     const types: string[] = [];
     let text = "";
     const seqs: number[] = [];
@@ -32,7 +37,12 @@ describe("mock-openai server, Responses API", () => {
       if (event.type === "response.completed") {
         expect(event.response.status).toBe("completed");
         expect(event.response.output_text).toBeUndefined(); // a convenience the SDK adds only to whole responses
-        expect(event.response.usage).toMatchObject({ input_tokens: 40, output_tokens: 9, input_tokens_details: { cached_tokens: 32 }, output_tokens_details: { reasoning_tokens: 3 } });
+        expect(event.response.usage).toMatchObject({
+          input_tokens: 40,
+          output_tokens: 9,
+          input_tokens_details: { cached_tokens: 32 },
+          output_tokens_details: { reasoning_tokens: 3 },
+        });
       }
     }
     expect(text).toBe("Hello from the mock model!");
@@ -54,18 +64,36 @@ describe("mock-openai server, Responses API", () => {
   it("builds a final response the SDK's stream helper accepts: reasoning with encrypted content, then calls with split arguments", async () => {
     const args = { path: "src/index.ts", note: "a longer string so it spans chunks" };
     const { client } = await start([
-      toolReply([{ id: "call_a", name: "read_file", args }, { id: "call_b", name: "ls", args: { dir: "." } }], { reasoning: "think first", encryptedReasoning: "ENC-1" }),
+      toolReply(
+        [
+          { id: "call_a", name: "read_file", args },
+          { id: "call_b", name: "ls", args: { dir: "." } },
+        ],
+        { reasoning: "think first", encryptedReasoning: "ENC-1" },
+      ),
     ]);
-    const stream = client.responses.stream({ model: "m", input, store: false, include: ["reasoning.encrypted_content"], tools: [{ type: "function", name: "read_file", parameters: { type: "object" }, strict: false }] });
+    const stream = client.responses.stream({
+      model: "m",
+      input,
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      tools: [{ type: "function", name: "read_file", parameters: { type: "object" }, strict: false }],
+    });
     const pieces = new Map<number, number>();
     let summary = "";
-    stream.on("response.function_call_arguments.delta", (e) => pieces.set(e.output_index, (pieces.get(e.output_index) ?? 0) + 1));
+    stream.on("response.function_call_arguments.delta", (e) =>
+      pieces.set(e.output_index, (pieces.get(e.output_index) ?? 0) + 1),
+    );
     stream.on("response.reasoning_summary_text.delta", (e) => (summary += e.delta));
     const final = await stream.finalResponse();
     expect(summary).toBe("think first");
     expect(final.output.map((o) => o.type)).toEqual(["reasoning", "function_call", "function_call"]);
     const [reasoning, a, b] = final.output;
-    expect(reasoning).toMatchObject({ type: "reasoning", encrypted_content: "ENC-1", summary: [{ type: "summary_text", text: "think first" }] });
+    expect(reasoning).toMatchObject({
+      type: "reasoning",
+      encrypted_content: "ENC-1",
+      summary: [{ type: "summary_text", text: "think first" }],
+    });
     expect(a).toMatchObject({ type: "function_call", call_id: "call_a", name: "read_file" });
     expect(b).toMatchObject({ type: "function_call", call_id: "call_b", name: "ls", arguments: '{"dir":"."}' });
     expect(JSON.parse(a?.type === "function_call" ? a.arguments : "")).toEqual(args);

@@ -58,17 +58,20 @@ export class PtyApp {
       this.bytes += Buffer.byteLength(data);
       this.writes = this.writes.then(() => new Promise<void>((res) => this.term.write(data, res)));
     });
-    this.exited = new Promise((res) => this.pty.onExit(({ exitCode }) => {
-      this.exitCode = exitCode;
-      res(exitCode);
-    }));
+    this.exited = new Promise((res) =>
+      this.pty.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        res(exitCode);
+      }),
+    );
   }
 
   /** The visible screen, one string per row, trailing spaces trimmed. */
   lines(): string[] {
     const buffer = this.term.buffer.active;
     const out: string[] = [];
-    for (let i = 0; i < this.term.rows; i++) out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? "");
+    for (let i = 0; i < this.term.rows; i++)
+      out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? "");
     return out;
   }
 
@@ -85,14 +88,19 @@ export class PtyApp {
   }
 
   async waitFor(predicate: string | RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
-    const test = typeof predicate === "function" ? predicate : (s: string) => (typeof predicate === "string" ? s.includes(predicate) : predicate.test(s));
+    const test =
+      typeof predicate === "function"
+        ? predicate
+        : (s: string) => (typeof predicate === "string" ? s.includes(predicate) : predicate.test(s));
     const start = Date.now();
     for (;;) {
       await this.settle();
       const screen = this.screen();
       if (test(screen)) return screen;
-      if (this.exitCode !== null) throw new Error(`the program exited (${this.exitCode}) while waiting; screen:\n${screen}`);
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${String(predicate)}; screen:\n${screen}`);
+      if (this.exitCode !== null)
+        throw new Error(`the program exited (${this.exitCode}) while waiting; screen:\n${screen}`);
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`timed out waiting for ${String(predicate)}; screen:\n${screen}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

@@ -31,4 +31,7 @@ export const reply = (content: string, toolCalls: { name: string; args: unknown 
   },
 });
 
-export const fail = (status: number | undefined, message = "err"): ModelOutcome => ({ ok: false, error: { status, message, aborted: false, retryAfterMs: undefined } });
+export const fail = (status: number | undefined, message = "err"): ModelOutcome => ({
+  ok: false,
+  error: { status, message, aborted: false, retryAfterMs: undefined },
+});

@@ -48,10 +48,22 @@ export function cells(term: Term): string[] {
       const width = cell.getWidth();
       // An erased cell and a written blank look alike.
       const ch = cell.getChars() === "" && width === 1 ? " " : cell.getChars();
-      const flags = [cell.isBold(), cell.isDim(), cell.isItalic(), cell.isUnderline(), cell.isInverse(), cell.isStrikethrough(), cell.isBlink(), cell.isInvisible(), cell.isOverline()]
+      const flags = [
+        cell.isBold(),
+        cell.isDim(),
+        cell.isItalic(),
+        cell.isUnderline(),
+        cell.isInverse(),
+        cell.isStrikethrough(),
+        cell.isBlink(),
+        cell.isInvisible(),
+        cell.isOverline(),
+      ]
         .map((f) => (f ? 1 : 0))
         .join("");
-      parts.push(`${ch}/${width}/${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.getBgColorMode()}:${cell.getBgColor()}/${flags}`);
+      parts.push(
+        `${ch}/${width}/${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.getBgColorMode()}:${cell.getBgColor()}/${flags}`,
+      );
     }
     rows.push(parts.join(" "));
   }
@@ -61,7 +73,10 @@ export function cells(term: Term): string[] {
 /** The text of each row, trailing blanks trimmed. */
 export function text(term: Term): string[] {
   const buffer = term.buffer.active;
-  return Array.from({ length: term.rows }, (_, y) => buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+  return Array.from(
+    { length: term.rows },
+    (_, y) => buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "",
+  );
 }
 
 /** What the screen shows after a plain full repaint of `lines` (each from a reset style). */

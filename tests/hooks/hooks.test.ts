@@ -16,10 +16,26 @@ import {
 import { tempDir } from "../helpers/cli.js";
 import { alive } from "../helpers/proc.js";
 
-const pre = (command: string, matcher = "*", timeoutMs = HOOK_TIMEOUT_MS): HookSpec => ({ event: "PreToolUse", matcher, command, timeoutMs });
-const post = (command: string, matcher = "*"): HookSpec => ({ event: "PostToolUse", matcher, command, timeoutMs: HOOK_TIMEOUT_MS });
-const runner = (specs: HookSpec[], ws = tempDir()) => new HookRunner(specs, { workspace: ws, env: { ...process.env, EXTRA: "extra-value" } });
-const opts = (ws = tempDir(), signal?: AbortSignal) => ({ cwd: ws, env: process.env, toolName: "run_command", ...(signal ? { signal } : {}) });
+const pre = (command: string, matcher = "*", timeoutMs = HOOK_TIMEOUT_MS): HookSpec => ({
+  event: "PreToolUse",
+  matcher,
+  command,
+  timeoutMs,
+});
+const post = (command: string, matcher = "*"): HookSpec => ({
+  event: "PostToolUse",
+  matcher,
+  command,
+  timeoutMs: HOOK_TIMEOUT_MS,
+});
+const runner = (specs: HookSpec[], ws = tempDir()) =>
+  new HookRunner(specs, { workspace: ws, env: { ...process.env, EXTRA: "extra-value" } });
+const opts = (ws = tempDir(), signal?: AbortSignal) => ({
+  cwd: ws,
+  env: process.env,
+  toolName: "run_command",
+  ...(signal ? { signal } : {}),
+});
 
 describe("hookMatches", () => {
   it.each([
@@ -44,7 +60,8 @@ describe("hookMatches", () => {
 describe("runHook", () => {
   it("writes the payload as JSON on stdin and sets the environment and cwd", async () => {
     const ws = tempDir();
-    const command = 'cat > payload.json; echo "$NANOHERMES_TOOL_NAME $NANOHERMES_HOOK_EVENT $NANOHERMES_WORKSPACE $EXTRA"; pwd';
+    const command =
+      'cat > payload.json; echo "$NANOHERMES_TOOL_NAME $NANOHERMES_HOOK_EVENT $NANOHERMES_WORKSPACE $EXTRA"; pwd';
     const r = runner([post(command)], ws);
     const { warning, runs } = await r.post("write_file", { path: "a.txt" }, { status: "ok", forModel: "wrote a.txt" });
     expect(warning).toBeUndefined();
@@ -52,7 +69,13 @@ describe("runHook", () => {
     expect(runs[0]!.exitCode).toBe(0);
     expect(runs[0]!.stdout).toBe(`write_file PostToolUse ${ws} extra-value\n${ws}\n`);
     const payload: unknown = JSON.parse(readFileSync(join(ws, "payload.json"), "utf8"));
-    expect(payload).toEqual({ tool: "write_file", event: "PostToolUse", arguments: { path: "a.txt" }, result: "wrote a.txt", status: "ok" });
+    expect(payload).toEqual({
+      tool: "write_file",
+      event: "PostToolUse",
+      arguments: { path: "a.txt" },
+      result: "wrote a.txt",
+      status: "ok",
+    });
   });
 
   it("sends tool, event and arguments to PreToolUse hooks", async () => {
@@ -60,7 +83,11 @@ describe("runHook", () => {
     const r = runner([pre("cat > payload.json")], ws);
     const outcome = await r.pre("run_command", { command: "ls" });
     expect(outcome.blocked).toBe(false);
-    expect(JSON.parse(readFileSync(join(ws, "payload.json"), "utf8"))).toEqual({ tool: "run_command", event: "PreToolUse", arguments: { command: "ls" } });
+    expect(JSON.parse(readFileSync(join(ws, "payload.json"), "utf8"))).toEqual({
+      tool: "run_command",
+      event: "PreToolUse",
+      arguments: { command: "ls" },
+    });
   });
 
   it("drains a chatty hook's stdout and stderr at once and caps both with a note", async () => {
@@ -106,7 +133,9 @@ describe("runHook", () => {
     expect(run.exitCode).toBe(0);
     const r = runner([pre("true"), post("exit 3")]);
     expect((await r.pre("write_file", big)).blocked).toBe(false);
-    expect((await r.post("write_file", big, { status: "ok", forModel: "x".repeat(1024 * 1024) })).warning).toContain("exited with code 3");
+    expect((await r.post("write_file", big, { status: "ok", forModel: "x".repeat(1024 * 1024) })).warning).toContain(
+      "exited with code 3",
+    );
   });
 
   it("an abort kills the group and reports -1", async () => {
@@ -149,7 +178,10 @@ describe("HookRunner", () => {
 
   it("the first non-zero PreToolUse hook blocks with its output; later hooks do not run", async () => {
     const ws = tempDir();
-    const r = runner([pre("echo checked"), pre("echo 'no edits to lockfiles'; echo details >&2; exit 2"), pre("touch later-ran")], ws);
+    const r = runner(
+      [pre("echo checked"), pre("echo 'no edits to lockfiles'; echo details >&2; exit 2"), pre("touch later-ran")],
+      ws,
+    );
     const outcome = await r.pre("edit_file", { path: "package-lock.json" });
     expect(outcome.blocked).toBe(true);
     if (!outcome.blocked) return;
@@ -168,7 +200,14 @@ describe("HookRunner", () => {
 
   it("PostToolUse hooks all run and each failure adds a warning", async () => {
     const ws = tempDir();
-    const r = runner([post("echo lint failed; exit 1"), post("touch second-ran"), post("echo bad >&2; exit 4", "write_file|edit_file")], ws);
+    const r = runner(
+      [
+        post("echo lint failed; exit 1"),
+        post("touch second-ran"),
+        post("echo bad >&2; exit 4", "write_file|edit_file"),
+      ],
+      ws,
+    );
     const { warning, runs } = await r.post("edit_file", {}, { status: "ok", forModel: "edited" });
     expect(runs.map((run) => run.exitCode)).toEqual([1, 0, 4]);
     expect(readFileSync(join(ws, "second-ran"), "utf8")).toBe("");
@@ -183,7 +222,12 @@ describe("HooksConfigSchema", () => {
     const parsed = HooksConfigSchema.safeParse({
       PreToolUse: [
         { matcher: "run_command", command: "./check.sh", timeout: 5 },
-        { hooks: [{ type: "command", command: "echo a" }, { type: "command", command: "echo b", timeout: 1.5 }] },
+        {
+          hooks: [
+            { type: "command", command: "echo a" },
+            { type: "command", command: "echo b", timeout: 1.5 },
+          ],
+        },
       ],
       PostToolUse: [{ command: "npm run lint" }],
     });

@@ -19,19 +19,35 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function manager(servers: Record<string, McpServerConfig>, opts: { logDir?: string; retry?: { baseMs: number; maxAttempts: number } } = {}): McpManager {
+function manager(
+  servers: Record<string, McpServerConfig>,
+  opts: { logDir?: string; retry?: { baseMs: number; maxAttempts: number } } = {},
+): McpManager {
   const { specs, problems } = resolveServers(servers, { workspace: tempDir(), env: process.env });
   expect(problems).toEqual([]);
-  const m = new McpManager(specs, { logDir: opts.logDir ?? null, version: "test", retry: opts.retry ?? { baseMs: 100, maxAttempts: 3 } });
+  const m = new McpManager(specs, {
+    logDir: opts.logDir ?? null,
+    version: "test",
+    retry: opts.retry ?? { baseMs: 100, maxAttempts: 3 },
+  });
   managers.push(m);
   m.start();
   return m;
 }
 
-const ready = (m: McpManager, name: string) => waitFor(() => m.statuses().find((s) => s.name === name)?.state === "ready", 20_000, `${name} ready`);
+const ready = (m: McpManager, name: string) =>
+  waitFor(() => m.statuses().find((s) => s.name === name)?.state === "ready", 20_000, `${name} ready`);
 const output: string[] = [];
-const ctx = (signal = new AbortController().signal) => ({ workspace: "/", signal, output: (_s: "stdout" | "stderr", chunk: string) => void output.push(chunk) });
-async function run(tool: AnyTool | undefined, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput> {
+const ctx = (signal = new AbortController().signal) => ({
+  workspace: "/",
+  signal,
+  output: (_s: "stdout" | "stderr", chunk: string) => void output.push(chunk),
+});
+async function run(
+  tool: AnyTool | undefined,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolOutput> {
   if (!tool) throw new Error("no such tool");
   const out = await tool.run(args, ctx(signal));
   return typeof out === "string" ? { forModel: out } : out;
@@ -74,7 +90,9 @@ describe("MCP over stdio with real servers", () => {
     await Promise.all([ready(m, "slow"), ready(m, "quick")]);
     const tools = mcpToolSource(m).tools();
     const order: string[] = [];
-    const long = run(find(tools, "mcp__slow__trigger-long-running-operation"), { duration: 3, steps: 3 }).then(() => order.push("slow"));
+    const long = run(find(tools, "mcp__slow__trigger-long-running-operation"), { duration: 3, steps: 3 }).then(() =>
+      order.push("slow"),
+    );
     // Wait until the slow call is surely in flight (its first progress arrived).
     output.length = 0;
     await waitFor(() => output.some((o) => o.startsWith("progress")), 10_000, "first progress");
@@ -117,28 +135,45 @@ describe("MCP over stdio with real servers", () => {
     await expect(run(slow, { duration: 20, steps: 4 }, abort.signal)).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(10_000);
     // The server is still there for the next call.
-    expect((await run(find(mcpToolSource(m).tools(), "mcp__everything__echo"), { message: "still here" })).forModel).toBe("Echo: still here");
+    expect(
+      (await run(find(mcpToolSource(m).tools(), "mcp__everything__echo"), { message: "still here" })).forModel,
+    ).toBe("Echo: still here");
   });
 
   it("reads resources and prompts through the mcp_* helper tools", async () => {
     const m = manager({ everything: everythingStdio(), fs: filesystemStdio(tempDir()) });
     await Promise.all([ready(m, "everything"), ready(m, "fs")]);
     const helpers = mcpHelperTools(m);
-    expect(helpers.map((t) => t.name)).toEqual(["mcp_list_resources", "mcp_read_resource", "mcp_list_prompts", "mcp_get_prompt"]);
+    expect(helpers.map((t) => t.name)).toEqual([
+      "mcp_list_resources",
+      "mcp_read_resource",
+      "mcp_list_prompts",
+      "mcp_get_prompt",
+    ]);
     const resources = (await run(find(helpers, "mcp_list_resources"), {})).forModel;
     expect(resources).toMatch(/everything: demo:\/\/resource\//);
     const uri = /everything: (demo:\/\/resource\/static\/document\/\S+)/.exec(resources)?.[1];
     expect(uri).toBeDefined();
     const text = (await run(find(helpers, "mcp_read_resource"), { server: "everything", uri })).forModel;
     expect(text.length).toBeGreaterThan(20);
-    const templated = (await run(find(helpers, "mcp_read_resource"), { server: "everything", uri: "demo://resource/dynamic/text/7" })).forModel;
+    const templated = (
+      await run(find(helpers, "mcp_read_resource"), { server: "everything", uri: "demo://resource/dynamic/text/7" })
+    ).forModel;
     expect(templated).toMatch(/7/);
-    await expect(run(find(helpers, "mcp_read_resource"), { server: "everything", uri: "demo://nothing/here" })).rejects.toThrow(/reading demo:\/\/nothing\/here from everything failed/);
+    await expect(
+      run(find(helpers, "mcp_read_resource"), { server: "everything", uri: "demo://nothing/here" }),
+    ).rejects.toThrow(/reading demo:\/\/nothing\/here from everything failed/);
 
     const prompts = (await run(find(helpers, "mcp_list_prompts"), { server: "everything" })).forModel;
     expect(prompts).toContain("everything: simple-prompt");
     expect(prompts).toMatch(/everything: args-prompt \(city\*, state\)/);
-    const prompt = (await run(find(helpers, "mcp_get_prompt"), { server: "everything", name: "args-prompt", arguments: { city: "Lisbon" } })).forModel;
+    const prompt = (
+      await run(find(helpers, "mcp_get_prompt"), {
+        server: "everything",
+        name: "args-prompt",
+        arguments: { city: "Lisbon" },
+      })
+    ).forModel;
     expect(prompt).toMatch(/^user: .*Lisbon/m);
   });
 
@@ -151,12 +186,17 @@ describe("MCP over stdio with real servers", () => {
     setTimeout(() => execFileSync("pkill", ["-9", "-f", marker]), 500);
     await expect(call).rejects.toThrow(/closed the connection during the call.*restarted/);
     await waitFor(() => m.statuses()[0]!.restarts === 1 && m.statuses()[0]!.state === "ready", 20_000, "restart");
-    expect((await run(find(mcpToolSource(m).tools(), "mcp__everything__echo"), { message: "back" })).forModel).toBe("Echo: back");
+    expect((await run(find(mcpToolSource(m).tools(), "mcp__everything__echo"), { message: "back" })).forModel).toBe(
+      "Echo: back",
+    );
   });
 
   it("keeps a dead server and a hanging one from blocking the others, and gives up on them with a reason", async () => {
     const hang = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], startupTimeout: 500 };
-    const m = manager({ dead: { command: "/nonexistent/mcp-server" }, hang, everything: everythingStdio() }, { retry: { baseMs: 50, maxAttempts: 2 } });
+    const m = manager(
+      { dead: { command: "/nonexistent/mcp-server" }, hang, everything: everythingStdio() },
+      { retry: { baseMs: 50, maxAttempts: 2 } },
+    );
     await ready(m, "everything");
     expect(find(mcpToolSource(m).tools(), "mcp__everything__echo")).toBeDefined();
     await waitFor(() => m.statuses().filter((s) => s.state === "failed").length === 2, 20_000, "both failed");
@@ -164,7 +204,11 @@ describe("MCP over stdio with real servers", () => {
     expect(dead!.error).toMatch(/^cannot start \/nonexistent\/mcp-server: .*ENOENT/);
     expect(hung!.error).toMatch(/timed out after 1 s|timed out after 0 s/);
     await expect(m.client("dead")).rejects.toThrow(/MCP server "dead" is not available \(failed: /);
-    expect(mcpToolSource(m).tools().every((t) => t.mcp?.server === "everything")).toBe(true);
+    expect(
+      mcpToolSource(m)
+        .tools()
+        .every((t) => t.mcp?.server === "everything"),
+    ).toBe(true);
   });
 
   it("refreshes the tool list on tools/list_changed and keeps read-only hints", async () => {
@@ -172,7 +216,12 @@ describe("MCP over stdio with real servers", () => {
     const m = manager({ changing: { command: process.execPath, args: [fixture] } });
     await ready(m, "changing");
     const source = mcpToolSource(m);
-    expect(source.tools().map((t) => t.name).sort()).toEqual(["mcp__changing__add_tool", "mcp__changing__read_only_tool"]);
+    expect(
+      source
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["mcp__changing__add_tool", "mcp__changing__read_only_tool"]);
     expect(find(source.tools(), "mcp__changing__read_only_tool")!.mcp!.readOnly).toBe(true);
     const before = source.version();
     await run(find(source.tools(), "mcp__changing__add_tool"), { name: "fresh.tool" });
@@ -213,7 +262,9 @@ describe("MCP over HTTP with real servers", () => {
     const m = manager({ web: { url: http.url } });
     await ready(m, "web");
     expect(m.statuses()[0]!.transport).toBe("http");
-    expect((await run(find(mcpToolSource(m).tools(), "mcp__web__echo"), { message: "over http" })).forModel).toBe("Echo: over http");
+    expect((await run(find(mcpToolSource(m).tools(), "mcp__web__echo"), { message: "over http" })).forModel).toBe(
+      "Echo: over http",
+    );
   });
 
   it("speaks the older SSE transport, by type or by falling back from streamable HTTP", async () => {

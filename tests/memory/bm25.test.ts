@@ -92,7 +92,10 @@ describe("Bm25Index", () => {
     let seed = 7;
     const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
     const vocab = Array.from({ length: 30 }, (_, i) => `w${i}`);
-    const docs = Array.from({ length: 300 }, (_, i) => ({ id: `d${i}`, tokens: Array.from({ length: 1 + Math.floor(next() * 12) }, () => vocab[Math.floor(next() * 30)]!) }));
+    const docs = Array.from({ length: 300 }, (_, i) => ({
+      id: `d${i}`,
+      tokens: Array.from({ length: 1 + Math.floor(next() * 12) }, () => vocab[Math.floor(next() * 30)]!),
+    }));
     const index = new Bm25Index(docs);
     const avg = docs.reduce((s, d) => s + d.tokens.length, 0) / docs.length;
     const reference = (query: string[]) =>

@@ -1,16 +1,41 @@
 // The distillation prompt (what it asks, what it includes, its caps) and the tolerant reader of
 // the model's answer.
 import { describe, expect, it } from "vitest";
-import { DISTILL_TURN_CHARS, MAX_DISTILLED, distillRequest, parseDistilled, renderTurn } from "../../src/memory/distill.js";
+import {
+  DISTILL_TURN_CHARS,
+  MAX_DISTILLED,
+  distillRequest,
+  parseDistilled,
+  renderTurn,
+} from "../../src/memory/distill.js";
 import { MAX_MEMORY_TEXT, type MemoryEntry } from "../../src/memory/store.js";
 import { memoryBlock } from "../../src/memory/tools.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 
-const entry = (text: string, updatedAt = "2025-01-01T00:00:00Z"): MemoryEntry => ({ id: text.slice(0, 4), kind: "preference", text, createdAt: updatedAt, updatedAt });
+const entry = (text: string, updatedAt = "2025-01-01T00:00:00Z"): MemoryEntry => ({
+  id: text.slice(0, 4),
+  kind: "preference",
+  text,
+  createdAt: updatedAt,
+  updatedAt,
+});
 
 const turn: ChatMessage[] = [
-  { role: "user", content: `No, use pnpm here, never npm.\n\n${memoryBlock([{ entry: entry("RETRIEVED NOTE"), score: 1 }])}` },
-  { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "run_command", arguments: JSON.stringify({ command: "pnpm install" }) } }] },
+  {
+    role: "user",
+    content: `No, use pnpm here, never npm.\n\n${memoryBlock([{ entry: entry("RETRIEVED NOTE"), score: 1 }])}`,
+  },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      {
+        id: "c1",
+        type: "function",
+        function: { name: "run_command", arguments: JSON.stringify({ command: "pnpm install" }) },
+      },
+    ],
+  },
   { role: "tool", tool_call_id: "c1", content: "added 12 packages" },
   { role: "assistant", content: "Installed with pnpm." },
 ];
@@ -41,7 +66,9 @@ describe("distillRequest", () => {
   });
 
   it("lists existing memories, newest first and capped, so they are not repeated", () => {
-    const existing = Array.from({ length: 100 }, (_, i) => entry(`existing note ${i}`, `2025-01-01T00:00:${String(i % 60).padStart(2, "0")}Z`));
+    const existing = Array.from({ length: 100 }, (_, i) =>
+      entry(`existing note ${i}`, `2025-01-01T00:00:${String(i % 60).padStart(2, "0")}Z`),
+    );
     const user = distillRequest(turn, [entry("Use pnpm, never npm"), ...existing])[1]!.content as string;
     expect(user).toContain("- [preference] existing note 59");
     const listed = user.split("\n").filter((l) => l.startsWith("- [preference]"));
@@ -76,12 +103,36 @@ describe("distillRequest", () => {
 
 describe("parseDistilled", () => {
   it.each([
-    ["plain JSON", '{"memories": [{"kind": "correction", "text": "Use pnpm, not npm"}]}', [{ kind: "correction", text: "Use pnpm, not npm" }]],
-    ["in a json fence", 'Here you go:\n```json\n{"memories": [{"kind": "preference", "text": "Short answers"}]}\n```\nDone.', [{ kind: "preference", text: "Short answers" }]],
-    ["in a bare fence", '```\n{"memories":[{"kind":"fact","text":"Uses Postgres 16"}]}\n```', [{ kind: "fact", text: "Uses Postgres 16" }]],
-    ["with prose around it", 'Sure! {"memories": [{"kind": "lesson", "text": "Braces } in strings { are fine"}]} Hope that helps.', [{ kind: "lesson", text: "Braces } in strings { are fine" }]],
-    ["a bare array", '[{"kind": "fact", "text": "Deploys on Fridays are banned"}]', [{ kind: "fact", text: "Deploys on Fridays are banned" }]],
-    ["kinds in another case, texts trimmed", '{"memories": [{"kind": " Correction ", "text": "  No emojis in commits  "}]}', [{ kind: "correction", text: "No emojis in commits" }]],
+    [
+      "plain JSON",
+      '{"memories": [{"kind": "correction", "text": "Use pnpm, not npm"}]}',
+      [{ kind: "correction", text: "Use pnpm, not npm" }],
+    ],
+    [
+      "in a json fence",
+      'Here you go:\n```json\n{"memories": [{"kind": "preference", "text": "Short answers"}]}\n```\nDone.',
+      [{ kind: "preference", text: "Short answers" }],
+    ],
+    [
+      "in a bare fence",
+      '```\n{"memories":[{"kind":"fact","text":"Uses Postgres 16"}]}\n```',
+      [{ kind: "fact", text: "Uses Postgres 16" }],
+    ],
+    [
+      "with prose around it",
+      'Sure! {"memories": [{"kind": "lesson", "text": "Braces } in strings { are fine"}]} Hope that helps.',
+      [{ kind: "lesson", text: "Braces } in strings { are fine" }],
+    ],
+    [
+      "a bare array",
+      '[{"kind": "fact", "text": "Deploys on Fridays are banned"}]',
+      [{ kind: "fact", text: "Deploys on Fridays are banned" }],
+    ],
+    [
+      "kinds in another case, texts trimmed",
+      '{"memories": [{"kind": " Correction ", "text": "  No emojis in commits  "}]}',
+      [{ kind: "correction", text: "No emojis in commits" }],
+    ],
     ["nothing to remember", '{"memories": []}', []],
     ["empty output", "", []],
     ["prose only", "Nothing worth remembering this time.", []],
@@ -117,11 +168,15 @@ describe("parseDistilled", () => {
   });
 
   it("cuts texts to the memory size limit", () => {
-    const [only] = parseDistilled(JSON.stringify({ memories: [{ kind: "fact", text: "字".repeat(MAX_MEMORY_TEXT + 50) }] }));
+    const [only] = parseDistilled(
+      JSON.stringify({ memories: [{ kind: "fact", text: "字".repeat(MAX_MEMORY_TEXT + 50) }] }),
+    );
     expect(only!.text).toHaveLength(MAX_MEMORY_TEXT);
   });
 
   it("prefers the memories object over an earlier stray array", () => {
-    expect(parseDistilled('Considered [1, 2] but: {"memories": [{"kind": "fact", "text": "x1"}]}')).toEqual([{ kind: "fact", text: "x1" }]);
+    expect(parseDistilled('Considered [1, 2] but: {"memories": [{"kind": "fact", "text": "x1"}]}')).toEqual([
+      { kind: "fact", text: "x1" },
+    ]);
   });
 });

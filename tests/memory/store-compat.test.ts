@@ -29,7 +29,11 @@ describe("memory file forward compatibility", () => {
   });
 
   it("reads a newer version's file, refuses to change it with a message, and leaves its bytes alone", async () => {
-    const body = { version: 2, index: { kind: "hnsw" }, entries: [entry, { id: "n1", kind: "fact", text: "new", createdAt: "t", updatedAt: "t", embedding: [0.1] }] };
+    const body = {
+      version: 2,
+      index: { kind: "hnsw" },
+      entries: [entry, { id: "n1", kind: "fact", text: "new", createdAt: "t", updatedAt: "t", embedding: [0.1] }],
+    };
     const file = await fileWith(body);
     const before = readFileSync(file, "utf8");
     const store = new MemoryStore(file);

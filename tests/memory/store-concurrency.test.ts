@@ -15,7 +15,15 @@ const PER_WRITER = 25;
 /** The store bundled into one plain .mjs, so a child `node` can run it without a TS loader. */
 function bundleStore(dir: string): string {
   const outfile = join(dir, "store.mjs");
-  buildSync({ entryPoints: [join(import.meta.dirname, "../../src/memory/store.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "warning" });
+  buildSync({
+    entryPoints: [join(import.meta.dirname, "../../src/memory/store.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+  });
   return outfile;
 }
 
@@ -29,7 +37,9 @@ function childWriter(bundle: string, file: string, tag: string, count: number): 
     await Promise.all(jobs);
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("error", reject);
@@ -47,7 +57,12 @@ describe("MemoryStore with concurrent writers", () => {
     const file = join(dir, "memory.json");
     const a = new MemoryStore(file);
     const b = new MemoryStore(file);
-    await Promise.all(Array.from({ length: PER_WRITER }, (_, i) => [a.save("fact", `alpha ${i}`), b.save("lesson", `beta ${i}`)]).flat());
+    await Promise.all(
+      Array.from({ length: PER_WRITER }, (_, i) => [
+        a.save("fact", `alpha ${i}`),
+        b.save("lesson", `beta ${i}`),
+      ]).flat(),
+    );
     const texts = (await new MemoryStore(file).list()).map((e) => e.text);
     expect(texts).toHaveLength(2 * PER_WRITER);
     expect(new Set(texts).size).toBe(2 * PER_WRITER);
@@ -87,7 +102,10 @@ describe("MemoryStore with concurrent writers", () => {
   it("takes over a lock older than the stale time even if its holder lives", async () => {
     const dir = tempDir();
     const file = join(dir, "memory.json");
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() - 11_000, token: "x" }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() - 11_000, token: "x" }),
+    );
     await new MemoryStore(file).save("fact", "after a hang");
     expect((await new MemoryStore(file).list()).map((e) => e.text)).toEqual(["after a hang"]);
   });
@@ -96,7 +114,10 @@ describe("MemoryStore with concurrent writers", () => {
     const dir = tempDir();
     const file = join(dir, "memory.json");
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: `not-${hostname()}`, time: Date.now(), token: "x" }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: dead, host: `not-${hostname()}`, time: Date.now(), token: "x" }),
+    );
     const store = new MemoryStore(file, { lock: { timeoutMs: 300 } });
     await expect(store.save("fact", "blocked")).rejects.toThrow(/is held by/);
   });
@@ -107,9 +128,7 @@ describe("MemoryStore with concurrent writers", () => {
     const lock = `${file}.lock`;
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: "someone" }));
     let done = false;
-    const saving = new MemoryStore(file)
-      .save("fact", "patient")
-      .then((r) => ((done = true), r));
+    const saving = new MemoryStore(file).save("fact", "patient").then((r) => ((done = true), r));
     await new Promise((r) => setTimeout(r, 300));
     expect(done).toBe(false);
     const { rmSync } = await import("node:fs");
@@ -121,7 +140,10 @@ describe("MemoryStore with concurrent writers", () => {
     const dir = tempDir();
     const file = join(dir, "memory.json");
     await new MemoryStore(file).save("fact", "existing");
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: "someone" }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: "someone" }),
+    );
     const store = new MemoryStore(file, { lock: { timeoutMs: 200 } });
     await expect(store.save("fact", "late")).rejects.toThrow(/is held by/);
     expect((await store.list()).map((e) => e.text)).toEqual(["existing"]);

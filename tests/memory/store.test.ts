@@ -33,7 +33,13 @@ describe("MemoryStore", () => {
     const { file, store } = setup();
     const { entry, duplicate } = await store.save("preference", "  Use pnpm, not npm.  ", "/work/app");
     expect(duplicate).toBe(false);
-    expect(entry).toMatchObject({ kind: "preference", text: "Use pnpm, not npm.", workspace: "/work/app", createdAt: "2025-01-01T00:00:01.000Z", updatedAt: "2025-01-01T00:00:01.000Z" });
+    expect(entry).toMatchObject({
+      kind: "preference",
+      text: "Use pnpm, not npm.",
+      workspace: "/work/app",
+      createdAt: "2025-01-01T00:00:01.000Z",
+      updatedAt: "2025-01-01T00:00:01.000Z",
+    });
     expect(entry.id).toMatch(/^[0-9a-z]{8}$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 1, entries: [entry] });
@@ -54,9 +60,16 @@ describe("MemoryStore", () => {
     }
     // Full-width punctuation and a missing full stop in Chinese; another kind is still the same note.
     const zh = (await store.save("preference", "用中文回答。")).entry;
-    expect(await store.save("lesson", "用中文回答")).toMatchObject({ duplicate: true, entry: { id: zh.id, kind: "preference" } });
+    expect(await store.save("lesson", "用中文回答")).toMatchObject({
+      duplicate: true,
+      entry: { id: zh.id, kind: "preference" },
+    });
     expect((await store.save("preference", "Use pnpm, not yarn.")).duplicate).toBe(false);
-    expect((await store.list()).map((e) => e.text)).toEqual(["Use pnpm, not npm.", "用中文回答。", "Use pnpm, not yarn."]);
+    expect((await store.list()).map((e) => e.text)).toEqual([
+      "Use pnpm, not npm.",
+      "用中文回答。",
+      "Use pnpm, not yarn.",
+    ]);
     expect(sameMemoryKey("Don't  PANIC!")).toBe(sameMemoryKey("don t panic"));
   });
 
@@ -71,10 +84,21 @@ describe("MemoryStore", () => {
     const { file, store } = setup();
     const a = (await store.save("lesson", "Run the tests before committing")).entry;
     const b = (await store.save("fact", "The CI runs on Node 20")).entry;
-    const changed = await store.update(a.id, { kind: "correction", text: "Run the whole test suite before committing" });
-    expect(changed).toMatchObject({ id: a.id, kind: "correction", text: "Run the whole test suite before committing", createdAt: a.createdAt });
+    const changed = await store.update(a.id, {
+      kind: "correction",
+      text: "Run the whole test suite before committing",
+    });
+    expect(changed).toMatchObject({
+      id: a.id,
+      kind: "correction",
+      text: "Run the whole test suite before committing",
+      createdAt: a.createdAt,
+    });
     expect(changed!.updatedAt > a.updatedAt).toBe(true);
-    expect(await store.update(a.id, { kind: "lesson" })).toMatchObject({ kind: "lesson", text: "Run the whole test suite before committing" });
+    expect(await store.update(a.id, { kind: "lesson" })).toMatchObject({
+      kind: "lesson",
+      text: "Run the whole test suite before committing",
+    });
     expect(await store.update("nope", { text: "x" })).toBeNull();
     await expect(store.update(a.id, { text: " " })).rejects.toThrow();
     expect(await store.remove(b.id)).toBe(true);
@@ -103,11 +127,19 @@ describe("MemoryStore", () => {
     await store.save("fact", "The database is Postgres 16");
     await store.save("lesson", "npm ci needs a lockfile");
     for (const query of ["纠正", "我之前纠正过什么", "correction", "any corrections?"]) {
-      expect((await store.search(query)).map((r) => r.entry.id), query).toEqual([correction.id]);
+      expect(
+        (await store.search(query)).map((r) => r.entry.id),
+        query,
+      ).toEqual([correction.id]);
     }
     expect((await store.search("我的偏好")).map((r) => r.entry.id)).toEqual([preference.id]);
     expect(Object.keys(kindLabels)).toEqual([...memoryKinds]);
-    expect(kindLabels).toEqual({ lesson: { zh: "教训", en: "lesson" }, preference: { zh: "偏好", en: "preference" }, correction: { zh: "纠正", en: "correction" }, fact: { zh: "事实", en: "fact" } });
+    expect(kindLabels).toEqual({
+      lesson: { zh: "教训", en: "lesson" },
+      preference: { zh: "偏好", en: "preference" },
+      correction: { zh: "纠正", en: "correction" },
+      fact: { zh: "事实", en: "fact" },
+    });
   });
 
   it("caches the parsed file and index until the file changes", async () => {

@@ -67,8 +67,12 @@ describe("event and command schemas", () => {
     expect(BusEventSchema.safeParse(note("x")).success).toBe(true);
     expect(BusEventSchema.safeParse({ type: "nope", taskId: "t" }).success).toBe(false);
     expect(BusEventSchema.safeParse({ ...note("x"), extra: 1 }).success).toBe(false);
-    expect(BusCommandSchema.safeParse({ type: "approval.reply", taskId: "t", requestId: "r", decision: "once" }).success).toBe(true);
-    expect(BusCommandSchema.safeParse({ type: "approval.reply", taskId: "t", requestId: "r", decision: "maybe" }).success).toBe(false);
+    expect(
+      BusCommandSchema.safeParse({ type: "approval.reply", taskId: "t", requestId: "r", decision: "once" }).success,
+    ).toBe(true);
+    expect(
+      BusCommandSchema.safeParse({ type: "approval.reply", taskId: "t", requestId: "r", decision: "maybe" }).success,
+    ).toBe(false);
   });
 
   it("name every event noun.phase (or a single noun)", () => {

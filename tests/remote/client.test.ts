@@ -15,7 +15,12 @@ import { startMockServer, textReply, type MockServer } from "../helpers/mock-ope
 
 describe("SseParser", () => {
   it("parses messages split anywhere, with any line ending, skipping comments", () => {
-    const wire = sseMessage({ id: "b.1", event: "x", data: '{"a":1}' }) + sseComment("ping") + "data: line one\r\ndata: line two\r\n\r\n" + "id: b.3\rdata:no-space\r\r" + "event: only\n\n";
+    const wire =
+      sseMessage({ id: "b.1", event: "x", data: '{"a":1}' }) +
+      sseComment("ping") +
+      "data: line one\r\ndata: line two\r\n\r\n" +
+      "id: b.3\rdata:no-space\r\r" +
+      "event: only\n\n";
     for (const size of [1, 2, 3, 7, wire.length]) {
       const parser = new SseParser();
       const out = [];
@@ -50,7 +55,9 @@ describe("parseAddress", () => {
 
   it("reports a missing daemon and a wrong token in words", async () => {
     const client = new DaemonClient(parseAddress(`unix:${join(tempDir(), "none.sock")}`, "/"), null);
-    await expect(client.health()).rejects.toThrow(/no daemon at unix:.*none\.sock \(start one with nanohermes --daemon\)/);
+    await expect(client.health()).rejects.toThrow(
+      /no daemon at unix:.*none\.sock \(start one with nanohermes --daemon\)/,
+    );
   });
 });
 
@@ -95,17 +102,26 @@ describe("RemoteTasks against a real daemon", () => {
     expect(done.taskId).toBe("work1");
     expect(done.type === "turn.completed" && done.response).toMatch(/^answer \d+$/);
     // Every task.updated from the daemon is shown as remote, without the daemon's file path.
-    for (const e of events) if (e.type === "task.updated") expect([e.task.location, e.task.sessionFile]).toEqual(["remote", null]);
+    for (const e of events)
+      if (e.type === "task.updated") expect([e.task.location, e.task.sessionFile]).toEqual(["remote", null]);
     // Images go up to the daemon first; a missing one is a clear notice and nothing is sent.
     bus.send({ type: "user.submit", taskId: "work1", text: "look", images: [join(workspace, "missing.png")] });
-    await until((e) => e.type === "notice" && /sending the prompt with its images failed .*no such file: .*missing\.png/.test(e.text), "the image notice");
+    await until(
+      (e) =>
+        e.type === "notice" && /sending the prompt with its images failed .*no such file: .*missing\.png/.test(e.text),
+      "the image notice",
+    );
     const png = join(tempDir(), "shot.png");
-    await sharp({ create: { width: 30, height: 10, channels: 3, background: "blue" } }).png().toFile(png);
+    await sharp({ create: { width: 30, height: 10, channels: 3, background: "blue" } })
+      .png()
+      .toFile(png);
     const before = model.requests.length;
     events.length = 0;
     bus.send({ type: "user.submit", taskId: "work1", text: "look at this", images: [png] });
     await until((e) => e.type === "turn.completed", "the image turn");
-    const sent = (model.requests[before]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!.content as { type: string }[];
+    const sent = (model.requests[before]!.messages as { role: string; content: unknown }[])
+      .filter((m) => m.role === "user")
+      .at(-1)!.content as { type: string }[];
     expect(sent.map((c) => c.type)).toEqual(["text", "image_url"]);
     events.length = 0;
 
@@ -117,8 +133,13 @@ describe("RemoteTasks against a real daemon", () => {
     // A new daemon life: the snapshot comes again, with the saved history, before the notice
     // (which the snapshot would otherwise wipe from the transcript).
     const loaded = await until((e) => e.type === "session.loaded", "session.loaded");
-    expect(events.findIndex((e) => e.type === "session.loaded")).toBeLessThan(events.findIndex((e) => e.type === "notice" && /reconnected/.test(e.text)));
-    expect(loaded.type === "session.loaded" && loaded.messages.map((m) => (typeof m.content === "string" ? m.content : "(parts)"))).toEqual(["hello", expect.stringMatching(/^answer/), "(parts)", expect.stringMatching(/^answer/)]);
+    expect(events.findIndex((e) => e.type === "session.loaded")).toBeLessThan(
+      events.findIndex((e) => e.type === "notice" && /reconnected/.test(e.text)),
+    );
+    expect(
+      loaded.type === "session.loaded" &&
+        loaded.messages.map((m) => (typeof m.content === "string" ? m.content : "(parts)")),
+    ).toEqual(["hello", expect.stringMatching(/^answer/), "(parts)", expect.stringMatching(/^answer/)]);
     bus.send({ type: "user.submit", taskId: "work1", text: "again" });
     const second = await until((e) => e.type === "turn.completed", "the second turn");
     expect(second.taskId).toBe("work1");
@@ -129,7 +150,11 @@ describe("RemoteTasks against a real daemon", () => {
     events.length = 0;
     await remote.refresh();
     const listed = events.find((e) => e.type === "task.updated" && e.taskId === "default");
-    expect(listed?.type === "task.updated" && listed.task).toMatchObject({ title: "from a script", status: "done", location: "remote" });
+    expect(listed?.type === "task.updated" && listed.task).toMatchObject({
+      title: "from a script",
+      status: "done",
+      location: "remote",
+    });
     expect(remote.has("default")).toBe(true);
 
     // Deleting in attach mode deletes the daemon's session.
@@ -154,8 +179,12 @@ describe("RemoteTasks against a real daemon", () => {
     remote.add("L1", client, "default", { title: "hi" });
     // /export writes the daemon's copy of the conversation here.
     bus.send({ type: "task.export", taskId: "L1", format: "markdown", path: "remote.md" });
-    for (let i = 0; i < 200 && !events.some((e) => e.type === "notice"); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(events.find((e) => e.type === "notice")).toMatchObject({ level: "info", text: `exported to ${join(ws, "remote.md")}` });
+    for (let i = 0; i < 200 && !events.some((e) => e.type === "notice"); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(events.find((e) => e.type === "notice")).toMatchObject({
+      level: "info",
+      text: `exported to ${join(ws, "remote.md")}`,
+    });
     const markdown = readFileSync(join(ws, "remote.md"), "utf8");
     expect(markdown).toContain("hi");
     expect(markdown).toContain("kept");

@@ -12,12 +12,16 @@ const cases = readCases(join(import.meta.dirname, "cases"));
 describe("classifier case tables", () => {
   it.each(cases.map((c) => [`${c.file}:${c.line}`, c] as const))("%s", (_where, c) => {
     const v = policyCheck(c.command, "on-request");
-    expect({ verdict: v.decision, ...(c.rule ? { rule: v.rule } : {}) }, `${JSON.stringify(c.command)}: ${v.reason}`).toEqual({ verdict: c.verdict, ...(c.rule ? { rule: c.rule } : {}) });
+    expect(
+      { verdict: v.decision, ...(c.rule ? { rule: v.rule } : {}) },
+      `${JSON.stringify(c.command)}: ${v.reason}`,
+    ).toEqual({ verdict: c.verdict, ...(c.rule ? { rule: c.rule } : {}) });
   });
 
   it("holds at least 300 cases, with every verdict and every rule represented", () => {
     expect(cases.length).toBeGreaterThanOrEqual(300);
-    for (const verdict of ["trusted", "ask", "dangerous", "blocked"]) expect(cases.filter((c) => c.verdict === verdict).length, verdict).toBeGreaterThanOrEqual(30);
+    for (const verdict of ["trusted", "ask", "dangerous", "blocked"])
+      expect(cases.filter((c) => c.verdict === verdict).length, verdict).toBeGreaterThanOrEqual(30);
     const named = new Set(cases.map((c) => c.rule));
     for (const rule of DANGER_RULES) expect(named, rule.name).toContain(rule.name);
   });

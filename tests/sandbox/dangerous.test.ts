@@ -126,12 +126,51 @@ const DANGEROUS: [string, string, string][] = [
 
 /** Ordinary work that must not be flagged. */
 const HARMLESS = [
-  "ls -la", "npm test", "rm -rf node_modules", "rm -rf dist build", "rm -f /tmp/x.log", "rm -rf ./build/", "rm file.txt",
-  "chmod 755 script.sh", "chmod +x run.sh", "chmod -R 755 .", "chown -R me .", "dd if=/dev/zero of=/dev/null count=1", "cat a > /dev/null", "echo hi 2>&1",
-  "git push origin main", "git reset --soft HEAD~1", "git checkout main", "git checkout -b feat", "git restore --staged .",
-  "git clean -n", "kill 1234", "kill -9 4321", "systemctl status nginx", "service nginx status", 'psql -c "SELECT 1"', 'sqlite3 db "DELETE FROM t WHERE id = 1"',
-  'echo "rm -rf /"', 'git commit -m "rm -rf /"', "grep -r 'DROP TABLE' migrations", "curl -o file.tar.gz https://x", "curl x | jq .", "base64 -d in > out",
-  "python3 -c 'print(1)'", "bash script.sh", "sh -c 'ls'", 'bash -lc "npm test"', "eval ls", 'su -c "id" root', "env -S 'ls -la'", "crontab -l", "echo {a,b}", "mkdir -p ~/x", "cp a /tmp/b", "cp /etc/hosts .", "sudo apt-get install x",
+  "ls -la",
+  "npm test",
+  "rm -rf node_modules",
+  "rm -rf dist build",
+  "rm -f /tmp/x.log",
+  "rm -rf ./build/",
+  "rm file.txt",
+  "chmod 755 script.sh",
+  "chmod +x run.sh",
+  "chmod -R 755 .",
+  "chown -R me .",
+  "dd if=/dev/zero of=/dev/null count=1",
+  "cat a > /dev/null",
+  "echo hi 2>&1",
+  "git push origin main",
+  "git reset --soft HEAD~1",
+  "git checkout main",
+  "git checkout -b feat",
+  "git restore --staged .",
+  "git clean -n",
+  "kill 1234",
+  "kill -9 4321",
+  "systemctl status nginx",
+  "service nginx status",
+  'psql -c "SELECT 1"',
+  'sqlite3 db "DELETE FROM t WHERE id = 1"',
+  'echo "rm -rf /"',
+  'git commit -m "rm -rf /"',
+  "grep -r 'DROP TABLE' migrations",
+  "curl -o file.tar.gz https://x",
+  "curl x | jq .",
+  "base64 -d in > out",
+  "python3 -c 'print(1)'",
+  "bash script.sh",
+  "sh -c 'ls'",
+  'bash -lc "npm test"',
+  "eval ls",
+  'su -c "id" root',
+  "env -S 'ls -la'",
+  "crontab -l",
+  "echo {a,b}",
+  "mkdir -p ~/x",
+  "cp a /tmp/b",
+  "cp /etc/hosts .",
+  "sudo apt-get install x",
 ];
 
 describe("classifyDanger", () => {
@@ -148,7 +187,11 @@ describe("classifyDanger", () => {
   });
 
   it("prefers a blocked part over an earlier dangerous one", () => {
-    expect(classifyDanger("rm -rf ~/x && rm -rf /")).toMatchObject({ level: "blocked", rule: "delete-root", part: "rm -rf /" });
+    expect(classifyDanger("rm -rf ~/x && rm -rf /")).toMatchObject({
+      level: "blocked",
+      rule: "delete-root",
+      part: "rm -rf /",
+    });
   });
 
   it("says where a nested command came from", () => {

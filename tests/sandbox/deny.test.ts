@@ -30,7 +30,15 @@ const MATCHES: [string, string, string][] = [
   ["npm publish", "npm publish", "npm publish"],
 ];
 
-const MISSES = ["git push origin main", "git status", "rm file", "curl x | jq .", "npm publish --dry-run", "echo git push --force", "ls"];
+const MISSES = [
+  "git push origin main",
+  "git status",
+  "rm file",
+  "curl x | jq .",
+  "npm publish --dry-run",
+  "echo git push --force",
+  "ls",
+];
 
 describe("matchDeny", () => {
   it.each(MATCHES)("%j matches %j", (command, rule, part) => {

@@ -9,7 +9,14 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandSandbox } from "../../src/agent/confinement.js";
-import { describeSandbox, GAPS, helperPath, KEPT_CAPABILITIES, sandboxArgv, type SandboxMode } from "../../src/sandbox/landlock.js";
+import {
+  describeSandbox,
+  GAPS,
+  helperPath,
+  KEPT_CAPABILITIES,
+  sandboxArgv,
+  type SandboxMode,
+} from "../../src/sandbox/landlock.js";
 import { commandTempDir, unsafeTempReason } from "../../src/sandbox/temp-dir.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply } from "../helpers/mock-openai.js";
@@ -35,7 +42,12 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** Runs `argv` under the helper, asynchronously (the listeners live in this process). */
-function run(mode: SandboxMode, argv: string[], network: boolean, env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  mode: SandboxMode,
+  argv: string[],
+  network: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const result = sandboxArgv({ mode, workspace: ws, writableRoots: [], network }, argv);
   if ("refused" in result) throw new Error(result.refused);
   const [program, ...args] = result.argv;
@@ -104,7 +116,12 @@ describe("the network switch beyond TCP", () => {
     received.length = 0;
     const r = await run("workspace-write", ["python3", "-c", PROBES, String(udpPort), unixPath], network);
     expect(r.stderr).toBe("");
-    return Object.fromEntries(r.stdout.trim().split("\n").map((line) => [line.split(" ")[0], line.split(" ").slice(1).join(" ")]));
+    return Object.fromEntries(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => [line.split(" ")[0], line.split(" ").slice(1).join(" ")]),
+    );
   };
 
   it("off: UDP, netlink, vsock, Unix datagram sockets and a Unix connect outside fail; pipes and socketpairs work", async () => {
@@ -125,7 +142,15 @@ describe("the network switch beyond TCP", () => {
 
   it("on: the same UDP send arrives, sockets open and the Unix connect works; io_uring stays refused", async () => {
     const result = await probes(true);
-    expect(result).toMatchObject({ udp: "ok", netlink: "ok", "unix-dgram": "ok", "unix-connect": "ok", pipe: "ok", socketpair: "ok", io_uring: "fail 1" });
+    expect(result).toMatchObject({
+      udp: "ok",
+      netlink: "ok",
+      "unix-dgram": "ok",
+      "unix-connect": "ok",
+      pipe: "ok",
+      socketpair: "ok",
+      io_uring: "fail 1",
+    });
     // vsock exists only where the kernel has it: refused by the family, never by us.
     expect(result.vsock === "ok" || result.vsock === "fail 97").toBe(true);
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((settle) => setTimeout(settle, 20));
@@ -139,21 +164,31 @@ describe("the network switch beyond TCP", () => {
 });
 
 describe("capabilities", () => {
-  const field = (status: string, name: string) => BigInt(`0x${status.match(new RegExp(`^${name}:\\s*(\\S+)`, "m"))?.[1] ?? "0"}`);
+  const field = (status: string, name: string) =>
+    BigInt(`0x${status.match(new RegExp(`^${name}:\\s*(\\S+)`, "m"))?.[1] ?? "0"}`);
   const root = process.getuid?.() === 0;
 
   it.each([
     [false, 0x1fn],
     [true, 0x201fn],
-  ])("network on=%s: root keeps exactly CHOWN, DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER, FSETID (and NET_RAW with the network on)", async (network, kept) => {
-    const status = (await run("read-only", ["cat", "/proc/self/status"], network)).stdout;
-    for (const set of ["CapEff", "CapPrm", "CapInh", "CapAmb"]) expect(field(status, set) & ~kept, set).toBe(0n);
-    if (root) {
-      expect(field(status, "CapEff")).toBe(kept);
-      expect(field(status, "CapBnd")).toBe(kept);
-    }
-    expect(KEPT_CAPABILITIES).toEqual(["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID"]);
-  });
+  ])(
+    "network on=%s: root keeps exactly CHOWN, DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER, FSETID (and NET_RAW with the network on)",
+    async (network, kept) => {
+      const status = (await run("read-only", ["cat", "/proc/self/status"], network)).stdout;
+      for (const set of ["CapEff", "CapPrm", "CapInh", "CapAmb"]) expect(field(status, set) & ~kept, set).toBe(0n);
+      if (root) {
+        expect(field(status, "CapEff")).toBe(kept);
+        expect(field(status, "CapBnd")).toBe(kept);
+      }
+      expect(KEPT_CAPABILITIES).toEqual([
+        "CAP_CHOWN",
+        "CAP_DAC_OVERRIDE",
+        "CAP_DAC_READ_SEARCH",
+        "CAP_FOWNER",
+        "CAP_FSETID",
+      ]);
+    },
+  );
 
   it("chattr +i (FS_IOC_SETFLAGS) on a file outside the workspace fails from read-only", async () => {
     const target = join(outside, "victim.txt");
@@ -171,7 +206,8 @@ except OSError as e:
     const sandboxed = await run("read-only", ["python3", "-c", setImmutable, target], true);
     expect(sandboxed.stdout.trim()).toBe("refused 1");
     // The control: root outside the sandbox can (the file system supports the flag).
-    if (root) expect(execFileSync("python3", ["-c", setImmutable, target], { encoding: "utf8" }).trim()).toBe("immutable");
+    if (root)
+      expect(execFileSync("python3", ["-c", setImmutable, target], { encoding: "utf8" }).trim()).toBe("immutable");
     rmSync(target);
   });
 });
@@ -192,7 +228,9 @@ describe("TMPDIR", () => {
   it("replaces an unsafe TMPDIR with one private folder and says so", () => {
     const choice = commandTempDir(ws, { TMPDIR: base, HOME: homedir() });
     expect(choice.dir).toMatch(/^\/tmp\/nanohermes-tmp-/);
-    expect(choice.warning).toBe(`TMPDIR ${base} is a parent of the workspace: not making it writable; commands use the private temp folder ${choice.dir}`);
+    expect(choice.warning).toBe(
+      `TMPDIR ${base} is a parent of the workspace: not making it writable; commands use the private temp folder ${choice.dir}`,
+    );
     expect(commandTempDir(ws, { TMPDIR: "/", HOME: homedir() }).dir).toBe(choice.dir);
     expect(commandTempDir(ws, { TMPDIR: outside, HOME: homedir() })).toEqual({ dir: outside, warning: null });
   });
@@ -200,7 +238,20 @@ describe("TMPDIR", () => {
   it("the helper on its own refuses TMPDIR=/ : a private folder, removed afterwards", async () => {
     const env = { ...process.env, TMPDIR: "/" };
     const r = await new Promise<{ stdout: string; stderr: string }>((done) => {
-      const child = spawn(helper, ["--mode", "workspace-write", "--workspace", ws, "--", "sh", "-c", 'echo "$TMPDIR"; echo x > "$TMPDIR/f" && echo wrote; { echo y > /nh-escape-test; } 2>/dev/null || echo refused'], { env });
+      const child = spawn(
+        helper,
+        [
+          "--mode",
+          "workspace-write",
+          "--workspace",
+          ws,
+          "--",
+          "sh",
+          "-c",
+          'echo "$TMPDIR"; echo x > "$TMPDIR/f" && echo wrote; { echo y > /nh-escape-test; } 2>/dev/null || echo refused',
+        ],
+        { env },
+      );
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -218,7 +269,11 @@ describe("TMPDIR", () => {
   it("a parent of the workspace given as TMPDIR does not become writable", async () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = base;
-    const r = await run("workspace-write", ["sh", "-c", `echo x > ${base}/sibling.txt || echo refused; echo "$TMPDIR"`], true).finally(() => {
+    const r = await run(
+      "workspace-write",
+      ["sh", "-c", `echo x > ${base}/sibling.txt || echo refused; echo "$TMPDIR"`],
+      true,
+    ).finally(() => {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     });
@@ -228,8 +283,13 @@ describe("TMPDIR", () => {
 
   it("a tool run says it on stderr in one line", async () => {
     const cwd = tempDir();
-    const r = await runCli(["tool", "run_command", JSON.stringify({ command: 'echo "$TMPDIR"' }), "--sandbox", "workspace-write"], { cwd, env: testEnv({ TMPDIR: "/" }) });
-    expect(r.stderr).toMatch(/^nanohermes: TMPDIR \/ is \/: not making it writable; commands use the private temp folder \/tmp\/nanohermes-tmp-\S+\n$/);
+    const r = await runCli(
+      ["tool", "run_command", JSON.stringify({ command: 'echo "$TMPDIR"' }), "--sandbox", "workspace-write"],
+      { cwd, env: testEnv({ TMPDIR: "/" }) },
+    );
+    expect(r.stderr).toMatch(
+      /^nanohermes: TMPDIR \/ is \/: not making it writable; commands use the private temp folder \/tmp\/nanohermes-tmp-\S+\n$/,
+    );
     expect(r.stdout).toMatch(/\n\/tmp\/nanohermes-tmp-/);
   });
 });
@@ -238,11 +298,21 @@ describe("saying it where it happens", () => {
   it("auto falling back to unsandboxed says so once, and still reaps with the helper", () => {
     const lines: string[] = [];
     const probe = { available: false, abi: 0, reason: "the kernel has no Landlock support (ENOSYS)" };
-    const sandbox = commandSandbox({ sandbox: { mode: "auto", network: true, writableRoots: [] }, workspace: ws }, (line) => lines.push(line), () => ({ helper: "/h", probe }));
+    const sandbox = commandSandbox(
+      { sandbox: { mode: "auto", network: true, writableRoots: [] }, workspace: ws },
+      (line) => lines.push(line),
+      () => ({ helper: "/h", probe }),
+    );
     expect(sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
     expect(sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
-    expect(lines).toEqual(["sandbox auto: Landlock is unavailable (the kernel has no Landlock support (ENOSYS)); commands run unsandboxed"]);
-    const bare = commandSandbox({ sandbox: { mode: "off", network: true, writableRoots: [] }, workspace: ws }, undefined, () => ({ helper: null, probe }));
+    expect(lines).toEqual([
+      "sandbox auto: Landlock is unavailable (the kernel has no Landlock support (ENOSYS)); commands run unsandboxed",
+    ]);
+    const bare = commandSandbox(
+      { sandbox: { mode: "off", network: true, writableRoots: [] }, workspace: ws },
+      undefined,
+      () => ({ helper: null, probe }),
+    );
     expect(bare.wrap?.(["ls"])).toEqual({ argv: ["ls"] });
   });
 
@@ -252,10 +322,14 @@ describe("saying it where it happens", () => {
     execFileSync("cp", ["-r", join(repo, "dist"), join(copy, "dist")]);
     writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "nanohermes", version: "0.0.0", type: "module" }));
     const cwd = tempDir();
-    const line = "sandbox auto: Landlock is unavailable (the sandbox helper was not built (no C compiler at install?)); commands run unsandboxed";
+    const line =
+      "sandbox auto: Landlock is unavailable (the sandbox helper was not built (no C compiler at install?)); commands run unsandboxed";
     const cli = (args: string[], env: Record<string, string | undefined>) =>
       new Promise<{ stdout: string; stderr: string }>((done) => {
-        const child = spawn(process.execPath, [join(copy, "dist/cli.js"), ...args], { cwd, env: env as NodeJS.ProcessEnv });
+        const child = spawn(process.execPath, [join(copy, "dist/cli.js"), ...args], {
+          cwd,
+          env: env as NodeJS.ProcessEnv,
+        });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -265,7 +339,10 @@ describe("saying it where it happens", () => {
     const tool = await cli(["tool", "run_command", JSON.stringify({ command: "echo ran" })], testEnv());
     expect(tool.stderr).toBe(`nanohermes: ${line}\n`);
     expect(tool.stdout).toContain("\nran");
-    const server = await startMockServer([toolReply([{ name: "run_command", args: { command: "echo ran" } }]), textReply("done")]);
+    const server = await startMockServer([
+      toolReply([{ name: "run_command", args: { command: "echo ran" } }]),
+      textReply("done"),
+    ]);
     try {
       const oneShot = await cli(["-p", "go"], testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }));
       expect(oneShot.stdout).toBe("done\n");
@@ -283,7 +360,9 @@ describe("saying it where it happens", () => {
       const r = await runCli(["sandbox", "run", "--mode", mode, "--", "true"], { cwd: ws });
       expect(r.code, mode).toBe(0);
     }
-    expect((await runCli(["sandbox", "run", "--mode", "bogus", "--", "true"])).stderr).toContain("--mode expects workspace-write, read-only, auto or off");
+    expect((await runCli(["sandbox", "run", "--mode", "bogus", "--", "true"])).stderr).toContain(
+      "--mode expects workspace-write, read-only, auto or off",
+    );
   });
 
   it("status names every gap in the README's words, and what root keeps", () => {
@@ -293,7 +372,9 @@ describe("saying it where it happens", () => {
     expect(status).toContain(`not covered:\n  - ${GAPS.metadata}\n  - ${GAPS.unixSockets}`);
     expect(status).toContain(`root keeps only ${KEPT_CAPABILITIES.join(", ")}`);
     expect(status).toContain("reaping: when a foreground command ends");
-    const helperless = describeSandbox({ helper: null, probe: { available: false, abi: 0, reason: "no helper" } }).join("\n");
+    const helperless = describeSandbox({ helper: null, probe: { available: false, abi: 0, reason: "no helper" } }).join(
+      "\n",
+    );
     expect(helperless).toContain(`reaping: ${GAPS.noHelperReaping}`);
   });
 });

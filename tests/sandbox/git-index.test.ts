@@ -11,7 +11,15 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 const git = (cwd: string, ...args: string[]) => {
   const r = spawnSync("git", args, { cwd, encoding: "utf8", env: ENV });
   expect(r.status, r.stderr).toBe(0);
@@ -30,7 +38,8 @@ function repo(format: "sha1" | "sha256"): { ws: string; commit: string } {
   git(ws, "add", ".");
   git(ws, "commit", "-q", "-m", "one");
   const commit = git(ws, "rev-parse", "HEAD").trim();
-  for (const path of ["mods/one", "mods/twö", "z-last"]) git(ws, "update-index", "--add", "--cacheinfo", `160000,${commit},${path}`);
+  for (const path of ["mods/one", "mods/twö", "z-last"])
+    git(ws, "update-index", "--add", "--cacheinfo", `160000,${commit},${path}`);
   writeFileSync(join(ws, "new.txt"), "n");
   git(ws, "add", "-N", "new.txt");
   return { ws, commit };
@@ -54,7 +63,10 @@ describe("gitlinks", () => {
     dirs.push(ws);
     expect(gitlinks(null)).toEqual([]);
     expect(gitlinks(join(ws, "missing"))).toEqual([]);
-    writeFileSync(join(ws, "index"), Buffer.concat([Buffer.from("DIRC"), Buffer.from([0, 0, 0, 2, 0, 0, 0, 9]), Buffer.alloc(30, 7)]));
+    writeFileSync(
+      join(ws, "index"),
+      Buffer.concat([Buffer.from("DIRC"), Buffer.from([0, 0, 0, 2, 0, 0, 0, 9]), Buffer.alloc(30, 7)]),
+    );
     expect(gitlinks(join(ws, "index"))).toEqual([]);
   });
 

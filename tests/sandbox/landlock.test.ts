@@ -2,13 +2,31 @@
 // the network switch, process hygiene, and every refusal path. Never skipped: a machine that
 // cannot build or enforce the helper fails here.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawn as ptySpawn } from "node-pty";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { describeSandbox, helperPath, HELPER_MISSING, probeLandlock, runSandboxCommand, sandboxArgv, type SandboxHost, type SandboxMode } from "../../src/sandbox/landlock.js";
+import {
+  describeSandbox,
+  helperPath,
+  HELPER_MISSING,
+  probeLandlock,
+  runSandboxCommand,
+  sandboxArgv,
+  type SandboxHost,
+  type SandboxMode,
+} from "../../src/sandbox/landlock.js";
 
 const repo = resolve(import.meta.dirname, "../..");
 let helper = "";
@@ -25,7 +43,11 @@ beforeAll(() => {
   // workspace-write makes writable: the first candidate that is not under it (the checkout
   // itself may live in /tmp, as CI's clean clone can).
   const tmp = realpathSync(tmpdir());
-  const candidates = [join(repo, ".sandbox-test"), "/var/tmp/nanohermes-sandbox-test", join(homedir(), ".nanohermes-sandbox-test")];
+  const candidates = [
+    join(repo, ".sandbox-test"),
+    "/var/tmp/nanohermes-sandbox-test",
+    join(homedir(), ".nanohermes-sandbox-test"),
+  ];
   const root = candidates.find((c) => !c.startsWith(`${tmp}/`) && c !== tmp);
   expect(root, "no folder outside the temp directory to test in").toBeDefined();
   mkdirSync(root!, { recursive: true });
@@ -52,7 +74,10 @@ interface Options {
 }
 
 function argvFor(mode: SandboxMode, script: string, options: Options = {}): string[] {
-  const result = sandboxArgv({ mode, workspace: ws, writableRoots: options.writable ?? [], network: options.network ?? true }, ["sh", "-c", script]);
+  const result = sandboxArgv(
+    { mode, workspace: ws, writableRoots: options.writable ?? [], network: options.network ?? true },
+    ["sh", "-c", script],
+  );
   if ("refused" in result) throw new Error(result.refused);
   return result.argv;
 }
@@ -63,7 +88,11 @@ function sandboxed(mode: SandboxMode, script: string, options: Options = {}) {
 }
 
 /** Asynchronous, for commands that talk to a server in this process. */
-function sandboxedAsync(mode: SandboxMode, script: string, options: Options = {}): Promise<{ status: number | null; stdout: string }> {
+function sandboxedAsync(
+  mode: SandboxMode,
+  script: string,
+  options: Options = {},
+): Promise<{ status: number | null; stdout: string }> {
   const [program, ...args] = argvFor(mode, script, options);
   return new Promise((done) => {
     const child = spawn(program ?? "", args, { cwd: ws });
@@ -86,7 +115,10 @@ describe("the probe", () => {
 
 describe("workspace-write", () => {
   it("lets a command create, rename, link and remove files inside the workspace", () => {
-    const r = sandboxed("workspace-write", "echo hi > a && mkdir d && mv a d/b && ln d/b c && ln -s d/b s && mkfifo p && rm c p && cat s && : > inside.txt");
+    const r = sandboxed(
+      "workspace-write",
+      "echo hi > a && mkdir d && mv a d/b && ln d/b c && ln -s d/b s && mkfifo p && rm c p && cat s && : > inside.txt",
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("hi\n");
@@ -114,7 +146,12 @@ describe("workspace-write", () => {
     symlinkSync(outside, join(ws, "dir-link"));
     symlinkSync(join(outside, "keep.txt"), join(ws, "file-link"));
     symlinkSync(join(outside, "new.txt"), join(ws, "dangling-link"));
-    for (const script of ["echo x > dir-link/new.txt", "echo x > file-link", "echo x > dangling-link", "rm dir-link/keep.txt"]) {
+    for (const script of [
+      "echo x > dir-link/new.txt",
+      "echo x > file-link",
+      "echo x > dangling-link",
+      "rm dir-link/keep.txt",
+    ]) {
       expect(sandboxed("workspace-write", script).status, script).not.toBe(0);
     }
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
@@ -136,20 +173,29 @@ describe("workspace-write", () => {
   });
 
   it("reads and runs programs outside the workspace", () => {
-    const r = sandboxed("workspace-write", `cat /etc/hostname > /dev/null && ls /usr/bin > /dev/null && /usr/bin/env true && cat ${outside}/keep.txt`);
+    const r = sandboxed(
+      "workspace-write",
+      `cat /etc/hostname > /dev/null && ls /usr/bin > /dev/null && /usr/bin/env true && cat ${outside}/keep.txt`,
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("keep\n");
   });
 
   it("holds for children and grandchildren, in the foreground or background", () => {
-    const r = sandboxed("workspace-write", `sh -c 'sh -c "echo x > ${outside}/new.txt"'; (echo y > ${outside}/new.txt) & wait; sh -c 'echo ok > child.txt'`);
+    const r = sandboxed(
+      "workspace-write",
+      `sh -c 'sh -c "echo x > ${outside}/new.txt"'; (echo y > ${outside}/new.txt) & wait; sh -c 'echo ok > child.txt'`,
+    );
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
     expect(readFileSync(join(ws, "child.txt"), "utf8")).toBe("ok\n");
     expect(r.status).toBe(0);
   });
 
   it("lets output be thrown away in /dev/null", () => {
-    const r = sandboxed("workspace-write", "echo hi > /dev/null && ls /nonexistent 2>/dev/null; : > /dev/null && echo ok");
+    const r = sandboxed(
+      "workspace-write",
+      "echo hi > /dev/null && ls /nonexistent 2>/dev/null; : > /dev/null && echo ok",
+    );
     expect(r.stdout).toBe("ok\n");
   });
 
@@ -161,7 +207,9 @@ describe("workspace-write", () => {
 
   it("makes extra writable roots writable, and nothing else outside", () => {
     mkdirSync(join(outside, "extra"));
-    const r = sandboxed("workspace-write", `echo x > ${outside}/extra/f && echo y > ${outside}/new.txt`, { writable: [join(outside, "extra")] });
+    const r = sandboxed("workspace-write", `echo x > ${outside}/extra/f && echo y > ${outside}/new.txt`, {
+      writable: [join(outside, "extra")],
+    });
     expect(readFileSync(join(outside, "extra", "f"), "utf8")).toBe("x\n");
     expect(r.status).not.toBe(0);
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
@@ -201,7 +249,10 @@ describe("read-only", () => {
   });
 
   it("still reads, runs programs and writes to /dev/null", () => {
-    const r = sandboxed("read-only", "cat inside.txt && ls /usr/bin > /dev/null && git --version > /dev/null 2>&1; echo ok");
+    const r = sandboxed(
+      "read-only",
+      "cat inside.txt && ls /usr/bin > /dev/null && git --version > /dev/null 2>&1; echo ok",
+    );
     expect(r.stdout).toBe("inside\nok\n");
   });
 });
@@ -243,7 +294,11 @@ describe("process hygiene", () => {
   const listFds = (argv: string[]) => {
     const [program, ...args] = argv;
     const r = spawnSync(program ?? "", args, { cwd: ws, encoding: "utf8", stdio: ["pipe", "pipe", "pipe", "pipe"] });
-    return r.stdout.trim().split("\n").map(Number).sort((a, b) => a - b);
+    return r.stdout
+      .trim()
+      .split("\n")
+      .map(Number)
+      .sort((a, b) => a - b);
   };
 
   it("closes inherited file descriptors beyond stdio", () => {
@@ -274,13 +329,20 @@ describe("process hygiene", () => {
     const inPty = (argv: string[]) =>
       new Promise<string>((done) => {
         const [program, ...args] = argv;
-        const pty = ptySpawn(program ?? "", args, { cols: 80, rows: 10, cwd: ws, env: process.env as Record<string, string> });
+        const pty = ptySpawn(program ?? "", args, {
+          cols: 80,
+          rows: 10,
+          cwd: ws,
+          env: process.env as Record<string, string>,
+        });
         let out = "";
         pty.onData((data) => (out += data));
         pty.onExit(() => done(out));
       });
     expect(await inPty(["perl", "-e", perl])).toContain("INJECTED"); // the control
-    expect(await inPty([helper, "--mode", "read-only", "--", "perl", "-e", perl])).toContain("blocked Operation not permitted");
+    expect(await inPty([helper, "--mode", "read-only", "--", "perl", "-e", perl])).toContain(
+      "blocked Operation not permitted",
+    );
   });
 });
 
@@ -291,23 +353,47 @@ describe("refusals: never run unsandboxed", () => {
   it("refuses explicit modes when the helper was not built, and runs as is with off", () => {
     const host: SandboxHost = { helper: null, probe: { available: false, abi: 0, reason: HELPER_MISSING } };
     const result = sandboxArgv(policy, ["ls"], host);
-    expect(result).toEqual({ refused: expect.stringContaining("sandbox workspace-write refused: the sandbox helper was not built") });
+    expect(result).toEqual({
+      refused: expect.stringContaining("sandbox workspace-write refused: the sandbox helper was not built"),
+    });
     expect(sandboxArgv({ ...policy, mode: "read-only" }, ["ls"], host)).toHaveProperty("refused");
     expect(sandboxArgv({ ...policy, mode: "off" }, ["ls", "-la"], host)).toEqual({ argv: ["ls", "-la"] });
   });
 
   it("refuses when Landlock is reported unavailable, naming why", () => {
-    const host: SandboxHost = { helper: "/h", probe: { available: false, abi: 0, reason: "the kernel has no Landlock support (ENOSYS)" } };
-    expect(sandboxArgv(policy, ["ls"], host)).toEqual({ refused: "sandbox workspace-write refused: Landlock is unavailable (the kernel has no Landlock support (ENOSYS))" });
+    const host: SandboxHost = {
+      helper: "/h",
+      probe: { available: false, abi: 0, reason: "the kernel has no Landlock support (ENOSYS)" },
+    };
+    expect(sandboxArgv(policy, ["ls"], host)).toEqual({
+      refused: "sandbox workspace-write refused: Landlock is unavailable (the kernel has no Landlock support (ENOSYS))",
+    });
   });
 
   it("refuses network off below ABI 4, and allows it from 4", () => {
     const old: SandboxHost = { helper: "/h", probe: { ...available, abi: 3 } };
-    expect(sandboxArgv({ ...policy, network: false }, ["ls"], old)).toEqual({ refused: expect.stringContaining("network off needs Landlock ABI 4") });
+    expect(sandboxArgv({ ...policy, network: false }, ["ls"], old)).toEqual({
+      refused: expect.stringContaining("network off needs Landlock ABI 4"),
+    });
     expect(sandboxArgv({ ...policy, network: true }, ["ls"], old)).toHaveProperty("argv");
-    const result = sandboxArgv({ ...policy, network: false, writableRoots: ["cache"] }, ["ls"], { helper: "/h", probe: available });
+    const result = sandboxArgv({ ...policy, network: false, writableRoots: ["cache"] }, ["ls"], {
+      helper: "/h",
+      probe: available,
+    });
     const argv = "argv" in result ? result.argv : [];
-    expect(argv.slice(0, 11)).toEqual(["/h", "--mode", "workspace-write", "--workspace", "/w", "--writable", "/w/cache", "--tmpdir", expect.any(String), "--network", "off"]);
+    expect(argv.slice(0, 11)).toEqual([
+      "/h",
+      "--mode",
+      "workspace-write",
+      "--workspace",
+      "/w",
+      "--writable",
+      "/w/cache",
+      "--tmpdir",
+      expect.any(String),
+      "--network",
+      "off",
+    ]);
     // Then the protected paths of every writable root (protected-paths.test.ts), then the command.
     expect(argv.slice(11, 15)).toEqual(["--pin", "/w/.git", "--protect", "/w/.git/config"]);
     expect(argv).toEqual(expect.arrayContaining(["/w/cache/.git", "/w/cache/.nanohermes"]));
@@ -322,14 +408,38 @@ describe("refusals: never run unsandboxed", () => {
   });
 
   it("the helper refuses network off on a kernel older than ABI 4 (simulated with --abi-max)", () => {
-    const r = helperRun(["--mode", "workspace-write", "--workspace", ws, "--network", "off", "--abi-max", "3", "--", "sh", "-c", "echo ran"]);
+    const r = helperRun([
+      "--mode",
+      "workspace-write",
+      "--workspace",
+      ws,
+      "--network",
+      "off",
+      "--abi-max",
+      "3",
+      "--",
+      "sh",
+      "-c",
+      "echo ran",
+    ]);
     expect(r.status).toBe(126);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("--network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI 3");
   });
 
   it.each([1, 2, 3, 4, 5, 6])("still confines writes when limited to ABI %i", (abi) => {
-    const r = helperRun(["--mode", "workspace-write", "--workspace", ws, "--abi-max", String(abi), "--", "sh", "-c", `echo x > ok.txt; echo y > ${outside}/new.txt`]);
+    const r = helperRun([
+      "--mode",
+      "workspace-write",
+      "--workspace",
+      ws,
+      "--abi-max",
+      String(abi),
+      "--",
+      "sh",
+      "-c",
+      `echo x > ok.txt; echo y > ${outside}/new.txt`,
+    ]);
     expect(r.stderr).toContain("Permission denied");
     expect(readFileSync(join(ws, "ok.txt"), "utf8")).toBe("x\n");
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
@@ -341,7 +451,10 @@ describe("refusals: never run unsandboxed", () => {
     ["no --", ["--mode", "read-only"]],
     ["workspace-write without a workspace", ["--mode", "workspace-write", "--"]],
     ["a workspace that does not exist", ["--mode", "workspace-write", "--workspace", "/nonexistent/ws", "--"]],
-    ["a writable root that does not exist", ["--mode", "workspace-write", "--workspace", ".", "--writable", "/nonexistent/root", "--"]],
+    [
+      "a writable root that does not exist",
+      ["--mode", "workspace-write", "--workspace", ".", "--writable", "/nonexistent/root", "--"],
+    ],
     ["a bad network value", ["--mode", "read-only", "--network", "maybe", "--"]],
   ])("the helper exits 126 without running the command on %s", (_name, args) => {
     const r = helperRun([...args, "sh", "-c", "echo ran > ran.txt"]);
@@ -359,7 +472,8 @@ describe("refusals: never run unsandboxed", () => {
 
 describe("sandbox run and status", () => {
   it("runSandboxCommand returns the command's exit code, 128 + signal, or 126 on refusal", async () => {
-    const run = (command: string[], workspace = ws) => runSandboxCommand({ mode: "workspace-write", network: false, workspace, writable: [], command });
+    const run = (command: string[], workspace = ws) =>
+      runSandboxCommand({ mode: "workspace-write", network: false, workspace, writable: [], command });
     expect(await run(["sh", "-c", "exit 3"])).toBe(3);
     expect(await run(["sh", "-c", "kill -TERM $$"])).toBe(143);
     expect(await run(["sh", "-c", "exit 0"], "/nonexistent/ws")).toBe(126);
@@ -373,6 +487,8 @@ describe("sandbox run and status", () => {
     expect(text).toContain("chmod, chown, timestamps");
     const unavailable = describeSandbox({ helper: null, probe: { available: false, abi: 0, reason: HELPER_MISSING } });
     expect(unavailable[0]).toBe(`Landlock: unavailable (${HELPER_MISSING})`);
-    expect(describeSandbox({ helper: "/h", probe: { available: true, abi: 3, reason: "" } }).join("\n")).toContain("network off: unavailable (needs ABI 4, this kernel has 3)");
+    expect(describeSandbox({ helper: "/h", probe: { available: true, abi: 3, reason: "" } }).join("\n")).toContain(
+      "network off: unavailable (needs ABI 4, this kernel has 3)",
+    );
   });
 });

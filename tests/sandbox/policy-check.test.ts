@@ -10,7 +10,11 @@ function io(input: string[] = []) {
   return {
     out,
     err,
-    streams: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, stdin: Readable.from(input.length ? [input.join("\n")] : []) },
+    streams: {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => err.push(s) },
+      stdin: Readable.from(input.length ? [input.join("\n")] : []),
+    },
   };
 }
 
@@ -32,7 +36,10 @@ describe("policyCheck", () => {
   });
 
   it("a user deny rule is blocked, named by its glob", () => {
-    expect(policyCheck('git pu""sh --force', "never", ["git push --force*"])).toMatchObject({ decision: "blocked", rule: "git push --force*" });
+    expect(policyCheck('git pu""sh --force', "never", ["git push --force*"])).toMatchObject({
+      decision: "blocked",
+      rule: "git push --force*",
+    });
   });
 });
 
@@ -49,7 +56,9 @@ describe("runPolicyCheck", () => {
   it("joins the words after -- and prints one human-readable line by default", async () => {
     const t = io();
     expect(await runPolicyCheck(["--approval", "never", "--", "rm", "-rf", "~/x"], t.streams)).toBe(0);
-    expect(t.out.join("")).toMatch(/^dangerous \[recursive-delete\]: recursive rm of `~\/x` deletes files in a home directory \(rule recursive-delete\)\n$/);
+    expect(t.out.join("")).toMatch(
+      /^dangerous \[recursive-delete\]: recursive rm of `~\/x` deletes files in a home directory \(rule recursive-delete\)\n$/,
+    );
   });
 
   it("trusted commands print a null rule", async () => {
@@ -59,7 +68,10 @@ describe("runPolicyCheck", () => {
   });
 
   it("--stdin answers one JSON line per input line, in order, in one process", async () => {
-    const commands = Array.from({ length: 3000 }, (_, i) => ["ls -la", "make", "rm -rf /", "curl x | sh", "", `git log -${i}`][i % 6]!);
+    const commands = Array.from(
+      { length: 3000 },
+      (_, i) => ["ls -la", "make", "rm -rf /", "curl x | sh", "", `git log -${i}`][i % 6]!,
+    );
     const t = io(commands);
     const started = Date.now();
     expect(await runPolicyCheck(["--stdin", "--approval=on-request"], t.streams)).toBe(0);

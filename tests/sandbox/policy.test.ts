@@ -2,13 +2,39 @@
 // policy, the rule and part each verdict names, and what an "always" answer remembers.
 import { describe, expect, it } from "vitest";
 import type { ApprovalPolicy, PermissionMode, ToolKind } from "../../src/protocol/events.js";
-import { alwaysRuleFor, coveredByRemembered, decide, describeAlways, newRemembered, rememberAlways, suggestPrefix, type PolicyInput, type Remembered } from "../../src/sandbox/policy.js";
+import {
+  alwaysRuleFor,
+  coveredByRemembered,
+  decide,
+  describeAlways,
+  newRemembered,
+  rememberAlways,
+  suggestPrefix,
+  type PolicyInput,
+  type Remembered,
+} from "../../src/sandbox/policy.js";
 
 function run(command: string, over: Partial<PolicyInput> = {}) {
-  return decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: newRemembered(), ...over });
+  return decide({
+    tool: "run_command",
+    kind: "exec",
+    args: { command },
+    approval: "on-request",
+    mode: "default",
+    remembered: newRemembered(),
+    ...over,
+  });
 }
 const edit = (over: Partial<PolicyInput> = {}) =>
-  decide({ tool: "write_file", kind: "edit", args: { path: "a", content: "x" }, approval: "on-request", mode: "default", remembered: newRemembered(), ...over });
+  decide({
+    tool: "write_file",
+    kind: "edit",
+    args: { path: "a", content: "x" },
+    approval: "on-request",
+    mode: "default",
+    remembered: newRemembered(),
+    ...over,
+  });
 
 const everyMode: PermissionMode[] = ["default", "accept-edits", "plan", "goal", "debug"];
 const everyPolicy: ApprovalPolicy[] = ["never", "on-request", "untrusted"];
@@ -43,7 +69,11 @@ describe("decide: order", () => {
   });
 
   it("mode gates come before dangerous commands and the policy", () => {
-    expect(run("rm -rf ~/x", { mode: "plan", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:plan", reason: expect.stringMatching(/plan mode is read-only/) });
+    expect(run("rm -rf ~/x", { mode: "plan", approval: "never" })).toMatchObject({
+      decision: "deny",
+      rule: "mode:plan",
+      reason: expect.stringMatching(/plan mode is read-only/),
+    });
     expect(edit({ mode: "plan" })).toMatchObject({ decision: "deny", rule: "mode:plan" });
     expect(edit({ mode: "debug", approval: "never" })).toMatchObject({ decision: "deny", rule: "mode:debug" });
     expect(run("make", { mode: "debug", approval: "never" }).decision).toBe("allow");
@@ -51,7 +81,11 @@ describe("decide: order", () => {
 
   it("dangerous commands ask even under never and in goal mode; only --yolo skips them", () => {
     for (const mode of ["default", "goal", "debug", "accept-edits"] as const) {
-      expect(run("rm -rf ~/x", { mode, approval: "never" })).toMatchObject({ decision: "ask", rule: "recursive-delete", danger: "dangerous" });
+      expect(run("rm -rf ~/x", { mode, approval: "never" })).toMatchObject({
+        decision: "ask",
+        rule: "recursive-delete",
+        danger: "dangerous",
+      });
     }
     expect(run("rm -rf ~/x", { approval: "never", yolo: true }).decision).toBe("allow");
   });
@@ -69,17 +103,34 @@ describe("decide: order", () => {
 });
 
 describe("decide: remembered rules", () => {
-  const remembered = (commands: string[], prefixes: string[]): Remembered => ({ commands: new Set(commands), prefixes: new Set(prefixes), allEdits: false, tools: new Set() });
+  const remembered = (commands: string[], prefixes: string[]): Remembered => ({
+    commands: new Set(commands),
+    prefixes: new Set(prefixes),
+    allEdits: false,
+    tools: new Set(),
+  });
 
   it("an exact command or a prefix accepted 'always' runs without asking", () => {
-    expect(run("make deploy", { remembered: remembered(["make deploy"], []) })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
-    expect(run("npm run test -- --watch=false", { remembered: remembered([], ["npm run test"]) }).decision).toBe("allow");
+    expect(run("make deploy", { remembered: remembered(["make deploy"], []) })).toMatchObject({
+      decision: "allow",
+      reason: "allowed always for this task",
+    });
+    expect(run("npm run test -- --watch=false", { remembered: remembered([], ["npm run test"]) }).decision).toBe(
+      "allow",
+    );
     expect(run("npm run test 2>&1 | tail -5", { remembered: remembered([], ["npm run test"]) }).decision).toBe("allow");
   });
 
   it("a prefix covers whole words only, and never a part it does not name", () => {
     const r = remembered([], ["npm run test"]);
-    for (const command of ["npm run testevil", "npm run test && rm x", "npm run test > out.txt", "npm run test $(rm x)", "FOO=1 npm run test", "npm run test && ls | sh"]) {
+    for (const command of [
+      "npm run testevil",
+      "npm run test && rm x",
+      "npm run test > out.txt",
+      "npm run test $(rm x)",
+      "FOO=1 npm run test",
+      "npm run test && ls | sh",
+    ]) {
       expect(run(command, { remembered: r }).decision, command).toBe("ask");
     }
     expect(coveredByRemembered("npm run test && ls", r, "untrusted")).toBe(false);
@@ -87,8 +138,12 @@ describe("decide: remembered rules", () => {
   });
 
   it("a prefix never covers a dangerous command; the exact dangerous command does", () => {
-    expect(run("git push --force", { approval: "never", remembered: remembered([], ["git push"]) }).decision).toBe("ask");
-    expect(run("git push --force", { approval: "never", remembered: remembered(["git push --force"], []) }).decision).toBe("allow");
+    expect(run("git push --force", { approval: "never", remembered: remembered([], ["git push"]) }).decision).toBe(
+      "ask",
+    );
+    expect(
+      run("git push --force", { approval: "never", remembered: remembered(["git push --force"], []) }).decision,
+    ).toBe("allow");
   });
 
   it.each([
@@ -131,11 +186,18 @@ describe("decide: remembered rules", () => {
     expect(rememberAlways(r, "exec", "rm -f x")).toBe("exactly `rm -f x`");
     expect(rememberAlways(r, "edit", undefined)).toBe("all file edits");
     expect(rememberAlways(r, "mcp", undefined, "mcp__gh__create_issue")).toBe("the tool mcp__gh__create_issue");
-    expect(r).toEqual({ prefixes: new Set(["npm run test"]), commands: new Set(["rm -f x"]), allEdits: true, tools: new Set(["mcp__gh__create_issue"]) });
+    expect(r).toEqual({
+      prefixes: new Set(["npm run test"]),
+      commands: new Set(["rm -f x"]),
+      allEdits: true,
+      tools: new Set(["mcp__gh__create_issue"]),
+    });
   });
 
   it("describeAlways says before the choice exactly what 'always' will allow", () => {
-    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --watch"))).toBe('commands starting with "npm run build"');
+    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --watch"))).toBe(
+      'commands starting with "npm run build"',
+    );
     expect(describeAlways(alwaysRuleFor("exec", "git reset --hard"))).toBe("exactly this command");
     expect(describeAlways(alwaysRuleFor("exec", "rm -rf ~/x"))).toBe("exactly this command");
     expect(describeAlways(alwaysRuleFor("edit", undefined))).toBe("all file edits");
@@ -145,8 +207,14 @@ describe("decide: remembered rules", () => {
   it("issue 15: 'always' on git reset --hard covers that command only, never a worse one", () => {
     const remembered = newRemembered();
     rememberAlways(remembered, "exec", "git reset --hard");
-    expect(run("git reset --hard", { remembered, approval: "never" })).toMatchObject({ decision: "allow", reason: "allowed always for this task" });
-    expect(run("git reset --hard origin", { remembered, approval: "never" })).toMatchObject({ decision: "ask", danger: "dangerous" });
+    expect(run("git reset --hard", { remembered, approval: "never" })).toMatchObject({
+      decision: "allow",
+      reason: "allowed always for this task",
+    });
+    expect(run("git reset --hard origin", { remembered, approval: "never" })).toMatchObject({
+      decision: "ask",
+      danger: "dangerous",
+    });
     expect(run("git reset HEAD~3", { remembered })).toMatchObject({ decision: "ask" });
     expect(remembered.prefixes.size).toBe(0);
   });
@@ -177,18 +245,31 @@ describe("decide: remembered rules", () => {
 
 describe("what 'always' allows", () => {
   it("is said in words before the user chooses", () => {
-    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --prod"))).toBe('commands starting with "npm run build"');
+    expect(describeAlways(alwaysRuleFor("exec", "npm run build -- --prod"))).toBe(
+      'commands starting with "npm run build"',
+    );
     expect(describeAlways(alwaysRuleFor("exec", "make deploy && make clean"))).toBe("exactly this command");
     expect(describeAlways(alwaysRuleFor("edit", undefined))).toBe("all file edits");
     expect(describeAlways(alwaysRuleFor("mcp", undefined, "mcp__gh__x"))).toBe("the tool mcp__gh__x");
   });
 
   it("remembers a dangerous command exactly, so a prefix never covers a more destructive one", () => {
-    expect(alwaysRuleFor("exec", "git reset --hard", undefined, true)).toEqual({ kind: "command", command: "git reset --hard" });
+    expect(alwaysRuleFor("exec", "git reset --hard", undefined, true)).toEqual({
+      kind: "command",
+      command: "git reset --hard",
+    });
     const r = newRemembered();
     expect(rememberAlways(r, "exec", "git reset --hard")).toBe("exactly `git reset --hard`");
     expect(r.prefixes.size).toBe(0);
-    const ask = (command: string) => decide({ tool: "run_command", kind: "exec", args: { command }, approval: "on-request", mode: "default", remembered: r }).decision;
+    const ask = (command: string) =>
+      decide({
+        tool: "run_command",
+        kind: "exec",
+        args: { command },
+        approval: "on-request",
+        mode: "default",
+        remembered: r,
+      }).decision;
     // What was approved runs; what it did not approve asks again.
     expect(ask("git reset --hard")).toBe("allow");
     expect(ask("git reset --hard origin")).toBe("ask");
@@ -198,11 +279,23 @@ describe("what 'always' allows", () => {
 
 describe("decide: MCP tools", () => {
   const mcp = (over: Partial<Parameters<typeof decide>[0]> = {}, hints = { readOnly: false, trusted: false }) =>
-    decide({ tool: "mcp__gh__create_issue", kind: "mcp", args: {}, approval: "on-request", mode: "default", remembered: newRemembered(), mcp: hints, ...over });
+    decide({
+      tool: "mcp__gh__create_issue",
+      kind: "mcp",
+      args: {},
+      approval: "on-request",
+      mode: "default",
+      remembered: newRemembered(),
+      mcp: hints,
+      ...over,
+    });
 
   it("asks about tools that may change things, runs read-only and trusted ones", () => {
     expect(mcp()).toMatchObject({ decision: "ask", rule: "approval:on-request" });
-    expect(mcp({}, { readOnly: true, trusted: false })).toMatchObject({ decision: "allow", rule: "approval:on-request" });
+    expect(mcp({}, { readOnly: true, trusted: false })).toMatchObject({
+      decision: "allow",
+      rule: "approval:on-request",
+    });
     expect(mcp({}, { readOnly: false, trusted: true }).decision).toBe("allow");
     expect(mcp({ approval: "untrusted" }, { readOnly: true, trusted: false }).decision).toBe("ask");
     expect(mcp({ approval: "untrusted" }, { readOnly: false, trusted: true }).decision).toBe("allow");
@@ -226,8 +319,15 @@ describe("decide: approval policy", () => {
   it("never allows; on-request allows read-only commands only; untrusted asks for everything", () => {
     expect(run("make", { approval: "never" })).toMatchObject({ decision: "allow", rule: "approval:never" });
     expect(run("git status")).toMatchObject({ decision: "allow", rule: "approval:on-request" });
-    expect(run("make")).toMatchObject({ decision: "ask", rule: "approval:on-request", reason: expect.stringMatching(/not a recognised read-only command \(`make` is not/) });
-    expect(run("git status", { approval: "untrusted" })).toMatchObject({ decision: "ask", reason: "untrusted policy: every command needs approval" });
+    expect(run("make")).toMatchObject({
+      decision: "ask",
+      rule: "approval:on-request",
+      reason: expect.stringMatching(/not a recognised read-only command \(`make` is not/),
+    });
+    expect(run("git status", { approval: "untrusted" })).toMatchObject({
+      decision: "ask",
+      reason: "untrusted policy: every command needs approval",
+    });
   });
 
   it("names the part of a compound command that needs approval", () => {
@@ -244,6 +344,8 @@ describe("decide: approval policy", () => {
   });
 
   it.each(["read", "net", "agent"] as ToolKind[])("%s tools run without approval, even in plan mode", (kind) => {
-    expect(decide({ tool: "t", kind, args: {}, approval: "untrusted", mode: "plan", remembered: newRemembered() }).decision).toBe("allow");
+    expect(
+      decide({ tool: "t", kind, args: {}, approval: "untrusted", mode: "plan", remembered: newRemembered() }).decision,
+    ).toBe("allow");
   });
 });

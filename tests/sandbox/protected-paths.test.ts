@@ -2,11 +2,27 @@
 // helper, real git, real files: each layer alone (the helper's read-only binds; the check after
 // the command) and both together, proven with marker files the planted hooks would create.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { describeSandbox, helperPath, probeProtect, PROTECT_NOT_COVERED, sandboxArgv } from "../../src/sandbox/landlock.js";
+import {
+  describeSandbox,
+  helperPath,
+  probeProtect,
+  PROTECT_NOT_COVERED,
+  sandboxArgv,
+} from "../../src/sandbox/landlock.js";
 import { protectArgs, protectedSet } from "../../src/sandbox/protected.js";
 import type { CommandSandbox } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
@@ -30,7 +46,15 @@ beforeAll(() => {
 });
 
 /** Git as the user runs it later: unsandboxed, with no help from us. */
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 const userGit = (cwd: string, ...args: string[]) => spawnSync("git", args, { cwd, encoding: "utf8", env: GIT_ENV });
 
 function newRepo(): string {
@@ -64,7 +88,10 @@ function sandboxOf(ws: string, mounts = true): CommandSandbox {
 
 async function run(ws: string, command: string, mounts = true) {
   const session = testSession();
-  const r = await callTool(runCommandTool, { command }, ws, undefined, { sandbox: sandboxOf(ws, mounts), session: session.session });
+  const r = await callTool(runCommandTool, { command }, ws, undefined, {
+    sandbox: sandboxOf(ws, mounts),
+    session: session.session,
+  });
   await session.close();
   return r;
 }
@@ -120,7 +147,11 @@ describe.each([
 
   it("git add and git commit still work inside the sandbox", async () => {
     const ws = newRepo();
-    const r = await run(ws, "echo c > c.txt && git add c.txt && git -c user.name=t -c user.email=t@t commit -q -m second && git log --oneline | wc -l", mounts);
+    const r = await run(
+      ws,
+      "echo c > c.txt && git add c.txt && git -c user.name=t -c user.email=t@t commit -q -m second && git log --oneline | wc -l",
+      mounts,
+    );
     expect(r.forModel).toMatch(/exit code 0/);
     expect(r.forModel).not.toMatch(/protected paths/);
     expect(userGit(ws, "log", "--format=%s").stdout.trim().split("\n")).toEqual(["second", "first"]);
@@ -144,7 +175,11 @@ describe.each([
   it("a linked worktree added in the sandbox works; a commondir leading to planted config is removed", async () => {
     const ws = newRepo();
     const marks = fresh("nh-marks-");
-    const ok = await run(ws, "git worktree add -q wt -b side && git -C wt -c user.name=t -c user.email=t@t commit -q --allow-empty -m side && echo made", mounts);
+    const ok = await run(
+      ws,
+      "git worktree add -q wt -b side && git -C wt -c user.name=t -c user.email=t@t commit -q --allow-empty -m side && echo made",
+      mounts,
+    );
     expect(ok.forModel).toMatch(/made/);
     expect(ok.forModel).not.toMatch(/protected paths/);
     expect(userGit(join(ws, "wt"), "log", "-1", "--format=%s").stdout.trim()).toBe("side");
@@ -152,7 +187,8 @@ describe.each([
     const evil = `git worktree add -q wt2 -b other && mkdir -p evil && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch ${marks}/fsmonitor\\n' > evil/config && echo $PWD/evil > .git/worktrees/wt2/commondir; true`;
     const r = await run(ws, evil, mounts);
     // Once .git/worktrees exists the binds make it read-only; before, the check after neutralises.
-    if (mounts) expect(r.forModel).toMatch(/could not create directory of '\.git\/worktrees\/wt2': Read-only file system/);
+    if (mounts)
+      expect(r.forModel).toMatch(/could not create directory of '\.git\/worktrees\/wt2': Read-only file system/);
     else expect(r.forModel).toMatch(/\.git\/worktrees\/wt2 \(created; kept, removed .*commondir/);
     if (existsSync(join(ws, "wt2"))) userGit(join(ws, "wt2"), "status");
     expect(readdirSync(marks)).toEqual([]);
@@ -189,8 +225,15 @@ describe.each([
     mkdirSync(join(ws, ".githooks"));
     writeFileSync(join(ws, ".githooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
     userGit(ws, "config", "core.hooksPath", ".githooks");
-    const r = await run(ws, `printf '#!/bin/sh\\ntouch ${marks}/pre-commit\\n' > .githooks/pre-commit; printf '#!/bin/sh\\ntouch ${marks}/post-checkout\\n' > .githooks/post-checkout; chmod +x .githooks/*; true`, mounts);
-    if (!mounts) expect(r.forModel).toMatch(/\.githooks\/pre-commit \(changed, restored\).*\.githooks\/post-checkout \(created, removed\)|\.githooks\/post-checkout \(created, removed\).*\.githooks\/pre-commit \(changed, restored\)/s);
+    const r = await run(
+      ws,
+      `printf '#!/bin/sh\\ntouch ${marks}/pre-commit\\n' > .githooks/pre-commit; printf '#!/bin/sh\\ntouch ${marks}/post-checkout\\n' > .githooks/post-checkout; chmod +x .githooks/*; true`,
+      mounts,
+    );
+    if (!mounts)
+      expect(r.forModel).toMatch(
+        /\.githooks\/pre-commit \(changed, restored\).*\.githooks\/post-checkout \(created, removed\)|\.githooks\/post-checkout \(created, removed\).*\.githooks\/pre-commit \(changed, restored\)/s,
+      );
     else expect(r.forModel).toMatch(/Read-only file system/);
     expect(readFileSync(join(ws, ".githooks/pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
     expect(afterwards(ws, marks)).toEqual([]);
@@ -205,7 +248,9 @@ describe.each([
     const ws = fresh();
     const marks = fresh("nh-marks-");
     const r2 = await run(ws, `git init -q && git config user.name sandboxed && ${plant(marks)}`, mounts);
-    expect(r2.forModel).toMatch(/\.git \(a new repository, kept; removed .*config core\.fsmonitor.*config alias\.st.*hooks\/post-checkout.*hooks\/pre-commit.*commondir/s);
+    expect(r2.forModel).toMatch(
+      /\.git \(a new repository, kept; removed .*config core\.fsmonitor.*config alias\.st.*hooks\/post-checkout.*hooks\/pre-commit.*commondir/s,
+    );
     // Harmless keys stay; the samples stay.
     expect(userGit(ws, "config", "user.name").stdout.trim()).toBe("sandboxed");
     expect(readdirSync(join(ws, ".git/hooks")).every((name) => name.endsWith(".sample"))).toBe(true);
@@ -216,7 +261,10 @@ describe.each([
 describe("the helper's binds", () => {
   it("cannot be unmounted from inside, also not from a nested user namespace", async () => {
     const ws = newRepo();
-    const r = await run(ws, "umount .git/hooks; echo umount=$?; unshare -Urm umount $PWD/.git/hooks; echo nested=$?; touch .git/hooks/x; echo touch=$?");
+    const r = await run(
+      ws,
+      "umount .git/hooks; echo umount=$?; unshare -Urm umount $PWD/.git/hooks; echo nested=$?; touch .git/hooks/x; echo touch=$?",
+    );
     expect(r.forModel).toMatch(/umount=(1|32)/);
     expect(r.forModel).not.toMatch(/nested=0/);
     expect(r.forModel).toMatch(/touch=1/);
@@ -227,7 +275,12 @@ describe("the helper's binds", () => {
     const ws = fresh();
     const asUser = process.geteuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
     if (asUser.length > 0) chmodSync(ws, 0o777);
-    const unprivileged = (argv: string[]) => spawnSync(asUser[0] ?? argv[0]!, [...asUser.slice(1), ...(asUser.length > 0 ? argv : argv.slice(1))], { cwd: ws, encoding: "utf8", env: { ...GIT_ENV, HOME: ws } });
+    const unprivileged = (argv: string[]) =>
+      spawnSync(asUser[0] ?? argv[0]!, [...asUser.slice(1), ...(asUser.length > 0 ? argv : argv.slice(1))], {
+        cwd: ws,
+        encoding: "utf8",
+        env: { ...GIT_ENV, HOME: ws },
+      });
     // The checkout may sit below a folder only root can enter (CI clones into a private temp
     // folder): the unprivileged user runs a copy of the helper from a folder everyone can read.
     const shared = mkdtempSync(join(tmpdir(), "nh-helper-"));
@@ -236,13 +289,27 @@ describe("the helper's binds", () => {
     copyFileSync(helperPath()!, helper);
     chmodSync(helper, 0o755);
     expect(unprivileged(["git", "init", "-q", "-b", "main"]).status).toBe(0);
-    const probe = JSON.parse(unprivileged([helper, "--probe-protect"]).stdout) as { mountNamespace: boolean; reason: string };
+    const probe = JSON.parse(unprivileged([helper, "--probe-protect"]).stdout) as {
+      mountNamespace: boolean;
+      reason: string;
+    };
     expect(probe.reason).toMatch(probe.mountNamespace ? /user and mount namespace|as root/ : /failed/);
     const set = protectedSet([ws]);
     // Last, the helper again inside (NanoHermes testing itself): it must still run.
     const nested = `${helper} --mode workspace-write --workspace ${ws} ${protectArgs(set, () => false).join(" ")} -- sh -c 'touch .git/hooks/z; echo nested=$?'`;
     const script = `git config core.fsmonitor x; echo cfg=$?; touch .git/hooks/post-checkout; echo hook=$?; echo a > a; git add a && git commit -qm one && echo commit=ok; ${nested}; id -u`;
-    const r = unprivileged([helper, "--mode", "workspace-write", "--workspace", ws, ...protectArgs(set, () => false), "--", "sh", "-c", script]);
+    const r = unprivileged([
+      helper,
+      "--mode",
+      "workspace-write",
+      "--workspace",
+      ws,
+      ...protectArgs(set, () => false),
+      "--",
+      "sh",
+      "-c",
+      script,
+    ]);
     expect(r.stdout).toMatch(/commit=ok/);
     // Where the kernel refuses unprivileged user namespaces the writes land: the check after covers it.
     expect(r.stdout).toMatch(probe.mountNamespace ? /cfg=[1-9]\d*\nhook=1\n/ : /cfg=0\nhook=0\n/);
@@ -278,7 +345,12 @@ describe("the helper's binds", () => {
 describe("home files inside a writable root", () => {
   it("with the workspace at $HOME, shell start-up files, ~/.ssh, ~/.gitconfig and ~/.nanohermes stay as they were", async () => {
     const home = fresh("nh-home-");
-    for (const [path, text] of [[".bashrc", "# mine\n"], [".ssh/authorized_keys", "ssh-ed25519 mine\n"], [".gitconfig", "[user]\n\tname = me\n"], [".nanohermes/config.json", "{}\n"]] as const) {
+    for (const [path, text] of [
+      [".bashrc", "# mine\n"],
+      [".ssh/authorized_keys", "ssh-ed25519 mine\n"],
+      [".gitconfig", "[user]\n\tname = me\n"],
+      [".nanohermes/config.json", "{}\n"],
+    ] as const) {
       mkdirSync(join(home, path, ".."), { recursive: true });
       writeFileSync(join(home, path), text);
     }
@@ -288,11 +360,26 @@ describe("home files inside a writable root", () => {
     process.env.NANOHERMES_HOME = join(home, ".nanohermes");
     try {
       const set = protectedSet([home]);
-      expect(set.paths).toEqual(expect.arrayContaining([join(home, ".bashrc"), join(home, ".ssh"), join(home, ".gitconfig"), join(home, ".nanohermes"), join(home, ".zshrc")]));
+      expect(set.paths).toEqual(
+        expect.arrayContaining([
+          join(home, ".bashrc"),
+          join(home, ".ssh"),
+          join(home, ".gitconfig"),
+          join(home, ".nanohermes"),
+          join(home, ".zshrc"),
+        ]),
+      );
       for (const mounts of [true, false]) {
-        const r = await run(home, "echo evil >> .bashrc; echo 'ssh-rsa evil' >> .ssh/authorized_keys; echo evil > .zshrc; echo '[core]' >> .gitconfig; echo '{\"mode\":\"goal\"}' > .nanohermes/config.json; true", mounts);
+        const r = await run(
+          home,
+          "echo evil >> .bashrc; echo 'ssh-rsa evil' >> .ssh/authorized_keys; echo evil > .zshrc; echo '[core]' >> .gitconfig; echo '{\"mode\":\"goal\"}' > .nanohermes/config.json; true",
+          mounts,
+        );
         expect(r.forModel).toMatch(/\[protected paths\].*\.zshrc \(created, removed\)/s);
-        if (!mounts) expect(r.forModel).toMatch(/\.bashrc \(changed, restored\).*\.ssh\/authorized_keys \(changed, restored\).*\.nanohermes\/config\.json \(changed, restored\)/s);
+        if (!mounts)
+          expect(r.forModel).toMatch(
+            /\.bashrc \(changed, restored\).*\.ssh\/authorized_keys \(changed, restored\).*\.nanohermes\/config\.json \(changed, restored\)/s,
+          );
         else expect(r.forModel).not.toMatch(/\.bashrc \(/);
         expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# mine\n");
         expect(readFileSync(join(home, ".ssh/authorized_keys"), "utf8")).toBe("ssh-ed25519 mine\n");
@@ -312,8 +399,24 @@ describe("home files inside a writable root", () => {
     const set = protectedSet(["/srv/ws"], "/home/u", "/home/u/.nanohermes");
     expect(set.paths).toEqual(["/srv/ws/.nanohermes"]);
     expect(set.pins).toEqual(["/srv/ws/.git"]);
-    expect(protectArgs(set, () => false)).toEqual(expect.arrayContaining(["--pin", "/srv/ws/.git", "--protect", "/srv/ws/.git/hooks", "--protect", "/srv/ws/.git/config"]));
-    expect(protectArgs(set, () => true)).toEqual(["--pin", "/srv/ws/.git", "--protect", "/srv/ws/.git", "--protect", "/srv/ws/.nanohermes"]);
+    expect(protectArgs(set, () => false)).toEqual(
+      expect.arrayContaining([
+        "--pin",
+        "/srv/ws/.git",
+        "--protect",
+        "/srv/ws/.git/hooks",
+        "--protect",
+        "/srv/ws/.git/config",
+      ]),
+    );
+    expect(protectArgs(set, () => true)).toEqual([
+      "--pin",
+      "/srv/ws/.git",
+      "--protect",
+      "/srv/ws/.git",
+      "--protect",
+      "/srv/ws/.nanohermes",
+    ]);
   });
 });
 
@@ -322,11 +425,22 @@ describe("background jobs", () => {
     const ws = newRepo();
     const session = testSession();
     const extras = { sandbox: sandboxOf(ws, false), session: session.session };
-    const started = await callTool(runCommandTool, { command: "echo '#!/bin/sh' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit", background: true }, ws, undefined, extras);
+    const started = await callTool(
+      runCommandTool,
+      { command: "echo '#!/bin/sh' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit", background: true },
+      ws,
+      undefined,
+      extras,
+    );
     const id = /started (job-\d+)/.exec(started.forModel)?.[1];
     expect(id).toBeDefined();
     const { jobsOf } = await import("../../src/tools/background.js");
-    const job = jobsOf({ workspace: ws, signal: new AbortController().signal, output: () => {}, session: session.session }).get(id!);
+    const job = jobsOf({
+      workspace: ws,
+      signal: new AbortController().signal,
+      output: () => {},
+      session: session.session,
+    }).get(id!);
     await job.finished;
     // The check runs as the job's end is handled: wait for its notice to be appended.
     await new Promise((resolve) => setImmediate(resolve));
@@ -341,7 +455,23 @@ describe("nanohermes sandbox run", () => {
   it("gets the binds and the check after, with the notice on stderr", () => {
     const ws = newRepo();
     const cli = join(repo, "dist/cli.js");
-    const r = spawnSync(process.execPath, [cli, "sandbox", "run", "--mode", "workspace-write", "-C", ws, "--", "sh", "-c", "touch .git/hooks/pre-commit; echo hook=$?; echo ../x > .git/commondir"], { cwd: ws, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [
+        cli,
+        "sandbox",
+        "run",
+        "--mode",
+        "workspace-write",
+        "-C",
+        ws,
+        "--",
+        "sh",
+        "-c",
+        "touch .git/hooks/pre-commit; echo hook=$?; echo ../x > .git/commondir",
+      ],
+      { cwd: ws, encoding: "utf8" },
+    );
     expect(r.stdout).toMatch(/hook=1/);
     expect(r.stderr).toMatch(/nanohermes: \[protected paths\].*\.git\/commondir \(created, removed\)/);
     expect(existsSync(join(ws, ".git/commondir"))).toBe(false);
@@ -352,8 +482,14 @@ describe("sandbox status", () => {
   it("says which layer holds here", () => {
     const text = describeSandbox().join("\n");
     expect(text).toMatch(/protected paths \(.*\): read-only inside the sandbox through a private mount namespace/);
-    const without = describeSandbox({ helper: "/h", probe: { available: true, abi: 7, reason: "" }, protect: { mountNamespace: false, reason: "unshare failed: EPERM" } }).join("\n");
-    expect(without).toMatch(/no mount namespace here \(unshare failed: EPERM\), so commands can change them while they run; after every command NanoHermes reverts/);
+    const without = describeSandbox({
+      helper: "/h",
+      probe: { available: true, abi: 7, reason: "" },
+      protect: { mountNamespace: false, reason: "unshare failed: EPERM" },
+    }).join("\n");
+    expect(without).toMatch(
+      /no mount namespace here \(unshare failed: EPERM\), so commands can change them while they run; after every command NanoHermes reverts/,
+    );
     expect(text).toContain(`  - protected paths: ${PROTECT_NOT_COVERED}`);
   });
 

@@ -65,16 +65,30 @@ describe.each(["workspace-write", "off"] as const)("foreground commands under %s
     const sandbox = sandboxFor(mode, ws);
     const marks = Object.keys(forms).map(() => marker());
     const results = await Promise.all(
-      Object.entries(forms).map(([name, form], i) => callTool(runCommandTool, { command: `${form(`${name}.txt`, marks[i]!)}\necho started` }, ws, undefined, { sandbox })),
+      Object.entries(forms).map(([name, form], i) =>
+        callTool(runCommandTool, { command: `${form(`${name}.txt`, marks[i]!)}\necho started` }, ws, undefined, {
+          sandbox,
+        }),
+      ),
     );
     for (const r of results) expect(r.forModel).toMatch(/\nexit code 0 .*\n--- stdout ---\nstarted$/);
-    await expectNothingLeft(ws, Object.keys(forms).map((name) => `${name}.txt`), marks);
+    await expectNothingLeft(
+      ws,
+      Object.keys(forms).map((name) => `${name}.txt`),
+      marks,
+    );
   });
 
   it("a timeout ends what the command left in another session", async () => {
     const ws = tempDir();
     const mark = marker();
-    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\nsleep 30`, timeout_ms: 300 }, ws, undefined, { sandbox: sandboxFor(mode, ws) });
+    const r = await callTool(
+      runCommandTool,
+      { command: `${forms.setsid("late.txt", mark)}\nsleep 30`, timeout_ms: 300 },
+      ws,
+      undefined,
+      { sandbox: sandboxFor(mode, ws) },
+    );
     expect(r.forModel).toContain("timed out");
     await expectNothingLeft(ws, ["late.txt"], [mark]);
   });
@@ -83,9 +97,15 @@ describe.each(["workspace-write", "off"] as const)("foreground commands under %s
     const ws = tempDir();
     const mark = marker();
     const controller = new AbortController();
-    const call = callTool(runCommandTool, { command: `${forms.daemon("late.txt", mark)}\necho ready; sleep 30` }, ws, controller.signal, {
-      sandbox: sandboxFor(mode, ws),
-    });
+    const call = callTool(
+      runCommandTool,
+      { command: `${forms.daemon("late.txt", mark)}\necho ready; sleep 30` },
+      ws,
+      controller.signal,
+      {
+        sandbox: sandboxFor(mode, ws),
+      },
+    );
     while (running(mark).length === 0) await sleep(20);
     controller.abort();
     expect((await call).forModel).toContain("[interrupted]");
@@ -97,9 +117,15 @@ describe("the helper holds", () => {
   it("a sandboxed command cannot kill the helper to keep its orphans", async () => {
     const ws = tempDir();
     const mark = marker();
-    const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\nkill -9 $PPID; echo "kill: $?"` }, ws, undefined, {
-      sandbox: sandboxFor("workspace-write", ws),
-    });
+    const r = await callTool(
+      runCommandTool,
+      { command: `${forms.setsid("late.txt", mark)}\nkill -9 $PPID; echo "kill: $?"` },
+      ws,
+      undefined,
+      {
+        sandbox: sandboxFor("workspace-write", ws),
+      },
+    );
     expect(r.forModel).toContain("kill: 1");
     await expectNothingLeft(ws, ["late.txt"], [mark]);
   });
@@ -107,11 +133,21 @@ describe("the helper holds", () => {
   it("reaps by scanning /proc where the kernel has no children lists (simulated with --reap-by-scan)", async () => {
     const ws = tempDir();
     const marks = Object.keys(forms).map(() => marker());
-    const script = Object.entries(forms).map(([name, form], i) => form(`${name}.txt`, marks[i]!)).join("\n");
-    const r = spawnSync(helperPath() ?? "", ["--mode", "workspace-write", "--workspace", ws, "--reap-by-scan", "--", "bash", "-c", `${script}\necho started`], { cwd: ws, encoding: "utf8" });
+    const script = Object.entries(forms)
+      .map(([name, form], i) => form(`${name}.txt`, marks[i]!))
+      .join("\n");
+    const r = spawnSync(
+      helperPath() ?? "",
+      ["--mode", "workspace-write", "--workspace", ws, "--reap-by-scan", "--", "bash", "-c", `${script}\necho started`],
+      { cwd: ws, encoding: "utf8" },
+    );
     expect(r.stdout).toBe("started\n");
     expect(r.status).toBe(0);
-    await expectNothingLeft(ws, Object.keys(forms).map((name) => `${name}.txt`), marks);
+    await expectNothingLeft(
+      ws,
+      Object.keys(forms).map((name) => `${name}.txt`),
+      marks,
+    );
   });
 
   it("when whatever started the helper dies, the helper ends everything the command started", async () => {
@@ -119,7 +155,11 @@ describe("the helper holds", () => {
     const mark = marker();
     const inner = `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & sleep 30`;
     // The agent stands in as a shell that is killed outright (a crash, an OOM kill).
-    const agent = spawn("sh", ["-c", `${helperPath()} --mode workspace-write --workspace ${ws} -- sh -c "${inner}" & wait`], { cwd: ws, stdio: "ignore" });
+    const agent = spawn(
+      "sh",
+      ["-c", `${helperPath()} --mode workspace-write --workspace ${ws} -- sh -c "${inner}" & wait`],
+      { cwd: ws, stdio: "ignore" },
+    );
     while (running(mark).length === 0) await sleep(20);
     agent.kill("SIGKILL");
     for (let i = 0; i < 250 && running(mark).length > 0; i++) await sleep(20);
@@ -142,7 +182,13 @@ describe("background jobs", () => {
     const s = testSession();
     const mark = marker();
     const extras = { session: s.session, sandbox: sandboxFor("workspace-write", ws) };
-    const started = await callTool(runCommandTool, { command: `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & echo started`, background: true }, ws, undefined, extras);
+    const started = await callTool(
+      runCommandTool,
+      { command: `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & echo started`, background: true },
+      ws,
+      undefined,
+      extras,
+    );
     expect(started.forModel).toMatch(/^started job-1/);
     while (running(mark).length === 0) await sleep(20);
     // The job's own shell has ended; what it left still runs: the job lasts as long.
@@ -158,7 +204,13 @@ describe("background jobs", () => {
     const s = testSession();
     const mark = marker();
     const extras = { session: s.session, sandbox: sandboxFor("off", ws) };
-    await callTool(runCommandTool, { command: `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & sleep 30`, background: true }, ws, undefined, extras);
+    await callTool(
+      runCommandTool,
+      { command: `setsid sh -c 'sleep 30' ${mark} > /dev/null 2>&1 & sleep 30`, background: true },
+      ws,
+      undefined,
+      extras,
+    );
     while (running(mark).length === 0) await sleep(20);
     await s.close();
     expect(running(mark)).toEqual([]);

@@ -17,7 +17,13 @@ async function notices(files: number, maxFiles: number): Promise<string[]> {
   for (let i = 0; i < files; i++) writeFileSync(join(root, "d", `f${i}.txt`), `${i}`);
   const store = new Checkpoints({ dir: join(tempDir(), "ck"), roots: [root], maxFiles });
   const events: BusEvent[] = [];
-  const hooks = checkpointHooks({ checkpoints: store, workspace: root, turn: () => 1, prompts: () => new Map(), emit: (e) => events.push(e) });
+  const hooks = checkpointHooks({
+    checkpoints: store,
+    workspace: root,
+    turn: () => 1,
+    prompts: () => new Map(),
+    emit: (e) => events.push(e),
+  });
   for (let i = 0; i < 2; i++) {
     await hooks.before(runCommand, { command: "true" });
     await hooks.after(runCommand, { command: "true" });
@@ -28,7 +34,9 @@ async function notices(files: number, maxFiles: number): Promise<string[]> {
 
 describe("checkpoint walk coverage", () => {
   it("says once when the walk stopped at its file limit", async () => {
-    expect(await notices(5, 3)).toEqual(["file checkpoints see only the first 3 files of the workspace (walk order): changes that commands make past them cannot be rewound"]);
+    expect(await notices(5, 3)).toEqual([
+      "file checkpoints see only the first 3 files of the workspace (walk order): changes that commands make past them cannot be rewound",
+    ]);
   });
 
   it("says nothing when every file was seen", async () => {

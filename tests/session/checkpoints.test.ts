@@ -43,7 +43,8 @@ const put = (rel: string, data: string | Buffer) => {
   writeFileSync(ws(rel), data);
 };
 const read = (rel: string) => readFileSync(ws(rel), "utf8");
-const blobs = () => (existsSync(join(store, "blobs")) ? readdirSync(join(store, "blobs")).filter((n) => !n.startsWith(".")) : []);
+const blobs = () =>
+  existsSync(join(store, "blobs")) ? readdirSync(join(store, "blobs")).filter((n) => !n.startsWith(".")) : [];
 const sha = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const make = (extra: Partial<CheckpointOptions> = {}) => new Checkpoints({ dir: store, roots: [root], ...extra });
 
@@ -62,7 +63,10 @@ function sh(script: string): Promise<void> {
 async function command(cp: Checkpoints, turn: number, script: string) {
   await cp.beforeCommand(turn);
   // afterCommand even when the command fails, as the engine must.
-  const failed = await sh(script).then(() => null, (error: unknown) => error);
+  const failed = await sh(script).then(
+    () => null,
+    (error: unknown) => error,
+  );
   const changes = await cp.afterCommand(turn, "run_command");
   if (failed) throw failed;
   return changes;
@@ -193,7 +197,9 @@ describe("commands (beforeCommand / afterCommand)", () => {
     await sh("printf b > b.txt");
     await cp.afterCommand(2, "run_command");
     const turns = await cp.turns();
-    expect(turns[0]?.changes).toEqual([{ path: ws("f.txt"), before: "kept", after: "present", turn: 1, by: "edit_file" }]);
+    expect(turns[0]?.changes).toEqual([
+      { path: ws("f.txt"), before: "kept", after: "present", turn: 1, by: "edit_file" },
+    ]);
     expect(turns[1]?.changes.map((c) => c.path).sort()).toEqual([ws("a.txt"), ws("b.txt")]);
     expect((await cp.contentBefore(1, ws("f.txt")))?.toString()).toBe("v0");
   });
@@ -435,7 +441,8 @@ describe("cost", () => {
   it("beforeCommand + afterCommand on 5,000 small files (printed, not asserted)", async () => {
     for (let d = 0; d < 50; d++) {
       mkdirSync(ws(`dir${d}`));
-      for (let f = 0; f < 100; f++) writeFileSync(ws(`dir${d}`, `file${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
+      for (let f = 0; f < 100; f++)
+        writeFileSync(ws(`dir${d}`, `file${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
     }
     const cp = make();
     const time = async (fn: () => Promise<unknown>) => {

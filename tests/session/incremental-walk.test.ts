@@ -49,7 +49,9 @@ describe("incremental checkpoint walk", () => {
     expect(next.files.has(join(root, "d3", "new.txt"))).toBe(true);
     expect(next.files.has(join(root, "d9", "f0.txt"))).toBe(false);
     expect(next.files.has(join(root, "d1", "sub", "deep.txt"))).toBe(true);
-    expect(next.files.get(join(root, "d20", "f5.txt"))?.size).toBe(first.files.get(join(root, "d20", "f5.txt"))!.size + 4);
+    expect(next.files.get(join(root, "d20", "f5.txt"))?.size).toBe(
+      first.files.get(join(root, "d20", "f5.txt"))!.size + 4,
+    );
     // A deleted folder is no longer watched, and its files are gone.
     rmSync(join(root, "d30"), { recursive: true });
     const after = await walkRoots([root], 100_000, new Set(), inc);

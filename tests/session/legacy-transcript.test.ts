@@ -11,7 +11,11 @@ import { createAgent } from "../../src/agent/engine.js";
 import { MEMORY_BLOCK_START } from "../../src/memory/markers.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { HistoryItem } from "../../src/protocol/history.js";
-import { LEGACY_MEMORY_START, LEGACY_OMITTED_NOTE, LEGACY_SUMMARY_PREFIX } from "../../src/session/legacy-transcript.js";
+import {
+  LEGACY_MEMORY_START,
+  LEGACY_OMITTED_NOTE,
+  LEGACY_SUMMARY_PREFIX,
+} from "../../src/session/legacy-transcript.js";
 import { lastPromptOf } from "../../src/session/history-view.js";
 import { readSessionFile } from "../../src/session/search.js";
 import { loadSession, serializeSession } from "../../src/session/store.js";
@@ -30,16 +34,42 @@ function copyFixture(): string {
 
 describe("an old-format session file", () => {
   it("reads the markers the engine still writes", () => {
-    expect([LEGACY_SUMMARY_PREFIX, LEGACY_OMITTED_NOTE, LEGACY_MEMORY_START]).toEqual([SUMMARY_PREFIX, OMITTED_NOTE, MEMORY_BLOCK_START]);
+    expect([LEGACY_SUMMARY_PREFIX, LEGACY_OMITTED_NOTE, LEGACY_MEMORY_START]).toEqual([
+      SUMMARY_PREFIX,
+      OMITTED_NOTE,
+      MEMORY_BLOCK_START,
+    ]);
   });
 
   it("loads with a history recovered from its messages and archive", async () => {
     const loaded = await loadSession(copyFixture(), "/work/demo", "m");
     expect(loaded.frozen).toBeUndefined();
     const items = loaded.data.transcript!;
-    expect(items.map((it) => it.type)).toEqual(["user", "tool", "assistant", "compaction", "user", "tool", "tool", "memory", "user", "reasoning", "assistant"]);
-    expect(items[3]).toMatchObject({ type: "compaction", at: "2026-12-01T10:30:00.000Z", folded: 4, kept: 10, failed: false, beforeChars: null, summary: expect.stringContaining("A CLI that counts words") });
-    expect(items.filter((it) => it.type === "tool").map((it) => it.type === "tool" && [it.name, it.kind, it.status])).toEqual([
+    expect(items.map((it) => it.type)).toEqual([
+      "user",
+      "tool",
+      "assistant",
+      "compaction",
+      "user",
+      "tool",
+      "tool",
+      "memory",
+      "user",
+      "reasoning",
+      "assistant",
+    ]);
+    expect(items[3]).toMatchObject({
+      type: "compaction",
+      at: "2026-12-01T10:30:00.000Z",
+      folded: 4,
+      kept: 10,
+      failed: false,
+      beforeChars: null,
+      summary: expect.stringContaining("A CLI that counts words"),
+    });
+    expect(
+      items.filter((it) => it.type === "tool").map((it) => it.type === "tool" && [it.name, it.kind, it.status]),
+    ).toEqual([
       ["write_file", null, "ok"],
       ["edit_file", null, "ok"],
       ["run_command", null, "aborted"],
@@ -50,13 +80,36 @@ describe("an old-format session file", () => {
     const file = copyFixture();
     const settings = testSettings();
     const events: BusEvent[] = [];
-    const agent = await createAgent({ settings, taskId: "t", emit: (e) => events.push(e), sessionFile: file, client: new ScriptedClient([reply("Added it.")]) });
+    const agent = await createAgent({
+      settings,
+      taskId: "t",
+      emit: (e) => events.push(e),
+      sessionFile: file,
+      client: new ScriptedClient([reply("Added it.")]),
+    });
     const view = agent.loadedView();
     const t = reduceTranscript(emptyTranscript(), { type: "session.loaded", taskId: "t", ...view });
-    expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool", "assistant", "compaction", "user", "tool", "tool", "user", "reasoning", "assistant"]);
+    expect(t.blocks.map((b) => b.kind)).toEqual([
+      "user",
+      "tool",
+      "assistant",
+      "compaction",
+      "user",
+      "tool",
+      "tool",
+      "user",
+      "reasoning",
+      "assistant",
+    ]);
     const cmd = t.blocks.find((b) => b.kind === "tool" && b.name === "run_command");
-    expect(cmd).toMatchObject({ status: "aborted", args: { command: "npm test" }, forModel: expect.stringMatching(/^\[interrupted\]/) });
-    expect(t.blocks.some((b) => (b.kind === "user" || b.kind === "assistant") && b.text.includes("<memories>"))).toBe(false);
+    expect(cmd).toMatchObject({
+      status: "aborted",
+      args: { command: "npm test" },
+      forModel: expect.stringMatching(/^\[interrupted\]/),
+    });
+    expect(t.blocks.some((b) => (b.kind === "user" || b.kind === "assistant") && b.text.includes("<memories>"))).toBe(
+      false,
+    );
 
     expect((await agent.run("and a --chars flag")).reason).toBe("completed");
     await agent.close();
@@ -70,17 +123,41 @@ describe("the /resume picker's last prompt", () => {
   it("is the newest prompt, from the typed history or, in an old file, past the memory block", async () => {
     const old = await readSessionFile(copyFixture());
     expect(lastPromptOf(old!)).toBe("run the tests with pnpm");
-    const typed = { ...old!, transcript: [{ type: "user", text: "\n  first line\nsecond" }, { type: "memory", ids: ["m1"] }, { type: "assistant", text: "ok" }] satisfies HistoryItem[] };
+    const typed = {
+      ...old!,
+      transcript: [
+        { type: "user", text: "\n  first line\nsecond" },
+        { type: "memory", ids: ["m1"] },
+        { type: "assistant", text: "ok" },
+      ] satisfies HistoryItem[],
+    };
     expect(lastPromptOf(typed)).toBe("first line");
   });
 });
 
 describe("typed history from another version", () => {
-  const base = { version: 1, id: "s", createdAt: "t", updatedAt: "t", workspace: "/w", model: "m", messages: [{ role: "user", content: "hi" }] };
+  const base = {
+    version: 1,
+    id: "s",
+    createdAt: "t",
+    updatedAt: "t",
+    workspace: "/w",
+    model: "m",
+    messages: [{ role: "user", content: "hi" }],
+  };
 
   it("an item of an unknown type: read as far as possible, and the file is frozen", async () => {
     const file = join(tempDir(), "s.json");
-    writeFileSync(file, JSON.stringify({ ...base, transcript: [{ type: "user", text: "hi" }, { type: "hologram", frames: 3 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...base,
+        transcript: [
+          { type: "user", text: "hi" },
+          { type: "hologram", frames: 3 },
+        ],
+      }),
+    );
     const loaded = await loadSession(file, "/w", "m");
     expect(loaded.frozen).toMatch(/a history item of type "hologram"/);
     expect(loaded.data.transcript).toEqual([{ type: "user", text: "hi" }]);

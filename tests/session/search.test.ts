@@ -25,7 +25,10 @@ function session(id: string, messages: ChatMessage[], extra: Partial<SessionData
     updatedAt: "2026-11-02T11:30:00.000Z",
     workspace: "/work/alpha",
     model: "test-model",
-    messages: [{ role: "system", content: "You are NanoHermes, a coding agent. compaction sqlite 上下文" }, ...messages],
+    messages: [
+      { role: "system", content: "You are NanoHermes, a coding agent. compaction sqlite 上下文" },
+      ...messages,
+    ],
     ...extra,
   };
 }
@@ -80,7 +83,9 @@ describe("compileQuery (pure)", () => {
   });
 
   it("drops colour escapes and control characters from message text", () => {
-    expect(messageText({ role: "tool", tool_call_id: "c", content: "\x1b[31mFAIL\x1b[0m src/a.test.ts\u0002\tok\n" })).toBe("FAIL src/a.test.ts \tok\n");
+    expect(
+      messageText({ role: "tool", tool_call_id: "c", content: "\x1b[31mFAIL\x1b[0m src/a.test.ts\u0002\tok\n" }),
+    ).toBe("FAIL src/a.test.ts \tok\n");
   });
 
   it("puts each CJK run's bigrams and its last character in the CJK column", () => {
@@ -98,11 +103,25 @@ describe("compileQuery (pure)", () => {
 
 describe("SessionIndex", () => {
   it("finds English words with a snippet, title, workspace and role", () => {
-    index1(session("s-en", [user("The compaction summary drops tool results"), reply("I fixed the summariser so tool results survive compaction.")], { title: "Fix compaction" }));
+    index1(
+      session(
+        "s-en",
+        [
+          user("The compaction summary drops tool results"),
+          reply("I fixed the summariser so tool results survive compaction."),
+        ],
+        { title: "Fix compaction" },
+      ),
+    );
     index1(session("s-other", [user("Add a dark theme"), reply("Done: themes/dark.json")]));
     const hits = index.search("compaction");
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ sessionId: "s-en", title: "Fix compaction", workspace: "/work/alpha", updatedAt: "2026-11-02T11:30:00.000Z" });
+    expect(hits[0]).toMatchObject({
+      sessionId: "s-en",
+      title: "Fix compaction",
+      workspace: "/work/alpha",
+      updatedAt: "2026-11-02T11:30:00.000Z",
+    });
     expect(hits[0]!.file).toBe(join(sessions, "s-en.json"));
     expect(hits[0]!.snippet).toContain("[compaction]");
     expect(["user", "assistant"]).toContain(hits[0]!.role);
@@ -146,7 +165,12 @@ describe("SessionIndex", () => {
     index1(session("s-phrase", [user("the summary message is at index one")]));
     index1(session("s-apart", [user("a message about the summary")]));
     expect(index.search('"summary message"').map((h) => h.sessionId)).toEqual(["s-phrase"]);
-    expect(index.search("summary message").map((h) => h.sessionId).sort()).toEqual(["s-apart", "s-phrase"]);
+    expect(
+      index
+        .search("summary message")
+        .map((h) => h.sessionId)
+        .sort(),
+    ).toEqual(["s-apart", "s-phrase"]);
   });
 
   it("matches the last word as a prefix, and only the last", () => {
@@ -158,14 +182,32 @@ describe("SessionIndex", () => {
   });
 
   it("ranks a session that mentions a word often above one that mentions it once", () => {
-    for (let i = 0; i < 6; i++) index1(session(`filler-${i}`, [user(`unrelated chatter number ${i} about themes and colours`)]));
-    index1(session("s-once", [user("We looked at many storage options for the cache, among them sqlite, and chose plain JSON files in the end.")]));
-    index1(session("s-often", [user("Move the index to sqlite"), reply("sqlite FTS5 it is: sqlite handles it."), user("is sqlite fast enough?")]));
+    for (let i = 0; i < 6; i++)
+      index1(session(`filler-${i}`, [user(`unrelated chatter number ${i} about themes and colours`)]));
+    index1(
+      session("s-once", [
+        user(
+          "We looked at many storage options for the cache, among them sqlite, and chose plain JSON files in the end.",
+        ),
+      ]),
+    );
+    index1(
+      session("s-often", [
+        user("Move the index to sqlite"),
+        reply("sqlite FTS5 it is: sqlite handles it."),
+        user("is sqlite fast enough?"),
+      ]),
+    );
     expect(index.search("sqlite").map((h) => h.sessionId)).toEqual(["s-often", "s-once"]);
   });
 
   it("returns one hit per session, at most `limit`", () => {
-    index1(session("s-many", Array.from({ length: 12 }, (_, i) => user(`retry number ${i}: the retry failed`))));
+    index1(
+      session(
+        "s-many",
+        Array.from({ length: 12 }, (_, i) => user(`retry number ${i}: the retry failed`)),
+      ),
+    );
     for (let i = 0; i < 5; i++) index1(session(`s-${i}`, [user(`one retry here ${i}`)]));
     const hits = index.search("retry");
     expect(hits.map((h) => h.sessionId).sort()).toEqual(["s-0", "s-1", "s-2", "s-3", "s-4", "s-many"]);
@@ -183,7 +225,13 @@ describe("SessionIndex", () => {
   it("indexes tool calls and the start of tool results, not their tail", () => {
     const data = session("s-tools", [
       user("look at the config"),
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"settings.yaml"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"settings.yaml"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "c1", content: `headword ${"x ".repeat(1500)} tailword` },
     ]);
     index1(data);
@@ -193,7 +241,10 @@ describe("SessionIndex", () => {
   });
 
   it("re-indexing replaces a session's rows; archived messages stay until replaced", () => {
-    const file = index1(session("s", [user("alpha topic"), reply("more alpha"), user("alpha again"), reply("alpha!")]), [user("folded gamma discussion")]);
+    const file = index1(
+      session("s", [user("alpha topic"), reply("more alpha"), user("alpha again"), reply("alpha!")]),
+      [user("folded gamma discussion")],
+    );
     expect(index.search("gamma")).toHaveLength(1);
     index.indexSession(file, session("s", [user("beta topic")]));
     expect(index.search("alpha")).toEqual([]);
@@ -236,7 +287,10 @@ describe("SessionIndex", () => {
   });
 
   it("accepts a bare message array (the seed's format) and a missing folder", async () => {
-    writeFileSync(join(sessions, "old.json"), JSON.stringify([{ role: "system", content: "sys" }, user("legacy quokka")]));
+    writeFileSync(
+      join(sessions, "old.json"),
+      JSON.stringify([{ role: "system", content: "sys" }, user("legacy quokka")]),
+    );
     expect(await index.sync(sessions)).toMatchObject({ indexed: 1 });
     expect(index.search("quokka")[0]).toMatchObject({ sessionId: "old", title: "legacy quokka" });
     expect(await index.sync(join(dir, "nowhere"))).toEqual({ indexed: 0, removed: 0, total: 1 });
@@ -244,7 +298,38 @@ describe("SessionIndex", () => {
 
   it("never throws on FTS syntax in a query", () => {
     index1(session("s", [user('a "quoted" thing with NEAR and a-b c:d e^f *star* OR AND NOT')]));
-    const queries = ['"', '""', '"unbalanced', "*", "a*", "*star*", "NEAR(", "NEAR(a b, 3)", "-", "-quoted", "c:d", "text:", ":", "^", "^quoted", "(", ")", "AND", "OR NOT", "{text}: x", "'", "\\", "%", "quoted\"thing", "🎉", "。、！", "a\0b", 'x\0"y', "\u0002", "a\ud800"];
+    const queries = [
+      '"',
+      '""',
+      '"unbalanced',
+      "*",
+      "a*",
+      "*star*",
+      "NEAR(",
+      "NEAR(a b, 3)",
+      "-",
+      "-quoted",
+      "c:d",
+      "text:",
+      ":",
+      "^",
+      "^quoted",
+      "(",
+      ")",
+      "AND",
+      "OR NOT",
+      "{text}: x",
+      "'",
+      "\\",
+      "%",
+      'quoted"thing',
+      "🎉",
+      "。、！",
+      "a\0b",
+      'x\0"y',
+      "\u0002",
+      "a\ud800",
+    ];
     for (const q of queries) expect(() => index.search(q), q).not.toThrow();
     expect(index.search('"quoted" thing')).toHaveLength(1);
     expect(index.search("c:d")).toHaveLength(1);
@@ -256,7 +341,9 @@ describe("SessionIndex", () => {
   it("keeps registered secrets out of the index", async () => {
     const secret = "sk-live-VERYSECRET-0123456789";
     registerSecret(secret);
-    const data = session("s-secret", [user(`my key is ${secret} please use it`), reply(`ok, using ${secret}`)], { title: `key ${secret}` });
+    const data = session("s-secret", [user(`my key is ${secret} please use it`), reply(`ok, using ${secret}`)], {
+      title: `key ${secret}`,
+    });
     index1(data);
     index.close();
     for (const suffix of ["", "-wal"]) {
@@ -330,7 +417,9 @@ index.close();`,
       for (let i = 0; i < 30; i++) put(session(`disk-${i}`, [user(`on disk ${i}`)]));
       const run = (name: string) =>
         new Promise<{ code: number | null; stderr: string }>((res) => {
-          const child = spawn(process.execPath, [worker, join(dir, "sessions.db"), sessions, name], { stdio: ["ignore", "ignore", "pipe"] });
+          const child = spawn(process.execPath, [worker, join(dir, "sessions.db"), sessions, name], {
+            stdio: ["ignore", "ignore", "pipe"],
+          });
           let stderr = "";
           child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
           child.on("close", (code) => res({ code, stderr }));
@@ -355,7 +444,9 @@ index.close();`,
     index.close();
     const db = new Database(join(dir, "sessions.db"), { readonly: true });
     try {
-      expect(db.prepare("SELECT text, cjk FROM messages_fts").all()).toEqual([{ text: "上下文压缩", cjk: "上下 下文 文压 压缩 缩" }]);
+      expect(db.prepare("SELECT text, cjk FROM messages_fts").all()).toEqual([
+        { text: "上下文压缩", cjk: "上下 下文 文压 压缩 缩" },
+      ]);
     } finally {
       db.close();
     }
@@ -364,13 +455,21 @@ index.close();`,
 
 describe("session_search tool", () => {
   it("syncs first, then lists hits with title, date, workspace, id and snippet", async () => {
-    put(session("20261102-113000-abcdef", [user("Why does the Landlock sandbox refuse /tmp?"), reply("Landlock needs the path listed as writable.")], { title: "Landlock and /tmp" }));
+    put(
+      session(
+        "20261102-113000-abcdef",
+        [user("Why does the Landlock sandbox refuse /tmp?"), reply("Landlock needs the path listed as writable.")],
+        { title: "Landlock and /tmp" },
+      ),
+    );
     put(session("s-2", [user("unrelated")]));
     const tool = sessionSearchTool(async () => index, sessions);
     const result = await callTool(tool, { query: "landlock" }, dir);
     expect(result.status).toBe("ok");
     expect(result.forModel).toContain('1 past session match "landlock"');
-    expect(result.forModel).toContain("1. Landlock and /tmp — 2026-11-02 11:30 — /work/alpha — session 20261102-113000-abcdef");
+    expect(result.forModel).toContain(
+      "1. Landlock and /tmp — 2026-11-02 11:30 — /work/alpha — session 20261102-113000-abcdef",
+    );
     expect(result.forModel).toMatch(/\[Landlock\]/);
     expect(result.forModel).toContain("ask the user to resume it");
     expect(result.display).toContain("1 session");
@@ -378,7 +477,9 @@ describe("session_search tool", () => {
 
   it("says so when nothing matches, and rejects an empty query", async () => {
     const tool = sessionSearchTool(async () => index, sessions);
-    expect((await callTool(tool, { query: "nothing-here" }, dir)).forModel).toBe('no past session matches "nothing-here"');
+    expect((await callTool(tool, { query: "nothing-here" }, dir)).forModel).toBe(
+      'no past session matches "nothing-here"',
+    );
     expect((await callTool(tool, { query: "" }, dir)).status).not.toBe("ok");
   });
 });

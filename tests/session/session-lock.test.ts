@@ -6,7 +6,12 @@ import { existsSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lockSession, SessionBusyError, sessionLockPath, SessionUnwritableError } from "../../src/session/session-lock.js";
+import {
+  lockSession,
+  SessionBusyError,
+  sessionLockPath,
+  SessionUnwritableError,
+} from "../../src/session/session-lock.js";
 import { tempDir } from "../helpers/cli.js";
 
 describe("lockSession", () => {
@@ -32,7 +37,9 @@ describe("lockSession", () => {
       symlinkSync(`${other.pid}@${hostname()}@abcdefghij`, sessionLockPath(file));
       const err = await lockSession(file, 200).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SessionBusyError);
-      expect((err as Error).message).toBe(`session ${file} is in use by another NanoHermes run (pid ${other.pid}); try again when it has finished (or remove ${sessionLockPath(file)} if that run is gone)`);
+      expect((err as Error).message).toBe(
+        `session ${file} is in use by another NanoHermes run (pid ${other.pid}); try again when it has finished (or remove ${sessionLockPath(file)} if that run is gone)`,
+      );
     } finally {
       other.kill("SIGKILL");
     }

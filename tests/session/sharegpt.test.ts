@@ -12,10 +12,22 @@ const SECRET = "ghp_SHAREGPT-SECRET-987654";
 registerSecret(SECRET);
 
 function session(messages: ChatMessage[], id = "s1"): SessionData {
-  return { version: 1, id, createdAt: "2026-11-01T10:00:00.000Z", updatedAt: "2026-11-02T11:30:00.000Z", workspace: "/w", model: "test-model", messages };
+  return {
+    version: 1,
+    id,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    updatedAt: "2026-11-02T11:30:00.000Z",
+    workspace: "/w",
+    model: "test-model",
+    messages,
+  };
 }
 
-const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+const call = (id: string, name: string, args: string) => ({
+  id,
+  type: "function" as const,
+  function: { name, arguments: args },
+});
 
 /** Two turns: the first ends with a final answer, the second stops after a tool result. */
 const twoTurns: ChatMessage[] = [
@@ -28,7 +40,12 @@ const twoTurns: ChatMessage[] = [
       { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
     ],
   },
-  { role: "assistant", content: "Let me look.", reasoning_content: "Read the file first.", tool_calls: [call("c1", "read_file", '{"path":"a.txt"}'), call("c2", "list_dir", "not json")] },
+  {
+    role: "assistant",
+    content: "Let me look.",
+    reasoning_content: "Read the file first.",
+    tool_calls: [call("c1", "read_file", '{"path":"a.txt"}'), call("c2", "list_dir", "not json")],
+  },
   { role: "tool", tool_call_id: "c1", content: `token=${SECRET}` },
   { role: "tool", tool_call_id: "c2", content: "a.txt\nb.txt" },
   { role: "assistant", content: "A login form." },
@@ -40,14 +57,31 @@ const twoTurns: ChatMessage[] = [
 describe("toShareGpt", () => {
   it("maps roles, renders tool calls and grouped results, images and reasoning", () => {
     const [record] = toShareGpt(session(twoTurns));
-    expect(record).toMatchObject({ timestamp: "2026-11-02T11:30:00.000Z", model: "test-model", session: "s1", completed: false });
-    expect(record!.conversations.map((c) => c.from)).toEqual(["system", "system", "human", "gpt", "tool", "gpt", "human", "gpt", "tool"]);
+    expect(record).toMatchObject({
+      timestamp: "2026-11-02T11:30:00.000Z",
+      model: "test-model",
+      session: "s1",
+      completed: false,
+    });
+    expect(record!.conversations.map((c) => c.from)).toEqual([
+      "system",
+      "system",
+      "human",
+      "gpt",
+      "tool",
+      "gpt",
+      "human",
+      "gpt",
+      "tool",
+    ]);
     const c = record!.conversations;
     expect(c[2]!.value).toBe("What is in this screenshot?\n[image]");
     expect(c[3]!.value).toBe(
       '<think>\nRead the file first.\n</think>\nLet me look.\n<tool_call>\n{"name":"read_file","arguments":{"path":"a.txt"}}\n</tool_call>\n<tool_call>\n{"name":"list_dir","arguments":"not json"}\n</tool_call>',
     );
-    const responses = [...c[4]!.value.matchAll(/<tool_response>\n(.*)\n<\/tool_response>/g)].map((m) => JSON.parse(m[1]!) as unknown);
+    const responses = [...c[4]!.value.matchAll(/<tool_response>\n(.*)\n<\/tool_response>/g)].map(
+      (m) => JSON.parse(m[1]!) as unknown,
+    );
     expect(responses).toEqual([
       { tool_call_id: "c1", name: "read_file", content: "token=[redacted]" },
       { tool_call_id: "c2", name: "list_dir", content: "a.txt\nb.txt" },
@@ -74,10 +108,24 @@ describe("toShareGpt", () => {
   });
 
   it("drops, per turn, the cut-off tail before the first user message but keeps it per session", () => {
-    const messages: ChatMessage[] = [{ role: "system", content: "sys" }, { role: "tool", tool_call_id: "x", content: "orphan" }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
-    expect(toShareGpt(session(messages))[0]!.conversations.map((c) => c.from)).toEqual(["system", "tool", "human", "gpt"]);
+    const messages: ChatMessage[] = [
+      { role: "system", content: "sys" },
+      { role: "tool", tool_call_id: "x", content: "orphan" },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ];
+    expect(toShareGpt(session(messages))[0]!.conversations.map((c) => c.from)).toEqual([
+      "system",
+      "tool",
+      "human",
+      "gpt",
+    ]);
     expect(toShareGpt(session(messages))[0]!.conversations[1]!.value).toContain('"name":"unknown"');
-    expect(toShareGpt(session(messages), { split: "turn" })[0]!.conversations.map((c) => c.from)).toEqual(["system", "human", "gpt"]);
+    expect(toShareGpt(session(messages), { split: "turn" })[0]!.conversations.map((c) => c.from)).toEqual([
+      "system",
+      "human",
+      "gpt",
+    ]);
   });
 
   it("gives no record for a session without a user message", () => {
@@ -89,7 +137,11 @@ describe("toShareGpt", () => {
     const messages: ChatMessage[] = [
       { role: "system", content: `key ${SECRET}` },
       { role: "user", content: `use ${SECRET}` },
-      { role: "assistant", content: `ok ${SECRET}`, tool_calls: [call("c", "run_command", JSON.stringify({ command: `echo ${SECRET}` }))] },
+      {
+        role: "assistant",
+        content: `ok ${SECRET}`,
+        tool_calls: [call("c", "run_command", JSON.stringify({ command: `echo ${SECRET}` }))],
+      },
       { role: "tool", tool_call_id: "c", content: SECRET },
     ];
     const text = JSON.stringify(toShareGpt(session(messages)));
@@ -109,7 +161,14 @@ describe("exportSessions", () => {
     const good = join(dir, "good.json");
     writeFileSync(good, JSON.stringify(session(twoTurns, "good")));
     const legacy = join(dir, "legacy.json");
-    writeFileSync(legacy, JSON.stringify([{ role: "system", content: "sys" }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }]));
+    writeFileSync(
+      legacy,
+      JSON.stringify([
+        { role: "system", content: "sys" },
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hello" },
+      ]),
+    );
     const corrupt = join(dir, "corrupt.json");
     writeFileSync(corrupt, '{"version": 1, "messages": [');
     const invalid = join(dir, "invalid.json");

@@ -11,7 +11,15 @@ import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
 
-const entry = (id: string, title: string, updatedAt: string, extra: Partial<TaskIndexEntry> = {}): TaskIndexEntry => ({ id, sessionFile: `/s/${id}.json`, title, pinned: false, workspace: "/ws", updatedAt, ...extra });
+const entry = (id: string, title: string, updatedAt: string, extra: Partial<TaskIndexEntry> = {}): TaskIndexEntry => ({
+  id,
+  sessionFile: `/s/${id}.json`,
+  title,
+  pinned: false,
+  workspace: "/ws",
+  updatedAt,
+  ...extra,
+});
 
 describe("the listed tasks", () => {
   it("one per title (the newest), no unkept one-shot runs, other workspaces left out, pinned always", () => {
@@ -47,7 +55,9 @@ afterEach(async () => {
 
 describe("one-shot runs in the index", () => {
   it("are recorded for /resume but marked one-shot, unless they continued a session", async () => {
-    server = await startMockServer((req) => textReply(`answer ${req.messages.length}`, { usage: { prompt: 50, completion: 5 } }));
+    server = await startMockServer((req) =>
+      textReply(`answer ${req.messages.length}`, { usage: { prompt: 50, completion: 5 } }),
+    );
     const ws = tempDir();
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     for (let i = 0; i < 3; i++) expect((await runCli(["-p", "same prompt", "-C", ws], { env })).code).toBe(0);

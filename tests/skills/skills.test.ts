@@ -34,7 +34,8 @@ function roots() {
   };
 }
 
-const skillMd = (name: string, description: string, body = "Do the thing.") => `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
+const skillMd = (name: string, description: string, body = "Do the thing.") =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
 
 describe("skill discovery", () => {
   it("finds nothing, without problems, when no root exists", () => {
@@ -72,7 +73,8 @@ describe("skill discovery", () => {
 
   it("sorts folders by name within a root and groups one category level deep", () => {
     const r = roots();
-    for (const name of ["zeta", "Alpha", "mid", "beta"]) write(join(r.nh, name, "SKILL.md"), skillMd(name, `skill ${name}`));
+    for (const name of ["zeta", "Alpha", "mid", "beta"])
+      write(join(r.nh, name, "SKILL.md"), skillMd(name, `skill ${name}`));
     write(join(r.nh, "dev", "testing", "SKILL.md"), skillMd("testing", "in a category"));
     write(join(r.nh, "dev", "bench", "SKILL.md"), skillMd("bench", "also in a category"));
     write(join(r.nh, "dev", "notes.md"), "not a skill");
@@ -119,7 +121,13 @@ describe("skill discovery", () => {
     const r = roots();
     const huge = `# Huge\n\n${"lorem ipsum dolor sit amet ".repeat(200_000)}`; // ~5.4 MB
     // Invalid UTF-8 at the very end: neither discovery nor loading ever reads that far.
-    write(join(r.nh, "huge", "SKILL.md"), Buffer.concat([Buffer.from(`---\nname: huge\ndescription: A very large skill\n---\n${huge}`), Buffer.from([0xff, 0xfe])]));
+    write(
+      join(r.nh, "huge", "SKILL.md"),
+      Buffer.concat([
+        Buffer.from(`---\nname: huge\ndescription: A very large skill\n---\n${huge}`),
+        Buffer.from([0xff, 0xfe]),
+      ]),
+    );
     // A multi-byte character straddling the 8 KB boundary must not count as invalid UTF-8.
     write(join(r.nh, "wide", "SKILL.md"), `---\nname: wide\ndescription: wide chars\n---\n${"é".repeat(10_000)}\n`);
     const started = performance.now();
@@ -145,7 +153,9 @@ describe("skill discovery", () => {
     write(join(r.nh, "long-fm", "SKILL.md"), `---\nname: long\n${"x: y\n".repeat(3000)}---\nbody\n`);
     const { skills, problems } = discoverSkills(r.opts);
     expect(skills).toEqual([]);
-    expect(problems).toEqual([`${join(r.nh, "long-fm", "SKILL.md")}: frontmatter does not end (---) within the first 8 KB; skipped`]);
+    expect(problems).toEqual([
+      `${join(r.nh, "long-fm", "SKILL.md")}: frontmatter does not end (---) within the first 8 KB; skipped`,
+    ]);
   });
 });
 
@@ -161,18 +171,63 @@ describe("frontmatter", () => {
 
   it.each([
     ["plain", "---\nname: pdf\ndescription: Fill PDF forms\n---\nbody", "pdf", "Fill PDF forms"],
-    ["double-quoted with escapes", '---\nname: "pdf tools"\ndescription: "Say \\"hi\\": a\\tb" # comment\n---\n', "pdf tools", 'Say "hi": a b'],
-    ["single-quoted", "---\nname: 'it''s'\ndescription: 'Use: colons # and hashes'\n---\n", "it's", "Use: colons # and hashes"],
-    ["literal block |", "---\nname: lit\ndescription: |\n  Line one.\n  Line two.\n\nother: x\n---\n", "lit", "Line one. Line two."],
+    [
+      "double-quoted with escapes",
+      '---\nname: "pdf tools"\ndescription: "Say \\"hi\\": a\\tb" # comment\n---\n',
+      "pdf tools",
+      'Say "hi": a b',
+    ],
+    [
+      "single-quoted",
+      "---\nname: 'it''s'\ndescription: 'Use: colons # and hashes'\n---\n",
+      "it's",
+      "Use: colons # and hashes",
+    ],
+    [
+      "literal block |",
+      "---\nname: lit\ndescription: |\n  Line one.\n  Line two.\n\nother: x\n---\n",
+      "lit",
+      "Line one. Line two.",
+    ],
     ["folded block >-", "---\ndescription: >-\n    Folded\n    text\nname: fold\n---\n", "fold", "Folded text"],
-    ["plain over several lines", "---\nname: multi\ndescription: starts here\n  and goes on\n---\n", "multi", "starts here and goes on"],
+    [
+      "plain over several lines",
+      "---\nname: multi\ndescription: starts here\n  and goes on\n---\n",
+      "multi",
+      "starts here and goes on",
+    ],
     ["a trailing comment", "---\nname: c # the name\ndescription: C# and F# # languages\n---\n", "c", "C# and F#"],
-    ["CRLF line endings and a BOM", "\uFEFF---\r\nname: crlf\r\ndescription: windows\r\n---\r\nbody\r\n", "crlf", "windows"],
-    ["other keys ignored", "---\nlicense: MIT\nallowed-tools:\n  - read_file\nmetadata:\n  version: 2\nname: keys\ndescription: ok\n---\n", "keys", "ok"],
-    ["no frontmatter: folder name and first body line", "\n\n## Release checklist\n\nSteps...\n", "folder-name", "Release checklist"],
-    ["frontmatter without description: first body line", "---\nname: nodesc\n---\n\n# Title here\nmore\n", "nodesc", "Title here"],
+    [
+      "CRLF line endings and a BOM",
+      "\uFEFF---\r\nname: crlf\r\ndescription: windows\r\n---\r\nbody\r\n",
+      "crlf",
+      "windows",
+    ],
+    [
+      "other keys ignored",
+      "---\nlicense: MIT\nallowed-tools:\n  - read_file\nmetadata:\n  version: 2\nname: keys\ndescription: ok\n---\n",
+      "keys",
+      "ok",
+    ],
+    [
+      "no frontmatter: folder name and first body line",
+      "\n\n## Release checklist\n\nSteps...\n",
+      "folder-name",
+      "Release checklist",
+    ],
+    [
+      "frontmatter without description: first body line",
+      "---\nname: nodesc\n---\n\n# Title here\nmore\n",
+      "nodesc",
+      "Title here",
+    ],
     ["empty name falls back to the folder", '---\nname: ""\ndescription: d\n---\n', "folder-name", "d"],
-    ["an unclosed --- in a small file is body", "---\nJust a rule, then text\n", "folder-name", "Just a rule, then text"],
+    [
+      "an unclosed --- in a small file is body",
+      "---\nJust a rule, then text\n",
+      "folder-name",
+      "Just a rule, then text",
+    ],
     ["odd names are kept as-is", "---\nname:   My Skill/v2!  \ndescription: odd\n---\n", "My Skill/v2!", "odd"],
   ])("%s", (_label, content, name, description) => {
     expect(discoverOne(content)).toMatchObject({ name, description });
@@ -193,12 +248,20 @@ describe("frontmatter", () => {
   it("hidden characters are removed from descriptions and bodies", async () => {
     const skill = discoverOne("---\nname: hid\ndescription: vis\u200bible\n---\nsafe\u202etext\u2066\n");
     expect(skill.description).toBe("visible");
-    expect(await loadSkillBody(skill)).toBe("safetext\n\n[2 invisible characters (zero-width or bidi controls) were removed from this skill]");
+    expect(await loadSkillBody(skill)).toBe(
+      "safetext\n\n[2 invisible characters (zero-width or bidi controls) were removed from this skill]",
+    );
   });
 });
 
 describe("skill lookup and prompt section", () => {
-  const make = (name: string, description: string): Skill => ({ name, description, dir: `/s/${name}`, file: `/s/${name}/SKILL.md`, source: "user" });
+  const make = (name: string, description: string): Skill => ({
+    name,
+    description,
+    dir: `/s/${name}`,
+    file: `/s/${name}/SKILL.md`,
+    source: "user",
+  });
 
   it("finds by exact name first, then ignoring case", () => {
     const skills = [make("Deploy", "a"), make("deploy", "b"), make("Review", "c")];
@@ -229,7 +292,10 @@ describe("skill tool", () => {
   function setup() {
     const r = roots();
     const dir = join(r.nh, "pdf");
-    write(join(dir, "SKILL.md"), skillMd("pdf", "Fill PDF forms", "# PDF\nRun scripts/fill.sh, see references/forms.md."));
+    write(
+      join(dir, "SKILL.md"),
+      skillMd("pdf", "Fill PDF forms", "# PDF\nRun scripts/fill.sh, see references/forms.md."),
+    );
     write(join(dir, "scripts", "fill.sh"), "#!/bin/sh\n");
     write(join(dir, "references", "forms.md"), "forms\n");
     write(join(dir, "references", "deep", "more.md"), "more\n");
@@ -280,7 +346,10 @@ describe("skill tool", () => {
     const { r, dir, tool } = setup();
     write(join(dir, "SKILL.md"), Buffer.from([0, 1, 2, 3]));
     const res = await callTool(tool, { name: "pdf" }, r.opts.workspace);
-    expect(res).toMatchObject({ status: "error", forModel: `cannot load skill "pdf": ${join(dir, "SKILL.md")} looks like binary data, not text` });
+    expect(res).toMatchObject({
+      status: "error",
+      forModel: `cannot load skill "pdf": ${join(dir, "SKILL.md")} looks like binary data, not text`,
+    });
   });
 
   it("lists at most 50 supporting files", async () => {
@@ -301,7 +370,9 @@ describe("skill tool", () => {
     expect(res.status).toBe("ok");
     expect(Buffer.byteLength(res.forModel)).toBeLessThanOrEqual(20 * 1024);
     expect(res.forModel).toMatch(/\[skill body cut to fit the 20480-byte result limit\]\n\n---\n/);
-    expect(res.forModel).toContain(`The instructions were cut: read the rest of ${join(dir, "SKILL.md")} with read_file.`);
+    expect(res.forModel).toContain(
+      `The instructions were cut: read the rest of ${join(dir, "SKILL.md")} with read_file.`,
+    );
     expect(res.forModel.endsWith("- scripts/run.sh")).toBe(true);
   });
 });

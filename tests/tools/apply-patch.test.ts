@@ -122,7 +122,14 @@ const scenarios: Scenario[] = [
   {
     name: "rename and change",
     files: { "src/old.ts": "let x = 1;\nlet y = 2;\n" },
-    patch: begin("*** Update File: src/old.ts", "*** Move to: lib/new.ts", "@@", " let x = 1;", "-let y = 2;", "+let y = 3;"),
+    patch: begin(
+      "*** Update File: src/old.ts",
+      "*** Move to: lib/new.ts",
+      "@@",
+      " let x = 1;",
+      "-let y = 2;",
+      "+let y = 3;",
+    ),
     after: { "lib/new.ts": "let x = 1;\nlet y = 3;\n" },
     result: "R src/old.ts -> lib/new.ts (+1 -1)",
   },
@@ -173,9 +180,15 @@ const scenarios: Scenario[] = [
   },
   {
     name: "nested anchors narrow step by step",
-    files: { "a.py": "class A:\n    def run(self):\n        pass\nclass B:\n    def go(self):\n        pass\n    def run(self):\n        pass\n" },
+    files: {
+      "a.py":
+        "class A:\n    def run(self):\n        pass\nclass B:\n    def go(self):\n        pass\n    def run(self):\n        pass\n",
+    },
     patch: begin("*** Update File: a.py", "@@ class B:", "@@     def run(self):", "-        pass", "+        return 1"),
-    after: { "a.py": "class A:\n    def run(self):\n        pass\nclass B:\n    def go(self):\n        pass\n    def run(self):\n        return 1\n" },
+    after: {
+      "a.py":
+        "class A:\n    def run(self):\n        pass\nclass B:\n    def go(self):\n        pass\n    def run(self):\n        return 1\n",
+    },
   },
   {
     name: "a pure insertion goes after its anchor",
@@ -267,14 +280,32 @@ const scenarios: Scenario[] = [
   {
     name: "unified diff with a/ b/ prefixes",
     files: { "src/m.ts": "const a = 1;\nconst b = 2;\nconst c = 3;\n" },
-    patch: P("--- a/src/m.ts", "+++ b/src/m.ts", "@@ -1,3 +1,3 @@", " const a = 1;", "-const b = 2;", "+const b = 20;", " const c = 3;"),
+    patch: P(
+      "--- a/src/m.ts",
+      "+++ b/src/m.ts",
+      "@@ -1,3 +1,3 @@",
+      " const a = 1;",
+      "-const b = 2;",
+      "+const b = 20;",
+      " const c = 3;",
+    ),
     after: { "src/m.ts": "const a = 1;\nconst b = 20;\nconst c = 3;\n" },
     result: "M src/m.ts (+1 -1)",
   },
   {
     name: "unified diff adds and deletes through /dev/null",
     files: { "gone.txt": "x\n" },
-    patch: P("--- /dev/null", "+++ b/new.txt", "@@ -0,0 +1,2 @@", "+n1", "+n2", "--- a/gone.txt", "+++ /dev/null", "@@ -1 +0,0 @@", "-x"),
+    patch: P(
+      "--- /dev/null",
+      "+++ b/new.txt",
+      "@@ -0,0 +1,2 @@",
+      "+n1",
+      "+n2",
+      "--- a/gone.txt",
+      "+++ /dev/null",
+      "@@ -1 +0,0 @@",
+      "-x",
+    ),
     after: { "new.txt": "n1\nn2\n" },
     result: "A new.txt (+2)\nD gone.txt",
   },
@@ -346,20 +377,41 @@ const scenarios: Scenario[] = [
     patch: begin("*** Update File: a.txt", "-a", "+A", "*** Update File: b.txt", "-nope", "+x"),
     error: "b.txt: hunk 1 of 1 not found",
   },
-  { name: "add over an existing file", files: { "a.txt": "a\n" }, patch: begin("*** Add File: a.txt", "+x"), error: "cannot add a.txt: it already exists" },
-  { name: "update a missing file", files: {}, patch: begin("*** Update File: no.txt", "-a", "+b"), error: "cannot update no.txt: it does not exist" },
-  { name: "delete a missing file", files: {}, patch: begin("*** Delete File: no.txt"), error: "cannot delete no.txt: it does not exist" },
+  {
+    name: "add over an existing file",
+    files: { "a.txt": "a\n" },
+    patch: begin("*** Add File: a.txt", "+x"),
+    error: "cannot add a.txt: it already exists",
+  },
+  {
+    name: "update a missing file",
+    files: {},
+    patch: begin("*** Update File: no.txt", "-a", "+b"),
+    error: "cannot update no.txt: it does not exist",
+  },
+  {
+    name: "delete a missing file",
+    files: {},
+    patch: begin("*** Delete File: no.txt"),
+    error: "cannot delete no.txt: it does not exist",
+  },
   {
     name: "move onto an existing file",
     files: { "a.txt": "a\n", "b.txt": "b\n" },
     patch: begin("*** Update File: a.txt", "*** Move to: b.txt"),
     error: "cannot move a.txt to b.txt: b.txt already exists",
   },
-  { name: "a directory is not a file", files: { "d/x.txt": "x\n" }, patch: begin("*** Delete File: d"), error: "d is a directory" },
+  {
+    name: "a directory is not a file",
+    files: { "d/x.txt": "x\n" },
+    patch: begin("*** Delete File: d"),
+    error: "d is a directory",
+  },
   {
     name: "a binary file is refused",
     files: {},
-    setup: (d) => fs.writeFile(join(d.ws, "img.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])),
+    setup: (d) =>
+      fs.writeFile(join(d.ws, "img.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])),
     patch: begin("*** Update File: img.png", "-x", "+y"),
     error: "binary file (PNG image)",
   },
@@ -367,11 +419,21 @@ const scenarios: Scenario[] = [
     name: "a malformed hunk line names its line",
     files: { "a.txt": "a\n" },
     patch: begin("*** Update File: a.txt", "@@", "a", "+b"),
-    error: "invalid patch, line 4: in the changes to \"a.txt\", every line must start with",
+    error: 'invalid patch, line 4: in the changes to "a.txt", every line must start with',
   },
-  { name: "not a patch at all", files: {}, patch: "please change foo to bar", error: 'line 1: expected "*** Begin Patch"' },
+  {
+    name: "not a patch at all",
+    files: {},
+    patch: "please change foo to bar",
+    error: 'line 1: expected "*** Begin Patch"',
+  },
   // ---- The workspace boundary ----
-  { name: "../ escapes are refused", files: {}, patch: begin("*** Add File: ../evil.txt", "+x"), error: "outside the workspace" },
+  {
+    name: "../ escapes are refused",
+    files: {},
+    patch: begin("*** Add File: ../evil.txt", "+x"),
+    error: "outside the workspace",
+  },
   {
     name: "absolute paths outside are refused",
     files: {},
@@ -438,7 +500,16 @@ const scenarios: Scenario[] = [
   {
     name: "issue 15: a missing anchor in the second file leaves the first file unchanged",
     files: { "a.txt": "one\n", "b.py": "def f():\n    pass\n" },
-    patch: begin("*** Update File: a.txt", "@@", "-one", "+ONE", "*** Update File: b.py", "@@ def nothere():", "-    pass", "+    return 1"),
+    patch: begin(
+      "*** Update File: a.txt",
+      "@@",
+      "-one",
+      "+ONE",
+      "*** Update File: b.py",
+      "@@ def nothere():",
+      "-    pass",
+      "+    return 1",
+    ),
     error: "is not in the file",
   },
   {
@@ -480,13 +551,35 @@ const scenarios: Scenario[] = [
   {
     name: "issue 15: a blank line after *** End of File is ignored",
     files: { "tail.txt": "first\nsecond\n" },
-    patch: P("*** Begin Patch", "*** Update File: tail.txt", "@@", " first", "-second", "+second updated", "*** End of File", "", "*** End Patch"),
+    patch: P(
+      "*** Begin Patch",
+      "*** Update File: tail.txt",
+      "@@",
+      " first",
+      "-second",
+      "+second updated",
+      "*** End of File",
+      "",
+      "*** End Patch",
+    ),
     after: { "tail.txt": "first\nsecond updated\n" },
   },
   {
     name: "issue 15: blank lines between End of File and the next file are ignored",
     files: { "a.txt": "a\n", "b.txt": "b\n" },
-    patch: P("*** Begin Patch", "*** Update File: a.txt", "-a", "+A", "*** End of File", "", "", "*** Update File: b.txt", "-b", "+B", "*** End Patch"),
+    patch: P(
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      "-a",
+      "+A",
+      "*** End of File",
+      "",
+      "",
+      "*** Update File: b.txt",
+      "-b",
+      "+B",
+      "*** End Patch",
+    ),
     after: { "a.txt": "A\n", "b.txt": "B\n" },
   },
   {
@@ -522,7 +615,10 @@ describe("apply_patch scenarios", () => {
 });
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.autocrlf=false", ...args], { cwd, encoding: "utf8" });
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.autocrlf=false", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
 }
 
 describe("apply_patch with real git diffs", () => {
@@ -549,7 +645,9 @@ describe("apply_patch with real git diffs", () => {
 
   it("applies `git diff` output: several hunks, add, delete, final newline", async () => {
     const { diff, expected } = await editAndDiff(async () => {
-      const app = original["src/app.ts"]!.replace("line 3;\n", "line three;\nextra;\n").replace("line 30;\n", "").replace("line 40;\n", "line 40;\nline 41;\n");
+      const app = original["src/app.ts"]!.replace("line 3;\n", "line three;\nextra;\n")
+        .replace("line 30;\n", "")
+        .replace("line 40;\n", "line 40;\nline 41;\n");
       await fs.writeFile(join(dirs.ws, "src/app.ts"), app);
       await fs.writeFile(join(dirs.ws, "tail.txt"), "no newline\nnow has one\n");
       await fs.rm(join(dirs.ws, "gone.txt"));
@@ -560,7 +658,12 @@ describe("apply_patch with real git diffs", () => {
     expect(diff).toContain("\\ No newline at end of file");
     const result = await runPatch(diff);
     expect(await readTree(dirs.ws)).toEqual(expected);
-    expect(result.split("\n").sort()).toEqual(["A added/new.md (+2)", "D gone.txt", "M src/app.ts (+3 -2)", "M tail.txt (+1 -0)"]);
+    expect(result.split("\n").sort()).toEqual([
+      "A added/new.md (+2)",
+      "D gone.txt",
+      "M src/app.ts (+3 -2)",
+      "M tail.txt (+1 -0)",
+    ]);
   });
 
   it("applies a staged rename with changes (`git diff --cached -M`)", async () => {
@@ -591,13 +694,23 @@ describe("apply_patch with real git diffs", () => {
 describe("apply_patch writing", () => {
   it("restores written files when a later write fails", async () => {
     await writeTree(dirs.ws, { "a.txt": "a\n", blocker: "I am a file\n" });
-    const patch = begin("*** Update File: a.txt", "-a", "+A", "*** Add File: fresh/new.txt", "+n", "*** Add File: blocker/x.txt", "+x");
+    const patch = begin(
+      "*** Update File: a.txt",
+      "-a",
+      "+A",
+      "*** Add File: fresh/new.txt",
+      "+n",
+      "*** Add File: blocker/x.txt",
+      "+x",
+    );
     const failure = await runPatch(patch).then(
       () => null,
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(ToolError);
-    expect((failure as ToolError).message).toMatch(/^cannot write blocker\/x\.txt: .*No file was changed: the 2 file\(s\) already written were restored\./);
+    expect((failure as ToolError).message).toMatch(
+      /^cannot write blocker\/x\.txt: .*No file was changed: the 2 file\(s\) already written were restored\./,
+    );
     // The new directory made for fresh/new.txt is gone too.
     expect(await readTree(dirs.ws)).toEqual({ "a.txt": "a\n", blocker: "I am a file\n" });
     expect(await fs.readdir(dirs.ws)).toEqual(expect.not.arrayContaining(["fresh"]));
@@ -621,14 +734,32 @@ describe("apply_patch writing", () => {
 
   it("treats two spellings of one file as the same file", async () => {
     await writeTree(dirs.ws, { "a.txt": "1\n2\n" });
-    await runPatch(begin("*** Update File: a.txt", "-1", "+one", " 2", `*** Update File: ${join(dirs.ws, "a.txt")}`, " one", "-2", "+two"));
+    await runPatch(
+      begin(
+        "*** Update File: a.txt",
+        "-1",
+        "+one",
+        " 2",
+        `*** Update File: ${join(dirs.ws, "a.txt")}`,
+        " one",
+        "-2",
+        "+two",
+      ),
+    );
     expect(await readTree(dirs.ws)).toEqual({ "a.txt": "one\ntwo\n" });
   });
 });
 
 describe("apply_patch as a tool", () => {
   it("summarizes the files a patch touches", () => {
-    const patch = begin("*** Add File: a.txt", "+a", "*** Delete File: b.txt", "*** Update File: c.txt", "*** Move to: d.txt", "*** Delete File: e.txt");
+    const patch = begin(
+      "*** Add File: a.txt",
+      "+a",
+      "*** Delete File: b.txt",
+      "*** Update File: c.txt",
+      "*** Move to: d.txt",
+      "*** Delete File: e.txt",
+    );
     expect(applyPatchTool.summarize({ patch })).toBe("4 files: a.txt, b.txt, c.txt -> d.txt, +1 more");
     expect(applyPatchTool.summarize({ patch: begin("*** Delete File: x") })).toBe("1 file: x");
     expect(applyPatchTool.summarize({ patch: "nonsense" })).toBe("invalid patch");
@@ -639,7 +770,11 @@ describe("apply_patch as a tool", () => {
     const registry = new ToolRegistry([applyPatchTool]);
     const events: string[] = [];
     const result = await registry.execute(
-      { id: "c1", name: "apply_patch", arguments: JSON.stringify({ patch: begin("*** Update File: a.txt", "-zzz", "+b") }) },
+      {
+        id: "c1",
+        name: "apply_patch",
+        arguments: JSON.stringify({ patch: begin("*** Update File: a.txt", "-zzz", "+b") }),
+      },
       { workspace: dirs.ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e.type) },
     );
     expect(result.status).toBe("error");

@@ -3,7 +3,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BackgroundJobs, JOB_BUFFER_BYTES, lastLineOf, MAX_RUNNING_JOBS, RollingLog, type Job } from "../../src/tools/background.js";
+import {
+  type BackgroundJobs,
+  JOB_BUFFER_BYTES,
+  lastLineOf,
+  MAX_RUNNING_JOBS,
+  RollingLog,
+  type Job,
+} from "../../src/tools/background.js";
 import type { CommandSandbox, ToolReport } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
 import { taskKillTool, taskListTool, taskOutputTool } from "../../src/tools/task-tools.js";
@@ -53,20 +60,30 @@ describe("run_command background", () => {
 
     await waitFor(() => job("job-1").log.end >= 8);
     const all = await call(taskOutputTool, { id: "job-1", since: 0 });
-    expect(all.forModel).toMatch(/^job-1 running for \d+\.\d s: \$ echo one; sleep 0\.2; echo two; sleep 30\none\ntwo\n\[offset 8: all output so far; still running/);
+    expect(all.forModel).toMatch(
+      /^job-1 running for \d+\.\d s: \$ echo one; sleep 0\.2; echo two; sleep 30\none\ntwo\n\[offset 8: all output so far; still running/,
+    );
     const from4 = await call(taskOutputTool, { id: "job-1", since: 4 });
     expect(from4.forModel.split("\n")[1]).toBe("two");
     // Without since, a read continues where the last one stopped.
     const next = await call(taskOutputTool, { id: "job-1" });
     expect(next.forModel).toContain("(no new output)");
     const past = await call(taskOutputTool, { id: "job-1", since: 999 });
-    expect(past).toMatchObject({ status: "error", forModel: "since 999 is past the end of job-1's output: it has written 8 bytes so far" });
+    expect(past).toMatchObject({
+      status: "error",
+      forModel: "since 999 is past the end of job-1's output: it has written 8 bytes so far",
+    });
 
     const list = await call(taskListTool, {});
-    expect(list.forModel).toMatch(/^2 jobs, 1 running:\njob-1  running +\d+\.\d s  \$ echo one; .* \| two\njob-2  exited 0 /);
+    expect(list.forModel).toMatch(
+      /^2 jobs, 1 running:\njob-1  running +\d+\.\d s  \$ echo one; .* \| two\njob-2  exited 0 /,
+    );
 
     // The throttled report of the new last line arrives while the job still runs.
-    await waitFor(() => bgReports(s.reports).some((j) => j.id === "job-1" && j.state === "running" && j.lastLine === "two"), 2_000);
+    await waitFor(
+      () => bgReports(s.reports).some((j) => j.id === "job-1" && j.state === "running" && j.lastLine === "two"),
+      2_000,
+    );
     const pid = job("job-1").pid!;
     const killed = await call(taskKillTool, { id: "job-1" });
     expect(killed.forModel).toMatch(/^job-1 killed after \d+\.\d s \(stopped by task_kill; SIGTERM\)\nlast line: two$/);
@@ -75,7 +92,11 @@ describe("run_command background", () => {
     expect(again.forModel).toMatch(/^job-1 had already ended: it killed after/);
 
     const states = bgReports(s.reports).filter((j) => j.id === "job-1");
-    expect(states[0]).toMatchObject({ state: "running", exitCode: null, command: "echo one; sleep 0.2; echo two; sleep 30" });
+    expect(states[0]).toMatchObject({
+      state: "running",
+      exitCode: null,
+      command: "echo one; sleep 0.2; echo two; sleep 30",
+    });
     expect(states.at(-1)).toMatchObject({ state: "killed", lastLine: "two" });
   });
 
@@ -93,14 +114,19 @@ describe("run_command background", () => {
 
   it("keeps a flooding job's output bounded and says what was dropped", async () => {
     const { call, job } = setup();
-    await call(runCommandTool, { command: "head -c 5000000 /dev/zero | tr '\\0' x; echo; echo END-MARK", background: true });
+    await call(runCommandTool, {
+      command: "head -c 5000000 /dev/zero | tr '\\0' x; echo; echo END-MARK",
+      background: true,
+    });
     await waitFor(() => job("job-1").state === "exited", 20_000);
     const log = job("job-1").log;
     expect(log.end).toBe(5_000_000 + 1 + 9);
     expect(log.end - log.start).toBeLessThanOrEqual(JOB_BUFFER_BYTES);
     const r = await call(taskOutputTool, { id: "job-1", since: 0 });
     const dropped = log.start;
-    expect(r.forModel).toContain(`[${dropped} bytes before offset ${dropped} were dropped: only the last 1 MB of output is kept]`);
+    expect(r.forModel).toContain(
+      `[${dropped} bytes before offset ${dropped} were dropped: only the last 1 MB of output is kept]`,
+    );
     expect(Buffer.byteLength(r.forModel)).toBeLessThanOrEqual(20 * 1024);
     expect(r.forModel).toContain(`[offset ${dropped + 16 * 1024} of ${log.end}:`);
     const tail = await call(taskOutputTool, { id: "job-1", since: log.end - 20 });
@@ -115,7 +141,9 @@ describe("run_command background", () => {
     const t = performance.now();
     const r = await call(taskKillTool, { id: "job-1" });
     expect(performance.now() - t).toBeGreaterThanOrEqual(1_900);
-    expect(r.forModel).toMatch(/^job-1 killed after \d+\.\d s \(stopped by task_kill; SIGKILL after it ignored SIGTERM\)/);
+    expect(r.forModel).toMatch(
+      /^job-1 killed after \d+\.\d s \(stopped by task_kill; SIGKILL after it ignored SIGTERM\)/,
+    );
     expect(alive(pid)).toBe(false);
   });
 
@@ -132,12 +160,22 @@ describe("run_command background", () => {
         return false;
       }
     });
-    const pids = [job("job-1").pid!, job("job-2").pid!, Number(readFileSync(join(ws, "child.pid"), "utf8")), Number(readFileSync(join(ws, "left.pid"), "utf8"))];
+    const pids = [
+      job("job-1").pid!,
+      job("job-2").pid!,
+      Number(readFileSync(join(ws, "child.pid"), "utf8")),
+      Number(readFileSync(join(ws, "left.pid"), "utf8")),
+    ];
     expect(pids.every(alive)).toBe(true);
     await s.close();
     expect(pids.map(alive)).toEqual([false, false, false, false]);
     expect(job("job-1").describe()).toMatch(/killed after .* \(the session ended; SIGTERM\)/);
-    expect(bgReports(s.reports).filter((j) => j.state === "killed").map((j) => j.id).sort()).toEqual(["job-1", "job-2"]);
+    expect(
+      bgReports(s.reports)
+        .filter((j) => j.state === "killed")
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual(["job-1", "job-2"]);
     const late = await call(runCommandTool, { command: "true", background: true });
     expect(late.forModel).toBe("the session has ended: no new background jobs");
   });
@@ -149,18 +187,26 @@ describe("run_command background", () => {
     }
     const r = await call(runCommandTool, { command: "sleep 30", background: true });
     expect(r.status).toBe("error");
-    expect(r.forModel).toMatch(/^refused: 16 background jobs are already running \(job-1, .*job-16\), the limit is 16\. Stop one with task_kill/);
+    expect(r.forModel).toMatch(
+      /^refused: 16 background jobs are already running \(job-1, .*job-16\), the limit is 16\. Stop one with task_kill/,
+    );
     await call(taskKillTool, { id: "job-3" });
-    expect((await call(runCommandTool, { command: "sleep 30", background: true })).forModel).toMatch(/^started job-17 /);
+    expect((await call(runCommandTool, { command: "sleep 30", background: true })).forModel).toMatch(
+      /^started job-17 /,
+    );
   });
 
   it("names the known jobs for an unknown id, and needs a session", async () => {
     const { call } = setup();
-    expect((await call(taskOutputTool, { id: "job-1" })).forModel).toBe('unknown job "job-1": this session has no background jobs');
+    expect((await call(taskOutputTool, { id: "job-1" })).forModel).toBe(
+      'unknown job "job-1": this session has no background jobs',
+    );
     expect((await call(taskListTool, {})).forModel).toMatch(/^no background jobs in this session/);
     await call(runCommandTool, { command: "true", background: true });
     await call(runCommandTool, { command: "true", background: true });
-    expect((await call(taskKillTool, { id: "job-9" })).forModel).toBe('unknown job "job-9": this session\'s jobs are job-1, job-2');
+    expect((await call(taskKillTool, { id: "job-9" })).forModel).toBe(
+      'unknown job "job-9": this session\'s jobs are job-1, job-2',
+    );
     const bad = await call(taskOutputTool, { id: "job-1", since: -1 });
     expect(bad.forModel).toMatch(/^invalid arguments for task_output: "since"/);
     const none = await callTool(runCommandTool, { command: "true", background: true }, tempDir());
@@ -170,22 +216,42 @@ describe("run_command background", () => {
 
   it("runs under the same sandbox prefix as a foreground command, and refuses when it refuses", async () => {
     const { call, job } = setup();
-    const sandbox = (wrap: CommandSandbox["wrap"]): CallExtras => ({ sandbox: { mode: "workspace-write", network: false, writableRoots: [], wrap } });
-    await call(runCommandTool, { command: "echo sandboxed=$NH_SANDBOXED", background: true }, sandbox((argv) => ({ argv: ["env", "NH_SANDBOXED=yes", ...argv] })));
+    const sandbox = (wrap: CommandSandbox["wrap"]): CallExtras => ({
+      sandbox: { mode: "workspace-write", network: false, writableRoots: [], wrap },
+    });
+    await call(
+      runCommandTool,
+      { command: "echo sandboxed=$NH_SANDBOXED", background: true },
+      sandbox((argv) => ({ argv: ["env", "NH_SANDBOXED=yes", ...argv] })),
+    );
     await waitFor(() => job("job-1").state === "exited");
     expect(job("job-1").lastLine).toBe("sandboxed=yes");
-    const refused = await call(runCommandTool, { command: "true", background: true }, sandbox(() => ({ refused: "sandbox workspace-write refused: no Landlock" })));
+    const refused = await call(
+      runCommandTool,
+      { command: "true", background: true },
+      sandbox(() => ({ refused: "sandbox workspace-write refused: no Landlock" })),
+    );
     expect(refused).toMatchObject({ status: "error", forModel: "sandbox workspace-write refused: no Landlock" });
-    await call(runCommandTool, { command: "true", background: true }, sandbox((argv) => ({ argv: ["/nonexistent/nh-helper", ...argv] })));
+    await call(
+      runCommandTool,
+      { command: "true", background: true },
+      sandbox((argv) => ({ argv: ["/nonexistent/nh-helper", ...argv] })),
+    );
     await waitFor(() => job("job-2").state !== "running");
     expect(job("job-2").state).toBe("failed");
-    expect((await call(taskListTool, {})).forModel).toMatch(/job-2  failed .* \| failed to start: spawn \/nonexistent\/nh-helper ENOENT/);
+    expect((await call(taskListTool, {})).forModel).toMatch(
+      /job-2  failed .* \| failed to start: spawn \/nonexistent\/nh-helper ENOENT/,
+    );
   });
 
   it("kills a job after timeout_ms and reports the last line at most four times a second", async () => {
     const { s, call, job } = setup();
     // The 40 lines take about 1 s on a quiet machine; the timeout leaves room for a loaded one.
-    await call(runCommandTool, { command: "for i in $(seq 1 40); do echo line $i; sleep 0.025; done; sleep 30", background: true, timeout_ms: 3_500 });
+    await call(runCommandTool, {
+      command: "for i in $(seq 1 40); do echo line $i; sleep 0.025; done; sleep 30",
+      background: true,
+      timeout_ms: 3_500,
+    });
     await waitFor(() => job("job-1").state !== "running", 10_000);
     expect(job("job-1").describe()).toMatch(/^killed after \d\.\d s \(its timeout of 3500 ms; SIGTERM\)$/);
     const reports = bgReports(s.reports);

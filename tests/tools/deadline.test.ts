@@ -41,7 +41,13 @@ async function call(tool: ReturnType<typeof blocking>, signal: AbortSignal, abor
   const events: BusEvent[] = [];
   const result = await new ToolRegistry([tool]).execute(
     { id: "c1", name: tool.name, arguments: "{}" },
-    { workspace: dir, taskId: "t", signal, emit: (e) => events.push(e), ...(abortGraceMs !== undefined ? { abortGraceMs } : {}) },
+    {
+      workspace: dir,
+      taskId: "t",
+      signal,
+      emit: (e) => events.push(e),
+      ...(abortGraceMs !== undefined ? { abortGraceMs } : {}),
+    },
   );
   return { result, events };
 }
@@ -87,7 +93,15 @@ describe("tool deadlines", () => {
   });
 
   it("a tool that finishes in time is untouched by the deadline", async () => {
-    const quick = defineTool({ name: "quick", kind: "read", description: "", params: z.object({}), summarize: () => "", deadlineMs: () => 5_000, run: async () => "fine" });
+    const quick = defineTool({
+      name: "quick",
+      kind: "read",
+      description: "",
+      params: z.object({}),
+      summarize: () => "",
+      deadlineMs: () => 5_000,
+      run: async () => "fine",
+    });
     const { result } = await call(quick as ReturnType<typeof blocking>, new AbortController().signal);
     expect(result).toMatchObject({ status: "ok", forModel: "fine" });
   });
@@ -97,12 +111,26 @@ describe("settle", () => {
   it("rejects with StopAbandoned when already stopped and the work never ends", async () => {
     const stop = new AbortController();
     stop.abort();
-    await expect(settle(new Promise(() => {}), { deadlineMs: 10_000, graceMs: 10, stop: stop.signal, controller: new AbortController() })).rejects.toBeInstanceOf(StopAbandoned);
+    await expect(
+      settle(new Promise(() => {}), {
+        deadlineMs: 10_000,
+        graceMs: 10,
+        stop: stop.signal,
+        controller: new AbortController(),
+      }),
+    ).rejects.toBeInstanceOf(StopAbandoned);
   });
 
   it("passes a rejection of the work through unchanged", async () => {
     const stop = new AbortController();
-    await expect(settle(Promise.reject(new Error("boom")), { deadlineMs: 10_000, graceMs: 10, stop: stop.signal, controller: new AbortController() })).rejects.toThrow("boom");
+    await expect(
+      settle(Promise.reject(new Error("boom")), {
+        deadlineMs: 10_000,
+        graceMs: 10,
+        stop: stop.signal,
+        controller: new AbortController(),
+      }),
+    ).rejects.toThrow("boom");
   });
 });
 
@@ -113,9 +141,23 @@ describe("many calls on one stop signal", () => {
     process.on("warning", onWarning);
     try {
       const stop = new AbortController();
-      const slow = defineTool({ name: "slow", kind: "read", description: "", params: z.object({}), summarize: () => "", run: () => new Promise<string>((r) => setTimeout(() => r("ok"), 50)) });
+      const slow = defineTool({
+        name: "slow",
+        kind: "read",
+        description: "",
+        params: z.object({}),
+        summarize: () => "",
+        run: () => new Promise<string>((r) => setTimeout(() => r("ok"), 50)),
+      });
       const registry = new ToolRegistry([slow]);
-      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => registry.execute({ id: `c${i}`, name: "slow", arguments: "{}" }, { workspace: dir, taskId: "t", signal: stop.signal, emit: () => {} })));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          registry.execute(
+            { id: `c${i}`, name: "slow", arguments: "{}" },
+            { workspace: dir, taskId: "t", signal: stop.signal, emit: () => {} },
+          ),
+        ),
+      );
       expect(results.every((r) => r.status === "ok")).toBe(true);
       await new Promise((r) => setTimeout(r, 10));
       expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);

@@ -10,7 +10,8 @@ import { writeFileTool } from "../../src/tools/write-file.js";
 import { tempDir } from "../helpers/cli.js";
 import { callTool } from "../helpers/tools.js";
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))));
 const patch = (body: string) => ({ patch: `*** Begin Patch\n${body}\n*** End Patch` });
 
 function file(content: Buffer): { ws: string; path: string; read: () => Buffer } {
@@ -23,30 +24,54 @@ function file(content: Buffer): { ws: string; path: string; read: () => Buffer }
 describe("edit_file keeps the bytes it does not touch", () => {
   it("in a Latin-1 file: other non-UTF-8 bytes stay, Latin-1 characters are written as one byte", async () => {
     const f = file(bytes("caf", [0xe9], " cr", [0xe8], "me\nprix: 3\nna", [0xef], "ve"));
-    const r = await callTool(editFileTool, { path: "f.txt", old_string: "prix: 3", new_string: "prix: 4 \u00e0 d\u00e9couvrir" }, f.ws);
+    const r = await callTool(
+      editFileTool,
+      { path: "f.txt", old_string: "prix: 3", new_string: "prix: 4 \u00e0 d\u00e9couvrir" },
+      f.ws,
+    );
     expect(r.status, r.forModel).toBe("ok");
-    expect(f.read()).toEqual(bytes("caf", [0xe9], " cr", [0xe8], "me\nprix: 4 ", [0xe0], " d", [0xe9], "couvrir\nna", [0xef], "ve"));
+    expect(f.read()).toEqual(
+      bytes("caf", [0xe9], " cr", [0xe8], "me\nprix: 4 ", [0xe0], " d", [0xe9], "couvrir\nna", [0xef], "ve"),
+    );
   });
 
   it("in a Latin-1 file: refuses a character Latin-1 cannot hold, and U+FFFD copied from read_file, changing nothing", async () => {
     const original = bytes("caf", [0xe9], "\nprix: 3\n");
     const f = file(original);
-    const euro = await callTool(editFileTool, { path: "f.txt", old_string: "prix: 3", new_string: "prix: 3 \u20ac" }, f.ws);
-    expect(euro.forModel).toMatch(/is not UTF-8: it is kept as Latin-1 \(ISO-8859-1\).*"\u20ac" \(U\+20AC\) has no Latin-1 byte/);
-    const replacement = await callTool(editFileTool, { path: "f.txt", old_string: "caf\uFFFD", new_string: "cafe" }, f.ws);
+    const euro = await callTool(
+      editFileTool,
+      { path: "f.txt", old_string: "prix: 3", new_string: "prix: 3 \u20ac" },
+      f.ws,
+    );
+    expect(euro.forModel).toMatch(
+      /is not UTF-8: it is kept as Latin-1 \(ISO-8859-1\).*"\u20ac" \(U\+20AC\) has no Latin-1 byte/,
+    );
+    const replacement = await callTool(
+      editFileTool,
+      { path: "f.txt", old_string: "caf\uFFFD", new_string: "cafe" },
+      f.ws,
+    );
     expect(replacement.forModel).toMatch(/is not UTF-8 .*stand for bytes that cannot be matched/);
     expect(f.read()).toEqual(original);
   });
 
   it("keeps a UTF-8 byte-order mark, CRLF endings and a missing final newline", async () => {
     const f = file(bytes([0xef, 0xbb, 0xbf], "first\r\nsecond\r\nl\u00c3\u00a9 last"));
-    const r = await callTool(editFileTool, { path: "f.txt", old_string: "second\nl\u00e9", new_string: "2nd\nthen\nl\u00e9" }, f.ws);
+    const r = await callTool(
+      editFileTool,
+      { path: "f.txt", old_string: "second\nl\u00e9", new_string: "2nd\nthen\nl\u00e9" },
+      f.ws,
+    );
     expect(r.status, r.forModel).toBe("ok");
     expect(f.read()).toEqual(bytes([0xef, 0xbb, 0xbf], "first\r\n2nd\r\nthen\r\nl\u00c3\u00a9 last"));
   });
 
   it("refuses UTF-16 and UTF-32 files by name instead of calling them binary", async () => {
-    for (const [name, bom] of [["UTF-16LE", [0xff, 0xfe]], ["UTF-16BE", [0xfe, 0xff]], ["UTF-32LE", [0xff, 0xfe, 0, 0]]] as const) {
+    for (const [name, bom] of [
+      ["UTF-16LE", [0xff, 0xfe]],
+      ["UTF-16BE", [0xfe, 0xff]],
+      ["UTF-32LE", [0xff, 0xfe, 0, 0]],
+    ] as const) {
       const content = bytes([...bom], Buffer.from("hi\n", "utf16le").toString("latin1"));
       const f = file(content);
       const r = await callTool(editFileTool, { path: "f.txt", old_string: "hi", new_string: "ho" }, f.ws);
@@ -60,7 +85,9 @@ describe("write_file over an existing file keeps its format", () => {
   it("keeps the byte-order mark and CRLF endings of the file it replaces", async () => {
     const f = file(bytes([0xef, 0xbb, 0xbf], "a\r\nb\r\n"));
     const r = await callTool(writeFileTool, { path: "f.txt", content: "x\ny\n" }, f.ws);
-    expect(r.forModel).toBe("wrote f.txt: 2 lines, 9 bytes, overwrote (was 9 bytes) (kept its byte-order mark, CRLF line endings)");
+    expect(r.forModel).toBe(
+      "wrote f.txt: 2 lines, 9 bytes, overwrote (was 9 bytes) (kept its byte-order mark, CRLF line endings)",
+    );
     expect(f.read()).toEqual(bytes([0xef, 0xbb, 0xbf], "x\r\ny\r\n"));
   });
 
@@ -101,7 +128,11 @@ describe("apply_patch keeps the bytes it does not touch", () => {
     expect(f.read()).toEqual(bytes("caf", [0xe9], "\nprix: 4 ", [0xe0], "\nfin"));
     const fffd = await callTool(applyPatchTool, patch("*** Update File: f.txt\n@@\n-caf\uFFFD\n+cafe"), f.ws);
     expect(fffd.forModel).toMatch(/is not UTF-8/);
-    const euro = await callTool(applyPatchTool, patch("*** Add File: new.txt\n+ok\n*** Update File: f.txt\n@@\n-fin\n+\u20ac"), f.ws);
+    const euro = await callTool(
+      applyPatchTool,
+      patch("*** Add File: new.txt\n+ok\n*** Update File: f.txt\n@@\n-fin\n+\u20ac"),
+      f.ws,
+    );
     expect(euro.forModel).toMatch(/has no Latin-1 byte[\s\S]*No file was changed/);
     expect(f.read()).toEqual(bytes("caf", [0xe9], "\nprix: 4 ", [0xe0], "\nfin"));
   });

@@ -4,7 +4,17 @@
 // move) run in a loop, and while checkpoint rewinds restore and remove files. Afterwards the
 // outside folder is byte-identical and holds no temp file.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,7 +60,11 @@ beforeAll(() => {
   // Not under the temp directory, which workspace-write makes writable: "outside" must be out of
   // the sandbox's reach, so only the agent's own tools could change it.
   const tmp = realpathSync(tmpdir());
-  const candidates = [join(repo, ".sandbox-test"), "/var/tmp/nanohermes-sandbox-test", join(homedir(), ".nanohermes-sandbox-test")];
+  const candidates = [
+    join(repo, ".sandbox-test"),
+    "/var/tmp/nanohermes-sandbox-test",
+    join(homedir(), ".nanohermes-sandbox-test"),
+  ];
   const root = candidates.find((c) => !c.startsWith(`${tmp}/`) && c !== tmp)!;
   mkdirSync(root, { recursive: true });
   base = realpathSync(mkdtempSync(join(root, "race-")));
@@ -62,7 +76,11 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 function tree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) out[join(entry.parentPath, entry.name).slice(dir.length + 1)] = readFileSync(join(entry.parentPath, entry.name), "latin1");
+    if (entry.isFile())
+      out[join(entry.parentPath, entry.name).slice(dir.length + 1)] = readFileSync(
+        join(entry.parentPath, entry.name),
+        "latin1",
+      );
   }
   return out;
 }
@@ -99,13 +117,20 @@ describe("file tools under a directory-swap race", () => {
     const swapper = startSwapper(helper!, ws);
     let ok = 0;
     const tally = (r: { status: string }) => void (r.status === "ok" && ok++);
-    const patch = (body: string) => callTool(applyPatchTool, { patch: `*** Begin Patch\n${body}\n*** End Patch` }, ws).then(tally);
+    const patch = (body: string) =>
+      callTool(applyPatchTool, { patch: `*** Begin Patch\n${body}\n*** End Patch` }, ws).then(tally);
     try {
       for (let i = 1; i <= ROUNDS; i++) {
         tally(await callTool(writeFileTool, { path: "d/w.txt", content: `round ${i}\n` }, ws));
         tally(await callTool(writeFileTool, { path: `d/new/n-${i}.txt`, content: `new ${i}\n` }, ws));
         const [from, to] = i % 2 === 1 ? ["A", "B"] : ["B", "A"];
-        tally(await callTool(editFileTool, { path: "d/e.txt", old_string: `state: ${from}`, new_string: `state: ${to}` }, ws));
+        tally(
+          await callTool(
+            editFileTool,
+            { path: "d/e.txt", old_string: `state: ${from}`, new_string: `state: ${to}` },
+            ws,
+          ),
+        );
         await patch(`*** Add File: d/p-${i}.txt\n+added ${i}`);
         await patch(`*** Update File: d/u.txt\n@@\n one\n-state: ${from}\n+state: ${to}\n three`);
         await patch(`*** Delete File: d/p-${i - 1}.txt`);
@@ -161,9 +186,25 @@ function startSwapper(helper: string, ws: string, stopName = "stop"): { stop(): 
     execFileSync("cc", ["-O2", "-o", binary, src]);
   }
   const stop = join(base, stopName);
-  const child = spawn(helper, ["--mode", "workspace-write", "--workspace", ws, "--network", "off", "--", binary, join(ws, "d"), join(ws, "swap"), stop], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    helper,
+    [
+      "--mode",
+      "workspace-write",
+      "--workspace",
+      ws,
+      "--network",
+      "off",
+      "--",
+      binary,
+      join(ws, "d"),
+      join(ws, "swap"),
+      stop,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   let err = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -16,7 +16,9 @@ describe("read_file", () => {
     expect(all.forModel.split("\n")).toHaveLength(10);
     expect(all.forModel.split("\n")[0]).toBe("     1\tline1");
     const part = await callTool(readFileTool, { path: "a.txt", offset: 4, limit: 2 }, ws);
-    expect(part.forModel).toBe('     4\tline4\n     5\tline5\n[lines 4-5 of 10 shown; 5 more lines: read_file {"path": "a.txt", "offset": 6}]');
+    expect(part.forModel).toBe(
+      '     4\tline4\n     5\tline5\n[lines 4-5 of 10 shown; 5 more lines: read_file {"path": "a.txt", "offset": 6}]',
+    );
     const past = await callTool(readFileTool, { path: "a.txt", offset: 11 }, ws);
     expect(past).toMatchObject({ status: "error", forModel: "a.txt has 10 lines; offset 11 is past the end" });
   });
@@ -27,9 +29,13 @@ describe("read_file", () => {
     writeFileSync(join(ws, "empty.txt"), "");
     writeFileSync(join(ws, "bin.dat"), Buffer.from([1, 2, 0, 3, 4]));
     expect((await callTool(readFileTool, { path: "nope" }, ws)).forModel).toBe("no such file: nope");
-    expect((await callTool(readFileTool, { path: "dir" }, ws)).forModel).toBe("dir is a directory; use list_dir to see its entries");
+    expect((await callTool(readFileTool, { path: "dir" }, ws)).forModel).toBe(
+      "dir is a directory; use list_dir to see its entries",
+    );
     expect((await callTool(readFileTool, { path: "empty.txt" }, ws)).forModel).toBe("empty.txt is empty (0 bytes)");
-    expect((await callTool(readFileTool, { path: "bin.dat" }, ws)).forModel).toMatch(/binary file \(binary data, 5 bytes\)/);
+    expect((await callTool(readFileTool, { path: "bin.dat" }, ws)).forModel).toMatch(
+      /binary file \(binary data, 5 bytes\)/,
+    );
   });
 
   it("reads non-UTF-8 bytes without failing, and CRLF files as lines", async () => {
@@ -99,7 +105,11 @@ describe("edit_file", () => {
   it("replaces a unique match and shows the result", async () => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.ts"), "const a = 1;\nconst b = 2;\n");
-    const r = await callTool(editFileTool, { path: "a.ts", old_string: "const b = 2;", new_string: "const b = 3;" }, ws);
+    const r = await callTool(
+      editFileTool,
+      { path: "a.ts", old_string: "const b = 2;", new_string: "const b = 3;" },
+      ws,
+    );
     expect(r.status).toBe("ok");
     expect(r.forModel).toMatch(/^edited a.ts: replaced 1 occurrence \(first at line 2\)/);
     expect(readFileSync(join(ws, "a.ts"), "utf8")).toBe("const a = 1;\nconst b = 3;\n");
@@ -109,8 +119,14 @@ describe("edit_file", () => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.txt"), "x\ny\nx\nx\n");
     const r = await callTool(editFileTool, { path: "a.txt", old_string: "x", new_string: "z" }, ws);
-    expect(r.forModel).toBe("old_string occurs 3 times in a.txt (at lines 1, 3, 4); include more surrounding lines to make it unique, or set replace_all to true");
-    const all = await callTool(editFileTool, { path: "a.txt", old_string: "x", new_string: "z", replace_all: true }, ws);
+    expect(r.forModel).toBe(
+      "old_string occurs 3 times in a.txt (at lines 1, 3, 4); include more surrounding lines to make it unique, or set replace_all to true",
+    );
+    const all = await callTool(
+      editFileTool,
+      { path: "a.txt", old_string: "x", new_string: "z", replace_all: true },
+      ws,
+    );
     expect(all.forModel).toMatch(/replaced 3 occurrences/);
     expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("z\ny\nz\nz\n");
   });
@@ -119,7 +135,9 @@ describe("edit_file", () => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.py"), "def f():\n    return 1\n");
     const r = await callTool(editFileTool, { path: "a.py", old_string: "def f():\n  return 1", new_string: "x" }, ws);
-    expect(r.forModel).toMatch(/old_string was not found in a.py. A similar text with different whitespace starts at line 1/);
+    expect(r.forModel).toMatch(
+      /old_string was not found in a.py. A similar text with different whitespace starts at line 1/,
+    );
   });
 
   it("keeps CRLF line endings when edited with LF strings", async () => {
@@ -131,7 +149,9 @@ describe("edit_file", () => {
 
   it("creates a file with an empty old_string, but not over an existing one", async () => {
     const ws = tempDir();
-    expect((await callTool(editFileTool, { path: "n.txt", old_string: "", new_string: "hi" }, ws)).forModel).toBe("created n.txt (1 lines)");
+    expect((await callTool(editFileTool, { path: "n.txt", old_string: "", new_string: "hi" }, ws)).forModel).toBe(
+      "created n.txt (1 lines)",
+    );
     const again = await callTool(editFileTool, { path: "n.txt", old_string: "", new_string: "x" }, ws);
     expect(again.forModel).toMatch(/exists and is not empty/);
   });
@@ -140,9 +160,17 @@ describe("edit_file", () => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.txt"), "a");
     writeFileSync(join(ws, "b.bin"), Buffer.from([0, 1, 2]));
-    expect((await callTool(editFileTool, { path: "a.txt", old_string: "a", new_string: "a" }, ws)).forModel).toMatch(/the same/);
-    expect((await callTool(editFileTool, { path: "no.txt", old_string: "a", new_string: "b" }, ws)).forModel).toMatch(/^no such file: no.txt/);
-    expect((await callTool(editFileTool, { path: "b.bin", old_string: "a", new_string: "b" }, ws)).forModel).toMatch(/binary/);
-    expect((await callTool(editFileTool, { path: "/etc/hostname", old_string: "a", new_string: "b" }, ws)).forModel).toMatch(/outside the workspace/);
+    expect((await callTool(editFileTool, { path: "a.txt", old_string: "a", new_string: "a" }, ws)).forModel).toMatch(
+      /the same/,
+    );
+    expect((await callTool(editFileTool, { path: "no.txt", old_string: "a", new_string: "b" }, ws)).forModel).toMatch(
+      /^no such file: no.txt/,
+    );
+    expect((await callTool(editFileTool, { path: "b.bin", old_string: "a", new_string: "b" }, ws)).forModel).toMatch(
+      /binary/,
+    );
+    expect(
+      (await callTool(editFileTool, { path: "/etc/hostname", old_string: "a", new_string: "b" }, ws)).forModel,
+    ).toMatch(/outside the workspace/);
   });
 });

@@ -9,7 +9,13 @@ import { gitCommitTool, gitDiffTool, gitLogTool, gitStatusTool } from "../../src
 import { tempDir } from "../helpers/cli.js";
 import { callTool, type CallExtras } from "../helpers/tools.js";
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, LC_ALL: "C" }, stdio: ["ignore", "pipe", "pipe"] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, LC_ALL: "C" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 /** A repository with one commit of a.txt and an identity of its own. */
 function repo(): string {
@@ -31,14 +37,18 @@ const head = (ws: string) => git(ws, "rev-parse", "HEAD").trim();
 describe("git_status", () => {
   it("shows the branch and staged, unstaged and untracked files", async () => {
     const ws = repo();
-    expect((await call(gitStatusTool, {}, ws)).forModel).toBe("branch: main\nclean: nothing to commit, no untracked files");
+    expect((await call(gitStatusTool, {}, ws)).forModel).toBe(
+      "branch: main\nclean: nothing to commit, no untracked files",
+    );
     writeFileSync(join(ws, "a.txt"), "alpha\nmore\n");
     writeFileSync(join(ws, "b.txt"), "beta\n");
     git(ws, "add", "b.txt");
     writeFileSync(join(ws, "c ü.txt"), "gamma\n");
     const r = await call(gitStatusTool, {}, ws);
     expect(r.status).toBe("ok");
-    expect(r.forModel).toBe("branch: main\n M a.txt\nA  b.txt\n?? \"c ü.txt\"\n(XY: X = staged, Y = not staged; M modified, A added, D deleted, R renamed, ?? untracked)");
+    expect(r.forModel).toBe(
+      'branch: main\n M a.txt\nA  b.txt\n?? "c ü.txt"\n(XY: X = staged, Y = not staged; M modified, A added, D deleted, R renamed, ?? untracked)',
+    );
   });
 });
 
@@ -55,7 +65,9 @@ describe("git_diff", () => {
     expect(staged.forModel).toContain("+staged file");
     expect(staged.forModel).not.toContain("a.txt");
     const onlyB = await call(gitDiffTool, { path: "b.txt" }, ws);
-    expect(onlyB.forModel).toBe("no unstaged changes in b.txt (there are staged changes: git_diff with staged: true shows them)");
+    expect(onlyB.forModel).toBe(
+      "no unstaged changes in b.txt (there are staged changes: git_diff with staged: true shows them)",
+    );
   });
 
   it("diffs against a ref and refuses option-like refs", async () => {
@@ -64,7 +76,9 @@ describe("git_diff", () => {
     git(ws, "commit", "-qam", "second commit");
     const r = await call(gitDiffTool, { ref: "HEAD~1" }, ws);
     expect(r.forModel).toMatch(/^diff --git a\/a.txt b\/a.txt\n[\s\S]*\n\+second\n$/);
-    expect((await call(gitDiffTool, { ref: "--output=/tmp/x" }, ws)).forModel).toBe('not a valid ref: "--output=/tmp/x"');
+    expect((await call(gitDiffTool, { ref: "--output=/tmp/x" }, ws)).forModel).toBe(
+      'not a valid ref: "--output=/tmp/x"',
+    );
     const bad = await call(gitDiffTool, { ref: "no-such-branch" }, ws);
     expect(bad.status).toBe("error");
     expect(bad.forModel).toMatch(/^git diff failed \(exit 128\): fatal: bad revision 'no-such-branch'/);
@@ -77,7 +91,9 @@ describe("git_diff", () => {
     git(ws, "add", "-N", ".");
     const r = await call(gitDiffTool, {}, ws);
     expect(Buffer.byteLength(r.forModel)).toBeLessThanOrEqual(20 * 1024);
-    expect(r.forModel).toMatch(/^\[unstaged changes: the diff is \d+ bytes, showing its first \d+; pass path for one file's diff\]\n big1.txt \| 5000 \++\n big2.txt \| 5000 \++\n 2 files changed, 10000 insertions\(\+\)\n/);
+    expect(r.forModel).toMatch(
+      /^\[unstaged changes: the diff is \d+ bytes, showing its first \d+; pass path for one file's diff\]\n big1.txt \| 5000 \++\n big2.txt \| 5000 \++\n 2 files changed, 10000 insertions\(\+\)\n/,
+    );
     expect(r.forModel.endsWith("\n[diff cut here]")).toBe(true);
   });
 });
@@ -96,7 +112,11 @@ describe("git_log", () => {
     expect(lines[0]).toMatch(/^[0-9a-f]{7,} \d{4}-\d\d-\d\d Test Person: add f3$/);
     expect(lines[3]).toMatch(/ Test Person: first commit$/);
     const two = await call(gitLogTool, { count: 2 }, ws);
-    expect(two.forModel.split("\n")).toEqual([expect.stringMatching(/add f3$/), expect.stringMatching(/add f2$/), "[more commits: pass count (at most 200) to see more]"]);
+    expect(two.forModel.split("\n")).toEqual([
+      expect.stringMatching(/add f3$/),
+      expect.stringMatching(/add f2$/),
+      "[more commits: pass count (at most 200) to see more]",
+    ]);
     const byPath = await call(gitLogTool, { path: "f1.txt" }, ws);
     expect(byPath.forModel).toMatch(/^[0-9a-f]+ \S+ Test Person: add f1$/);
     expect((await call(gitLogTool, { path: "missing.txt" }, ws)).forModel).toBe("no commits touch missing.txt");
@@ -117,12 +137,18 @@ describe("git_commit", () => {
     writeFileSync(join(ws, "new.txt"), "new\n");
     writeFileSync(join(ws, "other.txt"), "other\n");
     git(ws, "add", "other.txt");
-    const r = await call(gitCommitTool, { message: "Change a and add new\n\nWith a body.", paths: ["a.txt", "new.txt"] }, ws);
+    const r = await call(
+      gitCommitTool,
+      { message: "Change a and add new\n\nWith a body.", paths: ["a.txt", "new.txt"] },
+      ws,
+    );
     expect(r.status).toBe("ok");
     const hash = head(ws);
     expect(r.forModel.split("\n")[0]).toBe(`committed ${hash}`);
     expect(r.forModel).toContain("2 files changed");
-    expect(git(ws, "show", "--name-only", "--format=%B", "HEAD")).toBe("Change a and add new\n\nWith a body.\n\n\na.txt\nnew.txt\n");
+    expect(git(ws, "show", "--name-only", "--format=%B", "HEAD")).toBe(
+      "Change a and add new\n\nWith a body.\n\n\na.txt\nnew.txt\n",
+    );
     // What was staged before stays staged and out of the commit.
     expect(git(ws, "status", "--short")).toBe("A  other.txt\n");
   });
@@ -135,7 +161,9 @@ describe("git_commit", () => {
     expect(r.status).toBe("ok");
     expect(git(ws, "show", "--name-only", "--format=", "HEAD")).toBe("weird*.txt\n");
     expect(git(ws, "status", "--short")).toBe("?? weirdX.txt\n");
-    expect((await call(gitCommitTool, { message: "a\u0000b" }, ws)).forModel).toBe("the commit message contains a NUL byte");
+    expect((await call(gitCommitTool, { message: "a\u0000b" }, ws)).forModel).toBe(
+      "the commit message contains a NUL byte",
+    );
   });
 
   it("commits a deletion, and without paths commits only what is staged", async () => {
@@ -145,7 +173,10 @@ describe("git_commit", () => {
     expect(del.status).toBe("ok");
     expect(git(ws, "ls-files")).toBe("");
     const none = await call(gitCommitTool, { message: "nothing" }, ws);
-    expect(none).toMatchObject({ status: "error", forModel: "nothing is staged, so nothing was committed: pass paths to stage and commit them" });
+    expect(none).toMatchObject({
+      status: "error",
+      forModel: "nothing is staged, so nothing was committed: pass paths to stage and commit them",
+    });
     writeFileSync(join(ws, "s.txt"), "s\n");
     git(ws, "add", "s.txt");
     writeFileSync(join(ws, "u.txt"), "u\n");
@@ -163,7 +194,9 @@ describe("git_commit", () => {
     writeFileSync(join(ws, "a.txt"), "alpha \n");
     const refused = await call(gitCommitTool, { message: "with hook", paths: ["a.txt"] }, ws);
     expect(refused.status).toBe("error");
-    expect(refused.forModel).toBe("git commit failed (exit 1): nothing was committed. The given paths stay staged.\nlint failed: trailing space in a.txt");
+    expect(refused.forModel).toBe(
+      "git commit failed (exit 1): nothing was committed. The given paths stay staged.\nlint failed: trailing space in a.txt",
+    );
     expect(head(ws)).toBe(before);
     const skipped = await call(gitCommitTool, { message: "skipping hooks", paths: ["a.txt"], skip_hooks: true }, ws);
     expect(skipped.forModel).toMatch(/^committed [0-9a-f]{40} \(hooks skipped\)/);
@@ -172,18 +205,33 @@ describe("git_commit", () => {
 
   it("refuses paths outside the workspace, an empty message and a read-only sandbox", async () => {
     const ws = repo();
-    expect((await call(gitCommitTool, { message: "x", paths: ["../elsewhere.txt"] }, ws)).forModel).toBe(`refusing ../elsewhere.txt: it is outside the workspace ${ws}`);
-    expect((await call(gitCommitTool, { message: "x", paths: ["/etc/passwd"] }, ws)).forModel).toMatch(/^refusing \/etc\/passwd: it is outside the workspace/);
+    expect((await call(gitCommitTool, { message: "x", paths: ["../elsewhere.txt"] }, ws)).forModel).toBe(
+      `refusing ../elsewhere.txt: it is outside the workspace ${ws}`,
+    );
+    expect((await call(gitCommitTool, { message: "x", paths: ["/etc/passwd"] }, ws)).forModel).toMatch(
+      /^refusing \/etc\/passwd: it is outside the workspace/,
+    );
     expect((await call(gitCommitTool, { message: "  " }, ws)).forModel).toBe("the commit message is empty");
-    expect((await call(gitCommitTool, { message: "x", paths: [] }, ws)).forModel).toMatch(/^invalid arguments for git_commit: "paths"/);
-    const ro = await call(gitCommitTool, { message: "x" }, ws, { boundary: { readOnly: true, extraRoots: [], protectedPaths: [] } });
+    expect((await call(gitCommitTool, { message: "x", paths: [] }, ws)).forModel).toMatch(
+      /^invalid arguments for git_commit: "paths"/,
+    );
+    const ro = await call(gitCommitTool, { message: "x" }, ws, {
+      boundary: { readOnly: true, extraRoots: [], protectedPaths: [] },
+    });
     expect(ro.forModel).toBe("refusing to commit: the sandbox is read-only");
     const missing = await call(gitCommitTool, { message: "x", paths: ["nope.txt"] }, ws);
-    expect(missing.forModel).toMatch(/^git add failed \(exit 128\): fatal: pathspec 'nope.txt' did not match any files/);
+    expect(missing.forModel).toMatch(
+      /^git add failed \(exit 128\): fatal: pathspec 'nope.txt' did not match any files/,
+    );
   });
 
   it("is an edit, so the approval policy asks for it (and plan mode refuses it)", () => {
-    const input = { tool: "git_commit", kind: gitCommitTool.kind, args: { message: "x" }, remembered: newRemembered() } as const;
+    const input = {
+      tool: "git_commit",
+      kind: gitCommitTool.kind,
+      args: { message: "x" },
+      remembered: newRemembered(),
+    } as const;
     expect(decide({ ...input, approval: "on-request", mode: "default" }).decision).toBe("ask");
     expect(decide({ ...input, approval: "on-request", mode: "plan" }).decision).toBe("deny");
     expect(gitStatusTool.kind).toBe("read");
@@ -193,7 +241,12 @@ describe("git_commit", () => {
 describe("git tools outside the happy path", () => {
   it("say 'not a git repository' in one line outside a repository", async () => {
     const ws = tempDir();
-    for (const [tool, args] of [[gitStatusTool, {}], [gitDiffTool, {}], [gitLogTool, {}], [gitCommitTool, { message: "x" }]] as const) {
+    for (const [tool, args] of [
+      [gitStatusTool, {}],
+      [gitDiffTool, {}],
+      [gitLogTool, {}],
+      [gitCommitTool, { message: "x" }],
+    ] as const) {
       const r = await call(tool, args, ws);
       expect(r).toMatchObject({ status: "error", forModel: `not a git repository: ${ws}` });
     }
@@ -205,7 +258,14 @@ describe("git tools outside the happy path", () => {
     const script = join(tempDir(), "marker.sh");
     writeFileSync(script, `#!/bin/sh\necho ran "$@" >> ${marker}\n`);
     chmodSync(script, 0o755);
-    for (const [key, value] of [["core.fsmonitor", script], ["core.pager", script], ["pager.diff", script], ["diff.external", script], ["diff.conv.textconv", script], ["color.ui", "always"]]) {
+    for (const [key, value] of [
+      ["core.fsmonitor", script],
+      ["core.pager", script],
+      ["pager.diff", script],
+      ["diff.external", script],
+      ["diff.conv.textconv", script],
+      ["color.ui", "always"],
+    ]) {
       git(ws, "config", key!, value!);
     }
     writeFileSync(join(ws, ".gitattributes"), "*.txt diff=conv\n");
@@ -239,9 +299,23 @@ describe("git tools outside the happy path", () => {
 
   it("run under the sandbox prefix and refuse when the sandbox refuses", async () => {
     const ws = repo();
-    const refusing: CallExtras = { sandbox: { mode: "workspace-write", network: false, writableRoots: [], wrap: () => ({ refused: "sandbox workspace-write refused: no Landlock" }) } };
+    const refusing: CallExtras = {
+      sandbox: {
+        mode: "workspace-write",
+        network: false,
+        writableRoots: [],
+        wrap: () => ({ refused: "sandbox workspace-write refused: no Landlock" }),
+      },
+    };
     expect((await call(gitStatusTool, {}, ws, refusing)).forModel).toBe("sandbox workspace-write refused: no Landlock");
-    const wrapping: CallExtras = { sandbox: { mode: "workspace-write", network: false, writableRoots: [], wrap: (argv) => ({ argv: ["env", "GIT_AUTHOR_NAME=Sandboxed", ...argv] }) } };
+    const wrapping: CallExtras = {
+      sandbox: {
+        mode: "workspace-write",
+        network: false,
+        writableRoots: [],
+        wrap: (argv) => ({ argv: ["env", "GIT_AUTHOR_NAME=Sandboxed", ...argv] }),
+      },
+    };
     writeFileSync(join(ws, "z.txt"), "z\n");
     await call(gitCommitTool, { message: "in the sandbox", paths: ["z.txt"] }, ws, wrapping);
     expect(git(ws, "log", "-1", "--format=%an")).toBe("Sandboxed\n");

@@ -42,7 +42,14 @@ describe.each(["ripgrep", "built-in"] as const)("glob (%s)", (engine) => {
   });
 
   it("matches a slash-free pattern against file names at any depth, dotfiles included", async () => {
-    await tree({ "README.md": "", "docs/guide.md": "", ".github/notes.md": "", ".hidden.md": "", "a.ts": "", "docs/md": "" });
+    await tree({
+      "README.md": "",
+      "docs/guide.md": "",
+      ".github/notes.md": "",
+      ".hidden.md": "",
+      "a.ts": "",
+      "docs/md": "",
+    });
     expect(await glob({ pattern: "*.md" })).toBe(".github/notes.md\n.hidden.md\nREADME.md\ndocs/guide.md");
   });
 
@@ -54,7 +61,13 @@ describe.each(["ripgrep", "built-in"] as const)("glob (%s)", (engine) => {
   });
 
   it("skips gitignored files and .git, and lists files only", async () => {
-    await tree({ ".gitignore": "node_modules/\n", "node_modules/x/index.js": "", ".git/hooks/a.js": "", "index.js": "", "dir.js/inner.txt": "" });
+    await tree({
+      ".gitignore": "node_modules/\n",
+      "node_modules/x/index.js": "",
+      ".git/hooks/a.js": "",
+      "index.js": "",
+      "dir.js/inner.txt": "",
+    });
     expect(await glob({ pattern: "*.js" })).toBe("index.js");
   });
 

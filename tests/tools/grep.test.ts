@@ -88,7 +88,13 @@ describe.each(["ripgrep", "built-in"] as const)("grep (%s)", (engine) => {
   });
 
   it("skips gitignored files and .git", async () => {
-    await tree({ ".gitignore": "dist/\n*.log\n", "dist/a.js": "hit\n", "x.log": "hit\n", ".git/config": "hit\n", "src.ts": "hit\n" });
+    await tree({
+      ".gitignore": "dist/\n*.log\n",
+      "dist/a.js": "hit\n",
+      "x.log": "hit\n",
+      ".git/config": "hit\n",
+      "src.ts": "hit\n",
+    });
     expect((await grep({ pattern: "hit" })).forModel).toBe("src.ts:1:hit");
   });
 
@@ -157,7 +163,10 @@ describe.each(["ripgrep", "built-in"] as const)("grep (%s)", (engine) => {
   });
 
   it("cuts long lines to 300 characters around the match", async () => {
-    await tree({ "min.js": `${"a".repeat(1000)}NEEDLE${"b".repeat(1000)}\n`, "short.js": `NEEDLE${"c".repeat(400)}\n` });
+    await tree({
+      "min.js": `${"a".repeat(1000)}NEEDLE${"b".repeat(1000)}\n`,
+      "short.js": `NEEDLE${"c".repeat(400)}\n`,
+    });
     const [min, short] = (await grep({ pattern: "NEEDLE" })).forModel.split("\n");
     const minText = min!.slice("min.js:1:".length);
     expect(minText).toContain("NEEDLE");
@@ -175,7 +184,9 @@ describe.each(["ripgrep", "built-in"] as const)("grep (%s)", (engine) => {
     await tree({ "a.txt": "x\n" });
     const controller = new AbortController();
     controller.abort();
-    await expect(grepTool.run({ pattern: "x" }, { workspace: ws, signal: controller.signal, output: () => {} })).rejects.toMatchObject({
+    await expect(
+      grepTool.run({ pattern: "x" }, { workspace: ws, signal: controller.signal, output: () => {} }),
+    ).rejects.toMatchObject({
       name: "AbortError",
     });
   });

@@ -42,13 +42,29 @@ describe("list_dir", () => {
     expect(await ls({ depth: 3 })).toBe(
       ["./", "  b.txt", "  src/", "    index.ts", "    tools/", "      deep/", "      grep.ts"].join("\n"),
     );
-    expect(await ls({ path: "src", depth: 2 })).toBe(["src/", "  index.ts", "  tools/", "    deep/", "    grep.ts"].join("\n"));
+    expect(await ls({ path: "src", depth: 2 })).toBe(
+      ["src/", "  index.ts", "  tools/", "    deep/", "    grep.ts"].join("\n"),
+    );
   });
 
   it("names ignored directories and .git without entering them, and counts ignored files", async () => {
-    await tree({ ".gitignore": "node_modules/\n*.log\n", "node_modules/a/index.js": "", ".git/HEAD": "", "x.log": "", "y.log": "", "a.ts": "" });
+    await tree({
+      ".gitignore": "node_modules/\n*.log\n",
+      "node_modules/a/index.js": "",
+      ".git/HEAD": "",
+      "x.log": "",
+      "y.log": "",
+      "a.ts": "",
+    });
     expect(await ls({ depth: 3 })).toBe(
-      ["./", "  .git/ (ignored)", "  .gitignore", "  a.ts", "  node_modules/ (ignored)", "[2 ignored files not shown]"].join("\n"),
+      [
+        "./",
+        "  .git/ (ignored)",
+        "  .gitignore",
+        "  a.ts",
+        "  node_modules/ (ignored)",
+        "[2 ignored files not shown]",
+      ].join("\n"),
     );
   });
 

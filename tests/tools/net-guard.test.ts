@@ -62,13 +62,40 @@ describe("classifyHost", () => {
     expect(classifyHost(host)).toBe(cls);
   });
 
-  const publicHosts = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "100.63.255.255", "100.128.0.1", "172.15.255.255", "172.32.0.1", "192.167.1.1", "169.253.1.1", "223.255.255.255", "2606:4700:4700::1111", "2a00:1450:4001::200e", "::ffff:8.8.8.8", "64:ff9b::808:808"];
+  const publicHosts = [
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "100.63.255.255",
+    "100.128.0.1",
+    "172.15.255.255",
+    "172.32.0.1",
+    "192.167.1.1",
+    "169.253.1.1",
+    "223.255.255.255",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+  ];
   it.each(publicHosts)("%s is public", (host) => {
     expect(classifyHost(host)).toBe("public");
   });
 
   it("leaves names to DNS and rejects malformed literals as names", () => {
-    for (const host of ["example.com", "localhost.example.com", "metadata.example", "1.2.3.256", "256.1", "09.1.1.1", "1e3", "fec0::1x", "1::2::3", "1:2:3:4:5:6:7:8:9", "::ffff:1.2.3.04"]) {
+    for (const host of [
+      "example.com",
+      "localhost.example.com",
+      "metadata.example",
+      "1.2.3.256",
+      "256.1",
+      "09.1.1.1",
+      "1e3",
+      "fec0::1x",
+      "1::2::3",
+      "1:2:3:4:5:6:7:8:9",
+      "::ffff:1.2.3.04",
+    ]) {
       expect(classifyHost(host), host).toBeNull();
     }
   });

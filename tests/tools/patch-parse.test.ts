@@ -33,13 +33,40 @@ const cases: Case[] = [
     ops: [
       { type: "add", path: "n.txt", content: "a\n\n" },
       { type: "delete", path: "d.txt" },
-      { type: "update", path: "u.ts", moveTo: "v.ts", hunks: [{ anchor: "function f() {", anchorRequired: true, oldLines: ["ctx", "old"], newLines: ["ctx", "new"], endOfFile: true }] },
+      {
+        type: "update",
+        path: "u.ts",
+        moveTo: "v.ts",
+        hunks: [
+          {
+            anchor: "function f() {",
+            anchorRequired: true,
+            oldLines: ["ctx", "old"],
+            newLines: ["ctx", "new"],
+            endOfFile: true,
+          },
+        ],
+      },
     ],
   },
   {
     name: "consecutive @@ lines become outer anchors",
     patch: P("*** Begin Patch", "*** Update File: a.py", "@@ class A:", "@@ def f(self):", "-x", "+y", "*** End Patch"),
-    ops: [{ type: "update", path: "a.py", hunks: [{ anchor: "def f(self):", outerAnchors: ["class A:"], anchorRequired: true, oldLines: ["x"], newLines: ["y"] }] }],
+    ops: [
+      {
+        type: "update",
+        path: "a.py",
+        hunks: [
+          {
+            anchor: "def f(self):",
+            outerAnchors: ["class A:"],
+            anchorRequired: true,
+            oldLines: ["x"],
+            newLines: ["y"],
+          },
+        ],
+      },
+    ],
   },
   {
     name: "trailing blank lines without a space are separators, inner ones are context",
@@ -56,7 +83,7 @@ const cases: Case[] = [
   },
   {
     name: "a ~~~ fence around a heredoc",
-    patch: P("~~~", "apply_patch <<\"PATCH\"", "*** Begin Patch", "*** Delete File: x", "*** End Patch", "PATCH", "~~~"),
+    patch: P("~~~", 'apply_patch <<"PATCH"', "*** Begin Patch", "*** Delete File: x", "*** End Patch", "PATCH", "~~~"),
     ops: [{ type: "delete", path: "x" }],
   },
   {
@@ -103,7 +130,18 @@ const cases: Case[] = [
   },
   {
     name: "unified: a removed '--- x' line inside a hunk is not a file header",
-    patch: P("--- a/f.md", "+++ b/f.md", "@@ -1,2 +1,1 @@", " title", "---- rule", "--- a/g", "+++ b/g", "@@ -1 +1 @@", "-1", "+2"),
+    patch: P(
+      "--- a/f.md",
+      "+++ b/f.md",
+      "@@ -1,2 +1,1 @@",
+      " title",
+      "---- rule",
+      "--- a/g",
+      "+++ b/g",
+      "@@ -1 +1 @@",
+      "-1",
+      "+2",
+    ),
     ops: [
       { type: "update", path: "f.md", hunks: [{ hintLine: 1, oldLines: ["title", "--- rule"], newLines: ["title"] }] },
       { type: "update", path: "g", hunks: [{ hintLine: 1, oldLines: ["1"], newLines: ["2"] }] },
@@ -138,7 +176,14 @@ const cases: Case[] = [
   },
   {
     name: "unified: quoted non-ASCII names from git",
-    patch: P('diff --git "a/caf\\303\\251.txt" "b/caf\\303\\251.txt"', '--- "a/caf\\303\\251.txt"', '+++ "b/caf\\303\\251.txt"', "@@ -1 +1 @@", "-a", "+b"),
+    patch: P(
+      'diff --git "a/caf\\303\\251.txt" "b/caf\\303\\251.txt"',
+      '--- "a/caf\\303\\251.txt"',
+      '+++ "b/caf\\303\\251.txt"',
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    ),
     ops: [{ type: "update", path: "caf\u00e9.txt", hunks: [{ hintLine: 1, oldLines: ["a"], newLines: ["b"] }] }],
   },
   {
@@ -172,7 +217,16 @@ const cases: Case[] = [
   },
   {
     name: "two patches one after the other",
-    patch: P("*** Begin Patch", "*** Delete File: a", "*** End Patch", "", "*** Begin Patch", "*** Delete File: b", "*** End Patch", "EOF"),
+    patch: P(
+      "*** Begin Patch",
+      "*** Delete File: a",
+      "*** End Patch",
+      "",
+      "*** Begin Patch",
+      "*** Delete File: b",
+      "*** End Patch",
+      "EOF",
+    ),
     ops: [
       { type: "delete", path: "a" },
       { type: "delete", path: "b" },
@@ -180,20 +234,57 @@ const cases: Case[] = [
   },
   // ---- Errors the model has to fix ----
   { name: "empty", patch: "  \n\n", error: "invalid patch: it is empty" },
-  { name: "a hunk without a file", patch: P("@@ -1 +1 @@", "-a", "+b"), error: 'line 1: a hunk needs a file header before it' },
+  {
+    name: "a hunk without a file",
+    patch: P("@@ -1 +1 @@", "-a", "+b"),
+    error: "line 1: a hunk needs a file header before it",
+  },
   {
     name: "unknown Codex header",
     patch: P("*** Begin Patch", "*** Modify File: a", "*** End Patch"),
-    error: 'line 2: expected "*** Add File: <path>", "*** Update File: <path>", "*** Delete File: <path>" or "*** End Patch", got "*** Modify File: a"',
+    error:
+      'line 2: expected "*** Add File: <path>", "*** Update File: <path>", "*** Delete File: <path>" or "*** End Patch", got "*** Modify File: a"',
   },
-  { name: "Add File line without +", patch: P("*** Begin Patch", "*** Add File: a", "+x", "y"), error: 'line 4: every line of "*** Add File: a" must start with "+"' },
-  { name: "Update File without hunks", patch: P("*** Begin Patch", "*** Update File: a", "*** End Patch"), error: 'line 2: "*** Update File: a" has no changes' },
-  { name: "Add File without a path", patch: P("*** Begin Patch", "*** Add File:", "+x"), error: 'line 2: "*** Add File:" needs a path' },
-  { name: "an empty @@ hunk", patch: P("*** Begin Patch", "*** Update File: a", " x", "@@", "*** End Patch"), error: 'line 4: a hunk of "a" has no lines' },
-  { name: "End of File outside a hunk", patch: P("*** Begin Patch", "*** Update File: a", "*** End of File"), error: 'line 3: "*** End of File" must follow' },
-  { name: "binary git patch", patch: P("diff --git a/i.png b/i.png", "Binary files a/i.png and b/i.png differ"), error: "line 2: binary patches are not supported" },
-  { name: "+ line after a hunk ended", patch: P("--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b", "junk", "+c"), error: 'line 7: a "+" line outside any hunk' },
-  { name: "add file with '-' lines in a unified diff", patch: P("--- /dev/null", "+++ b/n", "@@ -1 +1 @@", "-a", "+b"), error: '"n" is a new file (/dev/null)' },
+  {
+    name: "Add File line without +",
+    patch: P("*** Begin Patch", "*** Add File: a", "+x", "y"),
+    error: 'line 4: every line of "*** Add File: a" must start with "+"',
+  },
+  {
+    name: "Update File without hunks",
+    patch: P("*** Begin Patch", "*** Update File: a", "*** End Patch"),
+    error: 'line 2: "*** Update File: a" has no changes',
+  },
+  {
+    name: "Add File without a path",
+    patch: P("*** Begin Patch", "*** Add File:", "+x"),
+    error: 'line 2: "*** Add File:" needs a path',
+  },
+  {
+    name: "an empty @@ hunk",
+    patch: P("*** Begin Patch", "*** Update File: a", " x", "@@", "*** End Patch"),
+    error: 'line 4: a hunk of "a" has no lines',
+  },
+  {
+    name: "End of File outside a hunk",
+    patch: P("*** Begin Patch", "*** Update File: a", "*** End of File"),
+    error: 'line 3: "*** End of File" must follow',
+  },
+  {
+    name: "binary git patch",
+    patch: P("diff --git a/i.png b/i.png", "Binary files a/i.png and b/i.png differ"),
+    error: "line 2: binary patches are not supported",
+  },
+  {
+    name: "+ line after a hunk ended",
+    patch: P("--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b", "junk", "+c"),
+    error: 'line 7: a "+" line outside any hunk',
+  },
+  {
+    name: "add file with '-' lines in a unified diff",
+    patch: P("--- /dev/null", "+++ b/n", "@@ -1 +1 @@", "-a", "+b"),
+    error: '"n" is a new file (/dev/null)',
+  },
 ];
 
 describe("parsePatch", () => {

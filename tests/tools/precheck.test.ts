@@ -17,16 +17,31 @@ function setup(authorize: Authorize) {
   const events: BusEvent[] = [];
   const registry = new ToolRegistry([editFileTool, applyPatchTool, listDirTool, runCommandTool]);
   const call = (name: string, args: unknown) =>
-    registry.execute({ id: "c1", name, arguments: JSON.stringify(args) }, { workspace: ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e), authorize });
+    registry.execute(
+      { id: "c1", name, arguments: JSON.stringify(args) },
+      { workspace: ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e), authorize },
+    );
   const completed = () => events.find((e): e is EventOf<"tool.completed"> => e.type === "tool.completed")!;
   return { ws, events, call, completed };
 }
 
 describe("edit_file pre-check (before the approval question)", () => {
   const cases = [
-    { name: "text not in the file", args: { path: "a.txt", old_string: "missing", new_string: "x" }, says: "old_string was not found in a.txt" },
-    { name: "text twice in the file", args: { path: "a.txt", old_string: "same", new_string: "x" }, says: "old_string occurs 2 times in a.txt" },
-    { name: "no such file", args: { path: "none.txt", old_string: "a", new_string: "b" }, says: "no such file: none.txt" },
+    {
+      name: "text not in the file",
+      args: { path: "a.txt", old_string: "missing", new_string: "x" },
+      says: "old_string was not found in a.txt",
+    },
+    {
+      name: "text twice in the file",
+      args: { path: "a.txt", old_string: "same", new_string: "x" },
+      says: "old_string occurs 2 times in a.txt",
+    },
+    {
+      name: "no such file",
+      args: { path: "none.txt", old_string: "a", new_string: "b" },
+      says: "no such file: none.txt",
+    },
     { name: "no change", args: { path: "a.txt", old_string: "one", new_string: "one" }, says: "nothing to change" },
   ];
   for (const c of cases) {
@@ -85,12 +100,16 @@ describe("apply_patch pre-check", () => {
       return { allow: true };
     });
     writeFileSync(join(t.ws, "a.txt"), "one\ntwo\n");
-    const bad = await t.call("apply_patch", { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+3\n*** End Patch" });
+    const bad = await t.call("apply_patch", {
+      patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+3\n*** End Patch",
+    });
     expect(asked).toBe(0);
     expect(bad.status).toBe("error");
     expect(bad.forModel).toContain("No file was changed.");
     expect(t.events.some((e) => e.type === "tool.started")).toBe(false);
-    const good = await t.call("apply_patch", { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch" });
+    const good = await t.call("apply_patch", {
+      patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch",
+    });
     expect(asked).toBe(1);
     expect(good.status).toBe("ok");
     expect(readFileSync(join(t.ws, "a.txt"), "utf8")).toBe("one\n2\n");
@@ -121,6 +140,12 @@ describe("tool durations and calls that never ran", () => {
     const result = await t.call("run_command", { command: "rm -rf build && make" });
     expect(result.status).toBe("denied");
     expect(t.events.some((e) => e.type === "tool.started")).toBe(false);
-    expect(t.completed()).toMatchObject({ status: "denied", kind: "exec", summary: "rm -rf build && make", durationMs: 0, args: { command: "rm -rf build && make" } });
+    expect(t.completed()).toMatchObject({
+      status: "denied",
+      kind: "exec",
+      summary: "rm -rf build && make",
+      durationMs: 0,
+      args: { command: "rm -rf build && make" },
+    });
   });
 });

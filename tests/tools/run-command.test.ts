@@ -12,18 +12,28 @@ describe("run_command", () => {
     const ws = tempDir();
     const r = await callTool(runCommandTool, { command: "pwd; echo oops >&2; exit 2" }, ws);
     expect(r.status).toBe("error");
-    expect(r.forModel).toMatch(new RegExp(`^\\$ pwd; echo oops >&2; exit 2\\nexit code 2 \\(\\d+\\.\\d s\\)\\n--- stdout ---\\n${ws}\\n--- stderr ---\\noops$`));
+    expect(r.forModel).toMatch(
+      new RegExp(
+        `^\\$ pwd; echo oops >&2; exit 2\\nexit code 2 \\(\\d+\\.\\d s\\)\\n--- stdout ---\\n${ws}\\n--- stderr ---\\noops$`,
+      ),
+    );
   });
 
   it("emits live output events while the command runs", async () => {
     const r = await callTool(runCommandTool, { command: "echo first; sleep 0.3; echo second" }, tempDir());
-    const chunks = r.events.filter((e) => e.type === "tool.output").map((e) => (e.type === "tool.output" ? e.chunk : ""));
+    const chunks = r.events
+      .filter((e) => e.type === "tool.output")
+      .map((e) => (e.type === "tool.output" ? e.chunk : ""));
     expect(chunks.join("")).toBe("first\nsecond\n");
     expect(chunks.length).toBeGreaterThanOrEqual(2);
   });
 
   it("caps each stream at 256 KB while reading and the result at 20 KB", async () => {
-    const r = await runShell("yes line | head -c 5000000; echo TAIL-MARK", { cwd: tempDir(), timeoutMs: 30_000, signal: new AbortController().signal });
+    const r = await runShell("yes line | head -c 5000000; echo TAIL-MARK", {
+      cwd: tempDir(),
+      timeoutMs: 30_000,
+      signal: new AbortController().signal,
+    });
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(256 * 1024 + 200);
     expect(r.stdout).toMatch(/bytes of output dropped while reading/);
     expect(r.stdout.endsWith("TAIL-MARK\n")).toBe(true);
@@ -72,7 +82,11 @@ describe("run_command", () => {
 
   it("kills a child that ignores SIGTERM even when the shell itself died of SIGTERM", async () => {
     const ws = tempDir();
-    const r = await callTool(runCommandTool, { command: "(trap '' TERM; sleep 30) & echo $! > child.pid; sleep 30", timeout_ms: 300 }, ws);
+    const r = await callTool(
+      runCommandTool,
+      { command: "(trap '' TERM; sleep 30) & echo $! > child.pid; sleep 30", timeout_ms: 300 },
+      ws,
+    );
     expect(r.forModel).toMatch(/timed out after/);
     const pid = Number(readFileSync(join(ws, "child.pid"), "utf8"));
     expect(alive(pid)).toBe(true);
@@ -82,7 +96,10 @@ describe("run_command", () => {
 
   it("refuses a command with a NUL byte as a bad input, not a crash", async () => {
     const r = await callTool(runCommandTool, { command: "echo a\u0000b" }, tempDir());
-    expect(r).toMatchObject({ status: "error", forModel: "the command contains a NUL byte, which no program can receive" });
+    expect(r).toMatchObject({
+      status: "error",
+      forModel: "the command contains a NUL byte, which no program can receive",
+    });
   });
 
   it("refuses a background command without a session, with a clear reason", async () => {

@@ -2,7 +2,16 @@
 // escapes, links that stay inside, protected paths reached through links, and special files
 // (a real FIFO, a /dev node) refused by each tool at once instead of hanging.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatchTool } from "../../src/tools/apply-patch.js";
@@ -70,11 +79,16 @@ describe("file tools: links and escapes", () => {
     expect(readFileSync(join(ws, "sub", "made.txt"), "utf8")).toBe("hello\n");
     expect(readlinkSync(join(ws, "dangling-in"))).toBe("sub/made.txt");
     for (const tool of [writeFileTool, editFileTool]) {
-      const args = tool === writeFileTool ? { path: "dangling-out", content: "x" } : { path: "dangling-out", old_string: "", new_string: "x" };
+      const args =
+        tool === writeFileTool
+          ? { path: "dangling-out", content: "x" }
+          : { path: "dangling-out", old_string: "", new_string: "x" };
       const r = await callTool(tool, args, ws);
       expect(r.forModel).toMatch(/outside the workspace/);
     }
-    expect((await callTool(applyPatchTool, patch("*** Add File: dangling-out\n+x"), ws)).forModel).toMatch(/outside the workspace/);
+    expect((await callTool(applyPatchTool, patch("*** Add File: dangling-out\n+x"), ws)).forModel).toMatch(
+      /outside the workspace/,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -125,14 +139,20 @@ describe("file tools: links and escapes", () => {
     writeFileSync(join(ws, "real", "a.txt"), "one\ntwo\n");
     symlinkSync("real", join(ws, "dir-alias"));
     symlinkSync("real/a.txt", join(ws, "file-alias"));
-    expect((await callTool(editFileTool, { path: "file-alias", old_string: "one", new_string: "ONE" }, ws)).status).toBe("ok");
-    expect((await callTool(applyPatchTool, patch("*** Update File: dir-alias/a.txt\n@@\n-two\n+TWO"), ws)).status).toBe("ok");
+    expect(
+      (await callTool(editFileTool, { path: "file-alias", old_string: "one", new_string: "ONE" }, ws)).status,
+    ).toBe("ok");
+    expect((await callTool(applyPatchTool, patch("*** Update File: dir-alias/a.txt\n@@\n-two\n+TWO"), ws)).status).toBe(
+      "ok",
+    );
     expect((await callTool(writeFileTool, { path: "dir-alias/b.txt", content: "b\n" }, ws)).status).toBe("ok");
     expect(readFileSync(join(ws, "real", "a.txt"), "utf8")).toBe("ONE\nTWO\n");
     expect(readFileSync(join(ws, "real", "b.txt"), "utf8")).toBe("b\n");
     expect(lstatSync(join(ws, "file-alias")).isSymbolicLink()).toBe(true);
     // Deleting or moving a link itself is still refused: it would remove the target.
-    expect((await callTool(applyPatchTool, patch("*** Delete File: file-alias"), ws)).forModel).toMatch(/symbolic link/);
+    expect((await callTool(applyPatchTool, patch("*** Delete File: file-alias"), ws)).forModel).toMatch(
+      /symbolic link/,
+    );
   });
 
   it("refuse protected paths reached through links, checked on the canonical path", async () => {
@@ -194,7 +214,9 @@ describe("file tools: special files", () => {
       expect(r.forModel, path).toMatch(/is a FIFO \(named pipe\), not a regular file/);
     }
     const dev = await callTool(readFileTool, { path: "/dev/zero" }, ws);
-    expect(dev.forModel).toBe("/dev/zero is a character device, not a regular file; read_file reads regular files only");
+    expect(dev.forModel).toBe(
+      "/dev/zero is a character device, not a regular file; read_file reads regular files only",
+    );
   });
 
   it("refuse a /dev node, for each tool, naming the file type", async () => {
@@ -218,7 +240,10 @@ describe("images", () => {
   it("refuse a FIFO at once instead of waiting on it", async () => {
     const ws = tempDir();
     execFileSync("mkfifo", [join(ws, "shot.png")]);
-    expect(await loadImage("shot.png", ws)).toEqual({ ok: false, error: "shot.png is a FIFO (named pipe), not a regular file; refusing to read or write it" });
+    expect(await loadImage("shot.png", ws)).toEqual({
+      ok: false,
+      error: "shot.png is a FIFO (named pipe), not a regular file; refusing to read or write it",
+    });
   });
 });
 

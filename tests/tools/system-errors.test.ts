@@ -31,7 +31,10 @@ const buggy = defineTool({
 
 async function run(name: string, args: object) {
   const registry = new ToolRegistry([opener, buggy]);
-  return registry.execute({ id: "c1", name, arguments: JSON.stringify(args) }, { workspace: "/tmp", taskId: "t", signal: new AbortController().signal, emit: () => {} });
+  return registry.execute(
+    { id: "c1", name, arguments: JSON.stringify(args) },
+    { workspace: "/tmp", taskId: "t", signal: new AbortController().signal, emit: () => {} },
+  );
 }
 
 describe("system errors in tools", () => {
@@ -42,7 +45,9 @@ describe("system errors in tools", () => {
   });
 
   it("names ENOENT and EISDIR the same way", async () => {
-    expect((await run("open_it", { path: "/nonexistent/x", flags: "r" })).forModel).toBe("no such file or directory: /nonexistent/x (ENOENT)");
+    expect((await run("open_it", { path: "/nonexistent/x", flags: "r" })).forModel).toBe(
+      "no such file or directory: /nonexistent/x (ENOENT)",
+    );
     expect((await run("open_it", { path: "/tmp", flags: "w" })).forModel).toBe("is a directory: /tmp (EISDIR)");
   });
 

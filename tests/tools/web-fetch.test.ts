@@ -17,11 +17,13 @@ const ws = tmpdir();
 const fetchUrl = (url: string, tool = local, signal?: AbortSignal) => callTool(tool, { url }, ws, signal);
 
 /** Resolves every name to the given addresses, as a DNS server controlled by an attacker might. */
-const fakeDns = (table: Record<string, string[]>): Lookup => async (host) => {
-  const addresses = table[host];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
-  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-};
+const fakeDns =
+  (table: Record<string, string[]>): Lookup =>
+  async (host) => {
+    const addresses = table[host];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
 
 function send(res: ServerResponse, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(200, { "content-type": type, "content-length": String(Buffer.byteLength(body)), ...headers });
@@ -50,9 +52,24 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   "/broken-json": (_q, res) => send(res, "application/json", '{"name": "nh",'),
   "/text": (_q, res) => send(res, "text/plain; charset=utf-8", "line one\nline two\n"),
   "/latin1": (_q, res) => send(res, "text/plain; charset=iso-8859-1", Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])),
-  "/meta-charset": (_q, res) => send(res, "text/html", Buffer.concat([Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>na'), Buffer.from([0xef, 0x76, 0x65]), Buffer.from("</p></body></html>")])),
-  "/png": (_q, res) => send(res, "image/png", Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1992)])),
-  "/octet-png": (_q, res) => send(res, "application/octet-stream", Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(96)])),
+  "/meta-charset": (_q, res) =>
+    send(
+      res,
+      "text/html",
+      Buffer.concat([
+        Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>na'),
+        Buffer.from([0xef, 0x76, 0x65]),
+        Buffer.from("</p></body></html>"),
+      ]),
+    ),
+  "/png": (_q, res) =>
+    send(
+      res,
+      "image/png",
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1992)]),
+    ),
+  "/octet-png": (_q, res) =>
+    send(res, "application/octet-stream", Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(96)])),
   "/octet-text": (_q, res) => send(res, "application/octet-stream", "# README\nplain words\n"),
   "/stall-headers": () => {},
   "/stall-body": (_q, res) => {
@@ -60,7 +77,12 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.write("a start and then nothing");
   },
   "/3mb": (_q, res) => stream(res, 3 * MB),
-  "/long-html": (_q, res) => send(res, "text/html", `<html><body>${Array.from({ length: 3000 }, (_, i) => `<p>Paragraph ${i} with some words in it.</p>`).join("")}</body></html>`),
+  "/long-html": (_q, res) =>
+    send(
+      res,
+      "text/html",
+      `<html><body>${Array.from({ length: 3000 }, (_, i) => `<p>Paragraph ${i} with some words in it.</p>`).join("")}</body></html>`,
+    ),
   "/bomb": (_q, res) => send(res, "text/plain", bomb, { "content-encoding": "gzip" }),
   "/gzip": (_q, res) => send(res, "text/plain", gzipSync("gzipped text"), { "content-encoding": "gzip" }),
   "/br": (_q, res) => send(res, "text/plain", brotliCompressSync("brotli text"), { "content-encoding": "br" }),
@@ -71,7 +93,8 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(404, { "content-type": "text/html" });
     res.end("<html><body><h1>Not Found</h1><p>No such page.</p></body></html>");
   },
-  "/deep": (_q, res) => send(res, "text/html", `<html><body>${"<div>".repeat(60_000)}deep words${"</div>".repeat(60_000)}</body></html>`),
+  "/deep": (_q, res) =>
+    send(res, "text/html", `<html><body>${"<div>".repeat(60_000)}deep words${"</div>".repeat(60_000)}</body></html>`),
   "/host": (req, res) => send(res, "text/plain", `host=${req.headers.host}`),
 };
 
@@ -109,7 +132,21 @@ describe("web_fetch content", () => {
     expect(header).toMatch(new RegExp(`^URL: ${server.origin}/article · 200 OK · text/html · \\d+\\.\\d KB$`));
     expect(title).toBe("Title: Streams & Backpressure | Example Docs");
     const text = r.forModel;
-    for (const gone of ["SCRIPT_MARKER", "STYLE_MARKER", "LDJSON_MARKER", "NAV_MARKER", "SITE_HEADER_MARKER", "ASIDE_MARKER", "SVG_MARKER", "IFRAME_MARKER", "NOSCRIPT_MARKER", "SITE_FOOTER_MARKER", "FORM_MARKER", "COMMENT_MARKER", "data:image"]) {
+    for (const gone of [
+      "SCRIPT_MARKER",
+      "STYLE_MARKER",
+      "LDJSON_MARKER",
+      "NAV_MARKER",
+      "SITE_HEADER_MARKER",
+      "ASIDE_MARKER",
+      "SVG_MARKER",
+      "IFRAME_MARKER",
+      "NOSCRIPT_MARKER",
+      "SITE_FOOTER_MARKER",
+      "FORM_MARKER",
+      "COMMENT_MARKER",
+      "data:image",
+    ]) {
       expect(text, gone).not.toContain(gone);
     }
     expect(text).toContain("# Streams and Backpressure");
@@ -127,9 +164,11 @@ describe("web_fetch content", () => {
 
   it("pretty-prints JSON and shows invalid JSON as sent", async () => {
     const r = await fetchUrl(`${server.origin}/json`);
-    expect(r.forModel).toContain('{\n  "name": "nh",\n  "tags": [\n    "a",\n    "b"\n  ],\n  "nested": {\n    "ok": true\n  }\n}');
+    expect(r.forModel).toContain(
+      '{\n  "name": "nh",\n  "tags": [\n    "a",\n    "b"\n  ],\n  "nested": {\n    "ok": true\n  }\n}',
+    );
     const broken = await fetchUrl(`${server.origin}/broken-json`);
-    expect(broken.forModel).toContain("[not valid JSON; shown as sent]\n\n{\"name\": \"nh\",");
+    expect(broken.forModel).toContain('[not valid JSON; shown as sent]\n\n{"name": "nh",');
   });
 
   it("passes text through and honours the charset, declared or in a meta tag", async () => {
@@ -141,9 +180,14 @@ describe("web_fetch content", () => {
 
   it("refuses binaries, naming their type and size", async () => {
     const png = await fetchUrl(`${server.origin}/png`);
-    expect(png).toMatchObject({ status: "error", forModel: `refused: ${server.origin}/png is image/png (2.0 KB), a binary format; web_fetch only returns text` });
+    expect(png).toMatchObject({
+      status: "error",
+      forModel: `refused: ${server.origin}/png is image/png (2.0 KB), a binary format; web_fetch only returns text`,
+    });
     const sniffed = await fetchUrl(`${server.origin}/octet-png`);
-    expect(sniffed.forModel).toBe(`refused: ${server.origin}/octet-png is application/octet-stream (100 B) and looks like PNG image; web_fetch only returns text`);
+    expect(sniffed.forModel).toBe(
+      `refused: ${server.origin}/octet-png is application/octet-stream (100 B) and looks like PNG image; web_fetch only returns text`,
+    );
   });
 
   it("returns an error page as an error result with its text", async () => {
@@ -160,7 +204,13 @@ describe("web_fetch content", () => {
   });
 
   it("converts hostile markup in linear time", async () => {
-    for (const html of ["<script".repeat(300_000), "<".repeat(2 * MB), "<!--".repeat(400_000), "<title>".repeat(200_000), "<div><span>".repeat(150_000)]) {
+    for (const html of [
+      "<script".repeat(300_000),
+      "<".repeat(2 * MB),
+      "<!--".repeat(400_000),
+      "<title>".repeat(200_000),
+      "<div><span>".repeat(150_000),
+    ]) {
       const started = Date.now();
       await htmlToMarkdown(html, "http://a.test/");
       expect(Date.now() - started).toBeLessThan(5000);
@@ -180,17 +230,27 @@ describe("web_fetch content", () => {
 
 describe("web_fetch limits", () => {
   it("cuts a 3 MB body at 2 MB while streaming and says so", async () => {
-    const res = await guardedGet({ url: `${server.origin}/3mb`, signal: new AbortController().signal, allowPrivate: true });
+    const res = await guardedGet({
+      url: `${server.origin}/3mb`,
+      signal: new AbortController().signal,
+      allowPrivate: true,
+    });
     expect(res.truncated).toBe(true);
     expect(res.body.length).toBe(2 * MB);
     const r = await fetchUrl(`${server.origin}/3mb`);
-    expect(r.forModel.split("\n")[0]).toBe(`URL: ${server.origin}/3mb · 200 OK · text/plain · first 2.0 MB; cut at the 2.0 MB limit, the rest was not read`);
+    expect(r.forModel.split("\n")[0]).toBe(
+      `URL: ${server.origin}/3mb · 200 OK · text/plain · first 2.0 MB; cut at the 2.0 MB limit, the rest was not read`,
+    );
   });
 
   it("stops a gzip bomb at 2 MB of decompressed text", async () => {
     expect(bomb.length).toBeLessThan(MB);
     const before = process.memoryUsage().rss;
-    const res = await guardedGet({ url: `${server.origin}/bomb`, signal: new AbortController().signal, allowPrivate: true });
+    const res = await guardedGet({
+      url: `${server.origin}/bomb`,
+      signal: new AbortController().signal,
+      allowPrivate: true,
+    });
     expect(res.truncated).toBe(true);
     expect(res.body.length).toBe(2 * MB);
     expect(res.body.every((b) => b === 0x61)).toBe(true);
@@ -203,7 +263,9 @@ describe("web_fetch limits", () => {
     expect((await fetchUrl(`${server.origin}/br`)).forModel).toMatch(/\n\nbrotli text$/);
     expect((await fetchUrl(`${server.origin}/deflate`)).forModel).toMatch(/\n\ndeflated text$/);
     expect((await fetchUrl(`${server.origin}/bad-gzip`)).forModel).toMatch(/^could not decompress the gzip body: /);
-    expect((await fetchUrl(`${server.origin}/zstd`)).forModel).toBe("the server sent an unsupported content encoding: zstd");
+    expect((await fetchUrl(`${server.origin}/zstd`)).forModel).toBe(
+      "the server sent an unsupported content encoding: zstd",
+    );
   });
 
   it("gives up on a server that stalls, before or after its headers, at the total timeout", async () => {
@@ -249,28 +311,43 @@ describe("web_fetch limits", () => {
     const r = await fetchUrl(`${server.origin}/long-html`);
     expect(Buffer.byteLength(r.forModel)).toBeLessThanOrEqual(20 * 1024);
     expect(r.forModel).toContain("Paragraph 0 with some words");
-    expect(r.forModel).toMatch(/more bytes cut: the result was \d+ bytes, the limit is 20480\. Only the start of the page is shown/);
+    expect(r.forModel).toMatch(
+      /more bytes cut: the result was \d+ bytes, the limit is 20480\. Only the start of the page is shown/,
+    );
   });
 });
 
 describe("web_fetch redirects and addresses", () => {
   it("follows up to 5 redirects and names the limit past it", async () => {
     const ok = await fetchUrl(`${server.origin}/r/5`);
-    expect(ok.forModel).toMatch(new RegExp(`^URL: ${server.origin}/r/0 \\(redirected from ${server.origin}/r/5\\) · 200 OK`));
+    expect(ok.forModel).toMatch(
+      new RegExp(`^URL: ${server.origin}/r/0 \\(redirected from ${server.origin}/r/5\\) · 200 OK`),
+    );
     expect(ok.forModel).toMatch(/end of the chain$/);
     const tooMany = await fetchUrl(`${server.origin}/r/6`);
     expect(tooMany.status).toBe("error");
-    expect(tooMany.forModel).toBe(`too many redirects: gave up after 5 (the limit), the last one from ${server.origin}/r/1 to /r/0`);
+    expect(tooMany.forModel).toBe(
+      `too many redirects: gave up after 5 (the limit), the last one from ${server.origin}/r/1 to /r/0`,
+    );
   });
 
   it("re-checks every hop: a redirect from an allowed origin to 127.0.0.1 is refused", async () => {
-    const call = guardedGet({ url: `${server.origin}/to-other`, signal: new AbortController().signal, trustedOrigins: [server.origin] });
+    const call = guardedGet({
+      url: `${server.origin}/to-other`,
+      signal: new AbortController().signal,
+      trustedOrigins: [server.origin],
+    });
     await expect(call).rejects.toThrow("refused: 127.0.0.1 is a loopback address, not the public internet");
     expect(other.requests.length).toBe(0);
   });
 
   it("sends extra headers to the first origin only", async () => {
-    const res = await guardedGet({ url: `${server.origin}/to-other`, signal: new AbortController().signal, allowPrivate: true, headers: { "x-api-key": "secret" } });
+    const res = await guardedGet({
+      url: `${server.origin}/to-other`,
+      signal: new AbortController().signal,
+      allowPrivate: true,
+      headers: { "x-api-key": "secret" },
+    });
     expect(res.body.toString()).toBe("other saw key=none");
   });
 
@@ -299,7 +376,13 @@ describe("web_fetch redirects and addresses", () => {
     ["http://mixed.test/", "mixed.test resolves to 192.168.1.20, a private address"],
     ["http://v6.test/", "v6.test resolves to fe80::2, a link-local address"],
   ])("refuses %s", async (url, reason) => {
-    const tool = createWebFetchTool({ lookup: fakeDns({ "rebind.test": ["127.0.0.1"], "mixed.test": ["93.184.216.34", "192.168.1.20"], "v6.test": ["fe80::2"] }) });
+    const tool = createWebFetchTool({
+      lookup: fakeDns({
+        "rebind.test": ["127.0.0.1"],
+        "mixed.test": ["93.184.216.34", "192.168.1.20"],
+        "v6.test": ["fe80::2"],
+      }),
+    });
     const r = await fetchUrl(url, tool);
     expect(r.status).toBe("error");
     expect(r.forModel).toContain(`refused: ${reason}, not the public internet`);
@@ -307,19 +390,31 @@ describe("web_fetch redirects and addresses", () => {
 
   it("refuses cloud metadata even when private addresses are allowed", async () => {
     const r = await fetchUrl("http://[fd00:ec2::254]/latest/", local);
-    expect(r.forModel).toBe("refused: fd00:ec2::254 is a cloud metadata address, not the public internet; metadata endpoints are never fetched");
+    expect(r.forModel).toBe(
+      "refused: fd00:ec2::254 is a cloud metadata address, not the public internet; metadata endpoints are never fetched",
+    );
   });
 
-  it.each(["file:///etc/passwd", "ftp://example.com/x", "data:text/plain,hi", "javascript:alert(1)", "gopher://example.com/"])("refuses the scheme of %s", async (url) => {
+  it.each([
+    "file:///etc/passwd",
+    "ftp://example.com/x",
+    "data:text/plain,hi",
+    "javascript:alert(1)",
+    "gopher://example.com/",
+  ])("refuses the scheme of %s", async (url) => {
     const r = await fetchUrl(url, strict);
     expect(r.status).toBe("error");
     expect(r.forModel).toMatch(/^refused URL .*: only http:\/\/ and https:\/\/ URLs can be fetched, not [a-z]+:$/);
   });
 
   it("explains invalid URLs and unresolvable names", async () => {
-    expect((await fetchUrl("example.com/docs", strict)).forModel).toBe('not a valid URL: "example.com/docs" (did you mean https://example.com/docs?); give an absolute http:// or https:// URL');
+    expect((await fetchUrl("example.com/docs", strict)).forModel).toBe(
+      'not a valid URL: "example.com/docs" (did you mean https://example.com/docs?); give an absolute http:// or https:// URL',
+    );
     const tool = createWebFetchTool({ lookup: fakeDns({}) });
-    expect((await fetchUrl("https://no-such-host.test/", tool)).forModel).toBe("cannot resolve no-such-host.test: no such host (ENOTFOUND)");
+    expect((await fetchUrl("https://no-such-host.test/", tool)).forModel).toBe(
+      "cannot resolve no-such-host.test: no such host (ENOTFOUND)",
+    );
     expect((await callTool(strict, {}, ws)).forModel).toMatch(/^invalid arguments for web_fetch: "url"/);
   });
 

@@ -3,7 +3,14 @@
 import { tmpdir } from "node:os";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebSearchTool, decodeDuckDuckGoLink, parseBrave, parseDuckDuckGo, parseSearxng, type WebSearchDeps } from "../../src/tools/web-search.js";
+import {
+  createWebSearchTool,
+  decodeDuckDuckGoLink,
+  parseBrave,
+  parseDuckDuckGo,
+  parseSearxng,
+  type WebSearchDeps,
+} from "../../src/tools/web-search.js";
 import { callTool } from "../helpers/tools.js";
 import { fixture, serve, type LocalServer } from "../fixtures/web/local-server.js";
 
@@ -33,7 +40,13 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, url: UR
     res.end();
   },
   "/res/v1/web/search": (req, res) => {
-    if (req.headers["x-subscription-token"] !== "brave-key") return reply(res, 401, "application/json", '{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":401}}');
+    if (req.headers["x-subscription-token"] !== "brave-key")
+      return reply(
+        res,
+        401,
+        "application/json",
+        '{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":401}}',
+      );
     reply(res, 200, "application/json", fixture("brave.json"));
   },
   "/stall/html/": () => {},
@@ -55,7 +68,9 @@ afterAll(async () => {
   await other.close();
 });
 
-const ddg = (): WebSearchDeps => ({ web: { allowPrivate: true, search: { backend: "duckduckgo", url: server.origin } } });
+const ddg = (): WebSearchDeps => ({
+  web: { allowPrivate: true, search: { backend: "duckduckgo", url: server.origin } },
+});
 
 describe("DuckDuckGo HTML backend", () => {
   it("parses result links, titles and snippets, skipping the ad", () => {
@@ -74,8 +89,12 @@ describe("DuckDuckGo HTML backend", () => {
   });
 
   it("decodes redirect links and drops ad links", () => {
-    expect(decodeDuckDuckGoLink("//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.test%2Fx%3Fy%3D1&amp;rut=abc")).toBe("https://a.test/x?y=1");
-    expect(decodeDuckDuckGoLink("https://duckduckgo.com/y.js?ad_domain=x.test&amp;u3=https%3A%2F%2Fbing.com")).toBeNull();
+    expect(decodeDuckDuckGoLink("//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.test%2Fx%3Fy%3D1&amp;rut=abc")).toBe(
+      "https://a.test/x?y=1",
+    );
+    expect(
+      decodeDuckDuckGoLink("https://duckduckgo.com/y.js?ad_domain=x.test&amp;u3=https%3A%2F%2Fbing.com"),
+    ).toBeNull();
     expect(decodeDuckDuckGoLink("https://direct.test/page")).toBe("https://direct.test/page");
     expect(decodeDuckDuckGoLink("javascript:void(0)")).toBeNull();
   });
@@ -116,7 +135,13 @@ describe("DuckDuckGo HTML backend", () => {
   });
 
   it("times out on a stalled backend", async () => {
-    const r = await search({ web: { allowPrivate: true, search: { backend: "duckduckgo", url: `${server.origin}/stall` } }, limits: { totalTimeoutMs: 200 } }, { query: "x" });
+    const r = await search(
+      {
+        web: { allowPrivate: true, search: { backend: "duckduckgo", url: `${server.origin}/stall` } },
+        limits: { totalTimeoutMs: 200 },
+      },
+      { query: "x" },
+    );
     expect(r.forModel).toMatch(/^timed out after 0\.2 s fetching http:\/\/127\.0\.0\.1:\d+\/stall\/html\/\?q=x$/);
   });
 });
@@ -135,29 +160,47 @@ describe("SearXNG backend", () => {
   });
 
   it("queries the configured instance, which may be private, without allowPrivate", async () => {
-    const r = await search({ web: { search: { backend: "searxng", url: `${server.origin}/searx` } } }, { query: "rust borrow checker" });
+    const r = await search(
+      { web: { search: { backend: "searxng", url: `${server.origin}/searx` } } },
+      { query: "rust borrow checker" },
+    );
     expect(r.status).toBe("ok");
     expect(server.requests.at(-1)!.url).toBe("/searx/search?q=rust+borrow+checker&format=json");
-    expect(r.forModel).toContain('Results for "rust borrow checker" (SearXNG):\n\n1. References and Borrowing - The Rust Programming Language\n   https://doc.rust-lang.org/');
+    expect(r.forModel).toContain(
+      'Results for "rust borrow checker" (SearXNG):\n\n1. References and Borrowing - The Rust Programming Language\n   https://doc.rust-lang.org/',
+    );
     expect(r.forModel).toMatch(/^3\. GitHub - rust-lang\/polonius/m);
     expect(r.forModel).not.toContain("magnet:");
   });
 
   it("trusts only the configured origin: a redirect elsewhere on the network is refused", async () => {
-    const r = await search({ web: { search: { backend: "searxng", url: `${server.origin}/elsewhere` } } }, { query: "x" });
+    const r = await search(
+      { web: { search: { backend: "searxng", url: `${server.origin}/elsewhere` } } },
+      { query: "x" },
+    );
     expect(r.forModel).toContain("refused: 127.0.0.1 is a loopback address");
     expect(other.requests).toHaveLength(0);
   });
 
   it("explains a missing URL and a disabled JSON format", async () => {
-    expect((await search({ web: { search: { backend: "searxng" } } }, { query: "x" })).forModel).toMatch(/^the searxng backend needs its URL in the config/);
-    const locked = await search({ web: { search: { backend: "searxng", url: `${server.origin}/locked` } } }, { query: "x" });
-    expect(locked.forModel).toBe('SearXNG refused format=json (403): enable "json" under search.formats in the instance\'s settings.yml');
+    expect((await search({ web: { search: { backend: "searxng" } } }, { query: "x" })).forModel).toMatch(
+      /^the searxng backend needs its URL in the config/,
+    );
+    const locked = await search(
+      { web: { search: { backend: "searxng", url: `${server.origin}/locked` } } },
+      { query: "x" },
+    );
+    expect(locked.forModel).toBe(
+      'SearXNG refused format=json (403): enable "json" under search.formats in the instance\'s settings.yml',
+    );
   });
 });
 
 describe("Brave Search API backend", () => {
-  const brave = (key?: string): WebSearchDeps => ({ web: { allowPrivate: true, search: { backend: "brave", url: server.origin } }, env: key ? { BRAVE_API_KEY: key } : {} });
+  const brave = (key?: string): WebSearchDeps => ({
+    web: { allowPrivate: true, search: { backend: "brave", url: server.origin } },
+    env: key ? { BRAVE_API_KEY: key } : {},
+  });
 
   it("parses web results and strips the highlighting", () => {
     const results = parseBrave(JSON.parse(fixture("brave.json").toString()));
@@ -165,7 +208,8 @@ describe("Brave Search API backend", () => {
       {
         title: "References and Borrowing - The Rust Programming Language",
         url: "https://doc.rust-lang.org/book/ch04-02-references-and-borrowing.html",
-        snippet: "The borrow checker enforces that a reference never outlives the data it points to & that there is one writer or many readers.",
+        snippet:
+          "The borrow checker enforces that a reference never outlives the data it points to & that there is one writer or many readers.",
       },
       {
         title: "Introducing the Rust borrow checker - LogRocket Blog",
@@ -185,8 +229,12 @@ describe("Brave Search API backend", () => {
   });
 
   it("explains a missing or rejected key", async () => {
-    expect((await search(brave(), { query: "x" })).forModel).toBe("the brave backend needs an API key in the environment variable BRAVE_API_KEY");
-    expect((await search(brave("wrong"), { query: "x" })).forModel).toBe("Brave Search rejected the API key in BRAVE_API_KEY (401)");
+    expect((await search(brave(), { query: "x" })).forModel).toBe(
+      "the brave backend needs an API key in the environment variable BRAVE_API_KEY",
+    );
+    expect((await search(brave("wrong"), { query: "x" })).forModel).toBe(
+      "Brave Search rejected the API key in BRAVE_API_KEY (401)",
+    );
   });
 });
 
@@ -195,7 +243,11 @@ describe("web_search arguments", () => {
     const empty = await search(ddg(), { query: "" });
     expect(empty).toMatchObject({ status: "error" });
     expect(empty.forModel).toMatch(/^invalid arguments for web_search: "query"/);
-    expect((await search(ddg(), { query: "x", limit: 11 })).forModel).toMatch(/^invalid arguments for web_search: "limit": Too big/);
-    expect((await search(ddg(), { query: "x", limit: 0 })).forModel).toMatch(/^invalid arguments for web_search: "limit": Too small/);
+    expect((await search(ddg(), { query: "x", limit: 11 })).forModel).toMatch(
+      /^invalid arguments for web_search: "limit": Too big/,
+    );
+    expect((await search(ddg(), { query: "x", limit: 0 })).forModel).toMatch(
+      /^invalid arguments for web_search: "limit": Too small/,
+    );
   });
 });

@@ -73,7 +73,11 @@ describe("the board", () => {
     let frame = (await openAgentsTab(h)).join("\n");
     const count = (f: string) => (f.match(/agent-\d/g) ?? []).length;
     const before = count(frame);
-    h.emit(board(row("agent-5", { status: "running", startedAt: iso(T0), tool: { name: "read_file", summary: "src/lexer.ts" } })));
+    h.emit(
+      board(
+        row("agent-5", { status: "running", startedAt: iso(T0), tool: { name: "read_file", summary: "src/lexer.ts" } }),
+      ),
+    );
     frame = await h.frame();
     expect(frame).toMatch(/5 ● agent-5 worker running/);
     expect(frame).toContain("read_file src/lexer.ts");
@@ -124,7 +128,11 @@ describe("the task bar while a child waits", () => {
     const waiting = async (cols: number) => {
       h?.unmount();
       h = await renderUi(cols, 20);
-      h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "fan out to six workers", status: "waiting", pendingApprovals: 2 }) });
+      h.emit({
+        type: "task.updated",
+        taskId: "t0",
+        task: snapshot({ title: "fan out to six workers", status: "waiting", pendingApprovals: 2 }),
+      });
       h.emit(board(row("agent-1", { status: "waiting" })));
       h.emit(board(row("agent-2", { status: "waiting" })));
       h.emit(board(row("agent-3")));
@@ -140,7 +148,13 @@ describe("the summary", () => {
   it("counts in words with the right number, or by glyph", () => {
     const p = makePalette(builtinTheme("dark"), 0);
     expect(agentSummary(p, [row("a", { status: "waiting" })], false)?.long).toBe("1 needs approval");
-    expect(agentSummary(p, [row("a", { status: "waiting" }), row("b", { status: "waiting" }), row("c", { status: "done" })], false)).toEqual({ long: "2 need approval, 1 done", short: "!2 ✓1" });
+    expect(
+      agentSummary(
+        p,
+        [row("a", { status: "waiting" }), row("b", { status: "waiting" }), row("c", { status: "done" })],
+        false,
+      ),
+    ).toEqual({ long: "2 need approval, 1 done", short: "!2 ✓1" });
     expect(agentSummary(p, [row("a"), row("b", { status: "stopped" })], true)?.short).toBe("*1 -1");
     expect(agentSummary(p, [], false)).toBeNull();
   });
@@ -179,8 +193,22 @@ describe("a captured screen", () => {
     h.emit({ type: "turn.started", ...ev, turnId: "c1", prompt: "fix the failing parser tests in src/parser.ts" });
     h.emit({ type: "assistant.delta", ...ev, text: "Running the parser tests first." });
     h.emit({ type: "assistant.completed", ...ev, text: "", toolCalls: 1 });
-    h.emit({ type: "tool.started", ...ev, callId: "x1", name: "run_command", kind: "exec", args: { command: "npm test -- --run tests/parser" }, summary: "npm test -- --run tests/parser" });
-    h.emit({ type: "tool.output", ...ev, callId: "x1", stream: "stdout", chunk: " FAIL tests/parser.test.ts > columns\n" });
+    h.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "x1",
+      name: "run_command",
+      kind: "exec",
+      args: { command: "npm test -- --run tests/parser" },
+      summary: "npm test -- --run tests/parser",
+    });
+    h.emit({
+      type: "tool.output",
+      ...ev,
+      callId: "x1",
+      stream: "stdout",
+      chunk: " FAIL tests/parser.test.ts > columns\n",
+    });
     expect(await h.lines()).toEqual([
       "NanoHermes · mock-model · mode default",
       "agent-1 worker · ● running · 1m05s · 3.2k tok",

@@ -5,9 +5,28 @@ import { AgentsTabForward } from "../../src/ui/controller/agents-forward.js";
 import { initialUi, type UiState } from "../../src/ui/controller/ui-state.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 
-const started = (taskId: string, turnId: string): BusEvent => ({ type: "turn.started", taskId, turnId, prompt: "go" }) as BusEvent;
+const started = (taskId: string, turnId: string): BusEvent =>
+  ({ type: "turn.started", taskId, turnId, prompt: "go" }) as BusEvent;
 const child = (taskId: string, id = "agent-1"): BusEvent =>
-  ({ type: "subagent.updated", taskId, row: { id, name: "worker", task: "t", status: "running", durationMs: 0, preview: "", depth: 1, startedAt: null, endedAt: null, lastActivityAt: "", tool: null, usage: { prompt: 0, completion: 0 }, files: [] } }) as BusEvent;
+  ({
+    type: "subagent.updated",
+    taskId,
+    row: {
+      id,
+      name: "worker",
+      task: "t",
+      status: "running",
+      durationMs: 0,
+      preview: "",
+      depth: 1,
+      startedAt: null,
+      endedAt: null,
+      lastActivityAt: "",
+      tool: null,
+      usage: { prompt: 0, completion: 0 },
+      files: [],
+    },
+  }) as BusEvent;
 
 function apply(f: AgentsTabForward, ui: UiState, event: BusEvent, current = "a"): UiState {
   const change = f.observe(event, current);

@@ -36,7 +36,15 @@ describe("opening and stopping a child", () => {
     expect(frame).toContain("Looking at the parser");
     expect(frame).toMatch(/Esc close · x stop/);
     h.emit({ type: "assistant.delta", ...ev, text: " and the lexer." });
-    h.emit({ type: "tool.started", ...ev, callId: "x1", name: "run_command", kind: "exec", args: { command: "npm test" }, summary: "npm test" });
+    h.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "x1",
+      name: "run_command",
+      kind: "exec",
+      args: { command: "npm test" },
+      summary: "npm test",
+    });
     frame = await h.frame();
     expect(frame).toContain("Looking at the parser and the lexer.");
     expect(frame).toMatch(/● run_command npm test/);
@@ -55,7 +63,11 @@ describe("opening and stopping a child", () => {
     h.emit(board(row("agent-1")));
     const ev = { taskId: "t0", agentId: "agent-1" };
     h.emit({ type: "turn.started", ...ev, turnId: "c1", prompt: "count" });
-    h.emit({ type: "assistant.delta", ...ev, text: Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n\n") });
+    h.emit({
+      type: "assistant.delta",
+      ...ev,
+      text: Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n\n"),
+    });
     await openAgentsTab(h);
     h.keys("\r");
     expect(await h.frame()).toContain("line 60");
@@ -113,7 +125,11 @@ describe("a child's approval", () => {
   it("is reached from the board with Ctrl-Y; the card names the agent", async () => {
     h = await renderUi(80, 24);
     fanOut(h);
-    h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "fan out", status: "waiting", pendingApprovals: 1 }) });
+    h.emit({
+      type: "task.updated",
+      taskId: "t0",
+      task: snapshot({ title: "fan out", status: "waiting", pendingApprovals: 1 }),
+    });
     await openAgentsTab(h);
     expect((await h.lines())[0]).toContain("1 approval");
     h.keys(ctrl("y"));
@@ -137,7 +153,13 @@ describe("a child's approval", () => {
     h.keys("d");
     expect(await h.frame()).toContain("Deny with a note");
     h.keys("not now\r");
-    expect(h.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "deny", note: "not now" });
+    expect(h.sent.at(-1)).toEqual({
+      type: "approval.reply",
+      taskId: "t0",
+      requestId: "r1",
+      decision: "deny",
+      note: "not now",
+    });
     expect(h.store.getState().ui.dialog).toMatchObject({ kind: "agent", agentId: "agent-2" });
   });
 });

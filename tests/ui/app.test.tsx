@@ -34,14 +34,31 @@ describe.each([
     h.emit({ type: "task.updated", ...ev, task: snapshot({ status: "running", title: "build it" }) });
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "build it" });
     h.emit({ type: "assistant.delta", ...ev, text: "Running the **build** now." });
-    expect((await h.frame())).toContain("Running the build now.");
+    expect(await h.frame()).toContain("Running the build now.");
     h.emit({ type: "assistant.completed", ...ev, text: "Running the **build** now.", toolCalls: 1 });
-    h.emit({ type: "tool.started", ...ev, callId: "c1", name: "run_command", kind: "exec", args: { command: "npm run build" }, summary: "npm run build" });
+    h.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      kind: "exec",
+      args: { command: "npm run build" },
+      summary: "npm run build",
+    });
     h.emit({ type: "tool.output", ...ev, callId: "c1", stream: "stdout", chunk: "compiling 12 files\n" });
     let frame = await h.frame();
     expect(frame).toMatch(/run_command npm run build/);
     expect(frame).toContain("compiling 12 files");
-    h.emit({ type: "tool.completed", ...ev, callId: "c1", name: "run_command", status: "ok", forModel: "$ npm run build\nexit code 0", display: "exit 0 in 1.2 s", durationMs: 1200 });
+    h.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      status: "ok",
+      forModel: "$ npm run build\nexit code 0",
+      display: "exit 0 in 1.2 s",
+      durationMs: 1200,
+    });
     frame = await h.frame();
     expect(frame).toContain("exit 0 in 1.2 s");
     expect(frame).not.toContain("compiling 12 files");
@@ -55,7 +72,15 @@ describe.each([
     h.emit({ type: "task.updated", ...ev, task: snapshot({ status: "waiting", pendingApprovals: 1 }) });
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "clean up" });
     h.emit({
-      type: "approval.requested", ...ev, requestId: "r1", callId: "c1", tool: "run_command", kind: "exec", title: "Run: rm -rf build", detail: "rm -rf build", reason: "on-request policy: not a recognised read-only command",
+      type: "approval.requested",
+      ...ev,
+      requestId: "r1",
+      callId: "c1",
+      tool: "run_command",
+      kind: "exec",
+      title: "Run: rm -rf build",
+      detail: "rm -rf build",
+      reason: "on-request policy: not a recognised read-only command",
     });
     const lines = await h.lines();
     expect(lines).toHaveLength(rows - 1);
@@ -151,7 +176,15 @@ describe("keys", () => {
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "q" });
     h.emit({ type: "assistant.delta", ...ev, text: "Use:\n\n```sh\nnpm test\n```\n" });
     h.emit({ type: "assistant.completed", ...ev, text: "", toolCalls: 0 });
-    h.emit({ type: "turn.completed", ...ev, turnId: "turn-1", reason: "completed", response: "", steps: 1, usage: { prompt: 1, completion: 1 } });
+    h.emit({
+      type: "turn.completed",
+      ...ev,
+      turnId: "turn-1",
+      reason: "completed",
+      response: "",
+      steps: 1,
+      usage: { prompt: 1, completion: 1 },
+    });
     h.keys(keys.esc);
     expect(await h.frame()).toMatch(/↑↓ blocks/);
     h.keys("y");
@@ -167,7 +200,15 @@ describe("keys", () => {
     h = await renderUi(80, 24);
     for (let i = 0; i < 5; i++) {
       h.emit({ type: "turn.started", ...ev, turnId: `turn-${i}`, prompt: i % 2 ? `needle ${i}` : `hay ${i}` });
-      h.emit({ type: "turn.completed", ...ev, turnId: `turn-${i}`, reason: "completed", response: "", steps: 1, usage: { prompt: 0, completion: 0 } });
+      h.emit({
+        type: "turn.completed",
+        ...ev,
+        turnId: `turn-${i}`,
+        reason: "completed",
+        response: "",
+        steps: 1,
+        usage: { prompt: 0, completion: 0 },
+      });
     }
     h.keys(keys.ctrl("b"));
     h.keys("/needle\r");
@@ -235,7 +276,14 @@ describe("view helpers", () => {
   it("lays out the Files tab as a tree", async () => {
     const { fileTree } = await import("../../src/ui/view/panes.js");
     expect(fileTree(["README.md", "src/cli.ts", "src/ui/App.tsx", "src/ui/run.ts", "tests/a.test.ts"])).toEqual([
-      "README.md", "src/", "  cli.ts", "  ui/", "    App.tsx", "    run.ts", "tests/", "  a.test.ts",
+      "README.md",
+      "src/",
+      "  cli.ts",
+      "  ui/",
+      "    App.tsx",
+      "    run.ts",
+      "tests/",
+      "  a.test.ts",
     ]);
   });
 });
@@ -246,12 +294,48 @@ describe("results pane", () => {
     h2.keys(keys.ctrl("r"));
     for (let i = 0; i < 4; i++) h2.keys(keys.right);
     expect(await h2.frame()).toContain("[Agents]");
-    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "running", durationMs: 10, preview: "", depth: 1, startedAt: null, endedAt: null, lastActivityAt: new Date().toISOString(), tool: null, usage: { prompt: 0, completion: 0 }, files: [] } });
+    h2.emit({
+      type: "subagent.updated",
+      taskId: "t0",
+      row: {
+        id: "agent-1",
+        name: "reviewer",
+        task: "review the diff",
+        status: "running",
+        durationMs: 10,
+        preview: "",
+        depth: 1,
+        startedAt: null,
+        endedAt: null,
+        lastActivityAt: new Date().toISOString(),
+        tool: null,
+        usage: { prompt: 0, completion: 0 },
+        files: [],
+      },
+    });
     let frame = await h2.frame();
     expect(frame).toMatch(/1 ● agent-1 reviewer/);
     // The selected child, marked as the harness draws without colour.
     expect(frame).toMatch(/│ › {5}review the diff/);
-    h2.emit({ type: "subagent.updated", taskId: "t0", row: { id: "agent-1", name: "reviewer", task: "review the diff", status: "done", durationMs: 900, preview: "ok", depth: 1, startedAt: null, endedAt: null, lastActivityAt: "2026-01-01T00:00:00Z", tool: null, usage: { prompt: 0, completion: 0 }, files: [] } });
+    h2.emit({
+      type: "subagent.updated",
+      taskId: "t0",
+      row: {
+        id: "agent-1",
+        name: "reviewer",
+        task: "review the diff",
+        status: "done",
+        durationMs: 900,
+        preview: "ok",
+        depth: 1,
+        startedAt: null,
+        endedAt: null,
+        lastActivityAt: "2026-01-01T00:00:00Z",
+        tool: null,
+        usage: { prompt: 0, completion: 0 },
+        files: [],
+      },
+    });
     frame = await h2.frame();
     // The side pane at 120 columns (28) has no room for the word "done": the glyph says it.
     expect(frame).toMatch(/1 ✓ agent-1 reviewer/);

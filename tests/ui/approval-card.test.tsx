@@ -20,15 +20,35 @@ const widest = (lines: string[]) => Math.max(...lines.map((l) => [...l].length))
 const normalise = (frame: string) => frame.replace(/ · \d+s( · |$)/gm, " · Ns$1");
 
 const dangerous: BusEvent = {
-  type: "approval.requested", ...ev, requestId: "r1", callId: "c1", tool: "run_command", kind: "exec",
-  title: "Run: cd site && rm -rf /var/www", detail: "cd site && rm -rf /var/www", reason: "recursive delete outside the workspace and the temp directory",
-  rule: "recursive-delete", dangerous: true, match: "rm -rf /var/www", always: "exactly this command", alwaysWorkspace: false,
+  type: "approval.requested",
+  ...ev,
+  requestId: "r1",
+  callId: "c1",
+  tool: "run_command",
+  kind: "exec",
+  title: "Run: cd site && rm -rf /var/www",
+  detail: "cd site && rm -rf /var/www",
+  reason: "recursive delete outside the workspace and the temp directory",
+  rule: "recursive-delete",
+  dangerous: true,
+  match: "rm -rf /var/www",
+  always: "exactly this command",
+  alwaysWorkspace: false,
 };
 
 const ordinary: BusEvent = {
-  type: "approval.requested", ...ev, requestId: "r2", callId: "c2", tool: "run_command", kind: "exec",
-  title: "Run: npm run build", detail: "npm run build", reason: "on-request policy: not a recognised read-only command (npm is not a read-only program)",
-  rule: "approval:on-request", always: 'commands starting with "npm run build"', alwaysWorkspace: true,
+  type: "approval.requested",
+  ...ev,
+  requestId: "r2",
+  callId: "c2",
+  tool: "run_command",
+  kind: "exec",
+  title: "Run: npm run build",
+  detail: "npm run build",
+  reason: "on-request policy: not a recognised read-only command (npm is not a read-only program)",
+  rule: "approval:on-request",
+  always: 'commands starting with "npm run build"',
+  alwaysWorkspace: true,
 };
 
 async function showing(columns: number, rows: number, event: BusEvent): Promise<string[]> {
@@ -66,7 +86,9 @@ describe.each([
     expect(widest(lines)).toBeLessThanOrEqual(columns);
     const frame = lines.join("\n");
     expect(frame).toContain("Approval needed");
-    expect(frame.replace(/[│\s]+/g, " ")).toContain('a always allow commands starting with "npm run build" in this task');
+    expect(frame.replace(/[│\s]+/g, " ")).toContain(
+      'a always allow commands starting with "npm run build" in this task',
+    );
     expect(frame).toContain("A the same in this workspace");
     expect(normalise(frame)).toMatchSnapshot();
   });
@@ -77,7 +99,7 @@ describe("answers", () => {
     await showing(120, 40, dangerous);
     h!.keys("A");
     expect(h!.sent.filter((c) => c.type === "approval.reply")).toHaveLength(0);
-    expect((await h!.frame())).toContain("can only be allowed for this task");
+    expect(await h!.frame()).toContain("can only be allowed for this task");
     h!.keys("a");
     expect(h!.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "always" });
   });
@@ -85,14 +107,33 @@ describe("answers", () => {
   it("sends always for the workspace on A for an ordinary command", async () => {
     await showing(120, 40, ordinary);
     h!.keys("A");
-    expect(h!.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r2", decision: "always", scope: "workspace" });
+    expect(h!.sent.at(-1)).toEqual({
+      type: "approval.reply",
+      taskId: "t0",
+      requestId: "r2",
+      decision: "always",
+      scope: "workspace",
+    });
   });
 });
 
 describe("colours", () => {
   const block = (over: Partial<Extract<Block, { kind: "approval" }>>): Extract<Block, { kind: "approval" }> => ({
-    kind: "approval", id: "b1", requestId: "r1", tool: "run_command", toolKind: "exec", title: "Run: cd site && rm -rf /var/www", detail: "cd site && rm -rf /var/www",
-    reason: "recursive delete outside the workspace", resolved: null, rule: "recursive-delete", dangerous: true, match: "rm -rf /var/www", always: "exactly this command", alwaysWorkspace: false, ...over,
+    kind: "approval",
+    id: "b1",
+    requestId: "r1",
+    tool: "run_command",
+    toolKind: "exec",
+    title: "Run: cd site && rm -rf /var/www",
+    detail: "cd site && rm -rf /var/www",
+    reason: "recursive delete outside the workspace",
+    resolved: null,
+    rule: "recursive-delete",
+    dangerous: true,
+    match: "rm -rf /var/www",
+    always: "exactly this command",
+    alwaysWorkspace: false,
+    ...over,
   });
   const p = makePalette(builtinTheme("dark"), 4);
   const ctx = { p, width: 60, now: 0, focused: false, ascii: false };
@@ -108,7 +149,17 @@ describe("colours", () => {
   });
 
   it("keeps an ordinary card yellow with a dim reason", () => {
-    const lines = approvalLines(block({ dangerous: false, rule: "approval:on-request", match: null, reason: "on-request policy", always: 'commands starting with "npm run build"', alwaysWorkspace: true }), ctx);
+    const lines = approvalLines(
+      block({
+        dangerous: false,
+        rule: "approval:on-request",
+        match: null,
+        reason: "on-request policy",
+        always: 'commands starting with "npm run build"',
+        alwaysWorkspace: true,
+      }),
+      ctx,
+    );
     expect(lines[0]).toContain("\x1b[33m");
     expect(lines.find((l) => l.includes("why: on-request policy"))).toContain("\x1b[2m");
   });

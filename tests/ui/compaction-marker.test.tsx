@@ -18,7 +18,8 @@ afterEach(() => {
 const ev = { taskId: "t0" };
 const widest = (lines: string[]) => Math.max(...lines.map((l) => [...l].length));
 const summaryText = `${SUMMARY_PREFIX}\nThe user asked to port the parser to TypeScript.\n- Done: lexer.ts, tokens.ts\n- Open: error recovery in parse.ts`;
-const memoryBlock = "<memories>\nNotes saved in earlier sessions that may bear on this message.\n- [preference] use pnpm\n</memories>";
+const memoryBlock =
+  "<memories>\nNotes saved in earlier sessions that may bear on this message.\n- [preference] use pnpm\n</memories>";
 
 const resumed: ChatMessage[] = [
   { role: "system", content: summaryText },
@@ -38,9 +39,27 @@ describe.each([
     h = await renderUi(columns, rows);
     h.emit({ type: "turn.started", ...ev, turnId: "u1", prompt: "port the parser" });
     h.emit({ type: "assistant.completed", ...ev, text: "Ported.", toolCalls: 0 });
-    h.emit({ type: "turn.completed", ...ev, turnId: "u1", reason: "completed", response: "Ported.", steps: 1, usage: { prompt: 1, completion: 1 } });
+    h.emit({
+      type: "turn.completed",
+      ...ev,
+      turnId: "u1",
+      reason: "completed",
+      response: "Ported.",
+      steps: 1,
+      usage: { prompt: 1, completion: 1 },
+    });
     h.emit({ type: "notice", ...ev, level: "info", text: "compacting the conversation…" });
-    h.emit({ type: "context.compacted", ...ev, folded: 51, kept: 10, summaryChars: 2140, failed: false, beforeChars: 310_000, afterChars: 24_000, summary: summaryText });
+    h.emit({
+      type: "context.compacted",
+      ...ev,
+      folded: 51,
+      kept: 10,
+      summaryChars: 2140,
+      failed: false,
+      beforeChars: 310_000,
+      afterChars: 24_000,
+      summary: summaryText,
+    });
     const lines = await h.lines();
     expect(lines).toHaveLength(rows - 1);
     expect(widest(lines)).toBeLessThanOrEqual(columns);
@@ -83,9 +102,22 @@ describe("the compaction marker", () => {
     h = await renderUi(120, 40);
     // Read as one text across its wrapped rows: no results pane beside it to interleave.
     h.store.updateUi((ui) => ({ ...ui, resultsOpen: false }));
-    h.emit({ type: "context.compacted", ...ev, folded: 12, kept: 10, summaryChars: 0, failed: true, beforeChars: 150_000, afterChars: 40_000, summary: OMITTED_NOTE, error: "the model timed out" });
+    h.emit({
+      type: "context.compacted",
+      ...ev,
+      folded: 12,
+      kept: 10,
+      summaryChars: 0,
+      failed: true,
+      beforeChars: 150_000,
+      afterChars: 40_000,
+      summary: OMITTED_NOTE,
+      error: "the model timed out",
+    });
     const flat = (await h.lines()).join(" ").replace(/[│ ]+/g, " ");
-    expect(flat).toContain("── folded 12 earlier messages, but the summary failed: the model timed out; an omission note stands in (150k → 40k characters) ──");
+    expect(flat).toContain(
+      "── folded 12 earlier messages, but the summary failed: the model timed out; an omission note stands in (150k → 40k characters) ──",
+    );
     h.keys(keys.ctrl("b"));
     h.keys(keys.enter);
     const detail = await h.frame();
@@ -96,8 +128,21 @@ describe("the compaction marker", () => {
 
   it("y in browse mode copies the summary", async () => {
     h = await renderUi(80, 24);
-    h.emit({ type: "context.compacted", ...ev, folded: 3, kept: 10, summaryChars: 120, failed: false, beforeChars: 130_000, afterChars: 9_000, summary: summaryText, focus: "the parser" });
-    expect((await h.lines()).join(" ").replace(/[│ ]+/g, " ")).toContain('folded 3 earlier messages into a summary focused on "the parser"');
+    h.emit({
+      type: "context.compacted",
+      ...ev,
+      folded: 3,
+      kept: 10,
+      summaryChars: 120,
+      failed: false,
+      beforeChars: 130_000,
+      afterChars: 9_000,
+      summary: summaryText,
+      focus: "the parser",
+    });
+    expect((await h.lines()).join(" ").replace(/[│ ]+/g, " ")).toContain(
+      'folded 3 earlier messages into a summary focused on "the parser"',
+    );
     h.keys(keys.ctrl("b"));
     h.keys("y");
     expect(h.copied).toEqual([summaryText]);
@@ -110,7 +155,10 @@ describe("an old-format session's history, rebuilt", () => {
     const t = fromMessages(resumed);
     expect(t.blocks.map((b) => b.kind)).toEqual(["compaction", "user", "assistant", "user", "assistant"]);
     expect(t.blocks[0]).toMatchObject({ kind: "compaction", folded: null, failed: false, summary: summaryText });
-    const omitted = fromMessages([{ role: "system", content: OMITTED_NOTE }, { role: "user", content: "hi" }]);
+    const omitted = fromMessages([
+      { role: "system", content: OMITTED_NOTE },
+      { role: "user", content: "hi" },
+    ]);
     expect(omitted.blocks[0]).toMatchObject({ kind: "compaction", failed: true });
     // A later failure keeps the earlier summary and appends the note.
     const both = fromMessages([{ role: "system", content: `${summaryText}\n\n${OMITTED_NOTE}` }]);

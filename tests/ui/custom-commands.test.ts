@@ -14,8 +14,13 @@ function write(path: string, text: string): void {
 
 describe("a command file", () => {
   it("reads front matter and the body", () => {
-    const parsed = parseCommandFile("---\ndescription: Fix an issue\nargument-hint: [issue]\nmodel: \"small-model\"\n---\nFix issue $1.\n");
-    expect(parsed).toEqual({ meta: { description: "Fix an issue", "argument-hint": "[issue]", model: "small-model" }, body: "Fix issue $1." });
+    const parsed = parseCommandFile(
+      '---\ndescription: Fix an issue\nargument-hint: [issue]\nmodel: "small-model"\n---\nFix issue $1.\n',
+    );
+    expect(parsed).toEqual({
+      meta: { description: "Fix an issue", "argument-hint": "[issue]", model: "small-model" },
+      body: "Fix issue $1.",
+    });
     expect(parseCommandFile("Just a prompt\n").meta).toEqual({});
   });
 
@@ -63,7 +68,11 @@ describe("finding commands", () => {
   it("a built-in name means the built-in command; other names find the custom one", () => {
     const found = layout(true);
     expect(parseSlash("/model", found)).toEqual({ kind: "model", name: null });
-    expect(parseSlash("/frontend:component Button", found)).toMatchObject({ kind: "custom", args: "Button", command: { name: "/frontend:component" } });
+    expect(parseSlash("/frontend:component Button", found)).toMatchObject({
+      kind: "custom",
+      args: "Button",
+      command: { name: "/frontend:component" },
+    });
     expect(parseSlash("/nothing-here", found)).toEqual({ error: "unknown command /nothing-here; /help lists them" });
   });
 });

@@ -13,13 +13,30 @@ const color = makePalette(builtinTheme("dark"), 4);
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
 type Tool = Extract<Block, { kind: "tool" }>;
 const card = (over: Partial<Tool>): Tool => ({
-  kind: "tool", id: "t1", callId: "c1", name: "edit_file", toolKind: "edit", summary: "src/a.ts", args: {}, status: "ok",
-  output: "", display: "", forModel: "", startedAt: 0, durationMs: 120, expanded: false, ...over,
+  kind: "tool",
+  id: "t1",
+  callId: "c1",
+  name: "edit_file",
+  toolKind: "edit",
+  summary: "src/a.ts",
+  args: {},
+  status: "ok",
+  output: "",
+  display: "",
+  forModel: "",
+  startedAt: 0,
+  durationMs: 120,
+  expanded: false,
+  ...over,
 });
 const ctx = (width: number, p = plain) => ({ p, width, now: 0, focused: false, ascii: false });
 
 const edit = card({
-  args: { path: "src/a.ts", old_string: "function total(a, b) {\n  return a + b;\n}", new_string: "function total(a, b) {\n  return Math.round(a + b);\n}" },
+  args: {
+    path: "src/a.ts",
+    old_string: "function total(a, b) {\n  return a + b;\n}",
+    new_string: "function total(a, b) {\n  return Math.round(a + b);\n}",
+  },
   display: "src/a.ts: 1 replacement at line 9",
 });
 
@@ -37,13 +54,19 @@ describe.each([40, 80, 120])("an edit card at %i columns", (width) => {
 
   it("colours added and removed lines", () => {
     const lines = toolLines(edit, ctx(width, color));
-    expect(lines.some((l) => l.includes(color.diffAdd("+ ").slice(0, 5)) && strip(l).includes("Math.round"))).toBe(true);
+    expect(lines.some((l) => l.includes(color.diffAdd("+ ").slice(0, 5)) && strip(l).includes("Math.round"))).toBe(
+      true,
+    );
   });
 });
 
 describe("collapsed and expanded", () => {
   const many = card({
-    args: { path: "b.txt", old_string: Array.from({ length: 12 }, (_, i) => `old ${i}`).join("\n"), new_string: Array.from({ length: 12 }, (_, i) => `new ${i}`).join("\n") },
+    args: {
+      path: "b.txt",
+      old_string: Array.from({ length: 12 }, (_, i) => `old ${i}`).join("\n"),
+      new_string: Array.from({ length: 12 }, (_, i) => `new ${i}`).join("\n"),
+    },
     display: "b.txt: 1 replacement at line 1",
   });
 
@@ -54,21 +77,26 @@ describe("collapsed and expanded", () => {
   });
 
   it("shows the whole change when expanded, not the raw arguments", () => {
-    const lines = toolLines({ ...many, expanded: true }, ctx(80)).map(strip).join("\n");
+    const lines = toolLines({ ...many, expanded: true }, ctx(80))
+      .map(strip)
+      .join("\n");
     expect(lines).toContain("new 11");
     expect(lines).not.toContain('"old_string"');
   });
 
   it("shows no diff for a failed or denied edit", () => {
     for (const status of ["error", "denied"] as const) {
-      const lines = toolLines({ ...edit, status, display: "old_string was not found" }, ctx(80)).map(strip).join("\n");
+      const lines = toolLines({ ...edit, status, display: "old_string was not found" }, ctx(80))
+        .map(strip)
+        .join("\n");
       expect(lines).not.toContain("Math.round");
     }
   });
 });
 
 describe("an apply_patch card", () => {
-  const patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@ function total\n-  return a + b;\n+  return a - b;\n*** Add File: src/new.ts\n+export const x = 1;\n*** End Patch";
+  const patch =
+    "*** Begin Patch\n*** Update File: src/a.ts\n@@ function total\n-  return a + b;\n+  return a - b;\n*** Add File: src/new.ts\n+export const x = 1;\n*** End Patch";
   const block = card({ name: "apply_patch", summary: "2 files", args: { patch }, display: "2 files changed" });
 
   it.each([40, 80, 120])("shows each file and its coloured lines at %i columns, not the patch envelope", (width) => {

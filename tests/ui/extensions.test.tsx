@@ -11,7 +11,14 @@ afterEach(() => {
 });
 
 type Server = EventOf<"mcp.updated">["servers"][number];
-const server = (name: string, state: Server["state"], over: Partial<Server> = {}): Server => ({ name, transport: "stdio", state, tools: state === "ready" ? 3 : 0, restarts: 0, ...over });
+const server = (name: string, state: Server["state"], over: Partial<Server> = {}): Server => ({
+  name,
+  transport: "stdio",
+  state,
+  tools: state === "ready" ? 3 : 0,
+  restarts: 0,
+  ...over,
+});
 const mcp = (servers: Server[]) => h!.emit({ type: "mcp.updated", taskId: "", servers });
 
 describe.each([50, 80, 120])("the title bar at %i columns", (columns) => {
@@ -33,7 +40,10 @@ describe.each([50, 80, 120])("the title bar at %i columns", (columns) => {
 describe("/mcp and /skills", () => {
   it("/mcp lists every server with its state, error and log file", async () => {
     h = await renderUi(100, 30);
-    mcp([server("gh", "ready", { restarts: 2, logFile: "/home/u/.nanohermes/logs/mcp-gh.log" }), server("web", "restarting", { transport: "http", error: "the server closed the connection; retrying in 2 s" })]);
+    mcp([
+      server("gh", "ready", { restarts: 2, logFile: "/home/u/.nanohermes/logs/mcp-gh.log" }),
+      server("web", "restarting", { transport: "http", error: "the server closed the connection; retrying in 2 s" }),
+    ]);
     h.keys("/mcp\r");
     const screen = (await h.lines()).join("\n");
     expect(screen).toContain("MCP servers");
@@ -73,9 +83,35 @@ describe("hooks in the transcript", () => {
   it("shows a blocking PreToolUse hook and a PostToolUse warning, not the hooks that passed", async () => {
     h = await renderUi(100, 30);
     const hook = { taskId: "t0", callId: "c1", tool: "run_command", durationMs: 12 } as const;
-    h.emit({ type: "hook.completed", ...hook, event: "PreToolUse", command: "./check.sh", exitCode: 0, outcome: "passed", output: "" });
-    h.emit({ type: "hook.completed", ...hook, event: "PreToolUse", command: "./guard.sh", exitCode: 2, outcome: "blocked", output: "no commands on Fridays" });
-    h.emit({ type: "hook.completed", ...hook, callId: "c2", tool: "write_file", event: "PostToolUse", command: "./lint.sh", exitCode: -2, outcome: "warned", output: "" });
+    h.emit({
+      type: "hook.completed",
+      ...hook,
+      event: "PreToolUse",
+      command: "./check.sh",
+      exitCode: 0,
+      outcome: "passed",
+      output: "",
+    });
+    h.emit({
+      type: "hook.completed",
+      ...hook,
+      event: "PreToolUse",
+      command: "./guard.sh",
+      exitCode: 2,
+      outcome: "blocked",
+      output: "no commands on Fridays",
+    });
+    h.emit({
+      type: "hook.completed",
+      ...hook,
+      callId: "c2",
+      tool: "write_file",
+      event: "PostToolUse",
+      command: "./lint.sh",
+      exitCode: -2,
+      outcome: "warned",
+      output: "",
+    });
     const screen = (await h.lines()).join("\n");
     expect(screen).not.toContain("./check.sh");
     // A notice wraps between words: "Fridays" moves to the next line whole.

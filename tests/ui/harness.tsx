@@ -49,8 +49,20 @@ class FakeStdin extends EventEmitter {
 
 export function snapshot(over: Partial<TaskSnapshot> = {}): TaskSnapshot {
   return {
-    title: "New task", status: "idle", pinned: false, model: "mock-model", mode: "default", approval: "on-request", location: "local",
-    sessionFile: null, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", usage: { prompt: 0, completion: 0 }, pendingApprovals: 0, rules: [], ...over,
+    title: "New task",
+    status: "idle",
+    pinned: false,
+    model: "mock-model",
+    mode: "default",
+    approval: "on-request",
+    location: "local",
+    sessionFile: null,
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-01T00:00:00Z",
+    usage: { prompt: 0, completion: 0 },
+    pendingApprovals: 0,
+    rules: [],
+    ...over,
   };
 }
 
@@ -73,7 +85,12 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 /** What the picker and the memory dialog see unless a test passes its own fakes: nothing, memory off. */
 const noSessions: SessionSource = { list: async () => [], search: async () => [], lastPrompt: async () => null };
 const noMemory: MemorySource = {
-  enabled: false, kinds: ["lesson", "preference", "correction", "fact"], list: async () => [], search: async () => [], update: async () => null, remove: async () => false,
+  enabled: false,
+  kinds: ["lesson", "preference", "correction", "fact"],
+  list: async () => [],
+  search: async () => [],
+  update: async () => null,
+  remove: async () => false,
   save: async () => {
     throw new Error("memory is off");
   },
@@ -129,16 +146,29 @@ export function createTestServices(columns: number, rows: number, options: Rende
     memory: options.memory ?? noMemory,
     checkpoints: options.checkpoints ?? noCheckpoints,
     now: options.now ?? (() => Date.now()),
-    addRemote: options.addRemote ?? (async () => {
-      throw new Error("no daemon here");
-    }),
-    remoteFile: options.remoteFile ?? (async () => {
-      throw new Error("no daemon here");
-    }),
+    addRemote:
+      options.addRemote ??
+      (async () => {
+        throw new Error("no daemon here");
+      }),
+    remoteFile:
+      options.remoteFile ??
+      (async () => {
+        throw new Error("no daemon here");
+      }),
   });
   const services: AppServices = {
-    store, ctl, palette, markdown: markdownStyles(palette), renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),
-    ascii: false, motion: false, workspace: "/work/demo", sandbox: "unsandboxed", before: new Map(), readFile: options.readFile ?? (() => null),
+    store,
+    ctl,
+    palette,
+    markdown: markdownStyles(palette),
+    renderer: new TranscriptRenderer(palette, markdownStyles(palette), false),
+    ascii: false,
+    motion: false,
+    workspace: "/work/demo",
+    sandbox: "unsandboxed",
+    before: new Map(),
+    readFile: options.readFile ?? (() => null),
   };
   const settle = connectScreen(services);
   bus.subscribe((e) => {
@@ -154,7 +184,13 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
     <AppContext.Provider value={services}>
       <App />
     </AppContext.Provider>,
-    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new FakeStdin() as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   const parser = new KeyParser();
   const harness: Harness = {

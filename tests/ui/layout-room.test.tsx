@@ -27,7 +27,8 @@ function transcriptColumns(line: string, columns: number): number {
 
 describe("the transcript's share of the width", () => {
   it("is at least 60% at 120 columns and grows on wider terminals", () => {
-    const share = (columns: number) => computeLayout({ columns, rows: 40, taskListOpen: true, resultsOpen: true }).transcriptWidth / columns;
+    const share = (columns: number) =>
+      computeLayout({ columns, rows: 40, taskListOpen: true, resultsOpen: true }).transcriptWidth / columns;
     expect(share(120)).toBeGreaterThanOrEqual(0.6);
     expect(share(160)).toBeGreaterThan(share(120));
     expect(share(200)).toBeGreaterThan(share(160));
@@ -65,7 +66,10 @@ describe.each([
     expect(h.store.getState().ui).toMatchObject({ resultsOpen: false, focus: "composer" });
     frame = await h.frame();
     expect(frame).not.toContain("Agents");
-    if (wide) expect(transcriptColumns(await bodyRow(), columns)).toBe(computeLayout({ columns, rows, taskListOpen: true, resultsOpen: false }).transcriptWidth);
+    if (wide)
+      expect(transcriptColumns(await bodyRow(), columns)).toBe(
+        computeLayout({ columns, rows, taskListOpen: true, resultsOpen: false }).transcriptWidth,
+      );
 
     // Hidden: Ctrl-R brings it back focused; Esc gives the focus back and leaves a side pane shown.
     h.keys(keys.ctrl("r"));
@@ -81,7 +85,10 @@ describe.each([
     expect(h.store.getState().ui).toMatchObject({ taskListOpen: false, focus: "composer" });
     expect(await h.frame()).not.toMatch(/Tasks 1/);
     // No task list: the transcript starts at column 0 and the results pane's border follows it.
-    if (wide) expect([...(await bodyRow())].indexOf("│")).toBe(computeLayout({ columns, rows, taskListOpen: false, resultsOpen: true }).transcriptWidth);
+    if (wide)
+      expect([...(await bodyRow())].indexOf("│")).toBe(
+        computeLayout({ columns, rows, taskListOpen: false, resultsOpen: true }).transcriptWidth,
+      );
   });
 });
 
@@ -95,7 +102,8 @@ describe("the tab bar", () => {
     expect(bar(80)).toEqual([expect.stringContaining("[Files] Changes 1  Turns 2  Reads 3  Todo  Jobs 1  Agents 2")]);
     const two = bar(34);
     expect(two).toHaveLength(2);
-    for (const w of ["Changes 1", "Turns 2", "Reads 3", "Todo", "Jobs 1", "Agents 2"]) expect(two.join("\n")).toContain(w);
+    for (const w of ["Changes 1", "Turns 2", "Reads 3", "Todo", "Jobs 1", "Agents 2"])
+      expect(two.join("\n")).toContain(w);
     for (const row of [...bar(80), ...two]) expect(visibleWidth(row)).toBe(row === two[0] || row === two[1] ? 34 : 80);
   });
 

@@ -17,8 +17,21 @@ const ago = (hours: number) => new Date(NOW - hours * 3_600_000).toISOString();
 function fakeMemory(enabled = true) {
   let n = 0;
   const entries: MemoryRow[] = [
-    { id: "m1", kind: "preference", text: "The user prefers pnpm over npm for every install", createdAt: ago(50), updatedAt: ago(50), workspace: "/work/demo" },
-    { id: "m2", kind: "lesson", text: "Run the integration tests with --runInBand or they time out", createdAt: ago(3), updatedAt: ago(3) },
+    {
+      id: "m1",
+      kind: "preference",
+      text: "The user prefers pnpm over npm for every install",
+      createdAt: ago(50),
+      updatedAt: ago(50),
+      workspace: "/work/demo",
+    },
+    {
+      id: "m2",
+      kind: "lesson",
+      text: "Run the integration tests with --runInBand or they time out",
+      createdAt: ago(3),
+      updatedAt: ago(3),
+    },
   ];
   const calls: string[] = [];
   const newest = () => entries.slice().sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -43,7 +56,13 @@ function fakeMemory(enabled = true) {
       return i >= 0;
     },
     save: async (kind, text) => {
-      const e = { id: `new${++n}`, kind, text, createdAt: new Date(NOW + n * 1000).toISOString(), updatedAt: new Date(NOW + n * 1000).toISOString() };
+      const e = {
+        id: `new${++n}`,
+        kind,
+        text,
+        createdAt: new Date(NOW + n * 1000).toISOString(),
+        updatedAt: new Date(NOW + n * 1000).toISOString(),
+      };
       entries.push(e);
       return e;
     },
@@ -142,7 +161,9 @@ describe("the memory dialog's keys", () => {
     await until(h, (f) => f.includes("2 memories"));
     h.keys("d");
     let frame = await h.frame();
-    expect(frame.replace(/\s+/g, " ")).toContain('Delete this lesson: "Run the integration tests with --runInBand or they time out"? (y/n)');
+    expect(frame.replace(/\s+/g, " ")).toContain(
+      'Delete this lesson: "Run the integration tests with --runInBand or they time out"? (y/n)',
+    );
     h.keys("n");
     frame = await h.frame();
     expect(frame).toContain("2 memories");

@@ -20,7 +20,15 @@ describe.each([
     h = await renderUi(columns, rows);
     h.emit({ type: "task.updated", ...ev, task: snapshot({ status: "running" }) });
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "go" });
-    h.emit({ type: "model.waiting", ...ev, model: "m", idleMs: 45_000, elapsedMs: 45_000, idleLimitMs: 300_000, deadlineMs: 600_000 });
+    h.emit({
+      type: "model.waiting",
+      ...ev,
+      model: "m",
+      idleMs: 45_000,
+      elapsedMs: 45_000,
+      idleLimitMs: 300_000,
+      deadlineMs: 600_000,
+    });
     const frame = await h.frame();
     expect(frame).toMatch(columns >= 80 ? /waiting for the model 4[5-9]s/ : /model 4[5-9]s/);
     h.emit({ type: "assistant.delta", ...ev, text: "here it comes" });

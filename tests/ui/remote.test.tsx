@@ -17,7 +17,11 @@ describe.each([50, 80, 120])("a remote task at %i columns", (columns) => {
     h = await renderUi(columns, 24);
     const local = (await h.lines())[0]!;
     if (columns >= 80) expect(local).toContain("unsandboxed");
-    h.emit({ type: "task.updated", taskId: "r1", task: snapshot({ title: "on the vps", location: "remote", status: "running" }) });
+    h.emit({
+      type: "task.updated",
+      taskId: "r1",
+      task: snapshot({ title: "on the vps", location: "remote", status: "running" }),
+    });
     h.ctl.selectTask("r1");
     const lines = await h.lines();
     expect(lines[0]).toContain("⇄ remote");
@@ -40,7 +44,9 @@ describe("/remote", () => {
     });
     h.keys("/remote http://127.0.0.1:8787 ~/.nh/token work\r");
     await settle();
-    expect(calls).toEqual([{ kind: "remote", address: "http://127.0.0.1:8787", tokenFile: "~/.nh/token", session: "work" }]);
+    expect(calls).toEqual([
+      { kind: "remote", address: "http://127.0.0.1:8787", tokenFile: "~/.nh/token", session: "work" },
+    ]);
     const screen = (await h.lines()).join("\n");
     expect(h.store.getState().current).toBe("rX");
     expect(screen).toContain("remote task on http://127.0.0.1:8787");
@@ -66,12 +72,32 @@ describe("a remote task's files", () => {
     h.emit({ type: "task.updated", taskId: "r1", task: snapshot({ title: "remote edit", location: "remote" }) });
     h.ctl.selectTask("r1");
     h.emit({ type: "turn.started", taskId: "r1", turnId: "u1", prompt: "edit it" });
-    h.emit({ type: "tool.started", taskId: "r1", callId: "c1", name: "edit_file", kind: "edit", args: { path: "src/a.ts" }, summary: "src/a.ts" });
-    h.emit({ type: "tool.completed", taskId: "r1", callId: "c1", name: "edit_file", status: "ok", forModel: "edited", display: "edited", durationMs: 3 });
+    h.emit({
+      type: "tool.started",
+      taskId: "r1",
+      callId: "c1",
+      name: "edit_file",
+      kind: "edit",
+      args: { path: "src/a.ts" },
+      summary: "src/a.ts",
+    });
+    h.emit({
+      type: "tool.completed",
+      taskId: "r1",
+      callId: "c1",
+      name: "edit_file",
+      status: "ok",
+      forModel: "edited",
+      display: "edited",
+      durationMs: 3,
+    });
     h.ctl.setUi((ui) => ({ ...ui, resultsTab: "changes", diffPath: "src/a.ts" }));
     const screen = (await h.lines()).join("\n");
     // The note wraps in the side pane (26 columns inside at 120): read the pane's column as one text.
-    const pane = screen.split("\n").map((l) => l.slice(l.lastIndexOf("│") + 1).trim()).join(" ");
+    const pane = screen
+      .split("\n")
+      .map((l) => l.slice(l.lastIndexOf("│") + 1).trim())
+      .join(" ");
     expect(pane).toContain("this task runs on a daemon");
     expect(pane).toContain("the Turns tab shows each");
     expect(screen).not.toContain("LOCAL CONTENT");
@@ -90,8 +116,26 @@ describe("a remote task's turn diffs", () => {
     });
     h.emit({ type: "task.updated", taskId: "t0", task: snapshot({ title: "remote", location: "remote" }) });
     h.emit({ type: "turn.started", taskId: "t0", turnId: "u1", prompt: "change it" });
-    h.emit({ type: "turn.completed", taskId: "t0", turnId: "u1", reason: "completed", response: "ok", steps: 1, usage: { prompt: 1, completion: 1 } });
-    h.emit({ type: "checkpoints.updated", taskId: "t0", turns: [{ turn: 1, prompt: "change it", changes: [{ path: "/srv/ws/notes.txt", before: "kept", after: "present", by: "edit_file" }] }] });
+    h.emit({
+      type: "turn.completed",
+      taskId: "t0",
+      turnId: "u1",
+      reason: "completed",
+      response: "ok",
+      steps: 1,
+      usage: { prompt: 1, completion: 1 },
+    });
+    h.emit({
+      type: "checkpoints.updated",
+      taskId: "t0",
+      turns: [
+        {
+          turn: 1,
+          prompt: "change it",
+          changes: [{ path: "/srv/ws/notes.txt", before: "kept", after: "present", by: "edit_file" }],
+        },
+      ],
+    });
     h.keys("\x12");
     h.keys(keys.right);
     await until(h, (f) => f.includes("[Turns 1]"));

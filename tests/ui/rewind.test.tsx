@@ -19,12 +19,21 @@ afterEach(() => {
 
 const WS = "/work/demo";
 /** session.loaded as the engine sends it for these messages. */
-const loaded = (messages: ChatMessage[]): BusEvent => ({ type: "session.loaded", taskId: "t0", messages, transcript: legacyHistory([], messages) });
+const loaded = (messages: ChatMessage[]): BusEvent => ({
+  type: "session.loaded",
+  taskId: "t0",
+  messages,
+  transcript: legacyHistory([], messages),
+});
 const turnsEvent: BusEvent = {
   type: "checkpoints.updated",
   taskId: "t0",
   turns: [
-    { turn: 1, prompt: "write the notes", changes: [{ path: `${WS}/notes.txt`, before: "absent", after: "present", by: "write_file" }] },
+    {
+      turn: 1,
+      prompt: "write the notes",
+      changes: [{ path: `${WS}/notes.txt`, before: "absent", after: "present", by: "write_file" }],
+    },
     {
       turn: 3,
       prompt: "change the notes with sed",
@@ -41,12 +50,29 @@ function turn(h: Harness, n: number, prompt: string): void {
   const turnId = `u${n}`;
   h.emit({ type: "turn.started", taskId: "t0", turnId, prompt });
   h.emit({ type: "assistant.completed", taskId: "t0", text: `done ${n}`, toolCalls: 0 });
-  h.emit({ type: "turn.completed", taskId: "t0", turnId, reason: "completed", response: `done ${n}`, steps: 1, usage: { prompt: 1, completion: 1 } });
+  h.emit({
+    type: "turn.completed",
+    taskId: "t0",
+    turnId,
+    reason: "completed",
+    response: `done ${n}`,
+    steps: 1,
+    usage: { prompt: 1, completion: 1 },
+  });
 }
 
 /** Three turns, the second without file changes, as the engine would report them. */
 function feed(h: Harness): void {
-  h.emit({ type: "session.started", taskId: "t0", sessionId: "s1", sessionFile: "/home/u/.nanohermes/sessions/s1.json", workspace: WS, model: "mock-model", resumed: false, messages: 0 });
+  h.emit({
+    type: "session.started",
+    taskId: "t0",
+    sessionId: "s1",
+    sessionFile: "/home/u/.nanohermes/sessions/s1.json",
+    workspace: WS,
+    model: "mock-model",
+    resumed: false,
+    messages: 0,
+  });
   turn(h, 1, "write the notes");
   turn(h, 2, "say hi");
   turn(h, 3, "change the notes with sed");
@@ -236,7 +262,14 @@ describe("the Turns tab", () => {
     h.keys(keys.right);
     await until(h, (f) => f.includes("[Turns 2]"));
     // The conversation back to before turn 3: two prompts left.
-    h.emit(loaded([{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }]));
+    h.emit(
+      loaded([
+        { role: "user", content: "write the notes" },
+        { role: "assistant", content: "done 1" },
+        { role: "user", content: "say hi" },
+        { role: "assistant", content: "done 2" },
+      ]),
+    );
     const frame = await until(h, (f) => f.includes("[Turns 1]"));
     expect(frame).not.toContain("change the notes");
     h.keys(keys.esc);
@@ -251,9 +284,26 @@ describe("the Turns tab", () => {
     h.keys("/rewind\r\rb");
     await until(h, (f) => f.includes("rewinding files and the conversation to before turn 3"));
     // The engine's order: the files' notice, the reloaded conversation, then its notice.
-    h.emit({ type: "notice", taskId: "t0", level: "warn", text: "files as before turn 3: 1 restored, 0 removed; not touched: big.bin (too large)" });
-    h.emit(loaded([{ role: "user", content: "write the notes" }, { role: "assistant", content: "done 1" }, { role: "user", content: "say hi" }, { role: "assistant", content: "done 2" }]));
-    h.emit({ type: "notice", taskId: "t0", level: "info", text: "the conversation is back to before turn 3 (1 turn dropped)" });
+    h.emit({
+      type: "notice",
+      taskId: "t0",
+      level: "warn",
+      text: "files as before turn 3: 1 restored, 0 removed; not touched: big.bin (too large)",
+    });
+    h.emit(
+      loaded([
+        { role: "user", content: "write the notes" },
+        { role: "assistant", content: "done 1" },
+        { role: "user", content: "say hi" },
+        { role: "assistant", content: "done 2" },
+      ]),
+    );
+    h.emit({
+      type: "notice",
+      taskId: "t0",
+      level: "info",
+      text: "the conversation is back to before turn 3 (1 turn dropped)",
+    });
     const frame = await until(h, (f) => f.includes("the conversation is back to before turn 3"));
     expect(frame).toContain("big.bin (too large)");
     expect(frame).not.toContain("change the notes with sed");

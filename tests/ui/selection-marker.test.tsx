@@ -41,16 +41,48 @@ function expectMarked(frame: string, selected: string, other: string): void {
 
 function edit(m: Mounted, callId: string, path: string): void {
   m.bus.emit({ type: "tool.started", ...ev, callId, name: "edit_file", kind: "edit", args: { path }, summary: path });
-  m.bus.emit({ type: "tool.completed", ...ev, callId, name: "edit_file", status: "ok", forModel: "ok", display: "edited", durationMs: 1 });
+  m.bus.emit({
+    type: "tool.completed",
+    ...ev,
+    callId,
+    name: "edit_file",
+    status: "ok",
+    forModel: "ok",
+    display: "edited",
+    durationMs: 1,
+  });
 }
 
 function read(m: Mounted, callId: string, path: string): void {
   m.bus.emit({ type: "tool.started", ...ev, callId, name: "read_file", kind: "read", args: { path }, summary: path });
-  m.bus.emit({ type: "tool.completed", ...ev, callId, name: "read_file", status: "ok", forModel: "ok", display: "2 lines", durationMs: 1 });
+  m.bus.emit({
+    type: "tool.completed",
+    ...ev,
+    callId,
+    name: "read_file",
+    status: "ok",
+    forModel: "ok",
+    display: "2 lines",
+    durationMs: 1,
+  });
 }
 
 function child(id: string, name: string) {
-  return { id, name, task: `${name}'s task`, status: "running" as const, durationMs: 10, preview: "", depth: 1, startedAt: null, endedAt: null, lastActivityAt: new Date().toISOString(), tool: null, usage: { prompt: 0, completion: 0 }, files: [] };
+  return {
+    id,
+    name,
+    task: `${name}'s task`,
+    status: "running" as const,
+    durationMs: 10,
+    preview: "",
+    depth: 1,
+    startedAt: null,
+    endedAt: null,
+    lastActivityAt: new Date().toISOString(),
+    tool: null,
+    usage: { prompt: 0, completion: 0 },
+    files: [],
+  };
 }
 
 function job(id: string, command: string) {
@@ -76,30 +108,57 @@ describe.each([40, 80, 120])("without colour at %i columns", (columns) => {
   });
 
   it("Changes tab", async () => {
-    expectMarked(await tabFrame(ChangesTab, (m) => (edit(m, "c1", "a.txt"), edit(m, "c2", "b.txt")), 1), "M b.txt", "M a.txt");
+    expectMarked(
+      await tabFrame(ChangesTab, (m) => (edit(m, "c1", "a.txt"), edit(m, "c2", "b.txt")), 1),
+      "M b.txt",
+      "M a.txt",
+    );
   });
 
   it("Reads tab", async () => {
-    expectMarked(await tabFrame(ReadsTab, (m) => (read(m, "r1", "one.md"), read(m, "r2", "two.md")), 0), "one.md", "two.md");
+    expectMarked(
+      await tabFrame(ReadsTab, (m) => (read(m, "r1", "one.md"), read(m, "r2", "two.md")), 0),
+      "one.md",
+      "two.md",
+    );
   });
 
   it("Todo tab", async () => {
-    const items = [{ content: "write it", status: "completed" as const }, { content: "test it", status: "pending" as const }];
-    expectMarked(await tabFrame(TodoTab, (m) => m.bus.emit({ type: "todo.updated", ...ev, items }), 1), "test it", "write it");
+    const items = [
+      { content: "write it", status: "completed" as const },
+      { content: "test it", status: "pending" as const },
+    ];
+    expectMarked(
+      await tabFrame(TodoTab, (m) => m.bus.emit({ type: "todo.updated", ...ev, items }), 1),
+      "test it",
+      "write it",
+    );
   });
 
   it("Jobs tab", async () => {
-    const feed = (m: Mounted) => (m.bus.emit({ type: "background.updated", ...ev, job: job("j1", "npm run dev") }), m.bus.emit({ type: "background.updated", ...ev, job: job("j2", "npm run watch") }));
+    const feed = (m: Mounted) => (
+      m.bus.emit({ type: "background.updated", ...ev, job: job("j1", "npm run dev") }),
+      m.bus.emit({ type: "background.updated", ...ev, job: job("j2", "npm run watch") })
+    );
     expectMarked(await tabFrame(JobsTab, feed, 1), "npm run watch", "npm run dev");
   });
 
   it("Agents tab", async () => {
-    const feed = (m: Mounted) => (m.bus.emit({ type: "subagent.updated", ...ev, row: child("agent-1", "alpha") }), m.bus.emit({ type: "subagent.updated", ...ev, row: child("agent-2", "beta") }));
+    const feed = (m: Mounted) => (
+      m.bus.emit({ type: "subagent.updated", ...ev, row: child("agent-1", "alpha") }),
+      m.bus.emit({ type: "subagent.updated", ...ev, row: child("agent-2", "beta") })
+    );
     expectMarked(await tabFrame(AgentsTab, feed, 1), "agent-2 beta", "agent-1 alpha");
   });
 
   it("Turns tab (its own › gutter, not doubled)", async () => {
-    const turns = [1, 2].map((turn) => ({ turn, prompt: `prompt ${turn}`, changes: [{ path: `/work/demo/f${turn}.txt`, before: "kept" as const, after: "present" as const, by: "edit_file" }] }));
+    const turns = [1, 2].map((turn) => ({
+      turn,
+      prompt: `prompt ${turn}`,
+      changes: [
+        { path: `/work/demo/f${turn}.txt`, before: "kept" as const, after: "present" as const, by: "edit_file" },
+      ],
+    }));
     const frame = await tabFrame(TurnsTab, (m) => m.bus.emit({ type: "checkpoints.updated", ...ev, turns }), 0);
     const marked = frame.split("\n").filter((l) => l.includes("›"));
     expect(marked, frame).toHaveLength(1);
@@ -111,7 +170,15 @@ describe.each([40, 80, 120])("without colour at %i columns", (columns) => {
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "question" });
     h.emit({ type: "assistant.delta", ...ev, text: "the answer" });
     h.emit({ type: "assistant.completed", ...ev, text: "", toolCalls: 0 });
-    h.emit({ type: "turn.completed", ...ev, turnId: "turn-1", reason: "completed", response: "", steps: 1, usage: { prompt: 1, completion: 1 } });
+    h.emit({
+      type: "turn.completed",
+      ...ev,
+      turnId: "turn-1",
+      reason: "completed",
+      response: "",
+      steps: 1,
+      usage: { prompt: 1, completion: 1 },
+    });
     h.keys(keys.ctrl("b"));
     let frame = await h.frame();
     expect(rowWith(frame, "the answer")).toMatch(/› the answer/);

@@ -16,9 +16,27 @@ afterEach(() => {
 const NOW = Date.now();
 const hoursAgo = (n: number) => new Date(NOW - n * 3_600_000).toISOString();
 const rows: SessionRow[] = [
-  { file: "/home/u/.nanohermes/sessions/s-parser.json", sessionId: "s-parser", title: "fix the flaky parser test", workspace: "/work/demo", updatedAt: hoursAgo(2) },
-  { file: "/home/u/.nanohermes/sessions/s-retry.json", sessionId: "s-retry", title: "add retries to the HTTP client", workspace: "/work/demo", updatedAt: hoursAgo(30) },
-  { file: "/home/u/.nanohermes/sessions/s-other.json", sessionId: "s-other", title: "write the release notes", workspace: "/work/other", updatedAt: hoursAgo(1) },
+  {
+    file: "/home/u/.nanohermes/sessions/s-parser.json",
+    sessionId: "s-parser",
+    title: "fix the flaky parser test",
+    workspace: "/work/demo",
+    updatedAt: hoursAgo(2),
+  },
+  {
+    file: "/home/u/.nanohermes/sessions/s-retry.json",
+    sessionId: "s-retry",
+    title: "add retries to the HTTP client",
+    workspace: "/work/demo",
+    updatedAt: hoursAgo(30),
+  },
+  {
+    file: "/home/u/.nanohermes/sessions/s-other.json",
+    sessionId: "s-other",
+    title: "write the release notes",
+    workspace: "/work/other",
+    updatedAt: hoursAgo(1),
+  },
 ];
 
 function fakeSessions() {
@@ -26,11 +44,15 @@ function fakeSessions() {
   const source: SessionSource = {
     list: async (all) => {
       calls.push(`list ${all}`);
-      return rows.filter((r) => all || r.workspace === "/work/demo").sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      return rows
+        .filter((r) => all || r.workspace === "/work/demo")
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     },
     search: async (query, all) => {
       calls.push(`search ${query} ${all}`);
-      return rows.filter((r) => (all || r.workspace === "/work/demo") && r.title.includes(query)).map((r) => ({ ...r, snippet: `user: please ${r.title.replace(query, `[${query}]`)}` }));
+      return rows
+        .filter((r) => (all || r.workspace === "/work/demo") && r.title.includes(query))
+        .map((r) => ({ ...r, snippet: `user: please ${r.title.replace(query, `[${query}]`)}` }));
     },
     lastPrompt: async (file) => `last prompt of ${file.replace(/^.*\//, "")}`,
   };
@@ -80,7 +102,12 @@ describe("the session picker's keys", () => {
     h = await renderUi(80, 24, { sessions: fake.source, now: () => NOW });
     const harness = h;
     harness.ctl.deps.bus.onCommand((c) => {
-      if (c.type === "task.create") harness.emit({ type: "task.updated", taskId: c.taskId, task: snapshot({ title: c.title ?? "New task", sessionFile: c.sessionFile ?? null }) });
+      if (c.type === "task.create")
+        harness.emit({
+          type: "task.updated",
+          taskId: c.taskId,
+          task: snapshot({ title: c.title ?? "New task", sessionFile: c.sessionFile ?? null }),
+        });
     });
     h.keys("/resume\r");
     await until(h, (f) => f.includes("2 sessions in this workspace"));
@@ -93,7 +120,12 @@ describe("the session picker's keys", () => {
     h.keys(keys.enter);
     expect(h.store.getState().ui.dialog).toBeNull();
     const create = h.sent.find((c) => c.type === "task.create");
-    expect(create).toEqual({ type: "task.create", taskId: "t1", sessionFile: "/home/u/.nanohermes/sessions/s-other.json", title: "write the release notes" });
+    expect(create).toEqual({
+      type: "task.create",
+      taskId: "t1",
+      sessionFile: "/home/u/.nanohermes/sessions/s-other.json",
+      title: "write the release notes",
+    });
     expect(h.store.getState().current).toBe("t1");
     expect(h.sent.at(-1)).toEqual({ type: "task.open", taskId: "t1" });
     expect(await h.frame()).toContain('opened "write the release notes"');
@@ -101,7 +133,11 @@ describe("the session picker's keys", () => {
 
   it("Enter on a session that already has a task switches to that task instead of opening it twice", async () => {
     h = await renderUi(80, 24, { sessions: fakeSessions().source, now: () => NOW });
-    h.emit({ type: "task.updated", taskId: "old", task: snapshot({ title: "add retries to the HTTP client", sessionFile: rows[1]!.file }) });
+    h.emit({
+      type: "task.updated",
+      taskId: "old",
+      task: snapshot({ title: "add retries to the HTTP client", sessionFile: rows[1]!.file }),
+    });
     h.keys("/resume\r");
     await until(h, (f) => f.includes("2 sessions in this workspace"));
     h.keys(keys.down);

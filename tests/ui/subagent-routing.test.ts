@@ -23,13 +23,38 @@ describe("child events", () => {
       { type: "step.started", ...ev, turnId: "c1", step: 1, model: "m" },
       { type: "reasoning.delta", ...ev, text: "hmm" },
       { type: "assistant.delta", ...ev, text: "Looking" },
-      { type: "tool.started", ...ev, callId: "x1", name: "run_command", kind: "exec", args: { command: "ls" }, summary: "ls" },
+      {
+        type: "tool.started",
+        ...ev,
+        callId: "x1",
+        name: "run_command",
+        kind: "exec",
+        args: { command: "ls" },
+        summary: "ls",
+      },
       { type: "tool.output", ...ev, callId: "x1", stream: "stdout", chunk: "a\n" },
-      { type: "tool.completed", ...ev, callId: "x1", name: "run_command", status: "ok", forModel: "a", display: "1 line", durationMs: 5 },
+      {
+        type: "tool.completed",
+        ...ev,
+        callId: "x1",
+        name: "run_command",
+        status: "ok",
+        forModel: "a",
+        display: "1 line",
+        durationMs: 5,
+      },
       { type: "usage.updated", ...ev, prompt: 10, completion: 2, model: "m" },
       { type: "notice", ...ev, level: "warn", text: "child warning" },
       { type: "assistant.completed", ...ev, text: "done", toolCalls: 0 },
-      { type: "turn.completed", ...ev, turnId: "c1", reason: "completed", response: "done", steps: 1, usage: { prompt: 10, completion: 2 } },
+      {
+        type: "turn.completed",
+        ...ev,
+        turnId: "c1",
+        reason: "completed",
+        response: "done",
+        steps: 1,
+        usage: { prompt: 10, completion: 2 },
+      },
     ];
     for (const e of events) s = reduceApp(s, e);
     // Board rows change the board, not the parent's blocks either.
@@ -44,7 +69,17 @@ describe("child events", () => {
 
   it("a child's approval stays in the parent (named by the board) and is mirrored in the child", () => {
     let s = start();
-    s = reduceApp(s, { type: "approval.requested", ...ev, requestId: "r1", callId: "c1", tool: "write_file", kind: "edit", title: "[agent-1 worker] write a.ts", detail: "", reason: "policy" });
+    s = reduceApp(s, {
+      type: "approval.requested",
+      ...ev,
+      requestId: "r1",
+      callId: "c1",
+      tool: "write_file",
+      kind: "edit",
+      title: "[agent-1 worker] write a.ts",
+      detail: "",
+      reason: "policy",
+    });
     const asked = s.transcripts.t0!.blocks.at(-1);
     expect(asked).toMatchObject({ kind: "approval", agentId: "agent-1", agentName: "worker", resolved: null });
     expect(s.transcripts.t0!.children["agent-1"]!.blocks.at(-1)).toMatchObject({ kind: "approval", requestId: "r1" });
@@ -56,7 +91,15 @@ describe("child events", () => {
   it("a nested child is listed under the agent that started it", () => {
     let s = start();
     s = reduceApp(s, board(row("agent-2", { task: "second" })));
-    s = reduceApp(s, { type: "tool.started", ...ev, callId: "x1", name: "subagent", kind: "agent", args: { agent: "helper", task: "look deeper" }, summary: "helper: look deeper" });
+    s = reduceApp(s, {
+      type: "tool.started",
+      ...ev,
+      callId: "x1",
+      name: "subagent",
+      kind: "agent",
+      args: { agent: "helper", task: "look deeper" },
+      summary: "helper: look deeper",
+    });
     s = reduceApp(s, board(row("agent-3", { name: "helper", task: "look deeper", depth: 2 })));
     expect(s.transcripts.t0!.parents).toEqual({ "agent-3": "agent-1" });
     expect(boardRows(s.transcripts.t0!).map((r) => r.id)).toEqual(["agent-1", "agent-3", "agent-2"]);
@@ -72,5 +115,4 @@ describe("child events", () => {
     s = reduceApp(s, board(row("agent-1", { status: "done", endedAt: iso(T0) })));
     expect(isLive(s)).toBe(false);
   });
-
 });

@@ -3,15 +3,43 @@
 // with each turn's file changes; what a reload keeps; the marks of the Turns tab.
 import { describe, expect, it } from "vitest";
 import type { Block } from "../../src/ui/state/transcript.js";
-import { changeMark, displayPath, filesFrom, keepExistingTurns, mergeTurns, withPrompts, type CheckpointTurn, type FileChange } from "../../src/ui/state/turns.js";
+import {
+  changeMark,
+  displayPath,
+  filesFrom,
+  keepExistingTurns,
+  mergeTurns,
+  withPrompts,
+  type CheckpointTurn,
+  type FileChange,
+} from "../../src/ui/state/turns.js";
 
 let n = 0;
 const user = (text: string): Block => ({ kind: "user", id: `b${++n}`, text });
 const steer = (text: string): Block => ({ kind: "steer", id: `b${++n}`, text });
 const reply = (text: string): Block => ({ kind: "assistant", id: `b${++n}`, text, done: true });
-const summary = (): Block => ({ kind: "compaction", id: `b${++n}`, folded: null, summaryChars: 10, failed: false, beforeChars: null, afterChars: null, summary: "the summary" });
-const change = (path: string, over: Partial<FileChange> = {}): FileChange => ({ path, before: "kept", after: "present", by: "write_file", ...over });
-const cp = (turn: number, prompt: string, paths: string[] = ["/ws/a.ts"]): CheckpointTurn => ({ turn, prompt, changes: paths.map((p) => change(p)) });
+const summary = (): Block => ({
+  kind: "compaction",
+  id: `b${++n}`,
+  folded: null,
+  summaryChars: 10,
+  failed: false,
+  beforeChars: null,
+  afterChars: null,
+  summary: "the summary",
+});
+const change = (path: string, over: Partial<FileChange> = {}): FileChange => ({
+  path,
+  before: "kept",
+  after: "present",
+  by: "write_file",
+  ...over,
+});
+const cp = (turn: number, prompt: string, paths: string[] = ["/ws/a.ts"]): CheckpointTurn => ({
+  turn,
+  prompt,
+  changes: paths.map((p) => change(p)),
+});
 
 const shape = (blocks: Block[], turns: CheckpointTurn[]) => {
   const r = mergeTurns(blocks, turns);
@@ -25,19 +53,40 @@ describe("mergeTurns", () => {
       "every prompt, newest first, with the files of those that changed some",
       [user("one"), reply("ok"), user("two\nsecond line"), user("three")],
       [cp(1, "one"), cp(3, "three", ["/ws/a.ts", "/ws/b.ts"])],
-      { rows: [[3, "three", 2, false], [2, "two", 0, false], [1, "one", 1, false]], partial: false },
+      {
+        rows: [
+          [3, "three", 2, false],
+          [2, "two", 0, false],
+          [1, "one", 1, false],
+        ],
+        partial: false,
+      },
     ],
     [
       "a steer is a turn for the engine (it is a user message)",
       [user("one"), steer("also this"), user("two")],
       [cp(3, "two")],
-      { rows: [[3, "two", 1, false], [2, "also this", 0, false], [1, "one", 0, false]], partial: false },
+      {
+        rows: [
+          [3, "two", 1, false],
+          [2, "also this", 0, false],
+          [1, "one", 0, false],
+        ],
+        partial: false,
+      },
     ],
     [
       "a transcript rebuilt after compaction is numbered from the checkpointed prompts; earlier turns are folded",
       [summary(), user("four"), user("five")],
       [cp(2, "two"), cp(5, "five")],
-      { rows: [[5, "five", 1, false], [4, "four", 0, false], [2, "two", 1, true]], partial: false },
+      {
+        rows: [
+          [5, "five", 1, false],
+          [4, "four", 0, false],
+          [2, "two", 1, true],
+        ],
+        partial: false,
+      },
     ],
     [
       "without an anchor, a rebuilt transcript lists only the checkpointed turns",
@@ -49,13 +98,25 @@ describe("mergeTurns", () => {
       "a live compaction keeps the earlier prompts: numbered from 1",
       [user("one"), summary(), user("two")],
       [],
-      { rows: [[2, "two", 0, false], [1, "one", 0, false]], partial: false },
+      {
+        rows: [
+          [2, "two", 0, false],
+          [1, "one", 0, false],
+        ],
+        partial: false,
+      },
     ],
     [
       "a checkpointed turn without a prompt in the transcript keeps the engine's",
       [user("one")],
       [cp(2, "from the engine")],
-      { rows: [[2, "from the engine", 1, false], [1, "one", 0, false]], partial: false },
+      {
+        rows: [
+          [2, "from the engine", 1, false],
+          [1, "one", 0, false],
+        ],
+        partial: false,
+      },
     ],
   ])("%s", (_name, blocks, turns, expected) => {
     expect(shape(blocks, turns)).toEqual(expected);
@@ -108,10 +169,28 @@ describe("helpers", () => {
   });
 
   it("filesFrom lists the files of a turn and the later ones once, with the state they go back to", () => {
-    const large: CheckpointTurn = { turn: 3, prompt: "3", changes: [change("/ws/c"), change("/ws/b", { before: "too-large" })] };
-    const rows = mergeTurns([user("1"), user("2"), user("3")], [cp(1, "1", ["/ws/a"]), { turn: 2, prompt: "2", changes: [change("/ws/b", { before: "absent" }), change("/ws/a")] }, large]).rows;
-    expect(filesFrom(rows, 2).map((c) => [c.path, c.before])).toEqual([["/ws/b", "absent"], ["/ws/a", "kept"], ["/ws/c", "kept"]]);
-    expect(filesFrom(rows, 3).map((c) => [c.path, c.before])).toEqual([["/ws/c", "kept"], ["/ws/b", "too-large"]]);
+    const large: CheckpointTurn = {
+      turn: 3,
+      prompt: "3",
+      changes: [change("/ws/c"), change("/ws/b", { before: "too-large" })],
+    };
+    const rows = mergeTurns(
+      [user("1"), user("2"), user("3")],
+      [
+        cp(1, "1", ["/ws/a"]),
+        { turn: 2, prompt: "2", changes: [change("/ws/b", { before: "absent" }), change("/ws/a")] },
+        large,
+      ],
+    ).rows;
+    expect(filesFrom(rows, 2).map((c) => [c.path, c.before])).toEqual([
+      ["/ws/b", "absent"],
+      ["/ws/a", "kept"],
+      ["/ws/c", "kept"],
+    ]);
+    expect(filesFrom(rows, 3).map((c) => [c.path, c.before])).toEqual([
+      ["/ws/c", "kept"],
+      ["/ws/b", "too-large"],
+    ]);
     expect(filesFrom(rows, 4)).toEqual([]);
   });
 });

@@ -43,14 +43,20 @@ export function toAnthropic(history: ChatMessage[], tools: OpenAITool[]): Anthro
       continue;
     }
     const role = m.role === "assistant" ? "assistant" : "user";
-    const blocks = m.role === "assistant" ? assistantBlocks(m) : m.role === "tool" ? [toolResult(m.tool_call_id, m.content)] : userBlocks(m.content);
+    const blocks =
+      m.role === "assistant"
+        ? assistantBlocks(m)
+        : m.role === "tool"
+          ? [toolResult(m.tool_call_id, m.content)]
+          : userBlocks(m.content);
     if (blocks.length === 0) continue;
     const last = messages[messages.length - 1];
     if (last && last.role === role) (last.content as ContentBlockParam[]).push(...blocks);
     else messages.push({ role, content: blocks });
   }
   for (const m of messages) if (m.role === "user") m.content = resultsFirst(m.content as ContentBlockParam[]);
-  if (messages[0]?.role === "assistant") messages.unshift({ role: "user", content: [{ type: "text", text: CONTINUE_NOTE }] });
+  if (messages[0]?.role === "assistant")
+    messages.unshift({ role: "user", content: [{ type: "text", text: CONTINUE_NOTE }] });
   const wireTools: Tool[] = tools.map((t) => ({
     name: t.function.name,
     description: t.function.description,
@@ -69,7 +75,12 @@ function assistantBlocks(m: Extract<ChatMessage, { role: "assistant" }>): Conten
   }
   if (m.content?.trim()) blocks.push({ type: "text", text: m.content });
   for (const call of m.tool_calls ?? []) {
-    blocks.push({ type: "tool_use", id: wireId(call.id), name: call.function.name, input: toolInput(call.function.arguments) });
+    blocks.push({
+      type: "tool_use",
+      id: wireId(call.id),
+      name: call.function.name,
+      input: toolInput(call.function.arguments),
+    });
   }
   return blocks;
 }
@@ -96,7 +107,9 @@ function thinkingBlock(item: ReasoningItem): ContentBlockParam | null {
 export function toolInput(args: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(args);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -143,7 +156,9 @@ export function imageBlock(url: string): ImageBlockParam {
 /** The API wants a user turn's tool results before anything else in it. */
 function resultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
   const results = blocks.filter((b) => b.type === "tool_result");
-  return results.length === 0 || results.length === blocks.length ? blocks : [...results, ...blocks.filter((b) => b.type !== "tool_result")];
+  return results.length === 0 || results.length === blocks.length
+    ? blocks
+    : [...results, ...blocks.filter((b) => b.type !== "tool_result")];
 }
 
 /**
@@ -186,7 +201,9 @@ export function loopLacksThinking(history: ChatMessage[]): boolean {
     const m = history[i]!;
     if (m.role === "tool") continue;
     if (m.role !== "assistant" || !m.tool_calls?.length) return false;
-    return !(m.reasoning_items ?? []).some((r) => r.type === "anthropic.thinking" || r.type === "anthropic.redacted_thinking");
+    return !(m.reasoning_items ?? []).some(
+      (r) => r.type === "anthropic.thinking" || r.type === "anthropic.redacted_thinking",
+    );
   }
   return false;
 }

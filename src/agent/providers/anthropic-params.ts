@@ -15,7 +15,11 @@ export function defaultMaxTokens(model: string): number {
 }
 
 /** Thinking budget per level; the API wants at least 1,024 and less than max_tokens. */
-export const THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = { low: 4_000, medium: 12_000, high: 24_000 };
+export const THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
+  low: 4_000,
+  medium: 12_000,
+  high: 24_000,
+};
 
 /** Room kept for the answer and tool calls beyond the thinking budget. */
 const ANSWER_ROOM = 4_096;
@@ -26,16 +30,27 @@ const ANSWER_ROOM = 4_096;
  */
 const ADAPTIVE_ONLY = /^claude-(opus-4-6|mythos-preview)/;
 
-export type ThinkingParams = Pick<MessageCreateParamsBase, "max_tokens"> & { thinking?: ThinkingConfigParam; output_config?: OutputConfig };
+export type ThinkingParams = Pick<MessageCreateParamsBase, "max_tokens"> & {
+  thinking?: ThinkingConfigParam;
+  output_config?: OutputConfig;
+};
 
 /**
  * Contract: `max_tokens` is always set; with thinking on, `budget_tokens` is at least 1,024 and
  * below `max_tokens` (max_tokens grows to fit when a small default would not). No temperature is
  * ever sent, so nothing conflicts with thinking (the API refuses temperature with it).
  */
-export function thinkingParams(model: string, level: ThinkingLevel, maxTokens = defaultMaxTokens(model)): ThinkingParams {
+export function thinkingParams(
+  model: string,
+  level: ThinkingLevel,
+  maxTokens = defaultMaxTokens(model),
+): ThinkingParams {
   if (level === "off") return { max_tokens: maxTokens };
-  if (ADAPTIVE_ONLY.test(model)) return { max_tokens: maxTokens, thinking: { type: "adaptive" }, output_config: { effort: level } };
+  if (ADAPTIVE_ONLY.test(model))
+    return { max_tokens: maxTokens, thinking: { type: "adaptive" }, output_config: { effort: level } };
   const budget = Math.max(1_024, Math.min(THINKING_BUDGETS[level], maxTokens - ANSWER_ROOM));
-  return { max_tokens: Math.max(maxTokens, budget + ANSWER_ROOM), thinking: { type: "enabled", budget_tokens: budget } };
+  return {
+    max_tokens: Math.max(maxTokens, budget + ANSWER_ROOM),
+    thinking: { type: "enabled", budget_tokens: budget },
+  };
 }

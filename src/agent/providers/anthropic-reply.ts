@@ -1,7 +1,13 @@
 // One Anthropic Messages reply assembled into a ModelReply: streamed events (text, tool_use with
 // input_json_delta, signed thinking, redacted thinking) or a whole message, under the reply caps.
 // Pure: only SDK types are imported.
-import type { ContentBlock, Message, MessageDeltaUsage, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  ContentBlock,
+  Message,
+  MessageDeltaUsage,
+  RawMessageStreamEvent,
+  Usage,
+} from "@anthropic-ai/sdk/resources/messages";
 import type { ReasoningItem } from "../../protocol/messages.js";
 import type { AssembledToolCall, ModelReply, ReplyUsage, StreamHandlers } from "../model-client.js";
 import type { ReplyCaps, ReplyCut } from "../reply-caps.js";
@@ -59,7 +65,9 @@ export class AnthropicReplyBuilder {
   private stop: string | null | undefined;
   private readonly blocks = new Map<number, Block>();
   private readonly order: Block[] = [];
-  private usage: { input: number; cacheRead: number; cacheWrite: number; output: number; thinking?: number } | undefined;
+  private usage:
+    | { input: number; cacheRead: number; cacheWrite: number; output: number; thinking?: number }
+    | undefined;
 
   constructor(
     private readonly handlers: StreamHandlers,
@@ -108,7 +116,8 @@ export class AnthropicReplyBuilder {
       if (block.type === "tool_use") {
         const call = this.blocks.get(index);
         if (call?.kind === "tool") call.call.arguments = JSON.stringify(block.input ?? {});
-        if (call?.kind === "tool" && call.call.arguments.length + call.call.name.length > this.caps.argumentsChars) return { what: "arguments", limit: this.caps.argumentsChars };
+        if (call?.kind === "tool" && call.call.arguments.length + call.call.name.length > this.caps.argumentsChars)
+          return { what: "arguments", limit: this.caps.argumentsChars };
       }
     }
     this.stop = message.stop_reason;
@@ -117,10 +126,13 @@ export class AnthropicReplyBuilder {
   }
 
   reply(cut?: ReplyCut): ModelReply {
-    const toolCalls = this.order.flatMap((b) => (b.kind === "tool" ? [{ ...b.call, arguments: b.call.arguments || "{}" }] : []));
+    const toolCalls = this.order.flatMap((b) =>
+      b.kind === "tool" ? [{ ...b.call, arguments: b.call.arguments || "{}" }] : [],
+    );
     // Only whole, signed thinking can be sent back (the signature arrives last): the API checks it.
     const items: ReasoningItem[] = this.order.flatMap((b): ReasoningItem[] => {
-      if (b.kind === "thinking" && b.signature) return [{ type: "anthropic.thinking", thinking: b.thinking, signature: b.signature }];
+      if (b.kind === "thinking" && b.signature)
+        return [{ type: "anthropic.thinking", thinking: b.thinking, signature: b.signature }];
       if (b.kind === "redacted") return [{ type: "anthropic.redacted_thinking", data: b.data }];
       return [];
     });
@@ -163,7 +175,10 @@ export class AnthropicReplyBuilder {
     return null;
   }
 
-  private delta(index: number, delta: Extract<RawMessageStreamEvent, { type: "content_block_delta" }>["delta"]): ReplyCut | null {
+  private delta(
+    index: number,
+    delta: Extract<RawMessageStreamEvent, { type: "content_block_delta" }>["delta"],
+  ): ReplyCut | null {
     const block = this.blocks.get(index);
     switch (delta.type) {
       case "text_delta": {
@@ -181,7 +196,8 @@ export class AnthropicReplyBuilder {
       case "thinking_delta": {
         if (!delta.thinking) return null;
         this.activity();
-        if (this.reasoning.length + delta.thinking.length > this.caps.reasoningChars) return { what: "reasoning", limit: this.caps.reasoningChars };
+        if (this.reasoning.length + delta.thinking.length > this.caps.reasoningChars)
+          return { what: "reasoning", limit: this.caps.reasoningChars };
         this.reasoning += delta.thinking;
         if (block?.kind === "thinking") block.thinking += delta.thinking;
         this.handlers.onReasoning(delta.thinking);
@@ -194,7 +210,9 @@ export class AnthropicReplyBuilder {
         if (block?.kind !== "tool" || !delta.partial_json) return null;
         this.activity();
         block.call.arguments += delta.partial_json;
-        return block.call.arguments.length + block.call.name.length > this.caps.argumentsChars ? { what: "arguments", limit: this.caps.argumentsChars } : null;
+        return block.call.arguments.length + block.call.name.length > this.caps.argumentsChars
+          ? { what: "arguments", limit: this.caps.argumentsChars }
+          : null;
       }
       default:
         // citations_delta and later kinds carry nothing the engine keeps.
@@ -211,7 +229,11 @@ export class AnthropicReplyBuilder {
       cacheRead: u.cache_read_input_tokens ?? prev.cacheRead,
       cacheWrite: u.cache_creation_input_tokens ?? prev.cacheWrite,
       output: u.output_tokens ?? prev.output,
-      ...(u.output_tokens_details?.thinking_tokens !== undefined ? { thinking: u.output_tokens_details.thinking_tokens } : prev.thinking !== undefined ? { thinking: prev.thinking } : {}),
+      ...(u.output_tokens_details?.thinking_tokens !== undefined
+        ? { thinking: u.output_tokens_details.thinking_tokens }
+        : prev.thinking !== undefined
+          ? { thinking: prev.thinking }
+          : {}),
     };
   }
 

@@ -5,7 +5,14 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { VERSION } from "../../version.js";
-import type { ClientOptions, ModelClient, ModelFailure, ModelOutcome, ModelRequest, StreamHandlers } from "../model-client.js";
+import type {
+  ClientOptions,
+  ModelClient,
+  ModelFailure,
+  ModelOutcome,
+  ModelRequest,
+  StreamHandlers,
+} from "../model-client.js";
 import { REPLY_CAPS } from "../reply-caps.js";
 import { RequestWatchdog } from "../watchdog.js";
 import { loopLacksThinking, toAnthropic } from "./anthropic-messages.js";
@@ -83,11 +90,16 @@ export class AnthropicModelClient implements ModelClient {
       // models to the console on every request, which would tear the TUI (patchConsole is off).
       if (!request.stream) {
         const message = await client.post<Message>(MESSAGES_PATH, { body: { ...body, stream: false }, ...opts });
-        if (!Array.isArray((message as Partial<Message> | null)?.content)) return failure("the reply was not a Messages API message (no content list)");
+        if (!Array.isArray((message as Partial<Message> | null)?.content))
+          return failure("the reply was not a Messages API message (no content list)");
         const cut = reply.whole(message);
         return this.expired(watch, request.signal) ?? { ok: true, reply: reply.reply(cut ?? undefined) };
       }
-      const stream = await client.post<Stream<RawMessageStreamEvent>>(MESSAGES_PATH, { body: { ...body, stream: true }, stream: true, ...opts });
+      const stream = await client.post<Stream<RawMessageStreamEvent>>(MESSAGES_PATH, {
+        body: { ...body, stream: true },
+        stream: true,
+        ...opts,
+      });
       for await (const event of stream) {
         // Leaving the loop early aborts the request: the rest of a capped reply is never read.
         const cut = reply.event(event);

@@ -29,15 +29,33 @@ export function lazyClient(make: () => ModelClient): ModelClient {
 
 /** The settings a fallback's client is built from: the main ones with its endpoint, key and mode. */
 export function fallbackSettings(settings: Settings, target: FallbackTarget): Settings {
-  return { ...settings, provider: target.provider, model: target.model, baseUrl: target.baseUrl, api: target.api, apiKey: target.apiKey, apiKeyEnv: target.apiKeyEnv, azure: target.azure };
+  return {
+    ...settings,
+    provider: target.provider,
+    model: target.model,
+    baseUrl: target.baseUrl,
+    api: target.api,
+    apiKey: target.apiKey,
+    apiKeyEnv: target.apiKeyEnv,
+    azure: target.azure,
+  };
 }
 
 /**
  * The fallback routes, in order. A target on the main endpoint uses the main client (`primary`,
  * which may be a test's); another provider gets its own client, made lazily by `make`.
  */
-export function fallbackRoutes(settings: Settings, make: (settings: Settings) => ModelClient = createProviderClient): FallbackRoute[] {
+export function fallbackRoutes(
+  settings: Settings,
+  make: (settings: Settings) => ModelClient = createProviderClient,
+): FallbackRoute[] {
   return (settings.fallback ?? []).map((target) =>
-    target.sameEndpoint ? { model: target.model } : { model: target.model, ...(target.provider ? { provider: target.provider } : {}), client: lazyClient(() => make(fallbackSettings(settings, target))) },
+    target.sameEndpoint
+      ? { model: target.model }
+      : {
+          model: target.model,
+          ...(target.provider ? { provider: target.provider } : {}),
+          client: lazyClient(() => make(fallbackSettings(settings, target))),
+        },
   );
 }

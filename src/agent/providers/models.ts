@@ -25,7 +25,13 @@ export interface ModelInfo {
   known: boolean;
 }
 
-type Row = [contextWindow: number, maxOutput: number, price: ModelPrice | undefined, images: boolean, reasoning: boolean];
+type Row = [
+  contextWindow: number,
+  maxOutput: number,
+  price: ModelPrice | undefined,
+  images: boolean,
+  reasoning: boolean,
+];
 
 const p = (input: number, cached: number | undefined, output: number, cacheWrite?: number): ModelPrice => ({
   input,
@@ -79,7 +85,7 @@ export const MODEL_TABLE: Readonly<Record<string, Row>> = {
   "grok-code-fast-1": [256_000, 10_000, p(0.2, 0.02, 1.5), false, true],
   "mistral-large": [131_072, 32_768, p(2, undefined, 6), false, false],
   "devstral-medium": [131_072, 32_768, p(0.4, undefined, 2), false, false],
-  "codestral": [256_000, 32_768, p(0.3, undefined, 0.9), false, false],
+  codestral: [256_000, 32_768, p(0.3, undefined, 0.9), false, false],
   // Open weights: Groq's prices; the same names run locally (Ollama, vLLM, LM Studio) for free
   "llama-3.3-70b-versatile": [131_072, 32_768, p(0.59, undefined, 0.79), false, false],
   "llama-3.1-8b-instant": [131_072, 131_072, p(0.05, undefined, 0.08), false, false],
@@ -117,7 +123,9 @@ function tableKey(name: string): string | undefined {
   const n = normaliseModelName(name);
   if (MODEL_TABLE[n]) return n;
   let best: string | undefined;
-  for (const key of Object.keys(MODEL_TABLE)) if (n.startsWith(`${key}-`) && /^\d/.test(n.slice(key.length + 1)) && (!best || key.length > best.length)) best = key;
+  for (const key of Object.keys(MODEL_TABLE))
+    if (n.startsWith(`${key}-`) && /^\d/.test(n.slice(key.length + 1)) && (!best || key.length > best.length))
+      best = key;
   return best;
 }
 
@@ -127,7 +135,15 @@ export function modelInfo(name: string, overrides: Record<string, ModelOverride>
   const row = key ? MODEL_TABLE[key] : undefined;
   const over = overrides[name] ?? (key ? overrides[key] : undefined);
   const base: ModelInfo = row
-    ? { id: key!, contextWindow: row[0], maxOutput: row[1], price: row[2], images: row[3], reasoning: row[4], known: true }
+    ? {
+        id: key!,
+        contextWindow: row[0],
+        maxOutput: row[1],
+        price: row[2],
+        images: row[3],
+        reasoning: row[4],
+        known: true,
+      }
     : { id: name, ...UNKNOWN_MODEL, price: undefined, known: false };
   if (!over) return base;
   // A partial price refines the table's; it stands alone only when it names input and output.
@@ -159,7 +175,11 @@ export function costUsd(usage: TokenCounts, price: ModelPrice | undefined): numb
   const cached = usage.cachedPrompt ?? 0;
   const written = usage.cacheWrite ?? 0;
   const fresh = Math.max(0, usage.prompt - cached - written);
-  const total = fresh * price.input + cached * (price.cached ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.completion * price.output;
+  const total =
+    fresh * price.input +
+    cached * (price.cached ?? price.input) +
+    written * (price.cacheWrite ?? price.input) +
+    usage.completion * price.output;
   return total / 1_000_000;
 }
 

@@ -46,7 +46,12 @@ export function nodeFetch(): (input: string | URL, init?: FetchInit) => Promise<
     const mod = secure ? await import("node:https") : await import("node:http");
     const agent = (agents[secure ? "https" : "http"] ??= new mod.Agent({ keepAlive: true }));
     const headers = new Headers(init.headers);
-    const body = typeof init.body === "string" ? init.body : init.body === undefined || init.body === null ? undefined : String(init.body);
+    const body =
+      typeof init.body === "string"
+        ? init.body
+        : init.body === undefined || init.body === null
+          ? undefined
+          : String(init.body);
     if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw abortError();
@@ -70,8 +75,18 @@ export function nodeFetch(): (input: string | URL, init?: FetchInit) => Promise<
         };
         const status = res.statusCode ?? 0;
         const responseHeaders = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) responseHeaders.append(k, one);
-        resolve({ ok: status >= 200 && status < 300, status, statusText: res.statusMessage ?? "", url: url.href, headers: responseHeaders, body: res, text, json: async () => JSON.parse(await text()) as unknown });
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) responseHeaders.append(k, one);
+        resolve({
+          ok: status >= 200 && status < 300,
+          status,
+          statusText: res.statusMessage ?? "",
+          url: url.href,
+          headers: responseHeaders,
+          body: res,
+          text,
+          json: async () => JSON.parse(await text()) as unknown,
+        });
       });
       req.end(body);
     });

@@ -3,11 +3,31 @@
 // Contract: `complete` never throws; failures come back as values the retry loop can judge.
 import type OpenAI from "openai";
 import type { ChatMessage } from "../../protocol/messages.js";
-import type { ClientOptions, ModelClient, ModelOutcome, ModelReply, ModelRequest, StreamHandlers } from "../model-client.js";
+import type {
+  ClientOptions,
+  ModelClient,
+  ModelOutcome,
+  ModelReply,
+  ModelRequest,
+  StreamHandlers,
+} from "../model-client.js";
 import { capWholeReply, REPLY_CAPS, type ReplyCut } from "../reply-caps.js";
 import type { RequestWatchdog } from "../watchdog.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
-import { abortedOutcome, connectionReturned, loadSdk, errorMessage, expiredOutcome, failure, failureOf, parseJsonObject, readWhole, sdkLoader, tailGuard, watchdogFor } from "./openai-sdk.js";
+import {
+  abortedOutcome,
+  connectionReturned,
+  loadSdk,
+  errorMessage,
+  expiredOutcome,
+  failure,
+  failureOf,
+  parseJsonObject,
+  readWhole,
+  sdkLoader,
+  tailGuard,
+  watchdogFor,
+} from "./openai-sdk.js";
 
 /** Messages as a chat-completions endpoint wants them: reasoning kept for the transcript, and other wires' reasoning items, are not sent back. */
 export function wireMessages(messages: ChatMessage[]): ChatMessage[] {
@@ -36,7 +56,12 @@ function usageOf(u: WireUsage | null | undefined): ModelReply["usage"] {
   if (!u) return undefined;
   const cached = u.prompt_tokens_details?.cached_tokens;
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
-  return { prompt: u.prompt_tokens ?? 0, completion: u.completion_tokens ?? 0, ...(cached ? { cachedPrompt: cached } : {}), ...(reasoning ? { reasoning } : {}) };
+  return {
+    prompt: u.prompt_tokens ?? 0,
+    completion: u.completion_tokens ?? 0,
+    ...(cached ? { cachedPrompt: cached } : {}),
+    ...(reasoning ? { reasoning } : {}),
+  };
 }
 
 /** Any OpenAI-compatible chat-completions endpoint. */
@@ -72,7 +97,11 @@ export class OpenAIChatClient implements ModelClient {
     }
   }
 
-  private async whole(sdk: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, watch: RequestWatchdog): Promise<ModelOutcome> {
+  private async whole(
+    sdk: OpenAI,
+    body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+    watch: RequestWatchdog,
+  ): Promise<ModelOutcome> {
     const response = await sdk.chat.completions.create(body, { signal: watch.signal }).asResponse();
     const text = await readWhole(response, watch);
     if (typeof text !== "string") return text;
@@ -83,7 +112,9 @@ export class OpenAIChatClient implements ModelClient {
     const msg = choice?.message;
     if (!choice || !msg) return failure("the reply was not a chat completion (no choices)");
     const toolCalls = (msg.tool_calls ?? []).flatMap((c, i) =>
-      (c.type ?? "function") === "function" && "function" in c && c.function?.name ? [{ id: c.id || `call_${i + 1}`, name: c.function.name, arguments: c.function.arguments ?? "" }] : [],
+      (c.type ?? "function") === "function" && "function" in c && c.function?.name
+        ? [{ id: c.id || `call_${i + 1}`, name: c.function.name, arguments: c.function.arguments ?? "" }]
+        : [],
     );
     const reply: ModelReply = {
       content: typeof msg.content === "string" ? msg.content : "",
@@ -95,7 +126,12 @@ export class OpenAIChatClient implements ModelClient {
     return { ok: true, reply: capWholeReply(reply, { ...REPLY_CAPS, ...this.options.caps }) };
   }
 
-  private async streamed(sdk: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParamsStreaming, watch: RequestWatchdog, handlers: StreamHandlers): Promise<ModelOutcome> {
+  private async streamed(
+    sdk: OpenAI,
+    body: OpenAI.Chat.ChatCompletionCreateParamsStreaming,
+    watch: RequestWatchdog,
+    handlers: StreamHandlers,
+  ): Promise<ModelOutcome> {
     const stream = await sdk.chat.completions.create(body, { signal: watch.signal });
     let content = "";
     let reasoning = "";
@@ -158,7 +194,8 @@ export class OpenAIChatClient implements ModelClient {
     }
     await connectionReturned();
     const signal = watch.signal;
-    if (cut && !signal.aborted) return { ok: true, reply: { content, reasoning, toolCalls: calls.result(), finishReason: "length", usage, cut } };
+    if (cut && !signal.aborted)
+      return { ok: true, reply: { content, reasoning, toolCalls: calls.result(), finishReason: "length", usage, cut } };
     // The SDK ends its iteration quietly on an abort: a watchdog limit or a stop, judged by the caller.
     if (signal.aborted) return abortedOutcome();
     if (chunks === 0) return failure("the stream ended without any data");

@@ -5,7 +5,20 @@ import type OpenAI from "openai";
 import type { ClientOptions, ModelClient, ModelOutcome, ModelRequest, StreamHandlers } from "../model-client.js";
 import { capWholeReply, REPLY_CAPS } from "../reply-caps.js";
 import type { RequestWatchdog } from "../watchdog.js";
-import { abortedOutcome, connectionReturned, errorMessage, expiredOutcome, failure, failureOf, loadSdk, parseJsonObject, readWhole, sdkLoader, tailGuard, watchdogFor } from "./openai-sdk.js";
+import {
+  abortedOutcome,
+  connectionReturned,
+  errorMessage,
+  expiredOutcome,
+  failure,
+  failureOf,
+  loadSdk,
+  parseJsonObject,
+  readWhole,
+  sdkLoader,
+  tailGuard,
+  watchdogFor,
+} from "./openai-sdk.js";
 import { ResponsesAssembler, type WireEvent, type WireResponse } from "./responses-reply.js";
 import { responsesInput, responsesTools } from "./responses-input.js";
 
@@ -42,7 +55,9 @@ export class OpenAIResponsesClient implements ModelClient {
     const watch = watchdogFor(this.options, request.signal, handlers);
     const reply = new ResponsesAssembler({ ...REPLY_CAPS, ...this.options.caps }, handlers, () => watch.activity());
     try {
-      const outcome = request.stream ? await this.streamed(sdk, body, watch, reply) : await this.whole(sdk, body, watch, reply);
+      const outcome = request.stream
+        ? await this.streamed(sdk, body, watch, reply)
+        : await this.whole(sdk, body, watch, reply);
       return expiredOutcome(watch, request.signal) ?? outcome;
     } catch (error) {
       return failureOf(error, watch, request.signal);
@@ -51,7 +66,12 @@ export class OpenAIResponsesClient implements ModelClient {
     }
   }
 
-  private async whole(sdk: OpenAI, body: ResponsesBody, watch: RequestWatchdog, reply: ResponsesAssembler): Promise<ModelOutcome> {
+  private async whole(
+    sdk: OpenAI,
+    body: ResponsesBody,
+    watch: RequestWatchdog,
+    reply: ResponsesAssembler,
+  ): Promise<ModelOutcome> {
     const response = await sdk.responses.create({ ...body, stream: false }, { signal: watch.signal }).asResponse();
     const text = await readWhole(response, watch);
     if (typeof text !== "string") return text;
@@ -62,7 +82,12 @@ export class OpenAIResponsesClient implements ModelClient {
     return this.settled(reply, () => capWholeReply(reply.reply(), { ...REPLY_CAPS, ...this.options.caps }));
   }
 
-  private async streamed(sdk: OpenAI, body: ResponsesBody, watch: RequestWatchdog, reply: ResponsesAssembler): Promise<ModelOutcome> {
+  private async streamed(
+    sdk: OpenAI,
+    body: ResponsesBody,
+    watch: RequestWatchdog,
+    reply: ResponsesAssembler,
+  ): Promise<ModelOutcome> {
     const stream = await sdk.responses.create({ ...body, stream: true }, { signal: watch.signal });
     let events = 0;
     // The server ends the body after the final event; one that does not is cut a second later.

@@ -25,26 +25,28 @@ let connectionErrorClass: (abstract new (...args: never[]) => Error) | undefined
 export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
   let client: Promise<OpenAI> | undefined;
   return () =>
-    (client ??= import("openai").then(
-      ({ default: SDK, APIConnectionError }) => {
-        connectionErrorClass = APIConnectionError;
-        return new SDK({
-          // A local server (Ollama, vLLM, LM Studio) needs no key; the SDK insists on one, so it
-          // gets a stand-in and the header it would make is removed.
-          apiKey: options.apiKey || "no-key",
-          baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
-          // retry.ts retries (with the seed's backoff and Retry-After); the SDK's own would stack on top.
-          maxRetries: 0,
-          // The watchdog owns the clock (idle limit and deadline); the SDK's timer must never fire first.
-          timeout: MAX_TIMER_MS,
-          logLevel: "off",
-          defaultHeaders: { "user-agent": `nanohermes/${VERSION}`, ...(options.apiKey ? {} : { authorization: null }), ...options.headers },
-          ...(options.query ? { defaultQuery: options.query } : {}),
-          // node:http, not Node's fetch (see node-fetch.ts); its response is the subset the SDK reads.
-          fetch: nodeFetch() as unknown as SdkOptions["fetch"],
-        });
-      },
-    ));
+    (client ??= import("openai").then(({ default: SDK, APIConnectionError }) => {
+      connectionErrorClass = APIConnectionError;
+      return new SDK({
+        // A local server (Ollama, vLLM, LM Studio) needs no key; the SDK insists on one, so it
+        // gets a stand-in and the header it would make is removed.
+        apiKey: options.apiKey || "no-key",
+        baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
+        // retry.ts retries (with the seed's backoff and Retry-After); the SDK's own would stack on top.
+        maxRetries: 0,
+        // The watchdog owns the clock (idle limit and deadline); the SDK's timer must never fire first.
+        timeout: MAX_TIMER_MS,
+        logLevel: "off",
+        defaultHeaders: {
+          "user-agent": `nanohermes/${VERSION}`,
+          ...(options.apiKey ? {} : { authorization: null }),
+          ...options.headers,
+        },
+        ...(options.query ? { defaultQuery: options.query } : {}),
+        // node:http, not Node's fetch (see node-fetch.ts); its response is the subset the SDK reads.
+        fetch: nodeFetch() as unknown as SdkOptions["fetch"],
+      });
+    }));
 }
 
 /** The SDK, or a failure value when it cannot be loaded (a broken install): `complete` never throws. */
@@ -52,7 +54,16 @@ export async function loadSdk(load: () => Promise<OpenAI>): Promise<OpenAI | Mod
   try {
     return await load();
   } catch (error) {
-    return { ok: false, error: { status: undefined, message: `could not load the openai SDK: ${messageOf(error)}`, aborted: false, retryAfterMs: undefined, final: true } };
+    return {
+      ok: false,
+      error: {
+        status: undefined,
+        message: `could not load the openai SDK: ${messageOf(error)}`,
+        aborted: false,
+        retryAfterMs: undefined,
+        final: true,
+      },
+    };
   }
 }
 
@@ -66,15 +77,30 @@ export function watchdogFor(options: ClientOptions, signal: AbortSignal, handler
   });
 }
 
-export const failure = (message: string, status?: number): ModelOutcome => ({ ok: false, error: { status, message, aborted: false, retryAfterMs: undefined } });
+export const failure = (message: string, status?: number): ModelOutcome => ({
+  ok: false,
+  error: { status, message, aborted: false, retryAfterMs: undefined },
+});
 
-export const abortedOutcome = (): ModelOutcome => ({ ok: false, error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined } });
+export const abortedOutcome = (): ModelOutcome => ({
+  ok: false,
+  error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
+});
 
 /** The failure of an attempt that ran past a limit (never a stop: that one is the caller's). */
 export function expiredOutcome(watch: RequestWatchdog, signal: AbortSignal): ModelOutcome | null {
   const message = watch.describe();
   if (!message || signal.aborted) return null;
-  return { ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined, ...(watch.expired === "deadline" ? { final: true } : {}) } };
+  return {
+    ok: false,
+    error: {
+      status: undefined,
+      message,
+      aborted: false,
+      retryAfterMs: undefined,
+      ...(watch.expired === "deadline" ? { final: true } : {}),
+    },
+  };
 }
 
 interface HeaderBag {
@@ -113,13 +139,20 @@ export function failureOf(error: unknown, watch: RequestWatchdog, signal: AbortS
   const status = typeof e?.status === "number" ? e.status : undefined;
   if (status !== undefined) {
     const text = messageOf(error);
-    const error_: ModelFailure = { status, message: text.startsWith(String(status)) ? text : `${status} ${text}`, aborted: false, retryAfterMs: retryAfterOf(e.headers) };
+    const error_: ModelFailure = {
+      status,
+      message: text.startsWith(String(status)) ? text : `${status} ${text}`,
+      aborted: false,
+      retryAfterMs: retryAfterOf(e.headers),
+    };
     return { ok: false, error: error_ };
   }
-  if (connectionErrorClass && error instanceof connectionErrorClass) return failure(`connection error: ${messageOf(rootCause(error))}`);
+  if (connectionErrorClass && error instanceof connectionErrorClass)
+    return failure(`connection error: ${messageOf(rootCause(error))}`);
   // An error event in the stream (the SDK's APIError without a status).
   if (e?.error !== undefined) return failure(`the endpoint sent an error mid-stream: ${messageOf(error)}`);
-  if (error instanceof SyntaxError) return failure(`the stream sent a chunk that is not JSON: ${error.message.slice(0, 120)}`);
+  if (error instanceof SyntaxError)
+    return failure(`the stream sent a chunk that is not JSON: ${error.message.slice(0, 120)}`);
   const cause = e?.cause instanceof Error ? `: ${e.cause.message}` : "";
   return failure(`the connection broke mid-reply: ${messageOf(error)}${cause}`);
 }
@@ -157,7 +190,8 @@ export function errorMessage(text: string): string {
   const data = parseJsonObject(text);
   const err = data?.error;
   if (typeof err === "string") return err;
-  if (err && typeof err === "object" && typeof (err as { message?: unknown }).message === "string") return (err as { message: string }).message;
+  if (err && typeof err === "object" && typeof (err as { message?: unknown }).message === "string")
+    return (err as { message: string }).message;
   if (typeof data?.message === "string") return data.message;
   const trimmed = text.trim().replace(/\s+/g, " ");
   return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed || "(empty body)";

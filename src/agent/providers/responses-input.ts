@@ -5,9 +5,21 @@ import type { OpenAITool } from "../../tools/registry.js";
 
 /** One Responses input item, as it goes on the wire (the SDK's input union, narrowed to what we send). */
 export type InputItem =
-  | { type: "message"; role: "user" | "developer"; content: ({ type: "input_text"; text: string } | { type: "input_image"; image_url: string; detail: "auto" | "low" | "high" })[] }
+  | {
+      type: "message";
+      role: "user" | "developer";
+      content: (
+        | { type: "input_text"; text: string }
+        | { type: "input_image"; image_url: string; detail: "auto" | "low" | "high" }
+      )[];
+    }
   /** An earlier answer, sent back as the output message it was (no id: `store: false` keeps none). */
-  | { type: "message"; role: "assistant"; status: "completed"; content: { type: "output_text"; text: string; annotations: [] }[] }
+  | {
+      type: "message";
+      role: "assistant";
+      status: "completed";
+      content: { type: "output_text"; text: string; annotations: [] }[];
+    }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { type: "function_call_output"; call_id: string; output: string }
   /** Encrypted reasoning of an earlier step, sent back unchanged so the model keeps its thread. */
@@ -24,7 +36,11 @@ export interface ResponsesFunctionTool {
 
 function userContent(content: string | ContentPart[]): Extract<InputItem, { role: "user" | "developer" }>["content"] {
   if (typeof content === "string") return [{ type: "input_text", text: content }];
-  return content.map((p) => (p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: p.image_url.url, detail: p.image_url.detail ?? "auto" }));
+  return content.map((p) =>
+    p.type === "text"
+      ? { type: "input_text", text: p.text }
+      : { type: "input_image", image_url: p.image_url.url, detail: p.image_url.detail ?? "auto" },
+  );
 }
 
 /**
@@ -47,10 +63,22 @@ export function responsesInput(messages: ChatMessage[]): { instructions: string 
       case "assistant":
         for (const r of m.reasoning_items ?? []) {
           if (r.type !== "openai.reasoning") continue;
-          input.push({ type: "reasoning", id: r.id, encrypted_content: r.encrypted_content, summary: (r.summary ?? []).map((text) => ({ type: "summary_text", text })) });
+          input.push({
+            type: "reasoning",
+            id: r.id,
+            encrypted_content: r.encrypted_content,
+            summary: (r.summary ?? []).map((text) => ({ type: "summary_text", text })),
+          });
         }
-        if (m.content) input.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: m.content, annotations: [] }] });
-        for (const c of m.tool_calls ?? []) input.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+        if (m.content)
+          input.push({
+            type: "message",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: m.content, annotations: [] }],
+          });
+        for (const c of m.tool_calls ?? [])
+          input.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
         break;
       case "tool":
         input.push({ type: "function_call_output", call_id: m.tool_call_id, output: m.content });
@@ -63,5 +91,11 @@ export function responsesInput(messages: ChatMessage[]): { instructions: string 
 }
 
 export function responsesTools(tools: OpenAITool[]): ResponsesFunctionTool[] {
-  return tools.map((t) => ({ type: "function", name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: false }));
+  return tools.map((t) => ({
+    type: "function",
+    name: t.function.name,
+    description: t.function.description,
+    parameters: t.function.parameters,
+    strict: false,
+  }));
 }

@@ -92,7 +92,10 @@ export class ResponsesAssembler {
       case "response.failed":
         return this.finish(e.response ?? {});
       case "error":
-        this.ending = { done: false, failed: `the endpoint sent an error mid-stream: ${e.message ?? e.code ?? "unknown error"}` };
+        this.ending = {
+          done: false,
+          failed: `the endpoint sent an error mid-stream: ${e.message ?? e.code ?? "unknown error"}`,
+        };
         return;
       default:
         // response.created, in_progress, content_part.*, *.done summaries: nothing new in them.
@@ -103,9 +106,11 @@ export class ResponsesAssembler {
   /** A whole (non-streamed) response: its output items and status, without the deltas. */
   whole(response: WireResponse): void {
     for (const [i, item] of (response.output ?? []).entries()) {
-      if (item.type === "message") for (const part of item.content ?? []) if (part.type === "output_text") this.content += part.text ?? "";
+      if (item.type === "message")
+        for (const part of item.content ?? []) if (part.type === "output_text") this.content += part.text ?? "";
       if (item.type === "reasoning") this.reasoning += (item.summary ?? []).map((s) => s.text).join("\n\n");
-      if (item.type === "function_call") this.calls.set(i, { id: item.call_id ?? "", name: item.name ?? "", arguments: item.arguments ?? "" });
+      if (item.type === "function_call")
+        this.calls.set(i, { id: item.call_id ?? "", name: item.name ?? "", arguments: item.arguments ?? "" });
       this.itemDone(i, item);
     }
     this.finish(response);
@@ -172,7 +177,8 @@ export class ResponsesAssembler {
 
   private setArguments(key: number | string, args: string): void {
     const call = this.callAt(key, { type: "function_call" });
-    if (args.length + call.name.length > this.caps.argumentsChars) this.cut = { what: "arguments", limit: this.caps.argumentsChars };
+    if (args.length + call.name.length > this.caps.argumentsChars)
+      this.cut = { what: "arguments", limit: this.caps.argumentsChars };
     else call.arguments = args;
   }
 
@@ -185,7 +191,12 @@ export class ResponsesAssembler {
       if (item.arguments !== undefined) this.setArguments(key, item.arguments);
     } else if (item.type === "reasoning" && item.id && item.encrypted_content) {
       const summary = (item.summary ?? []).map((s) => s.text);
-      this.items.push({ type: "openai.reasoning", id: item.id, encrypted_content: item.encrypted_content, ...(summary.length ? { summary } : {}) });
+      this.items.push({
+        type: "openai.reasoning",
+        id: item.id,
+        encrypted_content: item.encrypted_content,
+        ...(summary.length ? { summary } : {}),
+      });
     } else if (item.type === "message" && this.content === "") {
       // No text deltas came (some compatible servers): the finished message carries the answer.
       for (const part of item.content ?? []) if (part.type === "output_text" && part.text) this.text(part.text);
@@ -197,10 +208,18 @@ export class ResponsesAssembler {
     if (u) {
       const cached = u.input_tokens_details?.cached_tokens;
       const reasoning = u.output_tokens_details?.reasoning_tokens;
-      this.usage = { prompt: u.input_tokens ?? 0, completion: u.output_tokens ?? 0, ...(cached ? { cachedPrompt: cached } : {}), ...(reasoning ? { reasoning } : {}) };
+      this.usage = {
+        prompt: u.input_tokens ?? 0,
+        completion: u.output_tokens ?? 0,
+        ...(cached ? { cachedPrompt: cached } : {}),
+        ...(reasoning ? { reasoning } : {}),
+      };
     }
     if (response.status === "failed") {
-      this.ending = { done: false, failed: `the model failed: ${response.error?.message ?? response.error?.code ?? "no reason given"}` };
+      this.ending = {
+        done: false,
+        failed: `the model failed: ${response.error?.message ?? response.error?.code ?? "no reason given"}`,
+      };
     } else if (response.status === "incomplete") {
       const reason = response.incomplete_details?.reason;
       this.ending = { done: true, finishReason: reason === "content_filter" ? "content_filter" : "length" };

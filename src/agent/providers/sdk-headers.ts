@@ -11,7 +11,8 @@ export class Headers implements Iterable<[string, string]> {
   constructor(init?: Init) {
     if (!init) return;
     if (Symbol.iterator in init) for (const [k, v] of init as Iterable<readonly [string, string]>) this.append(k, v);
-    else for (const [k, v] of Object.entries(init)) for (const one of typeof v === "string" ? [v] : v) this.append(k, one);
+    else
+      for (const [k, v] of Object.entries(init)) for (const one of typeof v === "string" ? [v] : v) this.append(k, one);
   }
 
   append(name: string, value: string): void {

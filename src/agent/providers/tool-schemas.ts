@@ -58,9 +58,28 @@ export class ToolNameMap {
 
 /** The keys of Google's Schema object (as Hermes's sanitize_gemini_schema lists them); the rest are refused. */
 export const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required",
-  "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
-  "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,7 +98,9 @@ export function sanitizeGeminiSchema(schema: unknown): Record<string, unknown> {
     if (!GEMINI_SCHEMA_KEYS.has(key)) continue;
     if (key === "properties") {
       if (!isRecord(value)) continue;
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, sanitizeGeminiSchema(sub)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, sanitizeGeminiSchema(sub)]),
+      );
     } else if (key === "items") out.items = sanitizeGeminiSchema(value);
     else if (key === "anyOf") {
       if (Array.isArray(value)) out.anyOf = value.filter(isRecord).map(sanitizeGeminiSchema);
@@ -119,12 +140,24 @@ export function providerRequest(request: ModelRequest, names: ToolNameMap, diale
   if (!renames && dialect === undefined) return request;
   const tools: OpenAITool[] = request.tools.map((t) => ({
     type: "function",
-    function: { ...t.function, name: names.safe(t.function.name), parameters: dialect === "gemini" ? geminiParameters(t.function.parameters) : t.function.parameters },
+    function: {
+      ...t.function,
+      name: names.safe(t.function.name),
+      parameters: dialect === "gemini" ? geminiParameters(t.function.parameters) : t.function.parameters,
+    },
   }));
   const messages: ChatMessage[] = !renames
     ? request.messages
     : request.messages.map((m) =>
-        m.role === "assistant" && m.tool_calls?.length ? { ...m, tool_calls: m.tool_calls.map((c) => ({ ...c, function: { ...c.function, name: names.safe(c.function.name) } })) } : m,
+        m.role === "assistant" && m.tool_calls?.length
+          ? {
+              ...m,
+              tool_calls: m.tool_calls.map((c) => ({
+                ...c,
+                function: { ...c.function, name: names.safe(c.function.name) },
+              })),
+            }
+          : m,
       );
   return { ...request, tools, messages };
 }
@@ -136,7 +169,13 @@ export function withToolSchemas(client: ModelClient, dialect: SchemaDialect): Mo
       const names = new ToolNameMap(request.tools.map((t) => t.function.name));
       const outcome = await client.complete(providerRequest(request, names, dialect), handlers);
       if (!outcome.ok || !names.renames) return outcome;
-      return { ok: true, reply: { ...outcome.reply, toolCalls: outcome.reply.toolCalls.map((c) => ({ ...c, name: names.real(c.name) })) } };
+      return {
+        ok: true,
+        reply: {
+          ...outcome.reply,
+          toolCalls: outcome.reply.toolCalls.map((c) => ({ ...c, name: names.real(c.name) })),
+        },
+      };
     },
   };
 }

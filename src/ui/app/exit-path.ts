@@ -22,7 +22,10 @@ export function exitPath(rt: UiRuntime): ExitPath {
   const shutdown = async () => {
     rt.remote()?.close();
     await rt.manager?.shutdown();
-    await Promise.race([rt.extensions.then((ext) => ext.close()), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    await Promise.race([
+      rt.extensions.then((ext) => ext.close()),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]);
     if (frameLog && env.NANOHERMES_BENCH_FRAMES) {
       writeFileSync(env.NANOHERMES_BENCH_FRAMES, JSON.stringify(frameLog));
       writeFileSync(`${env.NANOHERMES_BENCH_FRAMES}.writer.json`, JSON.stringify(writerLog));

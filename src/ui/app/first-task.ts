@@ -30,12 +30,17 @@ export async function openFirstTask(rt: UiRuntime): Promise<void> {
     const first = sessions.find((s) => s.running) ?? sessions[0];
     if (first) ctl.selectTask(first.id);
     else ctl.newTask();
-    ctl.status(`attached to ${describeAddress(client.address)}: ${sessions.length} session${sessions.length === 1 ? "" : "s"}; turns go on there when you quit`, "info", 8_000);
+    ctl.status(
+      `attached to ${describeAddress(client.address)}: ${sessions.length} session${sessions.length === 1 ? "" : "s"}; turns go on there when you quit`,
+      "info",
+      8_000,
+    );
   } else if (opts.pickSession) {
     const trust = store.getState().ui.dialog;
     openPicker(ctl, { startup: true });
     // The trust question (if any) comes first; the picker waits under it.
-    if (trust?.kind === "confirm") store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
+    if (trust?.kind === "confirm")
+      store.updateUi((ui) => ({ ...ui, dialog: ui.dialog ? { ...trust, back: ui.dialog } : trust }));
   } else {
     ctl.newTask(opts.sessionFile);
     showWelcome(ctl, settings);

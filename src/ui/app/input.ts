@@ -40,7 +40,14 @@ export function wireInput(rt: UiRuntime, probe: Pick<Probe, "feed">): void {
       const size = (c: number) => (c >= 120 ? 2 : c >= 80 ? 1 : 0);
       // Crossing a layout breakpoint resets the side panes to what suits the new width.
       if (size(columns) === size(ui.columns)) return { ...ui, columns, rows };
-      return { ...ui, columns, rows, taskListOpen: columns >= 80, resultsOpen: columns >= 120, focus: ui.focus === "browse" ? "browse" : "composer" };
+      return {
+        ...ui,
+        columns,
+        rows,
+        taskListOpen: columns >= 80,
+        resultsOpen: columns >= 120,
+        focus: ui.focus === "browse" ? "browse" : "composer",
+      };
     });
   });
 }

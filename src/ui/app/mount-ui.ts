@@ -15,7 +15,12 @@ import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js"
 import { composeTextFrame } from "../text-frame.js";
 import type { UiRuntime } from "./services.js";
 
-export async function mountUi(rt: UiRuntime, screen: ScreenSession, probe: Probe, frameLog: number[] | null): Promise<void> {
+export async function mountUi(
+  rt: UiRuntime,
+  screen: ScreenSession,
+  probe: Probe,
+  frameLog: number[] | null,
+): Promise<void> {
   const { store, services, theme } = rt;
   const { stdin, stdout, env } = rt.opts;
   // The first frame is drawn before Ink loads: the same pane functions the Ink app draws with,
@@ -28,7 +33,8 @@ export async function mountUi(rt: UiRuntime, screen: ScreenSession, probe: Probe
   if (lineWriterSelected(env)) {
     const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
     stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-      if (typeof chunk !== "string" || !chunk.includes("\n")) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      if (typeof chunk !== "string" || !chunk.includes("\n"))
+        return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
       stdout.write = write as typeof stdout.write;
       return (write as (...args: unknown[]) => boolean)(chunk.replace(/\n/g, "\x1b[K\n"), ...rest);
     }) as typeof stdout.write;
@@ -64,7 +70,8 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
   void probe.result.then((caps) => {
     terminalHints.synchronizedOutput = caps.syncOutput === true;
     // Without a configured theme, a light terminal background gets the light theme.
-    if (!settings.theme && caps.isDark === false && theme.names().includes("light")) store.updateUi((ui) => ({ ...ui, theme: "light" }));
+    if (!settings.theme && caps.isDark === false && theme.names().includes("light"))
+      store.updateUi((ui) => ({ ...ui, theme: "light" }));
   });
   if (env.TMUX) void readTmux({ env }).then((info) => (rt.wrapForTmux = clipboardRoute(info).wrap));
   // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).

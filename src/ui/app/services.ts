@@ -82,13 +82,31 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   let extensionsLoaded: (ext: Extensions) => void = () => {};
   const extensions = new Promise<Extensions>((resolve) => (extensionsLoaded = resolve));
   // Attached to a daemon, there is no local engine: the remote bridge serves every task.
-  const manager = opts.attach ? null : new TaskManager({ settings, bus, interactive: true, approval: settings.approval ?? "on-request", mode: settings.mode, extensions });
+  const manager = opts.attach
+    ? null
+    : new TaskManager({
+        settings,
+        bus,
+        interactive: true,
+        approval: settings.approval ?? "on-request",
+        mode: settings.mode,
+        extensions,
+      });
   // Remote tasks (and their HTTP client) load with the first one, not with the program.
   let remote: RemoteTasks | null = null;
   const remoteContext = { cwd: process.cwd(), env, home: settings.home, workspace: settings.workspace };
   const remoteTasks = async (): Promise<RemoteTasks> => {
-    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([import("../../remote/remote-tasks.js"), import("../../remote/attach.js")]);
-    return (remote ??= new RemoteTasks({ bus, workspace: settings.workspace, ...(opts.attach ? { claim: opts.attach.client } : { onChange: (id, change) => rememberChange(settings.home, id, change) }) }));
+    const [{ RemoteTasks }, { rememberChange }] = await Promise.all([
+      import("../../remote/remote-tasks.js"),
+      import("../../remote/attach.js"),
+    ]);
+    return (remote ??= new RemoteTasks({
+      bus,
+      workspace: settings.workspace,
+      ...(opts.attach
+        ? { claim: opts.attach.client }
+        : { onChange: (id, change) => rememberChange(settings.home, id, change) }),
+    }));
   };
   if (opts.attach) await remoteTasks();
   const theme = makeTheme(settings, env, Boolean(stdout.isTTY));
@@ -110,14 +128,45 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   // Earlier tasks of this workspace from the index (without loading them); the picker waits for
   // them, so a session it opens is found in its task. The first task's own file is not listed twice.
   let addEarlier: () => void = () => {};
-  const earlier = new Promise<void>((resolve) => (addEarlier = resolve)).then(() => (manager ? readTaskIndex(settings.home) : [])).then((entries) => {
-    if (!manager) return;
-    for (const e of listedTasks(entries.filter((x) => x.sessionFile !== opts.sessionFile), settings.workspace).reverse()) {
-      manager.add(e.id, { title: e.title, sessionFile: e.sessionFile, pinned: e.pinned, updatedAt: e.updatedAt, ...(e.usage ? { usage: e.usage } : {}) });
-    }
-  });
+  const earlier = new Promise<void>((resolve) => (addEarlier = resolve))
+    .then(() => (manager ? readTaskIndex(settings.home) : []))
+    .then((entries) => {
+      if (!manager) return;
+      for (const e of listedTasks(
+        entries.filter((x) => x.sessionFile !== opts.sessionFile),
+        settings.workspace,
+      ).reverse()) {
+        manager.add(e.id, {
+          title: e.title,
+          sessionFile: e.sessionFile,
+          pinned: e.pinned,
+          updatedAt: e.updatedAt,
+          ...(e.usage ? { usage: e.usage } : {}),
+        });
+      }
+    });
 
-  const rt = { opts, overSsh, store, bus, manager, theme, extensions, extensionsLoaded, loadedExtensions: null, remote: () => remote, remoteTasks, remoteContext, earlier, addEarlier, rewinding: new Set<string>(), focused: true, wrapForTmux: Boolean(env.TMUX), ink: null, finish: async () => {} } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
+  const rt = {
+    opts,
+    overSsh,
+    store,
+    bus,
+    manager,
+    theme,
+    extensions,
+    extensionsLoaded,
+    loadedExtensions: null,
+    remote: () => remote,
+    remoteTasks,
+    remoteContext,
+    earlier,
+    addEarlier,
+    rewinding: new Set<string>(),
+    focused: true,
+    wrapForTmux: Boolean(env.TMUX),
+    ink: null,
+    finish: async () => {},
+  } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
   const ctl = new Controller({
     workspace: workspaceSource(settings, manager),
     store,
@@ -146,7 +195,12 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     skills: () => rt.loadedExtensions?.skills ?? [],
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(
-        () => ctl.status(`trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`, "info", 10_000),
+        () =>
+          ctl.status(
+            `trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`,
+            "info",
+            10_000,
+          ),
         (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
       ),
     sessions: sessionSource(settings, earlier),
@@ -154,7 +208,8 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     checkpoints: checkpointSource(settings),
     now: () => Date.now(),
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
-    addRemote: async (request) => (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
+    addRemote: async (request) =>
+      (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
   });
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
   if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
@@ -166,7 +221,12 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     palette: theme.palette,
     markdown: markdownStyles(theme.palette),
     // A screen reader gets ASCII for the glyphs the linear layout keeps (the composer's prompt, dialogs).
-    renderer: new TranscriptRenderer(theme.palette, markdownStyles(theme.palette), !theme.unicode || screenReader, screenReader),
+    renderer: new TranscriptRenderer(
+      theme.palette,
+      markdownStyles(theme.palette),
+      !theme.unicode || screenReader,
+      screenReader,
+    ),
     ascii: !theme.unicode || screenReader,
     motion: motionAllowed(env, settings),
     workspace: settings.workspace,

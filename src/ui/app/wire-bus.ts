@@ -15,14 +15,18 @@ export function wireBus(rt: UiRuntime): void {
   });
   const readTurns = (taskId: string) => {
     const sessionId = store.getState().transcripts[taskId]?.sessionId;
-    if (sessionId) void ctl.deps.checkpoints.turns(sessionId).then((turns) => store.dispatch({ type: "ui.checkpoints", taskId, turns }));
+    if (sessionId)
+      void ctl.deps.checkpoints
+        .turns(sessionId)
+        .then((turns) => store.dispatch({ type: "ui.checkpoints", taskId, turns }));
   };
   bus.subscribe((event) => {
     // A remote task's files are on the daemon's machine: nothing here is read for it.
     const remoteTask = store.getState().tasks[event.taskId]?.snapshot.location === "remote";
     if (event.type === "tool.started" && event.kind === "edit" && !remoteTask) {
       const path = (event.args as { path?: unknown } | null)?.path;
-      if (typeof path === "string" && !services.before.has(path)) services.before.set(path, readSmall(resolve(settings.workspace, path)));
+      if (typeof path === "string" && !services.before.has(path))
+        services.before.set(path, readSmall(resolve(settings.workspace, path)));
     }
     if (event.type === "task.updated") {
       const prev = store.getState().tasks[event.taskId]?.snapshot.status;
@@ -30,12 +34,14 @@ export function wireBus(rt: UiRuntime): void {
       const elsewhere = !rt.focused || store.getState().current !== event.taskId;
       if (prev && prev !== now && elsewhere && (now === "waiting" || now === "done" || now === "failed")) {
         const what = now === "waiting" ? "needs approval" : now === "done" ? "finished" : "failed";
-        if (settings.notify.osc) stdout.write(notify("NanoHermes", `${event.task.title} ${what}`, { kind: "osc9", tmux: rt.wrapForTmux }));
+        if (settings.notify.osc)
+          stdout.write(notify("NanoHermes", `${event.task.title} ${what}`, { kind: "osc9", tmux: rt.wrapForTmux }));
         else if (settings.notify.bell) stdout.write("\x07");
       }
     }
     // A diff on screen shows the file as it is after the tool (or a restore) changed it.
-    if (event.type === "tool.completed" || event.type === "checkpoints.updated" || event.type === "notice") settle.filesChanged();
+    if (event.type === "tool.completed" || event.type === "checkpoints.updated" || event.type === "notice")
+      settle.filesChanged();
     store.dispatch(event);
     const forward = ctl.agentsForward.observe(event, store.getState().current);
     if (forward) store.updateUi(forward);

@@ -13,7 +13,10 @@ import { TitleBar } from "./TitleBar.js";
 import { Transcript } from "./Transcript.js";
 
 export function LinearLayout() {
-  const g = useStore((s) => screenLayoutOf(s.ui), (a, b) => a.centre === b.centre && a.columns === b.columns && a.bodyHeight === b.bodyHeight);
+  const g = useStore(
+    (s) => screenLayoutOf(s.ui),
+    (a, b) => a.centre === b.centre && a.columns === b.columns && a.bodyHeight === b.bodyHeight,
+  );
   const { columns, bodyHeight: body, centre } = g;
   return (
     <Box flexDirection="column" width={columns} height={body + 2}>

@@ -53,7 +53,12 @@ export function Lines({ lines: drawn, width, spin = [], glyphs = ["●", "*"] }:
   const parts: ReactNode[] = [];
   let from = 0;
   for (const { row, col } of spots) {
-    if (row > from) parts.push(<Text key={`t${from}`} wrap="truncate-end">{lines.slice(from, row).join("\n")}</Text>);
+    if (row > from)
+      parts.push(
+        <Text key={`t${from}`} wrap="truncate-end">
+          {lines.slice(from, row).join("\n")}
+        </Text>,
+      );
     const line = lines[row]!;
     parts.push(
       <Box key={`s${row}`} height={1} width={width}>
@@ -64,7 +69,12 @@ export function Lines({ lines: drawn, width, spin = [], glyphs = ["●", "*"] }:
     );
     from = row + 1;
   }
-  if (from < lines.length) parts.push(<Text key={`t${from}`} wrap="truncate-end">{lines.slice(from).join("\n")}</Text>);
+  if (from < lines.length)
+    parts.push(
+      <Text key={`t${from}`} wrap="truncate-end">
+        {lines.slice(from).join("\n")}
+      </Text>,
+    );
   return (
     <Box width={width} height={lines.length} flexDirection="column" flexShrink={0}>
       {parts}

@@ -14,7 +14,15 @@ import { TodoTab } from "./results/TodoTab.js";
 import { TurnsTab } from "./results/TurnsTab.js";
 import { taskOf, type TabProps } from "./results/useTab.js";
 
-const tabs: Record<ResultsTab, ComponentType<TabProps>> = { files: FilesTab, changes: ChangesTab, turns: TurnsTab, reads: ReadsTab, todo: TodoTab, jobs: JobsTab, agents: AgentsTab };
+const tabs: Record<ResultsTab, ComponentType<TabProps>> = {
+  files: FilesTab,
+  changes: ChangesTab,
+  turns: TurnsTab,
+  reads: ReadsTab,
+  todo: TodoTab,
+  jobs: JobsTab,
+  agents: AgentsTab,
+};
 
 /** `plain`: the screen-reader form, with a margin instead of the border column. */
 export function ResultsPane({ width, height, plain = false }: { width: number; height: number; plain?: boolean }) {
@@ -25,8 +33,14 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
     return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads];
   });
   const inner = width - 2;
-  const bar = useMemo(() => resultsTabBar(sv.store.getState(), sv, inner).slice(0, Math.max(0, height)), [sv, inner, height, ...counts]);
-  const border = useMemo(() => Array.from({ length: height }, () => resultsBorder(sv, focused, plain)), [sv, height, focused, plain]);
+  const bar = useMemo(
+    () => resultsTabBar(sv.store.getState(), sv, inner).slice(0, Math.max(0, height)),
+    [sv, inner, height, ...counts],
+  );
+  const border = useMemo(
+    () => Array.from({ length: height }, () => resultsBorder(sv, focused, plain)),
+    [sv, height, focused, plain],
+  );
   if (width <= 2 || height <= 0) return null;
   const Tab = tabs[tab];
   return (

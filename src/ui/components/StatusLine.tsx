@@ -10,7 +10,13 @@ export function StatusLine({ width }: { width: number }) {
   const slices = useSlices((s) => {
     const t = s.current ? s.transcripts[s.current] : undefined;
     const d = s.ui.dialog;
-    return [s.ui, s.current, t?.running, t?.blocks.find((b) => b.kind === "approval" && b.resolved === null), d?.kind === "agent" ? s.transcripts[d.taskId]?.agents : null];
+    return [
+      s.ui,
+      s.current,
+      t?.running,
+      t?.blocks.find((b) => b.kind === "approval" && b.resolved === null),
+      d?.kind === "agent" ? s.transcripts[d.taskId]?.agents : null,
+    ];
   });
   const [expired, expire] = useState(0);
   const until = sv.store.getState().ui.status?.until ?? 0;

@@ -9,9 +9,20 @@ import { Lines } from "./Lines.js";
 export function TaskList({ width, height, linear = false }: { width: number; height: number; linear?: boolean }) {
   const sv = useApp();
   // The plans' progress is a string, so a streamed token (a new transcript) is no change here.
-  const slices = useSlices((s) => [s.tasks, s.order, s.current, s.ui, Object.values(s.transcripts).map((t) => `${t.todo.filter((i) => i.status === "completed").length}/${t.todo.length}`).join()]);
+  const slices = useSlices((s) => [
+    s.tasks,
+    s.order,
+    s.current,
+    s.ui,
+    Object.values(s.transcripts)
+      .map((t) => `${t.todo.filter((i) => i.status === "completed").length}/${t.todo.length}`)
+      .join(),
+  ]);
   const { lines, spin } = useMemo(
-    () => (linear ? { lines: linearTaskListPane(sv.store.getState(), sv, width, height), spin: [] } : taskListPane(sv.store.getState(), sv, width, height)),
+    () =>
+      linear
+        ? { lines: linearTaskListPane(sv.store.getState(), sv, width, height), spin: [] }
+        : taskListPane(sv.store.getState(), sv, width, height),
     [sv, width, height, linear, ...slices],
   );
   return <Lines lines={lines} width={width} spin={spin} />;

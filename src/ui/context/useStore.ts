@@ -17,7 +17,8 @@ export function useStore<T>(select: (state: AppState) => T, equal: (a: T, b: T) 
   return useSyncExternalStore(store.subscribe, snapshot);
 }
 
-const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+const sameItems = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 /** Several slices at once; a new array of the same slices counts as no change. */
 export function useSlices(select: (state: AppState) => readonly unknown[]): readonly unknown[] {

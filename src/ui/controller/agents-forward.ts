@@ -26,6 +26,9 @@ export class AgentsTabForward {
     const turn = this.turns.get(event.taskId);
     if (!turn || turn.forwarded || turn.picked) return null;
     turn.forwarded = true;
-    return (ui) => (ui.resultsTab === "agents" ? ui : { ...ui, resultsTab: "agents", resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null });
+    return (ui) =>
+      ui.resultsTab === "agents"
+        ? ui
+        : { ...ui, resultsTab: "agents", resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null };
   }
 }

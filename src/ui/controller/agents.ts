@@ -32,7 +32,13 @@ export function keyLabel(ctl: Controller, action: Action): string {
 
 /** The keys of a subagent's view for the status line, most needed first. */
 export function agentViewHints(ctl: Controller, live: boolean): string[] {
-  return ["Esc close", ...(live ? [`${keyLabel(ctl, "agentStop")} stop`] : []), `↑↓ ${keyLabel(ctl, "scrollUp")} ${keyLabel(ctl, "scrollDown")} scroll`, `${keyLabel(ctl, "scrollBottom")} follow`, "1-9 other agent"];
+  return [
+    "Esc close",
+    ...(live ? [`${keyLabel(ctl, "agentStop")} stop`] : []),
+    `↑↓ ${keyLabel(ctl, "scrollUp")} ${keyLabel(ctl, "scrollDown")} scroll`,
+    `${keyLabel(ctl, "scrollBottom")} follow`,
+    "1-9 other agent",
+  ];
 }
 
 export function openAgentView(ctl: Controller, row: AgentRow): void {
@@ -51,8 +57,14 @@ export function askStopAgent(ctl: Controller, row: AgentRow, back?: Dialog): voi
     ctl.status(`${row.id} has already ${row.status === "done" ? "finished" : row.status}`);
     return;
   }
-  const title = row.status === "queued" ? `Stop ${row.id} (${row.name})? It is queued and will not start.` : `Stop ${row.id} (${row.name}) at its next step? (f: now, killing its running command)`;
-  ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", action: "stopAgent", title, target: row.id, taskId, ...(back ? { back } : {}) } }));
+  const title =
+    row.status === "queued"
+      ? `Stop ${row.id} (${row.name})? It is queued and will not start.`
+      : `Stop ${row.id} (${row.name}) at its next step? (f: now, killing its running command)`;
+  ctl.setUi((ui) => ({
+    ...ui,
+    dialog: { kind: "confirm", action: "stopAgent", title, target: row.id, taskId, ...(back ? { back } : {}) },
+  }));
 }
 
 function scrollView(ctl: Controller, dialog: AgentDialog, move: number | "top" | "bottom"): void {
@@ -63,7 +75,8 @@ function scrollView(ctl: Controller, dialog: AgentDialog, move: number | "top" |
   else if (move === "bottom") scroll = settleFollow(view.count, view.linesOf, view.height);
   else {
     const top = movePosition(view.top, move, view.count, view.linesOf);
-    scroll = move > 0 && fitsFrom(top, view) ? settleFollow(view.count, view.linesOf, view.height) : { follow: false, top };
+    scroll =
+      move > 0 && fitsFrom(top, view) ? settleFollow(view.count, view.linesOf, view.height) : { follow: false, top };
   }
   ctl.setUi((ui) => (ui.dialog?.kind === "agent" ? { ...ui, dialog: { ...ui.dialog, scroll } } : ui));
 }
@@ -76,7 +89,17 @@ export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: 
   if (pending && ctl.answerApproval(dialog.taskId, pending, key)) return;
   const row = ctl.state.transcripts[dialog.taskId]?.agents.find((a) => a.id === dialog.agentId);
   const page = Math.max(1, (ctl.agentView?.height ?? 2) - 2);
-  const action = ctl.action(key, ["cursorUp", "cursorDown", "scrollUp", "scrollDown", "scrollTop", "scrollBottom", "agentStop", "listPick", "nextApproval"]);
+  const action = ctl.action(key, [
+    "cursorUp",
+    "cursorDown",
+    "scrollUp",
+    "scrollDown",
+    "scrollTop",
+    "scrollBottom",
+    "agentStop",
+    "listPick",
+    "nextApproval",
+  ]);
   switch (action) {
     case "cursorUp":
     case "cursorDown":
@@ -132,5 +155,8 @@ export function confirmStopAgent(ctl: Controller, dialog: Extract<Dialog, { kind
   const taskId = dialog.taskId ?? ctl.state.current;
   if (!taskId) return;
   ctl.send({ type: "subagent.stop", taskId, agentId: dialog.target, ...(force ? { force: true } : {}) });
-  ctl.status(force ? `stopping ${dialog.target} and killing its running command` : `stopping ${dialog.target} at its next step`, "warn");
+  ctl.status(
+    force ? `stopping ${dialog.target} and killing its running command` : `stopping ${dialog.target} at its next step`,
+    "warn",
+  );
 }

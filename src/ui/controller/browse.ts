@@ -32,9 +32,15 @@ export function blockSource(block: Block): string {
 
 /** The record of a compaction: what the model now sees in place of the folded messages. */
 export function compactionDetail(block: Extract<Block, { kind: "compaction" }>): { title: string; lines: string[] } {
-  const what = block.folded === null ? "earlier messages" : `${block.folded} earlier message${block.folded === 1 ? "" : "s"}`;
-  const head = block.failed ? `The summary of ${what} failed${block.error ? `: ${block.error}` : ""}; this note stands in:` : `What the model now sees in place of ${what}${block.focus ? ` (focus: ${block.focus})` : ""}:`;
-  return { title: block.failed ? "Compaction (the summary failed)" : "Compaction summary", lines: [head, "", ...block.summary.split("\n")] };
+  const what =
+    block.folded === null ? "earlier messages" : `${block.folded} earlier message${block.folded === 1 ? "" : "s"}`;
+  const head = block.failed
+    ? `The summary of ${what} failed${block.error ? `: ${block.error}` : ""}; this note stands in:`
+    : `What the model now sees in place of ${what}${block.focus ? ` (focus: ${block.focus})` : ""}:`;
+  return {
+    title: block.failed ? "Compaction (the summary failed)" : "Compaction summary",
+    lines: [head, "", ...block.summary.split("\n")],
+  };
 }
 
 /** Fenced code blocks of a Markdown text, without their fences. */
@@ -49,7 +55,10 @@ const kinds: Record<string, (b: Block) => boolean> = {
   Prompt: (b) => b.kind === "user" || b.kind === "steer",
   Reply: (b) => b.kind === "assistant",
   Tool: (b) => b.kind === "tool",
-  Error: (b) => (b.kind === "notice" && b.level === "error") || b.kind === "turn-end" || (b.kind === "tool" && b.status === "error"),
+  Error: (b) =>
+    (b.kind === "notice" && b.level === "error") ||
+    b.kind === "turn-end" ||
+    (b.kind === "tool" && b.status === "error"),
   ApprovalCard: (b) => b.kind === "approval",
 };
 
@@ -100,8 +109,25 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
   const cursor = Math.min(ctl.ui.cursor[id] ?? blocks.length - 1, blocks.length - 1);
   const block = blocks[cursor];
   const action = ctl.action(event.key, [
-    "cursorUp", "cursorDown", "toggleBlock", "copyBlock", "copyCode", "search", "searchNext", "searchPrev", "nextPrompt", "prevPrompt",
-    "nextReply", "prevReply", "nextTool", "prevTool", "nextError", "prevError", "nextApprovalCard", "prevApprovalCard", "leaveBrowse",
+    "cursorUp",
+    "cursorDown",
+    "toggleBlock",
+    "copyBlock",
+    "copyCode",
+    "search",
+    "searchNext",
+    "searchPrev",
+    "nextPrompt",
+    "prevPrompt",
+    "nextReply",
+    "prevReply",
+    "nextTool",
+    "prevTool",
+    "nextError",
+    "prevError",
+    "nextApprovalCard",
+    "prevApprovalCard",
+    "leaveBrowse",
   ]);
   switch (action) {
     case "cursorUp":
@@ -111,12 +137,27 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
       moveCursor(ctl, cursor + 1);
       return true;
     case "toggleBlock":
-      if (block?.kind === "tool" || block?.kind === "reasoning") ctl.deps.store.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
-      else if (block?.kind === "approval") ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 } }));
-      else if (block?.kind === "compaction") ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
+      if (block?.kind === "tool" || block?.kind === "reasoning")
+        ctl.deps.store.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
+      else if (block?.kind === "approval")
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 },
+        }));
+      else if (block?.kind === "compaction")
+        ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
       return true;
     case "copyBlock":
-      if (block) copyText(ctl, blockSource(block), block.kind === "tool" ? "the command" : block.kind === "compaction" ? "the summary" : `the ${block.kind === "assistant" ? "reply" : block.kind}`);
+      if (block)
+        copyText(
+          ctl,
+          blockSource(block),
+          block.kind === "tool"
+            ? "the command"
+            : block.kind === "compaction"
+              ? "the summary"
+              : `the ${block.kind === "assistant" ? "reply" : block.kind}`,
+        );
       return true;
     case "copyCode": {
       const code = block?.kind === "assistant" ? codeBlocks(block.text) : [];
@@ -130,7 +171,16 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
       return true;
     }
     case "search":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "search", title: "Search the transcript", value: createEditor(ui.search?.query ?? ""), index: 0 } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: {
+          kind: "input",
+          purpose: "search",
+          title: "Search the transcript",
+          value: createEditor(ui.search?.query ?? ""),
+          index: 0,
+        },
+      }));
       return true;
     case "searchNext":
       gotoMatch(ctl, 1);
@@ -146,7 +196,13 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
     default: {
       const forward = action.startsWith("next");
       const kind = action.replace(/^(next|prev)/, "");
-      jump(ctl, cursor, forward ? 1 : -1, kinds[kind] ?? (() => false), kind.replace("ApprovalCard", "approval").toLowerCase());
+      jump(
+        ctl,
+        cursor,
+        forward ? 1 : -1,
+        kinds[kind] ?? (() => false),
+        kind.replace("ApprovalCard", "approval").toLowerCase(),
+      );
       return true;
     }
   }

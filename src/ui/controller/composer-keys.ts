@@ -1,7 +1,15 @@
 // The composer: typing and pasting (a pasted block stays one message), Enter to send (or to steer
 // a running turn), Tab to queue or complete, history, slash commands and $EDITOR.
 import { applyCompletion, complete, type CommandCandidate } from "../input/complete.js";
-import { applyEditorAction, createEditor, editorActions, editorText, insertText, isEmpty, type EditorState } from "../input/editor.js";
+import {
+  applyEditorAction,
+  createEditor,
+  editorActions,
+  editorText,
+  insertText,
+  isEmpty,
+  type EditorState,
+} from "../input/editor.js";
 import { downOrHistory, upOrHistory } from "../input/history.js";
 import type { InputEvent } from "../input/keys.js";
 import { findAction } from "../input/keymap.js";
@@ -18,14 +26,20 @@ export const MAX_PASTE_CHARS = 1_000_000;
 function setComposer(ctl: Controller, composer: EditorState, keepCompletion = true): void {
   ctl.setUi((ui) => {
     const open = keepCompletion && ui.completion !== null;
-    const list = open || /^[/@]|\s@/.test(editorText(composer)) ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() }) : null;
+    const list =
+      open || /^[/@]|\s@/.test(editorText(composer))
+        ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() })
+        : null;
     return { ...ui, composer, completion: list && (open || autoOpen(composer)) ? { list, index: 0 } : null };
   });
 }
 
 /** Built-in commands, then the custom ones (a built-in name always means the built-in command). */
 function commandCandidates(ctl: Controller): CommandCandidate[] {
-  const custom = customCommands(ctl).map((c) => ({ name: c.name, description: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope})` }));
+  const custom = customCommands(ctl).map((c) => ({
+    name: c.name,
+    description: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope})`,
+  }));
   return custom.length ? [...slashCommands, ...custom] : slashCommands;
 }
 
@@ -56,7 +70,10 @@ export function send(ctl: Controller): void {
   }
   if ("error" in slash) {
     const untrusted = slash.error.startsWith("unknown command") && ctl.deps.workspace?.untrustedCommands();
-    ctl.status(untrusted ? `${slash.error} (this workspace's own commands apply once you trust the folder)` : slash.error, "error");
+    ctl.status(
+      untrusted ? `${slash.error} (this workspace's own commands apply once you trust the folder)` : slash.error,
+      "error",
+    );
     ctl.setUi((ui) => ({ ...ui, composer: createEditor(text) }));
     return;
   }
@@ -68,11 +85,22 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
   const ui = ctl.ui;
   if (event.kind === "paste") {
     if (event.text.length > MAX_PASTE_CHARS || event.truncated) {
-      ctl.status(`paste refused: ${event.text.length} characters is more than ${MAX_PASTE_CHARS}; attach a file with @path instead`, "error");
+      ctl.status(
+        `paste refused: ${event.text.length} characters is more than ${MAX_PASTE_CHARS}; attach a file with @path instead`,
+        "error",
+      );
       return true;
     }
     // A pasted (dragged-in) image path attaches the image instead of typing its name.
-    if (looksLikeImagePath(event.text) && existsSync(event.text.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1"))) {
+    if (
+      looksLikeImagePath(event.text) &&
+      existsSync(
+        event.text
+          .trim()
+          .replace(/^'(.*)'$/, "$1")
+          .replace(/^"(.*)"$/, "$1"),
+      )
+    ) {
       attachImage(ctl, event.text);
       return true;
     }
@@ -121,7 +149,10 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
       return true;
     }
     case "historySearch":
-      ctl.setUi((u) => ({ ...u, dialog: { kind: "input", purpose: "history", title: "Search history", value: createEditor(), index: 0 } }));
+      ctl.setUi((u) => ({
+        ...u,
+        dialog: { kind: "input", purpose: "history", title: "Search history", value: createEditor(), index: 0 },
+      }));
       return true;
     case "externalEditor": {
       const draft = editorText(ui.composer);

@@ -79,7 +79,11 @@ export interface ControllerDeps {
   /** `/remote`: adds a daemon's session as a task once the daemon answers; resolves to the task's id. */
   addRemote(request: { address: string; tokenFile: string | null; session: string | null }): Promise<string>;
   /** A remote task's file before `turn` and now, as its daemon reads them. */
-  remoteFile(taskId: string, turn: number, path: string): Promise<{ before: string | null | undefined; now: string | null }>;
+  remoteFile(
+    taskId: string,
+    turn: number,
+    path: string,
+  ): Promise<{ before: string | null | undefined; now: string | null }>;
 }
 
 export class Controller {
@@ -117,7 +121,12 @@ export class Controller {
    * taken off when it expires (not left on screen until something else draws).
    */
   status(text: string, level: "info" | "warn" | "error" = "info", ms = 4000, condition?: StatusCondition): void {
-    const message: StatusMessage = { text, level, until: this.deps.now() + ms, ...(condition ? { while: condition } : {}) };
+    const message: StatusMessage = {
+      text,
+      level,
+      until: this.deps.now() + ms,
+      ...(condition ? { while: condition } : {}),
+    };
     this.setUi((ui) => ({ ...ui, status: message }));
     setTimeout(() => this.setUi((ui) => (ui.status === message ? { ...ui, status: null } : ui)), ms).unref?.();
   }
@@ -144,7 +153,14 @@ export class Controller {
   }
 
   handle(event: InputEvent): void {
-    if (event.kind === "key" && (event.key.name === "reply" || event.key.name === "focusin" || event.key.name === "focusout" || event.key.name === "unknown")) return;
+    if (
+      event.kind === "key" &&
+      (event.key.name === "reply" ||
+        event.key.name === "focusin" ||
+        event.key.name === "focusout" ||
+        event.key.name === "unknown")
+    )
+      return;
     if (this.ui.dialog) {
       handleDialogKey(this, event);
       return;
@@ -155,7 +171,8 @@ export class Controller {
     if ((focus === "tasks" || focus === "results") && handleListKey(this, event)) return;
     if (event.kind === "key" && this.handleGlobal(event.key)) return;
     if (focus === "composer" || focus === "browse") {
-      if (focus === "browse" && event.kind === "key" && event.key.text) this.setUi((ui) => ({ ...ui, focus: "composer" }));
+      if (focus === "browse" && event.kind === "key" && event.key.text)
+        this.setUi((ui) => ({ ...ui, focus: "composer" }));
       handleComposerKey(this, event);
     }
   }
@@ -171,9 +188,22 @@ export class Controller {
   /** The approval card's keys for `pending` (the composer's card, or a subagent view's); true when `key` was one. */
   answerApproval(taskId: string, pending: Extract<Block, { kind: "approval" }>, key: Key): boolean {
     const reply = (decision: "once" | "always" | "deny", scope?: "workspace") =>
-      this.send({ type: "approval.reply", taskId, requestId: pending.requestId, decision, ...(scope ? { scope } : {}) });
+      this.send({
+        type: "approval.reply",
+        taskId,
+        requestId: pending.requestId,
+        decision,
+        ...(scope ? { scope } : {}),
+      });
     const back = this.ui.dialog ?? undefined;
-    const action = this.action(key, ["approveOnce", "approveAlwaysWorkspace", "approveAlways", "deny", "denyWithNote", "toggleBlock"]);
+    const action = this.action(key, [
+      "approveOnce",
+      "approveAlwaysWorkspace",
+      "approveAlways",
+      "deny",
+      "denyWithNote",
+      "toggleBlock",
+    ]);
     switch (action) {
       case "approveOnce":
         reply("once");
@@ -183,17 +213,41 @@ export class Controller {
         return true;
       case "approveAlwaysWorkspace":
         // Never offered for a dangerous command: consent to one is kept for this task at most.
-        if (!pending.alwaysWorkspace) this.status("a dangerous command can only be allowed for this task: a (exactly this command) or y (once)", "warn");
+        if (!pending.alwaysWorkspace)
+          this.status(
+            "a dangerous command can only be allowed for this task: a (exactly this command) or y (once)",
+            "warn",
+          );
         else reply("always", "workspace");
         return true;
       case "deny":
         reply("deny");
         return true;
       case "denyWithNote":
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "note", title: "Deny with a note to the model", value: createEditor(), target: pending.requestId, index: 0, ...(back ? { back } : {}) } }));
+        this.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "input",
+            purpose: "note",
+            title: "Deny with a note to the model",
+            value: createEditor(),
+            target: pending.requestId,
+            index: 0,
+            ...(back ? { back } : {}),
+          },
+        }));
         return true;
       case "toggleBlock":
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: pending.title, lines: pending.detail.split("\n"), offset: 0, ...(back ? { back } : {}) } }));
+        this.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "detail",
+            title: pending.title,
+            lines: pending.detail.split("\n"),
+            offset: 0,
+            ...(back ? { back } : {}),
+          },
+        }));
         return true;
       default:
         return false;
@@ -211,7 +265,12 @@ export class Controller {
       const t = list[(start + k) % list.length]!;
       if (t.snapshot.pendingApprovals > 0) {
         this.selectTask(t.id);
-        this.setUi((ui) => ({ ...ui, focus: "composer", resultsOpen: ui.columns >= 120 && ui.resultsOpen, taskListOpen: ui.columns >= 80 && ui.taskListOpen }));
+        this.setUi((ui) => ({
+          ...ui,
+          focus: "composer",
+          resultsOpen: ui.columns >= 120 && ui.resultsOpen,
+          taskListOpen: ui.columns >= 80 && ui.taskListOpen,
+        }));
         return;
       }
     }
@@ -231,7 +290,13 @@ export class Controller {
       this.deps.store.dispatch({ type: "ui.stopping", taskId: task.id });
       const stopping: StatusCondition = { taskId: task.id, state: "stopping" };
       if (force) this.status("killing the running command", "warn", 4000, stopping);
-      else this.status("stopping after this step (Ctrl-C again to kill the running command)", "warn", STOPPING_HINT_MS, stopping);
+      else
+        this.status(
+          "stopping after this step (Ctrl-C again to kill the running command)",
+          "warn",
+          STOPPING_HINT_MS,
+          stopping,
+        );
       return;
     }
     if (!isEmpty(this.ui.composer)) {
@@ -258,12 +323,23 @@ export class Controller {
     if (!this.state.tasks[id]) return;
     this.deps.store.dispatch({ type: "ui.select", taskId: id });
     this.send({ type: "task.open", taskId: id });
-    this.setUi((ui) => ({ ...ui, focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus, search: null, diffPath: null, turnDiff: null }));
+    this.setUi((ui) => ({
+      ...ui,
+      focus: ui.focus === "tasks" && ui.columns < 80 ? "composer" : ui.focus,
+      search: null,
+      diffPath: null,
+      turnDiff: null,
+    }));
   }
 
   newTask(sessionFile?: string, title?: string): void {
     const id = this.deps.newTaskId();
-    this.send({ type: "task.create", taskId: id, ...(sessionFile ? { sessionFile } : {}), ...(title ? { title } : {}) });
+    this.send({
+      type: "task.create",
+      taskId: id,
+      ...(sessionFile ? { sessionFile } : {}),
+      ...(title ? { title } : {}),
+    });
     this.selectTask(id);
     this.setUi((ui) => ({ ...ui, focus: "composer" }));
   }
@@ -276,8 +352,31 @@ export class Controller {
 
   private handleGlobal(key: Key): boolean {
     const action = this.action(key, [
-      "interrupt", "exit", "stop", "palette", "toggleTasks", "toggleResults", "newTask", "nextTask", "nextApproval", "cycleMode", "browse",
-      "scrollUp", "scrollDown", "task1", "task2", "task3", "task4", "task5", "task6", "task7", "task8", "task9", "help", "scrollTop", "scrollBottom",
+      "interrupt",
+      "exit",
+      "stop",
+      "palette",
+      "toggleTasks",
+      "toggleResults",
+      "newTask",
+      "nextTask",
+      "nextApproval",
+      "cycleMode",
+      "browse",
+      "scrollUp",
+      "scrollDown",
+      "task1",
+      "task2",
+      "task3",
+      "task4",
+      "task5",
+      "task6",
+      "task7",
+      "task8",
+      "task9",
+      "help",
+      "scrollTop",
+      "scrollBottom",
     ]);
     if (!action) return false;
     const emptyInput = isEmpty(this.ui.composer);
@@ -316,7 +415,16 @@ export class Controller {
         return true;
       case "toggleTasks":
         this.setUi((ui) => {
-          if (!ui.taskListOpen) return { ...ui, taskListOpen: true, focus: "tasks", taskIndex: Math.max(0, this.visibleTasks().findIndex((t) => t.id === this.state.current)) };
+          if (!ui.taskListOpen)
+            return {
+              ...ui,
+              taskListOpen: true,
+              focus: "tasks",
+              taskIndex: Math.max(
+                0,
+                this.visibleTasks().findIndex((t) => t.id === this.state.current),
+              ),
+            };
           if (ui.focus !== "tasks") return { ...ui, focus: "tasks" };
           return { ...ui, taskListOpen: false, focus: "composer" };
         });
@@ -324,7 +432,11 @@ export class Controller {
       case "toggleResults":
         // The same rule as Ctrl-T: hidden or unfocused, show and focus it; focused, hide it
         // (Esc gives the focus back and leaves a side pane shown).
-        this.setUi((ui) => (ui.resultsOpen && ui.focus === "results" ? { ...ui, resultsOpen: false, focus: "composer" } : { ...ui, resultsOpen: true, focus: "results" }));
+        this.setUi((ui) =>
+          ui.resultsOpen && ui.focus === "results"
+            ? { ...ui, resultsOpen: false, focus: "composer" }
+            : { ...ui, resultsOpen: true, focus: "results" },
+        );
         return true;
       case "newTask":
         this.newTask();
@@ -372,7 +484,12 @@ export class Controller {
     const id = this.state.current;
     const blocks = this.currentBlocks();
     if (!id || blocks.length === 0) return;
-    this.setUi((ui) => ({ ...ui, focus: "browse", cursor: { ...ui.cursor, [id]: ui.cursor[id] ?? blocks.length - 1 }, codeIndex: 0 }));
+    this.setUi((ui) => ({
+      ...ui,
+      focus: "browse",
+      cursor: { ...ui.cursor, [id]: ui.cursor[id] ?? blocks.length - 1 },
+      codeIndex: 0,
+    }));
   }
 
   /** Measures what is on screen from the state (controller/settle.ts); set once when the UI is wired. */
@@ -437,7 +554,14 @@ export class Controller {
       this.status("images go with a new turn: wait for this one to end (or Tab to queue without them)", "warn");
       return;
     }
-    this.send({ type: "user.submit", taskId: task.id, text, mode: steer ? "steer" : "turn", ...(images.length ? { images } : {}), ...(opts.model && !steer ? { model: opts.model } : {}) });
+    this.send({
+      type: "user.submit",
+      taskId: task.id,
+      text,
+      mode: steer ? "steer" : "turn",
+      ...(images.length ? { images } : {}),
+      ...(opts.model && !steer ? { model: opts.model } : {}),
+    });
     if (images.length) this.setUi((ui) => ({ ...ui, attachments: [] }));
     this.scrollTo("bottom");
   }

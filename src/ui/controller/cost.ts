@@ -20,7 +20,11 @@ export function formatUsd(usd: number): string {
 /** What /cost shows for a task. */
 export function costLines(snapshot: TaskSnapshot): string[] {
   const u = snapshot.usage;
-  const cost = u.unpriced ? (u.costUsd ? `unknown (${formatUsd(u.costUsd)} for the priced requests)` : "unknown (no price for this model; set it in config \"models\")") : formatUsd(u.costUsd ?? 0);
+  const cost = u.unpriced
+    ? u.costUsd
+      ? `unknown (${formatUsd(u.costUsd)} for the priced requests)`
+      : 'unknown (no price for this model; set it in config "models")'
+    : formatUsd(u.costUsd ?? 0);
   const lines = [
     `model          ${snapshot.model}`,
     `input tokens   ${n(u.prompt)}`,
@@ -31,7 +35,8 @@ export function costLines(snapshot: TaskSnapshot): string[] {
     `cost           ${cost}`,
   ];
   const ctx = contextLabel(snapshot);
-  if (ctx && snapshot.context) lines.push(`context        ${n(snapshot.context.used)} of ${n(snapshot.context.window)} tokens (${ctx.slice(4)})`);
+  if (ctx && snapshot.context)
+    lines.push(`context        ${n(snapshot.context.used)} of ${n(snapshot.context.window)} tokens (${ctx.slice(4)})`);
   lines.push("", "Subagents' requests are included; list prices, before any discount.");
   return lines;
 }

@@ -35,9 +35,22 @@ export function paletteItems(ctl: Controller): PaletteItem[] {
   }));
   // A custom command goes into the input, where its arguments are typed.
   for (const c of customCommands(ctl)) {
-    items.push({ label: c.name, hint: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description}`, run: (x) => x.setUi((ui) => ({ ...ui, dialog: null, focus: "composer", composer: createEditor(`${c.name} `) })) });
+    items.push({
+      label: c.name,
+      hint: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description}`,
+      run: (x) => x.setUi((ui) => ({ ...ui, dialog: null, focus: "composer", composer: createEditor(`${c.name} `) })),
+    });
   }
-  const global: Action[] = ["newTask", "toggleTasks", "toggleResults", "cycleMode", "nextApproval", "browse", "nextTask", "externalEditor"];
+  const global: Action[] = [
+    "newTask",
+    "toggleTasks",
+    "toggleResults",
+    "cycleMode",
+    "nextApproval",
+    "browse",
+    "nextTask",
+    "externalEditor",
+  ];
   for (const name of global) {
     const keys = ctl.deps.keymap[name].map(formatKeySpec).join(", ");
     items.push({
@@ -46,7 +59,11 @@ export function paletteItems(ctl: Controller): PaletteItem[] {
       run: (x) => {
         x.setUi((ui) => ({ ...ui, dialog: null }));
         const spec = x.deps.keymap[name][0];
-        if (spec) x.handle({ kind: "key", key: { name: spec.name, ctrl: spec.ctrl, alt: spec.alt, shift: spec.shift, sequence: "" } });
+        if (spec)
+          x.handle({
+            kind: "key",
+            key: { name: spec.name, ctrl: spec.ctrl, alt: spec.alt, shift: spec.shift, sequence: "" },
+          });
       },
     });
   }
@@ -60,7 +77,8 @@ export function filterPalette(items: PaletteItem[], query: string): PaletteItem[
 }
 
 /** Closes the dialog, back to the one it was opened from (if any). */
-const close = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: (ui.dialog && "back" in ui.dialog ? ui.dialog.back : undefined) ?? null }));
+const close = (ctl: Controller) =>
+  ctl.setUi((ui) => ({ ...ui, dialog: (ui.dialog && "back" in ui.dialog ? ui.dialog.back : undefined) ?? null }));
 const setDialog = (ctl: Controller, dialog: Dialog) => ctl.setUi((ui) => ({ ...ui, dialog }));
 
 /** Shared one-line text editing for dialogs; true when the key edited the text. */
@@ -79,7 +97,14 @@ function confirmInput(ctl: Controller, dialog: Extract<Dialog, { kind: "input" }
       if (text) ctl.send({ type: "task.update", taskId: dialog.target ?? taskId, title: text });
       return;
     case "note":
-      if (dialog.target) ctl.send({ type: "approval.reply", taskId, requestId: dialog.target, decision: "deny", ...(text ? { note: text } : {}) });
+      if (dialog.target)
+        ctl.send({
+          type: "approval.reply",
+          taskId,
+          requestId: dialog.target,
+          decision: "deny",
+          ...(text ? { note: text } : {}),
+        });
       return;
     case "filter":
       ctl.setUi((ui) => ({ ...ui, taskFilter: text, taskIndex: 0 }));
@@ -93,7 +118,11 @@ function confirmInput(ctl: Controller, dialog: Extract<Dialog, { kind: "input" }
       const id = ctl.state.current;
       const cursor = id ? (ctl.ui.cursor[id] ?? 0) : 0;
       const first = matches.findIndex((m) => m >= cursor);
-      ctl.setUi((ui) => ({ ...ui, focus: "browse", search: { query: text, matches, index: (first === -1 ? 0 : first) - 1 } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        focus: "browse",
+        search: { query: text, matches, index: (first === -1 ? 0 : first) - 1 },
+      }));
       gotoMatch(ctl, 1);
       return;
     }
@@ -126,7 +155,10 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
     close(ctl);
     return;
   }
-  if (event.kind === "key" && (isKey(event.key, "escape") || (ctl.is("interrupt", event.key) && dialog.kind === "input"))) {
+  if (
+    event.kind === "key" &&
+    (isKey(event.key, "escape") || (ctl.is("interrupt", event.key) && dialog.kind === "input"))
+  ) {
     close(ctl);
     return;
   }
@@ -181,7 +213,8 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
       const i = Math.min(dialog.index, items.length - 1);
       const key = event.key;
       const update = (next: typeof items) => ctl.send({ type: "queue.update", taskId: task.id, items: next });
-      if (isKey(key, "up") || isKey(key, "down")) setDialog(ctl, { ...dialog, index: Math.max(0, Math.min(items.length - 1, i + (key.name === "up" ? -1 : 1))) });
+      if (isKey(key, "up") || isKey(key, "down"))
+        setDialog(ctl, { ...dialog, index: Math.max(0, Math.min(items.length - 1, i + (key.name === "up" ? -1 : 1))) });
       else if ((key.shift && (key.name === "up" || key.name === "down")) || key.text === "K" || key.text === "J") {
         const j = key.name === "up" || key.text === "K" ? i - 1 : i + 1;
         if (j < 0 || j >= items.length) return;
@@ -194,7 +227,8 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
         update(items.filter((_, k) => k !== i));
         ctl.setUi((ui) => ({ ...ui, dialog: null, composer: createEditor(items[i]!.text), focus: "composer" }));
         ctl.status("edit it, then Enter to steer or Tab to queue");
-      } else if (isKey(key, "m")) update(items.map((it, k) => (k === i ? { ...it, mode: it.mode === "steer" ? "queue" : "steer" } : it)));
+      } else if (isKey(key, "m"))
+        update(items.map((it, k) => (k === i ? { ...it, mode: it.mode === "steer" ? "queue" : "steer" } : it)));
       return;
     }
     case "permissions": {
@@ -202,15 +236,28 @@ export function handleDialogKey(ctl: Controller, event: InputEvent): void {
       const task = ctl.currentTask();
       const rules = task?.snapshot.rules ?? [];
       const i = Math.min(dialog.index, Math.max(0, rules.length - 1));
-      if (isKey(event.key, "up") || isKey(event.key, "down")) setDialog(ctl, { ...dialog, index: Math.max(0, Math.min(rules.length - 1, i + (event.key.name === "up" ? -1 : 1))) });
-      else if ((isKey(event.key, "x") || isKey(event.key, "delete")) && task && rules[i]) ctl.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
+      if (isKey(event.key, "up") || isKey(event.key, "down"))
+        setDialog(ctl, {
+          ...dialog,
+          index: Math.max(0, Math.min(rules.length - 1, i + (event.key.name === "up" ? -1 : 1))),
+        });
+      else if ((isKey(event.key, "x") || isKey(event.key, "delete")) && task && rules[i])
+        ctl.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
       return;
     }
     case "input": {
       if (event.kind === "key" && isKey(event.key, "enter")) return confirmInput(ctl, dialog);
-      if (dialog.purpose === "history" && event.kind === "key" && (isKey(event.key, "up") || isKey(event.key, "down"))) {
+      if (
+        dialog.purpose === "history" &&
+        event.kind === "key" &&
+        (isKey(event.key, "up") || isKey(event.key, "down"))
+      ) {
         const n = ctl.deps.history.search(editorText(dialog.value)).length;
-        if (n) setDialog(ctl, { ...dialog, index: Math.max(0, Math.min(n - 1, dialog.index + (event.key.name === "up" ? -1 : 1))) });
+        if (n)
+          setDialog(ctl, {
+            ...dialog,
+            index: Math.max(0, Math.min(n - 1, dialog.index + (event.key.name === "up" ? -1 : 1))),
+          });
         return;
       }
       editLine(ctl, dialog, event);

@@ -8,7 +8,11 @@ import type { Controller } from "./controller.js";
 /** The field after `event`, or null when the key is not one that edits text. */
 export function editField(ctl: Controller, value: EditorState, event: InputEvent): EditorState | null {
   if (event.kind === "paste") return insertText(value, event.text.replace(/\r?\n/g, " "));
-  const edit = findAction(ctl.deps.editorKeys, event.key, editorActions.filter((a) => a !== "newline" && a !== "up" && a !== "down"));
+  const edit = findAction(
+    ctl.deps.editorKeys,
+    event.key,
+    editorActions.filter((a) => a !== "newline" && a !== "up" && a !== "down"),
+  );
   if (edit) return applyEditorAction(value, edit);
   if (event.key.text !== undefined) return insertText(value, event.key.text);
   return null;

@@ -12,7 +12,10 @@ export const INIT_PROMPT = [
 ].join("\n");
 
 export function reviewPrompt(diff: string, focus: string | null): string {
-  const cut = diff.length > REVIEW_DIFF_MAX_CHARS ? `${diff.slice(0, REVIEW_DIFF_MAX_CHARS)}\n[... the diff goes on; use git_diff with a path to read the rest]` : diff;
+  const cut =
+    diff.length > REVIEW_DIFF_MAX_CHARS
+      ? `${diff.slice(0, REVIEW_DIFF_MAX_CHARS)}\n[... the diff goes on; use git_diff with a path to read the rest]`
+      : diff;
   return [
     "Review the uncommitted change in this repository (the working tree against HEAD, below).",
     "Look for bugs, missed cases, security problems, unclear or dead code, and missing tests; read the surrounding code where the diff alone does not tell. Do not change any file.",

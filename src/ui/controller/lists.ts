@@ -22,7 +22,12 @@ export function handleListKey(ctl: Controller, event: InputEvent): boolean {
   if (ctl.is("stop", event.key)) {
     // Back to the input, never "stop the turn": Esc on the subagent board must not stop the task
     // and all its children. A pane drawn over the transcript gets out of the way.
-    ctl.setUi((ui) => ({ ...ui, focus: "composer", resultsOpen: ui.resultsOpen && (ui.focus !== "results" || ui.columns >= 120), taskListOpen: ui.taskListOpen && (ui.focus !== "tasks" || ui.columns >= 80) }));
+    ctl.setUi((ui) => ({
+      ...ui,
+      focus: "composer",
+      resultsOpen: ui.resultsOpen && (ui.focus !== "results" || ui.columns >= 120),
+      taskListOpen: ui.taskListOpen && (ui.focus !== "tasks" || ui.columns >= 80),
+    }));
     return true;
   }
   return ctl.ui.focus === "tasks" ? taskListKey(ctl, event) : resultsKey(ctl, event);
@@ -32,7 +37,17 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
   const tasks = ctl.visibleTasks();
   const index = Math.min(ctl.ui.taskIndex, Math.max(0, tasks.length - 1));
   const task = tasks[index];
-  const action = ctl.action(event.key, ["listUp", "listDown", "listSelect", "listRename", "listPin", "listDelete", "listFilter", "listExport", "listExportJson"]);
+  const action = ctl.action(event.key, [
+    "listUp",
+    "listDown",
+    "listSelect",
+    "listRename",
+    "listPin",
+    "listDelete",
+    "listFilter",
+    "listExport",
+    "listExportJson",
+  ]);
   switch (action) {
     case "listUp":
     case "listDown": {
@@ -45,20 +60,50 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
       ctl.setUi((ui) => ({ ...ui, focus: "composer", taskListOpen: ui.columns >= 80 ? ui.taskListOpen : false }));
       return true;
     case "listRename":
-      if (task) ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "rename", title: "Rename task", value: createEditor(task.snapshot.title), target: task.id, index: 0 } }));
+      if (task)
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "input",
+            purpose: "rename",
+            title: "Rename task",
+            value: createEditor(task.snapshot.title),
+            target: task.id,
+            index: 0,
+          },
+        }));
       return true;
     case "listPin":
       if (task) ctl.send({ type: "task.update", taskId: task.id, pinned: !task.snapshot.pinned });
       return true;
     case "listDelete":
-      if (task) ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", title: `Delete task "${task.snapshot.title}" and its session? (y/n)`, action: "delete", target: task.id } }));
+      if (task)
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "confirm",
+            title: `Delete task "${task.snapshot.title}" and its session? (y/n)`,
+            action: "delete",
+            target: task.id,
+          },
+        }));
       return true;
     case "listFilter":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "filter", title: "Filter tasks", value: createEditor(ui.taskFilter), index: 0 } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: {
+          kind: "input",
+          purpose: "filter",
+          title: "Filter tasks",
+          value: createEditor(ui.taskFilter),
+          index: 0,
+        },
+      }));
       return true;
     case "listExport":
     case "listExportJson":
-      if (task) ctl.send({ type: "task.export", taskId: task.id, format: action === "listExport" ? "markdown" : "json" });
+      if (task)
+        ctl.send({ type: "task.export", taskId: task.id, format: action === "listExport" ? "markdown" : "json" });
       return true;
     default:
       return false;
@@ -68,7 +113,17 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
 function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>): boolean {
   const ui = ctl.ui;
   const measure = ctl.results;
-  const action = ctl.action(event.key, ["nextTab", "prevTab", "listUp", "listDown", "listSelect", "listPick", "agentStop", "nextHunk", "prevHunk"]);
+  const action = ctl.action(event.key, [
+    "nextTab",
+    "prevTab",
+    "listUp",
+    "listDown",
+    "listSelect",
+    "listPick",
+    "agentStop",
+    "nextHunk",
+    "prevHunk",
+  ]);
   if (action && ui.resultsTab === "agents" && agentsTabKey(ctl, action, event.key)) return true;
   switch (action) {
     case "nextTab":

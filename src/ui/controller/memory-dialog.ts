@@ -26,7 +26,14 @@ function update(ctl: Controller, change: (d: MemoryDialog) => MemoryDialog): voi
 }
 
 export function openMemory(ctl: Controller): void {
-  const dialog: MemoryDialog = { kind: "memory", query: createEditor(), filtering: false, index: 0, entries: null, seq: 0 };
+  const dialog: MemoryDialog = {
+    kind: "memory",
+    query: createEditor(),
+    filtering: false,
+    index: 0,
+    entries: null,
+    seq: 0,
+  };
   ctl.setUi((ui) => ({ ...ui, dialog, focus: "composer" }));
   if (ctl.deps.memory.enabled) reload(ctl);
 }
@@ -55,9 +62,15 @@ function reload(ctl: Controller, opts: { select?: string; delay?: number } = {})
         update(ctl, (x) => {
           if (x.seq !== seq) return x;
           const at = keep === undefined ? -1 : entries.findIndex((e) => e.id === keep);
-          return { ...x, entries, error: undefined, index: at >= 0 ? at : Math.min(x.index, Math.max(0, entries.length - 1)) };
+          return {
+            ...x,
+            entries,
+            error: undefined,
+            index: at >= 0 ? at : Math.min(x.index, Math.max(0, entries.length - 1)),
+          };
         }),
-      (error: unknown) => update(ctl, (x) => (x.seq === seq ? { ...x, entries: x.entries ?? [], error: (error as Error).message } : x)),
+      (error: unknown) =>
+        update(ctl, (x) => (x.seq === seq ? { ...x, entries: x.entries ?? [], error: (error as Error).message } : x)),
     );
   };
   if (opts.delay) timers.set(ctl, setTimeout(run, opts.delay));
@@ -65,7 +78,12 @@ function reload(ctl: Controller, opts: { select?: string; delay?: number } = {})
 }
 
 /** Runs a change to the store, then shows the list as it is now; a failure goes to the status line. */
-function change(ctl: Controller, work: Promise<unknown>, done: string, select?: (result: unknown) => string | undefined): void {
+function change(
+  ctl: Controller,
+  work: Promise<unknown>,
+  done: string,
+  select?: (result: unknown) => string | undefined,
+): void {
   work.then(
     (result) => {
       ctl.status(done);
@@ -92,7 +110,12 @@ export function memoryAdded(ctl: Controller, text: string): void {
   const kind = newKind(ctl);
   // The filter would hide the new entry: the whole list shows, with it selected.
   update(ctl, (x) => ({ ...x, query: createEditor(), filtering: false }));
-  change(ctl, ctl.deps.memory.save(kind, text), `saved as a ${kind} (k changes the kind)`, (row) => (row as MemoryRow).id);
+  change(
+    ctl,
+    ctl.deps.memory.save(kind, text),
+    `saved as a ${kind} (k changes the kind)`,
+    (row) => (row as MemoryRow).id,
+  );
 }
 
 /** Deletion after its y/n confirmation. */
@@ -112,7 +135,13 @@ const close = (ctl: Controller) => {
 };
 
 function filterKey(ctl: Controller, d: MemoryDialog, event: InputEvent): void {
-  if (event.kind === "key" && (isKey(event.key, "escape") || isKey(event.key, "enter") || isKey(event.key, "down") || (isKey(event.key, "backspace") && editorText(d.query) === ""))) {
+  if (
+    event.kind === "key" &&
+    (isKey(event.key, "escape") ||
+      isKey(event.key, "enter") ||
+      isKey(event.key, "down") ||
+      (isKey(event.key, "backspace") && editorText(d.query) === ""))
+  ) {
     update(ctl, (x) => ({ ...x, filtering: false }));
     return;
   }
@@ -139,7 +168,19 @@ export function handleMemoryKey(ctl: Controller, d: MemoryDialog, event: InputEv
       update(ctl, (x) => ({ ...x, filtering: true }));
       return;
     case "memoryEdit":
-      if (entry) ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "memoryEdit", title: `Edit this ${entry.kind}`, value: createEditor(entry.text), target: entry.id, index: 0, back } }));
+      if (entry)
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "input",
+            purpose: "memoryEdit",
+            title: `Edit this ${entry.kind}`,
+            value: createEditor(entry.text),
+            target: entry.id,
+            index: 0,
+            back,
+          },
+        }));
       return;
     case "memoryKind": {
       if (!entry) return;
@@ -151,11 +192,30 @@ export function handleMemoryKey(ctl: Controller, d: MemoryDialog, event: InputEv
     case "memoryDelete":
       if (entry) {
         const text = entry.text.length > 60 ? `${entry.text.slice(0, 59)}…` : entry.text;
-        ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", title: `Delete this ${entry.kind}: "${text}"? (y/n)`, action: "forgetMemory", target: entry.id, back } }));
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "confirm",
+            title: `Delete this ${entry.kind}: "${text}"? (y/n)`,
+            action: "forgetMemory",
+            target: entry.id,
+            back,
+          },
+        }));
       }
       return;
     case "memoryNew":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "memoryNew", title: `New memory (saved as a ${newKind(ctl)}; then k in the list changes its kind)`, value: createEditor(), index: 0, back } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: {
+          kind: "input",
+          purpose: "memoryNew",
+          title: `New memory (saved as a ${newKind(ctl)}; then k in the list changes its kind)`,
+          value: createEditor(),
+          index: 0,
+          back,
+        },
+      }));
       return;
     default:
       return;

@@ -38,8 +38,10 @@ function rewind(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat
   ctl.deps.store.dispatch({ type: "ui.reloading", taskId: d.taskId });
   ctl.send({ type: "session.rewind", taskId: d.taskId, turn, what });
   // A diff of a turn the conversation drops would show a checkpoint the engine forgets.
-  if (what !== "files") ctl.setUi((ui) => (ui.turnDiff?.taskId === d.taskId && ui.turnDiff.turn >= turn ? { ...ui, turnDiff: null } : ui));
-  const label = what === "files" ? "files" : what === "conversation" ? "the conversation" : "files and the conversation";
+  if (what !== "files")
+    ctl.setUi((ui) => (ui.turnDiff?.taskId === d.taskId && ui.turnDiff.turn >= turn ? { ...ui, turnDiff: null } : ui));
+  const label =
+    what === "files" ? "files" : what === "conversation" ? "the conversation" : "files and the conversation";
   ctl.status(`rewinding ${label} to before turn ${turn}…`, "info", 60_000, { taskId: d.taskId, state: "reloading" });
 }
 
@@ -53,11 +55,23 @@ export function handleRewindKey(ctl: Controller, d: RewindDialog, event: InputEv
     const pick = d.pick;
     if (isKey(key, "escape")) return update(ctl, (x) => ({ ...x, pick: null }));
     const chosen = ctl.action(key, ["rewindFiles", "rewindConversation", "rewindBoth"]);
-    if (chosen) return rewind(ctl, d, pick.turn, chosen === "rewindFiles" ? "files" : chosen === "rewindConversation" ? "conversation" : "both");
+    if (chosen)
+      return rewind(
+        ctl,
+        d,
+        pick.turn,
+        chosen === "rewindFiles" ? "files" : chosen === "rewindConversation" ? "conversation" : "both",
+      );
     if (isKey(key, "enter")) return rewind(ctl, d, pick.turn, pick.what);
-    const step = move === "listUp" || isKey(key, "left") ? -1 : move === "listDown" || isKey(key, "right") || isKey(key, "tab") ? 1 : 0;
+    const step =
+      move === "listUp" || isKey(key, "left")
+        ? -1
+        : move === "listDown" || isKey(key, "right") || isKey(key, "tab")
+          ? 1
+          : 0;
     if (step) {
-      const next = rewindChoices[(rewindChoices.indexOf(pick.what) + step + rewindChoices.length) % rewindChoices.length]!;
+      const next =
+        rewindChoices[(rewindChoices.indexOf(pick.what) + step + rewindChoices.length) % rewindChoices.length]!;
       update(ctl, (x) => ({ ...x, pick: { turn: pick.turn, what: next } }));
     }
     return;
@@ -65,7 +79,20 @@ export function handleRewindKey(ctl: Controller, d: RewindDialog, event: InputEv
   if (isKey(key, "escape")) return close(ctl);
   if (rows.length === 0) return;
   const index = Math.min(d.index, rows.length - 1);
-  const delta = move === "listUp" ? -1 : move === "listDown" ? 1 : isKey(key, "pageup") ? -PAGE : isKey(key, "pagedown") ? PAGE : isKey(key, "home") ? -rows.length : isKey(key, "end") ? rows.length : 0;
+  const delta =
+    move === "listUp"
+      ? -1
+      : move === "listDown"
+        ? 1
+        : isKey(key, "pageup")
+          ? -PAGE
+          : isKey(key, "pagedown")
+            ? PAGE
+            : isKey(key, "home")
+              ? -rows.length
+              : isKey(key, "end")
+                ? rows.length
+                : 0;
   if (delta) return update(ctl, (x) => ({ ...x, index: Math.max(0, Math.min(rows.length - 1, index + delta)) }));
   if (isKey(key, "enter")) {
     const row = rows[index]!;
@@ -84,7 +111,9 @@ function confirmRevert(ctl: Controller, taskId: string, turn: number, path: stri
 export function revertConfirmed(ctl: Controller, dialog: Extract<Dialog, { kind: "confirm" }>): void {
   if (!dialog.taskId || dialog.turn === undefined) return;
   ctl.send({ type: "file.revert", taskId: dialog.taskId, turn: dialog.turn, path: dialog.target });
-  ctl.status(`reverting ${displayPath(dialog.target, ctl.state.transcripts[dialog.taskId]?.workspace ?? null)} to before turn ${dialog.turn}…`);
+  ctl.status(
+    `reverting ${displayPath(dialog.target, ctl.state.transcripts[dialog.taskId]?.workspace ?? null)} to before turn ${dialog.turn}…`,
+  );
 }
 
 /** Shows a file's diff since before `turn`; its earlier content comes from the checkpoint store. */
@@ -92,17 +121,32 @@ function openTurnDiff(ctl: Controller, taskId: string, turn: number, change: Fil
   if (ctl.state.tasks[taskId]?.snapshot.location === "remote") return openRemoteTurnDiff(ctl, taskId, turn, change);
   const sessionId = ctl.state.transcripts[taskId]?.sessionId ?? null;
   const load = change.before === "kept" && sessionId !== null;
-  const diff: TurnDiff = { taskId, turn, path: change.path, before: change.before === "absent" ? null : undefined, loading: load, offset: 0 };
+  const diff: TurnDiff = {
+    taskId,
+    turn,
+    path: change.path,
+    before: change.before === "absent" ? null : undefined,
+    loading: load,
+    offset: 0,
+  };
   ctl.setUi((ui) => ({ ...ui, turnDiff: diff, diffHunk: 0 }));
   if (!load) return;
   const done = (before: string | null | undefined) =>
-    ctl.setUi((ui) => (ui.turnDiff?.taskId === taskId && ui.turnDiff.turn === turn && ui.turnDiff.path === change.path ? { ...ui, turnDiff: { ...ui.turnDiff, before, loading: false } } : ui));
+    ctl.setUi((ui) =>
+      ui.turnDiff?.taskId === taskId && ui.turnDiff.turn === turn && ui.turnDiff.path === change.path
+        ? { ...ui, turnDiff: { ...ui.turnDiff, before, loading: false } }
+        : ui,
+    );
   ctl.deps.checkpoints.contentBefore(sessionId, turn, change.path).then(done, () => done(undefined));
 }
 
 /** The same for a remote task: the daemon reads the file and its checkpoint. */
 function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, change: FileChange): void {
-  ctl.setUi((ui) => ({ ...ui, turnDiff: { taskId, turn, path: change.path, before: undefined, loading: true, offset: 0 }, diffHunk: 0 }));
+  ctl.setUi((ui) => ({
+    ...ui,
+    turnDiff: { taskId, turn, path: change.path, before: undefined, loading: true, offset: 0 },
+    diffHunk: 0,
+  }));
   const done = (got: { before: string | null | undefined; now: string | null } | null) =>
     ctl.setUi((ui) =>
       ui.turnDiff?.taskId === taskId && ui.turnDiff.turn === turn && ui.turnDiff.path === change.path
@@ -111,7 +155,10 @@ function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, chang
     );
   ctl.deps.remoteFile(taskId, turn, change.path).then(done, (error: unknown) => {
     done(null);
-    ctl.status(`the daemon did not send ${displayPath(change.path, ctl.state.transcripts[taskId]?.workspace ?? null)}: ${(error as Error).message}`, "error");
+    ctl.status(
+      `the daemon did not send ${displayPath(change.path, ctl.state.transcripts[taskId]?.workspace ?? null)}: ${(error as Error).message}`,
+      "error",
+    );
   });
 }
 
@@ -129,8 +176,19 @@ export function turnsTabKey(ctl: Controller, key: Key): boolean {
     const m = ctl.results;
     const page = Math.max(1, (m?.height ?? 10) - 1);
     const last = Math.max(0, (m?.lines ?? 0) - (m?.height ?? 0));
-    const scrollTo = (offset: number) => ctl.setUi((u) => (u.turnDiff ? { ...u, turnDiff: { ...u.turnDiff, offset: Math.max(0, Math.min(last, offset)) } } : u));
-    const action = ctl.action(key, ["listUp", "listDown", "scrollUp", "scrollDown", "nextHunk", "prevHunk", "revertFile"]);
+    const scrollTo = (offset: number) =>
+      ctl.setUi((u) =>
+        u.turnDiff ? { ...u, turnDiff: { ...u.turnDiff, offset: Math.max(0, Math.min(last, offset)) } } : u,
+      );
+    const action = ctl.action(key, [
+      "listUp",
+      "listDown",
+      "scrollUp",
+      "scrollDown",
+      "nextHunk",
+      "prevHunk",
+      "revertFile",
+    ]);
     switch (action) {
       case "listUp":
       case "listDown":
@@ -145,7 +203,11 @@ export function turnsTabKey(ctl: Controller, key: Key): boolean {
         const starts = m?.hunkStarts ?? [];
         if (starts.length === 0) return true;
         const next = (ui.diffHunk + (action === "nextHunk" ? 1 : starts.length - 1)) % starts.length;
-        ctl.setUi((u) => (u.turnDiff ? { ...u, diffHunk: next, turnDiff: { ...u.turnDiff, offset: Math.max(0, Math.min(last, starts[next]!)) } } : u));
+        ctl.setUi((u) =>
+          u.turnDiff
+            ? { ...u, diffHunk: next, turnDiff: { ...u.turnDiff, offset: Math.max(0, Math.min(last, starts[next]!)) } }
+            : u,
+        );
         ctl.status(`hunk ${next + 1} of ${starts.length}`);
         return true;
       }
@@ -165,7 +227,8 @@ export function turnsTabKey(ctl: Controller, key: Key): boolean {
       return true;
     case "revertFile":
       if (row?.kind === "file") confirmRevert(ctl, taskId, row.row.turn, row.change.path);
-      else if (row) ctl.status("u reverts one file: select one of the turn's files (Enter on the turn rewinds all of it)");
+      else if (row)
+        ctl.status("u reverts one file: select one of the turn's files (Enter on the turn rewinds all of it)");
       return true;
     default:
       return false;

@@ -26,7 +26,10 @@ export function copyText(ctl: Controller, text: string, what: string): void {
 
 /** Adds an image to the next message; the engine checks and shrinks it when the message is sent. */
 export function attachImage(ctl: Controller, path: string): void {
-  const clean = path.trim().replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1");
+  const clean = path
+    .trim()
+    .replace(/^'(.*)'$/, "$1")
+    .replace(/^"(.*)"$/, "$1");
   if (ctl.ui.attachments.length >= 4) {
     ctl.status("at most 4 images per message", "error");
     return;
@@ -37,10 +40,18 @@ export function attachImage(ctl: Controller, path: string): void {
 
 /** What /mcp shows: one block per server. */
 export function mcpLines(servers: McpServers): string[] {
-  if (servers.length === 0) return ["No MCP servers are configured.", "", "Add them to ~/.nanohermes/config.json as \"mcpServers\" (the Claude Desktop format),", "or pass --mcp FILE."];
+  if (servers.length === 0)
+    return [
+      "No MCP servers are configured.",
+      "",
+      'Add them to ~/.nanohermes/config.json as "mcpServers" (the Claude Desktop format),',
+      "or pass --mcp FILE.",
+    ];
   const lines: string[] = [];
   for (const s of servers) {
-    lines.push(`${s.name}  ${s.state}  ${s.transport}  ${s.tools} tool${s.tools === 1 ? "" : "s"}${s.restarts ? `  restarted ${s.restarts}x` : ""}`);
+    lines.push(
+      `${s.name}  ${s.state}  ${s.transport}  ${s.tools} tool${s.tools === 1 ? "" : "s"}${s.restarts ? `  restarted ${s.restarts}x` : ""}`,
+    );
     if (s.error) lines.push(`  ${s.error}`);
     if (s.logFile) lines.push(`  log: ${s.logFile}`);
   }
@@ -50,7 +61,13 @@ export function mcpLines(servers: McpServers): string[] {
 
 /** What /skills shows. */
 export function skillLines(skills: { name: string; description: string; file: string }[]): string[] {
-  if (skills.length === 0) return ["No skills found.", "", "A skill is a folder with a SKILL.md in .nanohermes/skills/ or .agents/skills/", "(in the workspace or your home folder)."];
+  if (skills.length === 0)
+    return [
+      "No skills found.",
+      "",
+      "A skill is a folder with a SKILL.md in .nanohermes/skills/ or .agents/skills/",
+      "(in the workspace or your home folder).",
+    ];
   return skills.flatMap((s) => [`${s.name}: ${s.description}`, `  ${s.file}`]);
 }
 
@@ -80,11 +97,13 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       }
       return;
     case "mode":
-      if (!slash.mode) ctl.status(`mode: ${task?.snapshot.mode ?? "?"} (default, accept-edits, plan, goal, debug; Shift-Tab cycles)`);
+      if (!slash.mode)
+        ctl.status(`mode: ${task?.snapshot.mode ?? "?"} (default, accept-edits, plan, goal, debug; Shift-Tab cycles)`);
       else ctl.send({ type: "config.update", taskId, mode: slash.mode });
       return;
     case "policy":
-      if (!slash.policy) ctl.status(`approval policy: ${task?.snapshot.approval ?? "?"} (never, on-request, untrusted)`);
+      if (!slash.policy)
+        ctl.status(`approval policy: ${task?.snapshot.approval ?? "?"} (never, on-request, untrusted)`);
       else ctl.send({ type: "config.update", taskId, approval: slash.policy });
       return;
     case "cost":
@@ -128,13 +147,25 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
     case "theme": {
       const names = ctl.deps.themes();
       if (!slash.name) ctl.status(`theme: ${ctl.ui.theme} (available: ${names.join(", ")})`);
-      else if (!names.includes(slash.name)) ctl.status(`no theme "${slash.name}"; available: ${names.join(", ")}`, "error");
+      else if (!names.includes(slash.name))
+        ctl.status(`no theme "${slash.name}"; available: ${names.join(", ")}`, "error");
       else ctl.setUi((ui) => ({ ...ui, theme: slash.name! }));
       return;
     }
     case "rename":
       if (slash.title) ctl.send({ type: "task.update", taskId, title: slash.title });
-      else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "input", purpose: "rename", title: "Rename task", value: createEditor(task?.snapshot.title ?? ""), target: taskId, index: 0 } }));
+      else
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: {
+            kind: "input",
+            purpose: "rename",
+            title: "Rename task",
+            value: createEditor(task?.snapshot.title ?? ""),
+            target: taskId,
+            index: 0,
+          },
+        }));
       return;
     case "permissions":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "permissions", index: 0 } }));
@@ -143,7 +174,15 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       ctl.send({ type: "task.update", taskId, pinned: !(task?.snapshot.pinned ?? false) });
       return;
     case "delete":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", title: `Delete task "${task?.snapshot.title ?? ""}" and its session? (y/n)`, action: "delete", target: taskId } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: {
+          kind: "confirm",
+          title: `Delete task "${task?.snapshot.title ?? ""}" and its session? (y/n)`,
+          action: "delete",
+          target: taskId,
+        },
+      }));
       return;
     case "help":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
@@ -155,7 +194,11 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       if (slash.restart !== null) {
         ctl.send({ type: "mcp.restart", taskId, ...(slash.restart === true ? {} : { server: slash.restart }) });
         ctl.status(`reconnecting ${slash.restart === true ? "every MCP server" : slash.restart}`);
-      } else ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "MCP servers", lines: mcpLines(ctl.state.mcp), offset: 0 } }));
+      } else
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: { kind: "detail", title: "MCP servers", lines: mcpLines(ctl.state.mcp), offset: 0 },
+        }));
       return;
     case "remote":
       ctl.status(`connecting to ${slash.address}…`, "info", 15_000);
@@ -169,7 +212,10 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       );
       return;
     case "skills":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Skills", lines: skillLines(ctl.deps.skills()), offset: 0 } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: { kind: "detail", title: "Skills", lines: skillLines(ctl.deps.skills()), offset: 0 },
+      }));
       return;
     default:
       slash satisfies never;

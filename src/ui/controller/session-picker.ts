@@ -36,7 +36,16 @@ function update(ctl: Controller, change: (d: SessionsDialog) => SessionsDialog):
 }
 
 export function openPicker(ctl: Controller, opts: { startup?: boolean } = {}): void {
-  const dialog: SessionsDialog = { kind: "sessions", query: createEditor(), all: false, index: 0, rows: null, seq: 0, previews: {}, ...(opts.startup ? { startup: true } : {}) };
+  const dialog: SessionsDialog = {
+    kind: "sessions",
+    query: createEditor(),
+    all: false,
+    index: 0,
+    rows: null,
+    seq: 0,
+    previews: {},
+    ...(opts.startup ? { startup: true } : {}),
+  };
   ctl.setUi((ui) => ({ ...ui, dialog, focus: "composer" }));
   refresh(ctl);
 }
@@ -64,10 +73,22 @@ function refresh(ctl: Controller): void {
   if (t.search) clearTimeout(t.search);
   const run = () => {
     const source = ctl.deps.sessions;
-    (query ? source.search(query, all) : source.list(all)).then(
-      (rows) => update(ctl, (x) => (x.seq === seq ? { ...x, rows, answered: seq, index: Math.min(x.index, Math.max(0, rows.length - 1)), error: undefined } : x)),
-      (error: unknown) => update(ctl, (x) => (x.seq === seq ? { ...x, rows: x.rows ?? [], answered: seq, error: (error as Error).message ?? String(error) } : x)),
-    ).then(() => schedulePreview(ctl));
+    (query ? source.search(query, all) : source.list(all))
+      .then(
+        (rows) =>
+          update(ctl, (x) =>
+            x.seq === seq
+              ? { ...x, rows, answered: seq, index: Math.min(x.index, Math.max(0, rows.length - 1)), error: undefined }
+              : x,
+          ),
+        (error: unknown) =>
+          update(ctl, (x) =>
+            x.seq === seq
+              ? { ...x, rows: x.rows ?? [], answered: seq, error: (error as Error).message ?? String(error) }
+              : x,
+          ),
+      )
+      .then(() => schedulePreview(ctl));
   };
   if (query) t.search = setTimeout(run, SEARCH_DEBOUNCE_MS);
   else run();

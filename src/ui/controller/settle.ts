@@ -69,7 +69,8 @@ export function createSettle(sv: AppServices): Settle {
     const known = Object.keys(s.shown);
     if (stale || paths.some((p) => !s.shown[p]) || known.some((p) => !paths.includes(p))) {
       const shown: Record<string, ShownFile> = {};
-      for (const p of paths) shown[p] = !stale && s.shown[p] ? s.shown[p] : { before: sv.before.get(p) ?? null, now: sv.readFile(p) };
+      for (const p of paths)
+        shown[p] = !stale && s.shown[p] ? s.shown[p] : { before: sv.before.get(p) ?? null, now: sv.readFile(p) };
       next = { ...next, shown };
       stale = false;
     }
@@ -80,7 +81,14 @@ export function createSettle(sv: AppServices): Settle {
     const keep = (key: string, top: FollowTop) => {
       follow[key] = top;
       const was = next.follow[key];
-      if (!was || was.width !== top.width || was.height !== top.height || was.top?.block !== top.top?.block || was.top?.line !== top.top?.line) changed = true;
+      if (
+        !was ||
+        was.width !== top.width ||
+        was.height !== top.height ||
+        was.top?.block !== top.top?.block ||
+        was.top?.line !== top.top?.line
+      )
+        changed = true;
     };
     if (g.centre === "transcript" && next.current) {
       const f = transcriptFrame(next, sv, g.centreWidth, g.bodyHeight).follow;

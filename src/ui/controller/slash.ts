@@ -28,7 +28,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/theme", description: "switch theme: /theme [dark|light|high-contrast|NAME]" },
   { name: "/mcp", description: "MCP servers, their state, tools and logs: /mcp restart [NAME] reconnects" },
   { name: "/skills", description: "the skills the agent can load" },
-  { name: "/permissions", description: "list and remove what \"always\" answers allow in this task" },
+  { name: "/permissions", description: 'list and remove what "always" answers allow in this task' },
   { name: "/remote", description: "add a task on a daemon: /remote ADDRESS [TOKEN-FILE] [SESSION]" },
   { name: "/rename", description: "rename the task: /rename TITLE" },
   { name: "/pin", description: "pin or unpin the task" },
@@ -96,10 +96,12 @@ export function parseSlash(input: string, custom: readonly CustomCommand[] = [])
     case "model":
       return { kind: "model", name: arg || null };
     case "mode":
-      if (arg && !(permissionModes as readonly string[]).includes(arg)) return { error: `unknown mode "${arg}"; modes: ${permissionModes.join(", ")}` };
+      if (arg && !(permissionModes as readonly string[]).includes(arg))
+        return { error: `unknown mode "${arg}"; modes: ${permissionModes.join(", ")}` };
       return { kind: "mode", mode: (arg || null) as PermissionMode | null };
     case "policy":
-      if (arg && !(approvalPolicies as readonly string[]).includes(arg)) return { error: `unknown policy "${arg}"; policies: ${approvalPolicies.join(", ")}` };
+      if (arg && !(approvalPolicies as readonly string[]).includes(arg))
+        return { error: `unknown policy "${arg}"; policies: ${approvalPolicies.join(", ")}` };
       return { kind: "policy", policy: (arg || null) as ApprovalPolicy | null };
     case "sandbox":
       return { kind: "sandbox" };
@@ -128,8 +130,17 @@ export function parseSlash(input: string, custom: readonly CustomCommand[] = [])
       return { kind: "resume" };
     case "remote": {
       const [address, tokenFile, session, extra] = rest.filter(Boolean);
-      if (!address || extra !== undefined) return { error: "usage: /remote ADDRESS [TOKEN-FILE] [SESSION] (ADDRESS: http://HOST:PORT, https://HOST or unix:/path; TOKEN-FILE - for none)" };
-      return { kind: "remote", address, tokenFile: tokenFile && tokenFile !== "-" ? tokenFile : null, session: session ?? null };
+      if (!address || extra !== undefined)
+        return {
+          error:
+            "usage: /remote ADDRESS [TOKEN-FILE] [SESSION] (ADDRESS: http://HOST:PORT, https://HOST or unix:/path; TOKEN-FILE - for none)",
+        };
+      return {
+        kind: "remote",
+        address,
+        tokenFile: tokenFile && tokenFile !== "-" ? tokenFile : null,
+        session: session ?? null,
+      };
     }
     case "memory":
       return { kind: "memory" };

@@ -8,7 +8,8 @@ import type { MemoryRow, SessionRow } from "./sources.js";
 export type ResultsTab = "files" | "changes" | "turns" | "reads" | "todo" | "jobs" | "agents";
 /** "turns" is shown (and reached by ←→) only once the task has checkpointed turns, or while it is the current tab. */
 export const resultsTabs: ResultsTab[] = ["files", "changes", "turns", "reads", "todo", "jobs", "agents"];
-export const shownTabs = (current: ResultsTab, hasTurns: boolean): ResultsTab[] => resultsTabs.filter((t) => t !== "turns" || hasTurns || current === "turns");
+export const shownTabs = (current: ResultsTab, hasTurns: boolean): ResultsTab[] =>
+  resultsTabs.filter((t) => t !== "turns" || hasTurns || current === "turns");
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
 
@@ -76,9 +77,25 @@ export interface TurnDiff {
 export type Dialog =
   | { kind: "palette"; query: string; index: number }
   | { kind: "help"; offset: number }
-  | { kind: "input"; purpose: InputPurpose; title: string; value: EditorState; target?: string; index: number; back?: Dialog }
+  | {
+      kind: "input";
+      purpose: InputPurpose;
+      title: string;
+      value: EditorState;
+      target?: string;
+      index: number;
+      back?: Dialog;
+    }
   /** `turn`: for revertFile, the turn whose pre-state `target` (a path) goes back to. */
-  | { kind: "confirm"; title: string; action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile"; target: string; taskId?: string; turn?: number; back?: Dialog }
+  | {
+      kind: "confirm";
+      title: string;
+      action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile";
+      target: string;
+      taskId?: string;
+      turn?: number;
+      back?: Dialog;
+    }
   /** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
   | { kind: "detail"; title: string; lines: string[]; offset: number; words?: boolean; back?: Dialog }
   /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
@@ -93,7 +110,11 @@ export type Dialog =
  * Applies `change` to the open dialog of `kind`, or to one waiting under it (`back`: a question
  * asked over it), so an answer that arrives meanwhile is not lost. Unchanged when there is none.
  */
-export function patchDialog<K extends Dialog["kind"]>(dialog: Dialog | null, kind: K, change: (d: Extract<Dialog, { kind: K }>) => Dialog): Dialog | null {
+export function patchDialog<K extends Dialog["kind"]>(
+  dialog: Dialog | null,
+  kind: K,
+  change: (d: Extract<Dialog, { kind: K }>) => Dialog,
+): Dialog | null {
   if (!dialog) return dialog;
   if (dialog.kind === kind) return change(dialog as Extract<Dialog, { kind: K }>);
   if (!("back" in dialog) || !dialog.back) return dialog;

@@ -8,6 +8,11 @@ import type { Controller } from "./controller.js";
 export function showWelcome(ctl: Controller, settings: Settings): boolean {
   const taskId = ctl.state.current;
   if (!taskId || !missingCredentials(settings)) return false;
-  ctl.deps.store.dispatch({ type: "notice", taskId, level: "info", text: `Welcome to NanoHermes. ${setupHint(settings).join("\n")}` });
+  ctl.deps.store.dispatch({
+    type: "notice",
+    taskId,
+    level: "info",
+    text: `Welcome to NanoHermes. ${setupHint(settings).join("\n")}`,
+  });
   return true;
 }

@@ -23,15 +23,36 @@ export function statusLines(ctl: Controller): string[] {
     row("policy", s?.approval ?? "?"),
     row("mode", s?.mode ?? "?"),
     row("sandbox", ctl.deps.sandboxLabel()),
-    row("context", context ? `${context.chars.toLocaleString("en-US")} of ${context.budget.toLocaleString("en-US")} characters (${percent(context.chars, context.budget)}; compacted at 100%), ${context.messages} messages` : remote ? "kept by the daemon" : "nothing loaded yet"),
-    row("tokens", s ? `${s.usage.prompt.toLocaleString("en-US")} in, ${s.usage.completion.toLocaleString("en-US")} out in this task` : "?"),
+    row(
+      "context",
+      context
+        ? `${context.chars.toLocaleString("en-US")} of ${context.budget.toLocaleString("en-US")} characters (${percent(context.chars, context.budget)}; compacted at 100%), ${context.messages} messages`
+        : remote
+          ? "kept by the daemon"
+          : "nothing loaded yet",
+    ),
+    row(
+      "tokens",
+      s
+        ? `${s.usage.prompt.toLocaleString("en-US")} in, ${s.usage.completion.toLocaleString("en-US")} out in this task`
+        : "?",
+    ),
   ];
   const mcp = ctl.state.mcp;
   if (mcp.length === 0) lines.push(row("MCP", "no servers configured"));
-  else mcp.forEach((m, i) => lines.push(row(i === 0 ? "MCP" : "", `${m.name}: ${m.state}, ${m.tools} tool${m.tools === 1 ? "" : "s"}${m.error ? ` (${m.error})` : ""}`)));
+  else
+    mcp.forEach((m, i) =>
+      lines.push(
+        row(
+          i === 0 ? "MCP" : "",
+          `${m.name}: ${m.state}, ${m.tools} tool${m.tools === 1 ? "" : "s"}${m.error ? ` (${m.error})` : ""}`,
+        ),
+      ),
+    );
   const custom = customCommands(ctl);
   lines.push(row("commands", custom.length ? custom.map((c) => c.name).join(" ") : "no custom commands"));
-  if (ws?.untrustedCommands()) lines.push("", "This workspace has commands of its own; they apply once you trust the folder.");
+  if (ws?.untrustedCommands())
+    lines.push("", "This workspace has commands of its own; they apply once you trust the folder.");
   if (ws) lines.push("", `workspace ${ws.root}`);
   return lines;
 }
@@ -46,13 +67,19 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
   const ws = ctl.deps.workspace;
   switch (slash.kind) {
     case "status":
-      ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "Status", lines: statusLines(ctl), offset: 0, words: true } }));
+      ctl.setUi((ui) => ({
+        ...ui,
+        dialog: { kind: "detail", title: "Status", lines: statusLines(ctl), offset: 0, words: true },
+      }));
       return;
     case "init":
       ctl.submitText(INIT_PROMPT, { typed });
       return;
     case "custom":
-      ctl.submitText(expandCommand(slash.command.body, slash.args), { typed, ...(slash.command.model ? { model: slash.command.model } : {}) });
+      ctl.submitText(expandCommand(slash.command.body, slash.args), {
+        typed,
+        ...(slash.command.model ? { model: slash.command.model } : {}),
+      });
       return;
     case "diff":
     case "review": {
@@ -66,7 +93,15 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
         const empty = got.text.startsWith("no ");
         if (slash.kind === "diff") {
           ctl.status("git diff HEAD: untracked files are not shown (git status lists them)");
-          ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", title: "git diff HEAD", lines: got.text.replace(/\n$/, "").split("\n"), offset: 0 } }));
+          ctl.setUi((ui) => ({
+            ...ui,
+            dialog: {
+              kind: "detail",
+              title: "git diff HEAD",
+              lines: got.text.replace(/\n$/, "").split("\n"),
+              offset: 0,
+            },
+          }));
         } else if (empty) ctl.status("nothing to review: the working tree has no uncommitted change", "warn");
         else {
           ctl.status("reviewing the uncommitted change");

@@ -92,7 +92,12 @@ export function applyCompletion(s: EditorState, c: Completions, item: Completion
  * whole-string prefix matches, then matches on the last path segment, then fuzzy subsequence
  * matches by score. Prefix tiers keep the given order, or go shortest first with `shortestFirst`.
  */
-export function rank(query: string, candidates: readonly string[], limit = MAX_COMPLETIONS, shortestFirst = true): number[] {
+export function rank(
+  query: string,
+  candidates: readonly string[],
+  limit = MAX_COMPLETIONS,
+  shortestFirst = true,
+): number[] {
   const q = query.toLowerCase();
   const prefix: number[] = [];
   const base: number[] = [];
@@ -106,7 +111,8 @@ export function rank(query: string, candidates: readonly string[], limit = MAX_C
     if (score !== null) fuzzy.push({ i, score });
   });
   const byLength = (a: number, b: number) =>
-    (candidates[a]?.length ?? 0) - (candidates[b]?.length ?? 0) || (candidates[a] ?? "").localeCompare(candidates[b] ?? "");
+    (candidates[a]?.length ?? 0) - (candidates[b]?.length ?? 0) ||
+    (candidates[a] ?? "").localeCompare(candidates[b] ?? "");
   if (shortestFirst) {
     prefix.sort(byLength);
     base.sort(byLength);

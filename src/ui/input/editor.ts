@@ -283,7 +283,10 @@ export function layout(s: EditorState, width: number): EditorLayout {
     });
     rows.push([start, segs.length]);
     const render = (a: number, b: number) =>
-      segs.slice(a, b).map((x) => (x.g === "\t" ? " ".repeat(TAB_WIDTH) : x.g)).join("");
+      segs
+        .slice(a, b)
+        .map((x) => (x.g === "\t" ? " ".repeat(TAB_WIDTH) : x.g))
+        .join("");
     const first = out.length;
     for (const [a, b] of rows) out.push(render(a, b));
     if (li !== s.line) return;
@@ -291,7 +294,10 @@ export function layout(s: EditorState, width: number): EditorLayout {
     let cp = 0;
     let seg = 0;
     while (seg < segs.length && cp + (segs[seg]?.cps ?? 0) <= s.col) cp += segs[seg++]?.cps ?? 0;
-    const r = Math.max(0, rows.findIndex(([, b], i) => seg < b || i === rows.length - 1));
+    const r = Math.max(
+      0,
+      rows.findIndex(([, b], i) => seg < b || i === rows.length - 1),
+    );
     const [a] = rows[r] ?? [0, 0];
     cursorRow = first + r;
     cursorCol = segs.slice(a, seg).reduce((n, x) => n + x.width, 0);

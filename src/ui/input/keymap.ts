@@ -21,11 +21,22 @@ export const KeymapOverridesSchema = z.record(z.string(), z.union([z.string(), z
 export type KeymapOverrides = Readonly<Record<string, string | readonly string[]>>;
 
 const ALIASES: Record<string, string> = {
-  return: "enter", esc: "escape", del: "delete", ins: "insert", pgup: "pageup", pgdn: "pagedown",
-  pgdown: "pagedown", bs: "backspace",
+  return: "enter",
+  esc: "escape",
+  del: "delete",
+  ins: "insert",
+  pgup: "pageup",
+  pgdn: "pagedown",
+  pgdown: "pagedown",
+  bs: "backspace",
 };
 const MODIFIERS: Record<string, "ctrl" | "alt" | "shift"> = {
-  ctrl: "ctrl", control: "ctrl", alt: "alt", meta: "alt", option: "alt", shift: "shift",
+  ctrl: "ctrl",
+  control: "ctrl",
+  alt: "alt",
+  meta: "alt",
+  option: "alt",
+  shift: "shift",
 };
 const NAMED = new Set(namedKeys);
 // Chords a legacy terminal sends as another key's byte, so a binding on them could never fire
@@ -116,9 +127,22 @@ export function findAction<A extends string>(keymap: ResolvedKeymap<A>, key: Key
 }
 
 const DISPLAY: Record<string, string> = {
-  enter: "Enter", tab: "Tab", backspace: "Backspace", escape: "Esc", space: "Space", up: "Up",
-  down: "Down", left: "Left", right: "Right", home: "Home", end: "End", pageup: "PgUp",
-  pagedown: "PgDn", insert: "Ins", delete: "Del", clear: "Clear",
+  enter: "Enter",
+  tab: "Tab",
+  backspace: "Backspace",
+  escape: "Esc",
+  space: "Space",
+  up: "Up",
+  down: "Down",
+  left: "Left",
+  right: "Right",
+  home: "Home",
+  end: "End",
+  pageup: "PgUp",
+  pagedown: "PgDn",
+  insert: "Ins",
+  delete: "Del",
+  clear: "Clear",
 };
 
 /** For the shortcut sheet: "Ctrl-T", "Alt-Enter", "Shift-Tab", "PgUp", "?", "Ctrl-Shift-O". */

@@ -28,8 +28,22 @@ export interface KeyParserOptions {
 
 /** The names of the non-character keys the parser emits (f13-f20 come from rxvt's shifted F-keys). */
 export const namedKeys: readonly string[] = [
-  "enter", "tab", "backspace", "escape", "space", "up", "down", "left", "right", "home", "end",
-  "pageup", "pagedown", "insert", "delete", "clear",
+  "enter",
+  "tab",
+  "backspace",
+  "escape",
+  "space",
+  "up",
+  "down",
+  "left",
+  "right",
+  "home",
+  "end",
+  "pageup",
+  "pagedown",
+  "insert",
+  "delete",
+  "clear",
   ...Array.from({ length: 20 }, (_, i) => `f${i + 1}`),
 ];
 
@@ -114,31 +128,87 @@ function altify(event: InputEvent, prefix: string): InputEvent {
 
 // CSI `~` numbers, xterm and rxvt/linux console (1/7 home, 4/8 end), rxvt's shifted F-keys as f13+.
 const TILDE: Record<string, string> = {
-  "1": "home", "2": "insert", "3": "delete", "4": "end", "5": "pageup", "6": "pagedown", "7": "home",
-  "8": "end", "11": "f1", "12": "f2", "13": "f3", "14": "f4", "15": "f5", "17": "f6", "18": "f7",
-  "19": "f8", "20": "f9", "21": "f10", "23": "f11", "24": "f12", "25": "f13", "26": "f14", "28": "f15",
-  "29": "f16", "31": "f17", "32": "f18", "33": "f19", "34": "f20",
+  "1": "home",
+  "2": "insert",
+  "3": "delete",
+  "4": "end",
+  "5": "pageup",
+  "6": "pagedown",
+  "7": "home",
+  "8": "end",
+  "11": "f1",
+  "12": "f2",
+  "13": "f3",
+  "14": "f4",
+  "15": "f5",
+  "17": "f6",
+  "18": "f7",
+  "19": "f8",
+  "20": "f9",
+  "21": "f10",
+  "23": "f11",
+  "24": "f12",
+  "25": "f13",
+  "26": "f14",
+  "28": "f15",
+  "29": "f16",
+  "31": "f17",
+  "32": "f18",
+  "33": "f19",
+  "34": "f20",
 };
 const CSI_LETTER: Record<string, string> = {
-  A: "up", B: "down", C: "right", D: "left", H: "home", F: "end", E: "clear",
-  P: "f1", Q: "f2", R: "f3", S: "f4",
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  E: "clear",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
 };
 // SS3 (ESC O x): application cursor keys, F1-F4, rxvt ctrl+arrows (lower case), keypad in
 // application mode (ESC O p = keypad 0 ...).
 const SS3: Record<string, string> = { ...CSI_LETTER, M: "enter" };
 const SS3_CTRL: Record<string, string> = { a: "up", b: "down", c: "right", d: "left" };
 const KEYPAD: Record<string, string> = {
-  j: "*", k: "+", l: ",", m: "-", n: ".", o: "/", X: "=",
-  p: "0", q: "1", r: "2", s: "3", t: "4", u: "5", v: "6", w: "7", x: "8", y: "9",
+  j: "*",
+  k: "+",
+  l: ",",
+  m: "-",
+  n: ".",
+  o: "/",
+  X: "=",
+  p: "0",
+  q: "1",
+  r: "2",
+  s: "3",
+  t: "4",
+  u: "5",
+  v: "6",
+  w: "7",
+  x: "8",
+  y: "9",
 };
 
-const CODE_POINT_NAMES: Record<number, string> = { 8: "backspace", 9: "tab", 13: "enter", 27: "escape", 32: "space", 127: "backspace" };
+const CODE_POINT_NAMES: Record<number, string> = {
+  8: "backspace",
+  9: "tab",
+  13: "enter",
+  27: "escape",
+  32: "space",
+  127: "backspace",
+};
 /** A key given by code point (kitty's CSI u and xterm's modifyOtherKeys), with modifiers. */
 function codePointKey(code: number, mods: Mods, seq: string): InputEvent {
   const name = CODE_POINT_NAMES[code];
   if (name !== undefined) return key(name, seq, mods, code === 32 ? " " : undefined);
   // Outside Unicode, a control, or kitty's private-use functional keys: nothing we can name.
-  if (!Number.isInteger(code) || code < 32 || code > 0x10ffff || (code >= 0xe000 && code <= 0xf8ff)) return unknown(seq);
+  if (!Number.isInteger(code) || code < 32 || code > 0x10ffff || (code >= 0xe000 && code <= 0xf8ff))
+    return unknown(seq);
   const ch = String.fromCodePoint(code);
   const base = charKey(ch, mods);
   if (base.kind !== "key") return base;

@@ -22,19 +22,39 @@ export interface ScreenLayout {
 
 // The session picker and the memory dialog list long lines: they take the whole width (so does a
 // question asked over them: editing a memory's text keeps the layout still).
-const wideKind = (d: Dialog | null | undefined): boolean => d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
+const wideKind = (d: Dialog | null | undefined): boolean =>
+  d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
 
 export function screenLayout(ui: UiState): ScreenLayout {
   if (ui.screenReader) return linearLayout(ui);
   const { columns, rows, focus, dialog } = ui;
   const wide = wideKind(dialog);
-  const layout = computeLayout({ columns, rows, taskListOpen: ui.taskListOpen && !wide, resultsOpen: ui.resultsOpen && !wide });
+  const layout = computeLayout({
+    columns,
+    rows,
+    taskListOpen: ui.taskListOpen && !wide,
+    resultsOpen: ui.resultsOpen && !wide,
+  });
   const { taskList, results, bodyHeight } = layout;
   // Overlays take the centre column; the one with focus wins when both are open; dialogs draw there too.
-  const centre: Centre = dialog ? "dialog" : results?.overlay && (focus === "results" || !taskList?.overlay) ? "results" : taskList?.overlay ? "tasks" : "transcript";
+  const centre: Centre = dialog
+    ? "dialog"
+    : results?.overlay && (focus === "results" || !taskList?.overlay)
+      ? "results"
+      : taskList?.overlay
+        ? "tasks"
+        : "transcript";
   const sideTasks = taskList && !taskList.overlay ? taskList.width : 0;
   const sideResults = results && !results.overlay ? results.width : 0;
-  return { layout, columns: layout.columns, bodyHeight, centre, sideTasks, sideResults, centreWidth: layout.columns - sideTasks - sideResults };
+  return {
+    layout,
+    columns: layout.columns,
+    bodyHeight,
+    centre,
+    sideTasks,
+    sideResults,
+    centreWidth: layout.columns - sideTasks - sideResults,
+  };
 }
 
 /**
@@ -43,8 +63,22 @@ export function screenLayout(ui: UiState): ScreenLayout {
  */
 function linearLayout(ui: UiState): ScreenLayout {
   const layout = computeLayout({ columns: ui.columns, rows: ui.rows, taskListOpen: false, resultsOpen: false });
-  const centre: Centre = ui.dialog ? "dialog" : ui.focus === "results" && ui.resultsOpen ? "results" : ui.focus === "tasks" && ui.taskListOpen ? "tasks" : "transcript";
-  return { layout, columns: layout.columns, bodyHeight: layout.bodyHeight, centre, sideTasks: 0, sideResults: 0, centreWidth: layout.columns };
+  const centre: Centre = ui.dialog
+    ? "dialog"
+    : ui.focus === "results" && ui.resultsOpen
+      ? "results"
+      : ui.focus === "tasks" && ui.taskListOpen
+        ? "tasks"
+        : "transcript";
+  return {
+    layout,
+    columns: layout.columns,
+    bodyHeight: layout.bodyHeight,
+    centre,
+    sideTasks: 0,
+    sideResults: 0,
+    centreWidth: layout.columns,
+  };
 }
 
 const cache = new WeakMap<UiState, ScreenLayout>();

@@ -17,7 +17,9 @@ export function dialogArea(s: AppState, sv: AppServices, dialog: Dialog, width: 
 function dialogAreaLines(s: AppState, sv: AppServices, dialog: Dialog, width: number, height: number): string[] {
   if (width <= 0 || height <= 0) return [];
   if (dialog.kind === "agent") return agentViewPane(s, sv, dialog, width, height).lines;
-  const lines = dialogLines(sv.ctl, sv.palette, dialog, width, height).map((l) => padToWidth(truncateToWidth(l, width), width));
+  const lines = dialogLines(sv.ctl, sv.palette, dialog, width, height).map((l) =>
+    padToWidth(truncateToWidth(l, width), width),
+  );
   while (lines.length < height) lines.push(" ".repeat(width));
   return lines.slice(0, height);
 }

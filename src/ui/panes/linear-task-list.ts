@@ -31,7 +31,9 @@ export function linearTaskListPane(s: AppState, sv: AppServices, width: number, 
   });
   if (rows.length === 0) rows.push(p.dim(s.ui.taskFilter ? "No task matches." : "No tasks."));
   const body = windowAround(rows, index, Math.max(1, height - 1)).lines;
-  const lines = [p.title(truncateToWidth(head, width)), ...body].map((l) => padToWidth(truncateToWidth(l, width), width));
+  const lines = [p.title(truncateToWidth(head, width)), ...body].map((l) =>
+    padToWidth(truncateToWidth(l, width), width),
+  );
   while (lines.length < height) lines.push(" ".repeat(width));
   return lines.slice(0, height);
 }

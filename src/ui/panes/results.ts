@@ -41,13 +41,20 @@ const taskOf = (s: AppState) => (s.current ? s.transcripts[s.current] : undefine
 
 export const filesTab: TabLines = (s, sv, inner, height, focused) => {
   const tree = fileTreeOf(sv.ctl.deps.paths());
-  return { body: listLines(sv.palette, tree, s.ui.resultsIndex, focused, inner, height, "no files (or still listing)"), measure: { count: tree.length, hunks: 0 } };
+  return {
+    body: listLines(sv.palette, tree, s.ui.resultsIndex, focused, inner, height, "no files (or still listing)"),
+    measure: { count: tree.length, hunks: 0 },
+  };
 };
 
 /** The open file's diff: from the content before this session's first write to now (both read by the controller). */
 function changesDiff(s: AppState, sv: AppServices, path: string, inner: number): RenderedDiff {
   const p = sv.palette;
-  if (s.current && s.tasks[s.current]?.snapshot.location === "remote") return { lines: [truncateToWidth(p.title(path), inner), ...wrapLine(p.dim(REMOTE_CHANGES), inner, { words: true })], hunkStarts: [] };
+  if (s.current && s.tasks[s.current]?.snapshot.location === "remote")
+    return {
+      lines: [truncateToWidth(p.title(path), inner), ...wrapLine(p.dim(REMOTE_CHANGES), inner, { words: true })],
+      hunkStarts: [],
+    };
   const file = s.shown[path];
   if (!file) return { lines: [truncateToWidth(p.title(path), inner), p.dim("reading…")], hunkStarts: [] };
   const key = [path, file, inner, p];
@@ -61,7 +68,19 @@ function changesDiff(s: AppState, sv: AppServices, path: string, inner: number):
 export const changesTab: TabLines = (s, sv, inner, height, focused) => {
   const changed = taskOf(s)?.changed ?? [];
   const { diffPath, diffHunk: hunk } = s.ui;
-  if (!diffPath) return { body: listLines(sv.palette, changed.map((f) => `M ${f}`), s.ui.resultsIndex, focused, inner, height, "no files changed by this task yet"), measure: { count: changed.length, hunks: 0 } };
+  if (!diffPath)
+    return {
+      body: listLines(
+        sv.palette,
+        changed.map((f) => `M ${f}`),
+        s.ui.resultsIndex,
+        focused,
+        inner,
+        height,
+        "no files changed by this task yet",
+      ),
+      measure: { count: changed.length, hunks: 0 },
+    };
   const diff = changesDiff(s, sv, diffPath, inner);
   const hunks = diff.hunkStarts.length;
   const start = diff.hunkStarts[Math.min(hunk, Math.max(0, hunks - 1))] ?? 0;
@@ -71,26 +90,46 @@ export const changesTab: TabLines = (s, sv, inner, height, focused) => {
 
 export const readsTab: TabLines = (s, sv, inner, height, focused) => {
   const reads = taskOf(s)?.reads ?? [];
-  return { body: listLines(sv.palette, reads, s.ui.resultsIndex, focused, inner, height, "no files read by this task yet"), measure: { count: reads.length, hunks: 0 } };
+  return {
+    body: listLines(sv.palette, reads, s.ui.resultsIndex, focused, inner, height, "no files read by this task yet"),
+    measure: { count: reads.length, hunks: 0 },
+  };
 };
 
 export const todoTab: TabLines = (s, sv, inner, height, focused) => {
   const { palette: p, ascii } = sv;
   const todo = taskOf(s)?.todo ?? [];
-  const mark = { pending: ascii ? "[ ]" : "○", in_progress: ascii ? "[>]" : "▸", completed: ascii ? "[x]" : "✓" } as const;
+  const mark = {
+    pending: ascii ? "[ ]" : "○",
+    in_progress: ascii ? "[>]" : "▸",
+    completed: ascii ? "[x]" : "✓",
+  } as const;
   const done = todo.filter((i) => i.status === "completed").length;
   const rows = todo.map((i) => {
     const text = `${mark[i.status]} ${i.content}`;
     return i.status === "completed" ? p.dim(text) : i.status === "in_progress" ? p.accent(text) : text;
   });
-  const body = todo.length ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, s.ui.resultsIndex, focused, inner, height - 1, "")] : [p.dim("no plan yet")];
+  const body = todo.length
+    ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, s.ui.resultsIndex, focused, inner, height - 1, "")]
+    : [p.dim("no plan yet")];
   return { body, measure: { count: todo.length, hunks: 0 } };
 };
 
 export const jobsTab: TabLines = (s, sv, inner, height, focused) => {
   const jobs = taskOf(s)?.jobs ?? [];
   const body = jobs.length
-    ? listLines(sv.palette, jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`), s.ui.resultsIndex, focused, inner, height, "")
+    ? listLines(
+        sv.palette,
+        jobs.map(
+          (j) =>
+            `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`,
+        ),
+        s.ui.resultsIndex,
+        focused,
+        inner,
+        height,
+        "",
+      )
     : [sv.palette.dim("no background commands")];
   return { body, measure: { count: jobs.length, hunks: 0 } };
 };
@@ -98,11 +137,24 @@ export const jobsTab: TabLines = (s, sv, inner, height, focused) => {
 export const agentsTab: TabLines = (s, sv, inner, height, focused) => {
   const t = taskOf(s);
   const rows = t ? boardRows(t) : [];
-  const body = boardLines(sv.palette, { rows, selected: s.ui.resultsIndex, focused, now: Date.now(), ascii: sv.ascii, asks: t ? asksOf(t.blocks) : {} }, inner, height);
+  const body = boardLines(
+    sv.palette,
+    { rows, selected: s.ui.resultsIndex, focused, now: Date.now(), ascii: sv.ascii, asks: t ? asksOf(t.blocks) : {} },
+    inner,
+    height,
+  );
   return { body, measure: { count: rows.length, hunks: 0 } };
 };
 
-export const resultsTabs: Record<ResultsTab, TabLines> = { files: filesTab, changes: changesTab, turns: turnsTab, reads: readsTab, todo: todoTab, jobs: jobsTab, agents: agentsTab };
+export const resultsTabs: Record<ResultsTab, TabLines> = {
+  files: filesTab,
+  changes: changesTab,
+  turns: turnsTab,
+  reads: readsTab,
+  todo: todoTab,
+  jobs: jobsTab,
+  agents: agentsTab,
+};
 
 /** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents). */
 export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string[] {
@@ -110,7 +162,13 @@ export function resultsTabBar(s: AppState, sv: AppServices, inner: number): stri
   const turns = t?.checkpoints.length ?? 0;
   const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
   const active = t?.agents.filter(isActive).length ?? 0;
-  const counts = { changes: t?.changed.length ?? 0, turns, reads: t?.reads.length ?? 0, ...(running ? { jobs: running } : {}), ...(active ? { agents: active } : {}) };
+  const counts = {
+    changes: t?.changed.length ?? 0,
+    turns,
+    reads: t?.reads.length ?? 0,
+    ...(running ? { jobs: running } : {}),
+    ...(active ? { agents: active } : {}),
+  };
   return tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0));
 }
 
@@ -128,7 +186,12 @@ export function tabRows(body: string[], inner: number, height: number): string[]
 }
 
 /** The whole pane as lines (the text frame), and the measure of its current tab. */
-export function resultsPane(s: AppState, sv: AppServices, width: number, height: number): { lines: string[]; measure: ResultsMeasure } {
+export function resultsPane(
+  s: AppState,
+  sv: AppServices,
+  width: number,
+  height: number,
+): { lines: string[]; measure: ResultsMeasure } {
   if (width <= 2 || height <= 0) return { lines: [], measure: { count: 0, hunks: 0 } };
   const inner = width - 2;
   const focused = s.ui.focus === "results";

@@ -10,10 +10,12 @@ import { contextLabel } from "../controller/cost.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
-  const status = (s.ui.status);
-  const focus = (s.ui.focus);
-  const running = ((s.current ? Boolean(s.transcripts[s.current]?.running) : false));
-  const approval = s.current ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null) : null;
+  const status = s.ui.status;
+  const focus = s.ui.focus;
+  const running = s.current ? Boolean(s.transcripts[s.current]?.running) : false;
+  const approval = s.current
+    ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null)
+    : null;
   let text: string;
   // The controller's clock set `until`, so it is the one to compare with.
   if (status && statusHolds(s, status, sv.ctl.deps.now())) {
@@ -27,20 +29,51 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   } else if (s.ui.dialog?.kind === "sessions") {
     // The picker's keys are in its footer; here, which session the selection is (its id is what --resume takes).
     const row = selectedRow(s.ui.dialog);
-    text = p.dim(row ? `session ${row.sessionId} · ${row.file}` : "sessions: ~/.nanohermes/tasks.json (list) and sessions.db (search)");
-  } else if (s.ui.dialog?.kind === "memory") text = p.dim("~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn");
-  else if (focus === "browse") text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
-  else if (focus === "tasks") text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
-  else if (focus === "results" && s.ui.resultsTab === "turns" && s.ui.turnDiff) text = p.dim(fitting(["↑↓ PgUp PgDn scroll · [ ] hunks · u revert this file · Esc list", "↑↓ scroll · [ ] hunks · u revert · Esc list"], width));
-  else if (focus === "results" && s.ui.resultsTab === "turns") text = p.dim(fitting(["Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back", "Enter diff/rewind · u revert · ←→ · Esc back"], width));
-  else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
+    text = p.dim(
+      row
+        ? `session ${row.sessionId} · ${row.file}`
+        : "sessions: ~/.nanohermes/tasks.json (list) and sessions.db (search)",
+    );
+  } else if (s.ui.dialog?.kind === "memory")
+    text = p.dim(
+      "~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn",
+    );
+  else if (focus === "browse")
+    text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
+  else if (focus === "tasks")
+    text = p.dim("↑↓ move · Enter open · r rename · p pin · x delete · / filter · m export · Esc back");
+  else if (focus === "results" && s.ui.resultsTab === "turns" && s.ui.turnDiff)
+    text = p.dim(
+      fitting(
+        [
+          "↑↓ PgUp PgDn scroll · [ ] hunks · u revert this file · Esc list",
+          "↑↓ scroll · [ ] hunks · u revert · Esc list",
+        ],
+        width,
+      ),
+    );
+  else if (focus === "results" && s.ui.resultsTab === "turns")
+    text = p.dim(
+      fitting(
+        [
+          "Enter diff (on a turn: rewind) · u revert file · ←→ tabs · Esc back",
+          "Enter diff/rewind · u revert · ←→ · Esc back",
+        ],
+        width,
+      ),
+    );
+  else if (focus === "results" && s.ui.resultsTab === "agents")
+    text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
   else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
-  else if (approval?.kind === "approval" && approval.dangerous) text = p.error("dangerous: y once · a this exact command for the task · n deny · d deny+note · Enter full text");
+  else if (approval?.kind === "approval" && approval.dangerous)
+    text = p.error("dangerous: y once · a this exact command for the task · n deny · d deny+note · Enter full text");
   else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
   else {
     // How full the model's context is leads the hints (they are cut from the right on narrow terminals).
     const ctx = contextLabel(s.current ? s.tasks[s.current]?.snapshot : undefined);
-    const hints = running ? "Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette" : "Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results";
+    const hints = running
+      ? "Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette"
+      : "Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results";
     text = p.dim(ctx ? `${ctx} · ${hints}` : hints);
   }
   return padToWidth(truncateToWidth(text, width), width);

@@ -5,8 +5,8 @@ import { titleBar } from "../view/chrome.js";
 
 export function titleLine(s: AppState, sv: AppServices, width: number): string {
   const { palette, workspace, sandbox } = sv;
-  const tasks = (s.tasks);
-  const current = (s.current);
+  const tasks = s.tasks;
+  const current = s.current;
   const task = current ? (tasks[current]?.snapshot ?? null) : null;
   let prompt = 0;
   let completion = 0;
@@ -16,5 +16,10 @@ export function titleLine(s: AppState, sv: AppServices, width: number): string {
     completion += t.snapshot.usage.completion;
     pending += t.snapshot.pendingApprovals;
   }
-  return titleBar(palette, task, { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending, mcp: s.mcp }, width);
+  return titleBar(
+    palette,
+    task,
+    { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending, mcp: s.mcp },
+    width,
+  );
 }

@@ -51,46 +51,77 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
   const cursor = s.current ? s.ui.cursor[s.current] : undefined;
   const running = transcript?.running ?? false;
   const blocks = transcript?.blocks ?? [];
-  const empty: TranscriptFrame = { lines: [], cursor: undefined, spinning: [], measure: { count: blocks.length, height: 1, top: { block: 0, line: 0 }, rowBlocks: [], linesOf: () => [] }, follow: null };
+  const empty: TranscriptFrame = {
+    lines: [],
+    cursor: undefined,
+    spinning: [],
+    measure: { count: blocks.length, height: 1, top: { block: 0, line: 0 }, rowBlocks: [], linesOf: () => [] },
+    follow: null,
+  };
   if (width <= 0 || height <= 0) return empty;
 
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
   const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
   const linear = s.ui.screenReader;
-  const barInfo = { running, stopping: transcript?.stopping ?? false, elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null, waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null, agents };
-  const bar = linear ? linearTaskBar(p, task?.snapshot ?? null, barInfo, width) : taskBar(p, task?.snapshot ?? null, barInfo, width, ascii);
+  const barInfo = {
+    running,
+    stopping: transcript?.stopping ?? false,
+    elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null,
+    waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null,
+    agents,
+  };
+  const bar = linear
+    ? linearTaskBar(p, task?.snapshot ?? null, barInfo, width)
+    : taskBar(p, task?.snapshot ?? null, barInfo, width, ascii);
 
   // The bottom area first: the transcript gets what is left.
   const bottom: string[] = [];
   for (const item of (task?.queue ?? []).slice(0, 3)) {
-    const label = item.mode === "steer" ? p.accent(linear ? "Steer: " : "↳ steer ") : p.info(linear ? "Queued: " : "⏎ queued ");
+    const label =
+      item.mode === "steer" ? p.accent(linear ? "Steer: " : "↳ steer ") : p.info(linear ? "Queued: " : "⏎ queued ");
     bottom.push(truncateToWidth(label + item.text.replace(/\n/g, " "), width));
   }
   const attachments = s.ui.attachments;
-  if (attachments.length) bottom.push(p.info(truncateToWidth(`images for the next message: ${attachments.join(", ")}`, width)));
-  if ((task?.queue.length ?? 0) > 0) bottom.push(p.dim(truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width)));
+  if (attachments.length)
+    bottom.push(p.info(truncateToWidth(`images for the next message: ${attachments.join(", ")}`, width)));
+  if ((task?.queue.length ?? 0) > 0)
+    bottom.push(
+      p.dim(truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width)),
+    );
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {
     // The card may take all but the task bar and two transcript rows.
     const card = linear ? linearApprovalLines : approvalLines;
-    bottom.push(...card(pending, { p, width, now: Date.now(), focused: false, ascii }, Math.max(6, Math.min(24, height - 3 - bottom.length))));
+    bottom.push(
+      ...card(
+        pending,
+        { p, width, now: Date.now(), focused: false, ascii },
+        Math.max(6, Math.min(24, height - 3 - bottom.length)),
+      ),
+    );
   } else {
     if (completion) {
       const items = completion.list.items;
       const start = Math.max(0, Math.min(items.length - MAX_COMPLETIONS_SHOWN, completion.index - 2));
       items.slice(start, start + MAX_COMPLETIONS_SHOWN).forEach((item, k) => {
-        const line = padToWidth(truncateToWidth(`${item.value}  ${p.dim(item.description ?? "")}`, width - 2), width - 2);
+        const line = padToWidth(
+          truncateToWidth(`${item.value}  ${p.dim(item.description ?? "")}`, width - 2),
+          width - 2,
+        );
         bottom.push("  " + (start + k === completion.index ? p.selection(line) : line));
       });
     }
     const view = editorLayout(composer, Math.max(4, width - 2));
-    const placeholder = running ? "Enter steers the turn · Tab queues the next one" : "Ask anything · / commands · @ files · ? keys";
+    const placeholder = running
+      ? "Enter steers the turn · Tab queues the next one"
+      : "Ask anything · / commands · @ files · ? keys";
     const rows = isEmpty(composer) ? [p.dim(truncateToWidth(placeholder, width - 2))] : view.lines;
     const first = Math.max(0, Math.min(rows.length - MAX_COMPOSER_ROWS, view.cursorRow - MAX_COMPOSER_ROWS + 1));
     const shown = rows.slice(first, first + MAX_COMPOSER_ROWS);
     const composerTop = bottom.length;
     shown.forEach((row, i) => bottom.push((i === 0 && first === 0 ? p.accent(ascii ? "> " : "› ") : "  ") + row));
-    if (focus === "composer") cursorAt = { x: 2 + (isEmpty(composer) ? 0 : view.cursorCol), y: composerTop + (view.cursorRow - first) };
+    if (focus === "composer")
+      cursorAt = { x: 2 + (isEmpty(composer) ? 0 : view.cursorCol), y: composerTop + (view.cursorRow - first) };
   }
 
   const viewportHeight = Math.max(1, height - 1 - bottom.length);
@@ -100,20 +131,42 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
   if (stored && !stored.follow) scroll = stored;
   else {
     const remembered = current ? s.follow[current] : undefined;
-    scroll = remembered && remembered.width === width && remembered.height === viewportHeight ? { follow: true, top: remembered.top } : settleFollow(blocks.length, linesOf, viewportHeight);
+    scroll =
+      remembered && remembered.width === width && remembered.height === viewportHeight
+        ? { follow: true, top: remembered.top }
+        : settleFollow(blocks.length, linesOf, viewportHeight);
   }
   const vp = computeViewport(blocks.length, linesOf, viewportHeight, scroll, running);
-  const measure: TranscriptMeasure = { count: blocks.length, height: viewportHeight, top: vp.scroll.top ?? { block: 0, line: 0 }, rowBlocks: vp.rowBlocks, linesOf };
+  const measure: TranscriptMeasure = {
+    count: blocks.length,
+    height: viewportHeight,
+    top: vp.scroll.top ?? { block: 0, line: 0 },
+    rowBlocks: vp.rowBlocks,
+    linesOf,
+  };
 
   const scrolledUp = !vp.scroll.follow && !vp.atEnd;
   const lines = [bar, ...vp.lines, ...bottom];
-  if (scrolledUp && viewportHeight > 2) lines[viewportHeight] = p.dim(padToWidth(linear ? "More below. End or PgDn follows the output" : "  ↓ more below · End or PgDn follows the output", width));
+  if (scrolledUp && viewportHeight > 2)
+    lines[viewportHeight] = p.dim(
+      padToWidth(
+        linear ? "More below. End or PgDn follows the output" : "  ↓ more below · End or PgDn follows the output",
+        width,
+      ),
+    );
   // A running tool's card spins its glyph on its first line (the card's head); the linear layout says "running" instead.
   const spinning: number[] = [];
   vp.rowBlocks.forEach((b, r) => {
     const block = blocks[b];
     const head = r === 0 ? measure.top.line === 0 : vp.rowBlocks[r - 1] !== b;
-    if (!linear && block?.kind === "tool" && block.status === "running" && head && !(scrolledUp && r === viewportHeight - 1)) spinning.push(r + 1);
+    if (
+      !linear &&
+      block?.kind === "tool" &&
+      block.status === "running" &&
+      head &&
+      !(scrolledUp && r === viewportHeight - 1)
+    )
+      spinning.push(r + 1);
   });
   return {
     // The screen-reader layout: Markdown's tables and rules in ASCII too (view/linear-cards.ts).

@@ -70,7 +70,8 @@ function glyph(g: string): string {
   const code = g.codePointAt(0) ?? 0;
   let s = standIns[g];
   // Box drawing: corners and joints are "+", the rest a bar of its direction.
-  if (s === undefined && code >= 0x2500 && code <= 0x257f) s = /[│┃║╎╏┆┇┊┋]/.test(g) ? "|" : /[─━═╌╍┄┅┈┉]/.test(g) ? "-" : "+";
+  if (s === undefined && code >= 0x2500 && code <= 0x257f)
+    s = /[│┃║╎╏┆┇┊┋]/.test(g) ? "|" : /[─━═╌╍┄┅┈┉]/.test(g) ? "-" : "+";
   // Braille (spinner frames) is running work, as "●" is.
   if (s === undefined && code >= 0x2800 && code <= 0x28ff) s = "*";
   return (s ?? "?").padEnd(w, s === undefined ? "?" : " ").slice(0, w);
@@ -81,7 +82,8 @@ let segmenterInstance: Intl.Segmenter | null = null;
 function textToAscii(text: string): string {
   if (!NON_ASCII.test(text)) return text;
   let out = "";
-  for (const { segment } of (segmenterInstance ??= new Intl.Segmenter()).segment(text)) out += NON_ASCII.test(segment) ? glyph(segment) : segment;
+  for (const { segment } of (segmenterInstance ??= new Intl.Segmenter()).segment(text))
+    out += NON_ASCII.test(segment) ? glyph(segment) : segment;
   return out;
 }
 

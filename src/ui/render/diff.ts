@@ -127,7 +127,10 @@ export function diffFile(oldText: string | null, newText: string | null): FileDi
   const bytes = Math.max(Buffer.byteLength(before), Buffer.byteLength(after));
   const lines = Math.max(countLines(before), countLines(after));
   if (bytes > DIFF_LIMITS.bytes || lines > DIFF_LIMITS.lines) return { kind: "too-large", bytes, lines };
-  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: CONTEXT, timeout: DIFF_LIMITS.timeoutMs });
+  const patch = structuredPatch("a", "b", before, after, undefined, undefined, {
+    context: CONTEXT,
+    timeout: DIFF_LIMITS.timeoutMs,
+  });
   if (!patch) return { kind: "too-large", bytes, lines };
   const hunks = toHunks(patch);
   const status = oldText === null ? "added" : newText === null ? "deleted" : "modified";
@@ -182,7 +185,9 @@ function wordPair(oldText: string, newText: string, styles: DiffStyles): { del: 
 
 /** Shows control characters as their Unicode pictures: a file's ESC must not restyle the pane. */
 function visibleControls(s: string): string {
-  return s.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => String.fromCharCode(c === "\x7f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  return s.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) =>
+    String.fromCharCode(c === "\x7f" ? 0x2421 : 0x2400 + c.charCodeAt(0)),
+  );
 }
 
 /** The text of each line, with word highlights applied to paired removed/added lines. */
@@ -218,7 +223,11 @@ function summary(diff: FileDiff): string {
       return `too large to diff (${(diff.bytes / 1_000_000).toFixed(1)} MB, ${diff.lines.toLocaleString("en-US")} lines)`;
     case "changes":
       if (diff.hunks.length > 0) return "";
-      return diff.status === "added" ? "new empty file" : diff.status === "deleted" ? "deleted empty file" : "no changes";
+      return diff.status === "added"
+        ? "new empty file"
+        : diff.status === "deleted"
+          ? "deleted empty file"
+          : "no changes";
     default:
       return diff satisfies never;
   }
@@ -228,7 +237,9 @@ function summary(diff: FileDiff): string {
 export function renderDiff(input: FileDiff | DiffHunk[], opts: DiffRenderOptions): RenderedDiff {
   const { styles } = opts;
   const width = Math.max(1, Math.floor(opts.width));
-  const diff: FileDiff = Array.isArray(input) ? { kind: "changes", status: "modified", hunks: input, ...countChanges(input) } : input;
+  const diff: FileDiff = Array.isArray(input)
+    ? { kind: "changes", status: "modified", hunks: input, ...countChanges(input) }
+    : input;
   const lines: string[] = [];
   const hunkStarts: number[] = [];
   const fit = (s: string): string => truncateToWidth(s, width);
@@ -239,7 +250,9 @@ export function renderDiff(input: FileDiff | DiffHunk[], opts: DiffRenderOptions
   }
   const { added, removed } = diff;
   const status = diff.status === "modified" ? "" : ` (${diff.status === "added" ? "new file" : "deleted"})`;
-  lines.push(fit(`${styles.header(opts.path)}${styles.dim(status)} ${styles.add(`+${added}`)} ${styles.del(`-${removed}`)}`));
+  lines.push(
+    fit(`${styles.header(opts.path)}${styles.dim(status)} ${styles.add(`+${added}`)} ${styles.del(`-${removed}`)}`),
+  );
 
   const maxNo = Math.max(...diff.hunks.map((h) => Math.max(h.oldStart + h.oldLines, h.newStart + h.newLines)));
   const digits = String(maxNo).length;
@@ -265,7 +278,9 @@ export function renderDiff(input: FileDiff | DiffHunk[], opts: DiffRenderOptions
       const no = (n: number | undefined): string => padToWidth(n === undefined ? "" : String(n), digits, "right");
       const gutter = numbered ? styles.gutter(`${no(line.oldNo)} ${no(line.newNo)} `) : "";
       // Continuation lines start under the text, past the sign column.
-      wrapLine(body, room, { indent: 2, tokens: true }).forEach((piece, p) => lines.push((p === 0 ? gutter : blankGutter) + piece));
+      wrapLine(body, room, { indent: 2, tokens: true }).forEach((piece, p) =>
+        lines.push((p === 0 ? gutter : blankGutter) + piece),
+      );
     });
   }
   return { lines, hunkStarts };

@@ -96,7 +96,8 @@ export class IncrementalMarkdown {
       // setting) are rendered again, once.
       this.generation = generation;
       this.renderedHighlight = this.highlight;
-      for (const e of this.entries) if (e.generation !== generation || e.highlight !== this.highlight) this.render(e, w);
+      for (const e of this.entries)
+        if (e.generation !== generation || e.highlight !== this.highlight) this.render(e, w);
       rebuild = true;
     }
     if (w !== this.width) {
@@ -108,7 +109,10 @@ export class IncrementalMarkdown {
     if (rebuild) this.stableLines = this.joinEntries();
     const scan = scanBlocks(fullText, this.scanFrom);
     for (const block of scan.blocks) {
-      const e = this.render({ block, rendered: { lines: [], tables: [] }, generation, highlight: this.highlight, width: w, lines: [] }, w);
+      const e = this.render(
+        { block, rendered: { lines: [], tables: [] }, generation, highlight: this.highlight, width: w, lines: [] },
+        w,
+      );
       this.entries.push(e);
       if (e.lines.length > 0 && this.stableLines.length > 0) this.stableLines.push("");
       for (const line of e.lines) this.stableLines.push(line);
@@ -122,7 +126,11 @@ export class IncrementalMarkdown {
     this.text = fullText;
     this.done = done;
     this.result =
-      tailLines.length === 0 ? this.stableLines.slice() : this.stableLines.length === 0 ? tailLines : this.stableLines.concat("", tailLines);
+      tailLines.length === 0
+        ? this.stableLines.slice()
+        : this.stableLines.length === 0
+          ? tailLines
+          : this.stableLines.concat("", tailLines);
     return this.result;
   }
 
@@ -170,7 +178,10 @@ export class IncrementalMarkdown {
       if (f.width !== width) this.layout(f, width);
       return f.lines;
     }
-    this.final = this.render({ block, rendered: { lines: [], tables: [] }, generation, highlight: this.highlight, width, lines: [] }, width);
+    this.final = this.render(
+      { block, rendered: { lines: [], tables: [] }, generation, highlight: this.highlight, width, lines: [] },
+      width,
+    );
     return this.final.lines;
   }
 
@@ -183,7 +194,8 @@ export class IncrementalMarkdown {
     if (src === "") return [];
     this.tailRenders++;
     let cache = this.tail;
-    if (!cache || !startsWithFast(src, cache.prefix)) cache = { prefix: "", state: CHEAP_START, lines: [], lastBlank: true };
+    if (!cache || !startsWithFast(src, cache.prefix))
+      cache = { prefix: "", state: CHEAP_START, lines: [], lastBlank: true };
     const cut = src.lastIndexOf("\n") + 1;
     if (cut > cache.prefix.length) {
       const lines = cache.lines.slice();
@@ -203,11 +215,17 @@ export class IncrementalMarkdown {
   }
 
   /** One tail line, with renderCheap's rule that blank lines outside a fence collapse. */
-  private cheapLine(line: string, state: CheapState, lastBlank: boolean, width: number): { lines: string[]; state: CheapState; lastBlank: boolean } {
+  private cheapLine(
+    line: string,
+    state: CheapState,
+    lastBlank: boolean,
+    width: number,
+  ): { lines: string[]; state: CheapState; lastBlank: boolean } {
     this.tailLinesRendered++;
     const r = renderCheapLine(line, state, this.styles);
     if (r.out === null) return { lines: [], state: r.state, lastBlank };
-    if (r.out === "" && r.state.fence === null) return { lines: lastBlank ? [] : [""], state: r.state, lastBlank: true };
+    if (r.out === "" && r.state.fence === null)
+      return { lines: lastBlank ? [] : [""], state: r.state, lastBlank: true };
     return { lines: layoutLine(r.out, width, this.styles), state: r.state, lastBlank: false };
   }
 }

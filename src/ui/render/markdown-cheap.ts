@@ -24,19 +24,37 @@ const INLINE =
 /** Inline code, strong, emphasis and links in one line of text. */
 export function cheapInline(s: string, styles: MarkdownStyles): string {
   if (!/[`*_[]/.test(s)) return s;
-  return s.replace(INLINE, (whole, _ticks: string | undefined, code?: string, b1?: string, b2?: string, e1?: string, e2?: string, text?: string, url?: string) => {
-    if (code !== undefined) return styles.code(code.trim() === "" ? code : code.trim());
-    const bold = b1 ?? b2;
-    if (bold !== undefined) return styles.strong(bold);
-    const em = e1 ?? e2;
-    if (em !== undefined) return styles.em(em);
-    if (text !== undefined && url !== undefined) return text === url ? styles.link(url) : `${text} (${styles.link(url)})`;
-    return whole;
-  });
+  return s.replace(
+    INLINE,
+    (
+      whole,
+      _ticks: string | undefined,
+      code?: string,
+      b1?: string,
+      b2?: string,
+      e1?: string,
+      e2?: string,
+      text?: string,
+      url?: string,
+    ) => {
+      if (code !== undefined) return styles.code(code.trim() === "" ? code : code.trim());
+      const bold = b1 ?? b2;
+      if (bold !== undefined) return styles.strong(bold);
+      const em = e1 ?? e2;
+      if (em !== undefined) return styles.em(em);
+      if (text !== undefined && url !== undefined)
+        return text === url ? styles.link(url) : `${text} (${styles.link(url)})`;
+      return whole;
+    },
+  );
 }
 
 /** Renders one source line; `null` for lines that draw nothing (fence markers). */
-export function renderCheapLine(line: string, state: CheapState, styles: MarkdownStyles): { out: string | null; state: CheapState } {
+export function renderCheapLine(
+  line: string,
+  state: CheapState,
+  styles: MarkdownStyles,
+): { out: string | null; state: CheapState } {
   const { fence } = state;
   if (fence) {
     if (closesFence(line, fence)) return { out: null, state: CHEAP_START };

@@ -47,7 +47,12 @@ function continuation(line: string, styles: MarkdownStyles): string {
 }
 
 /** Fits one rendered line to `width`; `tables` resolves table markers. */
-export function layoutLine(line: string, width: number, styles: MarkdownStyles, tables: readonly TableData[] = []): string[] {
+export function layoutLine(
+  line: string,
+  width: number,
+  styles: MarkdownStyles,
+  tables: readonly TableData[] = [],
+): string[] {
   const at = line.search(MARKERS);
   if (at < 0) {
     if (visibleWidth(line) <= width) return [line];
@@ -104,7 +109,8 @@ export function layoutTable(table: TableData, width: number, styles: MarkdownSty
   const widths = columnWidths(natural, width - chrome);
   // Columns squeezed below a few characters read as letter soup: list the cells instead.
   if (widths.some((w, c) => w < Math.min(natural[c] ?? 1, 6))) return stackedTable(table, cols, width, styles);
-  const border = (l: string, m: string, r: string): string => styles.tableBorder(l + widths.map((w) => "─".repeat(w + 2)).join(m) + r);
+  const border = (l: string, m: string, r: string): string =>
+    styles.tableBorder(l + widths.map((w) => "─".repeat(w + 2)).join(m) + r);
   const bar = styles.tableBorder("│");
   const row = (cells: readonly string[], head: boolean): string[] => {
     const wrapped = widths.map((w, c) => wrapLine(cell(cells, c), w, { words: true }));

@@ -38,7 +38,10 @@ const identity: StyleFn = (s) => s;
 
 function unescapeEntities(s: string): string {
   if (!s.includes("&")) return s;
-  return s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? _);
+  return s.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? _,
+  );
 }
 
 // cli-highlight falls back to its own colours for classes a theme leaves out, so every class it
@@ -89,7 +92,8 @@ const overrides: RendererObject = {
     const text = this.parser.parseInline(token.tokens);
     const { styles } = current();
     const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
-    if (plain === "" || plain === token.href || `mailto:${plain}` === token.href) return styles.link(plain || token.href);
+    if (plain === "" || plain === token.href || `mailto:${plain}` === token.href)
+      return styles.link(plain || token.href);
     return `${text} (${styles.link(token.href)})`;
   },
   image(token: Tokens.Image) {
@@ -119,13 +123,16 @@ const overrides: RendererObject = {
       const parts = item.tokens.map((t) => trimBlock(this.parser.parse([t], item.loose))).filter((p) => p !== "");
       const body = splitAnsiLines(parts.join(item.loose ? "\n\n" : "\n"));
       const pad = " ".repeat(marker.length + 1);
-      return body.map((l, k) => (k === 0 ? `${styles.listBullet(marker)} ${task}${l}` : l === "" ? "" : pad + l)).join("\n");
+      return body
+        .map((l, k) => (k === 0 ? `${styles.listBullet(marker)} ${task}${l}` : l === "" ? "" : pad + l))
+        .join("\n");
     });
     return `${items.join(token.loose ? "\n\n" : "\n")}\n\n`;
   },
   table(token: Tokens.Table) {
     const { tables } = current();
-    const cell = (c: Tokens.TableCell): string => unescapeEntities(this.parser.parseInline(c.tokens)).replace(/\n/g, " ");
+    const cell = (c: Tokens.TableCell): string =>
+      unescapeEntities(this.parser.parseInline(c.tokens)).replace(/\n/g, " ");
     tables.push({ header: token.header.map(cell), rows: token.rows.map((r) => r.map(cell)), align: token.align });
     return `${TABLE}${tables.length - 1}${TABLE_END}\n\n`;
   },
@@ -164,7 +171,8 @@ export function renderFull(block: string, styles: MarkdownStyles, highlightCode:
   }
 }
 
-const WARM_UP = "# h\n\np **b** *i* `c` [l](http://x)\n\n- a\n  1. b\n\n> q\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n---\n\n```ts\nconst a = 1;\n```\n";
+const WARM_UP =
+  "# h\n\np **b** *i* `c` [l](http://x)\n\n- a\n  1. b\n\n> q\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n---\n\n```ts\nconst a = 1;\n```\n";
 
 /**
  * Renders a small document once so marked's regexes are compiled and highlight.js is set up

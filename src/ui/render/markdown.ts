@@ -89,7 +89,7 @@ export function defaultStyles(chalk: ChalkInstance): MarkdownStyles {
       meta: chalk.dim,
       title: chalk.blue,
       function: chalk.blue,
-      "class": chalk.blue,
+      class: chalk.blue,
       attr: chalk.cyan,
       attribute: chalk.cyan,
       tag: chalk.blue,

@@ -80,7 +80,8 @@ export function visibleWidth(s: string): number {
   const bare = s.includes("\x1b") ? s.replace(SGR_OR_OSC, "") : s;
   if (PRINTABLE_ASCII.test(bare)) return bare.length;
   let w = 0;
-  for (const { segment } of segmenter.segment(bare)) w += segment.length === 1 && segment >= " " && segment <= "~" ? 1 : graphemeWidth(segment);
+  for (const { segment } of segmenter.segment(bare))
+    w += segment.length === 1 && segment >= " " && segment <= "~" ? 1 : graphemeWidth(segment);
   return w;
 }
 
@@ -156,9 +157,10 @@ function toUnits(text: string): Units {
   const pushText = (s: string): void => {
     const graphemes = ASCII_TEXT.test(s) ? s : Array.from(segmenter.segment(s), (x) => x.segment);
     for (const g of graphemes) {
-      if (g === "\n") (u.push(g), w.push(0), (col = 0));
-      else if (g === "\t") for (let n = TAB - (col % TAB); n > 0; n--) (u.push(" "), w.push(1), col++);
-      else if (CONTROL.test(g)) continue; // a stray \r or bell would corrupt the screen
+      if (g === "\n") u.push(g), w.push(0), (col = 0);
+      else if (g === "\t") for (let n = TAB - (col % TAB); n > 0; n--) u.push(" "), w.push(1), col++;
+      else if (CONTROL.test(g))
+        continue; // a stray \r or bell would corrupt the screen
       else {
         const gw = g.length === 1 && g >= " " && g <= "~" ? 1 : graphemeWidth(g);
         u.push(g), w.push(gw), (col += gw);
@@ -173,7 +175,7 @@ function toUnits(text: string): Units {
     if (e < 0) break;
     ESCAPE.lastIndex = e;
     const m = ESCAPE.exec(text);
-    if (m) (u.push(m[0]), w.push(-1), (i = e + m[0].length));
+    if (m) u.push(m[0]), w.push(-1), (i = e + m[0].length);
     else i = e + 1; // a lone ESC is dropped rather than let it swallow what follows
   }
   return { u, w };
@@ -194,7 +196,13 @@ function effectiveIndent(opts: WrapOptions, max: number): string {
 }
 
 /** Decides where lines break; works on unit indexes only, so ASCII and ANSI text share it. */
-function breakLines(n: number, unit: (i: number) => string, width: (i: number) => number, max: number, opts: WrapOptions): Range[] {
+function breakLines(
+  n: number,
+  unit: (i: number) => string,
+  width: (i: number) => number,
+  max: number,
+  opts: WrapOptions,
+): Range[] {
   const tokens = opts.tokens === true;
   const words = opts.words === true || tokens;
   const indent = visibleWidth(effectiveIndent(opts, max));
@@ -286,7 +294,13 @@ function wrapStyledAscii(text: string, max: number, opts: WrapOptions): string[]
     i = e + m[0].length;
   }
   if (!PRINTABLE_ASCII.test(plain)) return null;
-  const ranges = breakLines(plain.length, (k) => plain[k] ?? "", () => 1, max, opts);
+  const ranges = breakLines(
+    plain.length,
+    (k) => plain[k] ?? "",
+    () => 1,
+    max,
+    opts,
+  );
   const pad = effectiveIndent(opts, max);
   const state = new SgrState();
   const out: string[] = [];
@@ -319,14 +333,26 @@ export function wrapLine(text: string, width: number, opts: WrapOptions = {}): s
   const max = Math.max(1, Math.floor(width));
   if (PRINTABLE_ASCII.test(text)) {
     if (text.length <= max) return [text];
-    const ranges = breakLines(text.length, (i) => text[i] ?? "", () => 1, max, opts);
+    const ranges = breakLines(
+      text.length,
+      (i) => text[i] ?? "",
+      () => 1,
+      max,
+      opts,
+    );
     const pad = effectiveIndent(opts, max);
     return ranges.map((r) => (r.cont ? pad : "") + text.slice(r.start, r.end));
   }
   const styled = text.includes("\x1b") ? wrapStyledAscii(text, max, opts) : null;
   if (styled) return styled;
   const { u, w } = toUnits(text);
-  const ranges = breakLines(u.length, (i) => u[i] ?? "", (i) => w[i] ?? 0, max, opts);
+  const ranges = breakLines(
+    u.length,
+    (i) => u[i] ?? "",
+    (i) => w[i] ?? 0,
+    max,
+    opts,
+  );
   const pad = effectiveIndent(opts, max);
   const state = new SgrState();
   const out: string[] = [];
@@ -354,7 +380,9 @@ export function expandTabs(s: string, tab = TAB): string {
   if (!s.includes("\t")) return s;
   let out = "";
   let col = 0;
-  for (const g of PRINTABLE_ASCII.test(s.replace(/\t/g, " ")) ? s : Array.from(segmenter.segment(s), (x) => x.segment)) {
+  for (const g of PRINTABLE_ASCII.test(s.replace(/\t/g, " "))
+    ? s
+    : Array.from(segmenter.segment(s), (x) => x.segment)) {
     if (g === "\t") {
       const n = tab - (col % tab);
       out += " ".repeat(n);
@@ -388,7 +416,7 @@ export function truncateToWidth(s: string, width: number, ellipsis = "…"): str
   for (let i = 0; i < u.length; i++) {
     const uw = w[i] ?? 0;
     const unit = u[i] ?? "";
-    if (uw < 0) (state.apply(unit), (out += unit));
+    if (uw < 0) state.apply(unit), (out += unit);
     else if (unit === "\n" || col + uw > room) break;
     else (out += unit), (col += uw);
   }

@@ -76,7 +76,12 @@ export function boardRows(t: TranscriptState): AgentRow[] {
 }
 
 /** The oldest unanswered approval this child asked for (it lives in the parent task's blocks). */
-export function agentApproval(state: { transcripts: Record<string, TranscriptState> }, taskId: string, agentId: string): Extract<Block, { kind: "approval" }> | null {
-  for (const b of state.transcripts[taskId]?.blocks ?? []) if (b.kind === "approval" && b.resolved === null && b.agentId === agentId) return b;
+export function agentApproval(
+  state: { transcripts: Record<string, TranscriptState> },
+  taskId: string,
+  agentId: string,
+): Extract<Block, { kind: "approval" }> | null {
+  for (const b of state.transcripts[taskId]?.blocks ?? [])
+    if (b.kind === "approval" && b.resolved === null && b.agentId === agentId) return b;
   return null;
 }

@@ -53,11 +53,18 @@ export interface ShownFile {
 
 export type McpServers = EventOf<"mcp.updated">["servers"];
 
-export type UiAction =
-  | { type: "ui.select"; taskId: string }
-  | ({ taskId: string } & TranscriptAction);
+export type UiAction = { type: "ui.select"; taskId: string } | ({ taskId: string } & TranscriptAction);
 
-export const initialState = (columns = 80, rows = 24): AppState => ({ tasks: {}, order: [], current: null, transcripts: {}, ui: initialUi(columns, rows), mcp: [], follow: {}, shown: {} });
+export const initialState = (columns = 80, rows = 24): AppState => ({
+  tasks: {},
+  order: [],
+  current: null,
+  transcripts: {},
+  ui: initialUi(columns, rows),
+  mcp: [],
+  follow: {},
+  shown: {},
+});
 
 export function orderedTasks(state: AppState): TaskEntry[] {
   const all = state.order.map((id) => state.tasks[id]).filter((t): t is TaskEntry => t !== undefined);
@@ -68,11 +75,18 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
   if (event.type === "ui.select") {
     const entry = state.tasks[event.taskId];
     if (!entry) return state;
-    return { ...state, current: event.taskId, tasks: { ...state.tasks, [event.taskId]: { ...entry, attention: false } } };
+    return {
+      ...state,
+      current: event.taskId,
+      tasks: { ...state.tasks, [event.taskId]: { ...entry, attention: false } },
+    };
   }
   if (event.type === "task.updated") {
     const prev = state.tasks[event.taskId];
-    const becameNotable = prev !== undefined && prev.snapshot.status !== event.task.status && (event.task.status === "waiting" || event.task.status === "done" || event.task.status === "failed");
+    const becameNotable =
+      prev !== undefined &&
+      prev.snapshot.status !== event.task.status &&
+      (event.task.status === "waiting" || event.task.status === "done" || event.task.status === "failed");
     const entry: TaskEntry = {
       id: event.taskId,
       snapshot: event.task,
@@ -84,7 +98,9 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
       tasks: { ...state.tasks, [event.taskId]: entry },
       order: prev ? state.order : [...state.order, event.taskId],
       current: state.current ?? event.taskId,
-      transcripts: state.transcripts[event.taskId] ? state.transcripts : { ...state.transcripts, [event.taskId]: emptyTranscript() },
+      transcripts: state.transcripts[event.taskId]
+        ? state.transcripts
+        : { ...state.transcripts, [event.taskId]: emptyTranscript() },
     };
   }
   if (event.type === "task.removed") {
@@ -102,13 +118,17 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
   const taskId = event.taskId;
   const transcript = state.transcripts[taskId];
   if (!transcript) return state;
-  const next = event.type.startsWith("ui.") ? reduceTranscript(transcript, event as TranscriptAction, now) : reduceTask(transcript, event as BusEvent, now);
+  const next = event.type.startsWith("ui.")
+    ? reduceTranscript(transcript, event as TranscriptAction, now)
+    : reduceTask(transcript, event as BusEvent, now);
   return next === transcript ? state : { ...state, transcripts: { ...state.transcripts, [taskId]: next } };
 }
 
 /** Something on screen counts time (a turn, a running tool, a running subagent): tick each second. */
 export function isLive(state: AppState): boolean {
-  return Object.values(state.transcripts).some((t) => t.running || t.agents.some((a) => a.status === "running" || a.status === "waiting"));
+  return Object.values(state.transcripts).some(
+    (t) => t.running || t.agents.some((a) => a.status === "running" || a.status === "waiting"),
+  );
 }
 
 export interface StoreOptions {

@@ -112,7 +112,25 @@ export interface TranscriptState {
 
 export type AgentRow = EventOf<"subagent.updated">["row"];
 
-export const emptyTranscript = (): TranscriptState => ({ blocks: [], seq: 0, running: false, stopping: false, turnStartedAt: null, waitingSince: null, changed: [], reads: [], agents: [], todo: [], jobs: [], children: {}, parents: {}, sessionId: null, workspace: null, checkpoints: [], reloadFrom: null });
+export const emptyTranscript = (): TranscriptState => ({
+  blocks: [],
+  seq: 0,
+  running: false,
+  stopping: false,
+  turnStartedAt: null,
+  waitingSince: null,
+  changed: [],
+  reads: [],
+  agents: [],
+  todo: [],
+  jobs: [],
+  children: {},
+  parents: {},
+  sessionId: null,
+  workspace: null,
+  checkpoints: [],
+  reloadFrom: null,
+});
 
 /** UI-side actions on the transcript (not engine events). */
 export type TranscriptAction =
@@ -149,8 +167,11 @@ const pathArg = (args: unknown): string | null => {
 function appendLive(state: TranscriptState, kind: "assistant" | "reasoning", text: string): TranscriptState {
   const i = state.blocks.length - 1;
   const last = state.blocks[i];
-  if (last && last.kind === kind && !last.done) return { ...state, blocks: replaceAt(state.blocks, i, { ...last, text: last.text + text }) };
-  return add(state, (id) => (kind === "assistant" ? { kind, id, text, done: false } : { kind, id, text, done: false, expanded: false }));
+  if (last && last.kind === kind && !last.done)
+    return { ...state, blocks: replaceAt(state.blocks, i, { ...last, text: last.text + text }) };
+  return add(state, (id) =>
+    kind === "assistant" ? { kind, id, text, done: false } : { kind, id, text, done: false, expanded: false },
+  );
 }
 
 /** Drops the open (streaming) blocks: their request is being retried. */
@@ -164,7 +185,9 @@ function closeLive(state: TranscriptState, stopped: boolean): TranscriptState {
   const blocks = state.blocks.map((b) => {
     if ((b.kind === "assistant" || b.kind === "reasoning") && !b.done) {
       changedAny = true;
-      return b.kind === "assistant" ? { ...b, done: true, ...(stopped ? { stopped: true } : {}) } : { ...b, done: true };
+      return b.kind === "assistant"
+        ? { ...b, done: true, ...(stopped ? { stopped: true } : {}) }
+        : { ...b, done: true };
     }
     return b;
   });
@@ -172,7 +195,8 @@ function closeLive(state: TranscriptState, stopped: boolean): TranscriptState {
 }
 
 /** What a turn-end block says: "stopped", or the error. */
-const turnEndText = (reason: TurnEndReason, error: string | undefined) => (reason === "interrupted" ? "stopped" : (error ?? reason));
+const turnEndText = (reason: TurnEndReason, error: string | undefined) =>
+  reason === "interrupted" ? "stopped" : (error ?? reason);
 
 /** The block a history item shows as; null for items the live transcript shows none for either (memory). */
 function blockOf(it: HistoryItem, id: string): Block | null {
@@ -187,17 +211,38 @@ function blockOf(it: HistoryItem, id: string): Block | null {
       return { kind: "reasoning", id, text: it.text, done: true, expanded: false };
     case "tool":
       return {
-        kind: "tool", id, callId: it.callId, name: it.name, toolKind: it.kind, summary: it.summary, args: it.args ?? null, status: it.status === "running" ? "aborted" : it.status,
-        output: "", display: it.display, forModel: it.forModel ?? "", startedAt: 0, durationMs: it.durationMs, expanded: false,
+        kind: "tool",
+        id,
+        callId: it.callId,
+        name: it.name,
+        toolKind: it.kind,
+        summary: it.summary,
+        args: it.args ?? null,
+        status: it.status === "running" ? "aborted" : it.status,
+        output: "",
+        display: it.display,
+        forModel: it.forModel ?? "",
+        startedAt: 0,
+        durationMs: it.durationMs,
+        expanded: false,
       };
     case "compaction":
       return {
-        kind: "compaction", id, folded: it.folded, summaryChars: it.summaryChars, failed: it.failed, beforeChars: it.beforeChars, afterChars: it.afterChars, summary: it.summary,
+        kind: "compaction",
+        id,
+        folded: it.folded,
+        summaryChars: it.summaryChars,
+        failed: it.failed,
+        beforeChars: it.beforeChars,
+        afterChars: it.afterChars,
+        summary: it.summary,
         ...(it.focus ? { focus: it.focus } : {}),
         ...(it.error ? { error: it.error } : {}),
       };
     case "turn-end":
-      return it.reason === "completed" ? null : { kind: "turn-end", id, reason: it.reason, text: turnEndText(it.reason, it.error) };
+      return it.reason === "completed"
+        ? null
+        : { kind: "turn-end", id, reason: it.reason, text: turnEndText(it.reason, it.error) };
     case "note":
       return { kind: "notice", id, level: "info", text: it.text };
     case "memory":
@@ -226,10 +271,18 @@ function notWaiting(state: TranscriptState): TranscriptState {
   return state.waitingSince === null ? state : { ...state, waitingSince: null };
 }
 
-export function reduceTranscript(state: TranscriptState, event: BusEvent | TranscriptAction, now = Date.now()): TranscriptState {
+export function reduceTranscript(
+  state: TranscriptState,
+  event: BusEvent | TranscriptAction,
+  now = Date.now(),
+): TranscriptState {
   switch (event.type) {
     case "turn.started":
-      return add({ ...state, reloadFrom: null, running: true, stopping: false, turnStartedAt: now }, (id) => ({ kind: "user", id, text: event.prompt }));
+      return add({ ...state, reloadFrom: null, running: true, stopping: false, turnStartedAt: now }, (id) => ({
+        kind: "user",
+        id,
+        text: event.prompt,
+      }));
     case "steer.delivered":
       return add(state, (id) => ({ kind: "steer", id, text: event.text }));
     case "assistant.delta":
@@ -249,10 +302,27 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return dropLive(notWaiting(state));
     case "model.fallback":
       // A switch of model or provider stays in the transcript: the rest of the turn comes from elsewhere.
-      return add(dropLive(notWaiting(state)), (id) => ({ kind: "notice", id, level: "warn", text: fallbackText(event) }));
+      return add(dropLive(notWaiting(state)), (id) => ({
+        kind: "notice",
+        id,
+        level: "warn",
+        text: fallbackText(event),
+      }));
     case "tool.started":
       return add(state, (id) => ({
-        kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind, summary: event.summary, args: event.args, status: "running", output: "", display: "", forModel: "", startedAt: now, durationMs: null,
+        kind: "tool",
+        id,
+        callId: event.callId,
+        name: event.name,
+        toolKind: event.kind,
+        summary: event.summary,
+        args: event.args,
+        status: "running",
+        output: "",
+        display: "",
+        forModel: "",
+        startedAt: now,
+        durationMs: null,
         // A `!` command's output is what the user asked to see: its card opens.
         expanded: event.callId.startsWith(SHELL_CALL_PREFIX),
       }));
@@ -264,18 +334,40 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return { ...state, blocks: replaceAt(state.blocks, i, { ...block, output }) };
     }
     case "tool.completed": {
-      const i = lastIndex(state.blocks, (b) => b.kind === "tool" && b.callId === event.callId && b.status === "running");
+      const i = lastIndex(
+        state.blocks,
+        (b) => b.kind === "tool" && b.callId === event.callId && b.status === "running",
+      );
       const block = state.blocks[i];
-      const done = { status: event.status, display: event.display, forModel: event.forModel, durationMs: event.durationMs };
+      const done = {
+        status: event.status,
+        display: event.display,
+        forModel: event.forModel,
+        durationMs: event.durationMs,
+      };
       let next: TranscriptState;
-      if (block && block.kind === "tool") next = { ...state, blocks: replaceAt(state.blocks, i, { ...block, ...done }) };
+      if (block && block.kind === "tool")
+        next = { ...state, blocks: replaceAt(state.blocks, i, { ...block, ...done }) };
       else {
         // Rejected before it ran (unknown tool, invalid arguments, denied): a card all the same,
         // saying what it was when the engine knows (a denied command keeps its text).
-        next = add(state, (id) => ({ kind: "tool", id, callId: event.callId, name: event.name, toolKind: event.kind ?? null, summary: event.summary ?? "", args: event.args ?? null, output: "", startedAt: now, expanded: false, ...done }));
+        next = add(state, (id) => ({
+          kind: "tool",
+          id,
+          callId: event.callId,
+          name: event.name,
+          toolKind: event.kind ?? null,
+          summary: event.summary ?? "",
+          args: event.args ?? null,
+          output: "",
+          startedAt: now,
+          expanded: false,
+          ...done,
+        }));
       }
       // Only a write that happened is a change: a failed or denied edit is not listed.
-      const written = block?.kind === "tool" && event.status === "ok" && block.toolKind === "edit" ? pathArg(block.args) : null;
+      const written =
+        block?.kind === "tool" && event.status === "ok" && block.toolKind === "edit" ? pathArg(block.args) : null;
       if (written && !next.changed.includes(written)) next = { ...next, changed: [...next.changed, written] };
       if (block?.kind === "tool" && event.status === "ok" && block.toolKind === "read" && event.name === "read_file") {
         const path = pathArg(block.args);
@@ -286,8 +378,20 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
     case "approval.requested": {
       const name = event.agentId ? state.agents.find((a) => a.id === event.agentId)?.name : undefined;
       return add(state, (id) => ({
-        kind: "approval", id, requestId: event.requestId, tool: event.tool, toolKind: event.kind, title: event.title, detail: event.detail, reason: event.reason, resolved: null,
-        rule: event.rule ?? null, dangerous: event.dangerous ?? false, match: event.match ?? null, always: event.always ?? null, alwaysWorkspace: event.alwaysWorkspace ?? true,
+        kind: "approval",
+        id,
+        requestId: event.requestId,
+        tool: event.tool,
+        toolKind: event.kind,
+        title: event.title,
+        detail: event.detail,
+        reason: event.reason,
+        resolved: null,
+        rule: event.rule ?? null,
+        dangerous: event.dangerous ?? false,
+        match: event.match ?? null,
+        always: event.always ?? null,
+        alwaysWorkspace: event.alwaysWorkspace ?? true,
         ...(event.agentId ? { agentId: event.agentId } : {}),
         ...(name ? { agentName: name } : {}),
       }));
@@ -302,7 +406,14 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return add(state, (id) => ({ kind: "notice", id, level: event.level, text: event.text }));
     case "context.compacted":
       return add(state, (id) => ({
-        kind: "compaction", id, folded: event.folded, summaryChars: event.summaryChars, failed: event.failed, beforeChars: event.beforeChars, afterChars: event.afterChars, summary: event.summary,
+        kind: "compaction",
+        id,
+        folded: event.folded,
+        summaryChars: event.summaryChars,
+        failed: event.failed,
+        beforeChars: event.beforeChars,
+        afterChars: event.afterChars,
+        summary: event.summary,
         ...(event.focus ? { focus: event.focus } : {}),
         ...(event.error ? { error: event.error } : {}),
       }));
@@ -314,10 +425,18 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return add(state, (id) => ({ kind: "notice", id, level: event.outcome === "blocked" ? "error" : "warn", text }));
     }
     case "turn.completed": {
-      const next = closeLive({ ...state, running: false, stopping: false, turnStartedAt: null, waitingSince: null }, event.reason === "interrupted");
+      const next = closeLive(
+        { ...state, running: false, stopping: false, turnStartedAt: null, waitingSince: null },
+        event.reason === "interrupted",
+      );
       if (event.reason === "completed") return next;
       const text = turnEndText(event.reason, event.error);
-      return add(next, (id) => ({ kind: "turn-end", id, reason: event.reason as "interrupted" | "max_iterations" | "error", text }));
+      return add(next, (id) => ({
+        kind: "turn-end",
+        id,
+        reason: event.reason as "interrupted" | "max_iterations" | "error",
+        text,
+      }));
     }
     case "subagent.updated": {
       const i = state.agents.findIndex((a) => a.id === event.row.id);
@@ -328,16 +447,34 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
       return { ...state, todo: event.items };
     case "background.updated": {
       const i = state.jobs.findIndex((j) => j.id === event.job.id);
-      return { ...state, jobs: i === -1 ? [...state.jobs, event.job] : state.jobs.map((j, k) => (k === i ? event.job : j)) };
+      return {
+        ...state,
+        jobs: i === -1 ? [...state.jobs, event.job] : state.jobs.map((j, k) => (k === i ? event.job : j)),
+      };
     }
     case "session.loaded": {
       // A daemon older than typed history (a remote task) sends none: an empty transcript, not a crash.
       const rebuilt = fromHistory(event.transcript ?? []);
       const { sessionId, workspace } = state;
       const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
-      let next: TranscriptState = { ...rebuilt, seq: Math.max(rebuilt.seq, state.seq), running: state.running, changed: state.changed, reads: state.reads, agents: state.agents, todo: state.todo, jobs: state.jobs, children: state.children, parents: state.parents, sessionId, workspace, checkpoints };
+      let next: TranscriptState = {
+        ...rebuilt,
+        seq: Math.max(rebuilt.seq, state.seq),
+        running: state.running,
+        changed: state.changed,
+        reads: state.reads,
+        agents: state.agents,
+        todo: state.todo,
+        jobs: state.jobs,
+        children: state.children,
+        parents: state.parents,
+        sessionId,
+        workspace,
+        checkpoints,
+      };
       // What the engine said about the change so far ("files as before turn 2: …") stays in view.
-      for (const b of state.reloadFrom === null ? [] : state.blocks.slice(state.reloadFrom)) if (b.kind === "notice") next = add(next, (id) => ({ ...b, id }));
+      for (const b of state.reloadFrom === null ? [] : state.blocks.slice(state.reloadFrom))
+        if (b.kind === "notice") next = add(next, (id) => ({ ...b, id }));
       return next;
     }
     case "ui.reloading":
@@ -364,7 +501,13 @@ export function reduceTranscript(state: TranscriptState, event: BusEvent | Trans
 }
 
 /** "gpt-5 (openai) failed (503 overloaded); trying claude-sonnet-4-5 (anthropic)". */
-export function fallbackText(event: { from: string; to: string; error: string; fromProvider?: string | undefined; toProvider?: string | undefined }): string {
+export function fallbackText(event: {
+  from: string;
+  to: string;
+  error: string;
+  fromProvider?: string | undefined;
+  toProvider?: string | undefined;
+}): string {
   const where = (model: string, provider: string | undefined) => (provider ? `${model} (${provider})` : model);
   return `${where(event.from, event.fromProvider)} failed (${event.error}); trying ${where(event.to, event.toProvider ?? event.fromProvider)}`;
 }

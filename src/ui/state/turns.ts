@@ -69,7 +69,10 @@ export function mergeTurns(blocks: readonly Block[], checkpoints: readonly Check
   const { prompts, rebuilt } = promptsOf(blocks);
   const offset = promptOffset(prompts, rebuilt, checkpoints);
   const byTurn = new Map<number, TurnRow>();
-  if (offset !== null) prompts.forEach((prompt, i) => byTurn.set(offset + i + 1, { turn: offset + i + 1, prompt, changes: [], folded: false }));
+  if (offset !== null)
+    prompts.forEach((prompt, i) =>
+      byTurn.set(offset + i + 1, { turn: offset + i + 1, prompt, changes: [], folded: false }),
+    );
   for (const t of checkpoints) {
     const known = byTurn.get(t.turn);
     const folded = offset !== null && t.turn <= offset;
@@ -120,7 +123,8 @@ export function changeMark(c: FileChange): "M" | "A" | "D" | "~" {
 
 /** The path relative to the workspace when it lies inside it; absolute otherwise. */
 export function displayPath(path: string, workspace: string | null): string {
-  if (workspace && path.startsWith(`${workspace.replace(/\/+$/, "")}/`)) return path.slice(workspace.replace(/\/+$/, "").length + 1);
+  if (workspace && path.startsWith(`${workspace.replace(/\/+$/, "")}/`))
+    return path.slice(workspace.replace(/\/+$/, "").length + 1);
   return path;
 }
 
@@ -130,7 +134,8 @@ export function displayPath(path: string, workspace: string | null): string {
  */
 export function filesFrom(rows: readonly TurnRow[], turn: number): FileChange[] {
   const out = new Map<string, FileChange>();
-  for (const r of [...rows].sort((a, b) => a.turn - b.turn)) if (r.turn >= turn) for (const c of r.changes) if (!out.has(c.path)) out.set(c.path, c);
+  for (const r of [...rows].sort((a, b) => a.turn - b.turn))
+    if (r.turn >= turn) for (const c of r.changes) if (!out.has(c.path)) out.set(c.path, c);
   return [...out.values()];
 }
 
@@ -144,7 +149,12 @@ export function turnsTabRows(t: TranscriptState | undefined): TurnsTabRow[] {
   const turns = turnsOf(t);
   let rows = tabCache.get(turns);
   if (!rows) {
-    rows = turns.rows.filter((r) => r.changes.length > 0).flatMap((row): TurnsTabRow[] => [{ kind: "turn", row }, ...row.changes.map((change) => ({ kind: "file" as const, row, change }))]);
+    rows = turns.rows
+      .filter((r) => r.changes.length > 0)
+      .flatMap((row): TurnsTabRow[] => [
+        { kind: "turn", row },
+        ...row.changes.map((change) => ({ kind: "file" as const, row, change })),
+      ]);
     tabCache.set(turns, rows);
   }
   return rows;

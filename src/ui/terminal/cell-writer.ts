@@ -64,7 +64,9 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
   const size = () => ({ cols: stream.columns || 80, rows: stream.rows || 24 });
   const hasChanges = (str: string, cursor: CursorPosition | undefined) => {
     const { cols, rows } = size();
-    return str !== previousOutput || cursorChanged(cursor) || model === null || model.cols !== cols || model.rows !== rows;
+    return (
+      str !== previousOutput || cursorChanged(cursor) || model === null || model.cols !== cols || model.rows !== rows
+    );
   };
 
   const render = ((str: string): boolean => {

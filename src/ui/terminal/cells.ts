@@ -15,12 +15,49 @@ export interface CellRow {
 }
 
 /** Slots of the SGR state, in the order the canonical string lists them. */
-const SLOTS = ["bold", "dim", "italic", "underline", "blink", "inverse", "hidden", "strike", "overline", "fg", "bg", "ul"] as const;
+const SLOTS = [
+  "bold",
+  "dim",
+  "italic",
+  "underline",
+  "blink",
+  "inverse",
+  "hidden",
+  "strike",
+  "overline",
+  "fg",
+  "bg",
+  "ul",
+] as const;
 type Slot = (typeof SLOTS)[number];
 type SgrState = Partial<Record<Slot, string>>;
 
-const ON: Record<string, Slot> = { "1": "bold", "2": "dim", "3": "italic", "4": "underline", "5": "blink", "6": "blink", "7": "inverse", "8": "hidden", "9": "strike", "21": "underline", "53": "overline" };
-const OFF: Record<string, Slot[]> = { "22": ["bold", "dim"], "23": ["italic"], "24": ["underline"], "25": ["blink"], "27": ["inverse"], "28": ["hidden"], "29": ["strike"], "39": ["fg"], "49": ["bg"], "55": ["overline"], "59": ["ul"] };
+const ON: Record<string, Slot> = {
+  "1": "bold",
+  "2": "dim",
+  "3": "italic",
+  "4": "underline",
+  "5": "blink",
+  "6": "blink",
+  "7": "inverse",
+  "8": "hidden",
+  "9": "strike",
+  "21": "underline",
+  "53": "overline",
+};
+const OFF: Record<string, Slot[]> = {
+  "22": ["bold", "dim"],
+  "23": ["italic"],
+  "24": ["underline"],
+  "25": ["blink"],
+  "27": ["inverse"],
+  "28": ["hidden"],
+  "29": ["strike"],
+  "39": ["fg"],
+  "49": ["bg"],
+  "55": ["overline"],
+  "59": ["ul"],
+};
 
 function stateOf(style: Style): SgrState {
   const state: SgrState = {};
@@ -108,7 +145,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * single-code-point emoji. No combining marks, joiners, variation selectors or skin-tone modifiers,
  * which need the (slow) segmenter. Most of a frame is this; the segmenter was 60% of a frame's time.
  */
-const ONE_POINT_GRAPHEMES = /^[\x20-\x7e\xa0-\u02ff\u0370-\u0482\u2010-\u2027\u2030-\u205f\u2070-\u20cf\u2100-\u2bff\u3000-\u3098\u309b-\u9fff\uac00-\ud7a3\uff01-\uffee\u{1f300}-\u{1f3fa}\u{1f400}-\u{1faff}]*$/u;
+const ONE_POINT_GRAPHEMES =
+  /^[\x20-\x7e\xa0-\u02ff\u0370-\u0482\u2010-\u2027\u2030-\u205f\u2070-\u20cf\u2100-\u2bff\u3000-\u3098\u309b-\u9fff\uac00-\ud7a3\uff01-\uffee\u{1f300}-\u{1f3fa}\u{1f400}-\u{1faff}]*$/u;
 const widths = new Map<string, number>();
 
 function widthOf(grapheme: string): number {
@@ -129,7 +167,9 @@ function pushText(row: CellRow, text: string, style: Style): void {
     }
     return;
   }
-  const graphemes = ONE_POINT_GRAPHEMES.test(text) ? text : Array.from((segmenter ??= new Intl.Segmenter()).segment(text), (s) => s.segment);
+  const graphemes = ONE_POINT_GRAPHEMES.test(text)
+    ? text
+    : Array.from((segmenter ??= new Intl.Segmenter()).segment(text), (s) => s.segment);
   for (const segment of graphemes) {
     const code = segment.codePointAt(0)!;
     if (code < 0x20 || code === 0x7f) continue; // control characters take no cell and must not reach the terminal

@@ -17,7 +17,12 @@ export interface DoctorOptions {
   run?: RunFile;
 }
 
-const depthNames: Record<ColorDepth, string> = { 0: "none", 4: "16 colours", 8: "256 colours", 24: "24-bit (true colour)" };
+const depthNames: Record<ColorDepth, string> = {
+  0: "none",
+  4: "16 colours",
+  8: "256 colours",
+  24: "24-bit (true colour)",
+};
 
 function row(label: string, value: string): string {
   return `  ${label.padEnd(21)}${value}`;
@@ -35,7 +40,10 @@ function hex({ r, g, b }: { r: number; g: number; b: number }): string {
 function osc52Line(caps: Capabilities | undefined, tmux: TmuxInfo): string {
   const reported = da1Features(caps?.da1).includes(52);
   // Inside tmux, DA1 comes from tmux, not the terminal, so it says nothing about the terminal.
-  const terminal = reported && !tmux.inside ? "supported (DA1 reports 52)" : "unknown (few terminals report it; most current ones support it)";
+  const terminal =
+    reported && !tmux.inside
+      ? "supported (DA1 reports 52)"
+      : "unknown (few terminals report it; most current ones support it)";
   if (!tmux.inside) return terminal;
   const route = clipboardRoute(tmux);
   const through = route.works === true ? "yes" : route.works === false ? "no" : "unknown";
@@ -67,7 +75,9 @@ function tmuxSection(tmux: TmuxInfo): string[] {
 export async function runDoctor({ env, stdin, stdout, timeoutMs = 200, run }: DoctorOptions): Promise<string> {
   const interactive = stdin.isTTY === true && stdout.isTTY === true;
   const [caps, tmux] = await Promise.all([
-    interactive ? probeTerminal(stdin, stdout, timeoutMs, { skipBackground: env.TERM === "linux" }) : Promise.resolve(undefined),
+    interactive
+      ? probeTerminal(stdin, stdout, timeoutMs, { skipBackground: env.TERM === "linux" })
+      : Promise.resolve(undefined),
     readTmux(run ? { env, run } : { env }),
   ]);
 
@@ -110,7 +120,9 @@ export async function runDoctor({ env, stdin, stdout, timeoutMs = 200, run }: Do
   if (!caps) {
     lines.push("Probe skipped: stdin and stdout are not both terminals, so only the environment was read.");
   } else if (!caps.answered) {
-    lines.push(`Probe: the terminal did not finish answering within ${timeoutMs} ms; values marked unknown may still be supported.`);
+    lines.push(
+      `Probe: the terminal did not finish answering within ${timeoutMs} ms; values marked unknown may still be supported.`,
+    );
   } else {
     lines.push("Probe: the terminal answered.");
   }

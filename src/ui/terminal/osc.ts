@@ -15,9 +15,7 @@ export function tmuxPassthrough(seq: string): string {
   return `${ESC}Ptmux;${seq.replaceAll(ESC, ESC + ESC)}${ESC}\\`;
 }
 
-export type Osc52Result =
-  | { ok: true; sequence: string; bytes: number }
-  | { ok: false; reason: string; bytes: number };
+export type Osc52Result = { ok: true; sequence: string; bytes: number } | { ok: false; reason: string; bytes: number };
 
 /**
  * OSC 52 "set clipboard" for `text`, BEL-terminated (understood more widely than ST). Refuses
@@ -58,7 +56,10 @@ export function notify(title: string, body: string, options: { kind: NotifyKind;
       return BEL;
     case "osc9": {
       // ConEmu and Windows Terminal read "OSC 9 ; <digits> ;" as their own commands (4 = progress).
-      const message = [clean(title), clean(body)].filter((s) => s !== "").join(": ").replace(/^(\d+);/, "$1:");
+      const message = [clean(title), clean(body)]
+        .filter((s) => s !== "")
+        .join(": ")
+        .replace(/^(\d+);/, "$1:");
       seq = `${ESC}]9;${message}${BEL}`;
       break;
     }

@@ -114,7 +114,10 @@ export function parseReplies(text: string): ParsedReplies {
 /** DA1 parameters as numbers; 52 among them means the terminal allows OSC 52 clipboard writes. */
 export function da1Features(da1: string | undefined): number[] {
   if (!da1) return [];
-  return da1.split(";").filter((p) => p !== "").map(Number);
+  return da1
+    .split(";")
+    .filter((p) => p !== "")
+    .map(Number);
 }
 
 export interface Probe {
@@ -177,7 +180,12 @@ export interface ProbeOutput {
  * `doctor`). Raw mode for the duration, because in cooked mode replies wait for Enter and are
  * echoed on screen; the input's raw and flowing states are restored afterwards.
  */
-export async function probeTerminal(stdin: ProbeInput, stdout: ProbeOutput, timeoutMs = 200, options: Omit<ProbeOptions, "timeoutMs"> = {}): Promise<Capabilities> {
+export async function probeTerminal(
+  stdin: ProbeInput,
+  stdout: ProbeOutput,
+  timeoutMs = 200,
+  options: Omit<ProbeOptions, "timeoutMs"> = {},
+): Promise<Capabilities> {
   const probe = createProbe({ ...options, timeoutMs });
   const wasRaw = stdin.isRaw === true;
   const wasFlowing = stdin.readableFlowing === true;

@@ -27,7 +27,12 @@ export interface ScreenSession {
  * SIGHUP) puts the terminal back as it was. `beforeExit` runs first on signals and crashes (save
  * the sessions); it gets a short time budget, then the process exits anyway.
  */
-export function enterScreen(io: TerminalStreams, beforeExit: (reason: string) => Promise<void>, teardown: () => void = () => {}, budgetMs = 1500): ScreenSession {
+export function enterScreen(
+  io: TerminalStreams,
+  beforeExit: (reason: string) => Promise<void>,
+  teardown: () => void = () => {},
+  budgetMs = 1500,
+): ScreenSession {
   let restored = false;
   const restore = () => {
     if (restored) return;

@@ -35,16 +35,21 @@ export type RunFile = (file: string, args: string[], options: { env: Env; timeou
 
 const runFile: RunFile = (file, args, { env, timeoutMs }) =>
   new Promise((resolve, reject) => {
-    execFile(file, args, { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, encoding: "utf8" }, (error, stdout, stderr) => {
-      if (error) {
-        const e = error as NodeJS.ErrnoException & { killed?: boolean };
-        if (e.code === "ENOENT") reject(new Error("tmux is not on PATH"));
-        else if (e.killed) reject(new Error(`tmux did not answer within ${timeoutMs} ms`));
-        else reject(new Error(stderr.trim() || error.message));
-        return;
-      }
-      resolve(stdout);
-    });
+    execFile(
+      file,
+      args,
+      { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        if (error) {
+          const e = error as NodeJS.ErrnoException & { killed?: boolean };
+          if (e.code === "ENOENT") reject(new Error("tmux is not on PATH"));
+          else if (e.killed) reject(new Error(`tmux did not answer within ${timeoutMs} ms`));
+          else reject(new Error(stderr.trim() || error.message));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
   });
 
 /** [major, minor] from "tmux 3.3a", "tmux next-3.5", "tmux 3.4-rc"; undefined for "tmux master". */
@@ -71,7 +76,15 @@ const optionNames = {
  * Asks the tmux server named by $TMUX (the client finds its socket there). Outside tmux nothing
  * is run. `show-options -gv` finds server, session and window options by name alike.
  */
-export async function readTmux({ env, timeoutMs = 1000, run = runFile }: { env: Env; timeoutMs?: number; run?: RunFile }): Promise<TmuxInfo> {
+export async function readTmux({
+  env,
+  timeoutMs = 1000,
+  run = runFile,
+}: {
+  env: Env;
+  timeoutMs?: number;
+  run?: RunFile;
+}): Promise<TmuxInfo> {
   const info: TmuxInfo = { inside: Boolean(env.TMUX), options: {}, problems: [] };
   if (!info.inside) return info;
   const ask = async (args: string[]): Promise<string | undefined> => {
@@ -115,10 +128,12 @@ export interface ClipboardRoute {
 export function clipboardRoute(info: TmuxInfo): ClipboardRoute {
   if (!info.inside) return { works: true, wrap: false, why: "not inside tmux: sent straight to the terminal" };
   // set-clipboard on: tmux keeps the text as a paste buffer too and forwards it to the terminal.
-  if (info.options.setClipboard === "on") return { works: true, wrap: false, why: "tmux set-clipboard is on: tmux forwards it" };
+  if (info.options.setClipboard === "on")
+    return { works: true, wrap: false, why: "tmux set-clipboard is on: tmux forwards it" };
   const pass = passthroughAllowed(info);
   if (pass === true) return { works: true, wrap: true, why: "tmux passthrough is allowed: sent wrapped" };
-  if (pass === undefined) return { works: undefined, wrap: true, why: "tmux settings unknown: sent wrapped for passthrough" };
+  if (pass === undefined)
+    return { works: undefined, wrap: true, why: "tmux settings unknown: sent wrapped for passthrough" };
   return {
     works: false,
     wrap: true,
@@ -132,16 +147,28 @@ export function tmuxRecommendations(info: TmuxInfo): TmuxRecommendation[] {
   const out: TmuxRecommendation[] = [];
   const o = info.options;
   if (o.setClipboard !== undefined && o.setClipboard !== "on") {
-    out.push({ line: "set -g set-clipboard on", reason: `lets programs copy to your clipboard with OSC 52 (now "${o.setClipboard}", which ignores them)` });
+    out.push({
+      line: "set -g set-clipboard on",
+      reason: `lets programs copy to your clipboard with OSC 52 (now "${o.setClipboard}", which ignores them)`,
+    });
   }
   if (tmuxAtLeast(info.version, 3, 3) && o.allowPassthrough === "off") {
-    out.push({ line: "set -g allow-passthrough on", reason: "lets wrapped sequences (desktop notifications, copy) through to your terminal" });
+    out.push({
+      line: "set -g allow-passthrough on",
+      reason: "lets wrapped sequences (desktop notifications, copy) through to your terminal",
+    });
   }
   if (tmuxAtLeast(info.version, 3, 2) && o.extendedKeys === "off") {
-    out.push({ line: "set -s extended-keys on", reason: "passes keys like Shift+Enter and Ctrl+Enter to programs instead of plain Enter" });
+    out.push({
+      line: "set -s extended-keys on",
+      reason: "passes keys like Shift+Enter and Ctrl+Enter to programs instead of plain Enter",
+    });
   }
   if (o.escapeTime !== undefined && o.escapeTime > 50) {
-    out.push({ line: "set -sg escape-time 10", reason: `Esc now waits ${o.escapeTime} ms before it reaches programs; 10 ms is the usual choice` });
+    out.push({
+      line: "set -sg escape-time 10",
+      reason: `Esc now waits ${o.escapeTime} ms before it reaches programs; 10 ms is the usual choice`,
+    });
   }
   return out;
 }

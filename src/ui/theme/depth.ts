@@ -34,7 +34,8 @@ const trueColorPrograms = new Set(["iTerm.app", "WezTerm", "ghostty", "vscode"])
  */
 export function explainColorDepth(env: Env, isTTY: boolean): { depth: ColorDepth; reason: string } {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return { depth: 0, reason: "NO_COLOR is set" };
-  if (env.FORCE_COLOR !== undefined) return { depth: forcedDepth(env.FORCE_COLOR), reason: `FORCE_COLOR=${env.FORCE_COLOR}` };
+  if (env.FORCE_COLOR !== undefined)
+    return { depth: forcedDepth(env.FORCE_COLOR), reason: `FORCE_COLOR=${env.FORCE_COLOR}` };
   if (!isTTY) return { depth: 0, reason: "output is not a terminal" };
   const term = (env.TERM ?? "").toLowerCase();
   if (term === "dumb") return { depth: 0, reason: "TERM=dumb" };

@@ -6,7 +6,14 @@ import dark from "../../../themes/dark.json" with { type: "json" };
 import highContrast from "../../../themes/high-contrast.json" with { type: "json" };
 import light from "../../../themes/light.json" with { type: "json" };
 import { parseThemeFile, type ThemeFile, type ThemeProblem } from "./schema.js";
-import { builtinThemeNames, tokenNames, type BuiltinThemeName, type Style, type Theme, type ThemeTokens } from "./tokens.js";
+import {
+  builtinThemeNames,
+  tokenNames,
+  type BuiltinThemeName,
+  type Style,
+  type Theme,
+  type ThemeTokens,
+} from "./tokens.js";
 
 const builtinJson: Record<BuiltinThemeName, unknown> = { dark, light, "high-contrast": highContrast };
 
@@ -61,10 +68,13 @@ export function loadThemes(home?: string): ThemeCatalog {
   const dir = join(home, "themes");
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") problems.push({ file: dir, key: "(file)", problem: `cannot read folder: ${(error as Error).message}` });
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      problems.push({ file: dir, key: "(file)", problem: `cannot read folder: ${(error as Error).message}` });
     return { themes, problems };
   }
   for (const n of names) {

@@ -41,8 +41,22 @@ export type Palette = { readonly [K in Token]: Paint } & {
 export type DepthColor = { name: AnsiColorName } | { index: number } | { hex: string };
 
 const ansi16: readonly AnsiColorName[] = [
-  "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
-  "blackBright", "redBright", "greenBright", "yellowBright", "blueBright", "magentaBright", "cyanBright", "whiteBright",
+  "black",
+  "red",
+  "green",
+  "yellow",
+  "blue",
+  "magenta",
+  "cyan",
+  "white",
+  "blackBright",
+  "redBright",
+  "greenBright",
+  "yellowBright",
+  "blueBright",
+  "magentaBright",
+  "cyanBright",
+  "whiteBright",
 ];
 
 // The conversions below are chalk's own (its vendored ansi-styles: rgbToAnsi256, ansi256ToAnsi),
@@ -137,7 +151,8 @@ function markSelected(s: string): string {
   if (s.endsWith("  ")) return marked + s.slice(0, -2);
   if (!s.includes("\x1b")) {
     let gap: { at: number; length: number } | null = null;
-    for (const m of s.matchAll(/(?<=\S) {3,}(?=\S)/g)) if (!gap || m[0].length >= gap.length) gap = { at: m.index, length: m[0].length };
+    for (const m of s.matchAll(/(?<=\S) {3,}(?=\S)/g))
+      if (!gap || m[0].length >= gap.length) gap = { at: m.index, length: m[0].length };
     if (gap) return marked + s.slice(0, gap.at) + s.slice(gap.at + 2);
   }
   return truncateToWidth(marked + s, width);

@@ -30,7 +30,9 @@ const tokensShape = Object.fromEntries(tokenNames.map((t) => [t, z.optional(Styl
 
 /** A theme file. Tokens left out come from `extends` (or from "dark" when there is no `extends`). */
 export const ThemeFileSchema = z.strictObject({
-  name: z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[A-Za-z0-9._-]+$/, "letters, digits, '.', '_' or '-' only")),
+  name: z
+    .string()
+    .check(z.minLength(1), z.maxLength(64), z.regex(/^[A-Za-z0-9._-]+$/, "letters, digits, '.', '_' or '-' only")),
   extends: z.optional(z.enum(builtinThemeNames)),
   tokens: z.strictObject(tokensShape),
 });
@@ -56,7 +58,8 @@ export function parseThemeFile(data: unknown, file: string): { theme: ThemeFile 
   for (const issue of parsed.error.issues) {
     const where = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      for (const k of issue.keys) problems.push({ file, key: where ? `${where}.${k}` : k, problem: unknownKeyMessage(where) });
+      for (const k of issue.keys)
+        problems.push({ file, key: where ? `${where}.${k}` : k, problem: unknownKeyMessage(where) });
     } else {
       problems.push({ file, key: where || "(top level)", problem: issue.message });
     }

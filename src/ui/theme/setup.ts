@@ -17,7 +17,11 @@ export interface ThemeSetup {
   paletteFor(name: string): Palette | null;
 }
 
-export function makeTheme(settings: Pick<Settings, "home" | "theme">, env: NodeJS.ProcessEnv, isTTY: boolean): ThemeSetup {
+export function makeTheme(
+  settings: Pick<Settings, "home" | "theme">,
+  env: NodeJS.ProcessEnv,
+  isTTY: boolean,
+): ThemeSetup {
   const catalog = loadThemes(settings.home);
   const depth = detectColorDepth(env, isTTY);
   // Ink colours text through the shared chalk instance; keep it at the detected level.
@@ -25,7 +29,8 @@ export function makeTheme(settings: Pick<Settings, "home" | "theme">, env: NodeJ
   const wanted = settings.theme ?? "dark";
   const theme = getTheme(wanted, catalog) ?? getTheme("dark", catalog)!;
   const problems = catalog.problems.map((p) => `${p.file}: ${p.key}: ${p.problem}`);
-  if (settings.theme && !getTheme(settings.theme, catalog)) problems.push(`unknown theme "${settings.theme}", using dark`);
+  if (settings.theme && !getTheme(settings.theme, catalog))
+    problems.push(`unknown theme "${settings.theme}", using dark`);
   return {
     name: theme.name,
     palette: makePalette(theme, depth),

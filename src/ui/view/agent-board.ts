@@ -10,15 +10,43 @@ export type AgentStatus = AgentRow["status"];
 /** The order counts are listed in: what needs you or runs first. */
 const summaryOrder: AgentStatus[] = ["running", "waiting", "queued", "done", "failed", "stopped"];
 
-export const agentGlyph: Record<AgentStatus, string> = { queued: "○", running: "●", waiting: "!", done: "✓", failed: "✗", stopped: "■" };
-export const agentGlyphAscii: Record<AgentStatus, string> = { queued: "o", running: "*", waiting: "!", done: "+", failed: "x", stopped: "-" };
-export const agentLabel: Record<AgentStatus, string> = { queued: "queued", running: "running", waiting: "needs approval", done: "done", failed: "failed", stopped: "stopped" };
+export const agentGlyph: Record<AgentStatus, string> = {
+  queued: "○",
+  running: "●",
+  waiting: "!",
+  done: "✓",
+  failed: "✗",
+  stopped: "■",
+};
+export const agentGlyphAscii: Record<AgentStatus, string> = {
+  queued: "o",
+  running: "*",
+  waiting: "!",
+  done: "+",
+  failed: "x",
+  stopped: "-",
+};
+export const agentLabel: Record<AgentStatus, string> = {
+  queued: "queued",
+  running: "running",
+  waiting: "needs approval",
+  done: "done",
+  failed: "failed",
+  stopped: "stopped",
+};
 
 /** A running child that has neither streamed nor called a tool for this long is flagged as silent. */
 export const SILENT_AFTER_MS = 60_000;
 
 export function agentPaint(p: Palette, status: AgentStatus): (s: string) => string {
-  return { queued: p.statusIdle, running: p.statusRunning, waiting: p.statusWaiting, done: p.statusDone, failed: p.statusFailed, stopped: p.warning }[status];
+  return {
+    queued: p.statusIdle,
+    running: p.statusRunning,
+    waiting: p.statusWaiting,
+    done: p.statusDone,
+    failed: p.statusFailed,
+    stopped: p.warning,
+  }[status];
 }
 
 export const isActive = (row: AgentRow): boolean => row.status === "running" || row.status === "waiting";
@@ -47,13 +75,21 @@ export function agentCounts(rows: readonly AgentRow[]): Record<AgentStatus, numb
  * The board in one segment, zero counts left out: `3 running, 2 queued, 5 done` and the short
  * form `●3 ○2 ✓5` (the glyphs of the board's rows). Null when the task has no subagents.
  */
-export function agentSummary(p: Palette, rows: readonly AgentRow[], ascii: boolean): { long: string; short: string } | null {
+export function agentSummary(
+  p: Palette,
+  rows: readonly AgentRow[],
+  ascii: boolean,
+): { long: string; short: string } | null {
   if (rows.length === 0) return null;
   const counts = agentCounts(rows);
   const present = summaryOrder.filter((s) => counts[s] > 0);
   const glyphs = ascii ? agentGlyphAscii : agentGlyph;
   return {
-    long: present.map((s) => agentPaint(p, s)(`${counts[s]} ${s === "waiting" && counts[s] > 1 ? "need approval" : agentLabel[s]}`)).join(p.dim(", ")),
+    long: present
+      .map((s) =>
+        agentPaint(p, s)(`${counts[s]} ${s === "waiting" && counts[s] > 1 ? "need approval" : agentLabel[s]}`),
+      )
+      .join(p.dim(", ")),
     short: present.map((s) => agentPaint(p, s)(`${glyphs[s]}${counts[s]}`)).join(" "),
   };
 }
@@ -91,7 +127,9 @@ function headLine(p: Palette, row: AgentRow, index: number, v: BoardView, width:
     { text: agentPaint(p, row.status)(agentLabel[row.status]), priority: 45, right: false },
     ...(silent !== null ? [{ text: p.warning(`silent ${formatDuration(silent)}`), priority: 85, right: false }] : []),
     ...(tokens > 0 ? [{ text: p.dim(`${formatTokens(tokens)} tok`), priority: 50, right: true }] : []),
-    ...(row.files.length ? [{ text: p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`), priority: 40, right: true }] : []),
+    ...(row.files.length
+      ? [{ text: p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`), priority: 40, right: true }]
+      : []),
     ...(elapsed !== null ? [{ text: p.dim(formatDuration(elapsed)), priority: 80, right: true }] : []),
   ];
   const kept = segments.slice();
@@ -100,8 +138,14 @@ function headLine(p: Palette, row: AgentRow, index: number, v: BoardView, width:
     const drop = kept.reduce((a, b) => (b.priority < a.priority ? b : a));
     kept.splice(kept.indexOf(drop), 1);
   }
-  const left = kept.filter((s) => !s.right).map((s) => s.text).join(" ");
-  const right = kept.filter((s) => s.right).map((s) => s.text).join(" ");
+  const left = kept
+    .filter((s) => !s.right)
+    .map((s) => s.text)
+    .join(" ");
+  const right = kept
+    .filter((s) => s.right)
+    .map((s) => s.text)
+    .join(" ");
   if (!right) return truncateToWidth(lead + left, width);
   const gap = Math.max(1, room - visibleWidth(left) - visibleWidth(right));
   return truncateToWidth(lead + left + " ".repeat(gap) + right, width);
@@ -118,7 +162,9 @@ function detailLine(p: Palette, row: AgentRow, v: BoardView, width: number): { t
   if (row.status === "waiting") text = p.statusWaiting(truncateToWidth(`asks: ${flat(asks ?? "an approval")}`, room));
   else if (row.status === "running" && row.tool) {
     const name = truncateToWidth(row.tool.name, room);
-    text = p.toolName(name) + p.toolArgs(truncateToWidth(` ${flat(row.tool.summary)}`, Math.max(0, room - visibleWidth(name))));
+    text =
+      p.toolName(name) +
+      p.toolArgs(truncateToWidth(` ${flat(row.tool.summary)}`, Math.max(0, room - visibleWidth(name))));
   } else if (row.status === "failed" && row.preview) text = p.error(truncateToWidth(row.preview, room));
   else {
     text = p.dim(truncateToWidth(flat(row.task), room));
@@ -143,7 +189,16 @@ export function boardLines(p: Palette, v: BoardView, width: number, height: numb
     const selected = v.focused && i === v.selected;
     const detail = detailLine(p, row, v, width);
     const group = [headLine(p, row, i, v, width), detail.text];
-    if (selected && !detail.isTask) group.push(" ".repeat(4 + 2 * Math.max(0, row.depth - 1)) + p.dim(truncateToWidth(row.task.replace(/\s+/g, " ").trim(), Math.max(1, width - 4 - 2 * Math.max(0, row.depth - 1)))));
+    if (selected && !detail.isTask)
+      group.push(
+        " ".repeat(4 + 2 * Math.max(0, row.depth - 1)) +
+          p.dim(
+            truncateToWidth(
+              row.task.replace(/\s+/g, " ").trim(),
+              Math.max(1, width - 4 - 2 * Math.max(0, row.depth - 1)),
+            ),
+          ),
+      );
     if (i === v.selected) {
       from = lines.length;
       to = from + group.length;

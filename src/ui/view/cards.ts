@@ -38,8 +38,20 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
   const shell = block.kind === "user" ? shellNoteView(block.text) : null;
-  const label = block.kind === "steer" ? [c.p.dim("  (steering, delivered at a step boundary)")] : shell ? [c.p.dim(`  (${shell.lines} line${shell.lines === 1 ? "" : "s"} of output went to the model)`)] : [];
-  return [...gutter(wrapAll(shell ? `!${shell.command}` : block.text, c.width - 2, PROSE).map((l) => c.p.user(l)), mark, "  "), ...label];
+  const label =
+    block.kind === "steer"
+      ? [c.p.dim("  (steering, delivered at a step boundary)")]
+      : shell
+        ? [c.p.dim(`  (${shell.lines} line${shell.lines === 1 ? "" : "s"} of output went to the model)`)]
+        : [];
+  return [
+    ...gutter(
+      wrapAll(shell ? `!${shell.command}` : block.text, c.width - 2, PROSE).map((l) => c.p.user(l)),
+      mark,
+      "  ",
+    ),
+    ...label,
+  ];
 }
 
 const statusMark = (c: CardContext, status: Of<"tool">["status"]) => {
@@ -66,37 +78,55 @@ function argsSummary(args: unknown): string {
 export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   const caret = block.expanded ? "▾" : "▸";
   const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
-  const time = elapsed !== null ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`) : "";
+  const time =
+    elapsed !== null
+      ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`)
+      : "";
   const head = `${c.ascii ? (block.expanded ? "v" : ">") : caret} ${statusMark(c, block.status)} ${c.p.toolName(block.name)} `;
   const room = Math.max(0, c.width - visibleWidth(head) - visibleWidth(time));
-  const lines = [head + c.p.toolArgs(truncateToWidth((block.summary || argsSummary(block.args)).replace(/\s+/g, " "), room)) + time];
+  const lines = [
+    head + c.p.toolArgs(truncateToWidth((block.summary || argsSummary(block.args)).replace(/\s+/g, " "), room)) + time,
+  ];
   const inner = Math.max(4, c.width - 4);
   if (block.status === "running") {
-    const tail = block.output.replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES).filter((l) => l !== "");
+    const tail = block.output
+      .replace(/\n$/, "")
+      .split("\n")
+      .slice(-LIVE_TAIL_LINES)
+      .filter((l) => l !== "");
     for (const l of tail) lines.push(`    ${c.p.dim(truncateToWidth(l, inner))}`);
   } else if (block.display) {
     const paint = block.status === "ok" ? c.p.dim : block.status === "error" ? c.p.error : c.p.warning;
     lines.push(`    ${paint(truncateToWidth(block.display, inner))}`);
   }
   // An edit keeps its change in view: a few lines collapsed, all of it expanded (in place of the raw arguments).
-  const change = block.status === "ok" ? editDiffLines(block.name, block.args, block.display, inner, diffStyles(c.p)) : null;
+  const change =
+    block.status === "ok" ? editDiffLines(block.name, block.args, block.display, inner, diffStyles(c.p)) : null;
   if (change && !block.expanded) {
     for (const l of change.slice(0, COLLAPSED_DIFF_LINES)) lines.push(`    ${l}`);
     const more = change.length - COLLAPSED_DIFF_LINES;
-    if (more > 0) lines.push(`    ${c.p.dim(`… ${more} more line${more === 1 ? "" : "s"} (Enter in browse mode expands)`)}`);
+    if (more > 0)
+      lines.push(`    ${c.p.dim(`… ${more} more line${more === 1 ? "" : "s"} (Enter in browse mode expands)`)}`);
   }
   if (block.expanded) {
-    const args = typeof block.args === "string" ? block.args : JSON.stringify(block.args, null, 2) ?? "";
+    const args = typeof block.args === "string" ? block.args : (JSON.stringify(block.args, null, 2) ?? "");
     const shown = change ?? wrapAll(args, inner).map((l) => c.p.toolArgs(l));
     // A `!` command's output starts with the command itself: its arguments would say it twice.
-    const head = block.callId.startsWith(SHELL_CALL_PREFIX) ? [] : [...shown, ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : [])];
+    const head = block.callId.startsWith(SHELL_CALL_PREFIX)
+      ? []
+      : [...shown, ...(block.forModel ? [c.p.dim("─".repeat(Math.min(inner, 20)))] : [])];
     const body = [...head, ...wrapAll(block.forModel || block.output, inner)];
-    const cut = body.length > EXPANDED_MAX_LINES ? [...body.slice(0, EXPANDED_MAX_LINES), c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`)] : body;
+    const cut =
+      body.length > EXPANDED_MAX_LINES
+        ? [
+            ...body.slice(0, EXPANDED_MAX_LINES),
+            c.p.dim(`… ${body.length - EXPANDED_MAX_LINES} more lines (export the task to read all)`),
+          ]
+        : body;
     for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
   }
   return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
 }
-
 
 /** Packs " · "-joined segments into as few lines of `width` as they fit (a segment never splits). */
 export function packSegments(segments: string[], width: number): string[] {
@@ -119,7 +149,13 @@ export function packSegments(segments: string[], width: number): string[] {
  */
 export function approvalKeySegments(block: Of<"approval">): string[] {
   const always = block.always ?? "commands like this one";
-  return ["y once", `a always allow ${always} in this task`, ...(block.alwaysWorkspace ? ["A the same in this workspace"] : []), "n deny", "d deny with a note"];
+  return [
+    "y once",
+    `a always allow ${always} in this task`,
+    ...(block.alwaysWorkspace ? ["A the same in this workspace"] : []),
+    "n deny",
+    "d deny with a note",
+  ];
 }
 
 /** `detail` with the first occurrence of `match` painted, so the eye lands on what the rule matched. */
@@ -142,49 +178,94 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
   const h = c.ascii ? "-" : "─";
   const v = c.ascii ? "|" : "│";
   const who = block.agentId ? ` (asked by ${block.agentId}${block.agentName ? ` ${block.agentName}` : ""})` : "";
-  const heading = danger ? `${c.ascii ? "!!" : "⚠"} Dangerous${block.rule ? ` · ${block.rule}` : ""}` : "Approval needed";
+  const heading = danger
+    ? `${c.ascii ? "!!" : "⚠"} Dangerous${block.rule ? ` · ${block.rule}` : ""}`
+    : "Approval needed";
   const title = truncateToWidth(` ${heading}${who} `, Math.max(1, c.width - 4));
-  const top = border((c.ascii ? "+" : "╭") + h + title + h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) + (c.ascii ? "+" : "╮"));
+  const top = border(
+    (c.ascii ? "+" : "╭") +
+      h +
+      title +
+      h.repeat(Math.max(0, c.width - 3 - visibleWidth(title))) +
+      (c.ascii ? "+" : "╮"),
+  );
   const bottom = border((c.ascii ? "+" : "╰") + h.repeat(Math.max(0, c.width - 2)) + (c.ascii ? "+" : "╯"));
   const row = (text: string) => `${border(v)} ${padToWidth(truncateToWidth(text, inner), inner)} ${border(v)}`;
   const segments = approvalKeySegments(block).flatMap((seg) => wrapLine(seg, inner, { words: true }));
-  let keys = block.resolved !== null ? [c.p.dim(`answered: ${block.resolved}`)] : packSegments(segments, inner).map((l) => (danger ? c.p.error(l) : c.p.accent(l)));
+  let keys =
+    block.resolved !== null
+      ? [c.p.dim(`answered: ${block.resolved}`)]
+      : packSegments(segments, inner).map((l) => (danger ? c.p.error(l) : c.p.accent(l)));
   const titleLines = wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
   const reason = danger ? block.reason : `why: ${block.reason}`;
   const paintReason = danger ? c.p.error : c.p.dim;
   let why = wrapLine(reason, inner, { words: true });
   // The matched part of a compound command, in words too: highlighting alone is lost without colour.
-  const matched = block.match && block.match !== block.detail.trim() ? wrapLine(`matched: ${block.match}`, inner, { words: true }).slice(0, 2) : [];
+  const matched =
+    block.match && block.match !== block.detail.trim()
+      ? wrapLine(`matched: ${block.match}`, inner, { words: true }).slice(0, 2)
+      : [];
   const fixed = () => 2 + titleLines.length + why.length + matched.length + keys.length;
   if (fixed() + 1 > maxLines) why = [truncateToWidth(reason, inner)];
   // Very short screens: the keys in one line (the status line spells them out).
-  if (fixed() + 1 > maxLines && block.resolved === null) keys = [c.p.accent(truncateToWidth(block.alwaysWorkspace ? "y · a · A · n · d" : "y · a · n · d", inner))];
+  if (fixed() + 1 > maxLines && block.resolved === null)
+    keys = [c.p.accent(truncateToWidth(block.alwaysWorkspace ? "y · a · A · n · d" : "y · a · n · d", inner))];
   const detailRoom = Math.max(1, maxLines - fixed());
   const isEdit = block.toolKind === "edit";
   const detail = wrapAll(highlight(block.detail, block.match, c.p.dangerMatch), inner).map((l) => {
     if (!isEdit) return l;
     const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
-    return plain.startsWith("+") && !plain.startsWith("+++") ? c.p.diffAdd(l) : plain.startsWith("-") && !plain.startsWith("---") ? c.p.diffDel(l) : plain.startsWith("@@") ? c.p.diffHunk(l) : l;
+    return plain.startsWith("+") && !plain.startsWith("+++")
+      ? c.p.diffAdd(l)
+      : plain.startsWith("-") && !plain.startsWith("---")
+        ? c.p.diffDel(l)
+        : plain.startsWith("@@")
+          ? c.p.diffHunk(l)
+          : l;
   });
-  const shown = detail.length > detailRoom ? [...detail.slice(0, Math.max(0, detailRoom - 1)), c.p.dim(`… ${detail.length - Math.max(0, detailRoom - 1)} more lines (Enter shows all)`)] : detail;
-  return [top, ...titleLines.map((l) => row(c.p.title(l))), ...shown.map(row), ...matched.map((l) => row(paintReason(l))), ...why.map((l) => row(paintReason(l))), ...keys.map(row), bottom];
+  const shown =
+    detail.length > detailRoom
+      ? [
+          ...detail.slice(0, Math.max(0, detailRoom - 1)),
+          c.p.dim(`… ${detail.length - Math.max(0, detailRoom - 1)} more lines (Enter shows all)`),
+        ]
+      : detail;
+  return [
+    top,
+    ...titleLines.map((l) => row(c.p.title(l))),
+    ...shown.map(row),
+    ...matched.map((l) => row(paintReason(l))),
+    ...why.map((l) => row(paintReason(l))),
+    ...keys.map(row),
+    bottom,
+  ];
 }
 
 export function noticeLines(block: Of<"notice">, c: CardContext): string[] {
   const paint = block.level === "error" ? c.p.error : block.level === "warn" ? c.p.warning : c.p.info;
   const mark = block.level === "error" ? "✗ " : block.level === "warn" ? "! " : "· ";
-  return gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => paint(l)), paint(mark), "  ");
+  return gutter(
+    wrapAll(block.text, c.width - 2, PROSE).map((l) => paint(l)),
+    paint(mark),
+    "  ",
+  );
 }
 
 export function turnEndLines(block: Of<"turn-end">, c: CardContext): string[] {
   if (block.reason === "interrupted") return [c.p.warning("■ stopped")];
-  return gutter(wrapAll(block.text, c.width - 2, PROSE).map((l) => c.p.error(l)), c.p.error("✗ "), "  ");
+  return gutter(
+    wrapAll(block.text, c.width - 2, PROSE).map((l) => c.p.error(l)),
+    c.p.error("✗ "),
+    "  ",
+  );
 }
 
 export function reasoningLines(block: Of<"reasoning">, c: CardContext): string[] {
   const lines = wrapAll(block.text.trim(), c.width - 2, PROSE);
   if (!block.expanded) {
-    const label = block.done ? `thinking (${lines.length} line${lines.length === 1 ? "" : "s"})` : `thinking… ${truncateToWidth(lines.at(-1) ?? "", c.width - 16)}`;
+    const label = block.done
+      ? `thinking (${lines.length} line${lines.length === 1 ? "" : "s"})`
+      : `thinking… ${truncateToWidth(lines.at(-1) ?? "", c.width - 16)}`;
     const line = c.p.reasoning(`${c.ascii ? ">" : "▸"} ${label}`);
     return [c.focused ? c.p.selection(padToWidth(line, c.width)) : line];
   }
@@ -193,7 +274,9 @@ export function reasoningLines(block: Of<"reasoning">, c: CardContext): string[]
 
 /** The question without the `[agent-N name] ` the engine puts first for a subagent: the card says who asks. */
 export function approvalTitle(block: Of<"approval">): string {
-  return block.agentId && block.title.startsWith(`[${block.agentId}`) ? block.title.replace(/^\[[^\]]*\]\s*/, "") : block.title;
+  return block.agentId && block.title.startsWith(`[${block.agentId}`)
+    ? block.title.replace(/^\[[^\]]*\]\s*/, "")
+    : block.title;
 }
 
 /** The approval as it stays in the transcript: one line saying what was asked and the answer. */
@@ -221,16 +304,25 @@ export function shortCount(n: number): string {
 
 /** What the compaction marker says, on one line (wrapped by the card). */
 export function compactionText(block: Of<"compaction">): string {
-  const sizes = block.beforeChars !== null && block.afterChars !== null ? `${shortCount(block.beforeChars)} → ${shortCount(block.afterChars)} characters` : "";
-  const what = block.folded === null ? "earlier messages" : `${block.folded.toLocaleString("en-US")} earlier message${block.folded === 1 ? "" : "s"}`;
+  const sizes =
+    block.beforeChars !== null && block.afterChars !== null
+      ? `${shortCount(block.beforeChars)} → ${shortCount(block.afterChars)} characters`
+      : "";
+  const what =
+    block.folded === null
+      ? "earlier messages"
+      : `${block.folded.toLocaleString("en-US")} earlier message${block.folded === 1 ? "" : "s"}`;
   const focus = block.focus ? ` focused on "${block.focus}"` : "";
   if (block.failed) {
     const why = block.error ? `: ${block.error}` : "";
-    const head = block.folded === null ? "earlier messages were left out" : `folded ${what}, but the summary failed${why}`;
+    const head =
+      block.folded === null ? "earlier messages were left out" : `folded ${what}, but the summary failed${why}`;
     return `${head}; an omission note stands in${sizes ? ` (${sizes})` : ""}`;
   }
   const chars = `${block.summaryChars.toLocaleString("en-US")} chars`;
-  return block.folded === null ? `earlier messages were folded into a summary${focus} (${chars})` : `folded ${what} into a summary${focus} (${chars}; ${sizes})`;
+  return block.folded === null
+    ? `earlier messages were folded into a summary${focus} (${chars})`
+    : `folded ${what} into a summary${focus} (${chars}; ${sizes})`;
 }
 
 /**
@@ -245,9 +337,14 @@ export function compactionLines(block: Of<"compaction">, c: CardContext): string
   const wrapped = wrapLine(text, room, { words: true });
   const lines = wrapped.map((l, i) => {
     const lead = i === 0 ? `${rule}${rule} ` : "   ";
-    const tail = i === wrapped.length - 1 ? ` ${rule.repeat(Math.max(2, c.width - visibleWidth(lead) - visibleWidth(l) - 1))}` : "";
+    const tail =
+      i === wrapped.length - 1
+        ? ` ${rule.repeat(Math.max(2, c.width - visibleWidth(lead) - visibleWidth(l) - 1))}`
+        : "";
     return truncateToWidth(paint(lead + l + tail), c.width);
   });
   if (!c.focused) return lines;
-  return [...lines, c.p.dim(truncateToWidth("   Enter shows the summary the model now sees", c.width))].map((l) => c.p.selection(padToWidth(l, c.width)));
+  return [...lines, c.p.dim(truncateToWidth("   Enter shows the summary the model now sees", c.width))].map((l) =>
+    c.p.selection(padToWidth(l, c.width)),
+  );
 }

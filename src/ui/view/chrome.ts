@@ -4,8 +4,20 @@ import type { TaskSnapshot, TaskStatus } from "../../protocol/events.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 
-export const statusGlyph: Record<TaskStatus, string> = { idle: "○", running: "●", waiting: "!", failed: "✗", done: "✓" };
-export const statusGlyphAscii: Record<TaskStatus, string> = { idle: "o", running: "*", waiting: "!", failed: "x", done: "+" };
+export const statusGlyph: Record<TaskStatus, string> = {
+  idle: "○",
+  running: "●",
+  waiting: "!",
+  failed: "✗",
+  done: "✓",
+};
+export const statusGlyphAscii: Record<TaskStatus, string> = {
+  idle: "o",
+  running: "*",
+  waiting: "!",
+  failed: "x",
+  done: "+",
+};
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -23,7 +35,13 @@ export function formatDuration(ms: number): string {
 }
 
 export function statusPaint(p: Palette, status: TaskStatus): (s: string) => string {
-  return { idle: p.statusIdle, running: p.statusRunning, waiting: p.statusWaiting, failed: p.statusFailed, done: p.statusDone }[status];
+  return {
+    idle: p.statusIdle,
+    running: p.statusRunning,
+    waiting: p.statusWaiting,
+    failed: p.statusFailed,
+    done: p.statusDone,
+  }[status];
 }
 
 /** A segment of a one-line bar; `shorter` forms replace its text when the line is too wide. */
@@ -40,7 +58,8 @@ export interface Segment {
  */
 export function fit(segments: Segment[], width: number, sep: string): string {
   const kept = segments.map((s) => ({ ...s, on: true }));
-  const total = () => kept.filter((s) => s.on).reduce((n, s, i) => n + visibleWidth(s.text) + (i ? visibleWidth(sep) : 0), 0);
+  const total = () =>
+    kept.filter((s) => s.on).reduce((n, s, i) => n + visibleWidth(s.text) + (i ? visibleWidth(sep) : 0), 0);
   const steps = kept.flatMap((s) => [
     ...(s.shorter ?? []).map((f) => ({ priority: f.priority, take: () => void (s.text = f.text) })),
     { priority: s.priority, take: () => void (s.on = kept.filter((k) => k.on).length === 1) },
@@ -50,7 +69,13 @@ export function fit(segments: Segment[], width: number, sep: string): string {
     if (total() <= width) break;
     step.take();
   }
-  return truncateToWidth(kept.filter((s) => s.on).map((s) => s.text).join(sep), width);
+  return truncateToWidth(
+    kept
+      .filter((s) => s.on)
+      .map((s) => s.text)
+      .join(sep),
+    width,
+  );
 }
 
 export interface TitleInfo {
@@ -76,14 +101,29 @@ export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo,
   const tokens = info.totals.prompt + info.totals.completion;
   // A remote task runs under the daemon's sandbox, in the daemon's workspace: neither is shown here.
   const remote = task?.location === "remote";
-  const sandbox = remote ? p.info("⇄ remote") : /unsandboxed|unavailable/.test(info.sandbox) ? p.warning(info.sandbox) : p.dim(info.sandbox);
+  const sandbox = remote
+    ? p.info("⇄ remote")
+    : /unsandboxed|unavailable/.test(info.sandbox)
+      ? p.warning(info.sandbox)
+      : p.dim(info.sandbox);
   const segments = [
     { text: p.title("NanoHermes"), priority: 100 },
-    ...(info.pendingApprovals ? [{ text: p.statusWaiting(`! ${info.pendingApprovals} approval${info.pendingApprovals === 1 ? "" : "s"}`), priority: 95 }] : []),
+    ...(info.pendingApprovals
+      ? [
+          {
+            text: p.statusWaiting(`! ${info.pendingApprovals} approval${info.pendingApprovals === 1 ? "" : "s"}`),
+            priority: 95,
+          },
+        ]
+      : []),
     ...(task ? [{ text: p.accent(task.model), priority: 80 }] : []),
-    ...(task ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }] : []),
+    ...(task
+      ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }]
+      : []),
     { text: sandbox, priority: 60 },
-    ...(info.mcp?.length ? [{ text: mcpSegment(p, info.mcp), priority: info.mcp.some((s) => s.state === "failed") ? 75 : 55 }] : []),
+    ...(info.mcp?.length
+      ? [{ text: mcpSegment(p, info.mcp), priority: info.mcp.some((s) => s.state === "failed") ? 75 : 55 }]
+      : []),
     ...(task ? [{ text: p.dim(`policy ${task.approval}`), priority: 50 }] : []),
     { text: p.dim(`${formatTokens(tokens)} tok`), priority: 40 },
     ...(remote ? [] : [{ text: p.dim(where), priority: 30 }]),
@@ -101,22 +141,53 @@ export interface TaskBarInfo {
   agents?: { long: string; short: string } | null;
 }
 
-export function taskBar(p: Palette, task: TaskSnapshot | null, info: TaskBarInfo, width: number, ascii = false): string {
+export function taskBar(
+  p: Palette,
+  task: TaskSnapshot | null,
+  info: TaskBarInfo,
+  width: number,
+  ascii = false,
+): string {
   if (!task) return padToWidth(p.dim("no task"), width);
   const glyph = (ascii ? statusGlyphAscii : statusGlyph)[task.status];
-  const state = info.stopping ? p.warning("stopping after this step") : task.status === "waiting" ? p.statusWaiting("waiting for approval") : task.status;
+  const state = info.stopping
+    ? p.warning("stopping after this step")
+    : task.status === "waiting"
+      ? p.statusWaiting("waiting for approval")
+      : task.status;
   const segments = [
     { text: statusPaint(p, task.status)(glyph) + " " + p.title(task.title), priority: 100 },
     {
       text: typeof state === "string" && state === task.status ? statusPaint(p, task.status)(state) : state,
       // The long words give way before the subagent counts do.
-      ...(info.stopping ? { shorter: [{ text: p.warning("stopping"), priority: 65 }] } : task.status === "waiting" ? { shorter: [{ text: p.statusWaiting("waiting"), priority: 65 }] } : {}),
+      ...(info.stopping
+        ? { shorter: [{ text: p.warning("stopping"), priority: 65 }] }
+        : task.status === "waiting"
+          ? { shorter: [{ text: p.statusWaiting("waiting"), priority: 65 }] }
+          : {}),
       priority: 90,
     },
     // Counts by glyph before the tokens go, without the word before the elapsed time goes.
-    ...(info.agents ? [{ text: `${p.dim("agents")} ${info.agents.long}`, shorter: [{ text: `${p.dim("agents")} ${info.agents.short}`, priority: 45 }, { text: info.agents.short, priority: 55 }], priority: 70 }] : []),
+    ...(info.agents
+      ? [
+          {
+            text: `${p.dim("agents")} ${info.agents.long}`,
+            shorter: [
+              { text: `${p.dim("agents")} ${info.agents.short}`, priority: 45 },
+              { text: info.agents.short, priority: 55 },
+            ],
+            priority: 70,
+          },
+        ]
+      : []),
     ...(info.running && info.waitingMs != null
-      ? [{ text: p.warning(`waiting for the model ${formatDuration(info.waitingMs)}`), shorter: [{ text: p.warning(`model ${formatDuration(info.waitingMs)}`), priority: 62 }], priority: 80 }]
+      ? [
+          {
+            text: p.warning(`waiting for the model ${formatDuration(info.waitingMs)}`),
+            shorter: [{ text: p.warning(`model ${formatDuration(info.waitingMs)}`), priority: 62 }],
+            priority: 80,
+          },
+        ]
       : []),
     ...(info.running && info.elapsedMs !== null ? [{ text: p.dim(formatDuration(info.elapsedMs)), priority: 60 }] : []),
     { text: p.dim(`${formatTokens(task.usage.prompt + task.usage.completion)} tok`), priority: 50 },

@@ -5,9 +5,19 @@ import { truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 
 /** Exactly `height` lines: the title, `height - 2` body lines, the footer. */
-export function frame(p: Palette, title: string, body: string[], width: number, height: number, footer: string): string[] {
+export function frame(
+  p: Palette,
+  title: string,
+  body: string[],
+  width: number,
+  height: number,
+  footer: string,
+): string[] {
   const inner = Math.max(4, width - 2);
-  const lines = [p.borderFocused(truncateToWidth(`${title}`, width)), ...body.map((l) => ` ${truncateToWidth(l, inner)}`)];
+  const lines = [
+    p.borderFocused(truncateToWidth(`${title}`, width)),
+    ...body.map((l) => ` ${truncateToWidth(l, inner)}`),
+  ];
   const room = Math.max(2, height - 1);
   const shown = lines.slice(0, room);
   while (shown.length < room) shown.push("");
@@ -30,11 +40,17 @@ function markCursor(p: Palette, line: string, col: number): string {
  * A text field: `› ` then the text wrapped to `width`, at most `maxRows` rows around the cursor,
  * with a cursor mark. Empty and unfocused, the placeholder shows instead.
  */
-export function fieldLines(p: Palette, value: EditorState, width: number, opts: { focused: boolean; placeholder?: string; maxRows?: number }): string[] {
+export function fieldLines(
+  p: Palette,
+  value: EditorState,
+  width: number,
+  opts: { focused: boolean; placeholder?: string; maxRows?: number },
+): string[] {
   const room = Math.max(4, width - 3);
   const view = layout(value, room);
   const empty = view.lines.length === 1 && view.lines[0] === "";
-  if (empty && opts.placeholder) return [`${p.accent("›")} ${opts.focused ? p.accent("▏") : ""}${p.dim(truncateToWidth(opts.placeholder, room))}`];
+  if (empty && opts.placeholder)
+    return [`${p.accent("›")} ${opts.focused ? p.accent("▏") : ""}${p.dim(truncateToWidth(opts.placeholder, room))}`];
   const max = Math.max(1, opts.maxRows ?? 1);
   const first = Math.max(0, Math.min(view.lines.length - max, view.cursorRow - max + 1));
   return view.lines.slice(first, first + max).map((row, i) => {

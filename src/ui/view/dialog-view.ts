@@ -19,7 +19,8 @@ import { windowAround } from "./panes.js";
 
 /** Keys for the sheet; a run of digits ("1 2 … 9") as a range ("1-9"). */
 function keyList(keys: string[]): string {
-  const digits = keys.length > 2 && keys.every((k, i) => /^\d$/.test(k) && (i === 0 || Number(k) === Number(keys[i - 1]) + 1));
+  const digits =
+    keys.length > 2 && keys.every((k, i) => /^\d$/.test(k) && (i === 0 || Number(k) === Number(keys[i - 1]) + 1));
   return digits ? `${keys[0]}-${keys.at(-1)}` : keys.join(" ");
 }
 
@@ -27,10 +28,27 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   const out: string[] = [];
   const wide = width >= 60;
   const entry = (keys: string, doc: string) => {
-    if (wide) out.push(...wrapLine(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${doc}`, width, { words: true, indent: 19 }));
-    else out.push(`  ${p.accent(truncateToWidth(keys, width - 2))}`, ...wrapLine(`    ${doc}`, width, { words: true, indent: 4 }));
+    if (wide)
+      out.push(
+        ...wrapLine(`  ${p.accent(padToWidth(truncateToWidth(keys, 16), 16))} ${doc}`, width, {
+          words: true,
+          indent: 19,
+        }),
+      );
+    else
+      out.push(
+        `  ${p.accent(truncateToWidth(keys, width - 2))}`,
+        ...wrapLine(`    ${doc}`, width, { words: true, indent: 4 }),
+      );
   };
-  const groups: [string, string][] = [["global", "Everywhere"], ["composer", "Input"], ["approval", "Approval card"], ["transcript", "Browsing the transcript (Ctrl-B or Esc)"], ["lists", "Task list and results pane"], ["dialogs", "Session picker (/resume), memory (/memory) and /rewind"]];
+  const groups: [string, string][] = [
+    ["global", "Everywhere"],
+    ["composer", "Input"],
+    ["approval", "Approval card"],
+    ["transcript", "Browsing the transcript (Ctrl-B or Esc)"],
+    ["lists", "Task list and results pane"],
+    ["dialogs", "Session picker (/resume), memory (/memory) and /rewind"],
+  ];
   for (const [group, title] of groups) {
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
@@ -53,22 +71,46 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   out.push("");
   out.push(p.heading("Commands"));
   for (const c of slashCommands) entry(c.name, c.description);
-  for (const c of customCommands(ctl)) entry(c.name, `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope} command)`);
-  out.push("", ...wrapLine(p.dim("Keys can be changed in ~/.nanohermes/config.json under \"keys\"."), width, { words: true }));
+  for (const c of customCommands(ctl))
+    entry(c.name, `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope} command)`);
+  out.push(
+    "",
+    ...wrapLine(p.dim('Keys can be changed in ~/.nanohermes/config.json under "keys".'), width, { words: true }),
+  );
   return out;
 }
 
 /** Every dialog but a subagent's view, which needs the transcript renderer (panes/subagent-view.ts). */
-export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog, { kind: "agent" }>, width: number, height: number): string[] {
+export function dialogLines(
+  ctl: Controller,
+  p: Palette,
+  dialog: Exclude<Dialog, { kind: "agent" }>,
+  width: number,
+  height: number,
+): string[] {
   switch (dialog.kind) {
     case "palette": {
       const items = filterPalette(paletteItems(ctl), dialog.query);
       const rows = items.map((item, i) => {
-        const line = padToWidth(`${truncateToWidth(item.label, Math.max(8, width - 22))}  ${p.dim(item.hint)}`, width - 2);
+        const line = padToWidth(
+          `${truncateToWidth(item.label, Math.max(8, width - 22))}  ${p.dim(item.hint)}`,
+          width - 2,
+        );
         return i === dialog.index ? p.selection(line) : line;
       });
-      const list = windowAround(rows.length ? rows : [p.dim("nothing matches")], dialog.index, Math.max(1, height - 4)).lines;
-      return frame(p, "Command palette", [`${p.accent("›")} ${dialog.query}${p.accent("▏")}`, "", ...list], width, height, "type to filter · ↑↓ · Enter run · Esc close");
+      const list = windowAround(
+        rows.length ? rows : [p.dim("nothing matches")],
+        dialog.index,
+        Math.max(1, height - 4),
+      ).lines;
+      return frame(
+        p,
+        "Command palette",
+        [`${p.accent("›")} ${dialog.query}${p.accent("▏")}`, "", ...list],
+        width,
+        height,
+        "type to filter · ↑↓ · Enter run · Esc close",
+      );
     }
     case "help": {
       const all = [...shortcutSheet(ctl, p, width - 2), "", ...helpLines(ctl, p, width - 2)];
@@ -78,17 +120,45 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
     case "detail": {
       const all = dialog.lines.flatMap((l) => wrapLine(l, width - 2, { words: dialog.words ?? false }));
       const offset = Math.min(dialog.offset, Math.max(0, all.length - (height - 2)));
-      return frame(p, dialog.title, all.slice(offset), width, height, `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`);
+      return frame(
+        p,
+        dialog.title,
+        all.slice(offset),
+        width,
+        height,
+        `lines ${offset + 1}-${Math.min(all.length, offset + height - 2)} of ${all.length} · ↑↓ PgUp PgDn · Esc close`,
+      );
     }
     case "confirm":
-      return frame(p, "Confirm", wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)), width, height, dialog.action === "stopAgent" ? "y stop · f stop and kill its command · n or Esc no" : dialog.action === "revertFile" ? "y revert · n or Esc no" : "y yes · n or Esc no");
+      return frame(
+        p,
+        "Confirm",
+        wrapLine(dialog.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)),
+        width,
+        height,
+        dialog.action === "stopAgent"
+          ? "y stop · f stop and kill its command · n or Esc no"
+          : dialog.action === "revertFile"
+            ? "y revert · n or Esc no"
+            : "y yes · n or Esc no",
+      );
     case "queue": {
       const items = ctl.currentTask()?.queue ?? [];
       const rows = items.map((it, i) => {
-        const line = padToWidth(`${it.mode === "steer" ? p.accent("steer") : p.info("queue")} ${truncateToWidth(it.text.replace(/\n/g, " "), width - 10)}`, width - 2);
+        const line = padToWidth(
+          `${it.mode === "steer" ? p.accent("steer") : p.info("queue")} ${truncateToWidth(it.text.replace(/\n/g, " "), width - 10)}`,
+          width - 2,
+        );
         return i === dialog.index ? p.selection(line) : line;
       });
-      return frame(p, "Pending messages", rows, width, height, "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close");
+      return frame(
+        p,
+        "Pending messages",
+        rows,
+        width,
+        height,
+        "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close",
+      );
     }
     case "permissions": {
       const rules = ctl.currentTask()?.snapshot.rules ?? [];
@@ -96,7 +166,14 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
         const line = padToWidth(truncateToWidth(r, width - 2), width - 2);
         return i === dialog.index ? p.selection(line) : line;
       });
-      return frame(p, "Allowed by \"always\" in this task", rows.length ? rows : [p.dim("nothing: answer an approval with a (task) or A (workspace)")], width, height, "↑↓ · x remove · Esc close");
+      return frame(
+        p,
+        'Allowed by "always" in this task',
+        rows.length ? rows : [p.dim("nothing: answer an approval with a (task) or A (workspace)")],
+        width,
+        height,
+        "↑↓ · x remove · Esc close",
+      );
     }
     case "sessions":
       return pickerLines(ctl, p, dialog, width, height);
@@ -107,14 +184,20 @@ export function dialogLines(ctl: Controller, p: Palette, dialog: Exclude<Dialog,
     case "input": {
       const history = dialog.purpose === "history";
       // A memory's text can run to 1,000 characters: all of it stays in view while it is edited.
-      const body = fieldLines(p, dialog.value, width - 2, { focused: true, maxRows: history ? 1 : Math.max(1, height - 4) });
+      const body = fieldLines(p, dialog.value, width - 2, {
+        focused: true,
+        maxRows: history ? 1 : Math.max(1, height - 4),
+      });
       if (history) {
         const found = ctl.deps.history.search(layout(dialog.value, Math.max(4, width - 4)).lines.join(""));
         const rows = found.map((h, i) => {
           const line = padToWidth(truncateToWidth(h.replace(/\n/g, " ⏎ "), width - 4), width - 2);
           return i === dialog.index ? p.selection(line) : line;
         });
-        body.push("", ...windowAround(rows.length ? rows : [p.dim("no match")], dialog.index, Math.max(1, height - 5)).lines);
+        body.push(
+          "",
+          ...windowAround(rows.length ? rows : [p.dim("no match")], dialog.index, Math.max(1, height - 5)).lines,
+        );
       }
       return frame(p, dialog.title, body, width, height, "Enter confirm · Esc cancel");
     }

@@ -8,10 +8,21 @@ import { truncateToWidth, wrapLine } from "../render/wrap.js";
 export const COLLAPSED_DIFF_LINES = 6;
 
 /** The change of a finished edit call, as lines no wider than `width`; null when it has none to show. */
-export function editDiffLines(name: string, args: unknown, display: string, width: number, styles: DiffStyles): string[] | null {
+export function editDiffLines(
+  name: string,
+  args: unknown,
+  display: string,
+  width: number,
+  styles: DiffStyles,
+): string[] | null {
   if (typeof args !== "object" || args === null) return null;
   const a = args as Record<string, unknown>;
-  if (name === "edit_file" && typeof a.old_string === "string" && typeof a.new_string === "string" && a.old_string !== "") {
+  if (
+    name === "edit_file" &&
+    typeof a.old_string === "string" &&
+    typeof a.new_string === "string" &&
+    a.old_string !== ""
+  ) {
     const offset = Number(/at line (\d+)/.exec(display)?.[1] ?? 1) - 1;
     // Pieces of a file, not whole files: no "no newline at end of file" note.
     const hunks = diffLines(`${a.old_string}\n`, `${a.new_string}\n`).map((h) => shiftHunk(h, offset));
@@ -29,7 +40,11 @@ function shiftHunk(h: DiffHunk, by: number): DiffHunk {
     ...h,
     oldStart: h.oldStart + by,
     newStart: h.newStart + by,
-    lines: h.lines.map((l) => ({ ...l, ...(l.oldNo !== undefined ? { oldNo: l.oldNo + by } : {}), ...(l.newNo !== undefined ? { newNo: l.newNo + by } : {}) })),
+    lines: h.lines.map((l) => ({
+      ...l,
+      ...(l.oldNo !== undefined ? { oldNo: l.oldNo + by } : {}),
+      ...(l.newNo !== undefined ? { newNo: l.newNo + by } : {}),
+    })),
   };
 }
 
@@ -42,11 +57,23 @@ export function patchLines(patch: string, width: number, styles: DiffStyles): st
     if (raw === "*** Begin Patch" || raw === "*** End Patch" || raw === "") continue;
     const header = FILE_HEADER.exec(raw);
     if (header) {
-      const text = header[1] ? `${header[1].toLowerCase()} ${header[2]}` : header[3] !== undefined ? `  moved to ${header[3]}` : raw;
+      const text = header[1]
+        ? `${header[1].toLowerCase()} ${header[2]}`
+        : header[3] !== undefined
+          ? `  moved to ${header[3]}`
+          : raw;
       out.push(truncateToWidth(styles.header(text), width));
       continue;
     }
-    const paint = raw.startsWith("@@") ? styles.hunkHeader : raw.startsWith("+") ? styles.add : raw.startsWith("-") ? styles.del : raw.startsWith("***") ? styles.dim : styles.context;
+    const paint = raw.startsWith("@@")
+      ? styles.hunkHeader
+      : raw.startsWith("+")
+        ? styles.add
+        : raw.startsWith("-")
+          ? styles.del
+          : raw.startsWith("***")
+            ? styles.dim
+            : styles.context;
     for (const piece of wrapLine(paint(raw), width, { indent: 2, tokens: true })) out.push(piece);
   }
   return out;

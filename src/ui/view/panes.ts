@@ -52,7 +52,17 @@ function syntaxStyles(p: Palette): SyntaxStyles {
 }
 
 export function diffStyles(p: Palette): DiffStyles {
-  return { add: p.diffAdd, del: p.diffDel, addWord: p.diffAddWord, delWord: p.diffDelWord, context: (s) => s, gutter: p.dim, hunkHeader: p.diffHunk, header: p.title, dim: p.dim };
+  return {
+    add: p.diffAdd,
+    del: p.diffDel,
+    addWord: p.diffAddWord,
+    delWord: p.diffDelWord,
+    context: (s) => s,
+    gutter: p.dim,
+    hunkHeader: p.diffHunk,
+    header: p.title,
+    dim: p.dim,
+  };
 }
 
 /** A window of `height` rows of `lines` that keeps `selected` visible. */
@@ -74,7 +84,10 @@ export interface TaskListView {
 }
 
 export function taskListLines(p: Palette, v: TaskListView, width: number, height: number): string[] {
-  const head = p.title(`Tasks ${v.tasks.length}`) + (v.filter ? p.dim(` /${v.filter}`) : "") + (v.focused ? p.dim("  ↵ open r rename p pin x del / filter") : "");
+  const head =
+    p.title(`Tasks ${v.tasks.length}`) +
+    (v.filter ? p.dim(` /${v.filter}`) : "") +
+    (v.focused ? p.dim("  ↵ open r rename p pin x del / filter") : "");
   const rows = v.tasks.map((t, i) => {
     const s = t.snapshot;
     const glyph = statusPaint(p, s.status)((v.ascii ? statusGlyphAscii : statusGlyph)[s.status]);
@@ -87,9 +100,16 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
     const where = s.location === "remote" ? p.info("⇄") : "";
     const planText = plan ? ` ${plan}` : "";
     // Glyph, number, pin and flag (4), the space before the tokens, and one column before the border.
-    const titleRoom = Math.max(3, width - 6 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length);
-    const title = t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
-    const line = padToWidth(`${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)}${p.accent(planText)} ${where}${tokens}`, width);
+    const titleRoom = Math.max(
+      3,
+      width - 6 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length,
+    );
+    const title =
+      t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
+    const line = padToWidth(
+      `${glyph}${num}${pin}${flag}${padToWidth(title, titleRoom)}${p.accent(planText)} ${where}${tokens}`,
+      width,
+    );
     return v.focused && i === v.index ? p.selection(line) : line;
   });
   if (rows.length === 0) rows.push(p.dim(v.filter ? "no task matches" : "no tasks"));
@@ -97,9 +117,20 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
   return [padToWidth(truncateToWidth(head, width), width), ...body];
 }
 
-export function listLines(p: Palette, items: string[], selected: number, focused: boolean, width: number, height: number, empty: string): string[] {
+export function listLines(
+  p: Palette,
+  items: string[],
+  selected: number,
+  focused: boolean,
+  width: number,
+  height: number,
+  empty: string,
+): string[] {
   // The empty-list note wraps: a 26-column side pane must not cut "no files changed by this …".
-  if (items.length === 0) return wrapLine(empty, width, { words: true }).slice(0, Math.max(1, height)).map((l) => p.dim(l));
+  if (items.length === 0)
+    return wrapLine(empty, width, { words: true })
+      .slice(0, Math.max(1, height))
+      .map((l) => p.dim(l));
   const rows = items.map((item, i) => {
     const line = padToWidth(truncateToWidth(item, width), width);
     return focused && i === selected ? p.selection(line) : line;

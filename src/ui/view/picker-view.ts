@@ -72,14 +72,19 @@ export function pickerLines(ctl: Controller, p: Palette, d: SessionsDialog, widt
   const previewRows = Math.max(1, Math.min(8, body - 3 - listRows));
   const titleOf = (row: (typeof rows)[number]) => row.title.replace(/\s+/g, " ");
   // Searching everywhere, the workspace follows the titles in a column of its own.
-  const pathRoom = d.all ? Math.min(Math.max(0, ...rows.map((r) => visibleWidth(shortPath(r.workspace)))), Math.floor(inner / 3)) : 0;
+  const pathRoom = d.all
+    ? Math.min(Math.max(0, ...rows.map((r) => visibleWidth(shortPath(r.workspace)))), Math.floor(inner / 3))
+    : 0;
   const titleRoom = Math.max(4, inner - 2 - AGE_WIDTH - (pathRoom ? pathRoom + 2 : 0));
   const titleWidth = d.all ? Math.min(titleRoom, Math.max(0, ...rows.map((r) => visibleWidth(titleOf(r))))) : titleRoom;
   const list = rows.map((row, i) => {
     const age = padToWidth(formatAge(row.updatedAt, now), AGE_WIDTH);
     const title = truncateToWidth(titleOf(row), titleWidth);
     const path = d.all ? `  ${p.dim(truncatePath(shortPath(row.workspace), pathRoom))}` : "";
-    const line = padToWidth(`${i === d.index ? "›" : " "} ${p.dim(age)}${d.all ? padToWidth(title, titleWidth) : title}${path}`, inner);
+    const line = padToWidth(
+      `${i === d.index ? "›" : " "} ${p.dim(age)}${d.all ? padToWidth(title, titleWidth) : title}${path}`,
+      inner,
+    );
     return i === d.index ? p.selectionStyle(line) : line;
   });
   const empty = d.rows === null ? "" : query ? "" : d.all ? "no sessions yet" : "no earlier sessions in this workspace";
@@ -89,13 +94,42 @@ export function pickerLines(ctl: Controller, p: Palette, d: SessionsDialog, widt
   let preview: string[] = [];
   if (selected) {
     const cached = d.previews[selected.file];
-    const text = selected.snippet ? markSnippet(p, selected.snippet) : cached ? `${p.dim("last prompt:")} ${cached}` : cached === "" ? p.dim("no prompt in this session") : p.dim("…");
+    const text = selected.snippet
+      ? markSnippet(p, selected.snippet)
+      : cached
+        ? `${p.dim("last prompt:")} ${cached}`
+        : cached === ""
+          ? p.dim("no prompt in this session")
+          : p.dim("…");
     preview = wrapLine(text.replace(/\s*\n\s*/g, " "), inner, { words: true });
-    if (preview.length > previewRows) preview = [...preview.slice(0, previewRows - 1), truncateToWidth(preview.slice(previewRows - 1).join(" "), inner)];
+    if (preview.length > previewRows)
+      preview = [
+        ...preview.slice(0, previewRows - 1),
+        truncateToWidth(preview.slice(previewRows - 1).join(" "), inner),
+      ];
   }
   const rule = p.border("─".repeat(Math.min(inner, 40)));
-  const lines = [...fieldLines(p, d.query, inner, { focused: true, placeholder: "type to search every message of past sessions" }), info, ...shown, rule, ...preview];
+  const lines = [
+    ...fieldLines(p, d.query, inner, { focused: true, placeholder: "type to search every message of past sessions" }),
+    info,
+    ...shown,
+    rule,
+    ...preview,
+  ];
   const esc = d.startup ? "new task" : "close";
-  const footer = fitting([`type to search · ↑↓ · Enter open · Tab ${d.all ? "this workspace" : "every workspace"} · Esc ${esc}`, `↑↓ · Enter open · Tab ${d.all ? "this one" : "all"} · Esc ${esc}`], width);
-  return frame(p, d.startup ? "Resume a session (Esc starts a new one)" : "Resume a session", lines, width, height, footer);
+  const footer = fitting(
+    [
+      `type to search · ↑↓ · Enter open · Tab ${d.all ? "this workspace" : "every workspace"} · Esc ${esc}`,
+      `↑↓ · Enter open · Tab ${d.all ? "this one" : "all"} · Esc ${esc}`,
+    ],
+    width,
+  );
+  return frame(
+    p,
+    d.startup ? "Resume a session (Esc starts a new one)" : "Resume a session",
+    lines,
+    width,
+    height,
+    footer,
+  );
 }

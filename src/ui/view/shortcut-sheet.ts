@@ -29,7 +29,10 @@ const entries: [Action[] | string, string][] = [
 
 function keysOf(ctl: Controller, what: Action[] | string): string {
   if (typeof what === "string") return what;
-  return what.map((a) => ctl.deps.keymap[a].map(formatKeySpec)[0] ?? "").filter(Boolean).join(" ");
+  return what
+    .map((a) => ctl.deps.keymap[a].map(formatKeySpec)[0] ?? "")
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**
@@ -41,11 +44,13 @@ export function shortcutSheet(ctl: Controller, p: Palette, width: number): strin
   const two = width >= 76;
   const col = two ? Math.floor((width - 2) / 2) : width;
   const keyWidth = Math.min(12, Math.max(...cells.map((c) => c.keys.length)));
-  const cell = (c: { keys: string; doc: string }) => `${p.accent(padToWidth(truncateToWidth(c.keys, keyWidth), keyWidth))} ${truncateToWidth(c.doc, Math.max(1, col - keyWidth - 2))}`;
+  const cell = (c: { keys: string; doc: string }) =>
+    `${p.accent(padToWidth(truncateToWidth(c.keys, keyWidth), keyWidth))} ${truncateToWidth(c.doc, Math.max(1, col - keyWidth - 2))}`;
   const rows: string[] = [];
   if (two) {
     const half = Math.ceil(cells.length / 2);
-    for (let i = 0; i < half; i++) rows.push(padToWidth(cell(cells[i]!), col) + (cells[i + half] ? `  ${cell(cells[i + half]!)}` : ""));
+    for (let i = 0; i < half; i++)
+      rows.push(padToWidth(cell(cells[i]!), col) + (cells[i + half] ? `  ${cell(cells[i + half]!)}` : ""));
   } else rows.push(...cells.map(cell));
   return [p.heading("Keys"), ...rows, "", p.dim(truncateToWidth("↓ PgDn: every key and command", width))];
 }

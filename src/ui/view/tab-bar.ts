@@ -5,9 +5,25 @@ import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import type { ResultsTab } from "../controller/ui-state.js";
 
-export const tabLabels: Record<ResultsTab, string> = { files: "Files", changes: "Changes", turns: "Turns", reads: "Reads", todo: "Todo", jobs: "Jobs", agents: "Agents" };
+export const tabLabels: Record<ResultsTab, string> = {
+  files: "Files",
+  changes: "Changes",
+  turns: "Turns",
+  reads: "Reads",
+  todo: "Todo",
+  jobs: "Jobs",
+  agents: "Agents",
+};
 /** The shortest forms that stay unambiguous among the tabs (Turns and Todo both start with T). */
-export const tabShortLabels: Record<ResultsTab, string> = { files: "Fil", changes: "Chg", turns: "Trn", reads: "Rds", todo: "Todo", jobs: "Jobs", agents: "Agt" };
+export const tabShortLabels: Record<ResultsTab, string> = {
+  files: "Fil",
+  changes: "Chg",
+  turns: "Trn",
+  reads: "Rds",
+  todo: "Todo",
+  jobs: "Jobs",
+  agents: "Agt",
+};
 /** The last resort, a letter each: Turns is not Todo. */
 const letters: Partial<Record<ResultsTab, string>> = { turns: "Tu" };
 
@@ -35,22 +51,37 @@ function pack(items: string[], w: number[], width: number, maxRows: number): str
  * The bar as 1..maxRows lines of exactly `width` columns. `tabs`: the ones shown, in order.
  * The current tab is bracketed (it must show without colour too) and always a word.
  */
-export function tabBar(p: Palette, tab: ResultsTab, counts: Partial<Record<ResultsTab, number>>, width: number, tabs = Object.keys(tabLabels) as ResultsTab[], maxRows = 2): string[] {
+export function tabBar(
+  p: Palette,
+  tab: ResultsTab,
+  counts: Partial<Record<ResultsTab, number>>,
+  width: number,
+  tabs = Object.keys(tabLabels) as ResultsTab[],
+  maxRows = 2,
+): string[] {
   const count = (t: ResultsTab) => (counts[t] ? ` ${counts[t]}` : "");
-  const roomy = tabs.map((t) => (t === tab ? p.badge(`[${tabLabels[t]}${count(t)}]`) : p.dim(` ${tabLabels[t]}${count(t)} `))).join("");
+  const roomy = tabs
+    .map((t) => (t === tab ? p.badge(`[${tabLabels[t]}${count(t)}]`) : p.dim(` ${tabLabels[t]}${count(t)} `)))
+    .join("");
   if (visibleWidth(roomy) <= width) return [padToWidth(roomy, width)];
   // Then words one space apart on one row, then on more rows; then the other tabs' short forms,
   // the longest word first, one at a time, so as few names as possible are shortened.
   const short = new Set<ResultsTab>();
-  const order = tabs.filter((t) => t !== tab && tabShortLabels[t].length < tabLabels[t].length).sort((a, b) => tabLabels[b].length - tabLabels[a].length);
+  const order = tabs
+    .filter((t) => t !== tab && tabShortLabels[t].length < tabLabels[t].length)
+    .sort((a, b) => tabLabels[b].length - tabLabels[a].length);
   for (let k = 0; k <= order.length; k++) {
     if (k > 0) short.add(order[k - 1]!);
-    const texts = tabs.map((t) => (t === tab ? `[${tabLabels[t]}${count(t)}]` : `${short.has(t) ? tabShortLabels[t] : tabLabels[t]}${count(t)}`));
+    const texts = tabs.map((t) =>
+      t === tab ? `[${tabLabels[t]}${count(t)}]` : `${short.has(t) ? tabShortLabels[t] : tabLabels[t]}${count(t)}`,
+    );
     const w = texts.map((x) => visibleWidth(x));
     const painted = tabs.map((t, i) => (t === tab ? p.badge(texts[i]!) : p.dim(texts[i]!)));
     const rows = pack(painted, w, width, 1) ?? pack(painted, w, width, maxRows);
     if (rows) return rows.map((r) => padToWidth(r, width));
   }
-  const tiny = tabs.map((t) => (t === tab ? p.badge(`[${tabLabels[t]}${count(t)}]`) : p.dim(letters[t] ?? tabLabels[t][0]!))).join(" ");
+  const tiny = tabs
+    .map((t) => (t === tab ? p.badge(`[${tabLabels[t]}${count(t)}]`) : p.dim(letters[t] ?? tabLabels[t][0]!)))
+    .join(" ");
   return [padToWidth(truncateToWidth(tiny, width), width)];
 }

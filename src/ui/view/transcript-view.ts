@@ -6,8 +6,26 @@ import { IncrementalMarkdown } from "../render/incremental.js";
 import type { MarkdownStyles } from "../render/markdown.js";
 import { padToWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
-import { approvalSummaryLines, compactionLines, noticeLines, reasoningLines, toolLines, turnEndLines, userLines, type CardContext } from "./cards.js";
-import { linearApprovalSummaryLines, linearAssistantLines, linearCompactionLines, linearNoticeLines, linearReasoningLines, linearToolLines, linearTurnEndLines, linearUserLines } from "./linear-cards.js";
+import {
+  approvalSummaryLines,
+  compactionLines,
+  noticeLines,
+  reasoningLines,
+  toolLines,
+  turnEndLines,
+  userLines,
+  type CardContext,
+} from "./cards.js";
+import {
+  linearApprovalSummaryLines,
+  linearAssistantLines,
+  linearCompactionLines,
+  linearNoticeLines,
+  linearReasoningLines,
+  linearToolLines,
+  linearTurnEndLines,
+  linearUserLines,
+} from "./linear-cards.js";
 
 export interface Position {
   block: number;
@@ -72,7 +90,14 @@ export class TranscriptRenderer {
   lines(block: Block, width: number, focused = false, now = Date.now()): string[] {
     const live = block.kind === "tool" && block.status === "running";
     const hit = this.cache.get(block.id);
-    if (hit && hit.block === block && hit.width === width && hit.focused === focused && (!live || hit.tick === this.tick)) return hit.lines;
+    if (
+      hit &&
+      hit.block === block &&
+      hit.width === width &&
+      hit.focused === focused &&
+      (!live || hit.tick === this.tick)
+    )
+      return hit.lines;
     const lines = this.render(block, width, focused, now);
     this.cache.set(block.id, { block, width, focused, tick: this.tick, lines });
     return lines;
@@ -203,7 +228,13 @@ export function movePosition(pos: Position, delta: number, count: number, linesO
  * outgrows the pane (few repaints while streaming); once nothing is live it settles with the last
  * line at the bottom (no half page left empty under a finished answer).
  */
-export function computeViewport(count: number, linesOf: LinesOf, height: number, scroll: Scroll, live = true): Viewport {
+export function computeViewport(
+  count: number,
+  linesOf: LinesOf,
+  height: number,
+  scroll: Scroll,
+  live = true,
+): Viewport {
   if (scroll.follow && !live) scroll = settleFollow(count, linesOf, height);
   const collect = (from: Position): { lines: string[]; rows: number[]; overflow: boolean } => {
     const lines: string[] = [];

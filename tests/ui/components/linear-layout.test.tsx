@@ -20,7 +20,12 @@ const ev = { taskId: "t0" } as const;
 /** The real App in screen-reader mode, as createServices sets it up for --screen-reader. */
 function mountLinear(columns: number, rows: number) {
   const t = createTestServices(columns, rows);
-  const services = { ...t.services, ascii: true, motion: false, renderer: new TranscriptRenderer(t.services.palette, markdownStyles(t.services.palette), true, true) };
+  const services = {
+    ...t.services,
+    ascii: true,
+    motion: false,
+    renderer: new TranscriptRenderer(t.services.palette, markdownStyles(t.services.palette), true, true),
+  };
   t.store.updateUi((ui) => ({ ...ui, screenReader: true }));
   const app = render(
     <AppContext.Provider value={services}>
@@ -47,13 +52,34 @@ afterEach(() => {
 
 /** A turn with a reply and a tool call, as the engine announces it. */
 function turnWithTool(m: ReturnType<typeof mountLinear>, status: "running" | "done") {
-  m.bus.emit({ type: "task.updated", ...ev, task: snapshot({ status: status === "running" ? "running" : "done", title: "build it" }) });
+  m.bus.emit({
+    type: "task.updated",
+    ...ev,
+    task: snapshot({ status: status === "running" ? "running" : "done", title: "build it" }),
+  });
   m.bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "please build it" });
   m.bus.emit({ type: "assistant.delta", ...ev, text: "Running the **build** now." });
   m.bus.emit({ type: "assistant.completed", ...ev, text: "Running the **build** now.", toolCalls: 1 });
-  m.bus.emit({ type: "tool.started", ...ev, callId: "c1", name: "run_command", kind: "exec", args: { command: "npm run build" }, summary: "npm run build" });
+  m.bus.emit({
+    type: "tool.started",
+    ...ev,
+    callId: "c1",
+    name: "run_command",
+    kind: "exec",
+    args: { command: "npm run build" },
+    summary: "npm run build",
+  });
   if (status === "done") {
-    m.bus.emit({ type: "tool.completed", ...ev, callId: "c1", name: "run_command", status: "ok", forModel: "$ npm run build\nexit code 0", display: "exit 0", durationMs: 1200 });
+    m.bus.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      status: "ok",
+      forModel: "$ npm run build\nexit code 0",
+      display: "exit 0",
+      durationMs: 1200,
+    });
   }
 }
 
@@ -79,7 +105,16 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
     // One pane: neither the task list nor the results pane is beside the transcript.
     expect(frame).not.toContain("Tasks:");
     expect(frame).not.toContain("[Changes");
-    mounted.bus.emit({ type: "tool.completed", ...ev, callId: "c1", name: "run_command", status: "ok", forModel: "$ npm run build\nexit code 0", display: "exit 0", durationMs: 1200 });
+    mounted.bus.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      status: "ok",
+      forModel: "$ npm run build\nexit code 0",
+      display: "exit 0",
+      durationMs: 1200,
+    });
     frame = await mounted.frame();
     lines = frame.split("\n");
     expect(lines.some((l) => /^Tool run_command: done, 1\.2s/.test(l))).toBe(true);
@@ -90,7 +125,11 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
   it("shows the task list in place of the transcript while toggled with Ctrl-T, in words", async () => {
     mounted = mountLinear(columns, rows);
     turnWithTool(mounted, "done");
-    mounted.bus.emit({ type: "task.updated", taskId: "t1", task: snapshot({ title: "second task", status: "failed" }) });
+    mounted.bus.emit({
+      type: "task.updated",
+      taskId: "t1",
+      task: snapshot({ title: "second task", status: "failed" }),
+    });
     expect(await mounted.frame()).toContain("You: please build it");
     mounted.keys("\x14");
     const frame = await mounted.frame();
@@ -130,7 +169,12 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
     mounted = mountLinear(columns, rows);
     mounted.bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "a table" });
     mounted.bus.emit({ type: "assistant.delta", ...ev, text: "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n- item\n" });
-    mounted.bus.emit({ type: "assistant.completed", ...ev, text: "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n- item\n", toolCalls: 0 });
+    mounted.bus.emit({
+      type: "assistant.completed",
+      ...ev,
+      text: "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n- item\n",
+      toolCalls: 0,
+    });
     let frame = await mounted.frame();
     expect(frame).toMatch(/\| 1 +\| 2 +\|/);
     expect(frame).not.toMatch(BOX);
@@ -146,7 +190,15 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
     mounted.bus.emit({ type: "task.updated", ...ev, task: snapshot({ status: "waiting", pendingApprovals: 1 }) });
     mounted.bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "clean up" });
     mounted.bus.emit({
-      type: "approval.requested", ...ev, requestId: "r1", callId: "c1", tool: "run_command", kind: "exec", title: "Run: rm -rf build", detail: "rm -rf build", reason: "on-request policy: not a recognised read-only command",
+      type: "approval.requested",
+      ...ev,
+      requestId: "r1",
+      callId: "c1",
+      tool: "run_command",
+      kind: "exec",
+      title: "Run: rm -rf build",
+      detail: "rm -rf build",
+      reason: "on-request policy: not a recognised read-only command",
     });
     const frame = await mounted.frame();
     const lines = frame.split("\n");

@@ -8,7 +8,12 @@ import { createTestServices, snapshot, type RenderOptions } from "../harness.js"
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-export function mountPane(element: ReactElement, columns: number, rows: number, options: RenderOptions & { motion?: boolean } = {}) {
+export function mountPane(
+  element: ReactElement,
+  columns: number,
+  rows: number,
+  options: RenderOptions & { motion?: boolean } = {},
+) {
   const t = createTestServices(columns, rows, options);
   const services = { ...t.services, motion: options.motion ?? false };
   const app = render(<AppContext.Provider value={services}>{element}</AppContext.Provider>);

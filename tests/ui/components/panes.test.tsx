@@ -80,7 +80,10 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
 
   it("DialogArea: a question, answered with a key on stdin", async () => {
     mounted = mountPane(<DialogArea width={columns} height={10} />, columns, rows);
-    mounted.store.updateUi((ui) => ({ ...ui, dialog: { kind: "confirm", action: "delete", target: "t0", title: "Delete this task? (y/n)" } }));
+    mounted.store.updateUi((ui) => ({
+      ...ui,
+      dialog: { kind: "confirm", action: "delete", target: "t0", title: "Delete this task? (y/n)" },
+    }));
     expect(await mounted.frame()).toContain("Delete this task?");
     mounted.app.stdin.write("n");
     await mounted.frame();

@@ -22,38 +22,41 @@ afterEach(() => {
 const ev = { taskId: "t0" };
 
 describe.each([40, 80, 120])("at %i columns", (columns) => {
-  it.each(["changes", "turns", "agents", "todo"] as ResultsTab[])("draws the %s tab beside a streaming transcript without a write or a file read", async (tab) => {
-    const readFile = vi.fn((path: string) => (path === "a.txt" ? "new\n" : null));
-    mounted = mountPane(<App />, columns, 24, { readFile });
-    const { store, bus, ctl, services } = mounted;
-    bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "go" });
-    bus.emit({ type: "tool.started", ...ev, callId: "c1", name: "run", kind: "exec", args: {}, summary: "make" });
-    store.updateUi((ui) => ({ ...ui, resultsOpen: true, focus: "results", resultsTab: tab, diffPath: "a.txt" }));
-    await mounted.frame();
-    // The settle step read the shown file once; from here on renders must not.
-    expect(readFile).toHaveBeenCalledTimes(1);
-    const reads = readFile.mock.calls.length;
-    // Each later state is frozen before any component sees it.
-    const getState = store.getState;
-    const frozen = new WeakSet<AppState>();
-    store.getState = () => {
-      const s = getState();
-      if (!frozen.has(s)) (deepFreeze(s), frozen.add(s));
-      return s;
-    };
-    Object.freeze(ctl);
-    Object.freeze(services);
-    for (let i = 0; i < 20; i++) bus.emit({ type: "assistant.delta", ...ev, text: `token ${i} ` });
-    // A new UI state re-renders every component (a token alone re-renders only the transcript).
-    store.updateUi((ui) => ({ ...ui }));
-    const frame = await mounted.frame();
-    // Below 120 columns the results pane covers the transcript.
-    if (columns >= 120) expect(frame).toContain("token 19");
-    expect(frame.split("\n")).toHaveLength(23);
-    expect(readFile.mock.calls.length).toBe(reads);
-    // The controller still measures what is on screen (from the state, not from a render).
-    expect(ctl.view?.count).toBeGreaterThan(0);
-    expect(ctl.results).not.toBeNull();
-    store.getState = getState;
-  });
+  it.each(["changes", "turns", "agents", "todo"] as ResultsTab[])(
+    "draws the %s tab beside a streaming transcript without a write or a file read",
+    async (tab) => {
+      const readFile = vi.fn((path: string) => (path === "a.txt" ? "new\n" : null));
+      mounted = mountPane(<App />, columns, 24, { readFile });
+      const { store, bus, ctl, services } = mounted;
+      bus.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "go" });
+      bus.emit({ type: "tool.started", ...ev, callId: "c1", name: "run", kind: "exec", args: {}, summary: "make" });
+      store.updateUi((ui) => ({ ...ui, resultsOpen: true, focus: "results", resultsTab: tab, diffPath: "a.txt" }));
+      await mounted.frame();
+      // The settle step read the shown file once; from here on renders must not.
+      expect(readFile).toHaveBeenCalledTimes(1);
+      const reads = readFile.mock.calls.length;
+      // Each later state is frozen before any component sees it.
+      const getState = store.getState;
+      const frozen = new WeakSet<AppState>();
+      store.getState = () => {
+        const s = getState();
+        if (!frozen.has(s)) deepFreeze(s), frozen.add(s);
+        return s;
+      };
+      Object.freeze(ctl);
+      Object.freeze(services);
+      for (let i = 0; i < 20; i++) bus.emit({ type: "assistant.delta", ...ev, text: `token ${i} ` });
+      // A new UI state re-renders every component (a token alone re-renders only the transcript).
+      store.updateUi((ui) => ({ ...ui }));
+      const frame = await mounted.frame();
+      // Below 120 columns the results pane covers the transcript.
+      if (columns >= 120) expect(frame).toContain("token 19");
+      expect(frame.split("\n")).toHaveLength(23);
+      expect(readFile.mock.calls.length).toBe(reads);
+      // The controller still measures what is on screen (from the state, not from a render).
+      expect(ctl.view?.count).toBeGreaterThan(0);
+      expect(ctl.results).not.toBeNull();
+      store.getState = getState;
+    },
+  );
 });

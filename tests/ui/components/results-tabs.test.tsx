@@ -43,8 +43,25 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
     const files: Record<string, string> = { "a.txt": "one\ntwo changed\n" };
     mounted = mountPane(<ChangesTab {...tab} />, columns, 20, { readFile: (p) => files[p] ?? null });
     mounted.services.before.set("a.txt", "one\ntwo\n");
-    mounted.bus.emit({ type: "tool.started", ...ev, callId: "c1", name: "edit_file", kind: "edit", args: { path: "a.txt" }, summary: "a.txt" });
-    mounted.bus.emit({ type: "tool.completed", ...ev, callId: "c1", name: "edit_file", status: "ok", forModel: "ok", display: "edited", durationMs: 1 });
+    mounted.bus.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "c1",
+      name: "edit_file",
+      kind: "edit",
+      args: { path: "a.txt" },
+      summary: "a.txt",
+    });
+    mounted.bus.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "edit_file",
+      status: "ok",
+      forModel: "ok",
+      display: "edited",
+      durationMs: 1,
+    });
     mounted.store.updateUi((ui) => ({ ...ui, resultsTab: "changes", diffPath: "a.txt" }));
     const frame = await mounted.frame();
     expect(frame).toContain("changed");
@@ -53,7 +70,14 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
 
   it("Todo tab: the plan with its progress", async () => {
     mounted = mountPane(<TodoTab {...tab} />, columns, 20);
-    mounted.bus.emit({ type: "todo.updated", ...ev, items: [{ content: "write it", status: "completed" }, { content: "test it", status: "in_progress" }] });
+    mounted.bus.emit({
+      type: "todo.updated",
+      ...ev,
+      items: [
+        { content: "write it", status: "completed" },
+        { content: "test it", status: "in_progress" },
+      ],
+    });
     const frame = await mounted.frame();
     expect(frame).toContain("1/2 done");
     expect(frame).toContain("test it");

@@ -71,7 +71,11 @@ describe("complete: @paths", () => {
   it("ranks prefix matches first, then file-name matches, then fuzzy ones", () => {
     const got = values("@agent|");
     expect(got?.slice(0, 2)).toEqual(["@src/agent/agent.ts", "@tests/agent/agent.test.ts"]);
-    expect(values("@sat|")?.toSorted()).toEqual(["@src/agent/agent.ts", "@src/agent/engine.ts", "@tests/agent/agent.test.ts"]);
+    expect(values("@sat|")?.toSorted()).toEqual([
+      "@src/agent/agent.ts",
+      "@src/agent/engine.ts",
+      "@tests/agent/agent.test.ts",
+    ]);
   });
 
   it("offers at most 50", () => {
@@ -81,7 +85,9 @@ describe("complete: @paths", () => {
   });
 
   it("ranks fuzzy matches at word starts above scattered ones", () => {
-    const order = rank("ut", ["lib/aux/thing.ts", "src/ui/theme.ts", "mutable.ts"]).map((i) => ["lib/aux/thing.ts", "src/ui/theme.ts", "mutable.ts"][i]);
+    const order = rank("ut", ["lib/aux/thing.ts", "src/ui/theme.ts", "mutable.ts"]).map(
+      (i) => ["lib/aux/thing.ts", "src/ui/theme.ts", "mutable.ts"][i],
+    );
     expect(order[0]).toBe("src/ui/theme.ts");
   });
 });

@@ -136,7 +136,12 @@ describe("editor: layout", () => {
   });
 
   it("never makes a row wider than the width (except a lone wide grapheme) and loses no text", () => {
-    const texts = ["The quick brown fox jumps", "日本語のテキストと English mixed", "👍 a👨‍👩‍👧b 🇯🇵 e\u0301e\u0301 x", "aaaaaaaaaaaaaaaaaaaa"];
+    const texts = [
+      "The quick brown fox jumps",
+      "日本語のテキストと English mixed",
+      "👍 a👨‍👩‍👧b 🇯🇵 e\u0301e\u0301 x",
+      "aaaaaaaaaaaaaaaaaaaa",
+    ];
     for (const text of texts) {
       for (let width = 1; width <= 14; width++) {
         const { lines, cursorRow } = layout(createEditor(text), width);

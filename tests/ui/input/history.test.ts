@@ -37,9 +37,18 @@ describe("History", () => {
   });
 
   it.each([
-    [["a", "a", "b", "a"], ["a", "b", "a"]],
-    [["a", " ", "", "b", "b"], ["a", "b"]],
-    [["x", "y", "x", "y"], ["x", "y", "x", "y"]],
+    [
+      ["a", "a", "b", "a"],
+      ["a", "b", "a"],
+    ],
+    [
+      ["a", " ", "", "b", "b"],
+      ["a", "b"],
+    ],
+    [
+      ["x", "y", "x", "y"],
+      ["x", "y", "x", "y"],
+    ],
   ])("adding %j keeps %j (consecutive duplicates and blanks skipped)", (adds, kept) => {
     const h = new History();
     for (const a of adds) h.add(a);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyEditorAction, createEditor, editorActions, editorKeyDefaults, editorText } from "../../../src/ui/input/editor.js";
+import {
+  applyEditorAction,
+  createEditor,
+  editorActions,
+  editorKeyDefaults,
+  editorText,
+} from "../../../src/ui/input/editor.js";
 import {
   findAction,
   formatKeySpec,
@@ -11,7 +17,13 @@ import {
 } from "../../../src/ui/input/keymap.js";
 import { KeyParser, type Key } from "../../../src/ui/input/keys.js";
 
-const spec = (name: string, mods: Partial<KeySpec> = {}): KeySpec => ({ name, ctrl: false, alt: false, shift: false, ...mods });
+const spec = (name: string, mods: Partial<KeySpec> = {}): KeySpec => ({
+  name,
+  ctrl: false,
+  alt: false,
+  shift: false,
+  ...mods,
+});
 function parsed(s: string): KeySpec {
   const r = parseKeySpec(s);
   if (r instanceof Error) throw r;
@@ -170,9 +182,12 @@ describe("resolveKeymap", () => {
     const { keymap } = resolveKeymap({ close: ["escape"], interrupt: ["escape", "ctrl+c"] });
     expect(findAction(keymap, keyOf("\x03"))).toBe("interrupt");
     expect(findAction(keymap, keyOf("\x1b[A"))).toBeUndefined();
-    expect(findAction(keymap, { name: "escape", ctrl: false, alt: false, shift: false, sequence: "\x1b" }, ["interrupt", "close"])).toBe(
-      "interrupt",
-    );
+    expect(
+      findAction(keymap, { name: "escape", ctrl: false, alt: false, shift: false, sequence: "\x1b" }, [
+        "interrupt",
+        "close",
+      ]),
+    ).toBe("interrupt");
   });
 
   it("validates a config section with the exported schema", () => {
@@ -208,7 +223,9 @@ describe("the editor's default keys", () => {
     const next = applyEditorAction(s, action ?? "left");
     const text = editorText(next);
     const lines = text.split("\n");
-    lines[next.line] = Array.from(lines[next.line] ?? "").toSpliced(next.col, 0, "|").join("");
+    lines[next.line] = Array.from(lines[next.line] ?? "")
+      .toSpliced(next.col, 0, "|")
+      .join("");
     expect(lines.join("\n")).toBe(after);
   });
 });

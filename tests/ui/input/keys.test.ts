@@ -37,7 +37,10 @@ describe("KeyParser: characters", () => {
 
   it("gives character keys their printable text, upper case included", () => {
     const [a, b] = new KeyParser().feed("aB");
-    expect(a).toEqual({ kind: "key", key: { name: "a", ctrl: false, alt: false, shift: false, sequence: "a", text: "a" } });
+    expect(a).toEqual({
+      kind: "key",
+      key: { name: "a", ctrl: false, alt: false, shift: false, sequence: "a", text: "a" },
+    });
     expect(b?.kind === "key" && b.key.text).toBe("B");
   });
 
@@ -188,7 +191,9 @@ describe("KeyParser: terminal replies and unknown sequences", () => {
     ["\x1b[?1u", "kitty flags"],
   ])("%j (%s) is one reply with its raw sequence", (input) => {
     const events = new KeyParser().feed(input);
-    expect(events).toEqual([{ kind: "key", key: { name: "reply", ctrl: false, alt: false, shift: false, sequence: input } }]);
+    expect(events).toEqual([
+      { kind: "key", key: { name: "reply", ctrl: false, alt: false, shift: false, sequence: input } },
+    ]);
   });
 
   it.each([
@@ -344,7 +349,37 @@ describe("KeyParser: ESC timing and chunk boundaries", () => {
 
 describe("KeyParser: random input", () => {
   // Fragments that make and break sequences; no combining marks, so any cut keeps graphemes whole.
-  const alphabet = ["\x1b", "[", "O", "P", "]", "_", "1", "2", "5", ";", "~", "$", "?", "A", "a", "u", "c", "y", "\r", "\n", "\x07", "\\", "é", "👍", "日", "200~", "201~", " ", "\x7f"];
+  const alphabet = [
+    "\x1b",
+    "[",
+    "O",
+    "P",
+    "]",
+    "_",
+    "1",
+    "2",
+    "5",
+    ";",
+    "~",
+    "$",
+    "?",
+    "A",
+    "a",
+    "u",
+    "c",
+    "y",
+    "\r",
+    "\n",
+    "\x07",
+    "\\",
+    "é",
+    "👍",
+    "日",
+    "200~",
+    "201~",
+    " ",
+    "\x7f",
+  ];
   function* rng(seed: number): Generator<number> {
     let x = seed;
     for (;;) {
@@ -357,7 +392,10 @@ describe("KeyParser: random input", () => {
     const r = rng(42);
     const next = () => r.next().value as number;
     for (let round = 0; round < 300; round++) {
-      const input = Array.from({ length: 4 + Math.floor(next() * 30) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      const input = Array.from(
+        { length: 4 + Math.floor(next() * 30) },
+        () => alphabet[Math.floor(next() * alphabet.length)],
+      ).join("");
       const whole = new KeyParser();
       const expected = [...whole.feed(input), ...whole.flush()];
       const cut = new KeyParser();
@@ -374,7 +412,11 @@ describe("KeyParser: random input", () => {
         if (e.kind === "key" && e.key.text !== undefined) expect(e.key.text).not.toMatch(/[\x00-\x1f\x7f]/);
       }
       // Only an open paste may still be pending after a flush: the end marker closes it.
-      if (cut.pending) expect(cut.feed("\x1b[201~").map((e) => e.kind), JSON.stringify(input)).toEqual(["paste"]);
+      if (cut.pending)
+        expect(
+          cut.feed("\x1b[201~").map((e) => e.kind),
+          JSON.stringify(input),
+        ).toEqual(["paste"]);
       expect(cut.pending).toBe(false);
     }
   });

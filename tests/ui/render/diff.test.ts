@@ -28,7 +28,16 @@ describe("diffLines", () => {
     expect(hunks).toHaveLength(1);
     const [h] = hunks;
     expect(h?.oldStart).toBe(7);
-    expect(h?.lines.map((l) => l.kind)).toEqual(["context", "context", "context", "del", "add", "context", "context", "context"]);
+    expect(h?.lines.map((l) => l.kind)).toEqual([
+      "context",
+      "context",
+      "context",
+      "del",
+      "add",
+      "context",
+      "context",
+      "context",
+    ]);
     expect(h?.lines[3]).toEqual({ kind: "del", text: "line 10", oldNo: 10 });
     expect(h?.lines[4]).toEqual({ kind: "add", text: "line ten", newNo: 10 });
     expect(h?.lines[5]).toEqual({ kind: "context", text: "line 11", oldNo: 11, newNo: 11 });
@@ -174,7 +183,11 @@ describe("whole-file cases", () => {
 
   it("summarises inputs over 20,000 lines", () => {
     const many = lines(DIFF_LIMITS.lines + 1, () => "y");
-    expect(diffFile(many, `${many}z\n`)).toEqual({ kind: "too-large", bytes: 2 * (DIFF_LIMITS.lines + 1) + 2, lines: DIFF_LIMITS.lines + 2 });
+    expect(diffFile(many, `${many}z\n`)).toEqual({
+      kind: "too-large",
+      bytes: 2 * (DIFF_LIMITS.lines + 1) + 2,
+      lines: DIFF_LIMITS.lines + 2,
+    });
   });
 
   it("describes an empty new file", () => {

@@ -57,7 +57,12 @@ export const SAMPLE = [
 export function longDocument(lines: number): string {
   const out: string[] = [];
   for (let s = 0; out.length < lines; s++) {
-    out.push(`## Section ${s}`, "", `Intro paragraph ${s} with **bold** and \`code\`, then some more words to wrap.`, "");
+    out.push(
+      `## Section ${s}`,
+      "",
+      `Intro paragraph ${s} with **bold** and \`code\`, then some more words to wrap.`,
+      "",
+    );
     switch (s % 5) {
       case 0:
         out.push("- item one", "- item two", "  - nested", "- item three", "");

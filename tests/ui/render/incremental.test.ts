@@ -3,7 +3,14 @@
 // from scratch.
 import { beforeAll, describe, expect, it } from "vitest";
 import { IncrementalMarkdown } from "../../../src/ui/render/incremental.js";
-import { loadMarkdown, plainStyles, renderBlock, renderMarkdown, renderOpenTail, type RenderOptions } from "../../../src/ui/render/markdown.js";
+import {
+  loadMarkdown,
+  plainStyles,
+  renderBlock,
+  renderMarkdown,
+  renderOpenTail,
+  type RenderOptions,
+} from "../../../src/ui/render/markdown.js";
 import { splitAll, splitStable } from "../../../src/ui/render/markdown-split.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { longDocument, SAMPLE } from "./fixtures.js";

@@ -25,7 +25,9 @@ describe("cheap rendering before loadMarkdown()", () => {
   });
 
   it("draws headings with the heading style", () => {
-    expect(renderBlock("## Title `x`", { width: 80, styles: tagStyles, highlight: true })).toEqual(["<h>Title <c>x</c></h>"]);
+    expect(renderBlock("## Title `x`", { width: 80, styles: tagStyles, highlight: true })).toEqual([
+      "<h>Title <c>x</c></h>",
+    ]);
     expect(renderBlock("## Title", { width: 80, styles: plainStyles, highlight: true })).toEqual(["## Title"]);
   });
 
@@ -35,12 +37,18 @@ describe("cheap rendering before loadMarkdown()", () => {
   });
 
   it("draws inline code, strong, emphasis and links as text plus URL", () => {
-    const [line] = renderBlock("use `x_y` with **b** and *i* see [docs](http://d.io) and snake_case_name", { width: 200, styles: tagStyles, highlight: true });
+    const [line] = renderBlock("use `x_y` with **b** and *i* see [docs](http://d.io) and snake_case_name", {
+      width: 200,
+      styles: tagStyles,
+      highlight: true,
+    });
     expect(line).toBe("use <c>x_y</c> with <b>b</b> and <i>i</i> see docs (<u>http://d.io</u>) and snake_case_name");
   });
 
   it("indents and dims fenced code without highlighting and hides the fences", () => {
-    expect(renderBlock("```ts\nconst a = 1;\n```", { width: 80, styles: tagStyles, highlight: true })).toEqual(["  <d>const a = 1;</d>"]);
+    expect(renderBlock("```ts\nconst a = 1;\n```", { width: 80, styles: tagStyles, highlight: true })).toEqual([
+      "  <d>const a = 1;</d>",
+    ]);
   });
 
   it("draws quotes with a bar and rules across the width", () => {

@@ -48,7 +48,11 @@ describe("renderBlock with the full renderer", () => {
   });
 
   it("keeps inline styles in tight list items and nests lists under their text", () => {
-    expect(renderBlock("- **a**\n  - `b`\n- c", tagged(80))).toEqual(["<li>•</li> <b>a</b>", "  <li>•</li> <c>b</c>", "<li>•</li> c"]);
+    expect(renderBlock("- **a**\n  - `b`\n- c", tagged(80))).toEqual([
+      "<li>•</li> <b>a</b>",
+      "  <li>•</li> <c>b</c>",
+      "<li>•</li> c",
+    ]);
   });
 
   it("numbers an ordered list from its start and marks tasks", () => {
@@ -99,17 +103,22 @@ describe("renderBlock with the full renderer", () => {
   });
 
   it("applies the codeBlock style when not highlighting", () => {
-    expect(renderBlock("```js\nlet a = 1;\n```", { width: 40, styles: tagStyles, highlight: false })).toEqual(["  <pre>let a = 1;</pre>"]);
+    expect(renderBlock("```js\nlet a = 1;\n```", { width: 40, styles: tagStyles, highlight: false })).toEqual([
+      "  <pre>let a = 1;</pre>",
+    ]);
     expect(renderBlock("```nosuchlang\nx\n```", tagged(40))).toEqual(["  <pre>x</pre>"]);
   });
 
   it("strips escape sequences the model wrote, so it cannot drive the terminal", () => {
-    expect(renderBlock("a \x1b[31mred\x1b[0m \x1b]8;;http://x\x07b", plain(40))).toEqual(["a [31mred[0m ]8;;http://xb"]);
+    expect(renderBlock("a \x1b[31mred\x1b[0m \x1b]8;;http://x\x07b", plain(40))).toEqual([
+      "a [31mred[0m ]8;;http://xb",
+    ]);
   });
 
   it("re-lays out from the unwrapped render at any width", () => {
     const rendered = renderUnwrapped(SAMPLE, plainStyles, true);
-    for (const width of [20, 40, 80]) expect(layoutBlock(rendered, width, plainStyles)).toEqual(renderBlock(SAMPLE, plain(width)));
+    for (const width of [20, 40, 80])
+      expect(layoutBlock(rendered, width, plainStyles)).toEqual(renderBlock(SAMPLE, plain(width)));
   });
 
   for (const width of [20, 40, 80, 120]) {
@@ -125,7 +134,14 @@ describe("renderBlock with the full renderer", () => {
 
   it("keeps all the text of the sample at a wide width", () => {
     const text = stripAnsi(renderMarkdown(SAMPLE, plain(200)).join("\n"));
-    for (const word of ["heading", "averyveryveryverylongwordthatmustbecut", "nested item", "display-width", "veryLongFunctionName", "Final paragraph."]) {
+    for (const word of [
+      "heading",
+      "averyveryveryverylongwordthatmustbecut",
+      "nested item",
+      "display-width",
+      "veryLongFunctionName",
+      "Final paragraph.",
+    ]) {
       expect(text).toContain(word);
     }
   });
@@ -143,15 +159,19 @@ describe("with colours on", () => {
   });
 
   it("highlights code in a known language, and only when asked", () => {
-    const on = renderBlock("```ts\nconst s = \"x\"; // c\n```", { width: 80, styles, highlight: true });
+    const on = renderBlock('```ts\nconst s = "x"; // c\n```', { width: 80, styles, highlight: true });
     expect(on[0]).toContain("\x1b[35mconst\x1b[39m");
-    expect(on[0]).toContain("\x1b[32m\"x\"\x1b[39m");
-    const off = renderBlock("```ts\nconst s = \"x\"; // c\n```", { width: 80, styles, highlight: false });
+    expect(on[0]).toContain('\x1b[32m"x"\x1b[39m');
+    const off = renderBlock('```ts\nconst s = "x"; // c\n```', { width: 80, styles, highlight: false });
     expect(off).toEqual(['  const s = "x"; // c']);
   });
 
   it("carries highlight colours onto wrapped continuation lines", () => {
-    const lines = renderBlock('```ts\nconst s = "a string long enough to be cut in two";\n```', { width: 24, styles, highlight: true });
+    const lines = renderBlock('```ts\nconst s = "a string long enough to be cut in two";\n```', {
+      width: 24,
+      styles,
+      highlight: true,
+    });
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[1]).toMatch(/^ {2}\x1b\[32m/);
     for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(24);

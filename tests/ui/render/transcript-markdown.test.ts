@@ -12,7 +12,8 @@ import { stripAnsi } from "./fixtures.js";
 
 const palette = makePalette(builtinTheme("dark"), 4);
 const reply = (text: string, done: boolean): Block => ({ kind: "assistant", id: `a${done}`, text, done });
-const answer = "## Plan\n\nThe numbers:\n\n```ts\nconst x = 1; // one\n```\n\n```diff\n- old\n+ new\n```\n\n| Name | Value |\n|------|-------|\n| alpha | 1 |";
+const answer =
+  "## Plan\n\nThe numbers:\n\n```ts\nconst x = 1; // one\n```\n\n```diff\n- old\n+ new\n```\n\n| Name | Value |\n|------|-------|\n| alpha | 1 |";
 
 beforeAll(async () => {
   await loadMarkdown();

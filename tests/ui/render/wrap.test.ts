@@ -11,14 +11,22 @@ const color = new Chalk({ level: 3 });
 /** True when no SGR attribute is still open at the end of `line` (chalk's codes only). */
 function closesItsStyles(line: string): boolean {
   const open = new Set<string>();
-  const closers: Record<string, string[]> = { "22": ["1", "2"], "23": ["3"], "24": ["4"], "27": ["7"], "29": ["9"], "39": ["fg"], "49": ["bg"] };
+  const closers: Record<string, string[]> = {
+    "22": ["1", "2"],
+    "23": ["3"],
+    "24": ["4"],
+    "27": ["7"],
+    "29": ["9"],
+    "39": ["fg"],
+    "49": ["bg"],
+  };
   for (const m of line.matchAll(/\x1b\[([0-9;]*)m/g)) {
     const params = (m[1] ?? "").split(";");
     for (let i = 0; i < params.length; i++) {
       const p = params[i] ?? "";
       if (p === "" || p === "0") open.clear();
       else if (closers[p]) for (const c of closers[p]) open.delete(c);
-      else if (p === "38" || p === "48") (open.add(p === "38" ? "fg" : "bg"), (i += params[i + 1] === "5" ? 2 : 4));
+      else if (p === "38" || p === "48") open.add(p === "38" ? "fg" : "bg"), (i += params[i + 1] === "5" ? 2 : 4);
       else if (/^(3|9)[0-7]$/.test(p)) open.add("fg");
       else if (/^(4|10)[0-7]$/.test(p)) open.add("bg");
       else open.add(p);
@@ -70,7 +78,12 @@ describe("wrapLine", () => {
   });
 
   it("keeps leading indentation and applies the hanging indent", () => {
-    expect(wrapLine("  - one two three four", 10, { words: true, indent: 4 })).toEqual(["  - one", "    two", "    three", "    four"]);
+    expect(wrapLine("  - one two three four", 10, { words: true, indent: 4 })).toEqual([
+      "  - one",
+      "    two",
+      "    three",
+      "    four",
+    ]);
   });
 
   it("ignores a hanging indent wider than half the line", () => {
@@ -144,7 +157,17 @@ describe("wrapLine", () => {
   });
 
   it("agrees with string-width on every code point it measures without it", () => {
-    const ranges: [number, number][] = [[0xa0, 0x2ff], [0x391, 0x3c9], [0x400, 0x45f], [0x3001, 0x3011], [0x3041, 0x30fa], [0x3400, 0x3500], [0x4e00, 0x9fff], [0xac00, 0xd7a3], [0xff01, 0xff60]];
+    const ranges: [number, number][] = [
+      [0xa0, 0x2ff],
+      [0x391, 0x3c9],
+      [0x400, 0x45f],
+      [0x3001, 0x3011],
+      [0x3041, 0x30fa],
+      [0x3400, 0x3500],
+      [0x4e00, 0x9fff],
+      [0xac00, 0xd7a3],
+      [0xff01, 0xff60],
+    ];
     for (const [from, to] of ranges) {
       for (let c = from; c <= to; c++) {
         const s = String.fromCharCode(c);
@@ -155,7 +178,11 @@ describe("wrapLine", () => {
 
   it("sums grapheme widths exactly as string-width measures the whole", () => {
     for (const s of Object.values(SAMPLES)) {
-      expect(wrapLine(s, 1000).map(visibleWidth).reduce((a, b) => a + b, 0)).toBe(stringWidth(s));
+      expect(
+        wrapLine(s, 1000)
+          .map(visibleWidth)
+          .reduce((a, b) => a + b, 0),
+      ).toBe(stringWidth(s));
     }
   });
 
@@ -165,7 +192,8 @@ describe("wrapLine", () => {
         const flat = strip(text).replace(/ /g, "");
         for (let width = 1; width <= 120; width++) {
           const lines = wrapLine(text, width, { words, indent: 2 });
-          for (const line of lines) expect(visibleWidth(line), `width ${width}: ${JSON.stringify(line)}`).toBeLessThanOrEqual(width);
+          for (const line of lines)
+            expect(visibleWidth(line), `width ${width}: ${JSON.stringify(line)}`).toBeLessThanOrEqual(width);
           if (width >= 2) expect(strip(lines.join("")).replace(/ /g, "")).toBe(flat);
           // Every line is self-contained: it ends with no style open.
           for (const line of lines) expect(closesItsStyles(line), JSON.stringify(line)).toBe(true);

@@ -38,7 +38,8 @@ class Harness {
     await play(this.term, this.last);
     const expected = await repainted(lines.slice(0, this.rows - 1), this.cols, this.rows);
     expect(cells(this.term)).toEqual(cells(expected));
-    if (cursor) expect([this.term.buffer.active.cursorX, this.term.buffer.active.cursorY]).toEqual([cursor.x, cursor.y]);
+    if (cursor)
+      expect([this.term.buffer.active.cursorX, this.term.buffer.active.cursorY]).toEqual([cursor.x, cursor.y]);
     expect(this.cursorVisible()).toBe(cursor !== undefined);
     return this.last;
   }
@@ -71,7 +72,8 @@ function appFrame(cols: number, rows: number, transcript: string[], status: stri
   const body = rows - 4;
   const shown = transcript.slice(-body);
   for (let i = 0; i < body; i++) {
-    const task = i === 0 ? "\x1b[1m\x1b[32m● \x1b[39mfix the tests\x1b[22m" : i === 1 ? "\x1b[2m  second task\x1b[22m" : "";
+    const task =
+      i === 0 ? "\x1b[1m\x1b[32m● \x1b[39mfix the tests\x1b[22m" : i === 1 ? "\x1b[2m  second task\x1b[22m" : "";
     const plainTask = i === 0 ? "● fix the tests" : i === 1 ? "  second task" : "";
     const t = shown[i] ?? "";
     lines.push(`${task}${" ".repeat(side - plainTask.length)}\x1b[90m│\x1b[39m${t.slice(0, main)}`);
@@ -258,7 +260,23 @@ describe("the cell writer against random frames", () => {
     };
   }
   const pieces = ["a", "b", " ", "word", "中", "字", "😀", "🚀", "é", "e\u0301", "│", "✓", "─"];
-  const styles = ["", "1", "2", "3", "4", "7", "9", "31", "42", "38;5;117", "48;2;40;40;40", "1;33;44", "22", "39", "0"];
+  const styles = [
+    "",
+    "1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "9",
+    "31",
+    "42",
+    "38;5;117",
+    "48;2;40;40;40",
+    "1;33;44",
+    "22",
+    "39",
+    "0",
+  ];
 
   function line(r: () => number, cols: number): string {
     let out = "";
@@ -281,8 +299,10 @@ describe("the cell writer against random frames", () => {
     let lines = Array.from({ length: rows - 1 }, () => line(r, cols));
     for (let step = 0; step < 150; step++) {
       const roll = r();
-      if (roll < 0.1) lines = lines.slice(1).concat(line(r, cols)); // a shift up
-      else if (roll < 0.15) lines = lines.slice(0, Math.floor(r() * lines.length)); // fewer rows
+      if (roll < 0.1)
+        lines = lines.slice(1).concat(line(r, cols)); // a shift up
+      else if (roll < 0.15)
+        lines = lines.slice(0, Math.floor(r() * lines.length)); // fewer rows
       else if (roll < 0.2) while (lines.length < rows - 1) lines.push(line(r, cols));
       else {
         const n = 1 + Math.floor(r() * 3);
@@ -290,7 +310,10 @@ describe("the cell writer against random frames", () => {
           const i = Math.floor(r() * lines.length);
           const old = lines[i]!;
           // Half the time an edit of the old line (grow, shrink, change in the middle).
-          const prefix = Array.from(old).slice(0, Math.floor(r() * old.length)).join("").replace(/\x1b(\[[0-9;]*)?$/, "");
+          const prefix = Array.from(old)
+            .slice(0, Math.floor(r() * old.length))
+            .join("")
+            .replace(/\x1b(\[[0-9;]*)?$/, "");
           const edited = prefix + line(r, 8);
           lines[i] = r() < 0.5 || stringWidth(edited) > cols ? line(r, cols) : edited;
         }

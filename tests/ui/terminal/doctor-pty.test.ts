@@ -13,9 +13,19 @@ let script: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "nh-doctor-pty-"));
-  await build({ entryPoints: [join(root, "src/ui/terminal/doctor.ts")], bundle: true, platform: "node", format: "esm", outfile: join(dir, "doctor.mjs"), logLevel: "silent" });
+  await build({
+    entryPoints: [join(root, "src/ui/terminal/doctor.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: join(dir, "doctor.mjs"),
+    logLevel: "silent",
+  });
   script = join(dir, "run.mjs");
-  writeFileSync(script, `import { runDoctor } from "./doctor.mjs";\nprocess.stdout.write(await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout, timeoutMs: 2000 }));\n`);
+  writeFileSync(
+    script,
+    `import { runDoctor } from "./doctor.mjs";\nprocess.stdout.write(await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout, timeoutMs: 2000 }));\n`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

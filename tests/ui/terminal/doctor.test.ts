@@ -25,7 +25,9 @@ describe("runDoctor without a terminal", () => {
     expect(report).toMatch(/^NanoHermes doctor\n/);
     expect(report).toMatch(/TERM\s+xterm-256color/);
     expect(report).toMatch(/COLORTERM\s+truecolor/);
-    expect(report).toContain("colour depth         none (output is not a terminal); on a terminal: 24-bit (true colour) (COLORTERM=truecolor)");
+    expect(report).toContain(
+      "colour depth         none (output is not a terminal); on a terminal: 24-bit (true colour) (COLORTERM=truecolor)",
+    );
     expect(report).toContain("unicode              yes: rounded borders, glyphs (LANG=en_US.UTF-8)");
     expect(report).toMatch(/synchronized output\s+unknown \(probe skipped\)/);
     expect(report).toMatch(/bracketed paste\s+unknown \(probe skipped\)/);
@@ -39,7 +41,11 @@ describe("runDoctor without a terminal", () => {
 
   it("shows NO_COLOR, a C locale and SSH", async () => {
     const { stdin, stdout } = pipes();
-    const report = await runDoctor({ env: { NO_COLOR: "1", LC_ALL: "C", LANG: "en_US.UTF-8", SSH_CONNECTION: "1 2 3 4" }, stdin, stdout });
+    const report = await runDoctor({
+      env: { NO_COLOR: "1", LC_ALL: "C", LANG: "en_US.UTF-8", SSH_CONNECTION: "1 2 3 4" },
+      stdin,
+      stdout,
+    });
     expect(report).toMatch(/colour depth\s+none \(NO_COLOR is set\)\n/);
     expect(report).toContain("no: ASCII only (LC_ALL=C)");
     expect(report).toMatch(/TERM\s+\(not set\)/);
@@ -48,7 +54,8 @@ describe("runDoctor without a terminal", () => {
 
   it("lists tmux settings and the exact tmux.conf lines, read from a real tmux server", async () => {
     const socket = join(tmpdir(), `nh-doctor-${process.pid}-${Date.now()}.sock`);
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: { PATH: process.env.PATH } });
+    const tmux = (...args: string[]) =>
+      execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: { PATH: process.env.PATH } });
     tmux("-f", "/dev/null", "new-session", "-d");
     try {
       tmux("set", "-g", "allow-passthrough", "on");

@@ -20,13 +20,16 @@ function unwrapTmux(seq: string): string {
 }
 
 describe("osc52", () => {
-  it.each(["hello", "", "line 1\nline 2\ttab", "héllo wörld — ✓ 日本語 🙂", "\x1b[31mred\x1b[0m"])("round-trips %j outside tmux", (text) => {
-    const r = osc52(text, { tmux: false });
-    if (!r.ok) throw new Error(r.reason);
-    expect(r.sequence.startsWith(`${ESC}]52;c;`)).toBe(true);
-    expect(r.sequence.endsWith(BEL)).toBe(true);
-    expect(decodePlain(r.sequence)).toBe(text);
-  });
+  it.each(["hello", "", "line 1\nline 2\ttab", "héllo wörld — ✓ 日本語 🙂", "\x1b[31mred\x1b[0m"])(
+    "round-trips %j outside tmux",
+    (text) => {
+      const r = osc52(text, { tmux: false });
+      if (!r.ok) throw new Error(r.reason);
+      expect(r.sequence.startsWith(`${ESC}]52;c;`)).toBe(true);
+      expect(r.sequence.endsWith(BEL)).toBe(true);
+      expect(decodePlain(r.sequence)).toBe(text);
+    },
+  );
 
   it("wraps for tmux passthrough with inner ESCs doubled, and still decodes", () => {
     const r = osc52("copy me ✓", { tmux: true });
@@ -62,11 +65,15 @@ describe("osc52", () => {
 
 describe("notify", () => {
   it("builds OSC 9 with title and body joined", () => {
-    expect(notify("NanoHermes", "task done", { kind: "osc9", tmux: false })).toBe(`${ESC}]9;NanoHermes: task done${BEL}`);
+    expect(notify("NanoHermes", "task done", { kind: "osc9", tmux: false })).toBe(
+      `${ESC}]9;NanoHermes: task done${BEL}`,
+    );
   });
 
   it("builds OSC 777 with title and body as fields, no ';' in the title", () => {
-    expect(notify("a;b", "body; with semicolon", { kind: "osc777", tmux: false })).toBe(`${ESC}]777;notify;a,b;body; with semicolon${BEL}`);
+    expect(notify("a;b", "body; with semicolon", { kind: "osc777", tmux: false })).toBe(
+      `${ESC}]777;notify;a,b;body; with semicolon${BEL}`,
+    );
   });
 
   it("strips control characters so the text cannot end the sequence or inject escapes", () => {

@@ -2,7 +2,14 @@
 import { PassThrough } from "node:stream";
 import { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildQueries, createProbe, da1Features, parseColorSpec, parseReplies, probeTerminal } from "../../../src/ui/terminal/probe.js";
+import {
+  buildQueries,
+  createProbe,
+  da1Features,
+  parseColorSpec,
+  parseReplies,
+  probeTerminal,
+} from "../../../src/ui/terminal/probe.js";
 
 const ESC = "\x1b";
 const DA1 = `${ESC}[?62;22;52c`;
@@ -27,15 +34,39 @@ describe("buildQueries", () => {
 
 describe("parseReplies", () => {
   it.each<[string, string, Record<string, unknown>]>([
-    ["everything", ALL, { da1: "62;22;52", version: "xterm(390)", syncOutput: true, bracketedPaste: true, background: { r: 30, g: 30, b: 46 }, isDark: true, rest: "" }],
+    [
+      "everything",
+      ALL,
+      {
+        da1: "62;22;52",
+        version: "xterm(390)",
+        syncOutput: true,
+        bracketedPaste: true,
+        background: { r: 30, g: 30, b: 46 },
+        isDark: true,
+        rest: "",
+      },
+    ],
     ["nothing", "", { rest: "" }],
     ["only DA1 (a terminal that ignores the rest)", `${ESC}[?1;2c`, { da1: "1;2", rest: "" }],
     ["DECRPM 0: mode unknown", `${ESC}[?2026;0$y`, { syncOutput: false, rest: "" }],
     ["DECRPM 4: permanently reset", `${ESC}[?2004;4$y`, { bracketedPaste: false, rest: "" }],
     ["DECRPM 3: permanently set", `${ESC}[?2026;3$y`, { syncOutput: true, rest: "" }],
-    ["BEL-terminated OSC 11, light", `${ESC}]11;rgb:ffff/ffff/ffff\x07`, { background: { r: 255, g: 255, b: 255 }, isDark: false, rest: "" }],
-    ["two-digit components", `${ESC}]11;rgb:fd/f6/e3${ESC}\\`, { background: { r: 253, g: 246, b: 227 }, isDark: false, rest: "" }],
-    ["rgba form", `${ESC}]11;rgba:0000/2b2b/3636/ffff${ESC}\\`, { background: { r: 0, g: 43, b: 54 }, isDark: true, rest: "" }],
+    [
+      "BEL-terminated OSC 11, light",
+      `${ESC}]11;rgb:ffff/ffff/ffff\x07`,
+      { background: { r: 255, g: 255, b: 255 }, isDark: false, rest: "" },
+    ],
+    [
+      "two-digit components",
+      `${ESC}]11;rgb:fd/f6/e3${ESC}\\`,
+      { background: { r: 253, g: 246, b: 227 }, isDark: false, rest: "" },
+    ],
+    [
+      "rgba form",
+      `${ESC}]11;rgba:0000/2b2b/3636/ffff${ESC}\\`,
+      { background: { r: 0, g: 43, b: 54 }, isDark: true, rest: "" },
+    ],
     ["XTVERSION with BEL", `${ESC}P>|tmux 3.4\x07`, { version: "tmux 3.4", rest: "" }],
     ["an unrelated DECRPM", `${ESC}[?1049;1$y`, { rest: "" }],
   ])("%s", (_label, text, expected) => {
@@ -87,7 +118,14 @@ describe("createProbe", () => {
     expect(settled).toBe(false);
     probe.feed(ALL.slice(-1));
     const caps = await probe.result;
-    expect(caps).toMatchObject({ answered: true, version: "xterm(390)", syncOutput: true, bracketedPaste: true, isDark: true, rest: "x" });
+    expect(caps).toMatchObject({
+      answered: true,
+      version: "xterm(390)",
+      syncOutput: true,
+      bracketedPaste: true,
+      isDark: true,
+      rest: "x",
+    });
   });
 
   it("settles on the timeout with what came when the terminal never sends the sentinel", async () => {

@@ -40,12 +40,35 @@ describe("tmuxRecommendations", () => {
   });
 
   it.each<[string, TmuxInfo, string[]]>([
-    ["a tuned tmux", { ...defaults33, options: { setClipboard: "on", allowPassthrough: "on", extendedKeys: "on", escapeTime: 10 } }, []],
-    ["allow-passthrough all counts", { ...defaults33, options: { setClipboard: "on", allowPassthrough: "all", extendedKeys: "always", escapeTime: 0 } }, []],
+    [
+      "a tuned tmux",
+      { ...defaults33, options: { setClipboard: "on", allowPassthrough: "on", extendedKeys: "on", escapeTime: 10 } },
+      [],
+    ],
+    [
+      "allow-passthrough all counts",
+      {
+        ...defaults33,
+        options: { setClipboard: "on", allowPassthrough: "all", extendedKeys: "always", escapeTime: 0 },
+      },
+      [],
+    ],
     ["escape-time 50 is fine", { ...defaults33, options: { escapeTime: 50 } }, []],
     ["escape-time 51 is not", { ...defaults33, options: { escapeTime: 51 } }, ["set -sg escape-time 10"]],
-    ["tmux 3.2 has no allow-passthrough to set", { ...defaults33, version: "tmux 3.2a", options: { setClipboard: "on", allowPassthrough: "off", extendedKeys: "off" } }, ["set -s extended-keys on"]],
-    ["tmux 3.1 has no extended-keys either", { ...defaults33, version: "tmux 3.1c", options: { extendedKeys: "off", allowPassthrough: "off" } }, []],
+    [
+      "tmux 3.2 has no allow-passthrough to set",
+      {
+        ...defaults33,
+        version: "tmux 3.2a",
+        options: { setClipboard: "on", allowPassthrough: "off", extendedKeys: "off" },
+      },
+      ["set -s extended-keys on"],
+    ],
+    [
+      "tmux 3.1 has no extended-keys either",
+      { ...defaults33, version: "tmux 3.1c", options: { extendedKeys: "off", allowPassthrough: "off" } },
+      [],
+    ],
     ["unread options recommend nothing", { ...defaults33, options: {} }, []],
     ["outside tmux", { inside: false, options: { setClipboard: "off" }, problems: [] }, []],
   ])("%s", (_label, info, expected) => {
@@ -66,11 +89,31 @@ describe("versions and the clipboard route", () => {
 
   it.each<[string, TmuxInfo, boolean | undefined, boolean]>([
     ["outside tmux: plain", { inside: false, options: {}, problems: [] }, true, false],
-    ["set-clipboard on: plain, tmux forwards it", { ...defaults33, options: { setClipboard: "on", allowPassthrough: "off" } }, true, false],
-    ["passthrough on: wrapped", { ...defaults33, options: { setClipboard: "external", allowPassthrough: "on" } }, true, true],
-    ["tmux 3.2 always passes through", { ...defaults33, version: "tmux 3.2a", options: { setClipboard: "external" } }, true, true],
+    [
+      "set-clipboard on: plain, tmux forwards it",
+      { ...defaults33, options: { setClipboard: "on", allowPassthrough: "off" } },
+      true,
+      false,
+    ],
+    [
+      "passthrough on: wrapped",
+      { ...defaults33, options: { setClipboard: "external", allowPassthrough: "on" } },
+      true,
+      true,
+    ],
+    [
+      "tmux 3.2 always passes through",
+      { ...defaults33, version: "tmux 3.2a", options: { setClipboard: "external" } },
+      true,
+      true,
+    ],
     ["3.3 defaults: dropped", defaults33, false, true],
-    ["unknown settings: wrapped, works unknown", { inside: true, options: {}, problems: ["tmux is not on PATH"] }, undefined, true],
+    [
+      "unknown settings: wrapped, works unknown",
+      { inside: true, options: {}, problems: ["tmux is not on PATH"] },
+      undefined,
+      true,
+    ],
   ])("%s", (_label, info, works, wrap) => {
     const route = clipboardRoute(info);
     expect(route.works).toBe(works);
@@ -101,10 +144,21 @@ describe("readTmux", () => {
   });
 
   it("reads sample values through an injected runner", async () => {
-    const answers: Record<string, string> = { "-V": "tmux 3.4\n", "set-clipboard": "on\n", "allow-passthrough": "off\n", "extended-keys": "off\n", "escape-time": "0\n" };
+    const answers: Record<string, string> = {
+      "-V": "tmux 3.4\n",
+      "set-clipboard": "on\n",
+      "allow-passthrough": "off\n",
+      "extended-keys": "off\n",
+      "escape-time": "0\n",
+    };
     const run: RunFile = async (_f, args) => answers[args[args.length - 1] ?? ""] ?? "";
     const info = await readTmux({ env: { TMUX: "x" }, run });
-    expect(info).toEqual({ inside: true, version: "tmux 3.4", options: { setClipboard: "on", allowPassthrough: "off", extendedKeys: "off", escapeTime: 0 }, problems: [] });
+    expect(info).toEqual({
+      inside: true,
+      version: "tmux 3.4",
+      options: { setClipboard: "on", allowPassthrough: "off", extendedKeys: "off", escapeTime: 0 },
+      problems: [],
+    });
     expect(lines(info)).toEqual(["set -g allow-passthrough on", "set -s extended-keys on"]);
   });
 });
@@ -113,7 +167,8 @@ describe("readTmux against a real tmux server", () => {
   const socket = join(tmpdir(), `nh-tmux-test-${process.pid}-${Date.now()}.sock`);
   // The tmux client finds its server through $TMUX ("socket,pid,session"), as it would inside tmux.
   const env = { PATH: process.env.PATH, TMUX: `${socket},${process.pid},0` };
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: { PATH: process.env.PATH } });
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: { PATH: process.env.PATH } });
 
   beforeAll(() => {
     tmux("-f", "/dev/null", "new-session", "-d", "-s", "nh");

@@ -1,6 +1,13 @@
 // Colour depth and box-drawing decisions from the environment, as tables.
 import { describe, expect, it } from "vitest";
-import { asciiBorder, borderChars, detectColorDepth, explainColorDepth, unicodeBoxes, unicodeBorder } from "../../../src/ui/theme/depth.js";
+import {
+  asciiBorder,
+  borderChars,
+  detectColorDepth,
+  explainColorDepth,
+  unicodeBoxes,
+  unicodeBorder,
+} from "../../../src/ui/theme/depth.js";
 
 type Env = Record<string, string | undefined>;
 

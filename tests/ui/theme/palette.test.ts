@@ -12,19 +12,27 @@ function themeWith(tokens: Partial<Theme["tokens"]>): Theme {
   return { name: "test", source: "test", tokens: { ...base.tokens, ...tokens } };
 }
 
-const hexTheme = themeWith({ accent: { fg: "#ff8800" }, selection: { bg: "#123456" }, code: { fg: 202 }, error: { fg: "red", bold: true } });
+const hexTheme = themeWith({
+  accent: { fg: "#ff8800" },
+  selection: { bg: "#123456" },
+  code: { fg: 202 },
+  error: { fg: "red", bold: true },
+});
 
 describe("makePalette", () => {
-  it.each(builtinThemeNames)("depth 0 with %s: every token but selection is the identity and Ink gets no style", (name) => {
-    const p = makePalette(builtinTheme(name), 0);
-    for (const t of tokenNames) {
-      if (t !== "selection") expect(p[t]("hello")).toBe("hello");
-      expect(p.inkProps(t)).toEqual({});
-      expect(p.inkBorderProps(t)).toEqual({});
-    }
-  });
+  it.each(builtinThemeNames)(
+    "depth 0 with %s: every token but selection is the identity and Ink gets no style",
+    (name) => {
+      const p = makePalette(builtinTheme(name), 0);
+      for (const t of tokenNames) {
+        if (t !== "selection") expect(p[t]("hello")).toBe("hello");
+        expect(p.inkProps(t)).toEqual({});
+        expect(p.inkBorderProps(t)).toEqual({});
+      }
+    },
+  );
 
-  it("depth 0: the selection is a \"› \" marker that keeps the row's width", () => {
+  it('depth 0: the selection is a "› " marker that keeps the row\'s width', () => {
     const p = makePalette(builtinTheme("dark"), 0);
     // Padding gives way first; a full row loses its end.
     expect(p.selection("a row     ")).toBe("› a row   ");
@@ -39,7 +47,11 @@ describe("makePalette", () => {
     expect(p.selection("x")).toBe("›");
     expect(p.selection("")).toBe("");
     // With colour the style marks it and the text stays as it was.
-    expect(makePalette(builtinTheme("dark"), 4).selection("a row").replace(/\x1b\[[\d;]*m/g, "")).toBe("a row");
+    expect(
+      makePalette(builtinTheme("dark"), 4)
+        .selection("a row")
+        .replace(/\x1b\[[\d;]*m/g, ""),
+    ).toBe("a row");
   });
 
   it.each(builtinThemeNames)("depth 24 with %s: every token paints something or passes text through", (name) => {
@@ -86,7 +98,11 @@ describe("makePalette", () => {
   it("degrades hex exactly as chalk does at each level", () => {
     for (const hex of ["#ff8800", "#116329", "#808080", "#0969da", "#fafafa", "#000000"] as const) {
       const theme = themeWith({ accent: { fg: hex }, selection: { bg: hex } });
-      for (const [depth, level] of [[4, 1], [8, 2], [24, 3]] as const) {
+      for (const [depth, level] of [
+        [4, 1],
+        [8, 2],
+        [24, 3],
+      ] as const) {
         const c = new Chalk({ level });
         expect(makePalette(theme, depth).accent("x")).toBe(c.hex(hex)("x"));
         expect(makePalette(theme, depth).selection("x")).toBe(c.bgHex(hex)("x"));
@@ -102,8 +118,21 @@ describe("makePalette", () => {
 
 describe("inkProps", () => {
   it("passes names through and maps modifiers to Ink's prop names", () => {
-    const p = makePalette(themeWith({ badge: { fg: "black", bg: "cyan", bold: true, dim: true, italic: true, underline: true, inverse: true } }), 4);
-    expect(p.inkProps("badge")).toEqual({ color: "black", backgroundColor: "cyan", bold: true, dimColor: true, italic: true, underline: true, inverse: true });
+    const p = makePalette(
+      themeWith({
+        badge: { fg: "black", bg: "cyan", bold: true, dim: true, italic: true, underline: true, inverse: true },
+      }),
+      4,
+    );
+    expect(p.inkProps("badge")).toEqual({
+      color: "black",
+      backgroundColor: "cyan",
+      bold: true,
+      dimColor: true,
+      italic: true,
+      underline: true,
+      inverse: true,
+    });
   });
 
   it("gives Ink colours already brought down to the depth", () => {

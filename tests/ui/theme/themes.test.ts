@@ -21,14 +21,18 @@ describe("built-in themes", () => {
 
   it("dark, the default, uses ANSI colour names only, so it follows the terminal's own scheme", () => {
     const data = readJson("dark") as { tokens: Record<string, { fg?: unknown; bg?: unknown }> };
-    const colours = Object.values(data.tokens).flatMap((s) => [s.fg, s.bg]).filter((c) => c !== undefined);
+    const colours = Object.values(data.tokens)
+      .flatMap((s) => [s.fg, s.bg])
+      .filter((c) => c !== undefined);
     expect(colours.length).toBeGreaterThan(10);
     for (const c of colours) expect(ansiColorNames).toContain(c);
   });
 
   it("leaves only plain-text tokens unstyled (text, assistant; border and idle status in high-contrast)", () => {
     for (const name of builtinThemeNames) {
-      const plain = Object.entries(builtinTheme(name).tokens).filter(([, s]) => Object.keys(s).length === 0).map(([t]) => t);
+      const plain = Object.entries(builtinTheme(name).tokens)
+        .filter(([, s]) => Object.keys(s).length === 0)
+        .map(([t]) => t);
       expect(plain.every((t) => ["text", "assistant", "border", "statusIdle"].includes(t))).toBe(true);
     }
   });
@@ -58,7 +62,11 @@ describe("user themes", () => {
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
   it("merges a theme with extends onto the built-in, token by token", () => {
-    write("solar.json", { name: "solar", extends: "light", tokens: { diffAdd: { fg: 34 }, accent: { fg: "#ff8800", bold: true } } });
+    write("solar.json", {
+      name: "solar",
+      extends: "light",
+      tokens: { diffAdd: { fg: 34 }, accent: { fg: "#ff8800", bold: true } },
+    });
     const catalog = loadThemes(home);
     expect(catalog.problems).toEqual([]);
     const solar = getTheme("solar", catalog);
@@ -117,7 +125,9 @@ describe("user themes", () => {
     write("broken.json", "{ name: ");
     write("ok.json", { name: "ok", tokens: {} });
     const { problems, themes } = loadThemes(home);
-    expect(problems).toEqual([{ file: join(home, "themes", "broken.json"), key: "(file)", problem: expect.stringMatching(/not valid JSON/) }]);
+    expect(problems).toEqual([
+      { file: join(home, "themes", "broken.json"), key: "(file)", problem: expect.stringMatching(/not valid JSON/) },
+    ]);
     expect(themes.has("ok")).toBe(true);
   });
 
@@ -128,7 +138,10 @@ describe("user themes", () => {
     const { problems, themes } = loadThemes(home);
     expect(themes.get("dark")?.source).toBe("builtin");
     expect(themes.get("mine")?.source).toBe(join(home, "themes", "b.json"));
-    expect(problems.map((p) => [p.file.slice(-6), p.key])).toEqual([["a.json", "name"], ["c.json", "name"]]);
+    expect(problems.map((p) => [p.file.slice(-6), p.key])).toEqual([
+      ["a.json", "name"],
+      ["c.json", "name"],
+    ]);
     expect(problems[0]?.problem).toMatch(/"extends": "dark"/);
   });
 

@@ -13,7 +13,11 @@ export interface TabProps {
 export const taskOf = (s: AppState) => (s.current ? s.transcripts[s.current] : undefined);
 
 /** `rows`: exactly `height` lines of `width` columns; `body`: the tab's own lines (for spin rows). */
-export function useTab(lines: TabLines, select: (s: AppState) => readonly unknown[], { width, height, focused }: TabProps): TabBody & { rows: string[] } {
+export function useTab(
+  lines: TabLines,
+  select: (s: AppState) => readonly unknown[],
+  { width, height, focused }: TabProps,
+): TabBody & { rows: string[] } {
   const sv = useApp();
   const slices = useSlices(select);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `lines` is a module-level function per tab; the slices are what change
