@@ -1,7 +1,7 @@
 // The bottom line: the latest status message, or the keys that matter right now.
 import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
-import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import { agentViewHints } from "../controller/agents.js";
 import { selectedRow } from "../controller/session-picker.js";
 import { fitting } from "../view/picker-view.js";
@@ -72,9 +72,29 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     // How full the model's context is leads the hints (they are cut from the right on narrow terminals).
     const ctx = contextLabel(s.current ? s.tasks[s.current]?.snapshot : undefined);
     const hints = running
-      ? "Esc/Ctrl-C stop · Enter steer · Tab queue · PgUp scroll · Ctrl-K palette"
-      : "Enter send · Ctrl-J newline · / commands · @ files · ? keys · Ctrl-K palette · Ctrl-T tasks · Ctrl-R results";
-    text = p.dim(ctx ? `${ctx} · ${hints}` : hints);
+      ? ["Esc/Ctrl-C stop", "Enter steer", "Tab queue", "PgUp scroll", "Ctrl-K palette"]
+      : [
+          "Enter send",
+          "Ctrl-J newline",
+          "/ commands",
+          "@ files",
+          "? keys",
+          "Ctrl-K palette",
+          "Ctrl-T tasks",
+          "Ctrl-R results",
+        ];
+    text = p.dim(wholeHints(ctx ? [ctx, ...hints] : hints, width));
   }
   return padToWidth(truncateToWidth(text, width), width);
+}
+
+/** As many whole hints as fit in `width`, in order: a hint is never cut in the middle. */
+export function wholeHints(hints: readonly string[], width: number): string {
+  let line = "";
+  for (const hint of hints) {
+    const next = line ? `${line} · ${hint}` : hint;
+    if (visibleWidth(next) > width) break;
+    line = next;
+  }
+  return line || truncateToWidth(hints[0] ?? "", width);
 }
