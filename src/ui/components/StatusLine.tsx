@@ -14,8 +14,13 @@ export function StatusLine({ width }: { width: number }) {
       s.ui,
       s.current,
       t?.running,
+      // A stop or rewind hint holds only while the task is stopping or reloading (status-truth.ts).
+      t?.stopping,
+      t?.reloadFrom,
       t?.blocks.find((b) => b.kind === "approval" && b.resolved === null),
       d?.kind === "agent" ? s.transcripts[d.taskId]?.agents : null,
+      // The context gauge leads the hints: the task snapshot carries it.
+      s.current ? s.tasks[s.current]?.snapshot : undefined,
     ];
   });
   const [expired, expire] = useState(0);
