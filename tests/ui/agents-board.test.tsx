@@ -34,9 +34,11 @@ describe.each([
     for (const l of lines) expect(visibleWidth(l), l).toBeLessThanOrEqual(cols);
     const frame = lines.join("\n");
     expect(frame).toContain("[Agents 3]");
-    expect(frame).toMatch(/1 ● agent-1 worker .*1m05s/);
-    expect(frame).toMatch(/run_command npm test/);
-    expect(frame).toMatch(/2 ! agent-2 worker/);
+    // Row 1 is selected: without colour its marker takes two columns, so the details are read
+    // from the rows after it.
+    expect(frame).toMatch(/1 ● agent-1 worker/);
+    expect(frame).toMatch(/2 ! agent-2 worker .*1m05s/);
+    expect(frame).toMatch(/run_command sleep 600/);
     // The side pane at 120 columns is 28 wide (the transcript keeps 72): the question and the
     // silence are cut there; from 160 (36) and in the overlays they show in full.
     const narrowSide = cols === 120;

@@ -27,7 +27,7 @@ export function linearTaskListPane(s: AppState, sv: AppServices, width: number, 
       `${formatTokens(snap.usage.prompt + snap.usage.completion)} tokens`,
     ];
     const line = padToWidth(truncateToWidth(`${i === index ? "> " : "  "}${parts.join(", ")}`, width), width);
-    return i === index ? p.selection(line) : line;
+    return i === index ? p.selectionStyle(line) : line;
   });
   if (rows.length === 0) rows.push(p.dim(s.ui.taskFilter ? "No task matches." : "No tasks."));
   const body = windowAround(rows, index, Math.max(1, height - 1)).lines;
