@@ -161,6 +161,10 @@ export class Controller {
         event.key.name === "unknown")
     )
       return;
+    // Anything else pressed between two Ctrl-C makes them two single presses, not a double one
+    // (a Ctrl-C that stopped a turn, then a prompt sent, then Ctrl-C must not quit).
+    if (this.ui.lastInterrupt !== 0 && !(event.kind === "key" && this.is("interrupt", event.key)))
+      this.setUi((ui) => ({ ...ui, lastInterrupt: 0 }));
     if (this.ui.dialog) {
       handleDialogKey(this, event);
       return;
