@@ -18,138 +18,25 @@ import { hasOption, parseOptions } from "./options.js";
 import { baseName, isAssignment, type SimpleCommand } from "./shell-parse.js";
 import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, unwrap, type Unwrapped } from "./unwrap.js";
 import { writeHits, writeTargets } from "./danger-writes.js";
+import { DOWNLOADERS } from "./danger-download.js";
+import {
+  SQL_CLIENTS,
+  FIND_TESTS,
+  METADATA_HOSTS,
+  UNINSTALL,
+  PACKAGE_MANAGERS,
+  destructiveSql,
+  readsStdin,
+  isDecoder,
+  worldWritable,
+  killTargets,
+  braceWords,
+} from "./danger-words.js";
+
+export { downloadThenRun } from "./danger-download.js";
 
 /** Runs the whole rule set on nested command text (a `sh -c` script, a heredoc, a find -exec). */
 export type Inspect = (command: string, depth: number) => Hit[];
-
-const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh", "curlie"]);
-const SQL_CLIENTS = new Set([
-  "psql",
-  "mysql",
-  "mariadb",
-  "sqlite3",
-  "sqlite",
-  "duckdb",
-  "sqlcmd",
-  "clickhouse-client",
-  "pgcli",
-  "mycli",
-  "litecli",
-  "usql",
-  "cockroach",
-]);
-const FIND_TESTS = new Set([
-  "-name",
-  "-iname",
-  "-path",
-  "-ipath",
-  "-wholename",
-  "-iwholename",
-  "-regex",
-  "-iregex",
-  "-newer",
-  "-mtime",
-  "-mmin",
-  "-atime",
-  "-amin",
-  "-ctime",
-  "-cmin",
-  "-size",
-  "-empty",
-  "-user",
-  "-group",
-  "-perm",
-  "-lname",
-  "-ilname",
-  "-links",
-  "-inum",
-  "-samefile",
-  "-type",
-]);
-const METADATA_HOSTS =
-  /(^|[/@[])(169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|100\.100\.100\.200|169\.254\.170\.2)([:/\]]|$)/;
-const UNINSTALL = /^(uninstall|remove|rm|r|un|unlink|purge|autoremove|erase)$/;
-const PACKAGE_MANAGERS = new Set([
-  "npm",
-  "pnpm",
-  "yarn",
-  "bun",
-  "pip",
-  "pip3",
-  "pipx",
-  "uv",
-  "brew",
-  "apt",
-  "apt-get",
-  "dnf",
-  "yum",
-  "pacman",
-  "zypper",
-  "apk",
-  "port",
-  "gem",
-  "conda",
-  "mamba",
-  "snap",
-  "flatpak",
-]);
-
-/** Why SQL in `text` destroys data, or null. */
-function destructiveSql(text: string): string | null {
-  const drop = /\bdrop\s+(table|database|schema)\b/i.exec(text);
-  if (drop) return `${drop[0].toUpperCase()} deletes it with all its data`;
-  if (/\btruncate\s+(table\s+)?[\w"`.]/i.test(text)) return "TRUNCATE empties a table";
-  for (const statement of text.split(";")) {
-    if (/\bdelete\s+from\s+\S+/i.test(statement) && !/\bwhere\b/i.test(statement))
-      return "DELETE FROM without WHERE empties a table";
-  }
-  return null;
-}
-
-/** A shell reads its script from stdin when given no script operand (or `-s` / `-`). */
-function readsStdin(args: string[]): boolean {
-  for (const a of args) {
-    if (a === "-" || a === "-s") return true;
-    if (!a.startsWith("-")) return false;
-  }
-  return true;
-}
-
-function isDecoder(u: Unwrapped): boolean {
-  const decode = u.args.some((a) => a === "-d" || a === "--decode" || a === "-D" || /^-[a-z]*d/.test(a));
-  if (["base64", "base32", "basenc", "base58"].includes(u.program)) return decode;
-  if (u.program === "xxd") return u.args.some((a) => /^-[a-z]*r/.test(a));
-  if (u.program === "openssl") return u.args.includes("-d") || u.args.includes("-base64");
-  return ["uudecode", "gunzip", "zcat", "xzcat", "bzcat", "rev", "tr"].includes(u.program);
-}
-
-function worldWritable(spec: string): boolean {
-  if (/^[0-7]{3,4}$/.test(spec)) return "2367".includes(spec.at(-1)!);
-  return spec.split(",").some((clause) => {
-    const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
-    return m !== null && m[2] !== "-" && m[3]!.includes("w") && (/[oa]/.test(m[1]!) || m[1] === "");
-  });
-}
-
-/** The pids `kill` is given: the first `-SIG`/`-N` is the signal, later ones are (group) pids. */
-function killTargets(args: string[]): string[] {
-  const targets: string[] = [];
-  let signal = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--") targets.push(...args.slice(i + 1)), (i = args.length);
-    else if (a === "-s" || a === "-n" || a === "--signal") i++, (signal = true);
-    else if (a.startsWith("-") && !signal && !/^-(l|L|-list|-table)$/.test(a)) signal = true;
-    else targets.push(a);
-  }
-  return targets;
-}
-
-/** `/{bin,etc}` -> `/bin`, `/etc`: the words bash's brace expansion makes (one level). */
-function braceWords(t: string): string[] {
-  const m = /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/.exec(t);
-  return m ? m[2]!.split(",").map((part) => `${m[1]}${part}${m[3]}`) : [t];
-}
 
 /** The program word's index in `cmd.words`, once assignments and wrappers are stripped. */
 const programIndex = (cmd: SimpleCommand, u: Unwrapped) => cmd.words.length - u.args.length - 1;
@@ -572,70 +459,6 @@ function programHits(
     const verb = words.findIndex((a) => UNINSTALL.test(a));
     if (verb >= 0 && !words.slice(0, verb).some((w) => w === "run" || w === "exec" || w === "x"))
       hit("package-uninstall", `${p} ${words[verb]} removes installed packages other projects may use`);
-  }
-  return hits;
-}
-
-/** Files a download writes: `curl -o F`, `curl ... > F`, `wget -O F`, `wget URL` (its last path part). */
-function downloads(cmd: SimpleCommand): string[] {
-  const u = unwrap(cmd.words.map((w) => w.text));
-  if (!DOWNLOADERS.has(u.program)) return [];
-  const out = cmd.redirects.filter((r) => /^(>|>>|>\||&>)$/.test(r.op) && r.target).map((r) => r.target!.text);
-  const wget = u.program === "wget";
-  // curl: -o FILE, -O (name from the URL); wget: -O FILE, otherwise the name from the URL.
-  const o = parseOptions(u.args, {
-    valued: wget ? "OoaPeTtUiBw" : "oHdXuAeEFKTwxzbcCmrQY",
-    long: ["output=", "output-document=", "directory-prefix=", "header=", "data=", "remote-name"],
-  });
-  out.push(
-    ...(o.values.get(wget ? "O" : "o") ?? []),
-    ...(o.values.get("output") ?? []),
-    ...(o.values.get("output-document") ?? []),
-  );
-  const remoteName = wget
-    ? !o.values.has("O") && !o.values.has("output-document")
-    : o.short.has("O") || o.long.has("remote-name");
-  if (remoteName)
-    out.push(
-      ...o.operands
-        .filter((a) => /^[a-z]+:\/\//i.test(a))
-        .map(
-          (url) =>
-            url
-              .replace(/[?#].*$/, "")
-              .split("/")
-              .pop() ?? "",
-        )
-        .filter(Boolean),
-    );
-  return out.filter((f) => f !== "-" && f !== "/dev/null");
-}
-
-const sameFile = (a: string, b: string) => a.replace(/^\.\//, "") === b.replace(/^\.\//, "");
-
-/**
- * A file downloaded by one part of a list and run by a later part (`curl -o i.sh x && sh i.sh`,
- * `wget x/a && chmod +x a && ./a`) is pipe-to-shell spread over two commands.
- */
-export function downloadThenRun(commands: readonly SimpleCommand[]): Hit[] {
-  const fetched: string[] = [];
-  const hits: Hit[] = [];
-  for (const cmd of commands) {
-    const u = unwrap(cmd.words.map((w) => w.text));
-    const program = cmd.words[cmd.words.length - u.args.length - 1]?.text ?? "";
-    const runs =
-      SHELLS.has(u.program) || INTERPRETERS.has(u.program) || u.program === "source" || u.program === "."
-        ? u.args.find((a) => !a.startsWith("-"))
-        : program;
-    if (runs !== undefined && fetched.some((f) => sameFile(f, runs))) {
-      const root = u.wrappers.some((w) => PRIVILEGED.has(w));
-      hits.push({
-        rule: root ? "pipe-to-root-shell" : "pipe-to-shell",
-        reason: `\`${runs}\` was just downloaded and is run${root ? " as root" : ""} unseen`,
-        part: cmd.raw,
-      });
-    }
-    fetched.push(...downloads(cmd));
   }
   return hits;
 }
