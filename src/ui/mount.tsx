@@ -3,6 +3,7 @@
 import { render } from "ink";
 import { useMemo } from "react";
 import { App } from "./App.js";
+import { inertStdin } from "./terminal/inert-stdin.js";
 import { AppContext, type AppServices } from "./context/services.js";
 import { useStore } from "./context/useStore.js";
 import type { Palette } from "./theme/palette.js";
@@ -10,7 +11,6 @@ import { markdownStyles } from "./view/panes.js";
 
 export interface MountOptions {
   stdout: NodeJS.WriteStream;
-  stdin: NodeJS.ReadStream;
   maxFps: number;
   themeFor(name: string): Palette;
   onRender?: (ms: number) => void;
@@ -42,7 +42,8 @@ export function mountInk(services: AppServices, opts: MountOptions): InkHandle {
     </AppContext.Provider>,
     {
       stdout: opts.stdout,
-      stdin: opts.stdin,
+      // Ink reads no keys itself: they reach fields through the controller (terminal/inert-stdin.ts).
+      stdin: inertStdin(),
       exitOnCtrlC: false,
       patchConsole: false,
       incrementalRendering: true,

@@ -22,7 +22,7 @@ export async function mountUi(
   frameLog: number[] | null,
 ): Promise<void> {
   const { store, services, theme } = rt;
-  const { stdin, stdout, env } = rt.opts;
+  const { stdout, env } = rt.opts;
   // The first frame is drawn before Ink loads: the same pane functions the Ink app draws with,
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
   stdout.write(`${composeTextFrame(store.getState(), services).lines.join("\n")}\x1b[H`);
@@ -41,7 +41,6 @@ export async function mountUi(
   }
   rt.ink = mountInk(services, {
     stdout,
-    stdin,
     maxFps: rt.overSsh ? 15 : 30,
     themeFor: (name) => theme.paletteFor(name) ?? theme.palette,
     ...(frameLog ? { onRender: (ms: number) => void frameLog.push(ms) } : {}),

@@ -1,5 +1,6 @@
 // The controller: every key goes through here, by layer (dialog, approval, the focused pane,
 // global), and becomes a store update or a bus command. Holds the written Ctrl-C contract.
+import { FieldRouter } from "../input/field-router.js";
 import { AgentsTabForward } from "./agents-forward.js";
 import type { Action } from "../../config/keybindings.js";
 import type { Bus } from "../../protocol/bus.js";
@@ -89,6 +90,8 @@ export interface ControllerDeps {
 export class Controller {
   /** Brings the Agents tab forward when children start (see agents-forward.ts). */
   readonly agentsForward = new AgentsTabForward();
+  /** Keys for the focused one-line field (components/TextField.tsx). */
+  readonly fields = new FieldRouter((event) => this.handle(event));
 
   constructor(readonly deps: ControllerDeps) {}
 

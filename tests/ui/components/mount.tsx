@@ -17,6 +17,9 @@ export function mountPane(
   const t = createTestServices(columns, rows, options);
   const services = { ...t.services, motion: options.motion ?? false };
   const app = render(<AppContext.Provider value={services}>{element}</AppContext.Provider>);
+  // As in the program (terminal/inert-stdin.ts), Ink itself reads nothing: every key goes through
+  // our parser to the controller, which routes a field's keys to it (input/field-router.ts).
+  (app.stdin as unknown as { read: () => null }).read = () => null;
   const parser = new KeyParser();
   app.stdin.on("data", (bytes: string) => {
     for (const e of [...parser.feed(bytes), ...parser.flush()]) t.ctl.handle(e);

@@ -1,0 +1,13 @@
+// Ink's React reconciler, for one thing Ink does not offer: applying an update at once. A key
+// given to an ink-text-input field through Ink's input events is applied in a later render (at
+// Ink's default priority), and until then the field's input listener still holds the old value
+// and cursor, so a second key edits the old state (tests/deps/ink-text-input-burst.test.tsx).
+// Given inside `applyNow`, the key renders at once and the field takes the next key fresh.
+// Ink's package exports only its index, so the module is reached by path; it resolves to the very
+// file Ink imports, so the bundle and the tests hold one reconciler (tests/build checks).
+import reconciler from "../../../node_modules/ink/build/reconciler.js";
+
+/** Runs `update` (a key for a field) and renders what it changed before returning. */
+export function applyNow(update: () => void): void {
+  reconciler.flushSyncFromReconciler(update);
+}
