@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
-import { helpLines } from "../../src/ui/view/dialog-view.js";
+import { helpLines } from "../../src/ui/dialogs/help.js";
 import { board, ctrl, esc, fanOut, openAgentsTab, row, T0 } from "./agents-fixtures.js";
 import { renderUi, snapshot, type Harness } from "./harness.js";
 

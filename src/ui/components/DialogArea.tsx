@@ -1,20 +1,31 @@
-// The centre column while a dialog is open: today's dialog views (view/dialog-view.ts) and a
-// subagent's live transcript, as one component until each dialog is its own.
+// The centre column while a dialog is open: the open dialog's view (its file in ../dialogs/, found
+// through the registry there) drawn in a DialogFrame, or, for a dialog that draws the whole area
+// itself (a subagent's live view), its lines.
 import { useMemo } from "react";
-import { useApp, useSlices } from "../context/useStore.js";
-import { dialogArea } from "../panes/dialog-area.js";
+import { dialogSpec } from "../dialogs/index.js";
+import { useApp, useSlices, useStore } from "../context/useStore.js";
+import { DialogFrame } from "./DialogFrame.js";
 import { Lines } from "./Lines.js";
+import { plainLine } from "../view/linear-cards.js";
 
 export function DialogArea({ width, height }: { width: number; height: number }) {
   const sv = useApp();
+  const plain = useStore((s) => s.ui.screenReader);
+  // A dialog draws from the UI state and, for a subagent's view or /rewind, its task's transcript.
   const slices = useSlices((s) => {
     const d = s.ui.dialog;
-    // A subagent's view follows that task's transcript (its child's blocks, its approvals).
-    return d?.kind === "agent" ? [s.ui, s.transcripts[d.taskId], s.follow] : [s.ui, null, null];
+    const taskId = d && "taskId" in d ? d.taskId : s.current;
+    return [s.ui, taskId ? s.transcripts[taskId] : null, s.tasks, d?.kind === "agent" ? s.follow : null];
   });
-  const lines = useMemo(() => {
+  const view = useMemo(() => {
     const s = sv.store.getState();
-    return s.ui.dialog ? dialogArea(s, sv, s.ui.dialog, width, height) : [];
+    const d = s.ui.dialog;
+    return d && width > 0 && height > 0 ? dialogSpec(d).view(s, sv, d, width, height) : null;
   }, [sv, width, height, ...slices]);
-  return <Lines lines={lines} width={width} />;
+  if (!view) return null;
+  if ("area" in view) {
+    const lines = view.area.slice(0, height);
+    return <Lines lines={plain ? lines.map(plainLine) : lines} width={width} />;
+  }
+  return <DialogFrame {...view} width={width} height={height} plain={plain} />;
 }

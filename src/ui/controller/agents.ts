@@ -7,9 +7,9 @@ import { agentApproval, boardRows } from "../state/children.js";
 import type { AgentRow } from "../state/transcript.js";
 import { followScroll, movePosition, settleFollow } from "../view/transcript-view.js";
 import { fitsFrom, type Controller } from "./controller.js";
-import type { Dialog } from "./ui-state.js";
-
-type AgentDialog = Extract<Dialog, { kind: "agent" }>;
+import type { AgentDialog } from "../dialogs/agent.js";
+import type { ConfirmDialog } from "../dialogs/confirm.js";
+import type { Dialog } from "../dialogs/index.js";
 
 /** The current task's board in display order. */
 export function boardOf(ctl: Controller): AgentRow[] {
@@ -81,12 +81,12 @@ function scrollView(ctl: Controller, dialog: AgentDialog, move: number | "top" |
   ctl.setUi((ui) => (ui.dialog?.kind === "agent" ? { ...ui, dialog: { ...ui.dialog, scroll } } : ui));
 }
 
-/** Keys while a subagent's view is open (Esc closes it: the dialog layer's rule). */
-export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: InputEvent): void {
-  if (event.kind !== "key") return;
+/** Keys while a subagent's view is open; false for a key it does not use (Esc: the dialog layer closes it). */
+export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: InputEvent): boolean {
+  if (event.kind !== "key") return false;
   const key = event.key;
   const pending = agentApproval(ctl.state, dialog.taskId, dialog.agentId);
-  if (pending && ctl.answerApproval(dialog.taskId, pending, key)) return;
+  if (pending && ctl.answerApproval(dialog.taskId, pending, key)) return true;
   const row = ctl.state.transcripts[dialog.taskId]?.agents.find((a) => a.id === dialog.agentId);
   const page = Math.max(1, (ctl.agentView?.height ?? 2) - 2);
   const action = ctl.action(key, [
@@ -104,32 +104,32 @@ export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: 
     case "cursorUp":
     case "cursorDown":
       scrollView(ctl, dialog, action === "cursorUp" ? -1 : 1);
-      return;
+      return true;
     case "scrollUp":
     case "scrollDown":
       scrollView(ctl, dialog, action === "scrollUp" ? -page : page);
-      return;
+      return true;
     case "scrollTop":
     case "scrollBottom":
       scrollView(ctl, dialog, action === "scrollTop" ? "top" : "bottom");
-      return;
+      return true;
     case "agentStop":
       if (row) askStopAgent(ctl, row, dialog);
-      return;
+      return true;
     case "listPick": {
       const other = boardOf(ctl)[bindingIndex(ctl, "listPick", key)];
       if (other) {
         ctl.setUi((ui) => ({ ...ui, resultsIndex: boardOf(ctl).indexOf(other) }));
         openAgentView(ctl, other);
       }
-      return;
+      return true;
     }
     case "nextApproval":
       ctl.setUi((ui) => ({ ...ui, dialog: null }));
       ctl.jumpToApproval();
-      return;
+      return true;
     default:
-      return;
+      return false;
   }
 }
 
@@ -151,7 +151,7 @@ export function agentsTabKey(ctl: Controller, action: Action, _key: Key): boolea
 }
 
 /** Answers the stop question: y stops at the next step, f also kills the running command. */
-export function confirmStopAgent(ctl: Controller, dialog: Extract<Dialog, { kind: "confirm" }>, force: boolean): void {
+export function confirmStopAgent(ctl: Controller, dialog: ConfirmDialog, force: boolean): void {
   const taskId = dialog.taskId ?? ctl.state.current;
   if (!taskId) return;
   ctl.send({ type: "subagent.stop", taskId, agentId: dialog.target, ...(force ? { force: true } : {}) });

@@ -14,7 +14,7 @@ import { orderedTasks, type AppState, type Store, type TaskEntry } from "../stat
 import type { Block } from "../state/transcript.js";
 import { handleBrowseKey } from "./browse.js";
 import { handleComposerKey } from "./composer-keys.js";
-import { handleDialogKey } from "./dialogs.js";
+import { handleDialogKey } from "../dialogs/index.js";
 import { handleListKey, type ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
@@ -169,7 +169,7 @@ export class Controller {
     if (this.ui.lastInterrupt !== 0 && !(event.kind === "key" && this.is("interrupt", event.key)))
       this.setUi((ui) => ({ ...ui, lastInterrupt: 0 }));
     if (this.ui.dialog) {
-      handleDialogKey(this, event);
+      handleDialogKey(this, this.ui.dialog, event);
       return;
     }
     if (event.kind === "key" && this.handleApproval(event.key)) return;

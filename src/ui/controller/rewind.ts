@@ -1,18 +1,19 @@
-// Going back: the /rewind dialog (a turn, then files, conversation or both -> session.rewind) and
-// the Turns tab's keys (a file's diff since before its turn, "revert this file only" -> file.revert).
-import type { InputEvent, Key } from "../input/keys.js";
+// Going back: what /rewind does (its keys and drawing: dialogs/rewind.ts; a turn, then files,
+// conversation or both -> session.rewind) and the Turns tab's keys (a file's diff since before its
+// turn, "revert this file only" -> file.revert).
+import type { Key } from "../input/keys.js";
 import { displayPath, turnsOf, turnsTabRows, type FileChange, type TurnRow } from "../state/turns.js";
 import type { Controller } from "./controller.js";
-import { patchDialog, type Dialog, type RewindDialog, type RewindWhat, type TurnDiff } from "./ui-state.js";
+import type { ConfirmDialog } from "../dialogs/confirm.js";
+import type { Dialog } from "../dialogs/index.js";
+import type { RewindDialog, RewindWhat } from "../dialogs/rewind.js";
+import { patchDialog, type TurnDiff } from "./ui-state.js";
 
 /** In the order the dialog lists them (and ↑↓ move through them). */
 export const rewindChoices: RewindWhat[] = ["files", "conversation", "both"];
 
-const PAGE = 8;
-const isKey = (key: Key, name: string) => key.name === name && !key.ctrl && !key.alt;
-
 /** A folded turn can only have its files restored: that is the highlighted choice there. */
-const defaultWhat = (row: TurnRow | undefined): RewindWhat => (row?.folded ? "files" : "both");
+export const defaultWhat = (row: TurnRow | undefined): RewindWhat => (row?.folded ? "files" : "both");
 
 /** Opens /rewind on the current task; with `turn`, straight at the question of what to restore. */
 export function openRewind(ctl: Controller, turn?: number): void {
@@ -24,17 +25,17 @@ export function openRewind(ctl: Controller, turn?: number): void {
   ctl.setUi((ui) => ({ ...ui, dialog: { kind: "rewind", taskId: task.id, index: Math.max(0, at), pick } }));
 }
 
-function update(ctl: Controller, change: (d: RewindDialog) => Dialog): void {
+export function updateRewind(ctl: Controller, change: (d: RewindDialog) => Dialog): void {
   ctl.setUi((ui) => {
     const dialog = patchDialog(ui.dialog, "rewind", change);
     return dialog === ui.dialog ? ui : { ...ui, dialog };
   });
 }
 
-const close = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
+export const closeRewind = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
 
-function rewind(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat): void {
-  close(ctl);
+export function rewindTo(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat): void {
+  closeRewind(ctl);
   ctl.deps.store.dispatch({ type: "ui.reloading", taskId: d.taskId });
   ctl.send({ type: "session.rewind", taskId: d.taskId, turn, what });
   // A diff of a turn the conversation drops would show a checkpoint the engine forgets.
@@ -45,61 +46,6 @@ function rewind(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat
   ctl.status(`rewinding ${label} to before turn ${turn}…`, "info", 60_000, { taskId: d.taskId, state: "reloading" });
 }
 
-export function handleRewindKey(ctl: Controller, d: RewindDialog, event: InputEvent): void {
-  if (event.kind !== "key") return;
-  const key = event.key;
-  if (ctl.is("interrupt", key)) return close(ctl);
-  const rows = turnsOf(ctl.state.transcripts[d.taskId]).rows;
-  const move = ctl.action(key, ["listUp", "listDown"]);
-  if (d.pick) {
-    const pick = d.pick;
-    if (isKey(key, "escape")) return update(ctl, (x) => ({ ...x, pick: null }));
-    const chosen = ctl.action(key, ["rewindFiles", "rewindConversation", "rewindBoth"]);
-    if (chosen)
-      return rewind(
-        ctl,
-        d,
-        pick.turn,
-        chosen === "rewindFiles" ? "files" : chosen === "rewindConversation" ? "conversation" : "both",
-      );
-    if (isKey(key, "enter")) return rewind(ctl, d, pick.turn, pick.what);
-    const step =
-      move === "listUp" || isKey(key, "left")
-        ? -1
-        : move === "listDown" || isKey(key, "right") || isKey(key, "tab")
-          ? 1
-          : 0;
-    if (step) {
-      const next =
-        rewindChoices[(rewindChoices.indexOf(pick.what) + step + rewindChoices.length) % rewindChoices.length]!;
-      update(ctl, (x) => ({ ...x, pick: { turn: pick.turn, what: next } }));
-    }
-    return;
-  }
-  if (isKey(key, "escape")) return close(ctl);
-  if (rows.length === 0) return;
-  const index = Math.min(d.index, rows.length - 1);
-  const delta =
-    move === "listUp"
-      ? -1
-      : move === "listDown"
-        ? 1
-        : isKey(key, "pageup")
-          ? -PAGE
-          : isKey(key, "pagedown")
-            ? PAGE
-            : isKey(key, "home")
-              ? -rows.length
-              : isKey(key, "end")
-                ? rows.length
-                : 0;
-  if (delta) return update(ctl, (x) => ({ ...x, index: Math.max(0, Math.min(rows.length - 1, index + delta)) }));
-  if (isKey(key, "enter")) {
-    const row = rows[index]!;
-    update(ctl, (x) => ({ ...x, index, pick: { turn: row.turn, what: defaultWhat(row) } }));
-  }
-}
-
 /** Asks before putting one file back to how it was before `turn`. */
 function confirmRevert(ctl: Controller, taskId: string, turn: number, path: string): void {
   const name = displayPath(path, ctl.state.transcripts[taskId]?.workspace ?? null);
@@ -108,7 +54,7 @@ function confirmRevert(ctl: Controller, taskId: string, turn: number, path: stri
 }
 
 /** After y on the revert question. */
-export function revertConfirmed(ctl: Controller, dialog: Extract<Dialog, { kind: "confirm" }>): void {
+export function revertConfirmed(ctl: Controller, dialog: ConfirmDialog): void {
   if (!dialog.taskId || dialog.turn === undefined) return;
   ctl.send({ type: "file.revert", taskId: dialog.taskId, turn: dialog.turn, path: dialog.target });
   ctl.status(

@@ -1,12 +1,12 @@
-// The /resume picker (also opened by a bare --resume): this workspace's sessions newest first, a
-// search field that runs a full-text search across sessions after a pause in typing, Tab for every
-// workspace, and Enter to open the session in its task (or a new task on that session file).
+// What the /resume picker does (its keys and drawing: dialogs/sessions.ts): list this workspace's
+// sessions or every one, a full-text search after a pause in typing, previews read once the
+// selection rests, and opening a session in its task (or a new task on that session file).
 import { createEditor, editorText } from "../input/editor.js";
-import type { InputEvent, Key } from "../input/keys.js";
+import { moveIndex, type ListStep } from "../input/list-nav.js";
 import type { Controller } from "./controller.js";
-import { editField } from "./field.js";
 import type { SessionRow } from "./sources.js";
-import { patchDialog, type SessionsDialog } from "./ui-state.js";
+import type { SessionsDialog } from "../dialogs/sessions.js";
+import { patchDialog } from "./ui-state.js";
 
 /** Typing pauses this long before a search runs (each search reads the index on the main thread). */
 export const SEARCH_DEBOUNCE_MS = 150;
@@ -20,15 +20,13 @@ const timersOf = (ctl: Controller) => {
   return t;
 };
 
-const isKey = (key: Key, name: string) => key.name === name && !key.ctrl && !key.alt;
-
 function picker(ctl: Controller): SessionsDialog | null {
   const d = ctl.ui.dialog;
   return d?.kind === "sessions" ? d : null;
 }
 
 /** Changes the picker if it is still open, perhaps under a question (answers may arrive after it closed). */
-function update(ctl: Controller, change: (d: SessionsDialog) => SessionsDialog): void {
+export function updatePicker(ctl: Controller, change: (d: SessionsDialog) => SessionsDialog): void {
   ctl.setUi((ui) => {
     const dialog = patchDialog(ui.dialog, "sessions", change);
     return dialog === ui.dialog ? ui : { ...ui, dialog };
@@ -47,7 +45,7 @@ export function openPicker(ctl: Controller, opts: { startup?: boolean } = {}): v
     ...(opts.startup ? { startup: true } : {}),
   };
   ctl.setUi((ui) => ({ ...ui, dialog, focus: "composer" }));
-  refresh(ctl);
+  refreshPicker(ctl);
 }
 
 /** The selected row, if any. */
@@ -62,13 +60,13 @@ export const isSearching = (d: SessionsDialog): boolean => d.answered !== d.seq;
  * Asks for the rows of the current query: the task index at once when the field is empty, a
  * full-text search after SEARCH_DEBOUNCE_MS otherwise. Rows for an older query are dropped.
  */
-function refresh(ctl: Controller): void {
+export function refreshPicker(ctl: Controller): void {
   const d = picker(ctl);
   if (!d) return;
   const seq = d.seq + 1;
   const query = editorText(d.query).trim();
   const all = d.all;
-  update(ctl, (x) => ({ ...x, seq }));
+  updatePicker(ctl, (x) => ({ ...x, seq }));
   const t = timersOf(ctl);
   if (t.search) clearTimeout(t.search);
   const run = () => {
@@ -76,13 +74,13 @@ function refresh(ctl: Controller): void {
     (query ? source.search(query, all) : source.list(all))
       .then(
         (rows) =>
-          update(ctl, (x) =>
+          updatePicker(ctl, (x) =>
             x.seq === seq
               ? { ...x, rows, answered: seq, index: Math.min(x.index, Math.max(0, rows.length - 1)), error: undefined }
               : x,
           ),
         (error: unknown) =>
-          update(ctl, (x) =>
+          updatePicker(ctl, (x) =>
             x.seq === seq
               ? { ...x, rows: x.rows ?? [], answered: seq, error: (error as Error).message ?? String(error) }
               : x,
@@ -103,15 +101,15 @@ function schedulePreview(ctl: Controller): void {
     const row = d ? selectedRow(d) : null;
     if (!d || !row || row.snippet || row.file in d.previews) return;
     const file = row.file;
-    update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: null } }));
+    updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: null } }));
     ctl.deps.sessions.lastPrompt(file).then(
-      (text) => update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: text ?? "" } })),
-      () => update(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: "" } })),
+      (text) => updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: text ?? "" } })),
+      () => updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: "" } })),
     );
   }, PREVIEW_DELAY_MS);
 }
 
-function close(ctl: Controller, d: SessionsDialog): void {
+export function closePicker(ctl: Controller, d: SessionsDialog): void {
   const t = timersOf(ctl);
   if (t.search) clearTimeout(t.search);
   if (t.preview) clearTimeout(t.preview);
@@ -122,7 +120,7 @@ function close(ctl: Controller, d: SessionsDialog): void {
 
 /** Opens a session: its task when one is on that file, else a new task that resumes it. */
 export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow): void {
-  close(ctl, { ...d, startup: false });
+  closePicker(ctl, { ...d, startup: false });
   const existing = Object.values(ctl.state.tasks).find((t) => t.snapshot.sessionFile === row.file);
   if (existing) {
     ctl.selectTask(existing.id);
@@ -134,40 +132,12 @@ export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow)
   ctl.status(`opened "${row.title}"`);
 }
 
-function move(ctl: Controller, d: SessionsDialog, delta: number): void {
+/** Moves the selection; its preview is read once it rests. */
+export function moveSelection(ctl: Controller, d: SessionsDialog, step: ListStep): void {
   const n = d.rows?.length ?? 0;
   if (n === 0) return;
-  const index = Math.max(0, Math.min(n - 1, Math.min(d.index, n - 1) + delta));
+  const index = moveIndex(d.index, n, step);
   if (index === d.index) return;
-  update(ctl, (x) => ({ ...x, index }));
+  updatePicker(ctl, (x) => ({ ...x, index }));
   schedulePreview(ctl);
-}
-
-/** Rows a page key moves: about what the list shows. */
-const PAGE = 8;
-
-export function handlePickerKey(ctl: Controller, d: SessionsDialog, event: InputEvent): void {
-  if (event.kind === "key") {
-    const key = event.key;
-    if (isKey(key, "escape") || ctl.is("interrupt", key)) return close(ctl, d);
-    if (isKey(key, "up") || isKey(key, "down")) return move(ctl, d, key.name === "up" ? -1 : 1);
-    if (isKey(key, "pageup") || isKey(key, "pagedown")) return move(ctl, d, key.name === "pageup" ? -PAGE : PAGE);
-    if (isKey(key, "enter")) {
-      const row = selectedRow(d);
-      if (row) openSession(ctl, d, row);
-      return;
-    }
-    if (ctl.is("pickerScope", key)) {
-      update(ctl, (x) => ({ ...x, all: !x.all, index: 0 }));
-      refresh(ctl);
-      return;
-    }
-  }
-  const query = editField(ctl, d.query, event);
-  if (!query || editorText(query) === editorText(d.query)) {
-    if (query) update(ctl, (x) => ({ ...x, query }));
-    return;
-  }
-  update(ctl, (x) => ({ ...x, query, index: 0 }));
-  refresh(ctl);
 }

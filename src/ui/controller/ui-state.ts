@@ -3,7 +3,9 @@
 import type { Completions } from "../input/complete.js";
 import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
-import type { MemoryRow, SessionRow } from "./sources.js";
+import type { Dialog } from "../dialogs/index.js";
+
+export type { Dialog };
 
 export type ResultsTab = "files" | "changes" | "turns" | "reads" | "todo" | "jobs" | "agents";
 /** "turns" is shown (and reached by ←→) only once the task has checkpointed turns, or while it is the current tab. */
@@ -12,51 +14,6 @@ export const shownTabs = (current: ResultsTab, hasTurns: boolean): ResultsTab[] 
   resultsTabs.filter((t) => t !== "turns" || hasTurns || current === "turns");
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
-
-export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew";
-
-/**
- * The /resume picker. `rows` is null while loading; `seq` numbers each query, so an answer to an
- * older one is dropped. `previews`: each session's last prompt once read (null while reading).
- * `startup`: opened by a bare --resume before any task exists (Esc starts a new one).
- */
-export interface SessionsDialog {
-  kind: "sessions";
-  query: EditorState;
-  all: boolean;
-  index: number;
-  rows: SessionRow[] | null;
-  seq: number;
-  /** The `seq` the rows answer. */
-  answered?: number;
-  error?: string;
-  previews: Record<string, string | null>;
-  startup?: boolean;
-}
-
-/** The /memory dialog. `filtering`: keys go to the filter field, not the list's actions. */
-export interface MemoryDialog {
-  kind: "memory";
-  query: EditorState;
-  filtering: boolean;
-  index: number;
-  entries: MemoryRow[] | null;
-  seq: number;
-  error?: string;
-}
-
-export type RewindWhat = "files" | "conversation" | "both";
-
-/**
- * /rewind: the task's turns newest first (`index`), then what to restore for the chosen one
- * (`pick`, "both" highlighted first). The rows are derived from the task's state when drawn.
- */
-export interface RewindDialog {
-  kind: "rewind";
-  taskId: string;
-  index: number;
-  pick: { turn: number; what: RewindWhat } | null;
-}
 
 /**
  * The Turns tab's open diff: one file between its content before `turn` (from the checkpoint
@@ -72,39 +29,6 @@ export interface TurnDiff {
   loading: boolean;
   offset: number;
 }
-
-/** `back`: the dialog to return to when this one closes (a question asked from a subagent's view). */
-export type Dialog =
-  | { kind: "palette"; query: string; index: number }
-  | { kind: "help"; offset: number }
-  | {
-      kind: "input";
-      purpose: InputPurpose;
-      title: string;
-      value: EditorState;
-      target?: string;
-      index: number;
-      back?: Dialog;
-    }
-  /** `turn`: for revertFile, the turn whose pre-state `target` (a path) goes back to. */
-  | {
-      kind: "confirm";
-      title: string;
-      action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile";
-      target: string;
-      taskId?: string;
-      turn?: number;
-      back?: Dialog;
-    }
-  /** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
-  | { kind: "detail"; title: string; lines: string[]; offset: number; words?: boolean; back?: Dialog }
-  /** One subagent's transcript, read-only and live (Enter on the Agents tab). */
-  | { kind: "agent"; taskId: string; agentId: string; scroll: Scroll }
-  | { kind: "queue"; index: number }
-  | { kind: "permissions"; index: number }
-  | SessionsDialog
-  | MemoryDialog
-  | RewindDialog;
 
 /**
  * Applies `change` to the open dialog of `kind`, or to one waiting under it (`back`: a question

@@ -2,6 +2,7 @@
 // decides (a wide dialog takes the whole width, an overlay with focus takes the centre column).
 // The Ink tree (App.tsx), the text frame (text-frame.ts) and the controller's measures share it.
 import type { Dialog, UiState } from "../controller/ui-state.js";
+import { dialogSpec } from "../dialogs/index.js";
 import { computeLayout, type Layout } from "./layout.js";
 
 export type Centre = "transcript" | "dialog" | "tasks" | "results";
@@ -23,7 +24,7 @@ export interface ScreenLayout {
 // The session picker and the memory dialog list long lines: they take the whole width (so does a
 // question asked over them: editing a memory's text keeps the layout still).
 const wideKind = (d: Dialog | null | undefined): boolean =>
-  d?.kind === "sessions" || d?.kind === "memory" || Boolean(d && "back" in d && wideKind(d.back));
+  Boolean(d && (dialogSpec(d).wide || ("back" in d && wideKind(d.back))));
 
 export function screenLayout(ui: UiState): ScreenLayout {
   if (ui.screenReader) return linearLayout(ui);

@@ -2,9 +2,8 @@
 import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
-import { agentViewHints } from "../controller/agents.js";
-import { selectedRow } from "../controller/session-picker.js";
-import { fitting } from "../view/picker-view.js";
+import { dialogSpec } from "../dialogs/index.js";
+import { fitting } from "../view/row-text.js";
 import { statusHolds } from "../view/status-truth.js";
 import { contextLabel } from "../controller/cost.js";
 
@@ -17,27 +16,13 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null)
     : null;
   let text: string;
+  // An open dialog may say what it is about instead of the usual keys (its keys are in its footer).
+  const hint = s.ui.dialog ? (dialogSpec(s.ui.dialog).hint?.(s, sv, s.ui.dialog, width) ?? null) : null;
   // The controller's clock set `until`, so it is the one to compare with.
   if (status && statusHolds(s, status, sv.ctl.deps.now())) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
-  } else if (s.ui.dialog?.kind === "agent") {
-    const { taskId, agentId } = s.ui.dialog;
-    const row = s.transcripts[taskId]?.agents.find((a) => a.id === agentId);
-    const live = row !== undefined && (row.status === "queued" || row.status === "running" || row.status === "waiting");
-    text = p.dim(agentViewHints(sv.ctl, live).join(" · "));
-  } else if (s.ui.dialog?.kind === "sessions") {
-    // The picker's keys are in its footer; here, which session the selection is (its id is what --resume takes).
-    const row = selectedRow(s.ui.dialog);
-    text = p.dim(
-      row
-        ? `session ${row.sessionId} · ${row.file}`
-        : "sessions: ~/.nanohermes/tasks.json (list) and sessions.db (search)",
-    );
-  } else if (s.ui.dialog?.kind === "memory")
-    text = p.dim(
-      "~/.nanohermes/memory.json · one file for every workspace; the agent reads the best matches each turn",
-    );
+  } else if (hint !== null) text = hint;
   else if (focus === "browse")
     text = p.dim("↑↓ blocks · Enter expand · y copy · c code · / search · n/N · p r t e a jump · Esc back");
   else if (focus === "tasks")

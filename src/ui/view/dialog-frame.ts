@@ -1,27 +1,101 @@
-// The frame every dialog draws in: a title line, the body (clipped and padded to the height) and
-// a footer of keys; plus the text field with its cursor that several dialogs share.
+// What a dialog draws, as data: a title, body parts (rows of text, a selectable list, a text
+// field) and a footer of keys. `placeDialog` fits the parts to the area; `dialogText` turns them
+// into width-exact lines (the first frame, drawn before Ink loads); components/DialogFrame.tsx
+// draws the same placement with one component per part, so both show the same screen.
 import { layout, type EditorState } from "../input/editor.js";
-import { truncateToWidth, visibleWidth } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
+import { plainLine } from "./linear-cards.js";
+import { selectListHeight, selectListLines, type SelectListModel } from "./select-list.js";
 
-/** Exactly `height` lines: the title, `height - 2` body lines, the footer. */
-export function frame(
+/** A one-line (or, for a memory's text, wrapped) text field with its cursor. */
+export interface FieldModel {
+  value: EditorState;
+  focused: boolean;
+  /** Shown dimmed while the field is empty. */
+  placeholder?: string;
+  /** Rows at most (default 1), kept around the cursor. */
+  maxRows?: number;
+}
+
+export type DialogPart =
+  /** Rows of text, drawn as they are (cut to the width). */
+  | { kind: "lines"; lines: readonly string[] }
+  | { kind: "list"; list: SelectListModel }
+  | { kind: "field"; field: FieldModel };
+
+/**
+ * A dialog's drawing. `area`: the dialog draws the whole area itself (a subagent's live view) and
+ * gives exactly `height` width-exact lines.
+ */
+export type DialogView = { title: string; body: DialogPart[]; footer: string } | { area: string[] };
+
+/** A part with the rows it got. */
+export type PlacedPart = DialogPart & { rows: number };
+
+/** Each part with the rows it gets: in order, each taking what it needs of what is left. */
+export function placeDialog(
   p: Palette,
-  title: string,
-  body: string[],
+  body: readonly DialogPart[],
   width: number,
   height: number,
-  footer: string,
-): string[] {
+): { parts: PlacedPart[]; blank: number } {
+  let room = Math.max(0, height - 2);
   const inner = Math.max(4, width - 2);
-  const lines = [
-    p.borderFocused(truncateToWidth(`${title}`, width)),
-    ...body.map((l) => ` ${truncateToWidth(l, inner)}`),
-  ];
-  const room = Math.max(2, height - 1);
-  const shown = lines.slice(0, room);
-  while (shown.length < room) shown.push("");
-  return [...shown, p.dim(truncateToWidth(footer, width))];
+  const parts: PlacedPart[] = [];
+  for (const part of body) {
+    if (room <= 0) break;
+    const need =
+      part.kind === "lines"
+        ? part.lines.length
+        : part.kind === "list"
+          ? selectListHeight(part.list)
+          : fieldLines(p, part.field, inner).length;
+    const rows = Math.min(need, room);
+    if (rows > 0) parts.push({ ...part, rows });
+    room -= rows;
+  }
+  return { parts, blank: room };
+}
+
+/** A part's rows, `width` wide (the body's width), each width-exact. */
+export function partLines(p: Palette, part: PlacedPart, width: number): string[] {
+  const lines =
+    part.kind === "lines"
+      ? part.lines.slice(0, part.rows)
+      : part.kind === "list"
+        ? selectListLines(p, { ...part.list, height: part.rows }, width)
+        : fieldLines(p, { ...part.field, maxRows: part.rows }, width);
+  return lines.map((l) => padToWidth(truncateToWidth(l, width), width));
+}
+
+/** The dialog's title and footer rows, width-exact. */
+export function dialogTitle(p: Palette, title: string, width: number): string {
+  return padToWidth(p.borderFocused(truncateToWidth(title, width)), width);
+}
+export function dialogFooter(p: Palette, footer: string, width: number): string {
+  return padToWidth(p.dim(truncateToWidth(footer, width)), width);
+}
+
+/**
+ * The whole dialog as exactly `height` width-exact lines: the title, the body one column in from
+ * each side, blank rows, the footer. `plain`: the screen-reader layout's ASCII rules and marks.
+ */
+export function dialogText(p: Palette, view: DialogView, width: number, height: number, plain = false): string[] {
+  if (width <= 0 || height <= 0) return [];
+  let lines: string[];
+  if ("area" in view) lines = view.area.slice(0, height).map((l) => padToWidth(truncateToWidth(l, width), width));
+  else {
+    const inner = Math.max(1, width - 2);
+    const { parts, blank } = placeDialog(p, view.body, width, height);
+    lines = [dialogTitle(p, view.title, width)];
+    for (const part of parts) for (const l of partLines(p, part, inner)) lines.push(padToWidth(` ${l}`, width));
+    for (let i = 0; i < blank; i++) lines.push(" ".repeat(width));
+    if (height >= 2) lines.push(dialogFooter(p, view.footer, width));
+    lines = lines.slice(0, height);
+  }
+  while (lines.length < height) lines.push(" ".repeat(width));
+  return plain ? lines.map(plainLine) : lines;
 }
 
 /** Puts a visible cursor mark before column `col` of a plain line (dialogs hide the terminal's). */
@@ -38,23 +112,18 @@ function markCursor(p: Palette, line: string, col: number): string {
 
 /**
  * A text field: `› ` then the text wrapped to `width`, at most `maxRows` rows around the cursor,
- * with a cursor mark. Empty and unfocused, the placeholder shows instead.
+ * with a cursor mark. Empty, the placeholder shows instead.
  */
-export function fieldLines(
-  p: Palette,
-  value: EditorState,
-  width: number,
-  opts: { focused: boolean; placeholder?: string; maxRows?: number },
-): string[] {
+export function fieldLines(p: Palette, f: FieldModel, width: number): string[] {
   const room = Math.max(4, width - 3);
-  const view = layout(value, room);
+  const view = layout(f.value, room);
   const empty = view.lines.length === 1 && view.lines[0] === "";
-  if (empty && opts.placeholder)
-    return [`${p.accent("›")} ${opts.focused ? p.accent("▏") : ""}${p.dim(truncateToWidth(opts.placeholder, room))}`];
-  const max = Math.max(1, opts.maxRows ?? 1);
+  if (empty && f.placeholder)
+    return [`${p.accent("›")} ${f.focused ? p.accent("▏") : ""}${p.dim(truncateToWidth(f.placeholder, room))}`];
+  const max = Math.max(1, f.maxRows ?? 1);
   const first = Math.max(0, Math.min(view.lines.length - max, view.cursorRow - max + 1));
   return view.lines.slice(first, first + max).map((row, i) => {
-    const text = opts.focused && first + i === view.cursorRow ? markCursor(p, row, view.cursorCol) : row;
+    const text = f.focused && first + i === view.cursorRow ? markCursor(p, row, view.cursorCol) : row;
     return `${i === 0 && first === 0 ? p.accent("›") : " "} ${text}`;
   });
 }

@@ -1,0 +1,56 @@
+// A yes/no question: delete a task, trust the workspace, stop a subagent (f: and kill its
+// command), forget a memory, revert one file to before a turn.
+import { confirmStopAgent } from "../controller/agents.js";
+import { memoryForgotten } from "../controller/memory-dialog.js";
+import { revertConfirmed } from "../controller/rewind.js";
+import { wrapLine } from "../render/wrap.js";
+import type { Dialog } from "./index.js";
+import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
+
+export interface ConfirmDialog {
+  kind: "confirm";
+  title: string;
+  action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile";
+  target: string;
+  taskId?: string;
+  /** For revertFile: the turn whose pre-state `target` (a path) goes back to. */
+  turn?: number;
+  /** The dialog to return to when this one closes. */
+  back?: Dialog;
+}
+
+const footers: Partial<Record<ConfirmDialog["action"], string>> = {
+  stopAgent: "y stop · f stop and kill its command · n or Esc no",
+  revertFile: "y revert · n or Esc no",
+};
+
+export const confirmDialog: DialogSpec<ConfirmDialog> = {
+  view(_s, sv, d, width) {
+    const p = sv.palette;
+    return {
+      title: "Confirm",
+      body: [
+        { kind: "lines", lines: wrapLine(d.title, Math.max(4, width - 2), { words: true }).map((l) => p.warning(l)) },
+      ],
+      footer: footers[d.action] ?? "y yes · n or Esc no",
+    };
+  },
+  keys(ctl, d, event) {
+    if (event.kind !== "key") return false;
+    const key = event.key;
+    if (isKey(key, "y") || (d.action === "stopAgent" && isKey(key, "f"))) {
+      closeDialog(ctl);
+      if (d.action === "delete") ctl.send({ type: "task.delete", taskId: d.target });
+      else if (d.action === "stopAgent") confirmStopAgent(ctl, d, key.name === "f");
+      else if (d.action === "forgetMemory") memoryForgotten(ctl, d.target);
+      else if (d.action === "revertFile") revertConfirmed(ctl, d);
+      else ctl.deps.trustWorkspace();
+      return true;
+    }
+    if (isKey(key, "n")) {
+      closeDialog(ctl);
+      return true;
+    }
+    return false;
+  },
+};

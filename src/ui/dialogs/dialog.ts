@@ -1,0 +1,33 @@
+// What every dialog file exports (`DialogSpec`) and the small helpers their key handlers share.
+// Dialog files stay free of Ink and React: the controller (keys) and the first frame (drawn as
+// text before Ink loads, when the trust question or a bare --resume opens a dialog) use them.
+import type { AppServices } from "../context/services.js";
+import type { Controller } from "../controller/controller.js";
+import type { InputEvent, Key } from "../input/keys.js";
+import type { AppState } from "../state/store.js";
+import type { DialogView } from "../view/dialog-frame.js";
+import type { Dialog } from "./index.js";
+
+/**
+ * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from the state alone;
+ * `keys` gets every key while the dialog is open and returns whether it used it: Esc or Ctrl-C
+ * it leaves unused close the dialog (back to the one it was opened over).
+ */
+export interface DialogSpec<S> {
+  view(s: AppState, sv: AppServices, d: S, width: number, height: number): DialogView;
+  keys(ctl: Controller, d: S, event: InputEvent): boolean;
+  /** Takes the whole width (side panes hidden): lists of long rows. A question over it keeps it wide. */
+  wide?: boolean;
+  /** What the status line says while it is open (instead of the usual keys); null: the usual. */
+  hint?(s: AppState, sv: AppServices, d: S, width: number): string | null;
+}
+
+/** A plain key: `name` without Ctrl or Alt. */
+export const isKey = (key: Key, name: string): boolean => key.name === name && !key.ctrl && !key.alt;
+
+/** Replaces the open dialog. */
+export const setDialog = (ctl: Controller, dialog: Dialog): void => ctl.setUi((ui) => ({ ...ui, dialog }));
+
+/** Closes the open dialog, back to the one it was opened over (if any). */
+export const closeDialog = (ctl: Controller): void =>
+  ctl.setUi((ui) => ({ ...ui, dialog: (ui.dialog && "back" in ui.dialog ? ui.dialog.back : undefined) ?? null }));

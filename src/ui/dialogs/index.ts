@@ -1,0 +1,58 @@
+// Where dialogs are listed: one line per dialog kind. The `Dialog` union (what `ui.dialog` holds)
+// is built from this list, the controller sends a key to the open dialog's `keys` through it, and
+// DialogArea.tsx and the first frame draw the open dialog's `view`. A new dialog is a new file in
+// this folder (its state type and its DialogSpec) plus its line here.
+import type { Controller } from "../controller/controller.js";
+import type { InputEvent } from "../input/keys.js";
+import { agentDialog } from "./agent.js";
+import { confirmDialog } from "./confirm.js";
+import { detailDialog } from "./detail.js";
+import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
+import { helpDialog } from "./help.js";
+import { inputDialog } from "./input.js";
+import { memoryDialog } from "./memory.js";
+import { paletteDialog } from "./palette.js";
+import { permissionsDialog } from "./permissions.js";
+import { queueDialog } from "./queue.js";
+import { rewindDialog } from "./rewind.js";
+import { sessionsDialog } from "./sessions.js";
+
+// A function, so the list is read when first used: a dialog file evaluated before this one (an
+// import cycle through the controller) is never read half-initialised.
+const list = () => ({
+  palette: paletteDialog,
+  help: helpDialog,
+  input: inputDialog,
+  confirm: confirmDialog,
+  detail: detailDialog,
+  agent: agentDialog,
+  queue: queueDialog,
+  permissions: permissionsDialog,
+  sessions: sessionsDialog,
+  memory: memoryDialog,
+  rewind: rewindDialog,
+});
+
+type Registry = ReturnType<typeof list>;
+type StateOf<T> = T extends DialogSpec<infer S> ? S : never;
+
+/** The open dialog's state: one member per listed dialog. */
+export type Dialog = StateOf<Registry[keyof Registry]>;
+export type DialogKind = Dialog["kind"];
+
+let registry: Registry | null = null;
+
+/** The spec of a dialog's kind. */
+export function dialogSpec<D extends Dialog>(d: D): DialogSpec<D> {
+  registry ??= list();
+  return registry[d.kind] as unknown as DialogSpec<D>;
+}
+
+/**
+ * A key while a dialog is open: to the dialog's own handler first; Esc or Ctrl-C it did not use
+ * close it (back to the dialog it was opened over). Nothing else reaches the panes under it.
+ */
+export function handleDialogKey(ctl: Controller, dialog: Dialog, event: InputEvent): void {
+  if (dialogSpec(dialog).keys(ctl, dialog, event)) return;
+  if (event.kind === "key" && (isKey(event.key, "escape") || ctl.is("interrupt", event.key))) closeDialog(ctl);
+}

@@ -1,0 +1,122 @@
+// A one-line question: rename a task, a note with a denial, the task filter, a transcript search,
+// the prompt history search (with its matches listed under the field), a memory's text.
+import { findMatches, gotoMatch } from "../controller/browse.js";
+import type { Controller } from "../controller/controller.js";
+import { editField } from "../controller/field.js";
+import { memoryAdded, memoryEdited } from "../controller/memory-dialog.js";
+import { createEditor, editorText, type EditorState } from "../input/editor.js";
+import { listStep, moveIndex } from "../input/list-nav.js";
+import { truncateToWidth } from "../render/wrap.js";
+import type { DialogPart } from "../view/dialog-frame.js";
+import { listTextWidth } from "../view/select-list.js";
+import type { Dialog } from "./index.js";
+import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
+
+export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew";
+
+export interface InputDialog {
+  kind: "input";
+  purpose: InputPurpose;
+  title: string;
+  value: EditorState;
+  /** What the answer is for: a task id (rename), an approval's request id (note), a memory's id. */
+  target?: string;
+  /** The selected match of the history search. */
+  index: number;
+  /** The dialog to return to when this one closes. */
+  back?: Dialog;
+}
+
+function confirmInput(ctl: Controller, d: InputDialog): void {
+  const text = editorText(d.value).trim();
+  closeDialog(ctl);
+  const taskId = ctl.state.current ?? "";
+  switch (d.purpose) {
+    case "rename":
+      if (text) ctl.send({ type: "task.update", taskId: d.target ?? taskId, title: text });
+      return;
+    case "note":
+      if (d.target)
+        ctl.send({
+          type: "approval.reply",
+          taskId,
+          requestId: d.target,
+          decision: "deny",
+          ...(text ? { note: text } : {}),
+        });
+      return;
+    case "filter":
+      ctl.setUi((ui) => ({ ...ui, taskFilter: text, taskIndex: 0 }));
+      return;
+    case "search": {
+      if (!text) {
+        ctl.setUi((ui) => ({ ...ui, search: null }));
+        return;
+      }
+      const matches = findMatches(ctl.currentBlocks(), text);
+      const id = ctl.state.current;
+      const cursor = id ? (ctl.ui.cursor[id] ?? 0) : 0;
+      const first = matches.findIndex((m) => m >= cursor);
+      ctl.setUi((ui) => ({
+        ...ui,
+        focus: "browse",
+        search: { query: text, matches, index: (first === -1 ? 0 : first) - 1 },
+      }));
+      gotoMatch(ctl, 1);
+      return;
+    }
+    case "history": {
+      const found = ctl.deps.history.search(text)[d.index];
+      if (found !== undefined) ctl.setUi((ui) => ({ ...ui, composer: createEditor(found), focus: "composer" }));
+      return;
+    }
+    case "memoryEdit":
+      if (text && d.target) memoryEdited(ctl, d.target, text);
+      return;
+    case "memoryNew":
+      if (text) memoryAdded(ctl, text);
+      return;
+    default:
+      d.purpose satisfies never;
+  }
+}
+
+export const inputDialog: DialogSpec<InputDialog> = {
+  view(_s, sv, d, width, height) {
+    const history = d.purpose === "history";
+    // A memory's text can run to 1,000 characters: all of it stays in view while it is edited.
+    const body: DialogPart[] = [
+      { kind: "field", field: { value: d.value, focused: true, maxRows: history ? 1 : Math.max(1, height - 4) } },
+    ];
+    if (history) {
+      const text = listTextWidth(width - 2);
+      const items = sv.ctl.deps.history
+        .search(editorText(d.value))
+        .map((h) => truncateToWidth(h.replace(/\n/g, " ⏎ "), text));
+      body.push(
+        { kind: "lines", lines: [""] },
+        { kind: "list", list: { items, selected: d.index, height: Math.max(1, height - 5), empty: "no match" } },
+      );
+    }
+    return { title: d.title, body, footer: "Enter confirm · Esc cancel" };
+  },
+  keys(ctl, d, event) {
+    if (event.kind === "key") {
+      if (ctl.is("interrupt", event.key)) return false;
+      if (isKey(event.key, "enter")) {
+        confirmInput(ctl, d);
+        return true;
+      }
+      const step = d.purpose === "history" ? listStep(event.key, { field: true }) : null;
+      if (step) {
+        const n = ctl.deps.history.search(editorText(d.value)).length;
+        if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step) });
+        return true;
+      }
+    }
+    const value = editField(ctl, d.value, event);
+    if (!value) return false;
+    setDialog(ctl, { ...d, value, index: 0 });
+    return true;
+  },
+};

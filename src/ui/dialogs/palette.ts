@@ -1,0 +1,120 @@
+// The command palette (Ctrl-P): every slash command, custom command and global action, filtered
+// by what is typed; Enter runs the selected one.
+import { actions, type Action } from "../../config/keybindings.js";
+import type { Controller } from "../controller/controller.js";
+import { runSlash } from "../controller/run-slash.js";
+import { parseSlash, slashCommands } from "../controller/slash.js";
+import { customCommands } from "../controller/workspace-slash.js";
+import { createEditor } from "../input/editor.js";
+import { formatKeySpec } from "../input/keymap.js";
+import { listStep, moveIndex } from "../input/list-nav.js";
+import { padToWidth, truncateToWidth } from "../render/wrap.js";
+import { listTextWidth } from "../view/select-list.js";
+import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
+
+export interface PaletteDialog {
+  kind: "palette";
+  query: string;
+  index: number;
+}
+
+export interface PaletteItem {
+  label: string;
+  hint: string;
+  run(ctl: Controller): void;
+}
+
+/** Everything the palette offers: slash commands and the global actions, with their keys. */
+export function paletteItems(ctl: Controller): PaletteItem[] {
+  const items: PaletteItem[] = slashCommands.map((c) => ({
+    label: c.name,
+    hint: c.description,
+    run: (x: Controller) => {
+      const parsed = parseSlash(c.name);
+      if (parsed && !("error" in parsed)) runSlash(x, parsed);
+    },
+  }));
+  // A custom command goes into the input, where its arguments are typed.
+  for (const c of customCommands(ctl)) {
+    items.push({
+      label: c.name,
+      hint: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description}`,
+      run: (x) => x.setUi((ui) => ({ ...ui, dialog: null, focus: "composer", composer: createEditor(`${c.name} `) })),
+    });
+  }
+  const global: Action[] = [
+    "newTask",
+    "toggleTasks",
+    "toggleResults",
+    "cycleMode",
+    "nextApproval",
+    "browse",
+    "nextTask",
+    "externalEditor",
+  ];
+  for (const name of global) {
+    const keys = ctl.deps.keymap[name].map(formatKeySpec).join(", ");
+    items.push({
+      label: actions[name].doc,
+      hint: keys,
+      run: (x) => {
+        x.setUi((ui) => ({ ...ui, dialog: null }));
+        const spec = x.deps.keymap[name][0];
+        if (spec)
+          x.handle({
+            kind: "key",
+            key: { name: spec.name, ctrl: spec.ctrl, alt: spec.alt, shift: spec.shift, sequence: "" },
+          });
+      },
+    });
+  }
+  return items;
+}
+
+export function filterPalette(items: PaletteItem[], query: string): PaletteItem[] {
+  const q = query.toLowerCase().trim();
+  if (!q) return items;
+  return items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
+}
+
+export const paletteDialog: DialogSpec<PaletteDialog> = {
+  view(_s, sv, d, width, height) {
+    const p = sv.palette;
+    const text = listTextWidth(width - 2);
+    const items = filterPalette(paletteItems(sv.ctl), d.query).map((item) =>
+      padToWidth(`${truncateToWidth(item.label, Math.max(8, text - 20))}  ${p.dim(item.hint)}`, text),
+    );
+    return {
+      title: "Command palette",
+      body: [
+        { kind: "lines", lines: [`${p.accent("›")} ${d.query}${p.accent("▏")}`, ""] },
+        { kind: "list", list: { items, selected: d.index, height: Math.max(1, height - 4), empty: "nothing matches" } },
+      ],
+      footer: "type to filter · ↑↓ · Enter run · Esc close",
+    };
+  },
+  keys(ctl, d, event) {
+    if (event.kind === "key") {
+      const step = listStep(event.key, { field: true });
+      if (step) {
+        const n = filterPalette(paletteItems(ctl), d.query).length;
+        if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step, { wrap: true }) });
+        return true;
+      }
+      if (isKey(event.key, "enter")) {
+        const item = filterPalette(paletteItems(ctl), d.query)[d.index];
+        closeDialog(ctl);
+        item?.run(ctl);
+        return true;
+      }
+      if (isKey(event.key, "backspace")) {
+        setDialog(ctl, { ...d, query: d.query.slice(0, -1), index: 0 });
+        return true;
+      }
+    }
+    const text = event.kind === "paste" ? event.text : event.key.text;
+    if (!text) return false;
+    setDialog(ctl, { ...d, query: d.query + text, index: 0 });
+    return true;
+  },
+};

@@ -1,0 +1,41 @@
+// /permissions: what "always" answers allowed in this task, one rule a row; x removes one.
+import { listStep, moveIndex } from "../input/list-nav.js";
+import { isKey, setDialog, type DialogSpec } from "./dialog.js";
+
+export interface PermissionsDialog {
+  kind: "permissions";
+  index: number;
+}
+
+export const permissionsDialog: DialogSpec<PermissionsDialog> = {
+  view(_s, sv, d, _width, height) {
+    const items = sv.ctl.currentTask()?.snapshot.rules ?? [];
+    return {
+      title: 'Allowed by "always" in this task',
+      body: [
+        {
+          kind: "list",
+          list: {
+            items,
+            selected: Math.min(d.index, items.length - 1),
+            height: Math.max(1, height - 2),
+            empty: "nothing: answer an approval with a (task) or A (workspace)",
+          },
+        },
+      ],
+      footer: "↑↓ · x remove · Esc close",
+    };
+  },
+  keys(ctl, d, event) {
+    if (event.kind !== "key") return false;
+    const task = ctl.currentTask();
+    const rules = task?.snapshot.rules ?? [];
+    const i = Math.min(d.index, Math.max(0, rules.length - 1));
+    const step = listStep(event.key);
+    if (step) setDialog(ctl, { ...d, index: moveIndex(i, rules.length, step) });
+    else if ((isKey(event.key, "x") || isKey(event.key, "delete")) && task && rules[i])
+      ctl.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
+    else return false;
+    return true;
+  },
+};
