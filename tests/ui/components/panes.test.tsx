@@ -80,9 +80,10 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
 
   it("StatusLine: a message goes when the controller takes it off at its expiry (no timer of its own)", async () => {
     mounted = mountPane(<StatusLine width={columns} />, columns, rows);
-    mounted.ctl.status("short-lived", "info", 30);
+    // Long enough to be drawn first on a loaded machine; then polled for (up to 5 s), not timed.
+    mounted.ctl.status("short-lived", "info", 500);
     expect(await mounted.frame()).toContain("short-lived");
-    for (let i = 0; i < 100 && mounted.store.getState().ui.status; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 250 && mounted.store.getState().ui.status; i++) await new Promise((r) => setTimeout(r, 20));
     expect(mounted.store.getState().ui.status).toBeNull();
     const frame = await mounted.frame();
     expect(frame).not.toContain("short-lived");
