@@ -221,7 +221,8 @@ export class Agent {
         }
         const steering = [...this.steering.splice(0), ...(this.opts.takeSteering?.() ?? [])].map(redact);
         for (const text of steering) {
-          this.messages.push({ role: "user", content: text });
+          // Marked, so that /undo, /rewind and checkpoints count it in this turn (isPrompt).
+          this.messages.push({ role: "user", content: text, steer: true });
           this.emit({ type: "steer.delivered", turnId, text });
         }
         steps++;

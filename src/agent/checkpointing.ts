@@ -51,9 +51,9 @@ export function editedPaths(tool: AnyTool, args: Record<string, unknown>, worksp
   return typeof args.path === "string" ? [resolvePath(workspace, args.path)] : [];
 }
 
-/** User prompts that start turns: not the engine's memory blocks. */
+/** User prompts that start turns: not the engine's memory blocks, nor steering inside a turn. */
 export const isPrompt = (m: ChatMessage) =>
-  m.role === "user" && !(typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
+  m.role === "user" && !m.steer && !(typeof m.content === "string" && m.content.startsWith(MEMORY_BLOCK_START));
 
 /** The hooks the registry calls around a tool; contract: they never throw into the call. */
 export interface CheckpointHooks {

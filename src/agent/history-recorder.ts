@@ -123,12 +123,12 @@ export class HistoryRecorder {
 }
 
 /**
- * Drops the last `n` turns (undo, rewind), counted as the messages count them: each prompt and
- * each steering message starts one. Fewer left than `n` (older items trimmed): all go.
+ * Drops the last `n` turns (undo, rewind), counted as the messages count them: each prompt starts
+ * one; a steering message is part of its turn. Fewer left than `n` (older items trimmed): all go.
  */
 export function dropLastHistoryTurns(items: HistoryItem[], n: number): void {
   if (n <= 0) return;
-  const starts = items.flatMap((it, i) => (it.type === "user" || it.type === "steer" ? [i] : []));
+  const starts = items.flatMap((it, i) => (it.type === "user" ? [i] : []));
   items.splice(starts.length >= n ? starts[starts.length - n]! : 0);
 }
 

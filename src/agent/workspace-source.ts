@@ -8,6 +8,7 @@ import { isTrusted } from "../config/trust.js";
 import { gitDiffTool } from "../tools/git.js";
 import { loadCustomCommands, workspaceHasCommands, type CustomCommand } from "../config/custom-commands.js";
 import type { WorkspaceSource } from "./workspace-view.js";
+import { readWorktreeDiff } from "./worktree-diff.js";
 
 /** Commands are read again after this long, so a file added while the UI runs appears. */
 const RELOAD_MS = 2_000;
@@ -45,6 +46,7 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
         messages: agent.messages.length - 1,
       };
     },
+    worktree: () => readWorktreeDiff(settings.workspace),
     diff: async () => {
       // git_diff's own path: the repository's programs (pager, external diff, textconv) switched off.
       const ctx = { workspace: settings.workspace, signal: AbortSignal.timeout(30_000), output: () => {} };

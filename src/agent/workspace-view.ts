@@ -14,4 +14,28 @@ export interface WorkspaceSource {
   context(taskId: string): { chars: number; budget: number; messages: number } | null;
   /** The working tree's changes against HEAD (`git diff HEAD`, capped), or why there are none. Never rejects. */
   diff(): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+  /** The working tree's changes file by file for /diff (agent/worktree-diff.ts). Never rejects. */
+  worktree(): Promise<WorktreeDiff>;
 }
+
+/** One changed file of {@link WorktreeDiff}; `path` is relative to the repository's top level. */
+export interface WorktreeFile {
+  path: string;
+  /** Against HEAD; "untracked": not in the index and not ignored. */
+  status: "modified" | "added" | "deleted" | "untracked" | "type";
+  added: number;
+  removed: number;
+  binary: boolean;
+  /** Its hunks as unified-diff text (from the first `@@`), or null when not shown (`note` says why). */
+  patch: string | null;
+  note?: string;
+}
+
+/**
+ * /diff's read: tracked files against HEAD (staged and unstaged changes together, as `git diff
+ * HEAD`; a repository without a commit against the empty tree), then untracked files as new ones.
+ * `notes`: what the caps left out. `ok: false`: not a repository, no git, or git failed.
+ */
+export type WorktreeDiff =
+  | { ok: true; root: string; base: "HEAD" | "empty"; files: WorktreeFile[]; notes: string[] }
+  | { ok: false; error: string };

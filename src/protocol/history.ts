@@ -29,7 +29,7 @@ const toolItem = z.object({
 export const HistoryItemSchema = z.discriminatedUnion("type", [
   /** A prompt: where a user turn starts. */
   z.object({ type: z.literal("user"), text: z.string() }),
-  /** A steering message delivered inside a running turn (/undo and /rewind count it as a turn, as they do its message). */
+  /** A steering message delivered inside a running turn (part of that turn for /undo and /rewind, as its message is). */
   z.object({ type: z.literal("steer"), text: z.string() }),
   /** Assistant text as streamed; `stopped` when the turn was stopped while it streamed (not in the messages then). */
   z.object({ type: z.literal("assistant"), text: z.string(), stopped: z.optional(z.boolean()) }),

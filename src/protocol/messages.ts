@@ -33,7 +33,15 @@ export const ReasoningItemSchema = z.discriminatedUnion("type", [
 
 export const ChatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
-  z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(ContentPartSchema)]) }),
+  z.object({
+    role: z.literal("user"),
+    content: z.union([z.string(), z.array(ContentPartSchema)]),
+    /**
+     * A steering message, delivered inside a running turn: part of that turn, not a turn of its own
+     * (/undo, /rewind and checkpoint numbers count prompts only). Never sent to a provider.
+     */
+    steer: z.optional(z.literal(true)),
+  }),
   z.object({
     role: z.literal("assistant"),
     content: z.nullable(z.string()),

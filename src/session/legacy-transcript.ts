@@ -60,7 +60,7 @@ export function legacyHistory(
     if (m.role === "user") {
       const text = contentText(m.content);
       if (text.startsWith(LEGACY_MEMORY_START)) items.push({ type: "memory", ids: [] });
-      else items.push({ type: "user", text });
+      else items.push(m.steer ? { type: "steer", text } : { type: "user", text });
     } else if (m.role === "system") {
       const marker = compactionOf(m.content, compactions[compactions.length - 1]);
       if (marker) items.push(marker);

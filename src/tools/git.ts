@@ -53,9 +53,7 @@ interface GitRun {
 async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   const argv = run.write ? ["git", ...COMMIT_GLOBALS, ...run.args] : readArgv(run.args);
   // Reads in English, so results read the same everywhere; a commit keeps the user's locale for its hooks.
-  const env: NodeJS.ProcessEnv = run.write
-    ? { ...commandEnv(), GIT_EDITOR: "true" }
-    : { ...commandEnv(), LC_ALL: "C", LANGUAGE: "" };
+  const env: NodeJS.ProcessEnv = run.write ? { ...commandEnv(), GIT_EDITOR: "true" } : gitReadEnv();
   for (const name of LOCATING_ENV) delete env[name];
   const prefix = sandboxPrefix(ctx);
   // A commit runs the repository's hooks, which could plant more: checked like any command.
@@ -77,8 +75,15 @@ async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   return r;
 }
 
+/** The environment of a read: English, and no variable that points git at another repository. */
+export function gitReadEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...commandEnv(), LC_ALL: "C", LANGUAGE: "" };
+  for (const name of LOCATING_ENV) delete env[name];
+  return env;
+}
+
 /** `git <args>` with the repository's programs neutralised (see neutraliseGit), colour and quoting off. */
-function readArgv(args: string[]): string[] {
+export function readArgv(args: string[]): string[] {
   const [bin, ...rest] = neutraliseGit(["git", ...args]);
   return [bin!, ...READ_CONFIG, ...rest];
 }

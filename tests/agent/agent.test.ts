@@ -206,7 +206,7 @@ describe("agent loop", () => {
     const running = agent.run("go");
     agent.steer("also check the tests");
     await running;
-    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also check the tests" });
+    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also check the tests", steer: true });
   });
 
   it("undo drops whole user turns; clear keeps the system prompt", async () => {

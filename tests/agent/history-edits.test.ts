@@ -1,10 +1,11 @@
 // The typed history follows every edit of the conversation: /undo and /rewind drop the same turns
-// from both (a steering message counts as a turn in both), /clear empties both, a call a killed run
+// from both (a steering message is part of the turn it steered, in both), /clear empties both, a call a killed run
 // left running reads back as interrupted, and the size bound trims the oldest items with a note.
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentSettings } from "../../src/agent/agent.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { HistoryItem } from "../../src/protocol/history.js";
+import { wireMessages } from "../../src/agent/providers/openai-chat.js";
 import { contentText } from "../../src/protocol/messages.js";
 import * as z from "../../src/protocol/zod.js";
 import { boundSessionSize } from "../../src/session/size-bound.js";
@@ -70,20 +71,39 @@ describe("the typed history under edits", () => {
     expect(historyPrompts(agent.session.transcript!)).toEqual(messagePrompts(agent));
   });
 
-  it("/undo drops the same turns from both", async () => {
+  it("a steered turn is one turn: its checkpoints keep its number, /undo 1 drops it whole from both", async () => {
     const agent = await threeTurns();
+    expect(agent.turnOrdinal()).toBe(3);
     expect(agent.undo(1)).toBe(1);
     expect(historyPrompts(agent.session.transcript!)).toEqual(["one", "two", "steer after look at x"]);
-    expect(agent.undo(2)).toBe(2);
+    expect(agent.undo(1)).toBe(1);
     expect(historyPrompts(agent.session.transcript!)).toEqual(["one"]);
     expect(agent.session.transcript!.map((it) => it.type)).toEqual(["user", "assistant"]);
     expect(historyPrompts(agent.session.transcript!)).toEqual(messagePrompts(agent));
+    expect(agent.undo(5)).toBe(1);
+    expect(agent.messages.filter((m) => m.role === "user")).toEqual([]);
+  });
+
+  it("the steering mark stays in the session and never reaches the wire", async () => {
+    const client = new ScriptedClient([reply("", [{ name: "look", args: { at: "x" } }]), reply("done")]);
+    const agent = makeAgent(client);
+    await agent.run("go");
+    expect(agent.messages.filter((m) => m.role === "user")).toEqual([
+      { role: "user", content: "go" },
+      { role: "user", content: "steer after look at x", steer: true },
+    ]);
+    const sent = wireMessages(agent.messages).filter((m) => m.role === "user");
+    expect(sent.map((m) => Object.keys(m).sort())).toEqual([
+      ["content", "role"],
+      ["content", "role"],
+    ]);
   });
 
   it("/rewind of the conversation drops from that turn on; /clear empties it", async () => {
     const agent = await threeTurns();
     const outcome = await agent.rewind(2, "conversation");
-    expect(outcome.dropped).toBe(3);
+    // Turn 2 (steered) and turn 3.
+    expect(outcome.dropped).toBe(2);
     expect(historyPrompts(agent.session.transcript!)).toEqual(["one"]);
     expect(historyPrompts(agent.session.transcript!)).toEqual(messagePrompts(agent));
     agent.clear();

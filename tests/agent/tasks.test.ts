@@ -185,7 +185,7 @@ describe("task manager", () => {
     release();
     await t.waitFor("steer.delivered", (e) => e.text === "also look at tests");
     await t.waitFor("turn.completed", (e) => e.response === "queued done");
-    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also look at tests" });
+    expect(client.snapshots[1]!.at(-1)).toEqual({ role: "user", content: "also look at tests", steer: true });
     expect(client.snapshots[2]!.at(-1)).toEqual({ role: "user", content: "then write docs" });
   });
 

@@ -110,6 +110,8 @@ export interface RenderOptions {
   now?: () => number;
   addRemote?: ControllerDeps["addRemote"];
   remoteFile?: ControllerDeps["remoteFile"];
+  /** What /status, /diff and /review read (default: none, as in a one-shot run). */
+  workspace?: ControllerDeps["workspace"];
 }
 
 /** The services an app (or one component of it) runs on, with the engine replaced by a bus the test drives. */
@@ -156,6 +158,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
       (async () => {
         throw new Error("no daemon here");
       }),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
   });
   const services: AppServices = {
     store,

@@ -1,5 +1,5 @@
-// The turns /rewind lists: transcript prompts numbered as the engine numbers user turns (steers
-// count; a transcript rebuilt after compaction is anchored by the checkpointed prompts), merged
+// The turns /rewind lists: transcript prompts numbered as the engine numbers user turns (a steer
+// is part of its turn; a transcript rebuilt after compaction is anchored by the checkpointed prompts), merged
 // with each turn's file changes; what a reload keeps; the marks of the Turns tab.
 import { describe, expect, it } from "vitest";
 import type { Block } from "../../src/ui/state/transcript.js";
@@ -63,13 +63,12 @@ describe("mergeTurns", () => {
       },
     ],
     [
-      "a steer is a turn for the engine (it is a user message)",
+      "a steer is part of the turn it steered, as the engine counts",
       [user("one"), steer("also this"), user("two")],
-      [cp(3, "two")],
+      [cp(2, "two")],
       {
         rows: [
-          [3, "two", 1, false],
-          [2, "also this", 0, false],
+          [2, "two", 1, false],
           [1, "one", 0, false],
         ],
         partial: false,

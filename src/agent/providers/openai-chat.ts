@@ -29,9 +29,16 @@ import {
   watchdogFor,
 } from "./openai-sdk.js";
 
-/** Messages as a chat-completions endpoint wants them: reasoning kept for the transcript, and other wires' reasoning items, are not sent back. */
+/**
+ * Messages as a chat-completions endpoint wants them: reasoning kept for the transcript, and other
+ * wires' reasoning items, are not sent back; nor is the steering mark of a user message.
+ */
 export function wireMessages(messages: ChatMessage[]): ChatMessage[] {
   return messages.map((m) => {
+    if (m.role === "user" && m.steer !== undefined) {
+      const { steer: _ours, ...rest } = m;
+      return rest;
+    }
     if (m.role !== "assistant" || (m.reasoning_content === undefined && m.reasoning_items === undefined)) return m;
     const { reasoning_content: _dropped, reasoning_items: _other, ...rest } = m;
     return rest;

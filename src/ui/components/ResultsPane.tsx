@@ -7,6 +7,7 @@ import { resultsBorder, resultsTabBar } from "../panes/results.js";
 import { Lines } from "./Lines.js";
 import { AgentsTab } from "./results/AgentsTab.js";
 import { ChangesTab } from "./results/ChangesTab.js";
+import { DiffTab } from "./results/DiffTab.js";
 import { FilesTab } from "./results/FilesTab.js";
 import { JobsTab } from "./results/JobsTab.js";
 import { ReadsTab } from "./results/ReadsTab.js";
@@ -17,6 +18,7 @@ import { taskOf, type TabProps } from "./results/useTab.js";
 const tabs: Record<ResultsTab, ComponentType<TabProps>> = {
   files: FilesTab,
   changes: ChangesTab,
+  diff: DiffTab,
   turns: TurnsTab,
   reads: ReadsTab,
   todo: TodoTab,
@@ -30,7 +32,7 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
   const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [ResultsTab, boolean];
   const counts = useSlices((s) => {
     const t = taskOf(s);
-    return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads];
+    return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads, s.ui.worktreeDiff === null];
   });
   const inner = width - 2;
   const bar = useMemo(

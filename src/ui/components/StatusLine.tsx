@@ -1,6 +1,6 @@
-// The bottom line: the latest status message, or the keys that matter right now. A message
-// disappears when its time is up (a timer here, as nothing else may change then).
-import { useEffect, useMemo, useState } from "react";
+// The bottom line: the latest status message, or the keys that matter right now. A message goes
+// when the controller takes it off at its expiry (Controller.status); this component keeps no timer.
+import { useMemo } from "react";
 import { useApp, useSlices } from "../context/useStore.js";
 import { statusLine } from "../panes/status.js";
 import { Lines } from "./Lines.js";
@@ -23,16 +23,6 @@ export function StatusLine({ width }: { width: number }) {
       s.current ? s.tasks[s.current]?.snapshot : undefined,
     ];
   });
-  const [expired, expire] = useState(0);
-  const until = sv.store.getState().ui.status?.until ?? 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the controller's clock is fixed for the app's life; only `until` schedules the timer
-  useEffect(() => {
-    const left = until - sv.ctl.deps.now();
-    if (left <= 0) return;
-    const timer = setTimeout(() => expire((n) => n + 1), Math.min(left + 5, 2 ** 31 - 1));
-    return () => clearTimeout(timer);
-  }, [until]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `expired` and the slices are the triggers; the state is read whole when they change
-  const line = useMemo(() => statusLine(sv.store.getState(), sv, width), [sv, width, expired, ...slices]);
+  const line = useMemo(() => statusLine(sv.store.getState(), sv, width), [sv, width, ...slices]);
   return <Lines lines={[line]} width={width} />;
 }

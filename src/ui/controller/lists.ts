@@ -3,6 +3,7 @@ import { createEditor } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
 import { agentsTabKey, bindingIndex } from "./agents.js";
 import type { Controller } from "./controller.js";
+import { diffTabKey } from "./diff-tab.js";
 import { turnsTabKey } from "./rewind.js";
 import { shownTabs } from "./ui-state.js";
 
@@ -19,6 +20,7 @@ export interface ResultsMeasure {
 export function handleListKey(ctl: Controller, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
   if (ctl.ui.focus === "results" && ctl.ui.resultsTab === "turns" && turnsTabKey(ctl, event.key)) return true;
+  if (ctl.ui.focus === "results" && ctl.ui.resultsTab === "diff" && diffTabKey(ctl, event.key)) return true;
   if (ctl.is("stop", event.key)) {
     // Back to the input, never "stop the turn": Esc on the subagent board must not stop the task
     // and all its children. A pane drawn over the transcript gets out of the way.
@@ -129,7 +131,8 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
     case "nextTab":
     case "prevTab": {
       const id = ctl.state.current;
-      const tabs = shownTabs(ui.resultsTab, Boolean(id && ctl.state.transcripts[id]?.checkpoints.length));
+      const turns = Boolean(id && ctl.state.transcripts[id]?.checkpoints.length);
+      const tabs = shownTabs(ui.resultsTab, turns, ui.worktreeDiff !== null);
       const i = tabs.indexOf(ui.resultsTab);
       const tab = tabs[(i + (action === "nextTab" ? 1 : tabs.length - 1)) % tabs.length]!;
       ctl.setUi((u) => ({ ...u, resultsTab: tab, resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null }));

@@ -4,14 +4,20 @@ import type { Completions } from "../input/complete.js";
 import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
 import type { Dialog } from "../dialogs/index.js";
+import type { WorktreeView } from "./diff-tab.js";
 
 export type { Dialog };
 
-export type ResultsTab = "files" | "changes" | "turns" | "reads" | "todo" | "jobs" | "agents";
-/** "turns" is shown (and reached by ←→) only once the task has checkpointed turns, or while it is the current tab. */
-export const resultsTabs: ResultsTab[] = ["files", "changes", "turns", "reads", "todo", "jobs", "agents"];
-export const shownTabs = (current: ResultsTab, hasTurns: boolean): ResultsTab[] =>
-  resultsTabs.filter((t) => t !== "turns" || hasTurns || current === "turns");
+export type ResultsTab = "files" | "changes" | "diff" | "turns" | "reads" | "todo" | "jobs" | "agents";
+/**
+ * "turns" is shown (and reached by ←→) only once the task has checkpointed turns, "diff" once /diff
+ * ran; each also while it is the current tab.
+ */
+export const resultsTabs: ResultsTab[] = ["files", "changes", "diff", "turns", "reads", "todo", "jobs", "agents"];
+export const shownTabs = (current: ResultsTab, hasTurns: boolean, hasDiff = false): ResultsTab[] =>
+  resultsTabs.filter(
+    (t) => (t !== "turns" || hasTurns || current === "turns") && (t !== "diff" || hasDiff || current === "diff"),
+  );
 
 export type Focus = "composer" | "browse" | "tasks" | "results";
 
@@ -79,6 +85,8 @@ export interface UiState {
   diffHunk: number;
   /** The Turns tab's open diff (its hunk is `diffHunk`). */
   turnDiff: TurnDiff | null;
+  /** The Diff tab: the working tree's diff as /diff last read it (null until /diff runs). */
+  worktreeDiff: WorktreeView | null;
   scroll: Record<string, Scroll>;
   /** Block cursor per task in browse mode. */
   cursor: Record<string, number>;
@@ -112,6 +120,7 @@ export function initialUi(columns: number, rows: number): UiState {
     diffPath: null,
     diffHunk: 0,
     turnDiff: null,
+    worktreeDiff: null,
     scroll: {},
     cursor: {},
     search: null,

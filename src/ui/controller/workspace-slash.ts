@@ -2,6 +2,7 @@
 // /init, /review and custom (Markdown) commands.
 import type { Controller } from "./controller.js";
 import { expandCommand, type CustomCommand } from "../../config/custom-commands.js";
+import { openWorktreeDiff } from "./diff-tab.js";
 import { INIT_PROMPT, reviewPrompt } from "./fixed-prompts.js";
 import { builtinNames, type Slash } from "./slash.js";
 
@@ -87,22 +88,12 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
         ctl.status(`/${slash.kind} reads this machine's working tree: not for a remote task`, "warn");
         return;
       }
+      if (slash.kind === "diff") return openWorktreeDiff(ctl);
       ctl.status("reading the working tree's changes…", "info", 10_000);
       void ws.diff().then((got) => {
         if (!got.ok) return ctl.status(`/${slash.kind}: ${got.error}`, "error", 8_000);
-        const empty = got.text.startsWith("no ");
-        if (slash.kind === "diff") {
-          ctl.status("git diff HEAD: untracked files are not shown (git status lists them)");
-          ctl.setUi((ui) => ({
-            ...ui,
-            dialog: {
-              kind: "detail",
-              title: "git diff HEAD",
-              lines: got.text.replace(/\n$/, "").split("\n"),
-              offset: 0,
-            },
-          }));
-        } else if (empty) ctl.status("nothing to review: the working tree has no uncommitted change", "warn");
+        if (got.text.startsWith("no "))
+          ctl.status("nothing to review: the working tree has no uncommitted change", "warn");
         else {
           ctl.status("reviewing the uncommitted change");
           ctl.submitText(reviewPrompt(got.text, slash.focus), { typed });

@@ -1,6 +1,6 @@
 // The results pane: one line function per tab (each drawn by its component in components/results/)
 // Files (workspace), Changes (files this task wrote, with a word-level diff and hunk jumps), Turns
-// (view/turns-view.ts), Reads, Todo, Jobs and Agents; the tab bar, the border, the whole pane.
+// (view/turns-view.ts), Diff (/diff, view/diff-view.ts), Reads, Todo, Jobs and Agents; the tab bar, the border, the whole pane.
 import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
@@ -12,6 +12,7 @@ import { approvalTitle } from "../view/cards.js";
 import { diffStyles, fileTree, listLines } from "../view/panes.js";
 import { tabBar } from "../view/tab-bar.js";
 import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";
+import { diffTab } from "../view/diff-view.js";
 import { shownTabs, type ResultsTab } from "../controller/ui-state.js";
 import type { ResultsMeasure } from "../controller/lists.js";
 
@@ -149,6 +150,7 @@ export const agentsTab: TabLines = (s, sv, inner, height, focused) => {
 export const resultsTabs: Record<ResultsTab, TabLines> = {
   files: filesTab,
   changes: changesTab,
+  diff: diffTab,
   turns: turnsTab,
   reads: readsTab,
   todo: todoTab,
@@ -169,7 +171,13 @@ export function resultsTabBar(s: AppState, sv: AppServices, inner: number): stri
     ...(running ? { jobs: running } : {}),
     ...(active ? { agents: active } : {}),
   };
-  return tabBar(sv.palette, s.ui.resultsTab, counts, inner, shownTabs(s.ui.resultsTab, turns > 0));
+  return tabBar(
+    sv.palette,
+    s.ui.resultsTab,
+    counts,
+    inner,
+    shownTabs(s.ui.resultsTab, turns > 0, s.ui.worktreeDiff !== null),
+  );
 }
 
 /** The pane's left border, two columns wide: the bar and a space (`plain`: two spaces, for a screen reader). */

@@ -34,8 +34,8 @@ export function firstLine(text: string): string {
 }
 
 /**
- * The engine counts every user message as a turn (a steer too); the engine's memory blocks are
- * never in the transcript. Contract: `rebuilt` is true when the transcript starts at a compaction
+ * The engine counts each prompt as a turn; a steer is part of the turn it steered (isPrompt in
+ * agent/checkpointing.ts), and the engine's memory blocks are never in the transcript. Contract: `rebuilt` is true when the transcript starts at a compaction
  * summary, i.e. prompts folded before it are missing and the numbering has an unknown offset.
  */
 function promptsOf(blocks: readonly Block[]): { prompts: string[]; rebuilt: boolean } {
@@ -43,7 +43,7 @@ function promptsOf(blocks: readonly Block[]): { prompts: string[]; rebuilt: bool
   let rebuilt = false;
   for (const b of blocks) {
     if (b.kind === "compaction" && prompts.length === 0) rebuilt = true;
-    if (b.kind === "user" || b.kind === "steer") prompts.push(firstLine(b.text));
+    if (b.kind === "user") prompts.push(firstLine(b.text));
   }
   return { prompts, rebuilt };
 }

@@ -8,6 +8,7 @@ import type { ResultsTab } from "../controller/ui-state.js";
 export const tabLabels: Record<ResultsTab, string> = {
   files: "Files",
   changes: "Changes",
+  diff: "Diff",
   turns: "Turns",
   reads: "Reads",
   todo: "Todo",
@@ -18,6 +19,7 @@ export const tabLabels: Record<ResultsTab, string> = {
 export const tabShortLabels: Record<ResultsTab, string> = {
   files: "Fil",
   changes: "Chg",
+  diff: "Diff",
   turns: "Trn",
   reads: "Rds",
   todo: "Todo",

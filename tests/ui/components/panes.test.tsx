@@ -78,6 +78,18 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
     expect(visibleWidth(frame)).toBeLessThanOrEqual(columns);
   });
 
+  it("StatusLine: a message goes when the controller takes it off at its expiry (no timer of its own)", async () => {
+    mounted = mountPane(<StatusLine width={columns} />, columns, rows);
+    // Long enough to be drawn first on a loaded machine; then polled for (up to 5 s), not timed.
+    mounted.ctl.status("short-lived", "info", 500);
+    expect(await mounted.frame()).toContain("short-lived");
+    for (let i = 0; i < 250 && mounted.store.getState().ui.status; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(mounted.store.getState().ui.status).toBeNull();
+    const frame = await mounted.frame();
+    expect(frame).not.toContain("short-lived");
+    expect(frame).toContain("Enter send");
+  });
+
   it("DialogArea: a question, answered with a key on stdin", async () => {
     mounted = mountPane(<DialogArea width={columns} height={10} />, columns, rows);
     mounted.store.updateUi((ui) => ({

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ResultsPane } from "../../../src/ui/components/ResultsPane.js";
 import { AgentsTab } from "../../../src/ui/components/results/AgentsTab.js";
 import { ChangesTab } from "../../../src/ui/components/results/ChangesTab.js";
+import { DiffTab } from "../../../src/ui/components/results/DiffTab.js";
 import { FilesTab } from "../../../src/ui/components/results/FilesTab.js";
 import { JobsTab } from "../../../src/ui/components/results/JobsTab.js";
 import { ReadsTab } from "../../../src/ui/components/results/ReadsTab.js";
@@ -26,6 +27,7 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
   it.each([
     ["Files", FilesTab, "README.md"],
     ["Changes", ChangesTab, "no files changed"],
+    ["Diff", DiffTab, "/diff shows the working"],
     ["Turns", TurnsTab, "no turn of this task"],
     ["Reads", ReadsTab, "no files read"],
     ["Todo", TodoTab, "no plan yet"],

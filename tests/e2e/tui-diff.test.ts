@@ -1,0 +1,102 @@
+// /diff in a real terminal: the working tree's diff (a modified and an untracked file) in the
+// results pane's Diff tab, focused; at 50 columns the pane takes the width. Outside git: a status.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, type MockServer } from "../helpers/mock-openai.js";
+import { keys, PtyApp } from "../helpers/pty.js";
+
+let server: MockServer | undefined;
+let app: PtyApp | undefined;
+afterEach(async () => {
+  if (app && app.exitCode === null) app.kill("SIGKILL");
+  app = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+function repo(): string {
+  const ws = tempDir();
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
+  git("init", "-q");
+  writeFileSync(join(ws, "notes.txt"), "first line\nsecond line\n");
+  git("add", "notes.txt");
+  git("commit", "-qm", "start");
+  writeFileSync(join(ws, "notes.txt"), "first line\nsecond line changed\n");
+  writeFileSync(join(ws, "todo.md"), "an untracked file\n");
+  return ws;
+}
+
+async function start(cols: number, rows: number, ws: string): Promise<PtyApp> {
+  server = await startMockServer([]);
+  const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model", OPENAI_BASE_URL: server.url });
+  const a = new PtyApp({ cols, rows, cwd: ws, env });
+  await a.waitFor("Ask anything");
+  await a.typeSlowly("/diff");
+  // Esc closes the completion list; the pause keeps Esc and Enter from reading as one Alt chord.
+  a.type(keys.esc);
+  await new Promise((r) => setTimeout(r, 150));
+  a.type(keys.enter);
+  return a;
+}
+
+describe.each([
+  [120, 40],
+  [80, 24],
+  [50, 20],
+])("/diff at %ix%i", (cols, rows) => {
+  it("shows the modified and the untracked file in the focused Diff tab; Enter opens one, /diff again reads again", async () => {
+    const ws = repo();
+    app = await start(cols, rows, ws);
+    const screen = await app.waitFor("[Diff]");
+    expect(screen).toMatch(/M notes\.txt\s+\+1 -1/);
+    expect(screen).toMatch(/\? todo\.md\s+\+1 -0/);
+    // The first file's diff under the list, with the changed line's words intact.
+    await app.waitFor("second line changed");
+    expect(app.screen()).toContain("/diff: 2 files (+2 -1), untracked included");
+    expect(server!.requests).toHaveLength(0);
+
+    // ↓ selects the untracked file, Enter opens its diff over the whole tab.
+    app.type(keys.down);
+    await app.waitFor(/todo\.md \(untracked\) \+1 -0/);
+    app.type(keys.enter);
+    await app.waitFor((s) => !s.includes("M notes.txt") && s.includes("an untracked file"));
+
+    // Esc back to the list, Esc back to the input. A change made meanwhile shows after /diff
+    // again, and the selected file stays selected.
+    writeFileSync(join(ws, "todo.md"), "an untracked file\nwith a second line\n");
+    app.type(keys.esc);
+    await app.waitFor("M notes.txt");
+    await new Promise((r) => setTimeout(r, 150));
+    app.type(keys.esc);
+    await app.waitFor("Ask anything");
+    await new Promise((r) => setTimeout(r, 150));
+    await app.typeSlowly("/diff");
+    app.type(keys.esc);
+    await new Promise((r) => setTimeout(r, 150));
+    app.type(keys.enter);
+    await app.waitFor("with a second line");
+  });
+});
+
+it("at 50x20 the pane takes the width: its border in the first column, the tab bar and the list beside it", async () => {
+  app = await start(50, 20, repo());
+  await app.waitFor("second line changed");
+  const lines = app.lines();
+  const bar = lines.findIndex((l) => l.includes("[Diff]"));
+  expect(bar).toBeGreaterThan(0);
+  // Every row of the pane starts with its border; the list's counts end at the right edge.
+  for (const l of lines.slice(bar, bar + 5)) expect(l.startsWith("│ ")).toBe(true);
+  const row = lines.find((l) => l.includes("M notes.txt"))!;
+  expect(row.length).toBe(50);
+  expect(row.endsWith("+1 -1")).toBe(true);
+});
+
+it("outside a git repository: a status line says so, and no pane opens", async () => {
+  app = await start(80, 24, tempDir());
+  await app.waitFor("/diff: not a git repository");
+  expect(app.screen()).not.toContain("[Diff]");
+});
