@@ -11,7 +11,7 @@ import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/w
 import type { AppState } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
 import { diffStyles, listLines } from "./panes.js";
-import { truncatePath } from "./picker-view.js";
+import { truncatePath } from "./row-text.js";
 
 const marks: Record<WorktreeFile["status"], string> = {
   modified: "M",
