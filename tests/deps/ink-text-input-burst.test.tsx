@@ -1,10 +1,10 @@
-// Why NanoHermes's one-line fields are its own editor (ui/controller/field.ts), not ink-text-input:
+// Why NanoHermes's fields (components/TextField.tsx) do not take keys through Ink's own input path:
 // ink-text-input edits the value and cursor of its last render, and Ink hands it the keys of one
 // terminal read one after another before React renders again. So when keys arrive together (a
 // word typed over SSH in one packet, tmux send-keys, a key held down, every pty test), all but one
-// edit the same old state and Enter submits an old value. Measured here through Ink's own input
-// path. If this test fails, ink-text-input keeps up with bursts and can replace field.ts (README,
-// "Dependencies").
+// edit the same old state and Enter submits an old value. Measured here through Ink's own path;
+// input/field-router.ts and terminal/ink-updates.ts are the way round it (README, "Dependencies").
+// If this test fails, Ink or ink-text-input changed, and the way round may be simpler now.
 import { Box } from "ink";
 import TextInput from "ink-text-input";
 import { render } from "ink-testing-library";

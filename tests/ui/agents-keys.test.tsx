@@ -153,6 +153,7 @@ describe("a child's approval", () => {
     h.keys("d");
     expect(await h.frame()).toContain("Deny with a note");
     h.keys("not now\r");
+    await h.frame();
     expect(h.sent.at(-1)).toEqual({
       type: "approval.reply",
       taskId: "t0",

@@ -222,6 +222,7 @@ describe("keys", () => {
     h.keys(keys.ctrl("t"));
     h.keys("r");
     h.keys(`${keys.ctrl("u")}Renamed\r`);
+    await h.frame();
     expect(h.sent.at(-1)).toEqual({ type: "task.update", taskId: "t0", title: "Renamed" });
     h.keys("p");
     expect(h.sent.at(-1)).toEqual({ type: "task.update", taskId: "t0", pinned: true });
@@ -259,6 +260,7 @@ describe("keys", () => {
     h.keys("clear");
     expect(await h.frame()).toContain("/clear");
     h.keys("\r");
+    await h.frame();
     expect(h.sent.at(-1)).toEqual({ type: "session.clear", taskId: "t0" });
   });
 

@@ -18,6 +18,7 @@ import { resolveKeymap } from "../../src/ui/input/keymap.js";
 import { Store } from "../../src/ui/state/store.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
+import { inkChalk } from "../../src/ui/theme/setup.js";
 import { markdownStyles } from "../../src/ui/view/panes.js";
 import { TranscriptRenderer } from "../../src/ui/view/transcript-view.js";
 
@@ -122,6 +123,8 @@ export function createTestServices(columns: number, rows: number, options: Rende
   const sent: BusCommand[] = [];
   bus.onCommand((c) => sent.push(c));
   const palette = makePalette(builtinTheme("dark"), 0);
+  // As the program sets it for this depth (theme/setup.ts): fields draw their cursor through it.
+  inkChalk(0);
   const copied: string[] = [];
   const state = { exits: 0 };
   let n = 0;

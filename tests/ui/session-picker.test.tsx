@@ -118,6 +118,7 @@ describe("the session picker's keys", () => {
     frame = await until(h, (f) => f.includes("1 found in every workspace"));
     expect(fake.calls).toContain("search release true");
     h.keys(keys.enter);
+    await h.frame();
     expect(h.store.getState().ui.dialog).toBeNull();
     const create = h.sent.find((c) => c.type === "task.create");
     expect(create).toEqual({
@@ -143,6 +144,7 @@ describe("the session picker's keys", () => {
     h.keys(keys.down);
     await until(h, (f) => f.includes("last prompt of s-retry.json"));
     h.keys(keys.enter);
+    await h.frame();
     expect(h.sent.some((c) => c.type === "task.create")).toBe(false);
     expect(h.store.getState().current).toBe("old");
     expect(h.sent.at(-1)).toEqual({ type: "task.open", taskId: "old" });

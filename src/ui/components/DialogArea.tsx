@@ -17,15 +17,19 @@ export function DialogArea({ width, height }: { width: number; height: number })
     const taskId = d && "taskId" in d ? d.taskId : s.current;
     return [s.ui, taskId ? s.transcripts[taskId] : null, s.tasks, d?.kind === "agent" ? s.follow : null];
   });
-  const view = useMemo(() => {
+  const { view, which } = useMemo(() => {
     const s = sv.store.getState();
     const d = s.ui.dialog;
-    return d && width > 0 && height > 0 ? dialogSpec(d).view(s, sv, d, width, height) : null;
+    return {
+      view: d && width > 0 && height > 0 ? dialogSpec(d).view(s, sv, d, width, height) : null,
+      which: d ? `${d.kind}:${"purpose" in d ? d.purpose : ""}` : "",
+    };
   }, [sv, width, height, ...slices]);
   if (!view) return null;
   if ("area" in view) {
     const lines = view.area.slice(0, height);
     return <Lines lines={plain ? lines.map(plainLine) : lines} width={width} />;
   }
-  return <DialogFrame {...view} width={width} height={height} plain={plain} />;
+  // Keyed by the dialog, so one dialog's field never lends its cursor to the next one's.
+  return <DialogFrame key={which} {...view} width={width} height={height} plain={plain} />;
 }

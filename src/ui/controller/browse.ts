@@ -1,6 +1,3 @@
-// Browse mode: a cursor over transcript blocks, jumps by kind, expand/collapse, search with n/N,
-// and copy of a block's source text (not the wrapped screen) through OSC 52.
-import { createEditor } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
 import type { Block } from "../state/transcript.js";
 import type { Controller } from "./controller.js";
@@ -177,7 +174,7 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
           kind: "input",
           purpose: "search",
           title: "Search the transcript",
-          value: createEditor(ui.search?.query ?? ""),
+          value: ui.search?.query ?? "",
           index: 0,
         },
       }));

@@ -151,7 +151,7 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
     case "historySearch":
       ctl.setUi((u) => ({
         ...u,
-        dialog: { kind: "input", purpose: "history", title: "Search history", value: createEditor(), index: 0 },
+        dialog: { kind: "input", purpose: "history", title: "Search history", value: "", index: 0 },
       }));
       return true;
     case "externalEditor": {

@@ -170,6 +170,8 @@ export class Controller {
       this.setUi((ui) => ({ ...ui, lastInterrupt: 0 }));
     if (this.ui.dialog) {
       handleDialogKey(this, this.ui.dialog, event);
+      // Keys still waiting for a field that will not mount now are not typed anywhere else later.
+      if (!this.ui.dialog) this.fields.drop();
       return;
     }
     if (event.kind === "key" && this.handleApproval(event.key)) return;
@@ -237,7 +239,7 @@ export class Controller {
             kind: "input",
             purpose: "note",
             title: "Deny with a note to the model",
-            value: createEditor(),
+            value: "",
             target: pending.requestId,
             index: 0,
             ...(back ? { back } : {}),

@@ -1,5 +1,3 @@
-// Keys of the task list and the results pane when they have focus.
-import { createEditor } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
 import { agentsTabKey, bindingIndex } from "./agents.js";
 import type { Controller } from "./controller.js";
@@ -69,7 +67,7 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
             kind: "input",
             purpose: "rename",
             title: "Rename task",
-            value: createEditor(task.snapshot.title),
+            value: task.snapshot.title,
             target: task.id,
             index: 0,
           },
@@ -97,7 +95,7 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
           kind: "input",
           purpose: "filter",
           title: "Filter tasks",
-          value: createEditor(ui.taskFilter),
+          value: ui.taskFilter,
           index: 0,
         },
       }));

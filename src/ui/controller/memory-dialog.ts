@@ -1,7 +1,3 @@
-// What the /memory dialog does (its keys and drawing: dialogs/memory.ts): read the entries (all,
-// or the filter's BM25 matches after a pause in typing) and change them (text, kind, delete, add),
-// keeping the selection on the same entry.
-import { createEditor, editorText } from "../input/editor.js";
 import type { Controller } from "./controller.js";
 import type { MemoryRow } from "./sources.js";
 import type { MemoryDialog } from "../dialogs/memory.js";
@@ -26,7 +22,7 @@ export function updateMemory(ctl: Controller, change: (d: MemoryDialog) => Memor
 export function openMemory(ctl: Controller): void {
   const dialog: MemoryDialog = {
     kind: "memory",
-    query: createEditor(),
+    query: "",
     filtering: false,
     index: 0,
     entries: null,
@@ -48,7 +44,7 @@ export function reloadMemory(ctl: Controller, opts: { select?: string; delay?: n
   const d = dialogOf(ctl);
   if (!d) return;
   const seq = d.seq + 1;
-  const query = editorText(d.query).trim();
+  const query = d.query.trim();
   const keep = opts.select ?? selectedEntry(d)?.id;
   updateMemory(ctl, (x) => ({ ...x, seq }));
   const pending = timers.get(ctl);
@@ -109,7 +105,7 @@ export const newKind = (ctl: Controller) => ctl.deps.memory.kinds.at(-1) ?? "fac
 export function memoryAdded(ctl: Controller, text: string): void {
   const kind = newKind(ctl);
   // The filter would hide the new entry: the whole list shows, with it selected.
-  updateMemory(ctl, (x) => ({ ...x, query: createEditor(), filtering: false }));
+  updateMemory(ctl, (x) => ({ ...x, query: "", filtering: false }));
   changeMemory(
     ctl,
     ctl.deps.memory.save(kind, text),

@@ -1,7 +1,6 @@
 // Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
-import { createEditor } from "../input/editor.js";
 import type { McpServers } from "../state/store.js";
 import { openMemory } from "./memory-dialog.js";
 import { openRewind } from "./rewind.js";
@@ -161,7 +160,7 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
             kind: "input",
             purpose: "rename",
             title: "Rename task",
-            value: createEditor(task?.snapshot.title ?? ""),
+            value: task?.snapshot.title ?? "",
             target: taskId,
             index: 0,
           },

@@ -1,7 +1,3 @@
-// What the /resume picker does (its keys and drawing: dialogs/sessions.ts): list this workspace's
-// sessions or every one, a full-text search after a pause in typing, previews read once the
-// selection rests, and opening a session in its task (or a new task on that session file).
-import { createEditor, editorText } from "../input/editor.js";
 import { moveIndex, type ListStep } from "../input/list-nav.js";
 import type { Controller } from "./controller.js";
 import type { SessionRow } from "./sources.js";
@@ -36,7 +32,7 @@ export function updatePicker(ctl: Controller, change: (d: SessionsDialog) => Ses
 export function openPicker(ctl: Controller, opts: { startup?: boolean } = {}): void {
   const dialog: SessionsDialog = {
     kind: "sessions",
-    query: createEditor(),
+    query: "",
     all: false,
     index: 0,
     rows: null,
@@ -64,7 +60,7 @@ export function refreshPicker(ctl: Controller): void {
   const d = picker(ctl);
   if (!d) return;
   const seq = d.seq + 1;
-  const query = editorText(d.query).trim();
+  const query = d.query.trim();
   const all = d.all;
   updatePicker(ctl, (x) => ({ ...x, seq }));
   const t = timersOf(ctl);

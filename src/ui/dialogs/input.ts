@@ -2,15 +2,14 @@
 // the prompt history search (with its matches listed under the field), a memory's text.
 import { findMatches, gotoMatch } from "../controller/browse.js";
 import type { Controller } from "../controller/controller.js";
-import { editField } from "../controller/field.js";
 import { memoryAdded, memoryEdited } from "../controller/memory-dialog.js";
-import { createEditor, editorText, type EditorState } from "../input/editor.js";
+import { createEditor } from "../input/editor.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { truncateToWidth } from "../render/wrap.js";
 import type { DialogPart } from "../view/dialog-frame.js";
 import { listTextWidth } from "../view/select-list.js";
 import type { Dialog } from "./index.js";
-import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
+import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
 
 export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew";
 
@@ -18,7 +17,8 @@ export interface InputDialog {
   kind: "input";
   purpose: InputPurpose;
   title: string;
-  value: EditorState;
+  /** The field's text (components/TextField.tsx edits it). */
+  value: string;
   /** What the answer is for: a task id (rename), an approval's request id (note), a memory's id. */
   target?: string;
   /** The selected match of the history search. */
@@ -28,7 +28,7 @@ export interface InputDialog {
 }
 
 function confirmInput(ctl: Controller, d: InputDialog): void {
-  const text = editorText(d.value).trim();
+  const text = d.value.trim();
   closeDialog(ctl);
   const taskId = ctl.state.current ?? "";
   switch (d.purpose) {
@@ -81,18 +81,36 @@ function confirmInput(ctl: Controller, d: InputDialog): void {
   }
 }
 
+/** The open input dialog's field changed: the value, and the history search starts over. */
+function typed(ctl: Controller, value: string): void {
+  ctl.setUi((ui) => (ui.dialog?.kind === "input" ? { ...ui, dialog: { ...ui.dialog, value, index: 0 } } : ui));
+}
+
+/** Enter in the field: the open input dialog's answer. */
+function submitted(ctl: Controller): void {
+  const d = ctl.ui.dialog;
+  if (d?.kind === "input") confirmInput(ctl, d);
+}
+
 export const inputDialog: DialogSpec<InputDialog> = {
   view(_s, sv, d, width, height) {
     const history = d.purpose === "history";
     // A memory's text can run to 1,000 characters: all of it stays in view while it is edited.
     const body: DialogPart[] = [
-      { kind: "field", field: { value: d.value, focused: true, maxRows: history ? 1 : Math.max(1, height - 4) } },
+      {
+        kind: "field",
+        field: {
+          value: d.value,
+          focused: true,
+          maxRows: history ? 1 : Math.max(1, height - 4),
+          onChange: (value) => typed(sv.ctl, value),
+          onSubmit: () => submitted(sv.ctl),
+        },
+      },
     ];
     if (history) {
       const text = listTextWidth(width - 2);
-      const items = sv.ctl.deps.history
-        .search(editorText(d.value))
-        .map((h) => truncateToWidth(h.replace(/\n/g, " ⏎ "), text));
+      const items = sv.ctl.deps.history.search(d.value).map((h) => truncateToWidth(h.replace(/\n/g, " ⏎ "), text));
       body.push(
         { kind: "lines", lines: [""] },
         { kind: "list", list: { items, selected: d.index, height: Math.max(1, height - 5), empty: "no match" } },
@@ -103,20 +121,14 @@ export const inputDialog: DialogSpec<InputDialog> = {
   keys(ctl, d, event) {
     if (event.kind === "key") {
       if (ctl.is("interrupt", event.key)) return false;
-      if (isKey(event.key, "enter")) {
-        confirmInput(ctl, d);
-        return true;
-      }
       const step = d.purpose === "history" ? listStep(event.key, { field: true }) : null;
       if (step) {
-        const n = ctl.deps.history.search(editorText(d.value)).length;
+        const n = ctl.deps.history.search(d.value).length;
         if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step) });
         return true;
       }
     }
-    const value = editField(ctl, d.value, event);
-    if (!value) return false;
-    setDialog(ctl, { ...d, value, index: 0 });
-    return true;
+    // Text, the cursor keys and Enter are the field's (it answers through `submitted`).
+    return ctl.fields.route(event);
   },
 };

@@ -1,7 +1,6 @@
 // The /memory dialog: long-term memories newest first, a filter (/, BM25 after a pause in typing)
 // and edits: Enter the text (in an input dialog), k the kind, d delete (asks), n add. Reading and
 // changing the store: controller/memory-dialog.ts.
-import { editField } from "../controller/field.js";
 import {
   changeMemory,
   closeMemory,
@@ -12,7 +11,6 @@ import {
   updateMemory,
 } from "../controller/memory-dialog.js";
 import type { MemoryRow } from "../controller/sources.js";
-import { createEditor, editorText, type EditorState } from "../input/editor.js";
 import type { InputEvent } from "../input/keys.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
@@ -25,7 +23,8 @@ import { isKey, setDialog, type DialogSpec } from "./dialog.js";
 /** `filtering`: keys go to the filter field, not the list's actions. */
 export interface MemoryDialog {
   kind: "memory";
-  query: EditorState;
+  /** The filter field's text (components/TextField.tsx edits it). */
+  query: string;
   filtering: boolean;
   index: number;
   entries: MemoryRow[] | null;
@@ -45,23 +44,32 @@ function kindPaint(p: Palette, kind: string): (s: string) => string {
   return paints[kind] ?? p.dim;
 }
 
+/** The list takes the keys again (Esc, ↓, Backspace in an empty filter, Enter in the field). */
+function leaveFilter(ctl: Controller): void {
+  ctl.fields.drop();
+  updateMemory(ctl, (x) => ({ ...x, filtering: false }));
+}
+
 function filterKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
   if (
     event.kind === "key" &&
     (isKey(event.key, "escape") ||
-      isKey(event.key, "enter") ||
       isKey(event.key, "down") ||
-      (isKey(event.key, "backspace") && editorText(d.query) === ""))
+      (isKey(event.key, "backspace") && d.query === "" && !ctl.fields.pending))
   ) {
-    updateMemory(ctl, (x) => ({ ...x, filtering: false }));
+    leaveFilter(ctl);
     return true;
   }
-  const query = editField(ctl, d.query, event);
-  if (!query) return false;
-  const changed = editorText(query) !== editorText(d.query);
-  updateMemory(ctl, (x) => ({ ...x, query, ...(changed ? { index: 0 } : {}) }));
-  if (changed) reloadMemory(ctl, { delay: FILTER_DEBOUNCE_MS });
-  return true;
+  // Text, the cursor keys and Enter are the filter field's (it answers through `filtered`).
+  return ctl.fields.route(event);
+}
+
+/** The filter field changed: the list again from its first row, after a pause in typing. */
+function filtered(ctl: Controller, query: string): void {
+  const d = ctl.ui.dialog;
+  if (d?.kind !== "memory" || d.query === query) return;
+  updateMemory(ctl, (x) => ({ ...x, query, index: 0 }));
+  reloadMemory(ctl, { delay: FILTER_DEBOUNCE_MS });
 }
 
 function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
@@ -85,7 +93,7 @@ function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
           kind: "input",
           purpose: "memoryEdit",
           title: `Edit this ${entry.kind}`,
-          value: createEditor(entry.text),
+          value: entry.text,
           target: entry.id,
           index: 0,
           back,
@@ -115,7 +123,7 @@ function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
         kind: "input",
         purpose: "memoryNew",
         title: `New memory (saved as a ${newKind(ctl)}; then k in the list changes its kind)`,
-        value: createEditor(),
+        value: "",
         index: 0,
         back,
       });
@@ -142,7 +150,7 @@ export const memoryDialog: DialogSpec<MemoryDialog> = {
         footer: "Esc close",
       };
     }
-    const query = editorText(d.query).trim();
+    const query = d.query.trim();
     const entries = d.entries ?? [];
     const now = sv.ctl.deps.now();
     let info: string;
@@ -203,6 +211,8 @@ export const memoryDialog: DialogSpec<MemoryDialog> = {
             value: d.query,
             focused: d.filtering,
             placeholder: d.filtering ? "type to filter (BM25)" : "/ to filter",
+            onChange: (query) => filtered(sv.ctl, query),
+            onSubmit: () => leaveFilter(sv.ctl),
           },
         },
         { kind: "lines", lines: [info] },

@@ -10,7 +10,7 @@ import { formatKeySpec } from "../input/keymap.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { listTextWidth } from "../view/select-list.js";
-import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
+import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
 
 export interface PaletteDialog {
   kind: "palette";
@@ -77,6 +77,20 @@ export function filterPalette(items: PaletteItem[], query: string): PaletteItem[
   return items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
 }
 
+/** The filter changed: the list from its first row. */
+function typed(ctl: Controller, query: string): void {
+  ctl.setUi((ui) => (ui.dialog?.kind === "palette" ? { ...ui, dialog: { ...ui.dialog, query, index: 0 } } : ui));
+}
+
+/** Enter in the filter: run the selected entry. */
+function chosen(ctl: Controller): void {
+  const d = ctl.ui.dialog;
+  if (d?.kind !== "palette") return;
+  const item = filterPalette(paletteItems(ctl), d.query)[d.index];
+  closeDialog(ctl);
+  item?.run(ctl);
+}
+
 export const paletteDialog: DialogSpec<PaletteDialog> = {
   view(_s, sv, d, width, height) {
     const p = sv.palette;
@@ -87,7 +101,16 @@ export const paletteDialog: DialogSpec<PaletteDialog> = {
     return {
       title: "Command palette",
       body: [
-        { kind: "lines", lines: [`${p.accent("›")} ${d.query}${p.accent("▏")}`, ""] },
+        {
+          kind: "field",
+          field: {
+            value: d.query,
+            focused: true,
+            onChange: (query) => typed(sv.ctl, query),
+            onSubmit: () => chosen(sv.ctl),
+          },
+        },
+        { kind: "lines", lines: [""] },
         { kind: "list", list: { items, selected: d.index, height: Math.max(1, height - 4), empty: "nothing matches" } },
       ],
       footer: "type to filter · ↑↓ · Enter run · Esc close",
@@ -101,20 +124,8 @@ export const paletteDialog: DialogSpec<PaletteDialog> = {
         if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step, { wrap: true }) });
         return true;
       }
-      if (isKey(event.key, "enter")) {
-        const item = filterPalette(paletteItems(ctl), d.query)[d.index];
-        closeDialog(ctl);
-        item?.run(ctl);
-        return true;
-      }
-      if (isKey(event.key, "backspace")) {
-        setDialog(ctl, { ...d, query: d.query.slice(0, -1), index: 0 });
-        return true;
-      }
     }
-    const text = event.kind === "paste" ? event.text : event.key.text;
-    if (!text) return false;
-    setDialog(ctl, { ...d, query: d.query + text, index: 0 });
-    return true;
+    // Text, the cursor keys and Enter are the filter field's (it answers through `typed`, `chosen`).
+    return ctl.fields.route(event);
   },
 };

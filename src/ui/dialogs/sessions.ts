@@ -1,7 +1,6 @@
 // The /resume picker (also opened by a bare --resume): this workspace's sessions newest first, a
 // search field (full-text across sessions, after a pause in typing), Tab for every workspace,
 // Enter to open the session. Loading, searching and opening: controller/session-picker.ts.
-import { editField } from "../controller/field.js";
 import {
   isSearching,
   moveSelection,
@@ -11,8 +10,8 @@ import {
   closePicker,
   updatePicker,
 } from "../controller/session-picker.js";
+import type { Controller } from "../controller/controller.js";
 import type { SessionRow } from "../controller/sources.js";
-import { editorText, type EditorState } from "../input/editor.js";
 import { listStep } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
 import { fitting, formatAge, markSnippet, shortPath, truncatePath } from "../view/row-text.js";
@@ -26,7 +25,8 @@ import { isKey, type DialogSpec } from "./dialog.js";
  */
 export interface SessionsDialog {
   kind: "sessions";
-  query: EditorState;
+  /** The search field's text (components/TextField.tsx edits it). */
+  query: string;
   all: boolean;
   index: number;
   rows: SessionRow[] | null;
@@ -40,12 +40,29 @@ export interface SessionsDialog {
 
 const AGE_WIDTH = 9;
 
+/** The search field changed: a new query from the first row (a search after a pause in typing). */
+function searched(ctl: Controller, query: string): void {
+  const d = ctl.ui.dialog;
+  if (d?.kind !== "sessions" || d.query === query) return;
+  const same = d.query.trim() === query.trim();
+  updatePicker(ctl, (x) => ({ ...x, query, ...(same ? {} : { index: 0 }) }));
+  if (!same) refreshPicker(ctl);
+}
+
+/** Enter in the search field: open the selected session. */
+function opened(ctl: Controller): void {
+  const d = ctl.ui.dialog;
+  if (d?.kind !== "sessions") return;
+  const row = selectedRow(d);
+  if (row) openSession(ctl, d, row);
+}
+
 export const sessionsDialog: DialogSpec<SessionsDialog> = {
   wide: true,
   view(_s, sv, d, width, height) {
     const p = sv.palette;
     const inner = Math.max(4, width - 2);
-    const query = editorText(d.query).trim();
+    const query = d.query.trim();
     const rows = d.rows ?? [];
     const where = d.all ? "every workspace" : "this workspace";
     const other = d.all ? "Tab: this one" : "Tab: all";
@@ -105,7 +122,13 @@ export const sessionsDialog: DialogSpec<SessionsDialog> = {
       body: [
         {
           kind: "field",
-          field: { value: d.query, focused: true, placeholder: "type to search every message of past sessions" },
+          field: {
+            value: d.query,
+            focused: true,
+            placeholder: "type to search every message of past sessions",
+            onChange: (query) => searched(sv.ctl, query),
+            onSubmit: () => opened(sv.ctl),
+          },
         },
         { kind: "lines", lines: [info] },
         { kind: "list", list: { items, selected: d.index, height: listRows, empty } },
@@ -133,25 +156,14 @@ export const sessionsDialog: DialogSpec<SessionsDialog> = {
         moveSelection(ctl, d, step);
         return true;
       }
-      if (isKey(key, "enter")) {
-        const row = selectedRow(d);
-        if (row) openSession(ctl, d, row);
-        return true;
-      }
       if (ctl.is("pickerScope", key)) {
         updatePicker(ctl, (x) => ({ ...x, all: !x.all, index: 0 }));
         refreshPicker(ctl);
         return true;
       }
     }
-    const query = editField(ctl, d.query, event);
-    if (!query) return false;
-    if (editorText(query) === editorText(d.query)) updatePicker(ctl, (x) => ({ ...x, query }));
-    else {
-      updatePicker(ctl, (x) => ({ ...x, query, index: 0 }));
-      refreshPicker(ctl);
-    }
-    return true;
+    // Text, the cursor keys and Enter are the search field's (it answers through `searched`, `opened`).
+    return ctl.fields.route(event);
   },
   // Its keys are in its footer; the status line says which session the selection is (--resume takes its id).
   hint(_s, sv, d) {

@@ -7,7 +7,16 @@
 // file Ink imports, so the bundle and the tests hold one reconciler (tests/build checks).
 import reconciler from "../../../node_modules/ink/build/reconciler.js";
 
-/** Runs `update` (a key for a field) and renders what it changed before returning. */
+/**
+ * Runs `update` (a key for a field) and renders what it changed before returning, with the effects
+ * of that render and what they change in turn (ink-text-input moves its cursor in an effect when
+ * its value changed from outside, as Ctrl-U does).
+ */
 export function applyNow(update: () => void): void {
   reconciler.flushSyncFromReconciler(update);
+  for (let i = 0; i < 8; i++) {
+    const flushed = reconciler.flushSyncFromReconciler(() => reconciler.flushPassiveEffects());
+    reconciler.flushSyncWork();
+    if (!flushed) return;
+  }
 }

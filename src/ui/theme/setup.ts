@@ -17,6 +17,16 @@ export interface ThemeSetup {
   paletteFor(name: string): Palette | null;
 }
 
+/**
+ * Sets the shared chalk instance (Ink's, and ink-text-input's) for this terminal. Nothing of ours
+ * is coloured through it (the palette has its own), so it is never below level 1: ink-text-input
+ * draws its cursor in reverse video through it, and at depth 0 the field turns that into a plain
+ * mark (components/TextField.tsx) rather than lose its cursor.
+ */
+export function inkChalk(depth: ColorDepth): void {
+  chalk.level = Math.max(1, chalkLevel(depth)) as 1 | 2 | 3;
+}
+
 export function makeTheme(
   settings: Pick<Settings, "home" | "theme">,
   env: NodeJS.ProcessEnv,
@@ -24,8 +34,7 @@ export function makeTheme(
 ): ThemeSetup {
   const catalog = loadThemes(settings.home);
   const depth = detectColorDepth(env, isTTY);
-  // Ink colours text through the shared chalk instance; keep it at the detected level.
-  chalk.level = chalkLevel(depth);
+  inkChalk(depth);
   const wanted = settings.theme ?? "dark";
   const theme = getTheme(wanted, catalog) ?? getTheme("dark", catalog)!;
   const problems = catalog.problems.map((p) => `${p.file}: ${p.key}: ${p.problem}`);

@@ -2,20 +2,26 @@
 // field) and a footer of keys. `placeDialog` fits the parts to the area; `dialogText` turns them
 // into width-exact lines (the first frame, drawn before Ink loads); components/DialogFrame.tsx
 // draws the same placement with one component per part, so both show the same screen.
-import { layout, type EditorState } from "../input/editor.js";
+import { createEditor, layout } from "../input/editor.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { plainLine } from "./linear-cards.js";
 import { selectListHeight, selectListLines, type SelectListModel } from "./select-list.js";
 
-/** A one-line (or, for a memory's text, wrapped) text field with its cursor. */
+/**
+ * A one-line (or, for a memory's text, wrapped) text field. While focused it is an ink-text-input
+ * (components/TextField.tsx) that takes the keys the dialog routes to it (`ctl.fields`) and tells
+ * the dialog what was typed (`onChange`) and when Enter was pressed (`onSubmit`).
+ */
 export interface FieldModel {
-  value: EditorState;
+  value: string;
   focused: boolean;
   /** Shown dimmed while the field is empty. */
   placeholder?: string;
   /** Rows at most (default 1), kept around the cursor. */
   maxRows?: number;
+  onChange?(value: string): void;
+  onSubmit?(): void;
 }
 
 export type DialogPart =
@@ -116,7 +122,8 @@ function markCursor(p: Palette, line: string, col: number): string {
  */
 export function fieldLines(p: Palette, f: FieldModel, width: number): string[] {
   const room = Math.max(4, width - 3);
-  const view = layout(f.value, room);
+  // Drawn as text (the first frame, an unfocused field): the cursor stands at the end.
+  const view = layout(createEditor(f.value), room);
   const empty = view.lines.length === 1 && view.lines[0] === "";
   if (empty && f.placeholder)
     return [`${p.accent("›")} ${f.focused ? p.accent("▏") : ""}${p.dim(truncateToWidth(f.placeholder, room))}`];

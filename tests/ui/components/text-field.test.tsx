@@ -52,7 +52,7 @@ function mountField(width: number, closeOnEnter = false) {
   return m;
 }
 
-const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "").replace(/▏/g, "");
 
 describe("TextField", () => {
   for (const width of [40, 80, 120]) {
@@ -98,7 +98,7 @@ describe("TextField", () => {
     m.app.unmount();
   });
 
-  it("keeps keys typed before the field mounted, and sends what followed a waiting Enter back", () => {
+  it("keeps keys typed before the field mounted, joins typed text, and sends what followed Enter back", async () => {
     const again: InputEvent[] = [];
     const router = new FieldRouter((e) => again.push(e));
     const got: string[] = [];
@@ -107,16 +107,33 @@ describe("TextField", () => {
     router.route({ kind: "key", key: key("enter") });
     router.route({ kind: "key", key: key("z", { text: "z" }) });
     router.attach((s) => got.push(s));
-    expect(got).toEqual(["a", "b c", "\r"]);
+    await Promise.resolve();
+    // Typed and pasted text goes in as one insertion (one render, not one per character).
+    expect(got).toEqual(["ab c", "\r"]);
     expect(again).toEqual([{ kind: "key", key: key("z", { text: "z" }) }]);
   });
 
-  it("forgets keys for a field that never mounted", () => {
+  it("gives a long burst in turns, in order, Backspaces and arrows one at a time", async () => {
+    const router = new FieldRouter(() => {});
+    const got: string[] = [];
+    router.attach((s) => got.push(s));
+    for (let i = 0; i < 40; i++) router.route({ kind: "key", key: key("backspace") });
+    router.route({ kind: "key", key: key("x", { text: "x" }) });
+    router.route({ kind: "key", key: key("y", { text: "y" }) });
+    await Promise.resolve();
+    // At most 16 keys a turn: React stops a chain of 50 renders with no pause between them.
+    expect(got).toHaveLength(16);
+    for (let i = 0; i < 5 && got.length < 41; i++) await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([...Array.from({ length: 40 }, () => "\b"), "xy"]);
+  });
+
+  it("forgets keys for a field that never mounted", async () => {
     const router = new FieldRouter(() => {});
     const got: string[] = [];
     router.route({ kind: "key", key: key("x", { text: "x" }) });
     router.drop();
     router.attach((s) => got.push(s));
+    await Promise.resolve();
     expect(got).toEqual([]);
   });
 });

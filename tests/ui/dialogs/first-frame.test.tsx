@@ -1,7 +1,6 @@
 // The first frame is drawn as text before Ink loads (text-frame.ts), and a dialog can be open then
 // (the trust question, a bare --resume): its text must be the screen Ink then draws, row for row.
 import { afterEach, describe, expect, it } from "vitest";
-import { createEditor } from "../../../src/ui/input/editor.js";
 import type { Dialog } from "../../../src/ui/controller/ui-state.js";
 import { dialogArea } from "../../../src/ui/panes/dialog-area.js";
 import { snapshot } from "../harness.js";
@@ -17,11 +16,11 @@ const dialogs: Dialog[] = [
   { kind: "palette", query: "re", index: 2 },
   { kind: "help", offset: 3 },
   { kind: "confirm", action: "trust", target: "/w", title: "This workspace's config sets hooks. Trust it? (y/n)" },
-  { kind: "input", purpose: "rename", title: "Rename task", value: createEditor("a new title"), index: 0 },
+  { kind: "input", purpose: "rename", title: "Rename task", value: "a new title", index: 0 },
   { kind: "permissions", index: 1 },
   {
     kind: "sessions",
-    query: createEditor(),
+    query: "",
     all: false,
     index: 0,
     rows: [

@@ -1,7 +1,6 @@
 // One-line questions on their own: the text typed into the field, Enter answers (a rename is
 // sent), Esc cancels; the history search lists its matches under the field and ↑↓ pick one.
 import { afterEach, describe, expect, it } from "vitest";
-import { createEditor } from "../../../src/ui/input/editor.js";
 import { keys } from "../../helpers/pty.js";
 import { mountDialog, type MountedDialog, widths } from "./mount-dialog.js";
 
@@ -20,7 +19,7 @@ describe.each(widths)("an input at %i columns", (columns) => {
         kind: "input",
         purpose: "rename",
         title: "Rename task",
-        value: createEditor("old"),
+        value: "old",
         target: "t0",
         index: 0,
       },
@@ -45,7 +44,7 @@ describe.each(widths)("an input at %i columns", (columns) => {
         kind: "input",
         purpose: "rename",
         title: "Rename task",
-        value: createEditor("x"),
+        value: "x",
         target: "t0",
         index: 0,
       },
