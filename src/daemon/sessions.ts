@@ -35,6 +35,8 @@ export interface TurnOutcome {
   reason: EventOf<"turn.completed">["reason"];
   response: string;
   error?: string;
+  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
+  saveError?: string;
   usage: { prompt: number; completion: number };
   steps: number;
 }
@@ -191,6 +193,7 @@ export class DaemonSessions {
         reason: done.reason,
         response: done.response,
         ...(done.error ? { error: done.error } : {}),
+        ...(done.saveError ? { saveError: done.saveError } : {}),
         usage: { ...done.usage },
         steps: done.steps,
       };
