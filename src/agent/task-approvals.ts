@@ -146,8 +146,28 @@ export async function authorizeCall(
   });
 }
 
-/** The user's answer to a waiting question: the call runs ("always" remembers its rule first) or is refused with their note. */
-export function answerApproval(pending: PendingApproval, reply: CommandOf<"approval.reply">): void {
+/**
+ * The user's answer to a waiting question, in whichever task it waits: the call runs ("always"
+ * remembers its rule first) or is refused with their note. Returns the task, or null when none waits for it.
+ */
+export function replyToApproval<T extends ApprovalTask>(
+  tasks: Iterable<T>,
+  reply: CommandOf<"approval.reply">,
+  emit: (event: BusEvent) => void,
+): T | null {
+  for (const task of tasks) {
+    const pending = task.approvals.get(reply.requestId);
+    if (!pending) continue;
+    answerApproval(pending, reply);
+    task.approvals.delete(reply.requestId);
+    emit({ type: "approval.resolved", taskId: task.id, requestId: reply.requestId, decision: reply.decision });
+    if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
+    return task;
+  }
+  return null;
+}
+
+function answerApproval(pending: PendingApproval, reply: CommandOf<"approval.reply">): void {
   if (reply.decision === "deny") {
     pending.resolve({
       allow: false,

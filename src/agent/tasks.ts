@@ -12,11 +12,11 @@ import { loadPermissions, type SavedPermission } from "../session/permissions.js
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
 import {
-  answerApproval,
   authorizeCall,
   cancelApprovals,
   denyChildApprovals,
   forgetRule,
+  replyToApproval,
   rulesOf,
 } from "./task-approvals.js";
 import { indexTask, unindexTask } from "./task-listing.js";
@@ -173,22 +173,11 @@ export class TaskManager {
       case "turn.interrupt":
         if (task) this.interrupt(task, command.force ?? false);
         return;
-      case "approval.reply":
-        for (const t of this.tasks.values()) {
-          const pending = t.approvals.get(command.requestId);
-          if (!pending) continue;
-          answerApproval(pending, command);
-          t.approvals.delete(command.requestId);
-          this.emit({
-            type: "approval.resolved",
-            taskId: t.id,
-            requestId: command.requestId,
-            decision: command.decision,
-          });
-          if (t.status === "waiting" && t.approvals.size === 0) t.status = "running";
-          this.changed(t);
-        }
+      case "approval.reply": {
+        const answered = replyToApproval(this.tasks.values(), command, (event) => this.emit(event));
+        if (answered) this.changed(answered);
         return;
+      }
       case "config.update":
         if (task) void this.configure(task, command);
         return;
