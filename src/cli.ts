@@ -49,7 +49,7 @@ Runs one command under the sandbox helper with the terminal inherited and exits 
                       off              no Landlock; processes the command leaves are still reaped
   --network on|off  off: no TCP (Landlock), no socket but Unix stream ones, no connect() (default on)
   --writable DIR    another writable folder (repeatable; must exist)
-  -C DIR            the workspace (default: the current folder)
+  -C DIR            the workspace, where the command runs (default: the current folder)
 
 An explicit mode that cannot be enforced here refuses to run (exit 126); see \`nanohermes sandbox status\`.`;
 

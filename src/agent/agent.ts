@@ -1,12 +1,13 @@
-// The engine: runs a user turn as model round trips and parallel tool calls, stops only at step
-// boundaries, and keeps the history valid (every assistant tool call has its result) whatever happens.
+// The engine: runs a user turn as model round trips and parallel tool calls (each step in
+// agent-step.ts), stops only at step boundaries, and keeps the history valid (every assistant tool
+// call has its result) whatever happens. The `!` shell turn and compaction are their own modules.
 import { log, redact } from "../config/log.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import type { AgentOptions, TurnResult } from "./agent-types.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
 import type { SessionTools } from "../tools/define.js";
 import type { Subagents } from "./subagents.js";
-import { compact, contextChars, CONTEXT_CHAR_BUDGET, needsCompaction, type CompactionResult } from "./compaction.js";
+import { CONTEXT_CHAR_BUDGET, needsCompaction } from "./compaction.js";
 import {
   checkpointHooks,
   isPrompt,
@@ -16,39 +17,30 @@ import {
   type RewindOutcome,
 } from "./checkpointing.js";
 import type { SessionData } from "../session/store.js";
-import { completeWithRetry, describeFailure } from "./retry.js";
 import { SessionWriter } from "./session-writer.js";
 import { seconds } from "./watchdog.js";
-import { recordReply } from "./reply-history.js";
-import { applyCompaction, dropLastTurns, dropMemoryBlocks } from "./history-edit.js";
+import { dropLastTurns } from "./history-edit.js";
+import { TurnMemory } from "./agent-memory.js";
 import { dropLastHistoryTurns, HistoryRecorder, settleRunning } from "./history-recorder.js";
 import { historyForView } from "../session/history-view.js";
 import type { HistoryItem } from "../protocol/history.js";
 import { repairToolPairs } from "../session/repair.js";
-import { mapLimit } from "./map-limit.js";
-import { addUsage, usageEvent, type UsageTotals } from "./providers/usage.js";
+import type { UsageTotals } from "./providers/usage.js";
 import type { ExecuteEnv, ToolCallResult } from "../tools/registry.js";
-import { SHELL_CALL_PREFIX, shellNote } from "./shell-mode.js";
+import { type AgentCore, type EventBody, TurnControl } from "./agent-core.js";
+import { compactHistory, type CompactOptions } from "./agent-compact.js";
+import { runStep } from "./agent-step.js";
+import { runShellTurn } from "./shell-turn.js";
 
-/**
- * Tool calls of one step that run at once; the rest wait their turn (a model asking for 300
- * commands at once must not start 300 processes). Claude Code's default is 10 as well.
- */
-export const TOOL_CONCURRENCY = 10;
-
+export { TOOL_CONCURRENCY } from "./agent-step.js";
 export type { AgentOptions, AgentSettings, MemoryHooks, TurnResult } from "./agent-types.js";
-
-type Distribute<T> = T extends unknown ? Omit<T, "taskId" | "agentId"> : never;
-type EventBody = Distribute<BusEvent>;
 
 export class Agent {
   readonly taskId: string;
   private readonly opts: AgentOptions;
-  private running = false;
-  private stopRequested = false;
-  private requestAbort: AbortController | null = null;
-  private toolAbort: AbortController | null = null;
-  private turnCount = 0;
+  /** Whether a turn runs and what a stop aborts; shared with the step, the shell turn and compaction. */
+  private readonly control = new TurnControl();
+  private readonly core: AgentCore;
   private readonly steering: string[] = [];
   model: string;
   /** Long-lived tool state of this session (background jobs, the plan), and its cleanups. */
@@ -57,10 +49,8 @@ export class Agent {
   private readonly stopListeners: ((options: { force?: boolean }) => void)[] = [];
   private readonly checkpointHooks: CheckpointHooks | null;
   private readonly writer: SessionWriter;
-  /** End-of-turn memory distillations still running (one after another). */
-  private distilling: Promise<void> = Promise.resolve();
-  /** Aborted when close() stops waiting for the distillations: their model requests end too. */
-  private readonly distillAbort = new AbortController();
+  /** Long-term memory around each turn, when the session has it. */
+  private readonly memory: TurnMemory | null;
   /** This task's delegations, when subagents are configured. */
   subagents: Subagents | null = null;
   /** Writes the session's typed history from this agent's events. */
@@ -91,6 +81,18 @@ export class Agent {
     // A killed run left its running calls without results (the loader gave them one): so do their items.
     settleRunning((opts.session.transcript ??= []));
     this.history = new HistoryRecorder(() => (this.opts.session.transcript ??= []), opts.agentId);
+    this.memory = opts.memory ? new TurnMemory(opts.memory, (body) => this.emit(body)) : null;
+    this.core = {
+      opts,
+      control: this.control,
+      messages: () => this.messages,
+      model: () => this.model,
+      emit: (body) => this.emit(body),
+      toolEnv: (signal) => this.toolEnv(signal),
+      save: () => this.save(),
+      saved: () => this.writer.idle,
+      saveError: () => this.saveError,
+    };
     const messages = opts.session.messages;
     // The system prompt is rebuilt once per session start and then stays fixed (prefix caches).
     if (messages[0]?.role === "system") messages[0] = { role: "system", content: opts.systemPrompt };
@@ -115,7 +117,7 @@ export class Agent {
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.control.running;
   }
 
   /** The history as front ends rebuild their transcript from it (session.loaded), without the system prompt. */
@@ -142,14 +144,15 @@ export class Agent {
    * its partial reply dropped; running tools finish unless `force`, which kills them.
    */
   stop(options: { force?: boolean } = {}): void {
-    if (!this.running) {
+    const control = this.control;
+    if (!control.running) {
       // A /compact between turns: its summary call is dropped and the history stays as it was.
-      this.requestAbort?.abort();
+      control.requestAbort?.abort();
       return;
     }
-    this.stopRequested = true;
-    this.requestAbort?.abort();
-    if (options.force) this.toolAbort?.abort();
+    control.stopRequested = true;
+    control.requestAbort?.abort();
+    if (options.force) control.toolAbort?.abort();
     // Children stop at their own step boundaries, so the tool waiting for them returns soon.
     for (const listener of this.stopListeners) listener(options);
   }
@@ -165,17 +168,13 @@ export class Agent {
   }
 
   async run(rawInput: string | ContentPart[]): Promise<TurnResult> {
-    if (this.running) throw new Error("a turn is already running");
     // A secret typed into a prompt is replaced before the model (or any event) sees it; tool
     // results are redacted too, so the model has nothing to echo.
     const input =
       typeof rawInput === "string"
         ? redact(rawInput)
         : rawInput.map((p) => (p.type === "text" ? { ...p, text: redact(p.text) } : p));
-    this.running = true;
-    this.stopRequested = false;
-    this.toolAbort = new AbortController();
-    const turnId = `turn-${++this.turnCount}`;
+    const { turnId } = this.control.begin();
     const usage: UsageTotals = { prompt: 0, completion: 0 };
     let reason: TurnEndReason = "completed";
     let response = "";
@@ -194,7 +193,7 @@ export class Agent {
             this.stop({ force: true });
           }, turnLimit)
         : null;
-    if (this.opts.memory) await this.placeMemories(promptText);
+    if (this.memory) await this.memory.place(this.messages, promptText);
     const userMessage: ChatMessage = { role: "user", content: input };
     this.messages.push(userMessage);
     // The prompt is on disk before anything it causes (step() waits for this save before running
@@ -203,12 +202,12 @@ export class Agent {
     void this.save();
     try {
       for (;;) {
-        if (this.stopRequested) {
+        if (this.control.stopRequested) {
           reason = "interrupted";
           break;
         }
         if (needsCompaction(this.messages, this.opts.contextBudget ?? CONTEXT_CHAR_BUDGET)) {
-          const folded = await this.compactHistory({ turnId });
+          const folded = await compactHistory(this.core, { turnId });
           if (folded === "stopped") {
             reason = "interrupted";
             break;
@@ -226,7 +225,7 @@ export class Agent {
           this.emit({ type: "steer.delivered", turnId, text });
         }
         steps++;
-        const step = await this.step(turnId, steps, usage);
+        const step = await runStep(this.core, turnId, steps, usage);
         if (step.kind === "stopped") {
           reason = "interrupted";
           break;
@@ -252,9 +251,7 @@ export class Agent {
       repairToolPairs(this.messages, "[interrupted] internal error before this tool finished");
     } finally {
       if (turnTimer) clearTimeout(turnTimer);
-      this.requestAbort = null;
-      this.toolAbort = null;
-      this.running = false;
+      this.control.end();
     }
     if (overTime && reason === "interrupted") {
       reason = "error";
@@ -282,15 +279,9 @@ export class Agent {
     });
     // Only a turn that ended as the model meant it teaches anything (never a stop, an error or the limit).
     // It runs after the turn, not in it: the user can go on; close() waits for it.
-    if (reason === "completed" && this.opts.memory) {
-      const memory = this.opts.memory;
+    if (reason === "completed" && this.memory) {
       const start = this.messages.indexOf(userMessage);
-      const turn = start >= 0 ? this.messages.slice(start) : [userMessage];
-      const previous = this.distilling;
-      this.distilling = previous.then(async () => {
-        const saved = await memory.distill(turn, this.distillAbort.signal);
-        if (saved.length > 0) this.emit({ type: "notice", level: "info", text: `remembered: ${saved.join("; ")}` });
-      });
+      this.memory.learn(start >= 0 ? this.messages.slice(start) : [userMessage]);
     }
     return {
       reason,
@@ -303,172 +294,9 @@ export class Agent {
     };
   }
 
-  /** Replaces the previous turn's memory block with this prompt's (never accumulated). */
-  private async placeMemories(prompt: string): Promise<void> {
-    const memory = this.opts.memory;
-    if (!memory) return;
-    dropMemoryBlocks(this.messages);
-    const { block, ids } = await memory.retrieve(prompt);
-    if (!block) return;
-    this.messages.push({ role: "user", content: block });
-    this.emit({ type: "memory.retrieved", count: ids.length, ids });
-  }
-
-  /**
-   * Folds older messages into a summary at index 1 (see compaction.ts). Announced before it starts
-   * (it costs a model call), recorded in the session (the folded messages go to its archive), and
-   * reported with context.compacted. A stop during the summary call leaves the history untouched.
-   */
-  async compactHistory(
-    opts: { turnId?: string; focus?: string; forced?: boolean } = {},
-  ): Promise<"done" | "nothing" | "stopped"> {
-    const before = contextChars(this.messages);
-    const budget = this.opts.contextBudget ?? CONTEXT_CHAR_BUDGET;
-    this.emit({
-      type: "notice",
-      level: "info",
-      text: opts.forced
-        ? "compacting the conversation…"
-        : `the conversation is over its budget (${before.toLocaleString("en-US")} > ${budget.toLocaleString("en-US")} characters): folding older messages into a summary…`,
-    });
-    const abort = new AbortController();
-    this.requestAbort = abort;
-    if (this.running && this.stopRequested) abort.abort();
-    const s = this.opts.settings;
-    let result: CompactionResult | null;
-    try {
-      result = await compact(this.messages, {
-        client: this.opts.client,
-        model: this.model,
-        signal: abort.signal,
-        ...(opts.focus ? { focus: opts.focus } : {}),
-        retry: {
-          maxRetries: s.maxRetries,
-          baseMs: s.retryBaseMs,
-          fallbackModel: s.fallbackModel,
-          ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}),
-        },
-      });
-    } catch {
-      return "stopped";
-    } finally {
-      if (this.requestAbort === abort) this.requestAbort = null;
-    }
-    if (!result) {
-      this.emit({ type: "notice", level: "info", text: "nothing to compact yet" });
-      return "nothing";
-    }
-    applyCompaction(this.messages, this.opts.session, result, opts.focus);
-    this.emit({
-      type: "context.compacted",
-      folded: result.foldedCount,
-      kept: result.kept,
-      summaryChars: result.summaryChars,
-      failed: result.failed,
-      beforeChars: before,
-      afterChars: contextChars(this.messages),
-      summary: result.summary,
-      ...(opts.focus ? { focus: opts.focus } : {}),
-      ...(result.error ? { error: result.error } : {}),
-    });
-    return "done";
-  }
-
-  /** One model round trip and, when it asks for tools, their execution. */
-  private async step(
-    turnId: string,
-    step: number,
-    usage: UsageTotals,
-  ): Promise<
-    | { kind: "final" | "tools"; text: string; finishReason?: string | undefined }
-    | { kind: "stopped" }
-    | { kind: "failed"; error: string }
-  > {
-    const settings = this.opts.settings;
-    this.emit({ type: "step.started", turnId, step, model: this.model });
-    const requestAbort = new AbortController();
-    this.requestAbort = requestAbort;
-    if (this.stopRequested) requestAbort.abort();
-    const { outcome, model } = await completeWithRetry(
-      this.opts.client,
-      {
-        model: this.model,
-        messages: this.messages,
-        tools: this.opts.tools.specs(),
-        stream: settings.stream,
-        thinking: settings.thinking,
-        signal: requestAbort.signal,
-      },
-      {
-        maxRetries: settings.maxRetries,
-        baseMs: settings.retryBaseMs,
-        fallbackModel: settings.fallbackModel,
-        ...(this.opts.fallbacks ? { fallbacks: this.opts.fallbacks } : {}),
-        provider: settings.provider,
-        onRetry: ({ attempt, delayMs, error, model: m }) =>
-          this.emit({
-            type: "model.retrying",
-            attempt,
-            delayMs,
-            error: describeFailure(error),
-            model: m,
-            ...(error.status !== undefined ? { status: error.status } : {}),
-          }),
-        onFallback: ({ error, ...route }) =>
-          this.emit({ type: "model.fallback", ...route, error: describeFailure(error) }),
-      },
-      {
-        onText: (text) => this.emit({ type: "assistant.delta", text }),
-        onReasoning: (text) => this.emit({ type: "reasoning.delta", text }),
-        onWaiting: (info) => this.emit({ type: "model.waiting", model: this.model, ...info }),
-      },
-    );
-    this.requestAbort = null;
-    if (!outcome.ok) {
-      if (outcome.error.aborted || this.stopRequested) return { kind: "stopped" };
-      return { kind: "failed", error: `model request failed: ${describeFailure(outcome.error)}` };
-    }
-    const reply = outcome.reply;
-    if (reply.usage) {
-      const priced = usageEvent(reply.usage, model, settings.models);
-      addUsage(usage, priced);
-      this.emit({ type: "usage.updated", ...priced });
-    }
-    const { calls, content, cut, refused } = recordReply(this.messages, reply, (i) => `call_${turnId}_${step}_${i}`);
-    this.emit({
-      type: "assistant.completed",
-      text: content,
-      toolCalls: calls.length,
-      ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
-    });
-    if (cut) {
-      // A cut reply's calls are incomplete: none ran, each got an error the model can act on.
-      for (const { call, forModel } of refused)
-        this.emit({
-          type: "tool.completed",
-          callId: call.id,
-          name: call.name,
-          status: "error",
-          forModel,
-          display: `not run: ${cut}`,
-          durationMs: 0,
-        });
-      if (reply.cut?.what === "arguments" && calls.length > 0) return { kind: "tools", text: content };
-      return { kind: "failed", error: `the model's reply was cut: ${cut}` };
-    }
-    if (calls.length === 0) return { kind: "final", text: reply.content, finishReason: reply.finishReason };
-
-    // Saves queued before this step (the prompt's) land before the tools change anything.
-    await this.writer.idle;
-    const signal = this.toolAbort?.signal ?? new AbortController().signal;
-    // Parallel calls run concurrently (at most TOOL_CONCURRENCY at once); results are appended in call order whatever finishes first.
-    const results = await mapLimit(calls, TOOL_CONCURRENCY, (call) =>
-      this.opts.tools.execute(call, this.toolEnv(signal)),
-    );
-    calls.forEach((call, i) =>
-      this.messages.push({ role: "tool", tool_call_id: call.id, content: results[i]!.forModel }),
-    );
-    return { kind: "tools", text: reply.content };
+  /** Folds older messages into a summary (agent-compact.ts); `/compact` calls it between turns. */
+  compactHistory(opts: CompactOptions = {}): Promise<"done" | "nothing" | "stopped"> {
+    return compactHistory(this.core, opts);
   }
 
   /** Where and how this agent's tool calls run: the one path for the model's calls and the user's `!` commands. */
@@ -490,47 +318,9 @@ export class Agent {
     };
   }
 
-  /**
-   * `!` shell mode: runs `command` as the model's run_command would (policy, approval, sandbox),
-   * as a turn of its own without a model call. Its note (shell-mode.ts) is the turn's prompt, so
-   * the model sees the command and its output next turn, and /undo and /rewind treat it as a turn.
-   */
-  async shell(rawCommand: string): Promise<ToolCallResult> {
-    if (this.running) throw new Error("a turn is already running");
-    const command = redact(rawCommand);
-    this.running = true;
-    this.stopRequested = false;
-    const abort = (this.toolAbort = new AbortController());
-    const turnId = `turn-${++this.turnCount}`;
-    this.emit({ type: "turn.started", turnId, prompt: `!${command}` });
-    const note: ChatMessage = { role: "user", content: shellNote(command, null) };
-    this.messages.push(note);
-    let result: ToolCallResult;
-    try {
-      // On disk before the command runs, like a prompt: its file changes are checkpointed under it.
-      await this.save();
-      result = await this.opts.tools.execute(
-        { id: `${SHELL_CALL_PREFIX}${turnId}`, name: "run_command", arguments: JSON.stringify({ command }) },
-        this.toolEnv(abort.signal),
-      );
-      note.content = shellNote(command, result);
-    } finally {
-      this.toolAbort = null;
-      this.running = false;
-    }
-    await this.save();
-    const reason = result.status === "aborted" ? "interrupted" : "completed";
-    const saveError = this.saveError ?? undefined;
-    this.emit({
-      type: "turn.completed",
-      turnId,
-      reason,
-      response: "",
-      ...(saveError ? { saveError } : {}),
-      steps: 0,
-      usage: { prompt: 0, completion: 0 },
-    });
-    return result;
+  /** `!` shell mode: runs the command as a turn of its own (shell-turn.ts). */
+  shell(command: string): Promise<ToolCallResult> {
+    return runShellTurn(this.core, command);
   }
 
   /** The 1-based ordinal of the newest user prompt of the session (folded ones counted). */
@@ -542,7 +332,7 @@ export class Agent {
    * Goes back to before user turn `turn`: files, conversation or both (see checkpointing.ts).
    */
   async rewind(turn: number, what: "files" | "conversation" | "both"): Promise<RewindOutcome> {
-    if (this.running) throw new Error("cannot rewind while a turn runs");
+    if (this.control.running) throw new Error("cannot rewind while a turn runs");
     const outcome = await rewindSession(
       { messages: this.messages, archive: this.session.archive ?? [], checkpoints: this.opts.checkpoints ?? null },
       turn,
@@ -568,7 +358,7 @@ export class Agent {
 
   /** Drops the last `n` user turns (each user message and everything after it). Returns how many were dropped. */
   undo(n: number): number {
-    if (this.running) throw new Error("cannot undo while a turn runs");
+    if (this.control.running) throw new Error("cannot undo while a turn runs");
     const dropped = dropLastTurns(this.messages, n);
     if (dropped === 0) return 0;
     dropLastHistoryTurns(this.session.transcript ?? [], dropped);
@@ -579,7 +369,7 @@ export class Agent {
 
   /** Empties the conversation, keeping the system prompt. */
   clear(): void {
-    if (this.running) throw new Error("cannot clear while a turn runs");
+    if (this.control.running) throw new Error("cannot clear while a turn runs");
     this.messages.splice(1);
     this.session.transcript = [];
     this.forgetFrom(this.turnOrdinal() + 1);
@@ -596,29 +386,16 @@ export class Agent {
       .catch((error: unknown) => log("warn", "forgetting checkpoints", error));
   }
 
-  private hurried = false;
-  private hurry: () => void = () => {};
-
   /** The program is ending (a signal): close() no longer waits for a memory distillation. */
   hurryClose(): void {
-    this.hurried = true;
-    this.hurry();
+    this.memory?.hurryUp();
   }
 
   /** Ends the session's tool state: background jobs are killed. */
   async close(options: { memoryWaitMs?: number } = {}): Promise<void> {
     // An end-of-turn distillation still running gets a little time (a one-shot run gives it more);
     // quitting never waits for a slow model.
-    let timer: NodeJS.Timeout | undefined;
-    const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
-    if (this.hurried) this.hurry();
-    await Promise.race([
-      this.distilling,
-      hurried,
-      new Promise((resolve) => (timer = setTimeout(resolve, options.memoryWaitMs ?? 3_000))),
-    ]);
-    clearTimeout(timer);
-    this.distillAbort.abort();
+    await this.memory?.settle(options.memoryWaitMs ?? 3_000);
     await this.writer.idle;
     for (const cleanup of this.cleanups.splice(0)) {
       try {

@@ -145,3 +145,15 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     },
   };
 }
+
+/** `/mcp restart [SERVER]`: restarts one configured server or all; why not is said through `say`. */
+export async function restartMcp(
+  ext: Extensions,
+  server: string | undefined,
+  say: (level: "warn" | "error", text: string) => void,
+): Promise<void> {
+  if (!ext.mcp) return say("warn", "no MCP servers are configured (mcpServers in config.json, or --mcp FILE)");
+  if (server && !ext.mcp.serverNames().includes(server))
+    return say("error", `no MCP server "${server}" (servers: ${ext.mcp.serverNames().join(", ")})`);
+  await ext.mcp.restart(server);
+}

@@ -2,6 +2,7 @@
 // subagent's labelled with who asks), and "always" answers remembered for the task or workspace.
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
+import type { CommandOf } from "../protocol/commands.js";
 import { randomId } from "../protocol/ids.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, TaskStatus } from "../protocol/events.js";
 import { trustedCommandArgv } from "../sandbox/classify.js";
@@ -143,6 +144,69 @@ export async function authorizeCall(
     });
     ctx.changed();
   });
+}
+
+/**
+ * The user's answer to a waiting question, in whichever task it waits: the call runs ("always"
+ * remembers its rule first) or is refused with their note. Returns the task, or null when none waits for it.
+ */
+export function replyToApproval<T extends ApprovalTask>(
+  tasks: Iterable<T>,
+  reply: CommandOf<"approval.reply">,
+  emit: (event: BusEvent) => void,
+): T | null {
+  for (const task of tasks) {
+    const pending = task.approvals.get(reply.requestId);
+    if (!pending) continue;
+    answerApproval(pending, reply);
+    task.approvals.delete(reply.requestId);
+    emit({ type: "approval.resolved", taskId: task.id, requestId: reply.requestId, decision: reply.decision });
+    if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
+    return task;
+  }
+  return null;
+}
+
+function answerApproval(pending: PendingApproval, reply: CommandOf<"approval.reply">): void {
+  if (reply.decision === "deny") {
+    pending.resolve({
+      allow: false,
+      reason: reply.note ? `the user denied this call: ${reply.note}` : "the user denied this call",
+    });
+    return;
+  }
+  if (reply.decision === "always") pending.remember(reply.scope ?? "task");
+  pending.resolve({ allow: true });
+}
+
+/** The turn was stopped: every question of the task is answered as refused, and reported cancelled. */
+export function cancelApprovals(task: ApprovalTask, emit: (event: BusEvent) => void): void {
+  for (const [requestId, pending] of task.approvals) {
+    pending.resolve({ allow: false, reason: "the turn was stopped before the user answered" });
+    emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "cancelled" });
+  }
+  task.approvals.clear();
+}
+
+/**
+ * Answers the questions of one stopped child (or of every child) as denied; the parent's own stay.
+ * Returns how many were answered.
+ */
+export function denyChildApprovals(
+  task: ApprovalTask,
+  agentId: string | undefined,
+  emit: (event: BusEvent) => void,
+): number {
+  let answered = 0;
+  for (const [requestId, pending] of task.approvals) {
+    if (pending.agentId === undefined || (agentId !== undefined && pending.agentId !== agentId)) continue;
+    task.approvals.delete(requestId);
+    pending.resolve({ allow: false, reason: `${pending.agentId} was stopped before the user answered` });
+    emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "deny" });
+    answered++;
+  }
+  if (answered > 0 && task.status === "waiting" && task.approvals.size === 0) task.status = "running";
+  return answered;
 }
 
 /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */

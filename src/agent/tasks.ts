@@ -1,82 +1,35 @@
 // The task manager: several independent tasks (each its own session, model, mode and approval
 // policy), driven only by bus commands and reporting only through bus events. Owns approvals
-// (awaited by request id) and the steer/queue items of running turns.
+// (awaited by request id) and the steer/queue items of running turns. The work is in task-*.ts:
+// the state, the turns, approvals, session commands, /rewind and the task index.
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import { promises as fs } from "node:fs";
 import { log } from "../config/log.js";
-import type { Settings } from "../config/schema.js";
-import type { Bus } from "../protocol/bus.js";
 import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
-import type { ApprovalPolicy, BusEvent, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { newRemembered, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { loadPermissions, type SavedPermission } from "../session/permissions.js";
-import { newSessionId, sessionFileFor } from "../session/store.js";
-import { updateTaskIndex } from "../session/task-index.js";
-import { exportTask } from "../session/export.js";
 import type { AnyTool } from "../tools/define.js";
 import type { Asker } from "../tools/registry.js";
-import { authorizeCall, forgetRule, rulesOf, type PendingApproval } from "./task-approvals.js";
+import {
+  authorizeCall,
+  cancelApprovals,
+  denyChildApprovals,
+  forgetRule,
+  replyToApproval,
+  rulesOf,
+} from "./task-approvals.js";
+import { indexTask, unindexTask } from "./task-listing.js";
+import { runPromptTurn, runShellCommand } from "./task-turns.js";
+import { compactConversation, editConversation, exportSession } from "./task-session.js";
+import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
 import { rewindTask } from "./task-rewind.js";
 import type { Agent } from "./agent.js";
-import { buildPrompt } from "./images.js";
 import { createAgent, systemPromptFor } from "./engine.js";
-import { noExtensions, type Extensions } from "./extensions.js";
-import type { ModelClient } from "./model-client.js";
-import { addUsage, type UsageTotals } from "./providers/usage.js";
+import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
+import { addUsage } from "./providers/usage.js";
 
-export interface QueueItem {
-  id: string;
-  text: string;
-  mode: "steer" | "queue";
-}
-
-interface Task {
-  id: string;
-  title: string;
-  titleFromUser: boolean;
-  pinned: boolean;
-  status: TaskStatus;
-  mode: PermissionMode;
-  approval: ApprovalPolicy;
-  model: string;
-  sessionFile: string;
-  createdAt: string;
-  updatedAt: string;
-  usage: UsageTotals;
-  /** Input tokens of the main agent's latest request against its model's window, for the status line. */
-  context?: { used: number; window: number };
-  agent: Agent | null;
-  loading: Promise<Agent> | null;
-  /** An unloaded agent still closing: the next one waits for it. */
-  closing: Promise<void> | null;
-  running: Promise<void> | null;
-  items: QueueItem[];
-  approvals: Map<string, PendingApproval>;
-  remembered: Remembered;
-}
-
-export interface TaskManagerOptions {
-  settings: Settings;
-  bus: Bus;
-  /**
-   * Interactive front ends can answer approvals; elsewhere a call that needs one is refused. A
-   * function decides per task, when it is asked (the daemon: while a UI is attached).
-   */
-  interactive: boolean | ((taskId: string) => boolean);
-  approval: ApprovalPolicy;
-  mode?: PermissionMode;
-  client?: ModelClient;
-  /** MCP servers, skills, hooks and AGENTS.md; agents are built once these are loaded. */
-  extensions?: Promise<Extensions>;
-  /** List sessions in ~/.nanohermes's task index (default true; the daemon keeps its own). */
-  index?: boolean;
-}
-
-const titleFrom = (text: string) => {
-  const line = text.trim().split("\n", 1)[0] ?? "";
-  return line.length > 48 ? `${line.slice(0, 47)}…` : line || "New task";
-};
+export type { QueueItem, TaskManagerOptions } from "./task-state.js";
 
 export class TaskManager {
   private readonly tasks = new Map<string, Task>();
@@ -98,22 +51,7 @@ export class TaskManager {
   }
 
   snapshot(task: Task): TaskSnapshot {
-    return {
-      title: task.title,
-      status: task.status,
-      pinned: task.pinned,
-      model: task.model,
-      mode: task.mode,
-      approval: task.approval,
-      location: "local",
-      sessionFile: task.sessionFile,
-      createdAt: task.createdAt,
-      updatedAt: task.updatedAt,
-      usage: { ...task.usage },
-      ...(task.context ? { context: { ...task.context } } : {}),
-      pendingApprovals: task.approvals.size,
-      rules: this.rules(task),
-    };
+    return snapshotOf(task);
   }
 
   private changed(task: Task): void {
@@ -122,44 +60,9 @@ export class TaskManager {
   }
 
   /** Adds a task without loading its session; the agent is built on first use. */
-  add(
-    id: string,
-    init: {
-      title?: string;
-      sessionFile?: string;
-      pinned?: boolean;
-      updatedAt?: string;
-      usage?: { prompt: number; completion: number };
-    } = {},
-  ): void {
+  add(id: string, init: TaskInit = {}): void {
     if (this.tasks.has(id)) return;
-    const now = new Date().toISOString();
-    const task: Task = {
-      id,
-      title: init.title ?? "New task",
-      titleFromUser: init.title !== undefined,
-      pinned: init.pinned ?? false,
-      status: "idle",
-      mode: this.opts.mode ?? "default",
-      approval: this.opts.approval,
-      model: this.opts.settings.model,
-      sessionFile: init.sessionFile ?? sessionFileFor(this.opts.settings.sessionDir, newSessionId()),
-      createdAt: now,
-      updatedAt: init.updatedAt ?? now,
-      usage: { prompt: init.usage?.prompt ?? 0, completion: init.usage?.completion ?? 0 },
-      agent: null,
-      loading: null,
-      closing: null,
-      running: null,
-      items: [],
-      approvals: new Map(),
-      remembered: newRemembered(),
-    };
-    for (const p of this.workspacePermissions) {
-      if (p.edits) task.remembered.allEdits = true;
-      if (p.command) rememberAlways(task.remembered, "exec", p.command);
-      if (p.tool) task.remembered.tools.add(p.tool);
-    }
+    const task = newTask(id, init, this.opts, this.workspacePermissions);
     this.tasks.set(id, task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
   }
@@ -270,30 +173,11 @@ export class TaskManager {
       case "turn.interrupt":
         if (task) this.interrupt(task, command.force ?? false);
         return;
-      case "approval.reply":
-        for (const t of this.tasks.values()) {
-          const pending = t.approvals.get(command.requestId);
-          if (!pending) continue;
-          if (command.decision === "deny") {
-            pending.resolve({
-              allow: false,
-              reason: command.note ? `the user denied this call: ${command.note}` : "the user denied this call",
-            });
-          } else {
-            if (command.decision === "always") pending.remember(command.scope ?? "task");
-            pending.resolve({ allow: true });
-          }
-          t.approvals.delete(command.requestId);
-          this.emit({
-            type: "approval.resolved",
-            taskId: t.id,
-            requestId: command.requestId,
-            decision: command.decision,
-          });
-          if (t.status === "waiting" && t.approvals.size === 0) t.status = "running";
-          this.changed(t);
-        }
+      case "approval.reply": {
+        const answered = replyToApproval(this.tasks.values(), command, (event) => this.emit(event));
+        if (answered) this.changed(answered);
         return;
+      }
       case "config.update":
         if (task) void this.configure(task, command);
         return;
@@ -304,7 +188,15 @@ export class TaskManager {
         if (task) void this.remove(task);
         return;
       case "task.export":
-        if (task) void this.export(task, command.format, command.path);
+        if (task)
+          void exportSession(
+            this.agentFor(task.id),
+            task.title,
+            command.format,
+            command.path,
+            this.opts.settings.workspace,
+            (event) => this.emit({ ...event, taskId: task.id } as BusEvent),
+          );
         return;
       case "permissions.remove":
         if (task) {
@@ -315,37 +207,24 @@ export class TaskManager {
       case "queue.update":
         if (task) {
           task.items = command.items.map((i) => ({ ...i }));
-          this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+          this.queueChanged(task);
         }
         return;
       case "subagent.stop":
         if (task) {
           const stopped = task.agent?.subagents?.stop(command.agentId, { force: command.force ?? false }) ?? false;
           // A child blocked on a question would never reach the step boundary where it stops.
-          if (stopped) this.denyChildApprovals(task, command.agentId);
+          if (stopped && denyChildApprovals(task, command.agentId, (event) => this.emit(event)) > 0) this.changed(task);
           if (!stopped)
             this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
         return;
       case "mcp.restart":
-        void this.extensions.then(async (ext) => {
-          if (!ext.mcp)
-            return this.emit({
-              type: "notice",
-              taskId: command.taskId,
-              level: "warn",
-              text: "no MCP servers are configured (mcpServers in config.json, or --mcp FILE)",
-            });
-          if (command.server && !ext.mcp.serverNames().includes(command.server)) {
-            return this.emit({
-              type: "notice",
-              taskId: command.taskId,
-              level: "error",
-              text: `no MCP server "${command.server}" (servers: ${ext.mcp.serverNames().join(", ")})`,
-            });
-          }
-          await ext.mcp.restart(command.server);
-        });
+        void this.extensions.then((ext) =>
+          restartMcp(ext, command.server, (level, text) =>
+            this.emit({ type: "notice", taskId: command.taskId, level, text }),
+          ),
+        );
         return;
       case "session.rewind":
       case "file.revert":
@@ -370,7 +249,7 @@ export class TaskManager {
   ): void {
     if (task.running) {
       task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
-      this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+      this.queueChanged(task);
       return;
     }
     if (!this.opts.client && missingCredentials(this.opts.settings)) {
@@ -389,51 +268,14 @@ export class TaskManager {
     }
     task.status = "running";
     this.changed(task);
-    task.running = this.runTurn(task, text, images, model);
+    const turn = { text, images, model, workspace: this.opts.settings.workspace };
+    task.running = this.ended(
+      task,
+      runPromptTurn(task, () => this.agentFor(task.id), turn, this.sayTo(task)),
+    );
   }
 
-  private async runTurn(task: Task, text: string, images: string[] = [], model?: string): Promise<void> {
-    try {
-      const agent = await this.agentFor(task.id);
-      const built = await buildPrompt(text, images, this.opts.settings.workspace);
-      if (built.errors.length > 0) {
-        // A refused image stops the whole turn: the model never gets half of what was meant.
-        for (const error of built.errors)
-          this.emit({ type: "notice", taskId: task.id, level: "error", text: `image refused: ${error}` });
-        task.status = "idle";
-      } else {
-        for (const note of built.notes)
-          this.emit({ type: "notice", taskId: task.id, level: "info", text: `image attached: ${note}` });
-        agent.session.title = task.title;
-        agent.session.pinned = task.pinned;
-        // A model for this turn only: the task's own comes back when it ends.
-        if (model) agent.model = model;
-        const result = await agent.run(built.content).finally(() => {
-          if (model) agent.model = task.model;
-        });
-        // A turn whose session could not be saved is shown failed (its notice says why).
-        task.status = result.saveError
-          ? "failed"
-          : result.reason === "completed"
-            ? "done"
-            : result.reason === "interrupted"
-              ? "idle"
-              : "failed";
-      }
-    } catch (error) {
-      log("error", `task ${task.id} turn failed`, error);
-      task.status = "failed";
-      this.emit({
-        type: "notice",
-        taskId: task.id,
-        level: "error",
-        text: `the turn failed: ${(error as Error).message}`,
-      });
-    }
-    this.settle(task);
-  }
-
-  /** `!` shell mode: the command runs as a turn of its own (Ctrl-C stops it like one). */
+  /** `!` shell mode: the command runs as a turn of its own, between turns. */
   private shell(task: Task, command: string): void {
     if (task.running) {
       this.emit({
@@ -446,23 +288,20 @@ export class TaskManager {
     }
     task.status = "running";
     this.changed(task);
-    task.running = (async () => {
-      try {
-        const result = await (await this.agentFor(task.id)).shell(command);
-        // A command that exits non-zero is an answer, not a failed task.
-        task.status = result.status === "aborted" ? "idle" : "done";
-      } catch (error) {
-        log("error", `task ${task.id} shell command failed`, error);
-        task.status = "failed";
-        this.emit({
-          type: "notice",
-          taskId: task.id,
-          level: "error",
-          text: `the command failed: ${(error as Error).message}`,
-        });
-      }
-      this.settle(task);
-    })();
+    task.running = this.ended(
+      task,
+      runShellCommand(task, () => this.agentFor(task.id), command, this.sayTo(task)),
+    );
+  }
+
+  /** The turn's status once it has ended, then the next queued item. */
+  private async ended(task: Task, turn: Promise<TaskStatus>): Promise<void> {
+    task.status = await turn;
+    this.settle(task);
+  }
+
+  private sayTo(task: Task): (level: "info" | "error", text: string) => void {
+    return (level, text) => this.emit({ type: "notice", taskId: task.id, level, text });
   }
 
   /** The task is free again: what was queued meanwhile becomes the next turn. */
@@ -473,42 +312,27 @@ export class TaskManager {
     // Queued messages become the next turn; steering left over (the turn ended first) too.
     const next = task.items.shift();
     if (next) {
-      this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+      this.queueChanged(task);
       this.submit(task, next.text, "turn");
     }
+  }
+
+  private queueChanged(task: Task): void {
+    this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
   }
 
   private takeSteering(task: Task): string[] {
     const steer = task.items.filter((i) => i.mode === "steer");
     if (steer.length === 0) return [];
     task.items = task.items.filter((i) => i.mode !== "steer");
-    this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+    this.queueChanged(task);
     return steer.map((i) => i.text);
   }
 
   private interrupt(task: Task, force: boolean): void {
     if (!task.running) return;
     task.agent?.stop({ force });
-    for (const [requestId, pending] of task.approvals) {
-      pending.resolve({ allow: false, reason: "the turn was stopped before the user answered" });
-      this.emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "cancelled" });
-    }
-    task.approvals.clear();
-  }
-
-  /** Answers the questions of one stopped child (or of every child) as denied; the parent's own stay. */
-  private denyChildApprovals(task: Task, agentId: string | undefined): void {
-    let answered = 0;
-    for (const [requestId, pending] of task.approvals) {
-      if (pending.agentId === undefined || (agentId !== undefined && pending.agentId !== agentId)) continue;
-      task.approvals.delete(requestId);
-      pending.resolve({ allow: false, reason: `${pending.agentId} was stopped before the user answered` });
-      this.emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "deny" });
-      answered++;
-    }
-    if (answered === 0) return;
-    if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
-    this.changed(task);
+    cancelApprovals(task, (event) => this.emit(event));
   }
 
   private authorize(
@@ -573,102 +397,45 @@ export class TaskManager {
     this.tasks.delete(task.id);
     await task.agent?.close();
     await fs.unlink(task.sessionFile).catch(() => {});
-    if (this.opts.index !== false)
-      await updateTaskIndex(this.opts.settings.home, (entries) => entries.filter((e) => e.id !== task.id)).catch(
-        () => {},
-      );
+    if (this.opts.index !== false) await unindexTask(this.opts.settings.home, task.id);
     this.emit({ type: "task.removed", taskId: task.id });
-  }
-
-  private async export(task: Task, format: "markdown" | "json", path: string | undefined): Promise<void> {
-    try {
-      const agent = await this.agentFor(task.id);
-      const file = await exportTask(agent.session, task.title, format, path ?? null, this.opts.settings.workspace);
-      this.emit({ type: "notice", taskId: task.id, level: "info", text: `exported to ${file}` });
-    } catch (error) {
-      this.emit({
-        type: "notice",
-        taskId: task.id,
-        level: "error",
-        text: `export failed: ${(error as Error).message}`,
-      });
-    }
   }
 
   private async sessionCommand(
     task: Task,
     command: CommandOf<"session.undo" | "session.clear" | "session.compact">,
   ): Promise<void> {
-    if (task.running) {
+    if (this.busy(task)) return;
+    const agent = await this.agentFor(task.id);
+    if (command.type !== "session.compact")
+      return editConversation(agent, command, (event) => this.emit({ ...event, taskId: task.id } as BusEvent));
+    // Prompts sent while it folds wait in the queue, as during a turn.
+    task.running = compactConversation(agent, command.focus);
+    await task.running;
+    this.settle(task);
+  }
+
+  /** Says so when a turn runs: the session commands wait for it. */
+  private busy(task: Task): boolean {
+    if (task.running)
       this.emit({
         type: "notice",
         taskId: task.id,
         level: "warn",
         text: "wait for the turn to end (or stop it) first",
       });
-      return;
-    }
-    const agent = await this.agentFor(task.id);
-    if (command.type === "session.undo") {
-      const n = agent.undo(command.n);
-      this.emit({
-        type: "notice",
-        taskId: task.id,
-        level: "info",
-        text: n ? `dropped the last ${n} turn${n === 1 ? "" : "s"}` : "nothing to undo",
-      });
-    } else if (command.type === "session.clear") {
-      agent.clear();
-      this.emit({ type: "notice", taskId: task.id, level: "info", text: "the conversation was cleared" });
-    } else {
-      // The transcript keeps what the user saw; context.compacted marks where the model's view
-      // changed. Prompts sent meanwhile wait in the queue, as during a turn.
-      const work = (async () => {
-        if (
-          (await agent.compactHistory({ forced: true, ...(command.focus ? { focus: command.focus } : {}) })) === "done"
-        )
-          await agent.save();
-      })();
-      task.running = work.catch((error: unknown) => log("error", "compaction", error));
-      await task.running;
-      this.settle(task);
-      return;
-    }
-    await agent.save();
-    this.emit({ type: "session.loaded", taskId: task.id, ...agent.loadedView() });
+    return task.running !== null;
   }
 
   private async rewind(task: Task, command: CommandOf<"session.rewind" | "file.revert">): Promise<void> {
-    if (task.running) {
-      this.emit({
-        type: "notice",
-        taskId: task.id,
-        level: "warn",
-        text: "wait for the turn to end (or stop it) first",
-      });
-      return;
-    }
+    if (this.busy(task)) return;
     await rewindTask(await this.agentFor(task.id), command, (event) =>
       this.emit({ ...event, taskId: task.id } as BusEvent),
     );
   }
 
   private async index(task: Task): Promise<void> {
-    if (this.opts.index === false) return;
-    if (!task.agent || task.agent.messages.length <= 1) return;
-    const entry = {
-      id: task.id,
-      sessionFile: task.sessionFile,
-      title: task.title,
-      pinned: task.pinned,
-      workspace: this.opts.settings.workspace,
-      updatedAt: task.updatedAt,
-      usage: { ...task.usage },
-    };
-    await updateTaskIndex(this.opts.settings.home, (entries) => [
-      entry,
-      ...entries.filter((e) => e.id !== task.id),
-    ]).catch((error: unknown) => log("warn", "task index not updated", error));
+    if (this.opts.index !== false) await indexTask(this.opts.settings.home, this.opts.settings.workspace, task);
   }
 
   /** Stops every turn (forcefully) and saves every loaded session: the exit path. */

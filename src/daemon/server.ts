@@ -186,14 +186,17 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       report(
         `session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
       );
+      // A turn that completed but could not be kept is no success (as `-p --json` says it).
+      const saveFailed = outcome.saveError !== undefined && outcome.reason === "completed";
       const body = {
         response: outcome.response,
         session: id,
-        reason: outcome.reason,
+        reason: saveFailed ? "save_failed" : outcome.reason,
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.saveError ? { saveError: outcome.saveError } : {}),
         usage: outcome.usage,
       };
-      return sendJson(res, outcome.reason === "error" ? 502 : 200, body);
+      return sendJson(res, outcome.reason === "error" ? 502 : saveFailed ? 500 : 200, body);
     }
     if (path === "/v1/sessions") {
       only(req, "GET");

@@ -1,8 +1,7 @@
 // The daemon's sessions: one task of a TaskManager per session id, turns served one at a time per
 // session (in arrival order) and in parallel across sessions, and a log of recent events per
 // session so a client that reconnects gets what it missed.
-import { constants, lstatSync, promises as fs } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { promises as fs } from "node:fs";
 import { TaskManager } from "../agent/tasks.js";
 import type { Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
@@ -16,62 +15,30 @@ import { sessionFileFor } from "../session/store.js";
 
 import { SESSION_ID, type FileAt, type SessionDetail, type SessionInfo } from "../remote/wire.js";
 import { fileAt } from "./files.js";
-import { withWalk } from "../tools/safe-fs.js";
-import { createNew, unlinkTarget } from "../tools/safe-fs-ops.js";
+import { peekTitle } from "./session-title.js";
+import {
+  attach,
+  detach,
+  EMPTY,
+  forgetLog,
+  LOG_CAP,
+  type LoggedEvent,
+  logEvent,
+  newSession,
+  type Session,
+} from "./session-state.js";
+import { isUpload, pruneUploads, storeUpload, uploadDirOf } from "./uploads.js";
 
-export { SESSION_ID };
-
-/** Events kept per session for reconnecting clients (the current and the last turn at most). */
-export const LOG_CAP = 20_000;
-
-export interface LoggedEvent {
-  /** `<boot>.<seq>`: the SSE id; a daemon restart changes `boot`, so old ids are known stale. */
-  id: string;
-  seq: number;
-  event: BusEvent;
-}
-
-type Loaded = Omit<EventOf<"session.loaded">, "type" | "taskId" | "agentId">;
-const EMPTY: Loaded = { messages: [], transcript: [] };
+export { LOG_CAP, SESSION_ID, type LoggedEvent };
 
 export interface TurnOutcome {
   reason: EventOf<"turn.completed">["reason"];
   response: string;
   error?: string;
+  /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
+  saveError?: string;
   usage: { prompt: number; completion: number };
   steps: number;
-}
-
-interface Session {
-  id: string;
-  log: LoggedEvent[];
-  /** Every event of this session after this seq is in `log`. */
-  floor: number;
-  /** Where the previous turn's events start in `log` (dropped when the next turn starts). */
-  lastTurnAt: number;
-  /** Set from the main agent's turn.started to its turn.completed. */
-  inTurn: boolean;
-  turnStartSeq: number;
-  /** The history before the running turn, for a client that attaches mid-turn. */
-  /** The history before the running turn, as session.loaded carries it. */
-  base: Loaded;
-  /** Serialises whole turns (POST / and /turns). */
-  chain: Promise<void>;
-  listeners: Set<(event: LoggedEvent) => void>;
-  /** Attached front ends (/events streams): while there is one, approvals are asked, not refused. */
-  watchers: number;
-  /** Approvals waiting for an answer. */
-  pending: Set<string>;
-  /** Denies the pending approvals when every front end has gone and none came back in time. */
-  orphaned: NodeJS.Timeout | null;
-  /** When the session last had an event (Date.now()). */
-  activeAt: number;
-  /** Its file exists (found at start-up or saved since): only these are counted and listed. */
-  saved: boolean;
-  /** The last report of the turns' file changes (sent in a snapshot). */
-  checkpoints?: BusEvent;
-  /** The title read from the file of a session not loaded, and the file's mtime then. */
-  peeked?: { mtimeMs: number; title: string | null };
 }
 
 export interface DaemonSessionsOptions {
@@ -85,26 +52,6 @@ export interface DaemonSessionsOptions {
   idleUnloadMs?: number;
   /** Paths never served as workspace files (token file, session folder, home), whatever link leads there. */
   privatePaths?: string[];
-}
-
-const TITLE_PEEK_BYTES = 4096;
-
-/** The title near the start of a session file (saved before the messages), without reading it all. */
-async function peekTitle(file: string): Promise<string | null> {
-  let handle: fs.FileHandle | null = null;
-  try {
-    // A link or a FIFO planted in the session folder is neither followed nor waited on.
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) return null;
-    const buffer = Buffer.alloc(TITLE_PEEK_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, TITLE_PEEK_BYTES, 0);
-    const match = /"title":("(?:[^"\\]|\\.)*")/.exec(buffer.subarray(0, bytesRead).toString("utf8"));
-    return match ? (JSON.parse(match[1]!) as string) : null;
-  } catch {
-    return null;
-  } finally {
-    await handle?.close();
-  }
 }
 
 export class DaemonSessions {
@@ -152,10 +99,7 @@ export class DaemonSessions {
       if (session.watchers > 0 || Date.now() - session.activeAt < idleMs) continue;
       if (!(await this.manager.unload(session.id))) continue;
       unloaded++;
-      session.floor = this.seq;
-      session.log = [];
-      session.lastTurnAt = 0;
-      session.base = EMPTY;
+      forgetLog(session, this.seq);
     }
     return unloaded;
   }
@@ -175,22 +119,7 @@ export class DaemonSessions {
     if (!SESSION_ID.test(id)) throw new Error(`invalid session id "${id}"`);
     let session = this.sessions.get(id);
     if (!session) {
-      session = {
-        id,
-        log: [],
-        floor: this.seq,
-        lastTurnAt: 0,
-        inTurn: false,
-        turnStartSeq: 0,
-        base: EMPTY,
-        chain: Promise.resolve(),
-        listeners: new Set(),
-        watchers: 0,
-        pending: new Set(),
-        orphaned: null,
-        activeAt: Date.now(),
-        saved: false,
-      };
+      session = newSession(id, this.seq);
       this.sessions.set(id, session);
     }
     if (!this.manager.has(id)) this.manager.add(id, { sessionFile: sessionFileFor(this.opts.sessionDir, id) });
@@ -218,31 +147,7 @@ export class DaemonSessions {
     const session = this.sessions.get(event.taskId);
     if (!session) return;
     const logged: LoggedEvent = { id: `${this.boot}.${++this.seq}`, seq: this.seq, event };
-    session.activeAt = Date.now();
-    const main = event.agentId === undefined;
-    if (main && event.type === "turn.started") {
-      // Keep the last turn (for a client that reconnects just after it ended) and this one.
-      const dropped = session.log.slice(0, session.lastTurnAt);
-      if (dropped.length > 0) session.floor = dropped[dropped.length - 1]!.seq;
-      session.log = session.log.slice(session.lastTurnAt);
-      session.lastTurnAt = session.log.length;
-      session.inTurn = true;
-      session.turnStartSeq = logged.seq;
-      // turn.started is emitted before the prompt joins the history: this is the history before it.
-      session.base = this.manager.loadedAgent(session.id)?.loadedView() ?? EMPTY;
-    }
-    session.log.push(logged);
-    if (session.log.length > LOG_CAP + LOG_CAP / 4) {
-      const cut = session.log.length - LOG_CAP;
-      session.floor = session.log[cut - 1]!.seq;
-      session.log = session.log.slice(cut);
-      session.lastTurnAt = Math.max(0, session.lastTurnAt - cut);
-    }
-    if (main && event.type === "turn.completed") session.inTurn = false;
-    if (event.type === "session.saved") session.saved = true;
-    if (main && event.type === "checkpoints.updated") session.checkpoints = event;
-    if (event.type === "approval.requested") session.pending.add(event.requestId);
-    if (event.type === "approval.resolved") session.pending.delete(event.requestId);
+    logEvent(session, logged, () => this.manager.loadedAgent(session.id)?.loadedView() ?? EMPTY);
     for (const listener of session.listeners) listener(logged);
   }
 
@@ -288,6 +193,7 @@ export class DaemonSessions {
         reason: done.reason,
         response: done.response,
         ...(done.error ? { error: done.error } : {}),
+        ...(done.saveError ? { saveError: done.saveError } : {}),
         usage: { ...done.usage },
         steps: done.steps,
       };
@@ -305,35 +211,17 @@ export class DaemonSessions {
 
   /** Where uploaded images wait for the prompt that names them (inside the session folder). */
   get uploadDir(): string {
-    return join(this.opts.sessionDir, ".uploads");
+    return uploadDirOf(this.opts.sessionDir);
   }
 
   /** Keeps an uploaded image (mode 600) for a prompt; returns its path. */
-  async storeUpload(name: string, data: Buffer): Promise<string> {
-    const safe =
-      basename(name)
-        .replace(/[^A-Za-z0-9._-]/g, "_")
-        .slice(-80) || "image";
-    const path = join(this.uploadDir, `${randomId(10)}-${safe}`);
-    // Made new (never through a link) in a folder reached by the no-follow walk.
-    await withWalk(path, { followFinal: false }, (w) => {
-      w.makeParents(0o700);
-      return createNew(w, data, 0o600);
-    });
-    return path;
+  storeUpload(name: string, data: Buffer): Promise<string> {
+    return storeUpload(this.uploadDir, name, data);
   }
 
-  /** Removes uploads older than `maxAgeMs` (a prompt uses its images when its turn starts). */
-  async pruneUploads(maxAgeMs: number): Promise<void> {
-    const names = await fs.readdir(this.uploadDir).catch(() => [] as string[]);
-    await Promise.all(
-      names.map(async (name) => {
-        await withWalk(join(this.uploadDir, name), { followFinal: false }, (w) => {
-          const stat = w.lstat();
-          if (stat && !stat.isDirectory() && Date.now() - stat.mtimeMs > maxAgeMs) unlinkTarget(w);
-        }).catch(() => {});
-      }),
-    );
+  /** Removes uploads older than `maxAgeMs`. */
+  pruneUploads(maxAgeMs: number): Promise<void> {
+    return pruneUploads(this.uploadDir, maxAgeMs);
   }
 
   /**
@@ -344,42 +232,11 @@ export class DaemonSessions {
     const session = this.ensure(id);
     if (command.type === "approval.reply" && !session.pending.has(command.requestId))
       return `no approval ${command.requestId} is waiting in session "${id}"`;
-    // Images come only from uploads: a path of the daemon's own files is not for clients to name.
-    // An upload is a regular file the daemon made: a link planted in the folder is no upload.
-    const notUpload = (path: string) =>
-      dirname(resolve(path)) !== this.uploadDir || !lstatSync(resolve(path), { throwIfNoEntry: false })?.isFile();
-    if (command.type === "user.submit" && command.images?.some(notUpload))
+    // Images come only from uploads.
+    if (command.type === "user.submit" && command.images?.some((path) => !isUpload(this.uploadDir, path)))
       return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
     this.bus.send({ ...command, taskId: id } as BusCommand);
     return null;
-  }
-
-  /** A front end attached: approvals are asked again, and those waiting stay. */
-  private attached(session: Session): void {
-    session.watchers++;
-    if (session.orphaned) clearTimeout(session.orphaned);
-    session.orphaned = null;
-  }
-
-  /** A front end went away; when it was the last, waiting approvals get a while for one to come back. */
-  private detached(session: Session): void {
-    session.watchers--;
-    if (session.watchers > 0 || session.pending.size === 0 || session.orphaned) return;
-    const waitMs = this.opts.approvalWaitMs ?? 15 * 60_000;
-    session.orphaned = setTimeout(() => {
-      session.orphaned = null;
-      if (session.watchers > 0) return;
-      for (const requestId of [...session.pending]) {
-        this.bus.send({
-          type: "approval.reply",
-          taskId: session.id,
-          requestId,
-          decision: "deny",
-          note: `nobody answered within ${Math.round(waitMs / 60_000)} min (the front end detached)`,
-        });
-      }
-    }, waitMs);
-    session.orphaned.unref();
   }
 
   /**
@@ -430,11 +287,14 @@ export class DaemonSessions {
     // Told between what was owed and what is live, so a client can say "reconnected" after the snapshot.
     ready(after === null || after < session.floor || after > this.seq);
     session.listeners.add(send);
-    this.attached(session);
+    attach(session);
     let attached = true;
+    const waitMs = this.opts.approvalWaitMs ?? 15 * 60_000;
+    const deny = (requestId: string, note: string) =>
+      this.bus.send({ type: "approval.reply", taskId: id, requestId, decision: "deny", note });
     return () => {
       session.listeners.delete(send);
-      if (attached) this.detached(session);
+      if (attached) detach(session, waitMs, deny);
       attached = false;
     };
   }

@@ -2,7 +2,7 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
@@ -284,6 +284,10 @@ export function runSandboxCommand(args: {
     process.stderr.write("nanohermes: sandbox run needs a command after --\n");
     return Promise.resolve(126);
   }
+  if (!statSync(args.workspace, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`nanohermes: sandbox run: ${args.workspace} is not a directory (-C DIR)\n`);
+    return Promise.resolve(126);
+  }
   // The same check after the command as run_command gets (the binds may be missing on this host).
   const set =
     args.mode === "workspace-write"
@@ -296,7 +300,8 @@ export function runSandboxCommand(args: {
     if (notice) process.stderr.write(`nanohermes: ${notice}\n`);
   };
   return new Promise((done) => {
-    const child = spawn(program, rest, { stdio: "inherit" });
+    // In the workspace (-C DIR), as run_command runs in it: relative paths mean what the policy means.
+    const child = spawn(program, rest, { stdio: "inherit", cwd: args.workspace });
     // Ctrl-C reaches the child through the terminal; we stay alive to report its exit code.
     const ignore = () => {};
     const forward = (signal: NodeJS.Signals) => child.kill(signal);

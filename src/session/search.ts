@@ -15,6 +15,7 @@ import {
   messageText,
   textColumn,
 } from "./search-text.js";
+import { unpackHistory } from "./history-refs.js";
 import { historyOf } from "./history-view.js";
 import { SessionFileSchema, type SessionData } from "./store.js";
 
@@ -123,7 +124,13 @@ export async function readSessionFile(file: string): Promise<SessionData | null>
     const candidate = Array.isArray(raw)
       ? { version: 1, id, createdAt: "", updatedAt: "", workspace: "", model: "", messages: raw }
       : raw;
-    const parsed = SessionFileSchema.safeParse(candidate);
+    // Items that name the message holding their text get it back first (history-refs.ts).
+    const record = candidate as Record<string, unknown>;
+    const parsed = SessionFileSchema.safeParse(
+      record.transcript === undefined
+        ? candidate
+        : { ...record, transcript: unpackHistory(record.transcript, record.archive, record.messages) },
+    );
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

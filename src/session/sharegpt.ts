@@ -1,7 +1,9 @@
 // Sessions as training trajectories in the ShareGPT layout Hermes uses: one JSON object per line,
 // tool calls and results inside the text as <tool_call> / <tool_response> blocks.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, promises as fs } from "node:fs";
 import { once } from "node:events";
+import { basename, dirname, join } from "node:path";
+import { randomId } from "../protocol/ids.js";
 import { redact } from "../config/log.js";
 import type { ChatMessage, ContentPart } from "../protocol/messages.js";
 import { readSessionFile } from "./search.js";
@@ -144,14 +146,18 @@ export interface ExportSummary {
 
 /**
  * Writes the sessions in `files` as ShareGPT JSONL to `out` (a path, replaced; or a stream, left
- * open). Contract: a missing or invalid file is listed in `skipped`, never thrown.
+ * open). A path is written as a new temporary file beside it, renamed over it at the end: a link
+ * at `out` is replaced, never written through, and a failed export leaves what was there.
+ * Contract: a missing or invalid file is listed in `skipped`, never thrown.
  */
 export async function exportSessions(
   files: string[],
   out: NodeJS.WritableStream | string,
   opts: ShareGptOptions = {},
 ): Promise<ExportSummary> {
-  const sink = typeof out === "string" ? createWriteStream(out, { mode: 0o600 }) : null;
+  const temp = typeof out === "string" ? join(dirname(out), `.${basename(out)}.${randomId(8)}.tmp`) : null;
+  // "wx": made new, so not through a link planted at the temporary name either.
+  const sink = temp ? createWriteStream(temp, { mode: 0o600, flags: "wx" }) : null;
   const stream: NodeJS.WritableStream = sink ?? (out as NodeJS.WritableStream);
   // An error between our awaits would otherwise be an unhandled 'error' event.
   let failure: unknown = null;
@@ -182,6 +188,11 @@ export async function exportSessions(
       await once(sink, "finish");
     }
     check();
+    if (temp) await fs.rename(temp, out as string);
+  } catch (error) {
+    sink?.destroy();
+    if (temp) await fs.unlink(temp).catch(() => {});
+    throw error;
   } finally {
     stream.off("error", onError);
     if (sink && failure) sink.destroy();

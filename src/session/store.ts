@@ -8,6 +8,7 @@ import { HistoryItemSchema } from "../protocol/history.js";
 import { ChatMessageSchema, type ChatMessage } from "../protocol/messages.js";
 import * as z from "../protocol/zod.js";
 import { readHistory, readMessages, SESSION_VERSION, withExtras } from "./compat.js";
+import { packHistory, unpackHistory } from "./history-refs.js";
 import { legacyHistory } from "./legacy-transcript.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withWalk } from "../tools/safe-fs.js";
@@ -142,8 +143,10 @@ function readEnvelope(candidate: unknown, fresh: SessionData): LoadedSession | {
   const source: Meta = envelope.success ? envelope.data : fresh;
   const { version: _v, messages: _m, archive: _a, transcript: _t, ...rest } = source;
   const meta: Meta = newer ? pickKnown(rest) : rest;
-  const rawHistory = envelope.success ? envelope.data.transcript : undefined;
-  const history = rawHistory ? readHistory(rawHistory) : null;
+  const rawHistory = envelope.success
+    ? unpackHistory(envelope.data.transcript, envelope.data.archive, envelope.data.messages)
+    : undefined;
+  const history = Array.isArray(rawHistory) ? readHistory(rawHistory) : null;
   // A file from before typed history: its history is recovered from the text, once, and saved typed.
   const transcript = history?.items ?? legacyHistory(archive?.messages ?? [], live.messages, meta.compactions ?? []);
   const data: SessionData = {
@@ -188,12 +191,14 @@ function pickKnown(meta: Meta): Meta {
  */
 export function serializeSession(data: SessionData): string {
   const archive = data.archive?.map(withExtras);
-  const transcript = data.transcript?.map(withExtras);
+  const messages = data.messages.map(withExtras);
+  // Each prompt's and reply's text once: items name the message that holds it (history-refs.ts).
+  const transcript = data.transcript && packHistory(data.transcript.map(withExtras), [...(archive ?? []), ...messages]);
   return redact(
     JSON.stringify({
       ...data,
       updatedAt: new Date().toISOString(),
-      messages: data.messages.map(withExtras),
+      messages,
       ...(archive ? { archive } : {}),
       ...(transcript ? { transcript } : {}),
     }),

@@ -161,10 +161,19 @@ describe("a resumed transcript", () => {
 
   it("is stored as typed items beside the messages, which the model sees unchanged", async () => {
     const { file, client } = await liveRun();
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { transcript: HistoryItem[]; messages: unknown[] };
+    type Stored = HistoryItem & { ref?: number };
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      transcript: Stored[];
+      messages: { content: unknown }[];
+      archive?: { content: unknown }[];
+    };
     expect(saved.transcript.map((it) => it.type)).toContain("memory");
     expect(saved.transcript.find((it) => it.type === "memory")).toMatchObject({ ids: [expect.any(String)] });
-    expect(saved.transcript.filter((it) => it.type === "user").map((it) => it.type === "user" && it.text)).toEqual([
+    // A prompt's text is stored once, in its message: the item names that message.
+    const users = saved.transcript.filter((it) => it.type === "user");
+    expect(users.every((it) => (it as { text?: string }).text === undefined && typeof it.ref === "number")).toBe(true);
+    const all = [...(saved.archive ?? []), ...saved.messages];
+    expect(users.map((it) => all[it.ref!]?.content)).toEqual([
       "create notes.txt",
       "which package manager does the project use, pnpm? and delete build",
       "wait for the build",

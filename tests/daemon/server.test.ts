@@ -1,5 +1,6 @@
 // The daemon's server in-process (fast paths the process tests cannot reach): keep-alive
 // comments on an idle stream, and a dangerous command refused (not left waiting for an answer).
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { noExtensions } from "../../src/agent/extensions.js";
@@ -14,6 +15,7 @@ import type { Settings } from "../../src/config/schema.js";
 let server: DaemonServer | undefined;
 let sessions: DaemonSessions | undefined;
 let model: MockServer | undefined;
+let sessionDir = "";
 afterEach(async () => {
   await server?.close();
   await sessions?.shutdown();
@@ -28,9 +30,10 @@ async function start(
 ): Promise<DaemonServer> {
   model = await startMockServer(script);
   const settings = testSettings({ baseUrl: model.url, apiKey: "k", ...over });
+  sessionDir = join(tempDir(), "sessions");
   sessions = new DaemonSessions({
     settings,
-    sessionDir: join(tempDir(), "sessions"),
+    sessionDir,
     extensions: Promise.resolve(noExtensions()),
     approvalWaitMs: 300,
   });
@@ -57,6 +60,22 @@ describe("the daemon server", () => {
     await reader.cancel();
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
+  });
+
+  it("POST / reports a turn whose session could not be saved: 500, reason save_failed, and why", async () => {
+    const d = await start([textReply("first"), textReply("second")]);
+    const headers = { "X-Session-Id": "kept" };
+    const first = await http(d.url, "/", { method: "POST", headers, body: JSON.stringify({ prompt: "one" }) });
+    expect(first.status).toBe(200);
+    expect(first.json.saveError).toBeUndefined();
+    // The session folder becomes a file: the next save cannot be written.
+    rmSync(sessionDir, { recursive: true });
+    writeFileSync(sessionDir, "not a folder\n");
+    const second = await http(d.url, "/", { method: "POST", headers, body: JSON.stringify({ prompt: "two" }) });
+    expect(second.status).toBe(500);
+    expect(second.json.response).toBe("second");
+    expect(second.json.reason).toBe("save_failed");
+    expect(second.json.saveError).toMatch(/ENOTDIR|EEXIST|ENOENT/);
   });
 
   it("refuses a dangerous command on its own (nobody can approve it) and finishes the turn", async () => {

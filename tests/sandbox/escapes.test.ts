@@ -365,6 +365,20 @@ describe("saying it where it happens", () => {
     );
   });
 
+  it("sandbox run -C DIR runs the command in DIR, the workspace it may write, in every mode", async () => {
+    for (const mode of ["workspace-write", "read-only", "off"]) {
+      const r = await runCli(["sandbox", "run", "--mode", mode, "-C", ws, "--", "sh", "-c", "pwd -P"], { cwd: repo });
+      expect(r.code, mode).toBe(0);
+      expect(r.stdout, mode).toBe(`${realpathSync(ws)}\n`);
+    }
+    // A relative path written in DIR lands in DIR (the workspace-write sandbox allows it only there).
+    const made = await runCli(["sandbox", "run", "-C", ws, "--", "sh", "-c", "echo here > ran-in-ws.txt"], {
+      cwd: repo,
+    });
+    expect(made.code).toBe(0);
+    expect(readFileSync(join(ws, "ran-in-ws.txt"), "utf8")).toBe("here\n");
+  });
+
   it("status names every gap in the README's words, and what root keeps", () => {
     const readme = readFileSync(join(repo, "README.md"), "utf8").replace(/\s*\n\s*/g, " ");
     for (const gap of Object.values(GAPS)) expect(readme.includes(gap), gap).toBe(true);

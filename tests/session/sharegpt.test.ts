@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -202,5 +202,20 @@ describe("exportSessions", () => {
 
   it("rejects an output path it cannot write", async () => {
     await expect(exportSessions(files(), join(dir, "no", "such", "dir.jsonl"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("replaces a link at the output path: the file it points to is never written", async () => {
+    const target = join(dir, "precious.txt");
+    writeFileSync(target, "keep me\n");
+    const out = join(dir, "out.jsonl");
+    symlinkSync(target, out);
+    const summary = await exportSessions(files(), out);
+    expect(summary.records).toBe(2);
+    expect(readFileSync(target, "utf8")).toBe("keep me\n");
+    expect(lstatSync(out).isSymbolicLink()).toBe(false);
+    expect(lstatSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(2);
+    // The temporary file it wrote first is gone.
+    expect(readdirSync(dir).filter((n) => n.includes("out.jsonl"))).toEqual(["out.jsonl"]);
   });
 });

@@ -1,0 +1,27 @@
+// A task in ~/.nanohermes's task index (session/task-index.ts), so the task list shows it in
+// later runs: written after each turn and change, dropped when the task is deleted.
+import { log } from "../config/log.js";
+import { updateTaskIndex } from "../session/task-index.js";
+import type { Task } from "./task-state.js";
+
+/** Puts the task first in the index; a task with no message yet is not listed. Contract: never rejects. */
+export async function indexTask(home: string, workspace: string, task: Task): Promise<void> {
+  if (!task.agent || task.agent.messages.length <= 1) return;
+  const entry = {
+    id: task.id,
+    sessionFile: task.sessionFile,
+    title: task.title,
+    pinned: task.pinned,
+    workspace,
+    updatedAt: task.updatedAt,
+    usage: { ...task.usage },
+  };
+  await updateTaskIndex(home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch(
+    (error: unknown) => log("warn", "task index not updated", error),
+  );
+}
+
+/** Drops the task from the index. Contract: never rejects. */
+export async function unindexTask(home: string, id: string): Promise<void> {
+  await updateTaskIndex(home, (entries) => entries.filter((e) => e.id !== id)).catch(() => {});
+}
