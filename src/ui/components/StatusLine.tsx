@@ -24,7 +24,7 @@ export function StatusLine({ width }: { width: number }) {
     ];
   });
   const [expired, expire] = useState(0);
-  const until = sv.store.getState().ui.status?.until ?? 0;
+  const until = sv.store.getView().ui.status?.until ?? 0;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the controller's clock is fixed for the app's life; only `until` schedules the timer
   useEffect(() => {
     const left = until - sv.ctl.deps.now();
@@ -33,6 +33,6 @@ export function StatusLine({ width }: { width: number }) {
     return () => clearTimeout(timer);
   }, [until]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `expired` and the slices are the triggers; the state is read whole when they change
-  const line = useMemo(() => statusLine(sv.store.getState(), sv, width), [sv, width, expired, ...slices]);
+  const line = useMemo(() => statusLine(sv.store.getView(), sv, width), [sv, width, expired, ...slices]);
   return <Lines lines={[line]} width={width} />;
 }

@@ -138,6 +138,8 @@ export interface StoreOptions {
 
 export class Store {
   private state: AppState;
+  /** The state as subscribers last heard of it, settled (see getView). */
+  private view: AppState;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
   private lastNotify = 0;
@@ -149,6 +151,7 @@ export class Store {
     size: { columns: number; rows: number } = { columns: 80, rows: 24 },
   ) {
     this.state = initialState(size.columns, size.rows);
+    this.view = this.state;
   }
 
   /** Changes the UI's own state (focus, composer, dialogs, panes). */
@@ -159,7 +162,16 @@ export class Store {
     this.schedule();
   }
 
+  /** The latest state: what the controller acts on. Renders read getView. */
   getState = (): AppState => this.state;
+
+  /**
+   * Contract: the state of the last notification, settled; it changes only when subscribers are
+   * notified. Renders read this one: the stream updates the latest state between frames, and a
+   * render that read those updates would draw a state the settle step has not seen (its follow
+   * jump one frame stale, and the transcript's frame computed twice).
+   */
+  getView = (): AppState => this.view;
 
   /**
    * Contract: `settle` runs before subscribers hear of a change and may return a state with derived
@@ -168,6 +180,7 @@ export class Store {
   setSettle(settle: (state: AppState) => AppState): void {
     this.settle = settle;
     this.state = settle(this.state);
+    this.view = this.state;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -191,6 +204,7 @@ export class Store {
       this.lastNotify = Date.now();
       this.notifications++;
       if (this.settle) this.state = this.settle(this.state);
+      this.view = this.state;
       for (const listener of this.listeners) listener();
     };
     if (wait === 0) queueMicrotask(run);
