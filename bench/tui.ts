@@ -207,7 +207,7 @@ async function shownAt(app: PtyApp, text: string, timeoutMs = 10_000): Promise<n
   return new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       sub.dispose();
-      reject(new Error(`bench: ${text} not on screen after ${timeoutMs} ms`));
+      reject(new Error(`bench: ${text} not on screen after ${timeoutMs} ms:\n${app.screen()}`));
     }, timeoutMs);
     const sub = app.pty.onData(() => {
       const at = performance.now();
@@ -259,14 +259,20 @@ export async function boardStreaming(ws: string, cli: string | undefined) {
     const t0 = performance.now();
     app.type("fan out\r");
     await app.waitFor((s) => s.includes("agent-4"), 20_000);
-    // The Agents tab, then back to the input.
+    // The Agents tab (builds that bring it forward when children start are on it already; others
+    // start on Files), then back to the input.
     app.type("\x12");
-    for (let i = 0; i < 4; i++) app.type("\x1b[C");
-    await new Promise((r) => setTimeout(r, 100));
-    app.type("\x1b");
-    // A lone Esc is known only once nothing follows it: on a loaded machine the first mark could
-    // arrive before that and make it Alt-z. Typing starts once the input has focus again.
-    await app.waitFor((s) => !s.includes("Enter open · x stop"), 10_000);
+    await app.waitFor((s) => s.includes("←→ tabs"), 10_000);
+    for (let i = 0; i < 7 && !app.screen().includes("Enter open · x stop"); i++) {
+      app.type("\x1b[C");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // A lone Esc is known only once nothing follows it: on a loaded machine a key could arrive
+    // before that and make it Alt-<key>. Typing starts once the input has focus again.
+    for (let i = 0; i < 5 && app.screen().includes("←→ tabs"); i++) {
+      app.type("\x1b");
+      await app.waitFor((s) => !s.includes("←→ tabs"), 2_000).catch(() => "");
+    }
     await new Promise((r) => setTimeout(r, 100));
     const echoes: number[] = [];
     for (let i = 0; i < 20; i++) {
