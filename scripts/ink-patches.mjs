@@ -128,7 +128,7 @@ function measuredWidth(input, options = {}) {`,
         const text = readFileSync(a.path, "utf8");
         const out = text.replace(
           "    cache.set(text, dimensions);",
-          "    if (cache.size >= 1024) cache.clear();\n    cache.set(text, dimensions);",
+          "    if (cache.size >= 256) cache.clear();\n    cache.set(text, dimensions);",
         );
         if (out !== text) applied.inkMeasureCache++;
         return { contents: out, loader: "js" };
