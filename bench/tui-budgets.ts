@@ -50,11 +50,11 @@ export function tuiBudgetRows(now: TuiFigures, old: TuiFigures, rev: string): st
       ok(bytes <= 20),
     ],
     [
-      "typed keys on screen, 4 subagents streaming, p50 / max",
-      `${now.board.keyEchoMs.p50} / ${now.board.keyEchoMs.max} ms`,
-      `${old.board.keyEchoMs.p50} / ${old.board.keyEchoMs.max} ms`,
+      "typed keys on screen, 4 subagents streaming, p50 / p95 / max",
+      `${now.board.keyEchoMs.p50} / ${now.board.keyEchoMs.p95} / ${now.board.keyEchoMs.max} ms`,
+      `${old.board.keyEchoMs.p50} / ${old.board.keyEchoMs.p95} / ${old.board.keyEchoMs.max} ms`,
       "p95 <= 50 ms",
-      ok(now.board.keyEchoMs.max <= 50),
+      ok(now.board.keyEchoMs.p95 <= 50),
     ],
     ["Ink frame p95, board with 4 streaming", `${now.board.frames.p95} ms`, `${old.board.frames.p95} ms`, "", ""],
   ];

@@ -27,7 +27,8 @@ export interface TuiFigures {
     children: number;
     frames: { p50: number; p95: number; count: number };
     cpuPercent: number;
-    keyEchoMs: { p50: number; max: number };
+    /** Typed marks from the keypress to the frame that shows them, as the bytes arrive (not polled). */
+    keyEchoMs: { p50: number; p95: number; max: number; samples: number };
   };
 }
 
@@ -88,9 +89,6 @@ function sessionWith(messages: number, ws: string): string {
   return file;
 }
 
-/** The build under measurement: this tree's, or an older one's (benchTui's argument). */
-let cli: string | undefined;
-
 const settled = (s: string) => s.includes("NanoHermes") && s.includes("Ask anything");
 
 /** A home whose config.json has the everything and filesystem servers and one that starts after 2 s. */
@@ -107,23 +105,15 @@ export function mcpHome(ws: string): string {
   return home;
 }
 
-async function firstFrame(
-  server: MockServer,
-  ws: string,
-  runs: number,
-  home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-")),
-): Promise<TuiFigures["firstFrameMs"]> {
-  const times: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    const t0 = performance.now();
-    const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, env: env(server, home()) });
-    await app.waitFor(settled, 20_000);
-    const ms = performance.now() - t0;
-    if (i > 0) times.push(ms); // the first run warms the file cache
-    app.type("\x04");
-    await app.exit();
-  }
-  return { median: +pct(times, 0.5).toFixed(1), p95: +pct(times, 0.95).toFixed(1), runs };
+/** One start to the first complete frame, in ms. `cli`: the build (undefined: this tree's). */
+async function firstFrame(server: MockServer, ws: string, cli: string | undefined, home: string): Promise<number> {
+  const t0 = performance.now();
+  const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, env: env(server, home) });
+  await app.waitFor(settled, 20_000);
+  const ms = performance.now() - t0;
+  app.type("\x04");
+  await app.exit();
+  return ms;
 }
 
 /** Node itself, started the same way, printing the two strings the UI's first frame is judged by. */
@@ -149,7 +139,7 @@ async function nodeFloor(ws: string, runs: number): Promise<number> {
   return +pct(times, 0.5).toFixed(1);
 }
 
-async function idleRss(server: MockServer, ws: string): Promise<number> {
+async function idleRss(server: MockServer, ws: string, cli: string | undefined): Promise<number> {
   const app = new PtyApp({
     cli,
     cols: 120,
@@ -165,7 +155,13 @@ async function idleRss(server: MockServer, ws: string): Promise<number> {
   return +mb.toFixed(1);
 }
 
-async function streaming(server: MockServer, ws: string, earlier: number, tokens: number) {
+export async function streaming(
+  server: MockServer,
+  ws: string,
+  cli: string | undefined,
+  earlier: number,
+  tokens: number,
+) {
   const frames = join(mkdtempSync(join(tmpdir(), "nh-bench-f-")), "frames.json");
   const session = sessionWith(earlier, ws);
   // A window large enough that the 2,000 earlier messages are not compacted: this measures drawing.
@@ -184,6 +180,7 @@ async function streaming(server: MockServer, ws: string, earlier: number, tokens
   const text = Array.from({ length: tokens }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
   server.push({ ...textReply(text), chunkSize: 4, tokensPerSecond: 200 });
   const bytes0 = app.bytes;
+  const streamStart = Date.now();
   const cpu0 = cpuTicks(app.pty.pid);
   const t0 = performance.now();
   app.type("stream please\r");
@@ -194,15 +191,41 @@ async function streaming(server: MockServer, ws: string, earlier: number, tokens
   app.type("\x04");
   await app.exit();
   const all = JSON.parse(readFileSync(frames, "utf8")) as number[];
+  // The terminal writer's time per frame while streaming (it runs after Ink's render, which `frames` times).
+  const writes = (JSON.parse(readFileSync(`${frames}.writer.json`, "utf8")) as [number, number][])
+    .filter(([at]) => at >= streamStart)
+    .map(([, ms]) => ms);
   // Tokens as the mock counts them when pacing: four characters each.
-  return { frames: all, cpu: +cpu.toFixed(1), bytesPerToken: +(bytes / (text.length / 4)).toFixed(1) };
+  return { frames: all, writes, cpu: +cpu.toFixed(1), bytesPerToken: +(bytes / (text.length / 4)).toFixed(1) };
+}
+
+/**
+ * When `text` reached the screen: the arrival time of the output that put it there. Checked as each
+ * chunk is drawn, not by polling, whose 25 ms period would round every echo up to its next tick.
+ */
+async function shownAt(app: PtyApp, text: string, timeoutMs = 10_000): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`bench: ${text} not on screen after ${timeoutMs} ms:\n${app.screen()}`));
+    }, timeoutMs);
+    const sub = app.pty.onData(() => {
+      const at = performance.now();
+      void app.settle().then(() => {
+        if (!app.screen().includes(text)) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(at);
+      });
+    });
+  });
 }
 
 /**
  * The subagent board under load: the parent delegates 20 tasks in one step; children stream 300
  * tokens each at 200 tokens/s, four at a time; the Agents tab is open and the user types.
  */
-async function boardStreaming(ws: string) {
+export async function boardStreaming(ws: string, cli: string | undefined) {
   const children = 20;
   const text = Array.from({ length: 300 }, (_, i) => (i % 12 === 11 ? "word.\n\n" : "word ")).join("");
   const server = await startMockServer((req) => {
@@ -236,24 +259,29 @@ async function boardStreaming(ws: string) {
     const t0 = performance.now();
     app.type("fan out\r");
     await app.waitFor((s) => s.includes("agent-4"), 20_000);
-    // The Agents tab, then back to the input.
+    // The Agents tab (builds that bring it forward when children start are on it already; others
+    // start on Files), then back to the input.
     app.type("\x12");
-    for (let i = 0; i < 4; i++) app.type("\x1b[C");
-    await new Promise((r) => setTimeout(r, 100));
-    app.type("\x1b");
-    // A lone Esc is known only once nothing follows it: on a loaded machine the first mark could
-    // arrive before that and make it Alt-z. Typing starts once the input has focus again.
-    await app.waitFor((s) => !s.includes("Enter open · x stop"), 10_000);
+    await app.waitFor((s) => s.includes("←→ tabs"), 10_000);
+    for (let i = 0; i < 7 && !app.screen().includes("Enter open · x stop"); i++) {
+      app.type("\x1b[C");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // A lone Esc is known only once nothing follows it: on a loaded machine a key could arrive
+    // before that and make it Alt-<key>. Typing starts once the input has focus again.
+    for (let i = 0; i < 5 && app.screen().includes("←→ tabs"); i++) {
+      app.type("\x1b");
+      await app.waitFor((s) => !s.includes("←→ tabs"), 2_000).catch(() => "");
+    }
     await new Promise((r) => setTimeout(r, 100));
     const echoes: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 20; i++) {
       const mark = `zq${i}x`;
       const k0 = performance.now();
       app.type(mark);
-      await app.waitFor((s) => s.includes(mark), 10_000);
-      echoes.push(performance.now() - k0);
+      echoes.push((await shownAt(app, mark)) - k0);
       for (let j = 0; j < mark.length; j++) app.type("\x7f");
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 150));
     }
     await app.waitFor((s) => /✓ fan out · done/.test(s), 120_000);
     const seconds = (performance.now() - t0) / 1000;
@@ -265,7 +293,12 @@ async function boardStreaming(ws: string) {
       children,
       frames: { p50: +pct(all, 0.5).toFixed(2), p95: +pct(all, 0.95).toFixed(2), count: all.length },
       cpuPercent: +cpu.toFixed(1),
-      keyEchoMs: { p50: +pct(echoes, 0.5).toFixed(1), max: +Math.max(...echoes).toFixed(1) },
+      keyEchoMs: {
+        p50: +pct(echoes, 0.5).toFixed(1),
+        p95: +pct(echoes, 0.95).toFixed(1),
+        max: +Math.max(...echoes).toFixed(1),
+        samples: echoes.length,
+      },
     };
   } finally {
     if (app.exitCode === null) app.kill("SIGKILL");
@@ -307,7 +340,6 @@ async function writerRun(
     ...(writer === "lines" ? { NANOHERMES_TERMINAL_WRITER: "lines" } : {}),
   };
   const app = new PtyApp({
-    cli,
     cols,
     rows,
     cwd: ws,
@@ -380,40 +412,89 @@ export async function benchWriter(): Promise<WriterRun[]> {
   }
 }
 
-/** `program`: a dist/cli.js to measure instead of this tree's (a baseline build, see bench/baseline.ts). */
-export async function benchTui(program?: string): Promise<TuiFigures> {
-  cli = program;
+const median = (xs: number[]) => +pct(xs, 0.5).toFixed(2);
+const summary = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), count: xs.length });
+
+/** Runs `measure` once per program per round, alternating programs, so a busy spell hits all alike. */
+async function alternate<T>(
+  programs: readonly (string | undefined)[],
+  rounds: number,
+  measure: (cli: string | undefined) => Promise<T>,
+): Promise<T[][]> {
+  const out: T[][] = programs.map(() => []);
+  for (let r = 0; r < rounds; r++) for (const [i, cli] of programs.entries()) out[i]!.push(await measure(cli));
+  return out;
+}
+
+/**
+ * The UI figures for each program (undefined: this tree's build; otherwise a dist/cli.js, e.g. a
+ * baseline build from bench/baseline.ts), measured in alternation. `rounds` repeats the streaming
+ * and board workloads (NANOHERMES_BENCH_TUI_ROUNDS): each figure is then the median of its rounds.
+ */
+export async function benchTui(
+  programs: readonly (string | undefined)[] = [undefined],
+  rounds = 1,
+): Promise<TuiFigures[]> {
   const ws = mkdtempSync(join(tmpdir(), "nh-bench-ws-"));
   writeFileSync(join(ws, "README.md"), "# bench\n");
   const server = await startMockServer([]);
   try {
     const tokens = 1000;
     const nodeFloorMs = await nodeFloor(ws, 10);
-    const firstFrameMs = await firstFrame(server, ws, 10);
-    const firstFrameMcpMs = await firstFrame(server, ws, 10, () => mcpHome(ws));
-    const idleRssMb = await idleRss(server, ws);
-    const s10 = await streaming(server, ws, 10, tokens);
-    const s2000 = await streaming(server, ws, 2000, tokens);
-    const board = await boardStreaming(ws);
-    const summary = (xs: number[]) => ({
-      p50: +pct(xs, 0.5).toFixed(2),
-      p95: +pct(xs, 0.95).toFixed(2),
-      count: xs.length,
+    const home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-"));
+    // The first start of each program warms the file cache and is not counted.
+    await alternate(programs, 1, (cli) => firstFrame(server, ws, cli, home()));
+    const starts = await alternate(programs, 10, (cli) => firstFrame(server, ws, cli, home()));
+    const startsMcp = await alternate(programs, 10, (cli) => firstFrame(server, ws, cli, mcpHome(ws)));
+    const rss = await alternate(programs, 1, (cli) => idleRss(server, ws, cli));
+    const s10 = await alternate(programs, rounds, (cli) => streaming(server, ws, cli, 10, tokens));
+    const s2000 = await alternate(programs, rounds, (cli) => streaming(server, ws, cli, 2000, tokens));
+    const boards = await alternate(programs, rounds, (cli) => boardStreaming(ws, cli));
+    const startFigures = (xs: number[]) => ({
+      median: +pct(xs, 0.5).toFixed(1),
+      p95: +pct(xs, 0.95).toFixed(1),
+      runs: xs.length,
     });
-    return {
-      firstFrameMs,
-      firstFrameMcpMs,
-      nodeFloorMs,
-      idleRssMb,
-      frames10: summary(s10.frames),
-      frames2000: summary(s2000.frames),
-      cpuPercentStreaming10: s10.cpu,
-      cpuPercentStreaming2000: s2000.cpu,
-      bytesPerToken10: s10.bytesPerToken,
-      bytesPerToken2000: s2000.bytesPerToken,
-      tokensStreamed: tokens,
-      board,
+    // Frame times: the median over rounds of each round's percentile.
+    const frames = (runs: { frames: number[] }[]) => {
+      const each = runs.map((r) => summary(r.frames));
+      return {
+        p50: median(each.map((f) => f.p50)),
+        p95: median(each.map((f) => f.p95)),
+        count: median(each.map((f) => f.count)),
+      };
     };
+    return programs.map((_, i) => {
+      const b = boards[i]!;
+      return {
+        firstFrameMs: startFigures(starts[i]!),
+        firstFrameMcpMs: startFigures(startsMcp[i]!),
+        nodeFloorMs,
+        idleRssMb: rss[i]![0]!,
+        frames10: frames(s10[i]!),
+        frames2000: frames(s2000[i]!),
+        cpuPercentStreaming10: median(s10[i]!.map((r) => r.cpu)),
+        cpuPercentStreaming2000: median(s2000[i]!.map((r) => r.cpu)),
+        bytesPerToken10: median(s10[i]!.map((r) => r.bytesPerToken)),
+        bytesPerToken2000: median(s2000[i]!.map((r) => r.bytesPerToken)),
+        tokensStreamed: tokens,
+        board: {
+          children: b[0]!.children,
+          frames: {
+            p50: median(b.map((x) => x.frames.p50)),
+            p95: median(b.map((x) => x.frames.p95)),
+            count: median(b.map((x) => x.frames.count)),
+          },
+          cpuPercent: median(b.map((x) => x.cpuPercent)),
+          keyEchoMs: {
+            p50: median(b.map((x) => x.keyEchoMs.p50)),
+            p95: median(b.map((x) => x.keyEchoMs.p95)),
+            max: median(b.map((x) => x.keyEchoMs.max)),
+            samples: b.reduce((n, x) => n + x.keyEchoMs.samples, 0),
+          },
+        },
+      };
+    });
   } finally {
     await server.close();
   }

@@ -25,7 +25,11 @@ export function inkPatches(root, { strict = true } = {}) {
   const applied = {
     yoga: 0,
     stringWidth: 0,
+    stringWidthCache: 0,
     inkIncremental: 0,
+    inkFrameNow: 0,
+    inkSanitize: 0,
+    inkMeasureCache: 0,
     inkWriter: 0,
     inkOutput: 0,
     openaiHeaders: 0,
@@ -41,7 +45,7 @@ export function inkPatches(root, { strict = true } = {}) {
         return { contents: out, loader: "js" };
       });
       // Several string-width versions are installed; the one Ink uses has this fast path.
-      b.onLoad({ filter: /node_modules[\/\\]string-width[\/\\]index\.js$/ }, async (a) => {
+      b.onLoad({ filter: /node_modules[/\\]string-width[/\\]index\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         const out = text
           .replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", `if (/^[${narrowClass}]*$/.test(string)) {`)
@@ -49,12 +53,33 @@ export function inkPatches(root, { strict = true } = {}) {
           .replace("const segmenter = new Intl.Segmenter();", "let segmenterInstance;")
           .replace("of segmenter.segment(string)", "of (segmenterInstance ??= new Intl.Segmenter()).segment(string)");
         if (out !== text) applied.stringWidth++;
-        return { contents: out, loader: "js" };
+        // Ink measures every line of every text node at each layout and again at each frame (its
+        // own caches last one frame), and a styled line's width costs an ANSI strip and a Unicode
+        // scan. From one frame to the next most lines are the same strings: their widths are
+        // remembered (a bounded map, emptied when full).
+        const cached = out.replace(
+          "export default function stringWidth(input, options = {}) {",
+          `const nhWidths = new Map();
+export default function stringWidth(input, options) {
+	if (options !== undefined || typeof input !== 'string') return measuredWidth(input, options);
+	let width = nhWidths.get(input);
+	if (width === undefined) {
+		if (nhWidths.size >= 4096) nhWidths.clear();
+		width = measuredWidth(input);
+		nhWidths.set(input, width);
+	}
+	return width;
+}
+
+function measuredWidth(input, options = {}) {`,
+        );
+        if (cached !== out) applied.stringWidthCache++;
+        return { contents: cached, loader: "js" };
       });
       // Ink 6.8's incremental renderer moves up one line too few when the frame ends with a newline
       // (every frame shorter than the terminal, which is all of ours: rows - 1): each update is then
       // drawn one line lower and the last line is lost. tests/e2e/tui-*.test.ts watch for it.
-      b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]log-update\.js$/ }, async (a) => {
+      b.onLoad({ filter: /node_modules[/\\]ink[/\\]build[/\\]log-update\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         const out = text.replace(
           "buffer.push(ansiEscapes.cursorUp(previousVisible - 1));",
@@ -72,13 +97,49 @@ export function inkPatches(root, { strict = true } = {}) {
         if (routed !== out) applied.inkWriter++;
         return { contents: routed, loader: "js" };
       });
+      // A frame that answers a key is drawn at once instead of at the frame rate's next slot
+      // (src/ui/terminal/frame-now.ts): the store raises the flag when it notifies for a UI change.
+      b.onLoad({ filter: /node_modules[/\\]ink[/\\]build[/\\]ink\.js$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        const frameNow = JSON.stringify(join(root, "src/ui/terminal/frame-now.ts").replaceAll("\\", "/"));
+        const out = text.replace(
+          "                this.hasPendingThrottledRender = true;\n                throttled();\n",
+          "                this.hasPendingThrottledRender = true;\n                throttled();\n                if (nhTakeFrameNow()) throttled.flush();\n",
+        );
+        if (out === text) return { contents: text, loader: "js" };
+        applied.inkFrameNow++;
+        return { contents: `import { takeFrameNow as nhTakeFrameNow } from ${frameNow};\n${out}`, loader: "js" };
+      });
+      // Ink keeps only SGR and OSC sequences of a text node, tokenizing all of its text to find
+      // others, at each layout and at each frame. Text whose every ESC starts an SGR sequence
+      // (all of ours: chalk's colours) and that holds no C1 control comes out as it went in.
+      b.onLoad({ filter: /node_modules[/\\]ink[/\\]build[/\\]sanitize-ansi\.js$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        const out = text.replace(
+          "    if (!hasAnsiControlCharacters(text)) {",
+          "    if (!/\\u001B(?!\\[[\\d:;]*m)|[\\u0080-\\u009F]/.test(text)) {",
+        );
+        if (out !== text) applied.inkSanitize++;
+        return { contents: out, loader: "js" };
+      });
+      // Ink's text measurements are cached by text and never dropped: a streamed reply is a new
+      // text every frame, so the map grew by a screenful of text per frame for the whole session.
+      b.onLoad({ filter: /node_modules[/\\]ink[/\\]build[/\\]measure-text\.js$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        const out = text.replace(
+          "    cache.set(text, dimensions);",
+          "    if (cache.size >= 256) cache.clear();\n    cache.set(text, dimensions);",
+        );
+        if (out !== text) applied.inkMeasureCache++;
+        return { contents: out, loader: "js" };
+      });
       // Ink rebuilds every frame cell by cell (an object per cell, ANSI parsed and re-serialised),
       // ~4 ms a frame at 120x40 and most of a streaming turn's CPU. Our panes are Boxes each holding
       // one text node of width-exact lines, so a frame is a few non-overlapping rectangles of text:
       // each row is then the rectangles' lines that cover it, left to right, with spaces in the gaps,
       // which is what the cells would come out as. Anything else (overlapping writes, a clip that
       // cuts a write, text past the frame) takes Ink's cell path (tests/build/ink-output-patch.test.ts).
-      b.onLoad({ filter: /node_modules[\/\\]ink[\/\\]build[\/\\]output\.js$/ }, async (a) => {
+      b.onLoad({ filter: /node_modules[/\\]ink[/\\]build[/\\]output\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         const fast = `get() {
           return this.getByRects() ?? this.getByCells();
@@ -128,7 +189,7 @@ export function inkPatches(root, { strict = true } = {}) {
       // The openai SDK's modules that touch the global Headers (which loads undici) get a small one
       // of ours instead (src/agent/providers/sdk-headers.ts); its requests go through node:http.
       const sdkHeaders = JSON.stringify(join(root, "src/agent/providers/sdk-headers.ts"));
-      b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]internal[\/\\](headers|utils[\/\\]log)\.mjs$/ }, async (a) => {
+      b.onLoad({ filter: /node_modules[/\\]openai[/\\]internal[/\\](headers|utils[/\\]log)\.mjs$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("Headers")) applied.openaiHeaders++;
         return {
@@ -139,7 +200,7 @@ export function inkPatches(root, { strict = true } = {}) {
       });
       // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
       // multipart bodies, so in the client module FormData is a class nothing is an instance of.
-      b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]client\.mjs$/ }, async (a) => {
+      b.onLoad({ filter: /node_modules[/\\]openai[/\\]client\.mjs$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("instanceof FormData")) applied.openaiFormData++;
         return { contents: `const FormData = class FormData {};\n${text}`, loader: "js", resolveDir: dirname(a.path) };

@@ -22,13 +22,19 @@ export interface InkHandle {
 }
 
 export function mountInk(services: AppServices, opts: MountOptions): InkHandle {
+  // The services hold the starting theme's palette. A switch (/theme) replaces it in place, so what
+  // else holds these services (the settle step, whose transcript frames the render reuses) draws
+  // in the same palette, and the context gets a new object so that memoised panes redraw.
+  let themeName = services.store.getState().ui.theme;
   function Root() {
     const name = useStore((s) => s.ui.theme);
     const value = useMemo(() => {
-      const palette = opts.themeFor(name);
-      if (palette === services.palette) return services;
-      services.renderer.setStyles(palette, markdownStyles(palette));
-      return { ...services, palette, markdown: markdownStyles(palette) };
+      if (name === themeName) return services;
+      themeName = name;
+      services.palette = opts.themeFor(name);
+      services.markdown = markdownStyles(services.palette);
+      services.renderer.setStyles(services.palette, services.markdown);
+      return { ...services };
     }, [name]);
     return (
       <AppContext.Provider value={value}>

@@ -18,7 +18,7 @@ export function DialogArea({ width, height }: { width: number; height: number })
     return [s.ui, taskId ? s.transcripts[taskId] : null, s.tasks, d?.kind === "agent" ? s.follow : null];
   });
   const { view, which } = useMemo(() => {
-    const s = sv.store.getState();
+    const s = sv.store.getView();
     const d = s.ui.dialog;
     return {
       view: d && width > 0 && height > 0 ? dialogSpec(d).view(s, sv, d, width, height) : null,

@@ -23,6 +23,33 @@ export function glyphColumn(line: string, glyphs: readonly string[]): number {
   return at < 0 ? -1 : visibleWidth(plain.slice(0, at));
 }
 
+/** A running row cut around its glyph: the columns before it, the glyph, the columns after it. */
+interface SpinRow {
+  before: string;
+  still: string;
+  after: string;
+}
+
+// The running rows repeat from frame to frame (a card's head changes once a second, with its
+// elapsed time) while the pane redraws for every streamed token; cutting a styled line by columns
+// is the costly part of the pane's render (the board with four children streaming).
+const spinRows = new Map<string, SpinRow>();
+
+function spinRow(line: string, col: number, width: number): SpinRow {
+  const key = `${width} ${col} ${line}`;
+  let row = spinRows.get(key);
+  if (!row) {
+    if (spinRows.size >= 256) spinRows.clear();
+    row = {
+      before: sliceColumns(line, 0, col),
+      still: sliceColumns(line, col, col + 1),
+      after: sliceColumns(line, col + 1, width),
+    };
+    spinRows.set(key, row);
+  }
+  return row;
+}
+
 export interface LinesProps {
   lines: readonly string[];
   width: number;
@@ -38,11 +65,13 @@ export function Lines({ lines: drawn, width, spin = [], glyphs = ["●", "*"] }:
   // One spinner per pane, on its first running row: each ink-spinner ticks on its own timer, and
   // each tick is a React commit and an Ink layout; twenty running subagents spinning at once cost
   // most of a core (bench/tui.ts, the board). The other rows keep their still glyph.
-  const spots = [...spin]
-    .sort((a, b) => a - b)
-    .map((row) => ({ row, col: glyphColumn(lines[row] ?? "", glyphs) }))
-    .filter((s) => s.col >= 0)
-    .slice(0, 1);
+  const spots: { row: number; col: number }[] = [];
+  for (const row of [...spin].sort((a, b) => a - b)) {
+    const col = glyphColumn(lines[row] ?? "", glyphs);
+    if (col < 0) continue;
+    spots.push({ row, col });
+    break;
+  }
   if (spots.length === 0) {
     return (
       <Box width={width} height={lines.length} flexShrink={0}>
@@ -59,12 +88,12 @@ export function Lines({ lines: drawn, width, spin = [], glyphs = ["●", "*"] }:
           {lines.slice(from, row).join("\n")}
         </Text>,
       );
-    const line = lines[row]!;
+    const cut = spinRow(lines[row]!, col, width);
     parts.push(
       <Box key={`s${row}`} height={1} width={width}>
-        <Text>{sliceColumns(line, 0, col)}</Text>
-        <Working still={sliceColumns(line, col, col + 1)} />
-        <Text>{sliceColumns(line, col + 1, width)}</Text>
+        <Text>{cut.before}</Text>
+        <Working still={cut.still} />
+        <Text>{cut.after}</Text>
       </Box>,
     );
     from = row + 1;

@@ -36,7 +36,7 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
   });
   const inner = width - 2;
   const bar = useMemo(
-    () => resultsTabBar(sv.store.getState(), sv, inner).slice(0, Math.max(0, height)),
+    () => resultsTabBar(sv.store.getView(), sv, inner).slice(0, Math.max(0, height)),
     [sv, inner, height, ...counts],
   );
   const border = useMemo(

@@ -23,6 +23,6 @@ export function StatusLine({ width }: { width: number }) {
       s.current ? s.tasks[s.current]?.snapshot : undefined,
     ];
   });
-  const line = useMemo(() => statusLine(sv.store.getState(), sv, width), [sv, width, ...slices]);
+  const line = useMemo(() => statusLine(sv.store.getView(), sv, width), [sv, width, ...slices]);
   return <Lines lines={[line]} width={width} />;
 }

@@ -21,8 +21,8 @@ export function TaskList({ width, height, linear = false }: { width: number; hei
   const { lines, spin } = useMemo(
     () =>
       linear
-        ? { lines: linearTaskListPane(sv.store.getState(), sv, width, height), spin: [] }
-        : taskListPane(sv.store.getState(), sv, width, height),
+        ? { lines: linearTaskListPane(sv.store.getView(), sv, width, height), spin: [] }
+        : taskListPane(sv.store.getView(), sv, width, height),
     [sv, width, height, linear, ...slices],
   );
   return <Lines lines={lines} width={width} spin={spin} />;

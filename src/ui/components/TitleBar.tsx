@@ -8,6 +8,6 @@ export function TitleBar({ width }: { width: number }) {
   const sv = useApp();
   // The UI state is in the slices for the sandbox label, which changes with a UI update.
   const slices = useSlices((s) => [s.tasks, s.current, s.mcp, s.ui]);
-  const line = useMemo(() => titleLine(sv.store.getState(), sv, width), [sv, width, ...slices]);
+  const line = useMemo(() => titleLine(sv.store.getView(), sv, width), [sv, width, ...slices]);
   return <Lines lines={[line]} width={width} />;
 }

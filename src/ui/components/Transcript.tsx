@@ -21,7 +21,7 @@ export function Transcript({ width, height, left, top }: TranscriptProps) {
     const id = s.current ?? "";
     return [id, s.transcripts[id], s.tasks[id], s.ui, s.follow[id]];
   });
-  const frame = useMemo(() => transcriptFrame(sv.store.getState(), sv, width, height), [sv, width, height, ...slices]);
+  const frame = useMemo(() => transcriptFrame(sv.store.getView(), sv, width, height), [sv, width, height, ...slices]);
   const { setCursorPosition } = useCursor();
   setCursorPosition(frame.cursor && { x: left + frame.cursor.x, y: top + frame.cursor.y });
   return <Lines lines={frame.lines} width={width} spin={frame.spinning} />;

@@ -1,4 +1,6 @@
 // Subscribes a component to one slice of the store: it re-renders only when the slice changes.
+// Slices come from the settled view of the last notification (Store.getView), never from updates
+// applied since, so every component of a frame draws the same state.
 // Slices are compared by identity, or element by element for an array of slices (`useSlices`), so
 // a streamed token (a new transcript) re-renders only the components that read that transcript.
 import { useContext, useRef, useSyncExternalStore } from "react";
@@ -9,7 +11,7 @@ export function useStore<T>(select: (state: AppState) => T, equal: (a: T, b: T) 
   const { store } = useContext(AppContext);
   const last = useRef<{ value: T } | null>(null);
   const snapshot = () => {
-    const value = select(store.getState());
+    const value = select(store.getView());
     if (last.current && equal(last.current.value, value)) return last.current.value;
     last.current = { value };
     return value;

@@ -6,7 +6,7 @@ import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
 import { resultsTabBar, resultsTabs } from "../panes/results.js";
 import { agentViewPane } from "../panes/subagent-view.js";
-import { transcriptFrame } from "../panes/transcript.js";
+import { carryFrames, transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
 import type { TranscriptMeasure } from "./controller.js";
 import type { ResultsMeasure } from "./lists.js";
@@ -99,7 +99,10 @@ export function createSettle(sv: AppServices): Settle {
       const f = agentViewPane(next, sv, d, g.centreWidth, g.bodyHeight).follow;
       if (f) keep(f.key, f.top);
     }
-    return changed ? { ...next, follow } : next;
+    if (!changed) return next;
+    const settled = { ...next, follow };
+    carryFrames(next, settled);
+    return settled;
   };
   return Object.assign(settle, { filesChanged: () => void (stale = true) });
 }

@@ -28,17 +28,39 @@ export interface TranscriptFrame {
   follow: FollowTop | null;
 }
 
-const frames = new WeakMap<AppState, { sv: AppServices; width: number; height: number; frame: TranscriptFrame }[]>();
+type FrameKey = Pick<AppServices, "palette" | "renderer" | "ascii"> & { width: number; height: number };
+const frames = new WeakMap<AppState, (FrameKey & { frame: TranscriptFrame })[]>();
 
-/** The same frame for the same state, services and size, computed once (the settle step and the render both ask). */
+/**
+ * The same frame for the same state, size and the services it draws with (palette, renderer,
+ * ascii), computed once: the settle step and the render both ask, with services objects that
+ * may differ (the context's copy after a theme switch).
+ */
 export function transcriptFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {
   let seen = frames.get(s);
   if (!seen) frames.set(s, (seen = []));
-  const hit = seen.find((f) => f.sv === sv && f.width === width && f.height === height);
+  const hit = seen.find(
+    (f) =>
+      f.palette === sv.palette &&
+      f.renderer === sv.renderer &&
+      f.ascii === sv.ascii &&
+      f.width === width &&
+      f.height === height,
+  );
   if (hit) return hit.frame;
   const frame = computeFrame(s, sv, width, height);
-  seen.push({ sv, width, height, frame });
+  seen.push({ palette: sv.palette, renderer: sv.renderer, ascii: sv.ascii, width, height, frame });
   return frame;
+}
+
+/**
+ * Contract: `to` is `from` with the follow jumps of `from`'s frames remembered (the settle step).
+ * Drawing from a remembered jump lands on the same rows, so `to`'s frames are `from`'s: the render
+ * after the settle step does not compute the transcript again.
+ */
+export function carryFrames(from: AppState, to: AppState): void {
+  const seen = frames.get(from);
+  if (seen && !frames.has(to)) frames.set(to, [...seen]);
 }
 
 function computeFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {

@@ -25,6 +25,14 @@ const RESET = "\x1b[0m";
 // ever exceeds its width.
 const TOO_WIDE = "…";
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII and the non-ASCII characters the UI draws (separators, arrows, box drawing,
+ * glyphs, braille), each one UTF-16 unit and one column: a line of only these is as wide as it is
+ * long. The same set as scripts/narrow-chars.json (string-width's patched fast path);
+ * tests/ui/render/wrap-narrow.test.ts checks both against string-width.
+ */
+export const NARROW_TEXT =
+  /^[\x20-\x7e\u00b7\u2022\u2026\u203a\u2190-\u2193\u21b3\u21c4\u2298\u23ce\u2500-\u259f\u25a0\u25b8\u25be\u25cb\u25cf\u2713\u2717\u2800-\u28ff]*$/;
 const ASCII_TEXT = /^[\x20-\x7e\n\t]*$/;
 // CSI (colours, cursor), OSC terminated by BEL or ST (hyperlinks, titles), and two-byte escapes.
 const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y;
@@ -78,7 +86,8 @@ export function visibleWidth(s: string): number {
   if (PRINTABLE_ASCII.test(s)) return s.length;
   // Styled ASCII is the common case and string-width's full Unicode path costs ~20x more.
   const bare = s.includes("\x1b") ? s.replace(SGR_OR_OSC, "") : s;
-  if (PRINTABLE_ASCII.test(bare)) return bare.length;
+  // Most styled lines carry a gutter, a separator or a glyph: no segmenter needed for those.
+  if (NARROW_TEXT.test(bare)) return bare.length;
   let w = 0;
   for (const { segment } of segmenter.segment(bare))
     w += segment.length === 1 && segment >= " " && segment <= "~" ? 1 : graphemeWidth(segment);

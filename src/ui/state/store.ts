@@ -1,10 +1,12 @@
 // The UI's single store: bus events and UI actions in, view state out. Updates apply at once;
 // subscribers are notified at most once per frame, so a 200 tokens/s stream costs ~30 renders/s.
+// A change of the UI's own state (a key) is notified at once, and its frame drawn at once.
 import type { BusEvent, EventOf, TaskSnapshot } from "../../protocol/events.js";
 import { initialUi, type UiState } from "../controller/ui-state.js";
 import { reduceTask } from "./children.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
 import type { Position } from "../view/transcript-view.js";
+import { frameNow } from "../terminal/frame-now.js";
 
 export interface QueueItem {
   id: string;
@@ -138,8 +140,13 @@ export interface StoreOptions {
 
 export class Store {
   private state: AppState;
+  /** The state as subscribers last heard of it, settled (see getView). */
+  private view: AppState;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The pending notification answers a UI change: it goes out at once, and so does its frame. */
+  private urgent = false;
   private lastNotify = 0;
   private settle: ((state: AppState) => AppState) | null = null;
   notifications = 0;
@@ -149,6 +156,7 @@ export class Store {
     size: { columns: number; rows: number } = { columns: 80, rows: 24 },
   ) {
     this.state = initialState(size.columns, size.rows);
+    this.view = this.state;
   }
 
   /** Changes the UI's own state (focus, composer, dialogs, panes). */
@@ -156,10 +164,19 @@ export class Store {
     const ui = change(this.state.ui);
     if (ui === this.state.ui) return;
     this.state = { ...this.state, ui };
-    this.schedule();
+    this.schedule(true);
   }
 
+  /** The latest state: what the controller acts on. Renders read getView. */
   getState = (): AppState => this.state;
+
+  /**
+   * Contract: the state of the last notification, settled; it changes only when subscribers are
+   * notified. Renders read this one: the stream updates the latest state between frames, and a
+   * render that read those updates would draw a state the settle step has not seen (its follow
+   * jump one frame stale, and the transcript's frame computed twice).
+   */
+  getView = (): AppState => this.view;
 
   /**
    * Contract: `settle` runs before subscribers hear of a change and may return a state with derived
@@ -168,6 +185,7 @@ export class Store {
   setSettle(settle: (state: AppState) => AppState): void {
     this.settle = settle;
     this.state = settle(this.state);
+    this.view = this.state;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -182,18 +200,28 @@ export class Store {
     this.schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
+  private schedule(urgent = false): void {
+    if (urgent) this.urgent = true;
+    // A notification already due on the next microtask covers this change; one waiting for the
+    // frame's time is brought forward when the change is urgent.
+    if (this.scheduled && !(urgent && this.timer)) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.scheduled = true;
-    const wait = Math.max(0, this.lastNotify + this.options.frameMs - Date.now());
-    const run = () => {
-      this.scheduled = false;
-      this.lastNotify = Date.now();
-      this.notifications++;
-      if (this.settle) this.state = this.settle(this.state);
-      for (const listener of this.listeners) listener();
-    };
-    if (wait === 0) queueMicrotask(run);
-    else setTimeout(run, wait);
+    const wait = urgent ? 0 : Math.max(0, this.lastNotify + this.options.frameMs - Date.now());
+    if (wait === 0) queueMicrotask(this.notify);
+    else this.timer = setTimeout(this.notify, wait);
   }
+
+  private notify = (): void => {
+    this.scheduled = false;
+    this.timer = null;
+    this.lastNotify = Date.now();
+    this.notifications++;
+    if (this.settle) this.state = this.settle(this.state);
+    this.view = this.state;
+    if (this.urgent) frameNow.pending = true;
+    this.urgent = false;
+    for (const listener of this.listeners) listener();
+  };
 }

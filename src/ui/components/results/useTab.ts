@@ -22,7 +22,7 @@ export function useTab(
   const slices = useSlices(select);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `lines` is a module-level function per tab; the slices are what change
   return useMemo(() => {
-    const tab = lines(sv.store.getState(), sv, width, height, focused);
+    const tab = lines(sv.store.getView(), sv, width, height, focused);
     return { ...tab, rows: tabRows(tab.body, width, height) };
   }, [sv, width, height, focused, ...slices]);
 }

@@ -1,0 +1,139 @@
+// The build-time patches that cut the cost of a streamed frame (scripts/ink-patches.mjs) still
+// apply, and change what they claim to change only: Ink's ANSI sanitizing, its text measurements,
+// string-width's remembered widths, and the frame drawn at once for a key (src/ui/terminal/frame-now.ts).
+// Ink's modules are bundled here with the build's plugin, then run.
+import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import unpatchedWidth from "string-width";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+// @ts-expect-error a plain .mjs build script without types
+const { inkPatches } = (await import("../../scripts/ink-patches.mjs")) as {
+  inkPatches: (
+    root: string,
+    o: { strict: boolean },
+  ) => { plugin: import("esbuild").Plugin; applied: Record<string, number> };
+};
+
+interface Bundle {
+  sanitizeAnsi(text: string): string;
+  measureText(text: string): { width: number; height: number };
+  stringWidth(text: string, options?: { countAnsiEscapeCodes?: boolean }): number;
+  frameNow: { pending: boolean };
+  render: typeof import("ink").render;
+  Text: typeof import("ink").Text;
+  createElement: typeof import("react").createElement;
+}
+
+let dir = "";
+let patched: Bundle;
+let applied: Record<string, number>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "nh-ink-frame-"));
+  const ink = join(root, "node_modules/ink/build");
+  const from = (name: string, path: string) => `export { default as ${name} } from ${JSON.stringify(path)};`;
+  writeFileSync(
+    join(dir, "entry.mjs"),
+    [
+      from("sanitizeAnsi", join(ink, "sanitize-ansi.js")),
+      from("measureText", join(ink, "measure-text.js")),
+      from("stringWidth", join(root, "node_modules/string-width/index.js")),
+      `export { render, Text } from ${JSON.stringify(join(ink, "index.js"))};`,
+      `export { createElement } from "react";`,
+      `export { frameNow } from ${JSON.stringify(join(root, "src/ui/terminal/frame-now.ts"))};`,
+    ].join("\n"),
+  );
+  const patches = inkPatches(root, { strict: false });
+  await build({
+    entryPoints: [join(dir, "entry.mjs")],
+    outfile: join(dir, "patched.mjs"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    plugins: [patches.plugin],
+    // As the build: Ink's optional devtools hook is a stub, React is the production build.
+    alias: { "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs") },
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+    nodePaths: [join(root, "node_modules")],
+  });
+  applied = patches.applied;
+  patched = (await import(pathToFileURL(join(dir, "patched.mjs")).href)) as Bundle;
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the streamed-frame patches", () => {
+  it("apply to the installed Ink and string-width", () => {
+    expect(applied.inkSanitize).toBe(1);
+    expect(applied.inkMeasureCache).toBe(1);
+    expect(applied.inkFrameNow).toBe(1);
+    expect(applied.stringWidthCache).toBeGreaterThan(0);
+  });
+
+  it("keep SGR-only text as it is, and still strip cursor moves and other controls", () => {
+    const styled = "\x1b[1mbold\x1b[22m \x1b[38;5;245mgrey\x1b[39m \x1b[38:2::1:2:3mtrue\x1b[m";
+    expect(patched.sanitizeAnsi(styled)).toBe(styled);
+    expect(patched.sanitizeAnsi("plain text")).toBe("plain text");
+    // Not SGR: the tokenizer's path, which drops them.
+    expect(patched.sanitizeAnsi("a\x1b[2Jb\x1b[10;3Hc")).toBe("abc");
+    expect(patched.sanitizeAnsi("x\x1b[?25ly")).toBe("xy");
+    // OSC hyperlinks are kept (the slow path keeps them too).
+    const link = "\x1b]8;;https://example.com\x07link\x1b]8;;\x07";
+    expect(patched.sanitizeAnsi(link)).toBe(link);
+    // A C1 CSI (0x9b) is a control even without ESC.
+    expect(patched.sanitizeAnsi("p\u009b2Jq")).toBe("pq");
+  });
+
+  it("measure widths as before, remembered or not", () => {
+    const lines = ["\x1b[2m│\x1b[22m 中文 text", "plain", "é\u0301 and 🙂", "\x1b[31mred\x1b[39m"];
+    const first = lines.map((l) => patched.stringWidth(l));
+    expect(first).toEqual(lines.map((l) => unpatchedWidth(l)));
+    expect(first[0]).toBe(11);
+    expect(lines.map((l) => patched.stringWidth(l))).toEqual(first);
+    // Options bypass the memory: counting the escapes gives another width for the same string.
+    expect(patched.stringWidth("\x1b[31mred\x1b[39m", { countAnsiEscapeCodes: true })).toBeGreaterThan(3);
+    // More distinct strings than it keeps: it empties itself and still answers right.
+    for (let i = 0; i < 5000; i++) expect(patched.stringWidth(`row ${i}`)).toBe(`row ${i}`.length);
+    expect(patched.stringWidth(lines[0]!)).toBe(11);
+  });
+
+  it("measure text as before after Ink's text cache empties itself", () => {
+    for (let i = 0; i < 600; i++) patched.measureText(`frame ${i}\nsecond line`);
+    expect(patched.measureText("ab\nabcd\n中")).toEqual({ width: 4, height: 3 });
+    expect(patched.measureText("frame 3\nsecond line")).toEqual({ width: 11, height: 2 });
+  });
+
+  it("draw a commit at once when the frame answers a key, and at the frame rate otherwise", () => {
+    const writes: string[] = [];
+    const stdout = Object.assign(new EventEmitter(), {
+      columns: 40,
+      rows: 10,
+      isTTY: true,
+      write: (s: string) => void writes.push(s),
+    }) as unknown as NodeJS.WriteStream;
+    const { Text, createElement } = patched;
+    // One frame a second: a second commit within it waits for the frame's time.
+    const app = patched.render(createElement(Text, null, "first"), {
+      stdout,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      maxFps: 1,
+    });
+    const shown = () => writes.join("");
+    expect(shown()).toContain("first");
+    app.rerender(createElement(Text, null, "second"));
+    expect(shown()).not.toContain("second");
+    patched.frameNow.pending = true;
+    app.rerender(createElement(Text, null, "third"));
+    expect(shown()).toContain("third");
+    expect(patched.frameNow.pending).toBe(false);
+    app.unmount();
+  });
+});
