@@ -30,6 +30,7 @@ export function inkPatches(root, { strict = true } = {}) {
     inkOutput: 0,
     openaiHeaders: 0,
     openaiFormData: 0,
+    openaiReadableStream: 0,
   };
   const patches = {
     name: "nanohermes-patches",
@@ -145,10 +146,18 @@ export function inkPatches(root, { strict = true } = {}) {
       });
       // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
       // multipart bodies, so in the client module FormData is a class nothing is an instance of.
+      // Likewise `globalThis.ReadableStream`: Node builds that global on first touch, loading its web
+      // streams (~10 ms before the first request); our bodies are strings, never streams.
       b.onLoad({ filter: /node_modules[\/\\]openai[\/\\]client\.mjs$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("instanceof FormData")) applied.openaiFormData++;
-        return { contents: `const FormData = class FormData {};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
+        const out = text.replaceAll("globalThis.ReadableStream", "nhNoReadableStream");
+        if (out !== text) applied.openaiReadableStream++;
+        return {
+          contents: `const FormData = class FormData {};\nconst nhNoReadableStream = undefined;\n${out}`,
+          loader: "js",
+          resolveDir: dirname(a.path),
+        };
       });
       b.onEnd(() => {
         if (!strict) return;
