@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { builtinFacades } from "./builtin-facades.mjs";
 import { inkPatches } from "./ink-patches.mjs";
 import { openaiSlim, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
@@ -40,7 +41,7 @@ const result = await build({
     "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
     "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
   },
-  plugins: [slim.plugin, patches],
+  plugins: [slim.plugin, builtinFacades(), patches],
   jsx: "automatic",
   logLevel: "warning",
 });

@@ -1,7 +1,9 @@
 // What a one-shot turn through the openai SDK makes Node load: none of the built-ins a model
 // request does not need (issue 19's start-up budget). Node's web streams come with the first touch
 // of `globalThis.ReadableStream` and its fetch (undici) with `fetch`, `FormData` or `Headers`;
-// the bundle's patches (scripts/ink-patches.mjs) keep the SDK's client from touching them.
+// the bundle's patches (scripts/ink-patches.mjs) keep the SDK's client from touching them. Web
+// Crypto and the report module come with an ESM import of node:crypto or node:process, which the
+// bundle replaces (scripts/builtin-facades.mjs).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -14,7 +16,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-it("a streamed one-shot turn with a tool call loads neither web streams nor undici", async () => {
+it("a streamed one-shot turn with a tool call loads no web streams, undici, Web Crypto or report module", async () => {
   const ws = tempDir();
   writeFileSync(join(ws, "notes.txt"), "alpha\n");
   server = await startMockServer([
@@ -43,5 +45,6 @@ it("a streamed one-shot turn with a tool call loads neither web streams nor undi
   // The list is real: the request itself went through node:http.
   expect(loaded).toContain("NativeModule _http_client");
   // (webstreams/util and queuingstrategies come with Node's start itself.)
-  expect(loaded.filter((m) => /webstreams\/(readable|writable|transform)stream|undici/.test(m))).toEqual([]);
+  const unneeded = /webstreams\/(readable|writable|transform)stream|undici|crypto\/webcrypto|process\/report/;
+  expect(loaded.filter((m) => unneeded.test(m))).toEqual([]);
 });
