@@ -23,7 +23,7 @@ let sdkModule: Promise<SdkModule> | undefined;
 const importSdk = (): Promise<SdkModule> => (sdkModule ??= import("openai"));
 
 /**
- * Starts loading the SDK (~150 KB to compile) without waiting for it, so a one-shot turn compiles
+ * Starts loading the SDK (~90 KB to compile) without waiting for it, so a one-shot turn compiles
  * it while its extensions and session load instead of before its first request. A failure is left
  * for the first request to report (loadSdk).
  */
