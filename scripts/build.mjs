@@ -4,13 +4,16 @@
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { builtinFacades } from "./builtin-facades.mjs";
 import { inkPatches } from "./ink-patches.mjs";
+import { openaiSlim, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 const { plugin: patches } = inkPatches(root);
+const slim = openaiSlim();
 
 const result = await build({
   absWorkingDir: root,
@@ -38,10 +41,14 @@ const result = await build({
     "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
     "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
   },
-  plugins: [patches],
+  plugins: [slim.plugin, builtinFacades(), patches],
   jsx: "automatic",
   logLevel: "warning",
 });
+
+// Every unused resource was replaced: one the SDK renamed or moved would be bundled in full again.
+if (slim.applied.stubs !== UNUSED_OPENAI_RESOURCES.length)
+  throw new Error(`openai-slim: ${slim.applied.stubs} of ${UNUSED_OPENAI_RESOURCES.length} resources replaced`);
 
 const written = new Set();
 for (const file of result.outputFiles) {

@@ -34,6 +34,7 @@ export function inkPatches(root, { strict = true } = {}) {
     inkOutput: 0,
     openaiHeaders: 0,
     openaiFormData: 0,
+    openaiReadableStream: 0,
   };
   const patches = {
     name: "nanohermes-patches",
@@ -51,7 +52,13 @@ export function inkPatches(root, { strict = true } = {}) {
           .replace("if (/^[\\u0020-\\u007E]*$/.test(string)) {", `if (/^[${narrowClass}]*$/.test(string)) {`)
           // Its segmenter is built on first use instead of at import (~15 ms).
           .replace("const segmenter = new Intl.Segmenter();", "let segmenterInstance;")
-          .replace("of segmenter.segment(string)", "of (segmenterInstance ??= new Intl.Segmenter()).segment(string)");
+          .replace("of segmenter.segment(string)", "of (segmenterInstance ??= new Intl.Segmenter()).segment(string)")
+          // V8 checks a regex literal's syntax when the module is parsed; \p{RGI_Emoji} costs ~25-40 ms
+          // there, before the first frame. Built on first use instead.
+          .replace(
+            "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
+            'let rgiEmojiInstance; const rgiEmojiRegex = { test: (s) => (rgiEmojiInstance ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(s) };',
+          );
         if (out !== text) applied.stringWidth++;
         // Ink measures every line of every text node at each layout and again at each frame (its
         // own caches last one frame), and a styled line's width costs an ANSI strip and a Unicode
@@ -200,10 +207,18 @@ function measuredWidth(input, options = {}) {`,
       });
       // Its body check tests `instanceof FormData`, whose first touch loads undici too; we never send
       // multipart bodies, so in the client module FormData is a class nothing is an instance of.
+      // Likewise `globalThis.ReadableStream`: Node builds that global on first touch, loading its web
+      // streams (~10 ms before the first request); our bodies are strings, never streams.
       b.onLoad({ filter: /node_modules[/\\]openai[/\\]client\.mjs$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         if (text.includes("instanceof FormData")) applied.openaiFormData++;
-        return { contents: `const FormData = class FormData {};\n${text}`, loader: "js", resolveDir: dirname(a.path) };
+        const out = text.replaceAll("globalThis.ReadableStream", "nhNoReadableStream");
+        if (out !== text) applied.openaiReadableStream++;
+        return {
+          contents: `const FormData = class FormData {};\nconst nhNoReadableStream = undefined;\n${out}`,
+          loader: "js",
+          resolveDir: dirname(a.path),
+        };
       });
       b.onEnd(() => {
         if (!strict) return;

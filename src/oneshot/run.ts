@@ -16,6 +16,7 @@ import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { createTextPrinter, waitingLine, type Writer } from "./printer.js";
+import { preloadSdk } from "../agent/providers/openai-sdk.js";
 import { reportedCost } from "../agent/providers/usage.js";
 
 export interface OneShotIO {
@@ -79,6 +80,8 @@ export async function runOneShot(
   client?: ModelClient,
   sessionFile?: string,
 ): Promise<number> {
+  // The openai SDK (every mode but Anthropic's, and any fallback) compiles while the turn is set up.
+  if (!client && (settings.api !== "anthropic" || (settings.fallback?.length ?? 0) > 0)) preloadSdk();
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
   const taskId = "main";
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });

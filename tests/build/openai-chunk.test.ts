@@ -40,3 +40,22 @@ it("gives the SDK our Headers, so a model request never touches the global one (
     ),
   ).toBe(true);
 });
+
+it("bundles the SDK resources NanoHermes calls and stand-ins for the rest (scripts/openai-slim.mjs)", () => {
+  const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
+  const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+  const real = (resource: string) =>
+    inputs.some((i) => !i.startsWith("openai-unused:") && i.endsWith(`node_modules/openai/resources/${resource}.mjs`));
+  const standIn = (resource: string) =>
+    inputs.some((i) => i.startsWith("openai-unused:") && i.endsWith(`node_modules/openai/resources/${resource}.mjs`));
+  for (const used of ["chat/completions/completions", "responses/responses", "models"]) {
+    expect(real(used), used).toBe(true);
+    expect(standIn(used), used).toBe(false);
+  }
+  for (const unused of ["admin/admin", "beta/beta", "vector-stores/vector-stores", "webhooks/webhooks"]) {
+    expect(real(unused), unused).toBe(false);
+    expect(standIn(unused), unused).toBe(true);
+  }
+  // Nothing the stand-ins replaced is reached some other way (the Assistants stream came with beta).
+  expect(inputs.some((i) => i.includes("node_modules/openai/lib/AssistantStream"))).toBe(false);
+});

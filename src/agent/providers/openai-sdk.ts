@@ -18,6 +18,19 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Set once the SDK is loaded: the bundle minifies class names, so errors are told apart by class. */
 let connectionErrorClass: (abstract new (...args: never[]) => Error) | undefined;
 
+type SdkModule = typeof import("openai");
+let sdkModule: Promise<SdkModule> | undefined;
+const importSdk = (): Promise<SdkModule> => (sdkModule ??= import("openai"));
+
+/**
+ * Starts loading the SDK (~90 KB to compile) without waiting for it, so a one-shot turn compiles
+ * it while its extensions and session load instead of before its first request. A failure is left
+ * for the first request to report (loadSdk).
+ */
+export function preloadSdk(): void {
+  importSdk().catch(() => {});
+}
+
 /**
  * Contract: resolves the SDK client for these options, importing the SDK on the first call only.
  * One instance per model client, so consecutive steps share its keep-alive connection pool.
@@ -25,7 +38,7 @@ let connectionErrorClass: (abstract new (...args: never[]) => Error) | undefined
 export function sdkLoader(options: ClientOptions): () => Promise<OpenAI> {
   let client: Promise<OpenAI> | undefined;
   return () =>
-    (client ??= import("openai").then(({ default: SDK, APIConnectionError }) => {
+    (client ??= importSdk().then(({ default: SDK, APIConnectionError }) => {
       connectionErrorClass = APIConnectionError;
       return new SDK({
         // A local server (Ollama, vLLM, LM Studio) needs no key; the SDK insists on one, so it

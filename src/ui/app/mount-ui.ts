@@ -1,18 +1,18 @@
 // Puts the UI on screen: the first frame as text before Ink loads, then the Ink app, the one-second
 // tick of elapsed times, and what loads after the first frame (the terminal handshake, tmux's
-// clipboard route, remembered remote tasks, the sandbox probe, extensions, full Markdown).
+// clipboard route, remembered remote tasks, the sandbox probe, extensions, full Markdown when wanted).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxLabel } from "../../agent/confinement.js";
 import { loadExtensions, noExtensions } from "../../agent/extensions.js";
 import { log } from "../../config/log.js";
-import { loadMarkdown } from "../render/markdown.js";
 import { isLive } from "../state/store.js";
 import type { Probe } from "../terminal/probe.js";
 import type { ScreenSession } from "../terminal/screen.js";
 import { clipboardRoute, readTmux } from "../terminal/tmux.js";
 import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js";
 import { composeTextFrame } from "../text-frame.js";
+import { loadMarkdownWhenWanted } from "./markdown-when-wanted.js";
 import type { UiRuntime } from "./services.js";
 
 export async function mountUi(
@@ -53,9 +53,10 @@ export async function mountUi(
   }, 1000).unref();
   screen.claimSignals();
   setTimeout(() => afterFirstFrame(rt, probe), 20);
-  // Heavy Markdown rendering (and highlighting) loads after the first frame.
+  // Full Markdown rendering (and highlighting) loads after the first frame, once a reply is on
+  // screen or on its way (markdown-when-wanted.ts); an idle UI does without it.
   setTimeout(() => {
-    void loadMarkdown().then(() => {
+    loadMarkdownWhenWanted(store, () => {
       services.renderer.invalidate();
       store.updateUi((ui) => ({ ...ui }));
     });

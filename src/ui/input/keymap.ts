@@ -45,10 +45,18 @@ const INDISTINGUISHABLE: Record<string, string> = { i: "tab", m: "enter", "[": "
 
 let segmenter: Intl.Segmenter | undefined;
 function isOneGrapheme(s: string): boolean {
+  // Key names are nearly always one UTF-16 unit, and the first segmenter costs ~20 ms (ICU's
+  // break rules load): the keymap resolves before the first frame.
+  if (s.length === 1) return true;
+  // One astral code point (a surrogate pair) is one grapheme too.
+  if (s.length === 2 && s.codePointAt(0)! > 0xffff) return true;
+  return segmentCount(s) === 1;
+}
+function segmentCount(s: string): number {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   let n = 0;
-  for (const _ of segmenter.segment(s)) if (++n > 1) return false;
-  return n === 1;
+  for (const _ of segmenter.segment(s)) if (++n > 1) return n;
+  return n;
 }
 /** A character whose case carries shift: a letter with distinct upper and lower forms. */
 const hasCase = (s: string) => s.toLowerCase() !== s.toUpperCase();

@@ -65,6 +65,36 @@ function knownWidth(c: number): number {
   return -1;
 }
 
+/**
+ * One-column glyphs the UI draws (bullets, arrows, box drawing, marks, braille spinners); the
+ * same as scripts/narrow-chars.json, whose test checks each against string-width.
+ */
+const NARROW_SINGLES = new Set([
+  0x2022, 0x2026, 0x203a, 0x21b3, 0x21c4, 0x2298, 0x23ce, 0x25a0, 0x25b8, 0x25be, 0x25cb, 0x25cf, 0x2713, 0x2717,
+]);
+const narrowGlyph = (c: number): boolean =>
+  (c >= 0x2500 && c <= 0x259f) || (c >= 0x2800 && c <= 0x28ff) || (c >= 0x2190 && c <= 0x2193) || NARROW_SINGLES.has(c);
+
+/**
+ * The width of a string whose every character is a grapheme of its own with a width known here;
+ * -1 when one may join its neighbour (a combining mark, a joiner, a selector) or needs string-width.
+ * The first frame's borders and glyphs are measured so without a segmenter (~20 ms to build).
+ */
+function singleUnitWidth(s: string): number {
+  let w = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) w++;
+    else if (narrowGlyph(c)) w++;
+    else {
+      const known = knownWidth(c);
+      if (known < 0) return -1;
+      w += known;
+    }
+  }
+  return w;
+}
+
 function graphemeWidth(g: string): number {
   if (g.length === 1) {
     const known = knownWidth(g.charCodeAt(0));
@@ -88,6 +118,8 @@ export function visibleWidth(s: string): number {
   const bare = s.includes("\x1b") ? s.replace(SGR_OR_OSC, "") : s;
   // Most styled lines carry a gutter, a separator or a glyph: no segmenter needed for those.
   if (NARROW_TEXT.test(bare)) return bare.length;
+  const simple = singleUnitWidth(bare);
+  if (simple >= 0) return simple;
   let w = 0;
   for (const { segment } of segmenter.segment(bare))
     w += segment.length === 1 && segment >= " " && segment <= "~" ? 1 : graphemeWidth(segment);

@@ -1,5 +1,7 @@
 // Display-width wrapping: ASCII, ANSI styles carried across breaks, CJK, emoji and ZWJ
 // sequences at every width from 1 to 120, plus truncation and padding.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { Chalk } from "chalk";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
@@ -55,6 +57,22 @@ describe("visibleWidth", () => {
     ["", 0],
   ])("%j is %i columns", (s, w) => {
     expect(visibleWidth(s)).toBe(w);
+  });
+
+  it("measures the UI's glyphs (scripts/narrow-chars.json) as string-width does, alone and next to joiners", () => {
+    const { ranges } = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, "../../../scripts/narrow-chars.json"), "utf8"),
+    ) as { ranges: [string, string][] };
+    for (const [from, to] of ranges)
+      for (let c = Number.parseInt(from, 16); c <= Number.parseInt(to, 16); c++) {
+        const s = `│ ${String.fromCharCode(c)} é 日 ─`;
+        expect(visibleWidth(s), c.toString(16)).toBe(stringWidth(s));
+        // A combining mark, a variation selector or a joiner after it: measured by graphemes.
+        for (const joined of ["\u0301", "\ufe0f", "\u200d🚀"])
+          expect(visibleWidth(`─${String.fromCharCode(c)}${joined}`), c.toString(16)).toBe(
+            stringWidth(`─${String.fromCharCode(c)}${joined}`),
+          );
+      }
   });
 });
 

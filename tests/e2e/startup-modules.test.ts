@@ -1,0 +1,50 @@
+// What a one-shot turn through the openai SDK makes Node load: none of the built-ins a model
+// request does not need (issue 19's start-up budget). Node's web streams come with the first touch
+// of `globalThis.ReadableStream` and its fetch (undici) with `fetch`, `FormData` or `Headers`;
+// the bundle's patches (scripts/ink-patches.mjs) keep the SDK's client from touching them. Web
+// Crypto and the report module come with an ESM import of node:crypto or node:process, which the
+// bundle replaces (scripts/builtin-facades.mjs).
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+it("a streamed one-shot turn with a tool call loads no web streams, undici, Web Crypto or report module", async () => {
+  const ws = tempDir();
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
+  server = await startMockServer([
+    toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
+    textReply("One line."),
+  ]);
+  // Node's own list of the built-in modules it loaded, written as the program exits.
+  const dir = tempDir();
+  const preload = join(dir, "module-list.mjs");
+  const list = join(dir, "modules.txt");
+  writeFileSync(
+    preload,
+    `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
+  );
+  const r = await runCli(["-p", "what is in notes.txt?", "-C", ws], {
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+      NANOHERMES_MODEL: "mock-model",
+      NODE_OPTIONS: `--import ${preload}`,
+    }),
+  });
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toBe("One line.\n");
+  const loaded = readFileSync(list, "utf8").split("\n");
+  // The list is real: the request itself went through node:http.
+  expect(loaded).toContain("NativeModule _http_client");
+  // (webstreams/util and queuingstrategies come with Node's start itself.)
+  const unneeded = /webstreams\/(readable|writable|transform)stream|undici|crypto\/webcrypto|process\/report/;
+  expect(loaded.filter((m) => unneeded.test(m))).toEqual([]);
+});

@@ -1,0 +1,55 @@
+// The full Markdown renderer loads when a reply may be drawn soon, not with the idle UI (issue 17's
+// idle-RSS budget): a resumed reply, a running turn or a prompt being written sets it off, once.
+// Its own file, because loading is process-wide.
+import { describe, expect, it } from "vitest";
+import { loadMarkdownWhenWanted, markdownWanted } from "../../../src/ui/app/markdown-when-wanted.js";
+import { createEditor } from "../../../src/ui/input/editor.js";
+import { isMarkdownLoaded } from "../../../src/ui/render/markdown.js";
+import { type AppState, initialState, Store } from "../../../src/ui/state/store.js";
+import { emptyTranscript, type TranscriptState } from "../../../src/ui/state/transcript.js";
+
+const store = () => new Store({ frameMs: 0 });
+const withTranscript = (t: Partial<TranscriptState>): AppState => ({
+  ...initialState(),
+  transcripts: { t1: { ...emptyTranscript(), ...t } },
+});
+const withComposer = (text: string): AppState => {
+  const state = initialState();
+  return { ...state, ui: { ...state.ui, composer: createEditor(text) } };
+};
+
+describe("markdownWanted", () => {
+  it("is false for an idle, empty screen (a notice such as the welcome is not Markdown)", () => {
+    expect(markdownWanted(initialState())).toBe(false);
+    expect(
+      markdownWanted(withTranscript({ blocks: [{ kind: "notice", id: "b1", level: "info", text: "Welcome" }] })),
+    ).toBe(false);
+  });
+
+  it("is true with a reply in a transcript, a running turn, or text in the composer", () => {
+    expect(
+      markdownWanted(withTranscript({ blocks: [{ kind: "assistant", id: "b1", text: "**hi**", done: true }] })),
+    ).toBe(true);
+    expect(markdownWanted(withTranscript({ running: true }))).toBe(true);
+    expect(markdownWanted(withComposer("fix the"))).toBe(true);
+    expect(markdownWanted(withComposer("\n"))).toBe(true);
+  });
+});
+
+describe("loadMarkdownWhenWanted", () => {
+  it("waits while nothing wants Markdown, then loads once when the user starts a prompt", async () => {
+    const s = store();
+    let calls = 0;
+    loadMarkdownWhenWanted(s, () => calls++);
+    s.updateUi((ui) => ({ ...ui, focus: "tasks" }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(isMarkdownLoaded()).toBe(false);
+    expect(calls).toBe(0);
+    s.updateUi((ui) => ({ ...ui, composer: createEditor("h") }));
+    await expect.poll(() => calls, { timeout: 20_000 }).toBe(1);
+    expect(isMarkdownLoaded()).toBe(true);
+    s.updateUi((ui) => ({ ...ui, composer: createEditor("hi") }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(1);
+  });
+});
