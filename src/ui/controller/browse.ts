@@ -1,7 +1,7 @@
-import type { InputEvent } from "../input/keys.js";
+// Browse mode's shared pieces: what a block copies as, search matches, moving the cursor. Its keys
+// are in ../focus/browse.ts; the search dialog (dialogs/input.ts) uses these too.
 import type { Block } from "../state/transcript.js";
 import type { Controller } from "./controller.js";
-import { copyText } from "./run-slash.js";
 
 /** The text a block stands for: what `y` copies and what search looks in. */
 export function blockSource(block: Block): string {
@@ -48,17 +48,6 @@ export function codeBlocks(text: string): string[] {
   return out;
 }
 
-const kinds: Record<string, (b: Block) => boolean> = {
-  Prompt: (b) => b.kind === "user" || b.kind === "steer",
-  Reply: (b) => b.kind === "assistant",
-  Tool: (b) => b.kind === "tool",
-  Error: (b) =>
-    (b.kind === "notice" && b.level === "error") ||
-    b.kind === "turn-end" ||
-    (b.kind === "tool" && b.status === "error"),
-  ApprovalCard: (b) => b.kind === "approval",
-};
-
 export function findMatches(blocks: Block[], query: string): number[] {
   const q = query.toLowerCase();
   const out: number[] = [];
@@ -68,21 +57,14 @@ export function findMatches(blocks: Block[], query: string): number[] {
   return out;
 }
 
-function moveCursor(ctl: Controller, index: number): void {
+/** Puts browse mode's cursor on block `index` (clamped) and scrolls it into view. */
+export function moveCursor(ctl: Controller, index: number): void {
   const id = ctl.state.current;
   const blocks = ctl.currentBlocks();
   if (!id || blocks.length === 0) return;
   const clamped = Math.max(0, Math.min(blocks.length - 1, index));
   ctl.setUi((ui) => ({ ...ui, cursor: { ...ui.cursor, [id]: clamped }, codeIndex: 0 }));
   ctl.revealBlock(clamped);
-}
-
-function jump(ctl: Controller, from: number, direction: 1 | -1, pred: (b: Block) => boolean, what: string): void {
-  const blocks = ctl.currentBlocks();
-  for (let i = from + direction; i >= 0 && i < blocks.length; i += direction) {
-    if (pred(blocks[i]!)) return moveCursor(ctl, i);
-  }
-  ctl.status(`no ${direction > 0 ? "next" : "previous"} ${what}`);
 }
 
 export function gotoMatch(ctl: Controller, direction: 1 | -1): void {
@@ -96,111 +78,4 @@ export function gotoMatch(ctl: Controller, direction: 1 | -1): void {
   ctl.setUi((ui) => ({ ...ui, search: { ...search, index } }));
   moveCursor(ctl, search.matches[index]!);
   ctl.status(`match ${index + 1} of ${n} for "${search.query}"`);
-}
-
-export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
-  if (event.kind !== "key") return false;
-  const id = ctl.state.current;
-  const blocks = ctl.currentBlocks();
-  if (!id) return false;
-  const cursor = Math.min(ctl.ui.cursor[id] ?? blocks.length - 1, blocks.length - 1);
-  const block = blocks[cursor];
-  const action = ctl.action(event.key, [
-    "cursorUp",
-    "cursorDown",
-    "toggleBlock",
-    "copyBlock",
-    "copyCode",
-    "search",
-    "searchNext",
-    "searchPrev",
-    "nextPrompt",
-    "prevPrompt",
-    "nextReply",
-    "prevReply",
-    "nextTool",
-    "prevTool",
-    "nextError",
-    "prevError",
-    "nextApprovalCard",
-    "prevApprovalCard",
-    "leaveBrowse",
-  ]);
-  switch (action) {
-    case "cursorUp":
-      moveCursor(ctl, cursor - 1);
-      return true;
-    case "cursorDown":
-      moveCursor(ctl, cursor + 1);
-      return true;
-    case "toggleBlock":
-      if (block?.kind === "tool" || block?.kind === "reasoning")
-        ctl.deps.store.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
-      else if (block?.kind === "approval")
-        ctl.setUi((ui) => ({
-          ...ui,
-          dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 },
-        }));
-      else if (block?.kind === "compaction")
-        ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
-      return true;
-    case "copyBlock":
-      if (block)
-        copyText(
-          ctl,
-          blockSource(block),
-          block.kind === "tool"
-            ? "the command"
-            : block.kind === "compaction"
-              ? "the summary"
-              : `the ${block.kind === "assistant" ? "reply" : block.kind}`,
-        );
-      return true;
-    case "copyCode": {
-      const code = block?.kind === "assistant" ? codeBlocks(block.text) : [];
-      if (code.length === 0) {
-        ctl.status("this block has no code block", "warn");
-        return true;
-      }
-      const i = ctl.ui.codeIndex % code.length;
-      copyText(ctl, code[i]!, `code block ${i + 1} of ${code.length}`);
-      ctl.setUi((ui) => ({ ...ui, codeIndex: i + 1 }));
-      return true;
-    }
-    case "search":
-      ctl.setUi((ui) => ({
-        ...ui,
-        dialog: {
-          kind: "input",
-          purpose: "search",
-          title: "Search the transcript",
-          value: ui.search?.query ?? "",
-          index: 0,
-        },
-      }));
-      return true;
-    case "searchNext":
-      gotoMatch(ctl, 1);
-      return true;
-    case "searchPrev":
-      gotoMatch(ctl, -1);
-      return true;
-    case "leaveBrowse":
-      ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
-      return true;
-    case undefined:
-      return false;
-    default: {
-      const forward = action.startsWith("next");
-      const kind = action.replace(/^(next|prev)/, "");
-      jump(
-        ctl,
-        cursor,
-        forward ? 1 : -1,
-        kinds[kind] ?? (() => false),
-        kind.replace("ApprovalCard", "approval").toLowerCase(),
-      );
-      return true;
-    }
-  }
 }

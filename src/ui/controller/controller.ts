@@ -12,10 +12,9 @@ import { createEditor, editorText, isEmpty, type EditorAction } from "../input/e
 import type { History } from "../input/history.js";
 import { orderedTasks, type AppState, type Store, type TaskEntry } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
-import { handleBrowseKey } from "./browse.js";
-import { handleComposerKey } from "./composer-keys.js";
 import { handleDialogKey } from "../dialogs/index.js";
-import { handleListKey, type ResultsMeasure } from "./lists.js";
+import { focusSpec } from "../focus/index.js";
+import type { ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
 import type { WorkspaceSource } from "../../agent/workspace-view.js";
@@ -175,15 +174,11 @@ export class Controller {
       return;
     }
     if (event.kind === "key" && this.handleApproval(event.key)) return;
-    const focus = this.ui.focus;
-    if (focus === "browse" && handleBrowseKey(this, event)) return;
-    if ((focus === "tasks" || focus === "results") && handleListKey(this, event)) return;
+    // The focused area's own keys (../focus/), then the global ones, then what the area types.
+    const area = focusSpec(this.ui.focus);
+    if (area.keys(this, event)) return;
     if (event.kind === "key" && this.handleGlobal(event.key)) return;
-    if (focus === "composer" || focus === "browse") {
-      if (focus === "browse" && event.kind === "key" && event.key.text)
-        this.setUi((ui) => ({ ...ui, focus: "composer" }));
-      handleComposerKey(this, event);
-    }
+    area.typing?.(this, event);
   }
 
   private handleApproval(key: Key): boolean {

@@ -19,7 +19,9 @@ export const shownTabs = (current: ResultsTab, hasTurns: boolean, hasDiff = fals
     (t) => (t !== "turns" || hasTurns || current === "turns") && (t !== "diff" || hasDiff || current === "diff"),
   );
 
-export type Focus = "composer" | "browse" | "tasks" | "results";
+/** Every focus area; each has its keys in ../focus/ (listed in ../focus/index.ts). */
+export const focusAreas = ["composer", "browse", "tasks", "results"] as const;
+export type Focus = (typeof focusAreas)[number];
 
 /**
  * The Turns tab's open diff: one file between its content before `turn` (from the checkpoint
