@@ -5,6 +5,9 @@ import { KeyParser } from "../input/keys.js";
 import type { Probe } from "../terminal/probe.js";
 import type { UiRuntime } from "./services.js";
 
+/** How long a lone Esc waits for the rest of a sequence (an Alt chord, an arrow) before it is one. */
+const ESC_WAIT_MS = 25;
+
 export function wireInput(rt: UiRuntime, probe: Pick<Probe, "feed">): void {
   const { ctl, store } = rt;
   const { stdin, stdout } = rt.opts;
@@ -24,10 +27,19 @@ export function wireInput(rt: UiRuntime, probe: Pick<Probe, "feed">): void {
       }
     }
   };
+  // When an Esc (or the start of a sequence) came in, for the lone-Esc rule below.
+  let pendingSince = 0;
   stdin.on("data", (chunk: Buffer) => {
+    // A lone Esc is known when nothing follows it for 25 ms. The timer may not have run if the
+    // event loop was busy (a first render, a chunk loading): by the clock, what waited that long
+    // stands alone, and does not join what came after into an Alt chord.
+    if (parser.pending && Date.now() - pendingSince >= ESC_WAIT_MS) deliver(parser.flush());
     deliver(parser.feed(chunk));
     if (flushTimer) clearTimeout(flushTimer);
-    if (parser.pending) flushTimer = setTimeout(() => deliver(parser.flush()), 25);
+    if (parser.pending) {
+      pendingSince = Date.now();
+      flushTimer = setTimeout(() => deliver(parser.flush()), ESC_WAIT_MS);
+    }
   });
   stdout.on("resize", () => {
     // The terminal reflows what it shows when it resizes; only a clean screen and a full frame

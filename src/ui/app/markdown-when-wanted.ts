@@ -8,15 +8,18 @@ import type { AppState, Store } from "../state/store.js";
 /**
  * Whether Markdown may be drawn soon: a reply is in a transcript (a resumed session, an attached
  * daemon's), a turn runs (its reply is on the way), or a prompt is being written (a reply follows
- * it; writing one takes longer than loading).
+ * it; writing one takes longer than loading), not a slash command.
  */
 export function markdownWanted(state: AppState): boolean {
   for (const transcript of Object.values(state.transcripts)) {
     if (transcript.running) return true;
     for (const block of transcript.blocks) if (block.kind === "assistant") return true;
   }
+  // A slash command is not a prompt (its own turn, if it has one, counts when it runs): the load,
+  // ~100-200 ms of compiling, would land on the next keys (an Esc after /mcp, say).
   const { lines } = state.ui.composer;
-  return lines.length > 1 || lines[0] !== "";
+  const first = lines[0] ?? "";
+  return (lines.length > 1 || first !== "") && !first.startsWith("/");
 }
 
 /**

@@ -34,6 +34,12 @@ describe("markdownWanted", () => {
     expect(markdownWanted(withComposer("fix the"))).toBe(true);
     expect(markdownWanted(withComposer("\n"))).toBe(true);
   });
+
+  it("is false while a slash command is typed (its ~100-200 ms load would land on the next keys)", () => {
+    expect(markdownWanted(withComposer("/mcp"))).toBe(false);
+    expect(markdownWanted(withComposer("/"))).toBe(false);
+    expect(markdownWanted(withComposer("use /tmp"))).toBe(true);
+  });
 });
 
 describe("loadMarkdownWhenWanted", () => {
