@@ -1,4 +1,5 @@
 // /permissions: what "always" answers allowed in this task, one rule a row; x removes one.
+import { listDialog } from "../view/dialog-frame.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { isKey, setDialog, type DialogSpec } from "./dialog.js";
 
@@ -10,21 +11,14 @@ export interface PermissionsDialog {
 export const permissionsDialog: DialogSpec<PermissionsDialog> = {
   view(_s, sv, d, _width, height) {
     const items = sv.ctl.currentTask()?.snapshot.rules ?? [];
-    return {
-      title: 'Allowed by "always" in this task',
-      body: [
-        {
-          kind: "list",
-          list: {
-            items,
-            selected: Math.min(d.index, items.length - 1),
-            height: Math.max(1, height - 2),
-            empty: "nothing: answer an approval with a (task) or A (workspace)",
-          },
-        },
-      ],
-      footer: "↑↓ · x remove · Esc close",
-    };
+    return listDialog(
+      'Allowed by "always" in this task',
+      items,
+      d.index,
+      height,
+      "nothing: answer an approval with a (task) or A (workspace)",
+      "↑↓ · x remove · Esc close",
+    );
   },
   keys(ctl, d, event) {
     if (event.kind !== "key") return false;

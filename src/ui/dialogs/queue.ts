@@ -1,5 +1,6 @@
 // The pending messages of the current task (steers and queued prompts): ↑↓ pick one, e edits it
 // in the input, x drops it, K/J move it, m turns a steer into a queued prompt and back.
+import { listDialog } from "../view/dialog-frame.js";
 import { createEditor } from "../input/editor.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { truncateToWidth } from "../render/wrap.js";
@@ -19,21 +20,14 @@ export const queueDialog: DialogSpec<QueueDialog> = {
       (it) =>
         `${it.mode === "steer" ? p.accent("steer") : p.info("queue")} ${truncateToWidth(it.text.replace(/\n/g, " "), text - 6)}`,
     );
-    return {
-      title: "Pending messages",
-      body: [
-        {
-          kind: "list",
-          list: {
-            items,
-            selected: Math.min(d.index, items.length - 1),
-            height: Math.max(1, height - 2),
-            empty: "nothing pending",
-          },
-        },
-      ],
-      footer: "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close",
-    };
+    return listDialog(
+      "Pending messages",
+      items,
+      d.index,
+      height,
+      "nothing pending",
+      "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close",
+    );
   },
   keys(ctl, d, event) {
     if (event.kind !== "key") return false;

@@ -36,6 +36,19 @@ export type DialogPart =
  */
 export type DialogView = { title: string; body: DialogPart[]; footer: string } | { area: string[] };
 
+/** A dialog that is one list under its title: its rows, the selection, and what it says when empty. */
+export function listDialog(
+  title: string,
+  items: string[],
+  index: number,
+  height: number,
+  empty: string,
+  footer: string,
+): DialogView {
+  const list = { items, selected: Math.min(index, items.length - 1), height: Math.max(1, height - 2), empty };
+  return { title, body: [{ kind: "list", list }], footer };
+}
+
 /** A part with the rows it got. */
 export type PlacedPart = DialogPart & { rows: number };
 
