@@ -57,8 +57,12 @@ beforeAll(async () => {
     format: "esm",
     platform: "node",
     plugins: [patches.plugin],
-    // As the build: Ink's optional devtools hook is a stub, React is the production build.
-    alias: { "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs") },
+    // As the build: Ink's optional devtools hook is a stub, so is its CI check (with CI set, as on
+    // the CI machine, Ink would draw only the last frame), and React is the production build.
+    alias: {
+      "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
+      "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
+    },
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "silent",
     nodePaths: [join(root, "node_modules")],

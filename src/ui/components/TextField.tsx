@@ -37,21 +37,29 @@ export function TextField({ value, onChange, onSubmit, width, focus = true, mask
   const [text, setText] = useState(value);
   const [given, setGiven] = useState(value);
   const [generation, setGeneration] = useState(0);
+  // What this field reported lately: the store may give one back late (an echo, not a change).
+  const reported = useRef<string[]>([]).current;
   if (value !== given) {
     setGiven(value);
-    if (value !== text) {
+    if (value !== text && !reported.includes(value)) {
       setText(value);
       setGeneration((g) => g + 1);
+      reported.length = 0;
     }
   }
+  const report = (next: string) => {
+    reported.push(next);
+    if (reported.length > 64) reported.shift();
+    onChange(next);
+  };
   const change = (next: string) => {
     setText(next);
-    onChange(next);
+    report(next);
   };
   const clear = () => {
     setText("");
     setGeneration((g) => g + 1);
-    onChange("");
+    report("");
   };
   // Ctrl-U arrives through the effect below, which must reach this render's `onChange`.
   const latest = useRef(clear);

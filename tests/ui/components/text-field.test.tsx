@@ -70,6 +70,39 @@ describe("TextField", () => {
     });
   }
 
+  it("keeps its text when the owner gives back an older value late (an echo, not a change)", async () => {
+    function Echo() {
+      const [value, setValue] = useState("");
+      const [sent, setSent] = useState("");
+      // Every value comes back, the older ones last: 40 ms, then 30, 20, 10 after each change.
+      let delay = 40;
+      const echo = (v: string) => {
+        setTimeout(() => setValue(v), delay);
+        delay = Math.max(0, delay - 10);
+      };
+      return (
+        <Box flexDirection="column">
+          <TextField value={value} onChange={echo} onSubmit={setSent} width={40} />
+          <Text>sent: {sent}</Text>
+        </Box>
+      );
+    }
+    const m = mountPane(<Echo />, 40, 6);
+    const handle = m.ctl.handle.bind(m.ctl);
+    m.ctl.handle = (event: InputEvent) => {
+      if (!m.ctl.fields.route(event)) handle(event);
+    };
+    await m.frame();
+    for (const k of ["abc", "\x1b[D", "X", "\x7f", "Y", "Z"]) {
+      m.app.stdin.write(k);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 80));
+    m.app.stdin.write("\r");
+    expect(strip(await m.frame())).toMatch(/sent: abYZc\s*$/);
+    m.app.unmount();
+  });
+
   it("takes a paste as one line", async () => {
     const m = mountField(40);
     await m.frame();
