@@ -54,6 +54,23 @@ function mountField(width: number, closeOnEnter = false) {
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "").replace(/▏/g, "");
 
+/** Gives every value back, the older ones last: 40 ms, then 30, 20, 10 after each change. */
+function Echo() {
+  const [value, setValue] = useState("");
+  const [sent, setSent] = useState("");
+  let delay = 40;
+  const echo = (v: string) => {
+    setTimeout(() => setValue(v), delay);
+    delay = Math.max(0, delay - 10);
+  };
+  return (
+    <Box flexDirection="column">
+      <TextField value={value} onChange={echo} onSubmit={setSent} width={40} />
+      <Text>sent: {sent}</Text>
+    </Box>
+  );
+}
+
 describe("TextField", () => {
   for (const width of [40, 80, 120]) {
     it(`edits and submits one line at ${width} columns, keys one by one and in one read`, async () => {
@@ -71,22 +88,6 @@ describe("TextField", () => {
   }
 
   it("keeps its text when the owner gives back an older value late (an echo, not a change)", async () => {
-    function Echo() {
-      const [value, setValue] = useState("");
-      const [sent, setSent] = useState("");
-      // Every value comes back, the older ones last: 40 ms, then 30, 20, 10 after each change.
-      let delay = 40;
-      const echo = (v: string) => {
-        setTimeout(() => setValue(v), delay);
-        delay = Math.max(0, delay - 10);
-      };
-      return (
-        <Box flexDirection="column">
-          <TextField value={value} onChange={echo} onSubmit={setSent} width={40} />
-          <Text>sent: {sent}</Text>
-        </Box>
-      );
-    }
     const m = mountPane(<Echo />, 40, 6);
     const handle = m.ctl.handle.bind(m.ctl);
     m.ctl.handle = (event: InputEvent) => {
