@@ -28,6 +28,7 @@ export function inkPatches(root, { strict = true } = {}) {
     stringWidthCache: 0,
     inkIncremental: 0,
     inkFrameNow: 0,
+    inkOwnSync: 0,
     inkSanitize: 0,
     inkMeasureCache: 0,
     inkWriter: 0,
@@ -115,7 +116,15 @@ function measuredWidth(input, options = {}) {`,
         );
         if (out === text) return { contents: text, loader: "js" };
         applied.inkFrameNow++;
-        return { contents: `import { takeFrameNow as nhTakeFrameNow } from ${frameNow};\n${out}`, loader: "js" };
+        // Ink writes its synchronized-update markers around every throttled frame, each in a write
+        // of its own (three syscalls a frame); our writer puts them in its one write where they
+        // matter (src/ui/terminal/cell-writer.ts), so Ink leaves them out for it.
+        const sync = out.replace(
+          "const shouldWrite = this.log.willRender(output);\n                const sync = shouldSynchronize(this.options.stdout);",
+          "const shouldWrite = this.log.willRender(output);\n                const sync = shouldSynchronize(this.options.stdout) && !this.log.synchronizesFrames;",
+        );
+        if (sync !== out) applied.inkOwnSync++;
+        return { contents: `import { takeFrameNow as nhTakeFrameNow } from ${frameNow};\n${sync}`, loader: "js" };
       });
       // Ink keeps only SGR and OSC sequences of a text node, tokenizing all of its text to find
       // others, at each layout and at each frame. Text whose every ESC starts an SGR sequence

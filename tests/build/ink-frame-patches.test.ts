@@ -78,6 +78,7 @@ describe("the streamed-frame patches", () => {
     expect(applied.inkSanitize).toBe(1);
     expect(applied.inkMeasureCache).toBe(1);
     expect(applied.inkFrameNow).toBe(1);
+    expect(applied.inkOwnSync).toBe(1);
     expect(applied.stringWidthCache).toBeGreaterThan(0);
   });
 
@@ -138,6 +139,39 @@ describe("the streamed-frame patches", () => {
     app.rerender(createElement(Text, null, "third"));
     expect(shown()).toContain("third");
     expect(patched.frameNow.pending).toBe(false);
+    app.unmount();
+  });
+
+  it("leave a frame's synchronized-update markers to our writer: one write a frame, markers only around a large one", () => {
+    const writes: string[] = [];
+    const stdout = Object.assign(new EventEmitter(), {
+      columns: 80,
+      rows: 30,
+      isTTY: true,
+      write: (s: string) => void writes.push(s),
+    }) as unknown as NodeJS.WriteStream;
+    const { Text, createElement } = patched;
+    const app = patched.render(createElement(Text, null, "first"), {
+      stdout,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      incrementalRendering: true,
+    });
+    const frame = (text: string) => {
+      writes.length = 0;
+      patched.frameNow.pending = true;
+      app.rerender(createElement(Text, null, text));
+      return [...writes];
+    };
+    // A streamed frame's few cells: one write, no markers (it reaches the terminal in one read).
+    const small = frame("first and more");
+    expect(small).toEqual(["\x1b[1;6H and more"]);
+    // A screenful: one write that is one synchronized update.
+    const big = frame(Array.from({ length: 25 }, (_, i) => `row ${i} ${"x".repeat(60)}`).join("\n"));
+    expect(big).toHaveLength(1);
+    expect(big[0]!.startsWith("\x1b[?2026h")).toBe(true);
+    expect(big[0]!.endsWith("\x1b[?2026l")).toBe(true);
+    expect(big[0]!.split("\x1b[?2026h")).toHaveLength(2);
     app.unmount();
   });
 });

@@ -9,6 +9,12 @@ export { lineWriterSelected, terminalHints } from "./writer-choice.js";
 
 const HIDE = "\x1b[?25l";
 const SHOW = "\x1b[?25h";
+/** Begin and end of a synchronized update (mode 2026): the terminal shows what is between whole. */
+const BSU = "\x1b[?2026h";
+const ESU = "\x1b[?2026l";
+/** Save and restore the cursor (DECSC, DECRC): 2 bytes back to the composer instead of an 8-byte jump. */
+const SAVE = "\x1b7";
+const RESTORE = "\x1b8";
 
 /** Where Ink wants the terminal's cursor: columns and rows from the frame's top-left cell. */
 export interface CursorPosition {
@@ -25,6 +31,11 @@ export interface LogUpdate {
   setCursorPosition(position: CursorPosition | undefined): void;
   isCursorDirty(): boolean;
   willRender(str: string): boolean;
+  /**
+   * Set when the writer wraps its own frames in synchronized-update markers where they matter;
+   * Ink's patched renderer (scripts/ink-patches.mjs) then leaves its own out.
+   */
+  synchronizesFrames?: boolean;
 }
 
 export interface WriterStream {
@@ -48,7 +59,9 @@ interface Model {
  * the first after `clear()` and the first after a size change are drawn whole (every row written
  * and erased to its end; never a screen clear); every other frame writes only changed cells. No
  * newline is ever written and the terminal's last row never drawn (the rows - 1 rule), so the
- * screen cannot scroll. Synchronized-update markers are Ink's job: it wraps each call in them.
+ * screen cannot scroll. A frame too large to reach the terminal in one read is one synchronized
+ * update, in the same write; a smaller one arrives whole anyway and goes without the markers (16
+ * bytes, a third of a streaming frame), which Ink would put around every frame in writes of their own.
  */
 export function createCellWriter(stream: WriterStream, { showCursor = false } = {}): LogUpdate {
   let model: Model | null = null;
@@ -58,9 +71,12 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
   let cursorDirty = false;
   let previousCursor: CursorPosition | undefined;
   let cursorShown = false;
+  /** Where the terminal's saved cursor (DECSC) is; saved with the default style. */
+  let saved: CursorPosition | undefined;
 
   const activeCursor = () => (cursorDirty ? cursorPosition : undefined);
-  const cursorChanged = (a: CursorPosition | undefined) => a?.x !== previousCursor?.x || a?.y !== previousCursor?.y;
+  const same = (a: CursorPosition | undefined, b: CursorPosition | undefined) => a?.x === b?.x && a?.y === b?.y;
+  const cursorChanged = (a: CursorPosition | undefined) => !same(a, previousCursor);
   const size = () => ({ cols: stream.columns || 80, rows: stream.rows || 24 });
   const hasChanges = (str: string, cursor: CursorPosition | undefined) => {
     const { cols, rows } = size();
@@ -80,6 +96,8 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
       hasHiddenCursor = true;
     }
     const old = model && model.cols === cols && model.rows === rows ? model : null;
+    // A resize may move the saved cursor, and a redraw forgets it.
+    if (!old) saved = undefined;
     const next = frameLines(str, rows);
     const cells: CellRow[] = [];
     const lines: string[] = [];
@@ -109,15 +127,26 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
     // to reach the terminal in one read (one write of under a pty buffer), drawn whole anyway.
     // That saves 12 bytes on every streaming frame (a third of a token's bytes at 100 tokens/s).
     const hide = wroteCells && cursorShown && !terminalHints.synchronizedOutput && outLength(p, mark) > ONE_READ;
+    // The cursor stays where it was (the composer, while a reply streams): the second frame that
+    // writes cells around it saves it first, and every such frame after restores it.
+    const stays = old !== null && cursor !== undefined && cursorShown && same(cursor, previousCursor);
+    if (wroteCells && stays && !same(saved, cursor)) {
+      p.out.splice(mark, 0, SAVE);
+      saved = { ...cursor! };
+    }
     if (hide) p.out.splice(mark, 0, HIDE);
     if (cursor) {
-      p.moveTo(cursor.y, cursor.x);
+      if (wroteCells && same(saved, cursor)) {
+        // Restoring also sets the style saved with it: the default, which the frame ended on.
+        p.raw(RESTORE);
+        p.forgetCursor();
+      } else p.moveTo(cursor.y, cursor.x);
       if (!cursorShown || hide) p.raw(SHOW);
     } else if (cursorShown && !hide) {
       p.raw(HIDE);
     }
     const text = p.text();
-    if (text !== "") stream.write(text);
+    if (text !== "") stream.write(stream.isTTY && text.length > ONE_READ ? BSU + text + ESU : text);
     model = { cols, rows, lines, cells };
     previousOutput = str;
     previousCursor = cursor ? { ...cursor } : undefined;
@@ -130,12 +159,14 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
     if (model && model.lines.length > 0) stream.write(`${shown}\x1b[0m\x1b[H\x1b[J`);
     else if (shown) stream.write(shown);
     model = null;
+    saved = undefined;
     previousOutput = "";
     previousCursor = undefined;
     cursorShown = false;
   };
   render.done = () => {
     model = null;
+    saved = undefined;
     previousOutput = "";
     previousCursor = undefined;
     cursorShown = false;
@@ -151,6 +182,7 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
     const cursor = activeCursor();
     cursorDirty = false;
     previousOutput = str;
+    saved = undefined;
     if (model !== null) {
       const { cols, rows } = size();
       const lines = frameLines(str, rows + 1);
@@ -167,6 +199,7 @@ export function createCellWriter(stream: WriterStream, { showCursor = false } = 
   };
   render.isCursorDirty = () => cursorDirty;
   render.willRender = (str) => hasChanges(str, activeCursor());
+  render.synchronizesFrames = true;
   return render;
 }
 

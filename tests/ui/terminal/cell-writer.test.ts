@@ -203,11 +203,33 @@ describe("the cell writer's cursor", () => {
     await h.frame(["a", "> hello"], { x: 7, y: 1 });
     const typed = await h.frame(["a", "> hello!"], { x: 8, y: 1 });
     expect(typed).toBe("\x1b[2;8H!");
-    // A large one is written with the cursor hidden, so it never shows jumping across the screen.
+    // A large one is one synchronized update, written with the cursor hidden (for terminals that
+    // ignore the markers), so it never shows jumping across the screen.
     const big = Array.from({ length: 20 }, (_, i) => `${i} ${"x".repeat(70)}`);
     const redraw = await h.frame(big, { x: 1, y: 1 });
-    expect(redraw.startsWith("\x1b[?25l")).toBe(true);
-    expect(redraw.endsWith("\x1b[?25h")).toBe(true);
+    expect(redraw.startsWith("\x1b[?2026h\x1b[?25l")).toBe(true);
+    expect(redraw.endsWith("\x1b[?25h\x1b[?2026l")).toBe(true);
+  });
+
+  it("saves a cursor that stays put and restores it after each frame instead of jumping back", async () => {
+    const h = new Harness(80, 24);
+    const at = { x: 4, y: 20 };
+    await h.frame(["one", "two"], at);
+    // The first frame that writes around a cursor that stayed saves it, then restores it.
+    const second = await h.frame(["one more", "two"], at);
+    expect(second).toBe("\x1b7\x1b[1;4H more\x1b8");
+    const third = await h.frame(["one more", "two more"], at);
+    expect(third).toBe("\x1b[2;4H more\x1b8");
+    // Restoring also brings back the default style it was saved with.
+    const styled = await h.frame(["one more", "two \x1b[31mred\x1b[39m"], at);
+    expect(styled).toBe("\x1b[2;5H\x1b[0;31mred\x1b[0m\x1b[K\x1b8");
+    // The cursor moves: a jump; after a resize the saved cursor is not trusted.
+    expect(await h.frame(["one more", "two more"], { x: 5, y: 20 })).toContain("\x1b[21;6H");
+    await h.resize(60, 24);
+    const redraw = await h.frame(["one more", "two more!"], { x: 5, y: 20 });
+    expect(redraw).not.toContain("\x1b8");
+    expect(redraw).toContain("\x1b[21;6H");
+    expect(await h.frame(["one", "two more!"], { x: 5, y: 20 })).toBe("\x1b7\x1b[1;4H\x1b[K\x1b8");
   });
 
   it("keeps the cursor shown through a large frame when the terminal synchronizes frames", async () => {
@@ -297,6 +319,8 @@ describe("the cell writer against random frames", () => {
     const r = rng(cols * 1000 + rows);
     const h = new Harness(cols, rows);
     let lines = Array.from({ length: rows - 1 }, () => line(r, cols));
+    let cursor: CursorPosition | undefined;
+    let restored = 0;
     for (let step = 0; step < 150; step++) {
       const roll = r();
       if (roll < 0.1)
@@ -318,9 +342,15 @@ describe("the cell writer against random frames", () => {
           lines[i] = r() < 0.5 || stringWidth(edited) > cols ? line(r, cols) : edited;
         }
       }
-      const cursor = r() < 0.5 ? { x: Math.floor(r() * cols), y: Math.floor(r() * (rows - 1)) } : undefined;
+      // Half the frames keep the cursor where it was (the composer while a reply streams), which
+      // the writer restores from the terminal's saved cursor.
+      const roll2 = r();
+      if (roll2 < 0.25) cursor = undefined;
+      else if (roll2 < 0.5 || !cursor) cursor = { x: Math.floor(r() * cols), y: Math.floor(r() * (rows - 1)) };
       await h.frame(lines, cursor);
+      if (h.last.includes("\x1b8")) restored++;
     }
     expect(h.all().split("\x1b[2J").length).toBe(1);
+    expect(restored).toBeGreaterThan(10);
   });
 });
