@@ -29,6 +29,7 @@ export function inkPatches(root, { strict = true } = {}) {
     inkIncremental: 0,
     inkFrameNow: 0,
     inkOwnSync: 0,
+    widestLine: 0,
     inkSanitize: 0,
     inkMeasureCache: 0,
     inkWriter: 0,
@@ -126,6 +127,17 @@ function measuredWidth(input, options = {}) {`,
         if (sync !== out) applied.inkOwnSync++;
         return { contents: `import { takeFrameNow as nhTakeFrameNow } from ${frameNow};\n${sync}`, loader: "js" };
       });
+      // Ink asks each text node's widest line at every frame (to know whether to wrap it), and every
+      // pane's text but the transcript's is the string it was the frame before: remembered.
+      b.onLoad({ filter: /node_modules[/\\]widest-line[/\\]index\.js$/ }, async (a) => {
+        const text = readFileSync(a.path, "utf8");
+        const out = text.replace(
+          "export default function widestLine(string) {",
+          "const nhWidest = new Map();\nexport default function widestLine(string) {\n\tconst known = nhWidest.get(string);\n\tif (known !== undefined) return known;\n\tif (nhWidest.size >= 64) nhWidest.clear();\n\tconst width = widestLineOnce(string);\n\tnhWidest.set(string, width);\n\treturn width;\n}\nfunction widestLineOnce(string) {",
+        );
+        if (out !== text) applied.widestLine++;
+        return { contents: out, loader: "js" };
+      });
       // Ink keeps only SGR and OSC sequences of a text node, tokenizing all of its text to find
       // others, at each layout and at each frame. Text whose every ESC starts an SGR sequence
       // (all of ours: chalk's colours) and that holds no C1 control comes out as it went in.
@@ -167,10 +179,19 @@ function measuredWidth(input, options = {}) {`,
               if (op.type === 'clip') { clips.push(op.clip); continue; }
               if (op.type === 'unclip') { clips.pop(); continue; }
               if (op.type !== 'write') return null;
-              const lines = op.text.split('\\n');
-              for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
-              const widths = lines.map(line => this.caches.getStringWidth(line));
-              const w = Math.max(...widths);
+              // A pane's text is mostly the same string as in the last frames: its lines and widths are kept.
+              let split = op.transformers.length === 0 ? nhRectLines.get(op.text) : undefined;
+              if (!split) {
+                  const lines = op.text.split('\\n');
+                  for (const transformer of op.transformers) for (let i = 0; i < lines.length; i++) lines[i] = transformer(lines[i], i);
+                  const widths = lines.map(line => this.caches.getStringWidth(line));
+                  split = { lines, widths, w: Math.max(...widths) };
+                  if (op.transformers.length === 0) {
+                      if (nhRectLines.size >= 64) nhRectLines.clear();
+                      nhRectLines.set(op.text, split);
+                  }
+              }
+              const { lines, widths, w } = split;
               const r = { x: op.x, y: op.y, w, h: lines.length, lines, widths };
               if (r.x < 0 || r.y < 0 || r.x + r.w > this.width || r.y + r.h > this.height) return null;
               const clip = clips.at(-1);
@@ -200,7 +221,7 @@ function measuredWidth(input, options = {}) {`,
           `    ${fast}\n        // Initialize output array`,
         );
         if (out !== text) applied.inkOutput++;
-        return { contents: out, loader: "js" };
+        return { contents: `const nhRectLines = new Map();\n${out}`, loader: "js" };
       });
       // The openai SDK's modules that touch the global Headers (which loads undici) get a small one
       // of ours instead (src/agent/providers/sdk-headers.ts); its requests go through node:http.

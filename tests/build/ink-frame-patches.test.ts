@@ -79,6 +79,7 @@ describe("the streamed-frame patches", () => {
     expect(applied.inkMeasureCache).toBe(1);
     expect(applied.inkFrameNow).toBe(1);
     expect(applied.inkOwnSync).toBe(1);
+    expect(applied.widestLine).toBe(1);
     expect(applied.stringWidthCache).toBeGreaterThan(0);
   });
 
