@@ -4,6 +4,7 @@
 // $1..$9 filled in; front matter may give a description, an argument hint and a model.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { byCodeUnit } from "../protocol/order.js";
 
 export interface CustomCommand {
   /** "/review-pr", "/frontend:component". */
@@ -67,7 +68,7 @@ function scan(
   } catch {
     return;
   }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of entries.sort((a, b) => byCodeUnit(a.name, b.name))) {
     if (budget.files >= MAX_FILES) return;
     const path = join(dir, e.name);
     if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith("."))

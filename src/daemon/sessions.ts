@@ -28,6 +28,7 @@ import {
   type Session,
 } from "./session-state.js";
 import { isUpload, pruneUploads, storeUpload, uploadDirOf } from "./uploads.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 export { LOG_CAP, SESSION_ID, type LoggedEvent };
 
@@ -323,7 +324,7 @@ export class DaemonSessions {
         };
       }),
     );
-    return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt));
   }
 
   /** The session and its history (loaded if need be); null for a session the daemon does not have. */

@@ -3,6 +3,7 @@
 import { contentText, type ChatMessage } from "../protocol/messages.js";
 import { MAX_MEMORY_TEXT, memoryKinds, sameMemoryKey, type MemoryEntry, type MemoryKind } from "./store.js";
 import { MEMORY_BLOCK_END, MEMORY_BLOCK_START } from "./tools.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 /** At most this many memories per turn: a turn rarely teaches more than one or two things. */
 export const MAX_DISTILLED = 3;
@@ -83,9 +84,7 @@ export function renderTurn(turn: ChatMessage[], max = DISTILL_TURN_CHARS): strin
 }
 
 function renderExisting(existing: MemoryEntry[]): string {
-  const newest = [...existing]
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-    .slice(0, DISTILL_EXISTING_ENTRIES);
+  const newest = [...existing].sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt)).slice(0, DISTILL_EXISTING_ENTRIES);
   const lines: string[] = [];
   let used = 0;
   for (const entry of newest) {

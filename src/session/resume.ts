@@ -3,6 +3,7 @@
 import { promises as fs } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { readTaskIndex } from "./task-index.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 /** How many of the newest session files `--continue` opens when the index does not know. */
 const SCAN_LIMIT = 200;
@@ -48,7 +49,7 @@ export async function lastSessionOf(home: string, sessionDir: string, workspace:
   const candidates: string[] = [];
   const indexed = (await readTaskIndex(home))
     .filter((e) => e.workspace === workspace)
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    .sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt));
   for (const entry of indexed.slice(0, 5)) candidates.push(entry.sessionFile);
   const scanned = await newestFileNaming(sessionDir, workspace);
   if (scanned) candidates.push(scanned);

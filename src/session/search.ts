@@ -18,6 +18,7 @@ import {
 import { unpackHistory } from "./history-refs.js";
 import { historyOf } from "./history-view.js";
 import { SessionFileSchema, type SessionData } from "./store.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 export interface SessionHit {
   sessionId: string;
@@ -253,7 +254,7 @@ export class SessionIndex {
     const ranked = groups
       // bm25() is negative, smaller is better; each further matching message adds a little.
       .map((g) => ({ g, score: -g.best * (1 + Math.log(g.n) / 2) }))
-      .sort((a, b) => b.score - a.score || b.g.updated_at.localeCompare(a.g.updated_at))
+      .sort((a, b) => b.score - a.score || byCodeUnit(b.g.updated_at, a.g.updated_at))
       .slice(0, limit);
     return ranked.map(({ g, score }) => {
       const row = this.statements.snippet.get(compiled.match, g.best_rowid);

@@ -6,6 +6,7 @@ import { redact } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { withFileLock } from "../memory/file-lock.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 const EntrySchema = z.object({
   id: z.string(),
@@ -45,7 +46,7 @@ export async function readTaskIndex(home: string): Promise<TaskIndexEntry[]> {
 export function listedTasks(entries: TaskIndexEntry[], workspace: string, max = 50): TaskIndexEntry[] {
   const seen = new Set<string>();
   const out: TaskIndexEntry[] = [];
-  for (const e of [...entries].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))) {
+  for (const e of [...entries].sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt))) {
     if (e.workspace !== workspace || e.oneShot) continue;
     if (!e.pinned && seen.has(e.title)) continue;
     seen.add(e.title);
@@ -71,7 +72,7 @@ export function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]
       // Titles come from prompts: a secret typed into one must not land here either.
       const next = change(await readTaskIndex(home))
         .map((e) => ({ ...e, title: redact(e.title) }))
-        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt))
         .slice(0, MAX_INDEXED_TASKS);
       await atomicWriteFile(taskIndexPath(home), JSON.stringify(next, null, 1));
     });

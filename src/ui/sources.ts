@@ -8,6 +8,7 @@ import { MEMORY_BLOCK_START, memoryKinds, type MemoryKind } from "../memory/mark
 import type { SessionIndex } from "../session/search.js";
 import { readTaskIndex } from "../session/task-index.js";
 import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
+import { byCodeUnit } from "../protocol/order.js";
 
 /** Search hits the picker lists at most. */
 const SEARCH_LIMIT = 50;
@@ -15,7 +16,7 @@ const SEARCH_LIMIT = 50;
 const SYNC_EVERY_MS = 2_000;
 
 const newestFirst = <T extends { updatedAt: string }>(rows: T[]): T[] =>
-  rows.slice().sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  rows.slice().sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt));
 
 /**
  * Contract: `ready` resolves once the earlier tasks of the index were added to the task manager,

@@ -16,7 +16,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-it("a streamed one-shot turn with a tool call loads no web streams, undici, Web Crypto or report module", async () => {
+it("a streamed one-shot turn with a tool call loads no web streams, undici, Web Crypto or report module, and builds no collator", async () => {
   const ws = tempDir();
   writeFileSync(join(ws, "notes.txt"), "alpha\n");
   server = await startMockServer([
@@ -29,10 +29,34 @@ it("a streamed one-shot turn with a tool call loads no web streams, undici, Web 
   const list = join(dir, "modules.txt");
   writeFileSync(
     preload,
-    `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
+    [
+      `import { writeFileSync } from "node:fs";`,
+      // Collations counted: the first builds ICU's collator (~10 ms), which ordering timestamps never needs.
+      `let collations = 0;`,
+      `const compare = String.prototype.localeCompare;`,
+      `String.prototype.localeCompare = function (...a) { collations++; return compare.apply(this, a); };`,
+      `const Collator = Intl.Collator;`,
+      `Intl.Collator = function (...a) { collations++; return new Collator(...a); };`,
+      `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, [...process.moduleLoadList, \`collations \${collations}\`].join("\\n")));`,
+    ].join("\n"),
+  );
+  // Earlier tasks in the index, which the run orders by time when it adds its own.
+  const home = tempDir();
+  const earlier = (id: string, updatedAt: string) => ({
+    id,
+    sessionFile: join(home, `${id}.json`),
+    title: id,
+    pinned: false,
+    workspace: ws,
+    updatedAt,
+  });
+  writeFileSync(
+    join(home, "tasks.json"),
+    JSON.stringify([earlier("a", "2026-11-30T10:00:00.000Z"), earlier("b", "2026-12-01T10:00:00.000Z")]),
   );
   const r = await runCli(["-p", "what is in notes.txt?", "-C", ws], {
     env: testEnv({
+      NANOHERMES_HOME: home,
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: server.url,
       NANOHERMES_MODEL: "mock-model",
@@ -47,4 +71,8 @@ it("a streamed one-shot turn with a tool call loads no web streams, undici, Web 
   // (webstreams/util and queuingstrategies come with Node's start itself.)
   const unneeded = /webstreams\/(readable|writable|transform)stream|undici|crypto\/webcrypto|process\/report/;
   expect(loaded.filter((m) => unneeded.test(m))).toEqual([]);
+  // Nothing on the way orders text by locale (the task index sorts ISO times).
+  expect(loaded.at(-1)).toBe("collations 0");
+  const index = JSON.parse(readFileSync(join(home, "tasks.json"), "utf8")) as { title: string }[];
+  expect(index.map((e) => e.title)).toEqual(["what is in notes.txt?", "b", "a"]);
 });
