@@ -1,9 +1,10 @@
 // The registry does, once, what every tool would otherwise repeat: look up, parse, validate,
 // authorise, run with a signal, cap the result and emit the lifecycle events.
+import { jsonSchemaOf } from "./json-schema.js";
 import { setMaxListeners } from "node:events";
 import { log, redact } from "../config/log.js";
 import type { BusEvent, ToolStatus } from "../protocol/events.js";
-import * as z from "../protocol/zod.js";
+import type * as z from "../protocol/zod.js";
 import { ABORT_GRACE_MS, DeadlineExceeded, KIND_DEADLINE_MS, settle, StopAbandoned } from "./deadline.js";
 import {
   ToolError,
@@ -103,26 +104,11 @@ export interface ExecuteEnv {
   abortGraceMs?: number;
 }
 
+export { jsonSchemaOf };
+
 export interface OpenAITool {
   type: "function";
   function: { name: string; description: string; parameters: Record<string, unknown> };
-}
-
-const SAFE_INT = Number.MAX_SAFE_INTEGER;
-
-/** zod's JSON schema, without the `$schema` key and the safe-integer bounds it adds to every int. */
-export function jsonSchemaOf(params: z.ZodMiniObject): Record<string, unknown> {
-  const schema = z.toJSONSchema(params) as Record<string, unknown>;
-  delete schema.$schema;
-  const strip = (node: unknown): void => {
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.minimum === -SAFE_INT) delete obj.minimum;
-    if (obj.maximum === SAFE_INT) delete obj.maximum;
-    for (const value of Object.values(obj)) strip(value);
-  };
-  strip(schema);
-  return schema;
 }
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
