@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { dirname, join, relative, resolve } from "node:path";
 import { builtinFacades } from "./builtin-facades.mjs";
 import { inkPatches } from "./ink-patches.mjs";
-import { openaiSlim, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
+import { openaiSlim, UNUSED_OPENAI_HELPERS, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
@@ -46,9 +46,9 @@ const result = await build({
   logLevel: "warning",
 });
 
-// Every unused resource was replaced: one the SDK renamed or moved would be bundled in full again.
-if (slim.applied.stubs !== UNUSED_OPENAI_RESOURCES.length)
-  throw new Error(`openai-slim: ${slim.applied.stubs} of ${UNUSED_OPENAI_RESOURCES.length} resources replaced`);
+// Every unused module was replaced: one the SDK renamed or moved would be bundled in full again.
+const stubs = UNUSED_OPENAI_RESOURCES.length + UNUSED_OPENAI_HELPERS.length;
+if (slim.applied.stubs !== stubs) throw new Error(`openai-slim: ${slim.applied.stubs} of ${stubs} modules replaced`);
 
 const written = new Set();
 for (const file of result.outputFiles) {

@@ -31,19 +31,33 @@ export const UNUSED_OPENAI_RESOURCES = [
   "webhooks/webhooks",
 ];
 
+/**
+ * The SDK's helpers for `.stream()`, `.runTools()` and the Azure and Bedrock clients, which the
+ * resources NanoHermes calls import but NanoHermes never uses (it streams through `create` and
+ * speaks to Azure with the base URL and api-version): modules under openai/, without .mjs (~40 KB).
+ */
+export const UNUSED_OPENAI_HELPERS = [
+  "lib/ChatCompletionRunner",
+  "lib/ChatCompletionStreamingRunner",
+  "lib/ChatCompletionStream",
+  "lib/responses/ResponseStream",
+  "azure",
+  "bedrock",
+];
+
 /** An esbuild plugin; `applied` counts the stand-ins built, for the build's own check. */
 export function openaiSlim() {
   const applied = { stubs: 0 };
-  const unused = new Set(UNUSED_OPENAI_RESOURCES);
+  const unused = new Set([...UNUSED_OPENAI_RESOURCES.map((r) => `resources/${r}`), ...UNUSED_OPENAI_HELPERS]);
   const plugin = {
     name: "nanohermes-openai-slim",
     setup(b) {
       b.onResolve({ filter: /\.mjs$/ }, (args) => {
         const at = args.importer.lastIndexOf(`${sep}node_modules${sep}openai${sep}`);
         if (at < 0 || !args.path.startsWith(".")) return undefined;
-        const resources = join(args.importer.slice(0, at), "node_modules", "openai", "resources");
+        const sdk = join(args.importer.slice(0, at), "node_modules", "openai");
         const path = join(dirname(args.importer), args.path);
-        const name = relative(resources, path)
+        const name = relative(sdk, path)
           .split(sep)
           .join("/")
           .replace(/\.mjs$/, "");

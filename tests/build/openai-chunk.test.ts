@@ -58,4 +58,14 @@ it("bundles the SDK resources NanoHermes calls and stand-ins for the rest (scrip
   }
   // Nothing the stand-ins replaced is reached some other way (the Assistants stream came with beta).
   expect(inputs.some((i) => i.includes("node_modules/openai/lib/AssistantStream"))).toBe(false);
+  // The helpers for .stream() and .runTools() and the Azure and Bedrock clients are stand-ins too,
+  // and what only they imported (the runners' base, the partial-JSON parser) is gone with them.
+  const helper = (path: string, standInOnly: boolean) =>
+    inputs.some((i) => i.startsWith("openai-unused:") === standInOnly && i.endsWith(`node_modules/openai/${path}.mjs`));
+  for (const path of ["lib/ChatCompletionStream", "lib/responses/ResponseStream", "azure", "bedrock"]) {
+    expect(helper(path, true), path).toBe(true);
+    expect(helper(path, false), path).toBe(false);
+  }
+  expect(inputs.some((i) => i.includes("node_modules/openai/lib/AbstractChatCompletionRunner"))).toBe(false);
+  expect(inputs.some((i) => i.includes("node_modules/openai/_vendor/partial-json-parser"))).toBe(false);
 });
