@@ -1,11 +1,9 @@
 // The model client for the resolved settings: which wire (API mode) speaks to the endpoint.
 // Everything outside src/agent's provider layer sees only the ModelClient interface.
 import type { Settings } from "../../config/schema.js";
-import { AnthropicModelClient } from "./anthropic.js";
 import { endpointExtras } from "./endpoint-extras.js";
-import type { ClientOptions, ModelClient } from "../model-client.js";
+import type { ClientOptions, ModelClient, ModelOutcome } from "../model-client.js";
 import { OpenAIChatClient } from "./openai-chat.js";
-import { OpenAIResponsesClient } from "./openai-responses.js";
 
 export function clientOptions(settings: Settings): ClientOptions {
   const extras = endpointExtras(settings);
@@ -25,10 +23,46 @@ export function createModelClient(settings: Settings): ModelClient {
   const options = clientOptions(settings);
   switch (settings.api) {
     case "anthropic":
-      return new AnthropicModelClient(options);
+      return loadedOnUse(
+        "Anthropic Messages",
+        async () => new (await import("./anthropic.js")).AnthropicModelClient(options),
+      );
     case "responses":
-      return new OpenAIResponsesClient(options);
+      return loadedOnUse(
+        "Responses",
+        async () => new (await import("./openai-responses.js")).OpenAIResponsesClient(options),
+      );
     default:
       return new OpenAIChatClient(options);
   }
+}
+
+/**
+ * A client whose module loads with its first request, so a run in one API mode does not compile
+ * the other modes' code before it starts (chat completions, the default, is imported as it is).
+ */
+function loadedOnUse(mode: string, load: () => Promise<ModelClient>): ModelClient {
+  let client: Promise<ModelClient> | undefined;
+  return {
+    async complete(request, handlers): Promise<ModelOutcome> {
+      let loaded: ModelClient;
+      try {
+        loaded = await (client ??= load());
+      } catch (error) {
+        client = undefined;
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+          ok: false,
+          error: {
+            status: undefined,
+            message: `could not load the ${mode} client: ${message}`,
+            aborted: false,
+            retryAfterMs: undefined,
+            final: true,
+          },
+        };
+      }
+      return loaded.complete(request, handlers);
+    },
+  };
 }
