@@ -218,6 +218,8 @@ async function main() {
     ? undefined
     : process.env.NANOHERMES_BENCH_WIRE_BASE || (only === "wire" ? "798fbf3" : undefined);
   const wire: WireComparison[] = [];
+  // Twenty runs of each: with ten, one busy spell on this shared machine moved the median by 20 ms.
+  const WIRE_RUNS = 20;
   if (wireBase) {
     const base = buildRevision(root, wireBase);
     try {
@@ -226,7 +228,7 @@ async function main() {
         await compareWire(
           "--help",
           wireBase,
-          10,
+          WIRE_RUNS,
           () => measure([base.cli, "--help"], env, ws),
           () => measure([bundled, "--help"], env, ws),
         ),
@@ -235,7 +237,7 @@ async function main() {
         await compareWire(
           "one-shot turn, 1 tool call",
           wireBase,
-          10,
+          WIRE_RUNS,
           () => measure([base.cli, ...turn], env, ws),
           () => measure([bundled, ...turn], env, ws),
         ),
