@@ -5,9 +5,8 @@ import { contextBudget, contextChars } from "./compaction.js";
 import type { TaskManager } from "./tasks.js";
 import type { Settings } from "../config/schema.js";
 import { isTrusted } from "../config/trust.js";
-import { gitDiffTool } from "../tools/git.js";
 import { loadCustomCommands, workspaceHasCommands, type CustomCommand } from "../config/custom-commands.js";
-import type { WorkspaceSource } from "./workspace-view.js";
+import type { WorkspaceSource, WorktreeFile } from "./workspace-view.js";
 import { readWorktreeDiff } from "./worktree-diff.js";
 
 /** Commands are read again after this long, so a file added while the UI runs appears. */
@@ -48,22 +47,28 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
     },
     worktree: () => readWorktreeDiff(settings.workspace),
     diff: async () => {
-      // git_diff's own path: the repository's programs (pager, external diff, textconv) switched off.
-      const ctx = { workspace: settings.workspace, signal: AbortSignal.timeout(30_000), output: () => {} };
-      const run = async (args: { ref?: string }) => {
-        const out = await gitDiffTool.run(args, ctx);
-        return typeof out === "string" ? out : out.forModel;
-      };
-      try {
-        return { ok: true, text: await run({ ref: "HEAD" }) };
-      } catch (error) {
-        // A repository without a commit has no HEAD: its changes are the unstaged ones.
-        if (!/HEAD/.test((error as Error).message)) return { ok: false, error: (error as Error).message };
-        return run({}).then(
-          (text) => ({ ok: true as const, text }),
-          (again: unknown) => ({ ok: false as const, error: (again as Error).message }),
-        );
-      }
+      const read = await readWorktreeDiff(settings.workspace);
+      return read.ok ? { ok: true, text: worktreeText(read.files, read.notes) } : read;
     },
   };
+}
+
+/**
+ * The working tree's change as one unified diff for /review: what /diff shows, files untracked by
+ * git included as new ones (`git diff HEAD` leaves them out), and what the caps left out said.
+ */
+export function worktreeText(files: WorktreeFile[], notes: string[]): string {
+  if (files.length === 0) return "no uncommitted changes";
+  const parts: string[] = [];
+  for (const f of files) {
+    const from = f.status === "added" || f.status === "untracked" ? "/dev/null" : `a/${f.path}`;
+    const to = f.status === "deleted" ? "/dev/null" : `b/${f.path}`;
+    const head = [`diff --git a/${f.path} b/${f.path}`];
+    if (f.status === "untracked") head.push("new file (untracked: not added to git yet)");
+    if (f.binary) head.push(`Binary file ${f.path} changed`);
+    else if (f.patch !== null) head.push(`--- ${from}`, `+++ ${to}`, f.patch.trimEnd());
+    if (f.note) head.push(`(${f.note})`);
+    parts.push(head.join("\n"));
+  }
+  return [...parts, ...notes.map((n) => `(${n})`)].join("\n");
 }

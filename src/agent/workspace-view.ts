@@ -12,7 +12,7 @@ export interface WorkspaceSource {
   untrustedCommands(): boolean;
   /** A loaded task's conversation against the compaction budget; null when it is not loaded here. */
   context(taskId: string): { chars: number; budget: number; messages: number } | null;
-  /** The working tree's changes against HEAD (`git diff HEAD`, capped), or why there are none. Never rejects. */
+  /** The working tree's changes as one diff for /review (the files /diff lists, untracked ones too), or why there are none. Never rejects. */
   diff(): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
   /** The working tree's changes file by file for /diff (agent/worktree-diff.ts). Never rejects. */
   worktree(): Promise<WorktreeDiff>;

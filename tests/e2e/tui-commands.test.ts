@@ -27,6 +27,7 @@ function workspace(): { ws: string; env: Record<string, string | undefined> } {
   git("add", "notes.txt");
   git("commit", "-qm", "start");
   writeFileSync(join(ws, "notes.txt"), "first line\nuncommitted line\n");
+  writeFileSync(join(ws, "idea.txt"), "a new file nobody added\n");
   mkdirSync(join(ws, ".nanohermes", "commands", "team"), { recursive: true });
   writeFileSync(
     join(ws, ".nanohermes", "commands", "team", "greet.md"),
@@ -129,6 +130,9 @@ describe.each([
     const review = userTexts(server, 3).at(-1)!;
     expect(review).toContain("Review the uncommitted change");
     expect(review).toMatch(/```diff\n[\s\S]*\+uncommitted line[\s\S]*```$/);
+    // A file git does not track yet is part of the change under review.
+    expect(review).toContain("+++ b/idea.txt");
+    expect(review).toContain("+a new file nobody added");
 
     await app.typeSlowly("/init");
     app.type(keys.enter);
