@@ -86,6 +86,7 @@ describe.each([
     await app.waitFor(/endpoint\s+http/);
     const status = app.screen();
     expect(status).toMatch(/policy\s+on-request/);
+    expect(status).toMatch(/sandbox\s+(workspace-write|unsandboxed)/);
     expect(status).toMatch(/context\s+[\d,]+ of [\d,]+ characters/);
     expect(status).toMatch(/MCP\s+no servers configured/);
     expect(status).toContain("/team:greet");

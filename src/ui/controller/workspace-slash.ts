@@ -23,7 +23,8 @@ export function statusLines(ctl: Controller): string[] {
     row("endpoint", remote ? "a daemon (this task runs there)" : (ws?.endpoint ?? "?")),
     row("policy", s?.approval ?? "?"),
     row("mode", s?.mode ?? "?"),
-    row("sandbox", ctl.deps.sandboxLabel()),
+    // The title bar's label says "sandbox workspace-write"; here the row's name says "sandbox".
+    row("sandbox", ctl.deps.sandboxLabel().replace(/^sandbox /, "")),
     row(
       "context",
       context
