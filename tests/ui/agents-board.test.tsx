@@ -187,7 +187,7 @@ describe("a captured screen", () => {
       "│     model error: 500 internal",
       "│",
       "│",
-      "Enter open · x stop · 1-9 ↑↓ select · Esc back · …",
+      "Enter open · x stop · 1-9 ↑↓ select · Esc back",
     ]);
     h.keys("1");
     h.keys("\r");

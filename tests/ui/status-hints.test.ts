@@ -1,7 +1,7 @@
 // The status line's key hints are never cut in the middle (the idle hint used to end in
 // "Ctrl-…" at 80 columns): whole hints, as many as fit, in order.
 import { describe, expect, it } from "vitest";
-import { wholeHints } from "../../src/ui/panes/status.js";
+import { HINTS, wholeHints } from "../../src/ui/panes/status.js";
 
 const idle = [
   "Enter send",
@@ -27,4 +27,15 @@ describe("wholeHints", () => {
     expect(wholeHints(idle, 200)).toBe(idle.join(" · "));
     expect(wholeHints(idle, 6)).toBe("Enter…");
   });
+
+  it.each(Object.entries(HINTS))(
+    "%s hints: whole at 50 columns, and an approval's always says how to deny",
+    (name, hints) => {
+      const line = wholeHints(hints, 50);
+      expect(line.length).toBeLessThanOrEqual(50);
+      expect(line).not.toContain("…");
+      for (const part of line.split(" · ")) expect(hints).toContain(part);
+      if (name === "approval" || name === "dangerous") expect(line).toContain("n deny");
+    },
+  );
 });

@@ -47,12 +47,10 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
         width,
       ),
     );
-  else if (focus === "results" && s.ui.resultsTab === "agents")
-    text = p.dim("Enter open · x stop · 1-9 ↑↓ select · Esc back · ←→ tabs");
-  else if (focus === "results") text = p.dim("←→ tabs · ↑↓ move · Enter diff · [ ] hunks · Esc back");
-  else if (approval?.kind === "approval" && approval.dangerous)
-    text = p.error("dangerous: y once · a this exact command for the task · n deny · d deny+note · Enter full text");
-  else if (approval) text = p.statusWaiting("y once · a always · n deny · A workspace · d deny+note · Enter full text");
+  else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim(wholeHints(HINTS.agents, width));
+  else if (focus === "results") text = p.dim(wholeHints(HINTS.results, width));
+  else if (approval?.kind === "approval" && approval.dangerous) text = p.error(wholeHints(HINTS.dangerous, width));
+  else if (approval) text = p.statusWaiting(wholeHints(HINTS.approval, width));
   else {
     // How full the model's context is leads the hints (they are cut from the right on narrow terminals).
     const ctx = contextLabel(s.current ? s.tasks[s.current]?.snapshot : undefined);
@@ -72,6 +70,15 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   }
   return padToWidth(truncateToWidth(text, width), width);
 }
+
+/** Key hints, most needed first: a narrow terminal shows the first ones whole. */
+export const HINTS = {
+  agents: ["Enter open", "x stop", "1-9 ↑↓ select", "Esc back", "←→ tabs"],
+  results: ["←→ tabs", "↑↓ move", "Enter diff", "[ ] hunks", "Esc back"],
+  // Denying comes before the wider grants: at 50 columns the line still says how to say no.
+  dangerous: ["dangerous: y once", "n deny", "a this exact command for the task", "d deny+note", "Enter full text"],
+  approval: ["y once", "n deny", "a always", "A workspace", "d deny+note", "Enter full text"],
+} as const;
 
 /** As many whole hints as fit in `width`, in order: a hint is never cut in the middle. */
 export function wholeHints(hints: readonly string[], width: number): string {
