@@ -5,7 +5,6 @@ import { AgentsTabForward } from "./agents-forward.js";
 import type { Action } from "../../config/keybindings.js";
 import type { Bus } from "../../protocol/bus.js";
 import type { BusCommand } from "../../protocol/commands.js";
-import { permissionModes } from "../../protocol/enums.js";
 import type { InputEvent, Key } from "../input/keys.js";
 import { findAction, matchesAny, type ResolvedKeymap } from "../input/keymap.js";
 import { createEditor, editorText, isEmpty, type EditorAction } from "../input/editor.js";
@@ -14,6 +13,8 @@ import { orderedTasks, type AppState, type Store, type TaskEntry } from "../stat
 import type { Block } from "../state/transcript.js";
 import { handleDialogKey } from "../dialogs/index.js";
 import { focusSpec } from "../focus/index.js";
+import { answerApproval, jumpToApproval } from "./approval-keys.js";
+import { handleGlobalKey } from "./global-keys.js";
 import type { ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
 import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
@@ -177,7 +178,7 @@ export class Controller {
     // The focused area's own keys (../focus/), then the global ones, then what the area types.
     const area = focusSpec(this.ui.focus);
     if (area.keys(this, event)) return;
-    if (event.kind === "key" && this.handleGlobal(event.key)) return;
+    if (event.kind === "key" && handleGlobalKey(this, event.key)) return;
     area.typing?.(this, event);
   }
 
@@ -191,94 +192,12 @@ export class Controller {
 
   /** The approval card's keys for `pending` (the composer's card, or a subagent view's); true when `key` was one. */
   answerApproval(taskId: string, pending: Extract<Block, { kind: "approval" }>, key: Key): boolean {
-    const reply = (decision: "once" | "always" | "deny", scope?: "workspace") =>
-      this.send({
-        type: "approval.reply",
-        taskId,
-        requestId: pending.requestId,
-        decision,
-        ...(scope ? { scope } : {}),
-      });
-    const back = this.ui.dialog ?? undefined;
-    const action = this.action(key, [
-      "approveOnce",
-      "approveAlwaysWorkspace",
-      "approveAlways",
-      "deny",
-      "denyWithNote",
-      "toggleBlock",
-    ]);
-    switch (action) {
-      case "approveOnce":
-        reply("once");
-        return true;
-      case "approveAlways":
-        reply("always");
-        return true;
-      case "approveAlwaysWorkspace":
-        // Never offered for a dangerous command: consent to one is kept for this task at most.
-        if (!pending.alwaysWorkspace)
-          this.status(
-            "a dangerous command can only be allowed for this task: a (exactly this command) or y (once)",
-            "warn",
-          );
-        else reply("always", "workspace");
-        return true;
-      case "deny":
-        reply("deny");
-        return true;
-      case "denyWithNote":
-        this.setUi((ui) => ({
-          ...ui,
-          dialog: {
-            kind: "input",
-            purpose: "note",
-            title: "Deny with a note to the model",
-            value: "",
-            target: pending.requestId,
-            index: 0,
-            ...(back ? { back } : {}),
-          },
-        }));
-        return true;
-      case "toggleBlock":
-        this.setUi((ui) => ({
-          ...ui,
-          dialog: {
-            kind: "detail",
-            title: pending.title,
-            lines: pending.detail.split("\n"),
-            offset: 0,
-            ...(back ? { back } : {}),
-          },
-        }));
-        return true;
-      default:
-        return false;
-    }
+    return answerApproval(this, taskId, pending, key);
   }
 
-  /**
-   * Ctrl-Y: the next task with an unanswered approval (a subagent's included: it waits in its
-   * task), shown with its card: the input gets focus and an overlay pane gets out of the way.
-   */
+  /** Ctrl-Y: the next task with an unanswered approval (see approval-keys.ts). */
   jumpToApproval(): void {
-    const list = orderedTasks(this.state);
-    const start = list.findIndex((t) => t.id === this.state.current);
-    for (let k = 1; k <= list.length; k++) {
-      const t = list[(start + k) % list.length]!;
-      if (t.snapshot.pendingApprovals > 0) {
-        this.selectTask(t.id);
-        this.setUi((ui) => ({
-          ...ui,
-          focus: "composer",
-          resultsOpen: ui.columns >= 120 && ui.resultsOpen,
-          taskListOpen: ui.columns >= 80 && ui.taskListOpen,
-        }));
-        return;
-      }
-    }
-    this.status("no approvals are waiting");
+    jumpToApproval(this);
   }
 
   /** Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. */
@@ -352,136 +271,6 @@ export class Controller {
     const filter = this.ui.taskFilter.toLowerCase();
     const all = orderedTasks(this.state);
     return filter ? all.filter((t) => t.snapshot.title.toLowerCase().includes(filter)) : all;
-  }
-
-  private handleGlobal(key: Key): boolean {
-    const action = this.action(key, [
-      "interrupt",
-      "exit",
-      "stop",
-      "palette",
-      "toggleTasks",
-      "toggleResults",
-      "newTask",
-      "nextTask",
-      "nextApproval",
-      "cycleMode",
-      "browse",
-      "scrollUp",
-      "scrollDown",
-      "task1",
-      "task2",
-      "task3",
-      "task4",
-      "task5",
-      "task6",
-      "task7",
-      "task8",
-      "task9",
-      "help",
-      "scrollTop",
-      "scrollBottom",
-    ]);
-    if (!action) return false;
-    const emptyInput = isEmpty(this.ui.composer);
-    switch (action) {
-      case "interrupt":
-        this.interrupt();
-        return true;
-      case "exit":
-        if (!emptyInput) return false;
-        this.deps.exit();
-        return true;
-      case "stop":
-        if (this.isRunning()) {
-          this.stopTurn();
-          return true;
-        }
-        if (this.ui.completion) {
-          this.setUi((ui) => ({ ...ui, completion: null }));
-          return true;
-        }
-        if (this.ui.focus !== "composer") {
-          this.setUi((ui) => ({ ...ui, focus: "composer" }));
-          return true;
-        }
-        if (emptyInput && this.currentBlocks().length > 0) {
-          this.enterBrowse();
-          return true;
-        }
-        return false;
-      case "palette":
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "palette", query: "", index: 0 } }));
-        return true;
-      case "help":
-        if (key.name === "?" && !emptyInput) return false;
-        this.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
-        return true;
-      case "toggleTasks":
-        this.setUi((ui) => {
-          if (!ui.taskListOpen)
-            return {
-              ...ui,
-              taskListOpen: true,
-              focus: "tasks",
-              taskIndex: Math.max(
-                0,
-                this.visibleTasks().findIndex((t) => t.id === this.state.current),
-              ),
-            };
-          if (ui.focus !== "tasks") return { ...ui, focus: "tasks" };
-          return { ...ui, taskListOpen: false, focus: "composer" };
-        });
-        return true;
-      case "toggleResults":
-        // The same rule as Ctrl-T: hidden or unfocused, show and focus it; focused, hide it
-        // (Esc gives the focus back and leaves a side pane shown).
-        this.setUi((ui) =>
-          ui.resultsOpen && ui.focus === "results"
-            ? { ...ui, resultsOpen: false, focus: "composer" }
-            : { ...ui, resultsOpen: true, focus: "results" },
-        );
-        return true;
-      case "newTask":
-        this.newTask();
-        return true;
-      case "nextTask": {
-        const list = orderedTasks(this.state);
-        const i = list.findIndex((t) => t.id === this.state.current);
-        const next = list[(i + 1) % Math.max(1, list.length)];
-        if (next) this.selectTask(next.id);
-        return true;
-      }
-      case "nextApproval":
-        this.jumpToApproval();
-        return true;
-      case "cycleMode": {
-        const task = this.currentTask();
-        if (!task) return true;
-        const next = permissionModes[(permissionModes.indexOf(task.snapshot.mode) + 1) % permissionModes.length]!;
-        this.send({ type: "config.update", taskId: task.id, mode: next });
-        this.status(`mode: ${next}`);
-        return true;
-      }
-      case "browse":
-        this.enterBrowse();
-        return true;
-      case "scrollUp":
-      case "scrollDown":
-        this.scrollPage(action === "scrollUp" ? -1 : 1);
-        return true;
-      case "scrollTop":
-      case "scrollBottom":
-        if (!emptyInput) return false;
-        this.scrollTo(action === "scrollTop" ? "top" : "bottom");
-        return true;
-      default: {
-        const n = Number(action.replace("task", ""));
-        const t = orderedTasks(this.state)[n - 1];
-        if (t) this.selectTask(t.id);
-        return true;
-      }
-    }
   }
 
   enterBrowse(): void {
