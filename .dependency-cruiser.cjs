@@ -129,6 +129,14 @@ module.exports = {
       to: { path: "(^|/)node_modules/(ink|ink-[^/]+|react|react-dom)/" },
     },
     {
+      name: "ui-logic-before-ink",
+      comment:
+        "Dialog and pane specs, the controller, key input, state and views are plain data and functions: the first frame is drawn from them before Ink loads (an import of ink cost 670 ms under load), and they are tested without a renderer. Components (src/ui/components, App.tsx) draw them.",
+      severity: "error",
+      from: { path: "^src/ui/(dialogs|focus|controller|input|state|view)/" },
+      to: { path: "(^|/)node_modules/(ink|ink-[^/]+|react|react-dom)/" },
+    },
+    {
       name: "ui-not-into-tools",
       comment:
         "The UI shows what tools did through events; it does not run tool code. Shared helpers (the walker) live lower, in src/fs.",

@@ -60,6 +60,8 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
     "src/tools/walk.ts": `export const walk = () => [];\n`,
     // the UI importing tool code and an agent internal
     "src/ui/files.ts": `import { walk } from "../tools/walk.js";\nimport { SUMMARY_PREFIX } from "../agent/compaction.js";\nexport const files = () => [walk(), SUMMARY_PREFIX];\n`,
+    // a dialog's spec drawing with Ink (the first frame draws it before Ink loads)
+    "src/ui/dialogs/help.ts": `import { Box } from "ink";\nexport const help = Box;\n`,
     // the daemon <-> ui cycle, through a dynamic import on one side
     "src/daemon/attach.ts": `export const attach = async () => (await import("../ui/run.js")).runUi();\n`,
     "src/ui/run.ts": `import { attach } from "../daemon/attach.js";\nexport const runUi = () => attach;\n`,
@@ -74,6 +76,9 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
   expect(broken).toContain("front-ends-apart: src/ui/run.ts -> src/daemon/attach.ts");
   expect(report!.violations.some((v) => v.rule === "no-cycles-between-folders")).toBe(true);
   expect(report!.violations.some((v) => v.rule === "only-the-ui-draws" && v.from === "src/agent/progress.ts")).toBe(
+    true,
+  );
+  expect(report!.violations.some((v) => v.rule === "ui-logic-before-ink" && v.from === "src/ui/dialogs/help.ts")).toBe(
     true,
   );
   // What is allowed stays allowed: the engine on the protocol.
