@@ -73,6 +73,16 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A terminal for Ink to draw on: every write kept in `writes`. */
+function ttyOut(columns: number, rows: number, writes: string[]): NodeJS.WriteStream {
+  return Object.assign(new EventEmitter(), {
+    columns,
+    rows,
+    isTTY: true,
+    write: (s: string) => void writes.push(s),
+  }) as unknown as NodeJS.WriteStream;
+}
+
 describe("the streamed-frame patches", () => {
   it("apply to the installed Ink and string-width", () => {
     expect(applied.inkSanitize).toBe(1);
@@ -118,12 +128,7 @@ describe("the streamed-frame patches", () => {
 
   it("draw a commit at once when the frame answers a key, and at the frame rate otherwise", () => {
     const writes: string[] = [];
-    const stdout = Object.assign(new EventEmitter(), {
-      columns: 40,
-      rows: 10,
-      isTTY: true,
-      write: (s: string) => void writes.push(s),
-    }) as unknown as NodeJS.WriteStream;
+    const stdout = ttyOut(40, 10, writes);
     const { Text, createElement } = patched;
     // One frame a second: a second commit within it waits for the frame's time.
     const app = patched.render(createElement(Text, null, "first"), {
@@ -145,12 +150,7 @@ describe("the streamed-frame patches", () => {
 
   it("leave a frame's synchronized-update markers to our writer: one write a frame, markers only around a large one", () => {
     const writes: string[] = [];
-    const stdout = Object.assign(new EventEmitter(), {
-      columns: 80,
-      rows: 30,
-      isTTY: true,
-      write: (s: string) => void writes.push(s),
-    }) as unknown as NodeJS.WriteStream;
+    const stdout = ttyOut(80, 30, writes);
     const { Text, createElement } = patched;
     const app = patched.render(createElement(Text, null, "first"), {
       stdout,

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
+import { staticallyLoaded } from "../helpers/build-meta.js";
 
 const dist = resolve(import.meta.dirname, "../../dist");
 
@@ -14,28 +15,17 @@ it("puts the openai SDK in chunks the entry reaches only by dynamic import", () 
     .filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes("node_modules/openai/")))
     .map(([path]) => path);
   expect(sdk.length).toBeGreaterThan(0);
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    for (const imp of meta.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
-  };
-  visit("dist/cli.js");
+  const seen = staticallyLoaded(meta, "dist/cli.js");
   expect(sdk.filter((chunk) => seen.has(chunk))).toEqual([]);
 });
 
 it("loads the Anthropic Messages and Responses clients only in their modes (by dynamic import)", () => {
   const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as Meta;
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    for (const imp of meta.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
-  };
   // What a chat-completions run loads before its first request: the entry, the one-shot path and the chat client.
-  visit("dist/cli.js");
+  const seen = staticallyLoaded(meta, "dist/cli.js");
   for (const [path, o] of Object.entries(meta.outputs))
-    if (Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/openai-chat.ts"))) visit(path);
+    if (Object.keys(o.inputs).some((i) => i.endsWith("src/agent/providers/openai-chat.ts")))
+      staticallyLoaded(meta, path, seen);
   const inputs = [...seen].flatMap((path) => Object.keys(meta.outputs[path]?.inputs ?? {}));
   expect(inputs.some((i) => i.endsWith("src/agent/providers/openai-chat.ts"))).toBe(true);
   for (const other of ["anthropic.ts", "anthropic-reply.ts", "openai-responses.ts", "responses-reply.ts"])

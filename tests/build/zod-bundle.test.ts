@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
+import { staticallyLoaded } from "../helpers/build-meta.js";
 
 const dist = resolve(import.meta.dirname, "../../dist");
 
@@ -40,12 +41,6 @@ it("loads the MCP SDK (and its classic zod) only on demand, never from the entry
     .map(([path]) => path);
   expect(mcp.length).toBeGreaterThan(0);
   // Everything cli.js loads before main() runs: its static imports, transitively.
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    for (const imp of meta.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
-  };
-  visit("dist/cli.js");
+  const seen = staticallyLoaded(meta, "dist/cli.js");
   for (const chunk of mcp) expect(seen.has(chunk)).toBe(false);
 });
