@@ -19,7 +19,10 @@ describe("wholeHints", () => {
     const line = wholeHints(idle, width);
     expect(line.length).toBeLessThanOrEqual(width);
     expect(line).not.toContain("…");
-    for (const part of line.split(" · ")) expect(idle).toContain(part);
+    const parts = line.split(" · ");
+    for (const part of parts) expect(idle).toContain(part);
+    const order = parts.map((part) => idle.indexOf(part));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(line.startsWith("Enter send")).toBe(true);
   });
 
@@ -38,4 +41,11 @@ describe("wholeHints", () => {
       if (name === "approval" || name === "dangerous") expect(line).toContain("n deny");
     },
   );
+
+  it("leaves out a hint too wide to fit and keeps the shorter ones after it, in order", () => {
+    expect(wholeHints(HINTS.dangerous, 50)).toBe("dangerous: y once · n deny · d deny+note");
+    expect(wholeHints(["first", "a much longer second hint", "third"], 20)).toBe("first · third");
+    // The first hint leads: when it does not fit it is cut, never skipped.
+    expect(wholeHints(["a much longer first hint", "x"], 10)).toBe("a much lo…");
+  });
 });

@@ -80,13 +80,17 @@ export const HINTS = {
   approval: ["y once", "n deny", "a always", "A workspace", "d deny+note", "Enter full text"],
 } as const;
 
-/** As many whole hints as fit in `width`, in order: a hint is never cut in the middle. */
+/**
+ * The hints that fit in `width`, in order, never one cut in the middle: one too wide is left out
+ * and a shorter one after it may still fit (the dangerous-command line keeps "d deny+note" at 50
+ * columns without "a this exact command for the task").
+ */
 export function wholeHints(hints: readonly string[], width: number): string {
   let line = "";
   for (const hint of hints) {
     const next = line ? `${line} · ${hint}` : hint;
-    if (visibleWidth(next) > width) break;
-    line = next;
+    if (visibleWidth(next) <= width) line = next;
+    else if (!line) break; // the first hint leads: cut, below, rather than skipped
   }
   return line || truncateToWidth(hints[0] ?? "", width);
 }
