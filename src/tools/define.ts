@@ -19,6 +19,12 @@ export interface ToolContext {
   session?: SessionTools;
   /** web_fetch / web_search options from config. */
   web?: WebOptions;
+  /**
+   * The arguments as they were asked for, when the policy runs a rewritten form of them (a command
+   * trusted as read-only runs with git's repository programs switched off): what the tool reports
+   * them as, so the model and the user read back the command they gave.
+   */
+  asAsked?: Record<string, unknown>;
 }
 
 export interface WebOptions {

@@ -350,6 +350,7 @@ export class ToolRegistry {
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
         ...(env.session ? { session: env.session } : {}),
         ...(env.web ? { web: env.web } : {}),
+        ...(runArgs !== args ? { asAsked: args } : {}),
       });
       const out = await settle(work, {
         deadlineMs,

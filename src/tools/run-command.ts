@@ -157,6 +157,12 @@ export function runShell(command: string, options: RunOptions): Promise<CommandR
   return runProcess([...prefix, SHELL, "-c", command], rest);
 }
 
+/** The command as the model or the user gave it (the policy may run a rewritten form). */
+function asked(command: string, ctx: ToolContext): string {
+  const typed = ctx.asAsked?.command;
+  return typeof typed === "string" ? typed : command;
+}
+
 export function formatCommandResult(command: string, r: CommandResult): string {
   const secs = (r.durationMs / 1000).toFixed(1);
   let status: string;
@@ -206,7 +212,7 @@ export const runCommandTool = defineTool({
         : `exit ${result.exitCode ?? result.signal} in ${(result.durationMs / 1000).toFixed(1)} s`;
     if (notice) ctx.output("stderr", `\n${notice}\n`);
     return {
-      forModel: formatCommandResult(args.command, result) + (notice ? `\n${notice}` : ""),
+      forModel: formatCommandResult(asked(args.command, ctx), result) + (notice ? `\n${notice}` : ""),
       display: notice ? `${display}; protected paths reverted` : display,
       isError: result.exitCode !== 0 || notice !== null,
     };

@@ -286,7 +286,11 @@ describe("task manager safety", () => {
     await t.waitFor("turn.completed");
     expect(t.events.some((e) => e.type === "approval.requested")).toBe(false);
     expect(existsSync(join(t.ws, "pwned"))).toBe(false);
-    expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(/core\.fsmonitor=false/);
+    // The neutralised form ran (no "pwned"); the model reads back the command it gave.
+    const result = client.snapshots[1]!.find((m) => m.role === "tool")?.content as string;
+    expect(result.split("\n")[0]).toBe("$ git status");
+    expect(result).toMatch(/exit code 0/);
+    expect(t.events.find((e) => e.type === "tool.started")).toMatchObject({ args: { command: "git status" } });
   });
 
   it("dangerous commands ask even under never; --yolo runs them; the blocklist refuses always", async () => {
