@@ -1,24 +1,18 @@
 // /diff's read of a real repository: tracked changes against HEAD (staged and not), untracked files
 // as new ones, binary files named, the caps, a repository without a commit, and a folder outside git.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readWorktreeDiff, WORKTREE_CAPS } from "../../src/agent/worktree-diff.js";
 import type { WorktreeDiff, WorktreeFile } from "../../src/agent/workspace-view.js";
 import { tempDir } from "../helpers/cli.js";
+import { type Git, gitRepo } from "../helpers/git-repo.js";
 
-function repo(commit = true): { ws: string; git: (...args: string[]) => void } {
-  const ws = tempDir();
-  const git = (...args: string[]) =>
-    void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
-  git("init", "-q");
-  writeFileSync(join(ws, "notes.txt"), "one\ntwo\nthree\n");
-  writeFileSync(join(ws, "image.bin"), Buffer.from([1, 0, 2, 3]));
-  writeFileSync(join(ws, "gone.txt"), "bye\n");
-  git("add", ".");
-  if (commit) git("commit", "-qm", "start");
-  return { ws, git };
+function repo(commit = true): { ws: string; git: Git } {
+  return gitRepo(
+    { "notes.txt": "one\ntwo\nthree\n", "image.bin": Buffer.from([1, 0, 2, 3]), "gone.txt": "bye\n" },
+    { commit },
+  );
 }
 
 function files(d: WorktreeDiff): Record<string, WorktreeFile> {

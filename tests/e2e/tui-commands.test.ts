@@ -1,10 +1,10 @@
 // Issue 18 in a real terminal: `!` shell mode, /status, /diff, /model, /review, /init, a custom
 // command, a failed edit that is never asked about nor counted, and a denied command whose card keeps the command.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { gitRepo } from "../helpers/git-repo.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
@@ -19,13 +19,7 @@ afterEach(async () => {
 
 /** A git repository with one commit and one uncommitted change, trusted, with a custom command. */
 function workspace(): { ws: string; env: Record<string, string | undefined> } {
-  const ws = tempDir();
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
-  git("init", "-q");
-  writeFileSync(join(ws, "notes.txt"), "first line\n");
-  git("add", "notes.txt");
-  git("commit", "-qm", "start");
+  const { ws } = gitRepo({ "notes.txt": "first line\n" });
   writeFileSync(join(ws, "notes.txt"), "first line\nuncommitted line\n");
   writeFileSync(join(ws, "idea.txt"), "a new file nobody added\n");
   mkdirSync(join(ws, ".nanohermes", "commands", "team"), { recursive: true });

@@ -1,10 +1,10 @@
 // /diff in a real terminal: the working tree's diff (a modified and an untracked file) in the
 // results pane's Diff tab, focused; at 50 columns the pane takes the width. Outside git: a status.
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
+import { gitRepo } from "../helpers/git-repo.js";
 import { startMockServer, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
@@ -18,13 +18,7 @@ afterEach(async () => {
 });
 
 function repo(): string {
-  const ws = tempDir();
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
-  git("init", "-q");
-  writeFileSync(join(ws, "notes.txt"), "first line\nsecond line\n");
-  git("add", "notes.txt");
-  git("commit", "-qm", "start");
+  const { ws } = gitRepo({ "notes.txt": "first line\nsecond line\n" });
   writeFileSync(join(ws, "notes.txt"), "first line\nsecond line changed\n");
   writeFileSync(join(ws, "todo.md"), "an untracked file\n");
   return ws;

@@ -1,13 +1,13 @@
 // /diff through the controller on a real repository: the read lands in the UI state, the results
 // pane opens on the Diff tab with the focus, its keys move, open, jump hunks and close, and a
 // second /diff reads again. Outside git, only a status line.
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WorkspaceSource } from "../../src/agent/workspace-view.js";
 import { readWorktreeDiff } from "../../src/agent/worktree-diff.js";
 import { tempDir } from "../helpers/cli.js";
+import { gitRepo } from "../helpers/git-repo.js";
 import { renderUi, until, type Harness } from "./harness.js";
 
 let h: Harness | undefined;
@@ -29,14 +29,8 @@ function source(root: string): WorkspaceSource {
 }
 
 function repo(): string {
-  const ws = tempDir();
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
-  git("init", "-q");
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
-  writeFileSync(join(ws, "a.txt"), `${lines.join("\n")}\n`);
-  git("add", ".");
-  git("commit", "-qm", "start");
+  const { ws } = gitRepo({ "a.txt": `${lines.join("\n")}\n` });
   lines[1] = "line 2 changed";
   lines[25] = "line 26 changed";
   writeFileSync(join(ws, "a.txt"), `${lines.join("\n")}\n`);
