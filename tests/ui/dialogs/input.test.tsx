@@ -10,20 +10,19 @@ afterEach(() => {
   m = undefined;
 });
 
+/** The rename dialog open on task t0 with `value` in its field. */
+function mountRename(columns: number, value: string) {
+  const mounted = mountDialog(columns);
+  mounted.store.updateUi((ui) => ({
+    ...ui,
+    dialog: { kind: "input", purpose: "rename", title: "Rename task", value, target: "t0", index: 0 },
+  }));
+  return mounted;
+}
+
 describe.each(widths)("an input at %i columns", (columns) => {
   it("renames a task with what is typed", async () => {
-    m = mountDialog(columns);
-    m.store.updateUi((ui) => ({
-      ...ui,
-      dialog: {
-        kind: "input",
-        purpose: "rename",
-        title: "Rename task",
-        value: "old",
-        target: "t0",
-        index: 0,
-      },
-    }));
+    m = mountRename(columns, "old");
     let rows = await m.rows();
     expect(rows[0]).toMatch(/^Rename task/);
     expect(rows[1]?.trimEnd()).toBe(" › old▏");
@@ -37,18 +36,7 @@ describe.each(widths)("an input at %i columns", (columns) => {
   });
 
   it("Esc cancels without sending", async () => {
-    m = mountDialog(columns);
-    m.store.updateUi((ui) => ({
-      ...ui,
-      dialog: {
-        kind: "input",
-        purpose: "rename",
-        title: "Rename task",
-        value: "x",
-        target: "t0",
-        index: 0,
-      },
-    }));
+    m = mountRename(columns, "x");
     await m.frame();
     m.type(keys.esc);
     await m.frame();
