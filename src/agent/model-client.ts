@@ -66,6 +66,11 @@ export interface StreamHandlers {
   onWaiting?(info: WaitInfo): void;
 }
 
+/** A failed outcome: no HTTP status and not a stop unless `extra` says so. */
+export function modelFailure(message: string, extra: Partial<ModelFailure> = {}): ModelOutcome {
+  return { ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined, ...extra } };
+}
+
 export interface ModelClient {
   complete(request: ModelRequest, handlers: StreamHandlers): Promise<ModelOutcome>;
 }

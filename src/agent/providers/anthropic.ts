@@ -5,13 +5,13 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { VERSION } from "../../version.js";
-import type {
-  ClientOptions,
-  ModelClient,
-  ModelFailure,
-  ModelOutcome,
-  ModelRequest,
-  StreamHandlers,
+import {
+  type ClientOptions,
+  type ModelClient,
+  type ModelOutcome,
+  type ModelRequest,
+  modelFailure,
+  type StreamHandlers,
 } from "../model-client.js";
 import { REPLY_CAPS } from "../reply-caps.js";
 import { RequestWatchdog } from "../watchdog.js";
@@ -91,7 +91,7 @@ export class AnthropicModelClient implements ModelClient {
       if (!request.stream) {
         const message = await client.post<Message>(MESSAGES_PATH, { body: { ...body, stream: false }, ...opts });
         if (!Array.isArray((message as Partial<Message> | null)?.content))
-          return failure("the reply was not a Messages API message (no content list)");
+          return modelFailure("the reply was not a Messages API message (no content list)");
         const cut = reply.whole(message);
         return this.expired(watch, request.signal) ?? { ok: true, reply: reply.reply(cut ?? undefined) };
       }
@@ -108,9 +108,9 @@ export class AnthropicModelClient implements ModelClient {
       const expired = this.expired(watch, request.signal);
       if (expired) return expired;
       // The SDK ends its iteration quietly on an abort: a stop must not look like a reply.
-      if (request.signal.aborted) return failure("aborted", { aborted: true });
+      if (request.signal.aborted) return modelFailure("aborted", { aborted: true });
       // A dropped connection can end the body cleanly; a reply without message_stop is incomplete.
-      if (!reply.complete) return failure("the stream ended before the reply was complete (no message_stop)");
+      if (!reply.complete) return modelFailure("the stream ended before the reply was complete (no message_stop)");
       return { ok: true, reply: reply.reply() };
     } catch (error) {
       return this.expired(watch, request.signal) ?? failureOf(error, sdk, request.signal);
@@ -145,28 +145,25 @@ export class AnthropicModelClient implements ModelClient {
   private expired(watch: RequestWatchdog, signal: AbortSignal): ModelOutcome | null {
     const message = watch.describe();
     if (!message || signal.aborted) return null;
-    return failure(message, watch.expired === "deadline" ? { final: true } : {});
+    return modelFailure(message, watch.expired === "deadline" ? { final: true } : {});
   }
-}
-
-function failure(message: string, extra: Partial<ModelFailure> = {}): ModelOutcome {
-  return { ok: false, error: { status: undefined, message, aborted: false, retryAfterMs: undefined, ...extra } };
 }
 
 /** An SDK or network error as a failure the retry loop can judge. */
 function failureOf(error: unknown, sdk: Sdk | undefined, signal: AbortSignal): ModelOutcome {
-  if (signal.aborted || (sdk && error instanceof sdk.APIUserAbortError)) return failure("aborted", { aborted: true });
+  if (signal.aborted || (sdk && error instanceof sdk.APIUserAbortError))
+    return modelFailure("aborted", { aborted: true });
   if (sdk && error instanceof sdk.APIError && !(error instanceof sdk.APIConnectionError)) {
     const type = error.type ?? undefined;
     // A mid-stream `error` event has no HTTP status: its type says what it would have been.
     const status = error.status ?? (type ? STATUS_OF_TYPE[type] : undefined);
     const text = error.apiMessage ?? error.message;
-    return failure(type ? `${type}: ${text}` : text, { status, retryAfterMs: retryAfterMs(error.headers) });
+    return modelFailure(type ? `${type}: ${text}` : text, { status, retryAfterMs: retryAfterMs(error.headers) });
   }
-  if (sdk && error instanceof sdk.APIConnectionError) return failure(`connection error: ${rootCause(error)}`);
-  if (error instanceof SyntaxError) return failure(`the reply was not valid JSON: ${error.message}`);
+  if (sdk && error instanceof sdk.APIConnectionError) return modelFailure(`connection error: ${rootCause(error)}`);
+  if (error instanceof SyntaxError) return modelFailure(`the reply was not valid JSON: ${error.message}`);
   // A body that breaks mid-stream surfaces as fetch's own error ("terminated"); retried like any network error.
-  return failure(`the stream broke: ${error instanceof Error ? error.message : String(error)}`);
+  return modelFailure(`the stream broke: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** The innermost cause's message: fetch wraps "connect ECONNREFUSED ..." in "fetch failed", the SDK in "Connection error." */

@@ -2,7 +2,7 @@
 // Everything outside src/agent's provider layer sees only the ModelClient interface.
 import type { Settings } from "../../config/schema.js";
 import { endpointExtras } from "./endpoint-extras.js";
-import type { ClientOptions, ModelClient, ModelOutcome } from "../model-client.js";
+import { type ClientOptions, type ModelClient, type ModelOutcome, modelFailure } from "../model-client.js";
 import { OpenAIChatClient } from "./openai-chat.js";
 
 export function clientOptions(settings: Settings): ClientOptions {
@@ -51,16 +51,7 @@ function loadedOnUse(mode: string, load: () => Promise<ModelClient>): ModelClien
       } catch (error) {
         client = undefined;
         const message = error instanceof Error ? error.message : String(error);
-        return {
-          ok: false,
-          error: {
-            status: undefined,
-            message: `could not load the ${mode} client: ${message}`,
-            aborted: false,
-            retryAfterMs: undefined,
-            final: true,
-          },
-        };
+        return modelFailure(`could not load the ${mode} client: ${message}`, { final: true });
       }
       return loaded.complete(request, handlers);
     },

@@ -5,7 +5,7 @@ import type OpenAI from "openai";
 import type { ClientOptions as SdkOptions } from "openai";
 import { nodeFetch } from "./node-fetch.js";
 import { VERSION } from "../../version.js";
-import type { ClientOptions, ModelFailure, ModelOutcome } from "../model-client.js";
+import { type ClientOptions, type ModelOutcome, modelFailure } from "../model-client.js";
 import { RequestWatchdog } from "../watchdog.js";
 import type { StreamHandlers } from "../model-client.js";
 
@@ -67,16 +67,7 @@ export async function loadSdk(load: () => Promise<OpenAI>): Promise<OpenAI | Mod
   try {
     return await load();
   } catch (error) {
-    return {
-      ok: false,
-      error: {
-        status: undefined,
-        message: `could not load the openai SDK: ${messageOf(error)}`,
-        aborted: false,
-        retryAfterMs: undefined,
-        final: true,
-      },
-    };
+    return modelFailure(`could not load the openai SDK: ${messageOf(error)}`, { final: true });
   }
 }
 
@@ -90,30 +81,15 @@ export function watchdogFor(options: ClientOptions, signal: AbortSignal, handler
   });
 }
 
-export const failure = (message: string, status?: number): ModelOutcome => ({
-  ok: false,
-  error: { status, message, aborted: false, retryAfterMs: undefined },
-});
+export const failure = (message: string, status?: number): ModelOutcome => modelFailure(message, { status });
 
-export const abortedOutcome = (): ModelOutcome => ({
-  ok: false,
-  error: { status: undefined, message: "aborted", aborted: true, retryAfterMs: undefined },
-});
+export const abortedOutcome = (): ModelOutcome => modelFailure("aborted", { aborted: true });
 
 /** The failure of an attempt that ran past a limit (never a stop: that one is the caller's). */
 export function expiredOutcome(watch: RequestWatchdog, signal: AbortSignal): ModelOutcome | null {
   const message = watch.describe();
   if (!message || signal.aborted) return null;
-  return {
-    ok: false,
-    error: {
-      status: undefined,
-      message,
-      aborted: false,
-      retryAfterMs: undefined,
-      ...(watch.expired === "deadline" ? { final: true } : {}),
-    },
-  };
+  return modelFailure(message, watch.expired === "deadline" ? { final: true } : {});
 }
 
 interface HeaderBag {
@@ -152,13 +128,10 @@ export function failureOf(error: unknown, watch: RequestWatchdog, signal: AbortS
   const status = typeof e?.status === "number" ? e.status : undefined;
   if (status !== undefined) {
     const text = messageOf(error);
-    const error_: ModelFailure = {
+    return modelFailure(text.startsWith(String(status)) ? text : `${status} ${text}`, {
       status,
-      message: text.startsWith(String(status)) ? text : `${status} ${text}`,
-      aborted: false,
       retryAfterMs: retryAfterOf(e.headers),
-    };
-    return { ok: false, error: error_ };
+    });
   }
   if (connectionErrorClass && error instanceof connectionErrorClass)
     return failure(`connection error: ${messageOf(rootCause(error))}`);
