@@ -114,6 +114,14 @@ module.exports = {
       to: { path: "^src/(oneshot|daemon|ui)/", pathNot: "^src/$1/" },
     },
     {
+      name: "only-the-gate-seals",
+      comment:
+        "Every tool call passes the engine's one gate (agent/gate.ts): the registry runs a call only on a decision sealed by tools/gate-seal.ts. A front end that imported the seal could wave calls past the policy; it supplies an Asker instead. The registry reads the seal to check it.",
+      severity: "error",
+      from: { pathNot: "^src/(agent/gate|tools/registry)\\." },
+      to: { path: "^src/tools/gate-seal\\." },
+    },
+    {
       name: "nothing-imports-cli",
       comment: "cli.ts is the program's entry; importing it would run it.",
       severity: "error",

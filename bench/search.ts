@@ -7,6 +7,16 @@ import { globTool } from "../src/tools/glob.js";
 import { grepTool } from "../src/tools/grep.js";
 import { findRg } from "../src/tools/ripgrep.js";
 import { ToolRegistry } from "../src/tools/registry.js";
+import { Gate } from "../src/agent/gate.js";
+import { newRemembered } from "../src/sandbox/policy.js";
+
+/** grep and glob are read tools: the gate lets them through, as in a turn. */
+const gate = new Gate({
+  settings: { yolo: false, deny: [], allow: [], workspace: "/", home: "/nonexistent" },
+  state: { approval: "never", mode: "default", remembered: newRemembered() },
+  taskId: "bench",
+  emit: () => {},
+});
 
 const FILES = 50_000;
 
@@ -42,7 +52,7 @@ async function time(
     const t = performance.now();
     const r = await registry.execute(
       { id: "b", name, arguments: JSON.stringify(args) },
-      { workspace: root, taskId: "bench", signal: new AbortController().signal, emit: () => {} },
+      { workspace: root, taskId: "bench", signal: new AbortController().signal, emit: () => {}, gate },
     );
     if (r.status !== "ok") throw new Error(`${name} failed: ${r.forModel}`);
     if (i > 0) times.push(performance.now() - t);

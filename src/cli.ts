@@ -187,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
       return await runToolCommand(
         settings,
         { name: rest[0], json: rest[1], schema: flags.values.schema === true },
-        { stdout: process.stdout, stderr: process.stderr },
+        { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
       );
     }
     if (command === "mcp") {

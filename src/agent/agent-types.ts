@@ -7,7 +7,7 @@ import type { ChatMessage } from "../protocol/messages.js";
 import type { SessionData } from "../session/store.js";
 import type { CommandSandbox, WebOptions } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
-import type { Authorize, ToolRegistry } from "../tools/registry.js";
+import type { ToolGate, ToolRegistry } from "../tools/registry.js";
 import type { CheckpointStore } from "./checkpointing.js";
 import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
@@ -41,7 +41,8 @@ export interface AgentOptions {
   session: SessionData;
   sessionFile: string | null;
   systemPrompt: string;
-  authorize?: Authorize;
+  /** Every tool call passes it (agent/gate.ts); there is no agent without one. */
+  gate: ToolGate;
   /** Steering messages waiting for the next step boundary (the task manager's queue). */
   takeSteering?: () => string[];
   /** Where file tools may write and how commands are confined. */

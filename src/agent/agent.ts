@@ -308,7 +308,7 @@ export class Agent {
       signal,
       // Through send: tool events also go into the typed history.
       emit: (event) => this.send(event),
-      ...(this.opts.authorize ? { authorize: this.opts.authorize } : {}),
+      gate: this.opts.gate,
       ...(this.opts.boundary ? { boundary: this.opts.boundary } : {}),
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
       session: this.sessionTools,

@@ -7,7 +7,7 @@ import { lockSession } from "../session/session-lock.js";
 import { sweepTempFiles } from "../session/temp-sweep.js";
 import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
-import { ToolRegistry, type Authorize, type ToolCall } from "../tools/registry.js";
+import { ToolRegistry } from "../tools/registry.js";
 import { Agent } from "./agent.js";
 import type { ModelClient } from "./model-client.js";
 import { createProviderClient, fallbackRoutes } from "./providers/client.js";
@@ -21,6 +21,7 @@ import type { ChildAgent, SpawnRequest } from "./subagents.js";
 import { lazyCheckpoints } from "./checkpointing.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
+import { Gate, gateState, UNATTENDED_APPROVAL, type Asker, type GateState } from "./gate.js";
 
 /** A child's system prompt: the usual one, then its role. */
 function childPrompt(base: string, request: SpawnRequest): string {
@@ -47,7 +48,13 @@ export interface EngineOptions {
   sessionFile?: string;
   client?: ModelClient;
   mode?: PermissionMode;
-  authorize?: Authorize;
+  /**
+   * What the gate reads at every call (the task manager passes its task, so mode and policy
+   * changes apply at once). Default: the settings' policy (else never), mode and saved rules.
+   */
+  gateState?: GateState;
+  /** Someone to ask when a call needs approval; without one, such a call is refused. */
+  asker?: Asker | null;
   takeSteering?: () => string[];
   /** MCP servers, skills, hooks and AGENTS.md, shared by every task of the process. */
   extensions?: Extensions;
@@ -89,6 +96,14 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     });
   }
   const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
+  // Every call of this agent and its children passes this one gate, whichever front end runs it.
+  const gate = new Gate({
+    settings,
+    state: options.gateState ?? gateState(settings, UNATTENDED_APPROVAL),
+    asker: options.asker ?? null,
+    taskId,
+    emit,
+  });
   const checkpoints = lazyCheckpoints({
     dir: join(settings.home, "checkpoints", loaded.data.id),
     roots: [settings.workspace, ...settings.sandbox.writableRoots],
@@ -106,7 +121,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     session: loaded.data,
     sessionFile,
     systemPrompt: systemPromptFor(settings, options.mode ?? "default", ext),
-    ...(options.authorize ? { authorize: options.authorize } : {}),
+    gate,
     ...(options.takeSteering ? { takeSteering: options.takeSteering } : {}),
     sandbox,
     boundary: writeBoundary(settings),
@@ -140,7 +155,6 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
       );
       const model = request.def.model ?? agent.model;
       const who = { agentId: request.agentId, name: request.name, waiting: request.waiting };
-      const authorize = options.authorize;
       return new Agent({
         taskId,
         agentId: request.agentId,
@@ -158,12 +172,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
           systemPromptFor(settings, options.mode ?? "default", ext, childTools.names()),
           request,
         ),
-        ...(authorize
-          ? {
-              authorize: (tool: AnyTool, args: Record<string, unknown>, call: ToolCall) =>
-                authorize(tool, args, call, who),
-            }
-          : {}),
+        // The parent's gate, its questions labelled with the child that asks.
+        gate: { authorize: (tool, args, call) => gate.authorize(tool, args, call, who) },
         sandbox,
         boundary: writeBoundary(settings),
         web: settings.web,

@@ -1,7 +1,7 @@
 // What the task manager keeps per task and what it is built from: a new task's state (with the
 // workspace's saved permissions), and the snapshot task.updated reports.
 import type { ApprovalPolicy, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { newRemembered, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import type { Remembered } from "../sandbox/policy.js";
 import type { SavedPermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import type { Settings } from "../config/schema.js";
@@ -11,6 +11,7 @@ import type { Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
 import { type PendingApproval, rulesOf } from "./task-approvals.js";
+import { rememberedFrom } from "./gate.js";
 
 export interface QueueItem {
   id: string;
@@ -97,13 +98,8 @@ export function newTask(id: string, init: TaskInit, opts: TaskManagerOptions, pe
     running: null,
     items: [],
     approvals: new Map(),
-    remembered: newRemembered(),
+    remembered: rememberedFrom(permissions),
   };
-  for (const p of permissions) {
-    if (p.edits) task.remembered.allEdits = true;
-    if (p.command) rememberAlways(task.remembered, "exec", p.command);
-    if (p.tool) task.remembered.tools.add(p.tool);
-  }
   return task;
 }
 

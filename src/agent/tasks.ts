@@ -9,15 +9,13 @@ import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { loadPermissions, type SavedPermission } from "../session/permissions.js";
-import type { AnyTool } from "../tools/define.js";
-import type { Asker } from "../tools/registry.js";
 import {
-  authorizeCall,
   cancelApprovals,
   denyChildApprovals,
   forgetRule,
   replyToApproval,
   rulesOf,
+  taskAsker,
 } from "./task-approvals.js";
 import { indexTask, unindexTask } from "./task-listing.js";
 import { runPromptTurn, runShellCommand } from "./task-turns.js";
@@ -121,7 +119,9 @@ export class TaskManager {
           sessionFile: task.sessionFile,
           mode: task.mode,
           ...(this.opts.client ? { client: this.opts.client } : {}),
-          authorize: (tool, args, call, who) => this.authorize(task, tool, args, call.id, who),
+          // The gate reads the task's policy, mode and rules live; the task's card is who it asks.
+          gateState: task,
+          asker: this.askerFor(task),
           takeSteering: () => this.takeSteering(task),
         }),
       )
@@ -335,27 +335,15 @@ export class TaskManager {
     cancelApprovals(task, (event) => this.emit(event));
   }
 
-  private authorize(
-    task: Task,
-    tool: AnyTool,
-    args: Record<string, unknown>,
-    callId: string,
-    who?: Asker,
-  ): ReturnType<typeof authorizeCall> {
-    const interactive =
-      typeof this.opts.interactive === "function" ? this.opts.interactive(task.id) : this.opts.interactive;
-    return authorizeCall(
+  private askerFor(task: Task) {
+    const interactive = this.opts.interactive;
+    return taskAsker(
       {
-        settings: this.opts.settings,
-        interactive,
+        present: () => (typeof interactive === "function" ? interactive(task.id) : interactive),
         emit: (event) => this.emit(event),
         changed: () => this.changed(task),
       },
       task,
-      tool,
-      args,
-      callId,
-      who,
     );
   }
 

@@ -148,6 +148,14 @@ export const flagSpecs: FlagSpec[] = [
     doc: "Like -y, and dangerous commands run without asking too (the blocklist still refuses).",
   },
   {
+    name: "allow",
+    type: "string",
+    value: "PATTERN",
+    multiple: true,
+    group: "safety",
+    doc: 'Pre-approve calls that would ask (repeatable): a command prefix ("npm test"), command:EXACT, edits, tool:NAME.',
+  },
+  {
     name: "mode",
     type: "string",
     value: "MODE",

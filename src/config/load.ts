@@ -233,6 +233,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       ),
     },
     deny: file.deny ?? [],
+    allow: (flags.values.allow as string[] | undefined) ?? [],
     allowProtectedWrites: file.allowProtectedWrites ?? false,
     web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,

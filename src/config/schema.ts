@@ -256,6 +256,8 @@ export interface Settings {
   yolo: boolean;
   sandbox: { mode: SandboxMode; network: boolean; writableRoots: string[] };
   deny: string[];
+  /** --allow PATTERN: calls pre-approved in the words of "always" rules (agent/gate.ts allowRules). */
+  allow: string[];
   allowProtectedWrites: boolean;
   web: { allowPrivate: boolean; search?: { backend: "duckduckgo" | "searxng" | "brave"; url?: string } };
   /** Keys of the workspace config that were ignored because the folder is not trusted. */

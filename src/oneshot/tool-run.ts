@@ -1,9 +1,13 @@
 // `nanohermes tool NAME 'JSON' [-C DIR]`: one built-in tool outside any model turn, through the
-// same registry (validation, bounds) as in a turn. `--schema` prints the tool's JSON schema.
+// same registry (validation, bounds) and the same gate (policy, blocklist, deny rules) as in a
+// turn. On a terminal a call that needs approval is asked about on stderr; without one it is
+// refused. `--schema` prints the tool's JSON schema.
 // Ctrl-C, SIGTERM and SIGHUP stop the tool (a command's process group with it) before exiting.
 import { realpathSync } from "node:fs";
 import type { Settings } from "../config/schema.js";
+import { createInterface } from "node:readline";
 import { commandSandbox, writeBoundary } from "../agent/confinement.js";
+import { Gate, gateState, UNATTENDED_APPROVAL, type Asker } from "../agent/gate.js";
 import { builtinTools } from "../tools/index.js";
 import { jsonSchemaOf, ToolRegistry } from "../tools/registry.js";
 import type { Writer } from "./printer.js";
@@ -19,7 +23,7 @@ export interface ToolRunArgs {
 export async function runToolCommand(
   settings: Settings,
   args: ToolRunArgs,
-  io: { stdout: Writer; stderr: Writer & { isTTY?: boolean } },
+  io: { stdout: Writer; stderr: Writer & { isTTY?: boolean }; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
 ): Promise<number> {
   const registry = new ToolRegistry(builtinTools());
   if (!args.name) {
@@ -41,6 +45,15 @@ export async function runToolCommand(
     return EXIT_OK;
   }
   const sandbox = commandSandbox(settings, (line) => io.stderr.write(`nanohermes: ${line}\n`));
+  const gate = new Gate({
+    settings,
+    state: gateState(settings, UNATTENDED_APPROVAL),
+    asker: io.stdin?.isTTY && io.stderr.isTTY ? terminalAsker(io.stdin, io.stderr) : null,
+    taskId: "cli",
+    emit: (event) => {
+      if (event.type === "notice" && event.level !== "info") io.stderr.write(`nanohermes: ${event.text}\n`);
+    },
+  });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   let signalled: TerminationSignal | null = null;
@@ -63,6 +76,7 @@ export async function runToolCommand(
             sandbox,
             boundary: writeBoundary(settings),
             web: settings.web,
+            gate,
             emit: (event) => {
               // Live command output goes to stderr so stdout holds exactly the tool's result.
               if (event.type === "tool.output" && io.stderr.isTTY) io.stderr.write(event.chunk);
@@ -77,4 +91,26 @@ export async function runToolCommand(
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
+}
+
+/** Asks on the terminal: the card's title, detail and reason, then y (once) or anything else (no). */
+function terminalAsker(stdin: NodeJS.ReadableStream, stderr: Writer): Asker {
+  return {
+    present: () => true,
+    ask: (question) =>
+      new Promise((resolve) => {
+        stderr.write(`\n${question.title}\n${question.detail}\n${question.reason}\n`);
+        const rl = createInterface({ input: stdin, output: undefined, terminal: false });
+        let answered = false;
+        const done = (yes: boolean) => {
+          if (answered) return;
+          answered = true;
+          rl.close();
+          resolve(yes ? { decision: "once" } : { decision: "deny", reason: "the user denied this call" });
+        };
+        rl.once("line", (line) => done(/^\s*y(es)?\s*$/i.test(line)));
+        rl.once("close", () => done(false));
+        stderr.write("Run it? [y/N] ");
+      }),
+  };
 }

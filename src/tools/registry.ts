@@ -18,6 +18,9 @@ import type { WriteBoundary } from "./paths.js";
 import { byteLength, clampResult, headBytes, MAX_RESULT_BYTES } from "./truncate.js";
 import type { HookEvent } from "../config/hooks.js";
 import { describeSystemError } from "./errno.js";
+import { isSealed, type ToolGate } from "./gate-seal.js";
+
+export type { AskingChild, GateDecision, ToolGate } from "./gate-seal.js";
 
 /** One hook program's run, as the registry reports it in `hook.completed`. */
 export interface HookRun {
@@ -62,33 +65,14 @@ export interface ToolCallResult {
   display: string;
 }
 
-/**
- * The policy seam: decides whether a validated call may run. An allowed call may come back with
- * `args` to run instead (a trusted git command with its repository's programs neutralised).
- */
-export type Authorize = (
-  tool: AnyTool,
-  args: Record<string, unknown>,
-  call: ToolCall,
-  who?: Asker,
-) => Promise<
-  { allow: true; args?: Record<string, unknown>; asked?: boolean } | { allow: false; reason: string; asked?: boolean }
->;
-
-/** A subagent whose call needs approval: the card says who asks, and its board row shows it waits. */
-export interface Asker {
-  agentId: string;
-  name: string;
-  waiting(on: boolean): void;
-}
-
 export interface ExecuteEnv {
   workspace: string;
   taskId: string;
   agentId?: string;
   signal: AbortSignal;
   emit(event: BusEvent): void;
-  authorize?: Authorize;
+  /** The engine's gate (agent/gate.ts): every call waits for its sealed decision before it runs. */
+  gate: ToolGate;
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
   session?: SessionTools;
@@ -318,13 +302,17 @@ export class ToolRegistry {
       if (pre.blocked) return finish("denied", pre.message, `blocked by a PreToolUse hook`, tool);
     }
     let runArgs = args;
-    if (env.authorize) {
-      const asked = performance.now();
-      const verdict = await env.authorize(tool, args, call);
-      if (verdict.asked) waitedMs = Math.round(performance.now() - asked);
-      if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
-      if (verdict.args) runArgs = verdict.args;
+    const asked = performance.now();
+    const verdict = await env.gate.authorize(tool, args, call);
+    // Nothing runs on a decision the gate did not make: a front end cannot wave a call through.
+    if (!isSealed(verdict)) {
+      log("error", `tool ${tool.name}: a decision that is not the gate's was refused`);
+      const why = "refused: this call was not decided by the approval gate";
+      return finish("denied", why, why, tool);
     }
+    if (verdict.asked) waitedMs = Math.round(performance.now() - asked);
+    if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
+    if (verdict.args) runArgs = verdict.args;
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
     started = performance.now();
     if (env.signal.aborted)

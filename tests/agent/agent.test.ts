@@ -9,6 +9,7 @@ import * as z from "../../src/protocol/zod.js";
 import { defineTool, ToolError } from "../../src/tools/define.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { newSession } from "../../src/session/store.js";
+import { testGate } from "../helpers/gate.js";
 
 const log: string[] = [];
 const tools = new ToolRegistry([
@@ -67,6 +68,7 @@ function makeAgent(client: ModelClient, over: Partial<AgentSettings> = {}) {
     session: newSession("/tmp", "m"),
     sessionFile: null,
     systemPrompt: "SYSTEM",
+    gate: testGate(),
   });
   return { agent, events };
 }

@@ -16,6 +16,7 @@ import { ToolRegistry } from "../../src/tools/registry.js";
 import { newSession } from "../../src/session/store.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { ScriptedClient } from "../helpers/scripted-client.js";
+import { testGate } from "../helpers/gate.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -62,6 +63,7 @@ function makeAgent(client: ModelClient) {
     session: newSession("/tmp", "m"),
     sessionFile: null,
     systemPrompt: "SYSTEM",
+    gate: testGate(),
   });
   return { agent, events };
 }
@@ -156,6 +158,7 @@ describe("a whole (non-streamed) reply", () => {
       session: newSession("/tmp", "m"),
       sessionFile: null,
       systemPrompt: "SYSTEM",
+      gate: testGate(),
     });
     expect(await agent.run("go")).toMatchObject({ reason: "completed", response: "smaller then" });
     expect(agent.messages.find((m) => m.role === "tool")!.content).toMatch(

@@ -13,6 +13,7 @@ import { newSession, type SessionData } from "../../src/session/store.js";
 import { defineTool } from "../../src/tools/define.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
+import { testGate } from "../helpers/gate.js";
 
 const tools = new ToolRegistry([
   defineTool({
@@ -40,7 +41,17 @@ function makeAgent(client: ScriptedClient, session: SessionData = newSession("/t
   const emit = (e: BusEvent) => {
     if (e.type === "tool.started") agent!.steer(`steer after ${e.summary}`);
   };
-  agent = new Agent({ taskId: "t", settings, client, tools, emit, session, sessionFile: null, systemPrompt: "S" });
+  agent = new Agent({
+    taskId: "t",
+    settings,
+    client,
+    tools,
+    emit,
+    session,
+    sessionFile: null,
+    systemPrompt: "S",
+    gate: testGate(),
+  });
   return agent;
 }
 

@@ -15,6 +15,8 @@ import type { ModelOutcome } from "../../src/agent/model-client.js";
 import { emptyTranscript, reduceTranscript, type Block } from "../../src/ui/state/transcript.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
 import { testSettings } from "../helpers/settings.js";
+import type { Asker } from "../../src/agent/gate.js";
+import { newRemembered } from "../../src/sandbox/policy.js";
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });
 const calls = (content: string, list: ReturnType<typeof call>[]): ModelOutcome => ({
@@ -83,11 +85,21 @@ async function liveRun() {
       }),
   ]);
   const extensions = await loadExtensions(settings, { emit, userHome: settings.home });
-  const authorize = async (_tool: unknown, args: Record<string, unknown>) =>
-    String(args.command ?? "").startsWith("rm ")
-      ? ({ allow: false, reason: "the user said no" } as const)
-      : ({ allow: true } as const);
-  agent = await createAgent({ settings, taskId: "t", emit, client, extensions, authorize });
+  // Every call is asked about; the person asked refuses deletes.
+  const asker: Asker = {
+    present: () => true,
+    ask: async (q) =>
+      q.detail.startsWith("rm ") ? { decision: "deny", reason: "the user said no" } : { decision: "once" },
+  };
+  agent = await createAgent({
+    settings,
+    taskId: "t",
+    emit,
+    client,
+    extensions,
+    asker,
+    gateState: { approval: "untrusted", mode: "default", remembered: newRemembered() },
+  });
   expect((await agent.run("create notes.txt")).reason).toBe("completed");
   expect((await agent.run("which package manager does the project use, pnpm? and delete build")).reason).toBe(
     "completed",

@@ -157,7 +157,7 @@ describe("task manager", () => {
     t.send(submit("a", "build"));
     await t.waitFor("turn.completed");
     expect(client.snapshots[1]!.find((m) => m.role === "tool")?.content).toMatch(
-      /needs approval .* nobody can answer here; it was not run/,
+      /needs approval .* nobody can answer here\. To allow it, rerun with --allow make or --approval never/,
     );
   });
 

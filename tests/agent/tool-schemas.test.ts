@@ -16,6 +16,7 @@ import { newSession } from "../../src/session/store.js";
 import { defineTool } from "../../src/tools/define.js";
 import { jsonSchemaOf, ToolRegistry } from "../../src/tools/registry.js";
 import { ScriptedClient } from "../helpers/scripted-client.js";
+import { testGate } from "../helpers/gate.js";
 
 describe("Google's schema subset", () => {
   it("drops what its Schema object refuses, at every level", () => {
@@ -135,6 +136,7 @@ describe("tool names", () => {
       session: newSession("/tmp", "m"),
       sessionFile: null,
       systemPrompt: "S",
+      gate: testGate(),
     });
     const result = await agent.run("go");
     expect(result.response).toBe("done");

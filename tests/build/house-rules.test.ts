@@ -62,6 +62,10 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
     "src/ui/files.ts": `import { walk } from "../tools/walk.js";\nimport { SUMMARY_PREFIX } from "../agent/compaction.js";\nexport const files = () => [walk(), SUMMARY_PREFIX];\n`,
     // a dialog's spec drawing with Ink (the first frame draws it before Ink loads)
     "src/ui/dialogs/help.ts": `import { Box } from "ink";\nexport const help = Box;\n`,
+    // a front end making its own "allow" past the engine's gate
+    "src/tools/gate-seal.ts": `export const seal = (d: object) => d;\n`,
+    "src/oneshot/run.ts": `import { seal } from "../tools/gate-seal.js";\nexport const allowAll = () => seal({ allow: true });\n`,
+    "src/agent/gate.ts": `import { seal } from "../tools/gate-seal.js";\nexport const gate = () => seal({ allow: false });\n`,
     // the daemon <-> ui cycle, through a dynamic import on one side
     "src/daemon/attach.ts": `export const attach = async () => (await import("../ui/run.js")).runUi();\n`,
     "src/ui/run.ts": `import { attach } from "../daemon/attach.js";\nexport const runUi = () => attach;\n`,
@@ -81,6 +85,8 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
   expect(report!.violations.some((v) => v.rule === "ui-logic-before-ink" && v.from === "src/ui/dialogs/help.ts")).toBe(
     true,
   );
+  expect(broken).toContain("only-the-gate-seals: src/oneshot/run.ts -> src/tools/gate-seal.ts");
+  expect(broken.filter((b) => b.startsWith("only-the-gate-seals: src/agent/gate.ts"))).toEqual([]);
   // What is allowed stays allowed: the engine on the protocol.
   expect(broken.filter((b) => b.includes("src/agent/engine.ts -> src/protocol"))).toEqual([]);
 });

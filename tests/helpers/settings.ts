@@ -31,6 +31,7 @@ export function testSettings(over: Partial<Settings> = {}): Settings {
     yolo: false,
     sandbox: { mode: "off", network: true, writableRoots: [] },
     deny: [],
+    allow: [],
     allowProtectedWrites: false,
     untrustedKeys: [],
     web: { allowPrivate: false },

@@ -2,9 +2,10 @@
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { AnyTool, SessionTools, ToolReport } from "../../src/tools/define.js";
 import { ToolRegistry, type ExecuteEnv, type ToolCallResult } from "../../src/tools/registry.js";
+import { testGate } from "./gate.js";
 
 /** What a call may carry besides the workspace and signal: session state, sandbox, boundary. */
-export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary">>;
+export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary" | "gate">>;
 
 export async function callTool(
   tool: AnyTool,
@@ -17,7 +18,7 @@ export async function callTool(
   const registry = new ToolRegistry([tool]);
   const result = await registry.execute(
     { id: "t", name: tool.name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
-    { workspace, taskId: "test", signal, emit: (e) => events.push(e), ...extras },
+    { workspace, taskId: "test", signal, emit: (e) => events.push(e), gate: testGate({ workspace }), ...extras },
   );
   return { ...result, events };
 }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolError, type ToolContext } from "../../src/tools/define.js";
 import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
+import { testGate } from "../helpers/gate.js";
 
 type Tree = Record<string, string>;
 
@@ -775,7 +776,13 @@ describe("apply_patch as a tool", () => {
         name: "apply_patch",
         arguments: JSON.stringify({ patch: begin("*** Update File: a.txt", "-zzz", "+b") }),
       },
-      { workspace: dirs.ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e.type) },
+      {
+        workspace: dirs.ws,
+        taskId: "t",
+        signal: new AbortController().signal,
+        emit: (e) => events.push(e.type),
+        gate: testGate(),
+      },
     );
     expect(result.status).toBe("error");
     expect(result.forModel).toContain("a.txt: hunk 1 of 1 not found");

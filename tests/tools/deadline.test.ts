@@ -10,6 +10,7 @@ import { defineTool } from "../../src/tools/define.js";
 import { settle, DeadlineExceeded, StopAbandoned } from "../../src/tools/deadline.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { BusEvent } from "../../src/protocol/events.js";
+import { testGate } from "../helpers/gate.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nh-deadline-"));
 const fifo = join(dir, "pipe");
@@ -46,6 +47,7 @@ async function call(tool: ReturnType<typeof blocking>, signal: AbortSignal, abor
       taskId: "t",
       signal,
       emit: (e) => events.push(e),
+      gate: testGate(),
       ...(abortGraceMs !== undefined ? { abortGraceMs } : {}),
     },
   );
@@ -154,7 +156,7 @@ describe("many calls on one stop signal", () => {
         Array.from({ length: 30 }, (_, i) =>
           registry.execute(
             { id: `c${i}`, name: "slow", arguments: "{}" },
-            { workspace: dir, taskId: "t", signal: stop.signal, emit: () => {} },
+            { workspace: dir, taskId: "t", signal: stop.signal, emit: () => {}, gate: testGate() },
           ),
         ),
       );

@@ -8,18 +8,22 @@ import type { BusEvent, EventOf } from "../../src/protocol/events.js";
 import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
 import { listDirTool } from "../../src/tools/list-dir.js";
-import { ToolRegistry, type Authorize } from "../../src/tools/registry.js";
+import type { Answer } from "../../src/agent/gate.js";
+import { ToolRegistry } from "../../src/tools/registry.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
 import { tempDir } from "../helpers/cli.js";
+import { testGate } from "../helpers/gate.js";
 
-function setup(authorize: Authorize) {
+/** Every edit and command asks (policy untrusted); `answer` is the person asked. */
+function setup(answer: () => Promise<Answer>) {
   const ws = tempDir();
+  const gate = testGate({ approval: "untrusted", workspace: ws, answer });
   const events: BusEvent[] = [];
   const registry = new ToolRegistry([editFileTool, applyPatchTool, listDirTool, runCommandTool]);
   const call = (name: string, args: unknown) =>
     registry.execute(
       { id: "c1", name, arguments: JSON.stringify(args) },
-      { workspace: ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e), authorize },
+      { workspace: ws, taskId: "t", signal: new AbortController().signal, emit: (e) => events.push(e), gate },
     );
   const completed = () => events.find((e): e is EventOf<"tool.completed"> => e.type === "tool.completed")!;
   return { ws, events, call, completed };
@@ -49,7 +53,7 @@ describe("edit_file pre-check (before the approval question)", () => {
       let asked = 0;
       const t = setup(async () => {
         asked++;
-        return { allow: true };
+        return { decision: "once" };
       });
       writeFileSync(join(t.ws, "a.txt"), "one\nsame\nsame\n");
       const result = await t.call("edit_file", c.args);
@@ -67,7 +71,7 @@ describe("edit_file pre-check (before the approval question)", () => {
     let asked = 0;
     const t = setup(async () => {
       asked++;
-      return { allow: true };
+      return { decision: "once" };
     });
     writeFileSync(join(t.ws, "a.txt"), "one\ntwo\n");
     const result = await t.call("edit_file", { path: "a.txt", old_string: "two", new_string: "2" });
@@ -82,7 +86,7 @@ describe("edit_file pre-check (before the approval question)", () => {
     let ws = "";
     const t = setup(async () => {
       writeFileSync(join(ws, "a.txt"), "changed meanwhile\n");
-      return { allow: true, asked: true };
+      return { decision: "once" };
     });
     ws = t.ws;
     writeFileSync(join(t.ws, "a.txt"), "one\ntwo\n");
@@ -98,7 +102,7 @@ describe("apply_patch pre-check", () => {
     let asked = 0;
     const t = setup(async () => {
       asked++;
-      return { allow: true };
+      return { decision: "once" };
     });
     writeFileSync(join(t.ws, "a.txt"), "one\ntwo\n");
     const bad = await t.call("apply_patch", {
@@ -121,9 +125,9 @@ describe("tool durations and calls that never ran", () => {
   it("leaves the time the question waited out of the duration, and reports it apart", async () => {
     const t = setup(async () => {
       await new Promise((r) => setTimeout(r, 400));
-      return { allow: true, asked: true };
+      return { decision: "once" };
     });
-    await t.call("list_dir", {});
+    await t.call("run_command", { command: "true" });
     const done = t.completed();
     expect(done.status).toBe("ok");
     expect(done.waitedMs).toBeGreaterThanOrEqual(390);
@@ -131,13 +135,13 @@ describe("tool durations and calls that never ran", () => {
   });
 
   it("reports no wait when nobody was asked", async () => {
-    const t = setup(async () => ({ allow: true }));
+    const t = setup(async () => ({ decision: "once" }));
     await t.call("list_dir", {});
     expect(t.completed().waitedMs).toBeUndefined();
   });
 
   it("a denied command's completion carries the command", async () => {
-    const t = setup(async () => ({ allow: false, reason: "the user said no", asked: true }));
+    const t = setup(async () => ({ decision: "deny", reason: "the user said no" }));
     const result = await t.call("run_command", { command: "rm -rf build && make" });
     expect(result.status).toBe("denied");
     expect(t.events.some((e) => e.type === "tool.started")).toBe(false);

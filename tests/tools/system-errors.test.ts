@@ -6,6 +6,7 @@ import * as z from "../../src/protocol/zod.js";
 import { defineTool } from "../../src/tools/define.js";
 import { describeSystemError } from "../../src/tools/errno.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
+import { testGate } from "../helpers/gate.js";
 
 const opener = defineTool({
   name: "open_it",
@@ -33,7 +34,7 @@ async function run(name: string, args: object) {
   const registry = new ToolRegistry([opener, buggy]);
   return registry.execute(
     { id: "c1", name, arguments: JSON.stringify(args) },
-    { workspace: "/tmp", taskId: "t", signal: new AbortController().signal, emit: () => {} },
+    { workspace: "/tmp", taskId: "t", signal: new AbortController().signal, emit: () => {}, gate: testGate() },
   );
 }
 

@@ -1,0 +1,302 @@
+// The one gate every tool call passes, whoever runs the agent (the UI, one-shot, `tool`, the
+// daemon, subagents, and every front end to come): the unrecoverable blocklist, the user's deny
+// rules, the mode's tool gating, the approval policy (trusted / ask / dangerous), the "always"
+// rules and --allow, and the rewrite of trusted commands. A front end supplies only an Asker (the
+// UI's card, an attached daemon client, an editor's permission request). With nobody to ask, a
+// call that would ask is refused, with one line for the model and the user naming the flag that
+// allows it. The registry runs nothing the gate did not seal (tools/gate-seal.ts).
+import { log } from "../config/log.js";
+import type { Settings } from "../config/schema.js";
+import type { ApprovalPolicy, BusEvent, PermissionMode, ToolKind } from "../protocol/events.js";
+import { trustedCommandArgv } from "../sandbox/classify.js";
+import {
+  alwaysRuleFor,
+  applyAlways,
+  commandOf,
+  decide,
+  describeAlways,
+  newRemembered,
+  rememberAlways,
+  suggestPrefix,
+  type AlwaysRule,
+  type Remembered,
+  type Verdict,
+} from "../sandbox/policy.js";
+import { loadPermissions, savePermission, type SavedPermission } from "../session/permissions.js";
+import type { AnyTool } from "../tools/define.js";
+import { seal, type AskingChild, type GateDecision, type ToolGate } from "../tools/gate-seal.js";
+import { approvalRequest } from "./approvals.js";
+
+/** What the gate reads at every call: live, so a mode or policy change applies to the next call. */
+export interface GateState {
+  approval: ApprovalPolicy;
+  mode: PermissionMode;
+  /** "Always" answers of this task (and the workspace's saved ones); the gate adds to it. */
+  remembered: Remembered;
+}
+
+/** What a person is asked: the card's text and what "always" would allow (approval.requested's body). */
+export interface Question {
+  callId: string;
+  /** Set when a subagent asks. */
+  agentId?: string;
+  tool: string;
+  kind: ToolKind;
+  title: string;
+  detail: string;
+  reason: string;
+  rule?: string;
+  dangerous?: true;
+  match?: string;
+  always: string;
+  /** "Always for this workspace" may be offered (never for a dangerous command). */
+  alwaysWorkspace: boolean;
+}
+
+export type Answer =
+  | { decision: "once" }
+  | { decision: "always"; scope: "task" | "workspace" }
+  | { decision: "deny"; reason: string };
+
+/** Someone to ask: what a front end gives the gate. */
+export interface Asker {
+  /** Whether anybody can answer now (the daemon: while a front end is attached). */
+  present(): boolean;
+  /** Resolves with the answer, or a denial when the question is withdrawn (the turn stopped). */
+  ask(question: Question): Promise<Answer>;
+}
+
+export interface GateOptions {
+  settings: Pick<Settings, "yolo" | "deny" | "allow" | "workspace" | "home">;
+  state: GateState;
+  /** Absent or null: nobody to ask, and the answer is no. */
+  asker?: Asker | null;
+  taskId: string;
+  /** The refusals nobody was asked about, and "allowed from now on" notices. */
+  emit(event: BusEvent): void;
+}
+
+/** The approval policy a front end with nobody to ask starts from: only what would ask is refused. */
+export const UNATTENDED_APPROVAL: ApprovalPolicy = "never";
+
+/**
+ * A task's gate state from settings: the policy (or `fallback` when none was set), the mode, and
+ * the workspace's saved "always" rules. The UI and daemon keep the same fields on each task.
+ */
+export function gateState(
+  settings: Pick<Settings, "approval" | "mode" | "home" | "workspace">,
+  fallback: ApprovalPolicy,
+): GateState {
+  return {
+    approval: settings.approval ?? fallback,
+    mode: settings.mode,
+    remembered: rememberedFrom(loadPermissions(settings.home, settings.workspace)),
+  };
+}
+
+/** The rules a task starts with: the workspace's saved "always" answers. */
+export function rememberedFrom(permissions: readonly SavedPermission[]): Remembered {
+  const remembered = newRemembered();
+  for (const p of permissions) {
+    if (p.edits) remembered.allEdits = true;
+    if (p.command) rememberAlways(remembered, "exec", p.command);
+    if (p.tool) remembered.tools.add(p.tool);
+  }
+  return remembered;
+}
+
+/**
+ * `--allow PATTERN`, in the words of "always" rules: `edits` (all file edits), `tool:NAME` (an MCP
+ * tool), `command:TEXT` (exactly that command, dangerous ones included), `prefix:WORDS` or bare
+ * WORDS (every command made only of parts that start with those words, as an "always" prefix; a
+ * bare pattern also allows exactly itself, so `--allow "git push --force"` pre-approves that one).
+ */
+export function allowRules(patterns: readonly string[]): Remembered {
+  const rules = newRemembered();
+  for (const raw of patterns) {
+    const pattern = raw.trim();
+    const at = pattern.indexOf(":");
+    const kind = at > 0 ? pattern.slice(0, at) : "";
+    const value = pattern.slice(at + 1).trim();
+    if (pattern === "edits") rules.allEdits = true;
+    else if (kind === "tool" && value) rules.tools.add(value);
+    else if (kind === "command" && value) rules.commands.add(value);
+    else if (kind === "prefix" && value) rules.prefixes.add(value);
+    else if (pattern) {
+      rules.prefixes.add(pattern);
+      rules.commands.add(pattern);
+    }
+  }
+  return rules;
+}
+
+const union = (a: Remembered, b: Remembered): Remembered =>
+  b.allEdits || b.commands.size + b.prefixes.size + b.tools.size > 0
+    ? {
+        allEdits: a.allEdits || b.allEdits,
+        commands: new Set([...a.commands, ...b.commands]),
+        prefixes: new Set([...a.prefixes, ...b.prefixes]),
+        tools: new Set([...a.tools, ...b.tools]),
+      }
+    : a;
+
+/** One argument for bash, quoted only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/** The flags that would let a call that needs approval run with nobody to ask. */
+function allowHint(tool: AnyTool, command: string | undefined, verdict: Verdict): string {
+  if (verdict.danger === "dangerous" && command !== undefined)
+    return `--yolo, or --allow ${shellQuote(`command:${command}`)} for exactly this command`;
+  if (tool.kind === "mcp") return `--allow ${shellQuote(`tool:${tool.name}`)} or --approval never`;
+  if (tool.kind === "edit") return "--allow edits, --mode accept-edits or --approval never";
+  if (command !== undefined) return `--allow ${shellQuote(suggestPrefix(command) ?? command)} or --approval never`;
+  return "--approval never";
+}
+
+export class Gate implements ToolGate {
+  private readonly opts: GateOptions;
+  private readonly preapproved: Remembered;
+
+  constructor(opts: GateOptions) {
+    this.opts = opts;
+    this.preapproved = allowRules(opts.settings.allow);
+  }
+
+  /**
+   * Contract: resolves once the call may run (possibly with rewritten args) or is refused; never
+   * rejects. A call that needs approval waits for the asker's answer.
+   */
+  async authorize(
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    call: { id: string },
+    who?: AskingChild,
+  ): Promise<GateDecision> {
+    const { settings, state } = this.opts;
+    const verdict = decide({
+      tool: tool.name,
+      kind: tool.kind,
+      args,
+      approval: state.approval,
+      mode: state.mode,
+      remembered: union(state.remembered, this.preapproved),
+      yolo: settings.yolo,
+      deny: settings.deny,
+      ...(tool.mcp ? { mcp: tool.mcp } : {}),
+    });
+    const command = commandOf(args);
+    if (verdict.decision === "allow") {
+      // A command recognised as read-only runs as recognised (git with the repository's own
+      // programs neutralised), never as typed, whatever let it through (on-request, never, --yolo).
+      const argv = tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
+      return seal(argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true });
+    }
+    // The reason names the rule and the part already where a rule decided; a policy verdict names the part here.
+    const why =
+      verdict.part && !verdict.reason.includes(verdict.part)
+        ? `${verdict.reason} (the part: ${verdict.part})`
+        : verdict.reason;
+    if (verdict.decision === "deny") return this.refuse(tool, `refused: ${why}`, who);
+    const asker = this.opts.asker;
+    if (!asker?.present())
+      return this.refuse(
+        tool,
+        `not run: this call needs approval (${why}) and nobody can answer here. To allow it, rerun with ${allowHint(tool, command, verdict)}`,
+        who,
+      );
+    return this.ask(asker, tool, args, call.id, verdict, why, who);
+  }
+
+  /**
+   * A refusal nobody was asked about: the model reads the reason; where no one could have been
+   * asked the user gets it as a warning too (a front end with someone to ask shows the denied card).
+   */
+  private refuse(tool: AnyTool, reason: string, who?: AskingChild): GateDecision {
+    if (!this.opts.asker?.present())
+      this.opts.emit({
+        type: "notice",
+        taskId: this.opts.taskId,
+        ...(who ? { agentId: who.agentId } : {}),
+        level: "warn",
+        text: `${tool.name}: ${reason}`,
+      });
+    return seal({ allow: false, reason });
+  }
+
+  private async ask(
+    asker: Asker,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    callId: string,
+    verdict: Verdict,
+    why: string,
+    who?: AskingChild,
+  ): Promise<GateDecision> {
+    const command = commandOf(args);
+    const dangerous = verdict.danger === "dangerous";
+    // A dangerous command's card gives the rule's own words; the rule name and the matched part are shown apart.
+    const card = await approvalRequest(
+      tool,
+      args,
+      dangerous && verdict.plain ? verdict.plain : why,
+      this.opts.settings.workspace,
+    );
+    // A subagent's question is the parent task's, labelled with who asks.
+    if (who) card.title = `[${who.agentId} ${who.name}] ${card.title}`;
+    const always = alwaysRuleFor(tool.kind, command, tool.name, dangerous);
+    const match = verdict.part ?? (dangerous ? command : undefined);
+    who?.waiting(true);
+    let answer: Answer;
+    try {
+      answer = await asker.ask({
+        callId,
+        ...(who ? { agentId: who.agentId } : {}),
+        tool: tool.name,
+        kind: tool.kind,
+        ...card,
+        ...(verdict.rule ? { rule: verdict.rule } : {}),
+        ...(dangerous ? { dangerous: true as const } : {}),
+        ...(match ? { match } : {}),
+        always: describeAlways(always),
+        alwaysWorkspace: !dangerous,
+      });
+    } catch (error) {
+      log("warn", "an approval question failed", error);
+      answer = { decision: "deny", reason: "the question could not be asked" };
+    } finally {
+      who?.waiting(false);
+    }
+    if (answer.decision === "deny") return seal({ allow: false, reason: answer.reason, asked: true });
+    // Consent to a dangerous command is never kept beyond this task, whatever a client sends.
+    if (answer.decision === "always") this.remember(always, dangerous ? "task" : answer.scope);
+    return seal({ allow: true, asked: true });
+  }
+
+  private remember(always: AlwaysRule, scope: "task" | "workspace"): void {
+    const rule = applyAlways(this.opts.state.remembered, always);
+    if (scope === "workspace") void persistRule(this.opts.settings, always);
+    this.opts.emit({
+      type: "notice",
+      taskId: this.opts.taskId,
+      level: "info",
+      text: `allowed from now on${scope === "workspace" ? " in this workspace" : " in this task"}: ${rule}`,
+    });
+  }
+}
+
+/** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
+async function persistRule(settings: Pick<Settings, "home" | "workspace">, always: AlwaysRule): Promise<void> {
+  try {
+    const rule =
+      always.kind === "tool"
+        ? { tool: always.tool }
+        : always.kind === "edits"
+          ? { edits: true }
+          : { command: always.kind === "prefix" ? always.prefix : always.command };
+    await savePermission(settings.home, settings.workspace, rule);
+  } catch (error) {
+    log("warn", "saving a permission", error);
+  }
+}
