@@ -25,7 +25,6 @@ import {
 import { loadPermissions, savePermission, type SavedPermission } from "../session/permissions.js";
 import type { AnyTool } from "../tools/define.js";
 import { seal, type AskingChild, type GateDecision, type ToolGate } from "../tools/gate-seal.js";
-import { approvalRequest } from "./approvals.js";
 
 /** What the gate reads at every call: live, so a mode or policy change applies to the next call. */
 export interface GateState {
@@ -237,6 +236,8 @@ export class Gate implements ToolGate {
     const command = commandOf(args);
     const dangerous = verdict.danger === "dangerous";
     // A dangerous command's card gives the rule's own words; the rule name and the matched part are shown apart.
+    // The card's diff is built only when someone is asked (a one-shot run never loads it).
+    const { approvalRequest } = await import("./approvals.js");
     const card = await approvalRequest(
       tool,
       args,

@@ -181,6 +181,31 @@ describe("nanohermes tool, without a terminal", () => {
   }
 });
 
+describe("nanohermes tool, on a terminal", () => {
+  it("asks about a call that would ask, and runs it only on y", async () => {
+    const ws = hostileRepo();
+    const run = (answer: string) => {
+      app = new PtyApp({
+        cols: 100,
+        rows: 20,
+        cwd: ws,
+        env: envFor("http://127.0.0.1:9"),
+        args: ["tool", "run_command", JSON.stringify({ command: "chmod -R 777 victim" }), "--sandbox", "off"],
+      });
+      return (async () => {
+        await app!.waitFor("Run it? [y/N]");
+        expect(app!.screen()).toContain("chmod -R 777 victim");
+        app!.type(`${answer}\r`);
+        return app!.exit();
+      })();
+    };
+    expect(await run("n")).toBe(1);
+    expect(statSync(join(ws, "victim")).mode & 0o777).not.toBe(0o777);
+    expect(await run("y")).toBe(0);
+    expect(statSync(join(ws, "victim")).mode & 0o777).toBe(0o777);
+  });
+});
+
 describe("subagents", () => {
   it("a child's calls pass the parent's gate: refused with nobody to ask, and both turns end normally", async () => {
     const ws = hostileRepo();

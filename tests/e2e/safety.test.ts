@@ -70,7 +70,9 @@ describe("workspace trust", () => {
     );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
-    const r = await runCli(["-p", "go", "-C", ws], { env });
+    // --yolo: the probe of the network writes to /dev/tcp, a dangerous command the gate would refuse
+    // with nobody to ask; here the sandbox alone is under test.
+    const r = await runCli(["-p", "go", "-C", ws, "--yolo"], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /warning: ignoring mode, sandbox\.mode from .*config\.json: this workspace is not trusted/,
@@ -84,7 +86,7 @@ describe("workspace trust", () => {
     expect(result).toMatch(/net=1/);
     expect(existsSync(join(ws, "made.txt"))).toBe(false);
     // Trusted, the workspace's own sandbox applies.
-    expect((await runCli(["-p", "go", "-C", ws, "--trust"], { env })).code).toBe(0);
+    expect((await runCli(["-p", "go", "-C", ws, "--trust", "--yolo"], { env })).code).toBe(0);
     expect(existsSync(join(ws, "made.txt"))).toBe(true);
   });
 });
