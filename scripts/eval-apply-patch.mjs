@@ -242,6 +242,19 @@ const scenarios = [
     P("*** Begin Patch", "*** Update File: t.txt", "@@", " a", "-b", "+c", "*** End of File", "", "*** End Patch"),
     { "t.txt": "a\nc\n" },
   ],
+  // The cases issue 36 names.
+  [
+    "issue 36: a context line whose text is a file header",
+    { "a.txt": "Patch notes:\n*** Update File: b.txt\nold\n" },
+    P("*** Begin Patch", "*** Update File: a.txt", "@@", " *** Update File: b.txt", "-old", "+new", "*** End Patch"),
+    { "a.txt": "Patch notes:\n*** Update File: b.txt\nnew\n" },
+  ],
+  [
+    "issue 36: no Begin Patch marker",
+    { "a.txt": "old\n" },
+    P("*** Update File: a.txt", "@@", "-old", "+new", "*** End Patch"),
+    null,
+  ],
 ];
 
 async function writeTree(root, tree) {

@@ -57,13 +57,22 @@ export function parsePatch(text: string): FileOp[] {
   }
   const begin = lines.findIndex((l, i) => i >= start && i < end && l.trim() === "*** Begin Patch");
   let ops: FileOp[];
-  const firstHeader = lines.findIndex((l, i) => i >= start && i < end && FILE_HEADER.test(l.trim()));
-  if (begin >= 0 || firstHeader >= 0) {
-    ops = parseCodex(lines, begin >= 0 ? begin + 1 : firstHeader, end);
+  if (begin >= 0) {
+    // A missing "*** End Patch" is tolerated: the text arrives whole (the calls of a reply cut at the
+    // output limit are not run), so its end is the patch's end, and each file section is delimited by
+    // its own headers. Without "*** Begin Patch" nothing says the text is a Codex patch at all.
+    ops = parseCodex(lines, begin + 1, end);
   } else {
     const first = lines.findIndex(
       (l, i) => i >= start && i < end && (l.startsWith("diff --git ") || isFilePair(lines, i)),
     );
+    const header = lines.findIndex((l, i) => i >= start && i < end && FILE_HEADER.test(l.trim()));
+    if (header >= 0 && (first < 0 || header < first)) {
+      fail(
+        header,
+        `missing "*** Begin Patch": a Codex patch starts with that line, before its first "*** ... File:" header`,
+      );
+    }
     if (first < 0) {
       const hunkAt = lines.findIndex((l, i) => i >= start && i < end && l.startsWith("@@"));
       if (hunkAt >= 0)
@@ -131,7 +140,8 @@ function parseCodex(lines: string[], i: number, end: number): FileOp[] {
       i++;
       continue;
     }
-    // Leading spaces before a header are read as Codex reads them: `  *** Update File: x`.
+    // Leading spaces before a header between files are read as Codex reads them: `  *** Update File: x`
+    // (inside an Update File's hunks such a line is context: see endsHunks).
     const header = FILE_HEADER.exec(line.trim());
     if (!header) {
       fail(
@@ -188,6 +198,17 @@ function isCodexBoundary(line: string): boolean {
   return FILE_HEADER.test(line.trim()) || line.trim() === "*** End Patch";
 }
 
+/**
+ * Inside an Update File's hunks a line led by a space is context whatever follows, as in Codex: a
+ * file may contain " *** Update File: x" itself. So only a header or "*** End Patch" not led by a
+ * space ends the hunks, or a space-led "*** End Patch" that is the patch's last line.
+ */
+function endsHunks(lines: string[], i: number, end: number): boolean {
+  const line = lines[i]!;
+  if (!line.startsWith(" ")) return isCodexBoundary(line);
+  return line.trim() === "*** End Patch" && lines.slice(i + 1, end).every((l) => l.trim() === "");
+}
+
 interface HunkDraft {
   hunk: Hunk;
   at: number;
@@ -209,7 +230,7 @@ function parseCodexHunks(lines: string[], i: number, end: number, path: string):
     hunks.push(hunk);
     draft = null;
   };
-  for (; i < end && !isCodexBoundary(lines[i]!); i++) {
+  for (; i < end && !endsHunks(lines, i, end); i++) {
     const line = lines[i]!;
     if (line.startsWith("@@")) {
       const { anchor, hintLine } = hunkHeader(line, i);

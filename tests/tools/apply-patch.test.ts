@@ -584,6 +584,18 @@ const scenarios: Scenario[] = [
     after: { "a.txt": "A\n", "b.txt": "B\n" },
   },
   {
+    name: "issue 36: a hunk line whose text is a file header is context, not a new file",
+    files: { "a.txt": "Patch notes:\n*** Update File: b.txt\nold\n" },
+    patch: begin("*** Update File: a.txt", "@@", " Patch notes:", " *** Update File: b.txt", "-old", "+new"),
+    after: { "a.txt": "Patch notes:\n*** Update File: b.txt\nnew\n" },
+  },
+  {
+    name: "issue 36: a patch without *** Begin Patch is refused",
+    files: { "a.txt": "old\n" },
+    patch: P("*** Update File: a.txt", "@@", "-old", "+new", "*** End Patch"),
+    error: 'missing "*** Begin Patch"',
+  },
+  {
     name: "unified diff: a/../ escapes are refused",
     files: {},
     patch: P("--- /dev/null", "+++ b/../evil.txt", "@@ -0,0 +1 @@", "+x"),

@@ -232,8 +232,106 @@ const cases: Case[] = [
       { type: "delete", path: "b" },
     ],
   },
+  {
+    name: "issue 36: padded markers inside a hunk are context; unpadded ones still end it",
+    patch: P(
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      " *** Update File: b.txt",
+      " *** Add File: c.txt",
+      " *** Delete File: d.txt",
+      " *** End of File",
+      " *** End Patch",
+      "-x",
+      "+y",
+      "*** Delete File: e.txt",
+      "*** Update File: f.txt",
+      "-1",
+      "+2",
+      "*** End of File",
+      "*** Add File: g.txt",
+      "+g",
+      "*** End Patch",
+    ),
+    ops: [
+      {
+        type: "update",
+        path: "a.txt",
+        hunks: [
+          {
+            oldLines: [
+              "*** Update File: b.txt",
+              "*** Add File: c.txt",
+              "*** Delete File: d.txt",
+              "*** End of File",
+              "*** End Patch",
+              "x",
+            ],
+            newLines: [
+              "*** Update File: b.txt",
+              "*** Add File: c.txt",
+              "*** Delete File: d.txt",
+              "*** End of File",
+              "*** End Patch",
+              "y",
+            ],
+          },
+        ],
+      },
+      { type: "delete", path: "e.txt" },
+      { type: "update", path: "f.txt", hunks: [{ oldLines: ["1"], newLines: ["2"], endOfFile: true }] },
+      { type: "add", path: "g.txt", content: "g\n" },
+    ],
+  },
+  {
+    name: "a padded *** End Patch on the last line still ends the patch",
+    patch: P("*** Begin Patch", "*** Update File: a", "-x", "+y", "  *** End Patch", "", ""),
+    ops: [{ type: "update", path: "a", hunks: [{ oldLines: ["x"], newLines: ["y"] }] }],
+  },
+  {
+    name: "padded headers between files are still headers",
+    patch: P(
+      "*** Begin Patch",
+      "*** Add File: n",
+      "+n",
+      "  *** Delete File: d",
+      "\t*** Delete File: e",
+      "*** End Patch",
+    ),
+    ops: [
+      { type: "add", path: "n", content: "n\n" },
+      { type: "delete", path: "d" },
+      { type: "delete", path: "e" },
+    ],
+  },
+  {
+    name: "a heredoc around a patch with leading blank lines",
+    patch: P("", "", "apply_patch <<'EOF'", "*** Begin Patch", "*** Delete File: x", "*** End Patch", "EOF", ""),
+    ops: [{ type: "delete", path: "x" }],
+  },
+  {
+    name: "unified: a context line that reads like a Codex header",
+    patch: P("--- a/f.md", "+++ b/f.md", "@@ -1,2 +1,2 @@", " *** Update File: x", "-a", "+b"),
+    ops: [
+      {
+        type: "update",
+        path: "f.md",
+        hunks: [{ hintLine: 1, oldLines: ["*** Update File: x", "a"], newLines: ["*** Update File: x", "b"] }],
+      },
+    ],
+  },
   // ---- Errors the model has to fix ----
   { name: "empty", patch: "  \n\n", error: "invalid patch: it is empty" },
+  {
+    name: "issue 36: no *** Begin Patch",
+    patch: P("*** Update File: a.txt", "@@", "-old", "+new", "*** End Patch"),
+    error: 'line 1: missing "*** Begin Patch"',
+  },
+  {
+    name: "no *** Begin Patch inside a heredoc, after a padded header",
+    patch: P("apply_patch <<'EOF'", "", "  *** Delete File: x", "*** End Patch", "EOF"),
+    error: 'line 3: missing "*** Begin Patch"',
+  },
   {
     name: "a hunk without a file",
     patch: P("@@ -1 +1 @@", "-a", "+b"),
