@@ -55,7 +55,7 @@ describe.each([
     await app.typeSlowly("read the notes");
     app.type(keys.enter);
     screens.push(await app.waitFor(/Approval needed/));
-    app.type("y");
+    await app.answer("y");
     // The reply shows a frame before its turn ends; browse mode waits for the task to be done.
     screens.push(await app.waitFor((s) => s.includes("all done.") && / - done - /.test(s)));
     // Without colour (testEnv sets NO_COLOR) the selection is the ASCII marker: browse mode on the

@@ -63,7 +63,7 @@ describe.each([
     app.type(keys.enter);
     // The same policy as the model's commands: a substitution is not read-only, so it asks.
     await app.waitFor("Approval needed");
-    app.type("y");
+    await app.answer("y");
     await app.waitFor("shell-out-42");
     expect(app.screen()).toContain("run_command");
     expect(server.requests).toHaveLength(0);
@@ -160,14 +160,14 @@ describe.each([
     await app.typeSlowly("touch a file");
     app.type(keys.enter);
     await app.waitFor("Approval needed");
-    app.type("n");
+    await app.answer("n");
     await app.waitFor("ok, not touching it");
     expect(app.screen()).toMatch(/run_command touch denied-file\.txt/);
 
     await app.typeSlowly("edit it properly");
     app.type(keys.enter);
     await app.waitFor("Approval needed");
-    app.type("y");
+    await app.answer("y");
     await app.waitFor("edited");
     expect(readFileSync(join(ws, "notes.txt"), "utf8")).toContain("First line");
     if (cols >= 120) await app.waitFor(/Changes 1/);

@@ -67,7 +67,7 @@ describe("MCP in the UI", () => {
     expect(app.screen()).toContain("MCP files: write_file");
     expect(app.screen()).toMatch(/MCP tools need approval/);
     expect(existsSync(target)).toBe(false);
-    app.type("y");
+    await app.answer("y");
     await app.waitFor("wrote it through MCP");
     expect(readFileSync(target, "utf8")).toBe("written by the MCP server\n");
     expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: "tool" });

@@ -113,7 +113,7 @@ describe("approvals on a daemon", () => {
     const screen = await ui.waitFor(/Approval needed/);
     expect(screen).toContain("touch approved-remote.txt");
     expect(screen).toMatch(/y once/);
-    ui.type("y");
+    await ui.answer("y");
     await ui.waitFor("made the remote file");
     expect(existsSync(join(daemon.workspace, "approved-remote.txt"))).toBe(true);
     ui.type(keys.ctrl("d"));

@@ -42,7 +42,7 @@ it("runs a turn with a tool call in the linear layout", async () => {
   expect(app.lines().some((l) => l.startsWith("You: make a file"))).toBe(true);
   expect(app.lines().some((l) => l.startsWith("Keys: y once"))).toBe(true);
 
-  app.type("y");
+  await app.answer("y");
   screen = await app.waitFor("made the file for you");
   const lines = app.lines();
   expect(screen).not.toMatch(BOX);

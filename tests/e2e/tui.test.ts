@@ -65,7 +65,7 @@ describe.each([
     await app.waitFor(/Approval needed/);
     expect(app.screen()).toContain("touch approved.txt");
     expect(app.screen()).toMatch(/y once/);
-    app.type("y");
+    await app.answer("y");
     await app.waitFor("made the file");
     expect(existsSync(join(ws, "approved.txt"))).toBe(true);
 

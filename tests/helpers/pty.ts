@@ -3,6 +3,7 @@
 import { spawn, type IPty } from "node-pty";
 import xterm from "@xterm/headless";
 import { CLI } from "./cli.js";
+import { CARD_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
 
 const { Terminal } = xterm;
 
@@ -115,6 +116,15 @@ export class PtyApp {
       this.pty.write(ch);
       await new Promise((r) => setTimeout(r, gapMs));
     }
+  }
+
+  /**
+   * Answers the approval card on screen with `key` as a person would: after reading it. A key
+   * sooner than CARD_GUARD_MS after the card appeared is typing, not an answer (approval-guard.ts).
+   */
+  async answer(key: string): Promise<void> {
+    await new Promise((r) => setTimeout(r, CARD_GUARD_MS + 100));
+    this.pty.write(key);
   }
 
   resize(cols: number, rows: number): void {

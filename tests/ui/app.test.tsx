@@ -94,6 +94,7 @@ describe.each([
     // The captured screen guards the layout of the card at this size.
     // (The turn's elapsed time is the one moving part: normalised.)
     expect(frame.replace(/ · \d+s( · |$)/gm, " · Ns$1")).toMatchSnapshot();
+    h.later(); // read before answered (controller/approval-guard.ts)
     h.keys("y");
     expect(h.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "once" });
   });

@@ -56,7 +56,9 @@ async function showing(columns: number, rows: number, event: BusEvent): Promise<
   h.emit({ type: "task.updated", ...ev, task: snapshot({ status: "waiting", pendingApprovals: 1 }) });
   h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "clean up" });
   h.emit(event);
-  return h.lines();
+  const lines = await h.lines();
+  h.later(); // the card has been read: keys answer it (controller/approval-guard.ts)
+  return lines;
 }
 
 describe.each([

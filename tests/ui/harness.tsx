@@ -7,6 +7,7 @@ import { Bus } from "../../src/protocol/bus.js";
 import type { BusCommand } from "../../src/protocol/commands.js";
 import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
 import { App } from "../../src/ui/App.js";
+import { CARD_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
 import { Controller, type ControllerDeps } from "../../src/ui/controller/controller.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
 import { AppContext, type AppServices } from "../../src/ui/context/services.js";
@@ -76,6 +77,8 @@ export interface Harness {
   emit(event: BusEvent): void;
   /** Feeds raw terminal bytes through the real key parser. */
   keys(bytes: string): void;
+  /** Moves the default clock on by `ms` (default: past the approval card's type-ahead guard). */
+  later(ms?: number): void;
   frame(): Promise<string>;
   lines(): Promise<string[]>;
   unmount(): void;
@@ -128,6 +131,9 @@ export function createTestServices(columns: number, rows: number, options: Rende
   const copied: string[] = [];
   const state = { exits: 0 };
   let n = 0;
+  // Real time, which a test moves on (a person reading an approval card) instead of sleeping.
+  let skew = 0;
+  const later = (ms = CARD_GUARD_MS) => void (skew += ms);
   const ctl = new Controller({
     store,
     bus,
@@ -150,7 +156,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
     sessions: options.sessions ?? noSessions,
     memory: options.memory ?? noMemory,
     checkpoints: options.checkpoints ?? noCheckpoints,
-    now: options.now ?? (() => Date.now()),
+    now: options.now ?? (() => Date.now() + skew),
     addRemote:
       options.addRemote ??
       (async () => {
@@ -180,11 +186,11 @@ export function createTestServices(columns: number, rows: number, options: Rende
   bus.subscribe((e) => {
     if (e.type === "tool.completed" || e.type === "checkpoints.updated" || e.type === "notice") settle.filesChanged();
   });
-  return { store, bus, ctl, services, sent, copied, state };
+  return { store, bus, ctl, services, sent, copied, state, later };
 }
 
 export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
-  const { store, bus, ctl, services, sent, copied, state } = createTestServices(columns, rows, options);
+  const { store, bus, ctl, services, sent, copied, state, later } = createTestServices(columns, rows, options);
   const stdout = new SizedStdout(columns, rows);
   const instance = render(
     <AppContext.Provider value={services}>
@@ -211,6 +217,7 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
     keys: (bytes) => {
       for (const e of [...parser.feed(bytes), ...parser.flush()]) ctl.handle(e);
     },
+    later,
     frame: async () => {
       for (let i = 0; i < 4; i++) await tick();
       return stdout.frames.at(-1) ?? "";

@@ -1,9 +1,10 @@
-// An approval card's keys (the composer's card, or a subagent view's) and Ctrl-Y, which goes to the
-// next task with an unanswered approval.
+// An approval card's keys (the composer's card, guarded against type-ahead, or a subagent view's)
+// and Ctrl-Y, which goes to the next task with an unanswered approval.
 import type { Key } from "../input/keys.js";
 import { orderedTasks } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
 import type { Controller } from "./controller.js";
+import { cardGuard } from "./approval-guard.js";
 
 /** The approval card's keys for `pending` (the composer's card, or a subagent view's); true when `key` was one. */
 export function answerApproval(
@@ -80,8 +81,26 @@ export function answerApproval(
 }
 
 /**
+ * The composer's card: `answerApproval`, unless the key is type-ahead (one already on its way when
+ * the card appeared, or typing still going on). Then it is left to the input, where it is kept
+ * (approval-guard.ts); false.
+ */
+export function answerCard(
+  ctl: Controller,
+  taskId: string,
+  pending: Extract<Block, { kind: "approval" }>,
+  key: Key,
+): boolean {
+  if (!cardGuard(ctl.ui, pending.requestId, ctl.deps.now())) return answerApproval(ctl, taskId, pending, key);
+  if (ctl.action(key, ["approveOnce", "approveAlways", "approveAlwaysWorkspace", "deny", "denyWithNote"]))
+    ctl.status("typed into the input; pause, then y once · n deny", "info", 2000);
+  return false;
+}
+
+/**
  * Ctrl-Y: the next task with an unanswered approval (a subagent's included: it waits in its
- * task), shown with its card: the input gets focus and an overlay pane gets out of the way.
+ * task), shown with its card: the input gets focus and an overlay pane gets out of the way. The
+ * user went looking for that card, so it answers the next key at once (approval-guard.ts).
  */
 export function jumpToApproval(ctl: Controller): void {
   const list = orderedTasks(ctl.state);
@@ -96,6 +115,12 @@ export function jumpToApproval(ctl: Controller): void {
         resultsOpen: ui.columns >= 120 && ui.resultsOpen,
         taskListOpen: ui.columns >= 80 && ui.taskListOpen,
       }));
+      const pending = ctl.pendingApproval();
+      if (pending)
+        ctl.setUi((ui) => ({
+          ...ui,
+          cardShown: { requestId: pending.requestId, since: ctl.deps.now(), deliberate: true },
+        }));
       return;
     }
   }

@@ -13,7 +13,7 @@ import { orderedTasks, type AppState, type Store, type TaskEntry } from "../stat
 import type { Block } from "../state/transcript.js";
 import { handleDialogKey } from "../dialogs/index.js";
 import { focusSpec } from "../focus/index.js";
-import { answerApproval, jumpToApproval } from "./approval-keys.js";
+import { answerApproval, answerCard, jumpToApproval } from "./approval-keys.js";
 import { handleGlobalKey } from "./global-keys.js";
 import type { ResultsMeasure } from "./lists.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
@@ -175,7 +175,16 @@ export class Controller {
       return;
     }
     if (event.kind === "key" && this.handleApproval(event.key)) return;
-    // The focused area's own keys (../focus/), then the global ones, then what the area types.
+    const before = this.ui.composer;
+    this.handleArea(event);
+    // The input's text changed: a run of typing goes on going there, not to an approval card.
+    const after = this.ui.composer;
+    if (after !== before && editorText(after) !== editorText(before))
+      this.setUi((ui) => ({ ...ui, typedAt: this.deps.now() }));
+  }
+
+  /** The focused area's own keys (../focus/), then the global ones, then what the area types. */
+  private handleArea(event: InputEvent): void {
     const area = focusSpec(this.ui.focus);
     if (area.keys(this, event)) return;
     if (event.kind === "key" && handleGlobalKey(this, event.key)) return;
@@ -187,7 +196,7 @@ export class Controller {
     const task = this.currentTask();
     // Only while the input has focus: the card stands in for it. Browse mode keeps its own keys.
     if (!pending || !task || this.ui.focus !== "composer") return false;
-    return this.answerApproval(task.id, pending, key);
+    return answerCard(this, task.id, pending, key);
   }
 
   /** The approval card's keys for `pending` (the composer's card, or a subagent view's); true when `key` was one. */

@@ -1,7 +1,8 @@
 // What the screen derives from the state and must remember between frames, brought up to date
 // before each frame (Store.setSettle) so that rendering only reads: where follow mode last jumped
-// to in the transcript on screen, and the workspace files an open diff shows (read here, not in a
-// render). Also the controller's measures of what is on screen, computed from the same functions.
+// to in the transcript on screen, the workspace files an open diff shows (read here, not in a
+// render) and since when the approval card is on screen. Also the controller's measures of what is
+// on screen, computed from the same functions.
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
 import { resultsTabBar, resultsTabs } from "../panes/results.js";
@@ -10,6 +11,7 @@ import { carryFrames, transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
 import type { TranscriptMeasure } from "./controller.js";
 import type { ResultsMeasure } from "./lists.js";
+import { noteCardShown } from "./approval-guard.js";
 
 /** Contract: what the controller scrolls and moves by, measured on the current state, never cached from a render. */
 export interface Measures {
@@ -63,7 +65,8 @@ export interface Settle {
 export function createSettle(sv: AppServices): Settle {
   let stale = false;
   const settle = (s: AppState): AppState => {
-    let next = s;
+    // Settled right before the frame that draws it: the card's time on screen starts here.
+    let next = noteCardShown(s, sv.ctl.deps.now());
     // Files first: a diff's length changes what the measures see.
     const paths = shownPaths(s);
     const known = Object.keys(s.shown);

@@ -5,6 +5,7 @@ import { createEditor, type EditorState } from "../input/editor.js";
 import { followScroll, type Scroll } from "../view/transcript-view.js";
 import type { Dialog } from "../dialogs/index.js";
 import type { WorktreeView } from "./diff-tab.js";
+import type { CardShown } from "./approval-guard.js";
 
 export type { Dialog };
 
@@ -103,6 +104,10 @@ export interface UiState {
   screenReader: boolean;
   /** Image files attached to the next message (/image or a pasted image path). */
   attachments: string[];
+  /** The approval card on screen and since when (recorded by the settle step; approval-guard.ts). */
+  cardShown: CardShown | null;
+  /** When a key last changed the input's text (approval-guard.ts: typing is not an answer). */
+  typedAt: number;
 }
 
 export function initialUi(columns: number, rows: number): UiState {
@@ -132,6 +137,8 @@ export function initialUi(columns: number, rows: number): UiState {
     theme: "dark",
     screenReader: false,
     attachments: [],
+    cardShown: null,
+    typedAt: 0,
   };
 }
 

@@ -1,7 +1,7 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items, and at
 // the bottom either the approval card or the composer (with completions). Pure: the scroll it
 // follows comes from the state (s.follow), and what it measured goes back as values.
-import { layout as editorLayout, isEmpty } from "../input/editor.js";
+import { editorText, layout as editorLayout, isEmpty } from "../input/editor.js";
 import type { AppServices } from "../context/services.js";
 import type { AppState, FollowTop } from "../state/store.js";
 import type { TranscriptMeasure } from "../controller/controller.js";
@@ -112,15 +112,26 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
     );
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {
+    // Text typed while the card is up (type-ahead never answers it) waits in the input: one line
+    // under the card shows it, so no key seems lost.
+    const held = isEmpty(composer)
+      ? null
+      : p.dim(
+          truncateToWidth(
+            `${linear ? "Input: " : ascii ? "> " : "› "}${editorText(composer).replace(/\n/g, " ")}`,
+            width,
+          ),
+        );
     // The card may take all but the task bar and two transcript rows.
     const card = linear ? linearApprovalLines : approvalLines;
     bottom.push(
       ...card(
         pending,
         { p, width, now: Date.now(), focused: false, ascii },
-        Math.max(6, Math.min(24, height - 3 - bottom.length)),
+        Math.max(6, Math.min(24, height - 3 - bottom.length - (held ? 1 : 0))),
       ),
     );
+    if (held) bottom.push(held);
   } else {
     if (completion) {
       const items = completion.list.items;

@@ -207,6 +207,7 @@ describe.each([40, 80, 120])("LinearLayout at %i columns", (columns) => {
     expect(lines.some((l) => l.startsWith("Approval needed: Run: rm -rf build"))).toBe(true);
     expect(lines.some((l) => l.startsWith("Keys: y once"))).toBe(true);
     expect(lines.some((l) => l.startsWith("Approval waiting: Run: rm -rf build"))).toBe(true);
+    mounted.later();
     mounted.keys("y");
     expect(mounted.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "once" });
   });
