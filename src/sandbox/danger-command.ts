@@ -18,6 +18,7 @@ import { hasOption, parseOptions } from "./options.js";
 import { baseName, isAssignment, type SimpleCommand } from "./shell-parse.js";
 import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, unwrap, type Unwrapped } from "./unwrap.js";
 import { writeHits, writeTargets } from "./danger-writes.js";
+import { sedArgs, sedScript } from "./classify-sed.js";
 import { DOWNLOADERS } from "./danger-download.js";
 import {
   SQL_CLIENTS,
@@ -257,6 +258,13 @@ function programHits(
       break;
     }
     case "xargs":
+      break;
+    case "sed":
+      for (const run of sedScript(sedArgs(args).scripts.join("\n")).runs) {
+        if (run === "")
+          hit("shell-indirection", "sed's `e` runs the text it edits as a shell command, known only then");
+        else hits.push(...inspect(run, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (run by sed's \`e\`)` })));
+      }
       break;
     case "dd":
       for (const a of args.filter((x) => x.startsWith("if=")))
