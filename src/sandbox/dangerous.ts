@@ -7,7 +7,7 @@
 import { commandHits, downloadThenRun } from "./danger-command.js";
 import { DANGER_RULES, type DangerLevel, type Hit } from "./danger-rules.js";
 import { likelyExpansion } from "./expand.js";
-import { allCommands, MAX_NESTING } from "./shell-parse.js";
+import { allCommands, MAX_NESTING, parseShell } from "./shell-parse.js";
 
 export { DANGER_RULES, type DangerLevel, type DangerRule } from "./danger-rules.js";
 
@@ -64,7 +64,27 @@ function inspect(command: string, depth: number): Hit[] {
     );
   }
   hits.push(...downloadThenRun(all.commands));
+  if (!parseShell(command).complete) hits.push(...worstReading(command, depth));
   return hits;
+}
+
+/**
+ * A command the parser cannot fully read (a quote or substitution left open, bash would read it
+ * some other way) is judged on its worst reading too: with every quote dropped, each stretch
+ * between control characters as a command of its own, so text a stray quote swallowed is seen.
+ */
+function worstReading(command: string, depth: number): Hit[] {
+  const fragments = command
+    .replace(/['"]/g, "")
+    .replace(/\$\{/g, "$")
+    .split(/\$\(|[`;&|()\n{}]/)
+    .filter((f) => f.trim() !== "");
+  return fragments.flatMap((f) =>
+    inspect(f, depth + 1).map((h) => ({
+      ...h,
+      reason: `${h.reason} (read from a command the parser could not fully read)`,
+    })),
+  );
 }
 
 /**
