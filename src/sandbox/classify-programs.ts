@@ -60,7 +60,6 @@ export const PROGRAMS: Record<string, ProgramRule> = {
       "stat",
       "pwd",
       "echo",
-      "printf",
       "du",
       "df",
       "grep",
@@ -127,6 +126,15 @@ export const PROGRAMS: Record<string, ProgramRule> = {
       firstBad(args, (a) => !HOSTNAME_READ.has(a), "`hostname` with an operand or file sets the host name"),
   },
   sed: { check: (args) => sedReadOnly(args) },
+  // `printf -v PATH /tmp/x` assigns a variable the rest of the line runs with; a glob in the first
+  // word could produce `-v...` from a file name.
+  printf: {
+    globSafe: true,
+    check: (args) =>
+      /^-(?!-$)|[*?[{~]/.test(args[0] ?? "")
+        ? { reason: "`printf -v` assigns a shell variable that later commands run with", part: args[0]! }
+        : null,
+  },
 };
 
 /** Programs people expect on the list, with why they are not on it. */

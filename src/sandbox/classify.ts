@@ -58,7 +58,7 @@ const harmless = (r: Redirect) =>
   (/^(>&|<&)$/.test(r.op) && /^(\d+|-)$/.test(r.target?.text ?? ""));
 
 /** Why the words of one simple command are not a trusted program, or its verdict. */
-function classifyWords(words: Word[], depth: number): Classification {
+function classifyWords(words: Word[], depth: number, moved: boolean): Classification {
   let i = 0;
   for (; i < words.length && isAssignment(words[i]!); i++) {
     const name = words[i]!.text.split("=")[0]!;
@@ -74,7 +74,7 @@ function classifyWords(words: Word[], depth: number): Classification {
   const script = i === 0 ? shellScript(words) : null;
   if (script !== null) {
     if (depth >= 2) return { readOnly: false, reason: "a shell script nested too deep to check", part: words[0]!.text };
-    const inner = classifyScript(script, depth + 1);
+    const inner = classifyScript(script, depth + 1, moved);
     return inner.readOnly
       ? { readOnly: true, reason: `\`${words[0]!.text} -c\` runs a script that only reads` }
       : inner;
@@ -143,11 +143,11 @@ function trustedParts(command: string): SimpleCommand[] | Classification {
 }
 
 /** Classifies a command line (a list or pipeline of simple commands). */
-function classifyScript(command: string, depth: number): Classification {
+function classifyScript(command: string, depth: number, movedBefore = false): Classification {
   const parts = trustedParts(command);
   if (!Array.isArray(parts)) return parts;
   let last: Classification = { readOnly: false, reason: "no program to run" };
-  let moved = false;
+  let moved = movedBefore;
   for (const cmd of parts) {
     const program = baseName(cmd.words.find((w) => !isAssignment(w))?.text ?? "");
     // `cd DIR && git status` is `git -C DIR status`: a repository there may run its own programs.
@@ -158,7 +158,7 @@ function classifyScript(command: string, depth: number): Classification {
         part: cmd.raw,
       };
     if (program === "cd") moved = true;
-    last = classifyWords(cmd.words, depth);
+    last = classifyWords(cmd.words, depth, moved);
     if (!last.readOnly) return parts.length > 1 && last.part === undefined ? { ...last, part: cmd.raw } : last;
   }
   return parts.length > 1 ? { readOnly: true, reason: "every part only reads" } : last;

@@ -191,7 +191,7 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
       tokens.push({ kind: "op", op, start: i, end: i + op.length });
       i += op.length;
       if (op === "<<" || op === "<<-") docs.push({ strip: op === "<<-", delimiter: null, expands: true });
-      // Here-document bodies follow the line that opened them; they are data, never commands.
+      // Here-document bodies follow the line that opened them; only their substitutions run.
       if (op === "\n")
         for (const doc of docs.splice(0)) (i = hereDoc(s, i, doc, tokens, nested)), (complete &&= doc.read === true);
       continue;
