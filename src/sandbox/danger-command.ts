@@ -16,7 +16,7 @@ import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
 import { hasOption, parseOptions } from "./options.js";
 import { baseName, isAssignment, type SimpleCommand } from "./shell-parse.js";
-import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, unwrap, type Unwrapped } from "./unwrap.js";
+import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, shellQuote, unwrap, type Unwrapped } from "./unwrap.js";
 import { writeHits, writeTargets } from "./danger-writes.js";
 import { sedArgs, sedScript } from "./classify-sed.js";
 import { DOWNLOADERS } from "./danger-download.js";
@@ -95,9 +95,23 @@ export function commandHits(
   const rootShell =
     privileged &&
     ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
-  if ((SHELLS.has(p) || INTERPRETERS.has(p) || rootShell) && before.length > 0 && (rootShell || readsStdin(args))) {
+  // `at` and `batch` run their stdin as a shell script later, unless `-f FILE` names one.
+  const scheduler = (p === "at" || p === "batch") && !args.some((a) => /^-[a-zA-Z]*f/.test(a));
+  if (
+    (SHELLS.has(p) || INTERPRETERS.has(p) || rootShell || scheduler) &&
+    before.length > 0 &&
+    (rootShell || scheduler || readsStdin(args))
+  ) {
     const feeders = before.map((c) => unwrap(c.words.map((w) => w.text)));
     const piped = (rule: string, reason: string) => hits.push({ rule, reason, part: pipeline });
+    // `echo 'rm -rf ~' | sh`: the text echoed is the script.
+    for (const f of feeders.filter((x) => x.program === "echo" || x.program === "printf"))
+      hits.push(
+        ...inspect(f.args.filter((a) => !/^-[neE]+$/.test(a)).join(" "), depth + 1).map((h) => ({
+          ...h,
+          reason: `${h.reason} (in the text piped into \`${p}\`)`,
+        })),
+      );
     if (feeders.some((f) => DOWNLOADERS.has(f.program)))
       piped(
         privileged ? "pipe-to-root-shell" : "pipe-to-shell",
@@ -105,9 +119,10 @@ export function commandHits(
       );
     else if (feeders.some(isDecoder))
       piped("decode-to-shell", `decoded content is piped into \`${p}\`, hiding what runs`);
-    else if (SHELLS.has(p)) piped("shell-indirection", `text piped into \`${p}\` runs as commands, hiding what runs`);
+    else if (SHELLS.has(p) || scheduler)
+      piped("shell-indirection", `text piped into \`${p}\` runs as commands, hiding what runs`);
   }
-  if (SHELLS.has(p) || p === "source" || p === ".") {
+  if (SHELLS.has(p) || p === "source" || p === "." || scheduler) {
     const fed = cmd.redirects.find(
       (r) => r.op === "<<" || r.op === "<<-" || r.op === "<<<" || (r.op === "<" && r.target?.dynamic),
     );
@@ -235,7 +250,10 @@ function programHits(
       const exec = args.findIndex((a) => a === "-exec" || a === "-execdir" || a === "-ok" || a === "-okdir");
       if (exec >= 0) {
         const end = args.findIndex((a, k) => k > exec && (a === ";" || a === "+"));
-        const inner = args.slice(exec + 1, end < 0 ? undefined : end).join(" ");
+        const inner = args
+          .slice(exec + 1, end < 0 ? undefined : end)
+          .map(shellQuote)
+          .join(" ");
         hits.push(...inspect(inner, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside find -exec)` })));
       }
       const execRm = exec >= 0 && ["rm", "shred", "unlink", "rmdir"].includes(baseName(args[exec + 1] ?? ""));
