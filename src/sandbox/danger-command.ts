@@ -12,6 +12,7 @@ import {
   namesDisk,
 } from "./danger-paths.js";
 import { gitHits } from "./danger-git.js";
+import { codeHits, gitRuns } from "./danger-code.js";
 import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
 import { hasOption, parseOptions } from "./options.js";
@@ -158,31 +159,7 @@ export function commandHits(
     hits.push(
       ...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (stored by \`${p}\` to run later)` })),
     );
-  // Interpreter code given inline: a string literal that is itself a dangerous command
-  // (`os.system('rm -rf /')`) is what the code will most likely run.
-  if (INTERPRETERS.has(p)) {
-    const code = parseOptions(args, { valued: "ceErm" });
-    for (const source of [
-      ...(code.values.get("c") ?? []),
-      ...(code.values.get("e") ?? []),
-      ...(code.values.get("E") ?? []),
-      ...cmd.stdin,
-    ]) {
-      for (const m of source.matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"|`([^`\n]{3,})`/g)) {
-        const literal = (m[1] ?? m[2] ?? m[3])!;
-        // A literal that merely looks odd (`'$HOME'`) is data; only real rules on it count.
-        const inner = inspect(literal, depth + 1).filter(
-          (h) => h.rule !== "built-command" && h.rule !== "hidden-characters",
-        );
-        if (inner.length > 0)
-          hits.push({
-            rule: "shell-indirection",
-            reason: `the ${p} code holds \`${literal.trim()}\` (${inner[0]!.reason}), which it would most likely run`,
-            part,
-          });
-      }
-    }
-  }
+  hits.push(...codeHits(p, args, cmd.stdin, part, depth, inspect));
   hits.push(...programHits(p, args, cmd, u, depth, inspect));
   hits.push(...writeHits(writeTargets(u, cmd.redirects), part));
   if (SQL_CLIENTS.has(p)) {
@@ -459,6 +436,8 @@ function programHits(
     }
     case "git":
       hits.push(...gitHits(args, part));
+      for (const run of gitRuns(args))
+        hits.push(...inspect(run, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (run by git)` })));
       break;
   }
   if (p === "xargs" || u.wrappers.includes("xargs")) {
