@@ -13,6 +13,7 @@ import {
 } from "./danger-paths.js";
 import { gitHits } from "./danger-git.js";
 import { codeHits, gitRuns } from "./danger-code.js";
+import { familyHits } from "./danger-families.js";
 import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
 import { hasOption, parseOptions } from "./options.js";
@@ -161,6 +162,7 @@ export function commandHits(
     );
   hits.push(...codeHits(p, args, cmd.stdin, part, depth, inspect));
   hits.push(...programHits(p, args, cmd, u, depth, inspect));
+  hits.push(...familyHits(p, args, part));
   hits.push(...writeHits(writeTargets(u, cmd.redirects), part));
   if (SQL_CLIENTS.has(p)) {
     const texts = [...args, ...cmd.stdin, ...before.flatMap((c) => [...c.words.map((w) => w.text), ...c.stdin])];
