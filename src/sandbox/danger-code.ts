@@ -55,7 +55,11 @@ const ARG_LIST = /(?:(['"])([^'"\n]+)\1\s*,\s*)?\[\s*((?:(['"])[^'"\n]*\4\s*,\s*
 /** The commands code most likely runs: its string literals, argument lists and tree deletes. */
 export function likelyCommands(code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"|`([^`\n]{3,})`/g)) out.push((m[1] ?? m[2] ?? m[3])!);
+  // Quotes pair from the left, short literals too (`'os'`), so one cannot pair with the next.
+  for (const m of code.matchAll(/'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`/g)) {
+    const literal = (m[1] ?? m[2] ?? m[3])!;
+    if (literal.length >= 3) out.push(literal);
+  }
   for (const m of code.matchAll(ARG_LIST)) {
     const words = [...m[3]!.matchAll(/(['"])([^'"\n]*)\1/g)].map((w) => w[2]!);
     out.push([...(m[2] !== undefined ? [m[2]] : []), ...words].map(shellQuote).join(" "));

@@ -97,8 +97,11 @@ export function commandHits(
   const rootShell =
     privileged &&
     ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
-  // `at` and `batch` run their stdin as a shell script later, unless `-f FILE` names one.
-  const scheduler = (p === "at" || p === "batch") && !args.some((a) => /^-[a-zA-Z]*f/.test(a));
+  // `at` and `batch` run their stdin as a shell script later, unless `-f FILE` names one; `ssh HOST`
+  // with no command runs it on the other side.
+  const scheduler =
+    ((p === "at" || p === "batch") && !args.some((a) => /^-[a-zA-Z]*f/.test(a))) ||
+    (p === "ssh" && shellPayload(u) === null);
   if (
     (SHELLS.has(p) || INTERPRETERS.has(p) || rootShell || scheduler) &&
     before.length > 0 &&
