@@ -15,8 +15,8 @@
 // - Assignments to variables that change what runs (`PATH`, `LD_*`, `GIT_*`, pagers, `HOME`...)
 //   make a command untrusted; other `KEY=VALUE` prefixes are skipped.
 // - Control characters, and any character bash would read differently from us, make it untrusted.
-import { gitReadOnly, neutraliseGit, resolveLong } from "./classify-git.js";
-import { sedReadOnly } from "./classify-sed.js";
+import { gitReadOnly, neutraliseGit } from "./classify-git.js";
+import { argsReadOnly, NOT_READ_ONLY, PROGRAMS } from "./classify-programs.js";
 import { baseName, isAssignment, parseShell, type Redirect, type SimpleCommand, type Word } from "./shell-parse.js";
 
 export { neutraliseGit } from "./classify-git.js";
@@ -42,236 +42,6 @@ const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr
 const RISKY_ENV =
   /^(PATH|HOME|SHELL|ENV|BASH_ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|CDPATH|EDITOR|VISUAL|BROWSER|GCONV_PATH|LOCPATH|NLSPATH|GLIBC_TUNABLES|RIPGREP_CONFIG_PATH|TERMINFO|TERMINFO_DIRS|MAGIC)$|^(LD_|DYLD_|GIT_|XDG_|LESS|MALLOC_|PYTHON|PERL|RUBY|NODE_|NPM_|JAVA_|SSH_)|PAGER$|OPTIONS$|_OPTS?$/;
 
-interface ProgramRule {
-  /** What the refused options do, for the reason line. */
-  why?: string;
-  /** Every option is harmless, so words produced by globbing cannot turn it into a writer. */
-  globSafe?: boolean;
-  /** Short option letters that write or run something (checked in every cluster). */
-  short?: string;
-  /** Long options that write or run something; GNU getopt abbreviations match too. */
-  long?: string[];
-  /** Exact words that write or run something (find's primaries). */
-  exact?: string[];
-  /** A custom check; returns why the arguments are not read-only. */
-  check?: (args: string[]) => { reason: string; part: string } | null;
-}
-
-const SAFE: ProgramRule = { globSafe: true };
-const HOSTNAME_READ = new Set([
-  "-f",
-  "-s",
-  "-d",
-  "-i",
-  "-I",
-  "-A",
-  "-a",
-  "-y",
-  "-V",
-  "-h",
-  "--fqdn",
-  "--long",
-  "--short",
-  "--domain",
-  "--ip-address",
-  "--all-ip-addresses",
-  "--all-fqdns",
-  "--alias",
-  "--version",
-  "--help",
-]);
-
-const PROGRAMS: Record<string, ProgramRule> = {
-  ...Object.fromEntries(
-    [
-      "ls",
-      "cat",
-      "head",
-      "tail",
-      "wc",
-      "stat",
-      "pwd",
-      "echo",
-      "printf",
-      "du",
-      "df",
-      "grep",
-      "egrep",
-      "fgrep",
-      "which",
-      "whoami",
-      "id",
-      "uname",
-      "basename",
-      "dirname",
-      "realpath",
-      "readlink",
-      "diff",
-      "cmp",
-      "md5sum",
-      "sha1sum",
-      "sha224sum",
-      "sha256sum",
-      "sha384sum",
-      "sha512sum",
-      "b2sum",
-      "cksum",
-      "nl",
-      "cut",
-      "column",
-      "true",
-      "false",
-      "uptime",
-      "tac",
-      "rev",
-      "fold",
-      "od",
-      "strings",
-      "nproc",
-      "comm",
-      "paste",
-      "expand",
-      "unexpand",
-      "seq",
-      "jq",
-    ].map((p) => [p, SAFE]),
-  ),
-  sort: { short: "o", long: ["output", "compress-program"], why: "writes its output to a file or runs a compressor" },
-  tree: { short: "oR", long: ["output"], why: "writes its listing to files" },
-  file: { short: "C", long: ["compile"], why: "compiles a magic file" },
-  date: { check: (args) => dateSetsClock(args) },
-  // `-z`/`--search-zip` runs decompressors; `--pre` and `--hostname-bin` run any program.
-  rg: {
-    short: "z",
-    long: ["pre", "pre-glob", "hostname-bin", "search-zip"],
-    why: "runs a preprocessor, decompressor or helper program",
-  },
-  base64: { short: "o", long: ["output"], why: "writes its output to a file" },
-  cd: SAFE,
-  find: {
-    why: "deletes or writes files, or runs programs",
-    exact: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-  },
-  // `uniq IN OUT` writes OUT; with one operand or none it only reads.
-  uniq: { check: (args) => uniqReadOnly(args) },
-  hostname: {
-    check: (args) =>
-      firstBad(args, (a) => !HOSTNAME_READ.has(a), "`hostname` with an operand or file sets the host name"),
-  },
-  sed: { check: (args) => sedReadOnly(args) },
-};
-
-/** Programs people expect on the list, with why they are not on it. */
-const NOT_READ_ONLY: Record<string, string> = {
-  awk: "awk can run programs (system()) and write files (print >)",
-  gawk: "awk can run programs (system()) and write files (print >)",
-  mawk: "awk can run programs (system()) and write files (print >)",
-  tee: "tee writes files",
-  xargs: "xargs runs other programs",
-  env: "env runs the command it is given",
-  less: "a pager can run commands and editors",
-  more: "a pager can run commands and editors",
-  sudo: "sudo runs a program with more privileges",
-  xxd: "xxd writes its second operand",
-};
-
-/** uniq reads unless a second operand names a file to write. */
-function uniqReadOnly(args: string[]): { reason: string; part: string } | null {
-  const operands: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--") operands.push(...args.slice(i + 1)), (i = args.length);
-    else if (/^-[fsw]$/.test(a)) i++;
-    else if (!a.startsWith("-") || a === "-") operands.push(a);
-  }
-  return operands.length > 1 ? { reason: "`uniq` writes its second operand", part: operands[1]! } : null;
-}
-
-const DATE_LONG = [
-  "date",
-  "debug",
-  "file",
-  "iso-8601",
-  "resolution",
-  "rfc-email",
-  "rfc-3339",
-  "reference",
-  "set",
-  "universal",
-  "utc",
-  "help",
-  "version",
-];
-
-/** `date` only reads unless `-s`/`--set` or an operand other than `+FORMAT` sets the clock. */
-function dateSetsClock(args: string[]): { reason: string; part: string } | null {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--")
-      return args[i + 1] !== undefined && !args[i + 1]!.startsWith("+")
-        ? { reason: "`date` with a time operand sets the system clock", part: args[i + 1]! }
-        : null;
-    if (a.startsWith("--")) {
-      const name = resolveLong(a.slice(2).split("=")[0]!, DATE_LONG);
-      if (name === undefined || name === "set")
-        return {
-          reason: name === "set" ? "`date --set` sets the system clock" : `unknown or ambiguous date option \`${a}\``,
-          part: a,
-        };
-      if (["date", "file", "reference", "resolution"].includes(name) && !a.includes("=")) i++;
-    } else if (a.startsWith("-") && a.length > 1) {
-      for (let j = 1; j < a.length; j++) {
-        const c = a[j]!;
-        if (c === "s") return { reason: "`date -s` sets the system clock", part: a };
-        if ("dfr".includes(c)) {
-          if (j === a.length - 1) i++;
-          break;
-        }
-        if (c === "I") break;
-        if (!"uRI".includes(c)) return { reason: `unknown date option \`-${c}\``, part: a };
-      }
-    } else if (!a.startsWith("+")) return { reason: "`date` with a time operand sets the system clock", part: a };
-  }
-  return null;
-}
-
-function firstBad(
-  args: string[],
-  bad: (a: string) => boolean,
-  reason: string,
-): { reason: string; part: string } | null {
-  const hit = args.find(bad);
-  return hit === undefined ? null : { reason, part: hit };
-}
-
-/** Checks one whitelisted program's arguments against its rule. */
-function argsReadOnly(program: string, rule: ProgramRule, words: Word[]): Classification | null {
-  const args = words.map((w) => w.text);
-  const does = rule.why ?? "writes files or runs a program";
-  const expanding = words.find((w) => w.expands);
-  if (expanding && !rule.globSafe) {
-    return {
-      readOnly: false,
-      reason: `\`${program}\` has options that write or run programs, and expanding \`${expanding.raw}\` could produce one from a file name`,
-      part: expanding.raw,
-    };
-  }
-  // Every word is checked, `--` included: a value-taking option can swallow `--` and let the
-  // next word be parsed as an option, so stopping there would be a bypass.
-  for (const arg of args) {
-    if (rule.exact?.includes(arg)) return { readOnly: false, reason: `\`${program} ${arg}\` ${does}`, part: arg };
-    if (arg.startsWith("--") && arg.length > 2) {
-      const name = arg.slice(2).split("=")[0]!;
-      const hit = rule.long?.find((f) => name.length > 0 && f.startsWith(name));
-      if (hit) return { readOnly: false, reason: `\`${program} --${hit}\` ${does}`, part: arg };
-    } else if (arg.startsWith("-") && rule.short && [...arg.slice(1)].some((c) => rule.short!.includes(c))) {
-      return { readOnly: false, reason: `\`${program} ${arg}\` ${does}`, part: arg };
-    }
-  }
-  const custom = rule.check?.(args);
-  return custom ? { readOnly: false, ...custom } : null;
-}
-
 const SHELL_WRAPPERS = new Set(["bash", "sh", "zsh", "dash"]);
 
 /** The script of `bash -c SCRIPT` / `bash -lc SCRIPT` (sh, zsh, dash), when that is all the command is. */
@@ -288,7 +58,7 @@ const harmless = (r: Redirect) =>
   (/^(>&|<&)$/.test(r.op) && /^(\d+|-)$/.test(r.target?.text ?? ""));
 
 /** Why the words of one simple command are not a trusted program, or its verdict. */
-function classifyWords(words: Word[], depth: number): Classification {
+function classifyWords(words: Word[], depth: number, moved: boolean): Classification {
   let i = 0;
   for (; i < words.length && isAssignment(words[i]!); i++) {
     const name = words[i]!.text.split("=")[0]!;
@@ -304,7 +74,7 @@ function classifyWords(words: Word[], depth: number): Classification {
   const script = i === 0 ? shellScript(words) : null;
   if (script !== null) {
     if (depth >= 2) return { readOnly: false, reason: "a shell script nested too deep to check", part: words[0]!.text };
-    const inner = classifyScript(script, depth + 1);
+    const inner = classifyScript(script, depth + 1, moved);
     return inner.readOnly
       ? { readOnly: true, reason: `\`${words[0]!.text} -c\` runs a script that only reads` }
       : inner;
@@ -346,7 +116,8 @@ function classifyWords(words: Word[], depth: number): Classification {
       reason: NOT_READ_ONLY[program] ?? `\`${program}\` is not a recognised read-only program`,
       part: program,
     };
-  return argsReadOnly(program, rule, args) ?? { readOnly: true, reason: `\`${program}\` only reads` };
+  const refused = argsReadOnly(program, rule, args);
+  return refused ? { readOnly: false, ...refused } : { readOnly: true, reason: `\`${program}\` only reads` };
 }
 
 /** The simple commands of `command` once the whole passed the structural checks, or why it did not. */
@@ -372,11 +143,11 @@ function trustedParts(command: string): SimpleCommand[] | Classification {
 }
 
 /** Classifies a command line (a list or pipeline of simple commands). */
-function classifyScript(command: string, depth: number): Classification {
+function classifyScript(command: string, depth: number, movedBefore = false): Classification {
   const parts = trustedParts(command);
   if (!Array.isArray(parts)) return parts;
   let last: Classification = { readOnly: false, reason: "no program to run" };
-  let moved = false;
+  let moved = movedBefore;
   for (const cmd of parts) {
     const program = baseName(cmd.words.find((w) => !isAssignment(w))?.text ?? "");
     // `cd DIR && git status` is `git -C DIR status`: a repository there may run its own programs.
@@ -387,7 +158,7 @@ function classifyScript(command: string, depth: number): Classification {
         part: cmd.raw,
       };
     if (program === "cd") moved = true;
-    last = classifyWords(cmd.words, depth);
+    last = classifyWords(cmd.words, depth, moved);
     if (!last.readOnly) return parts.length > 1 && last.part === undefined ? { ...last, part: cmd.raw } : last;
   }
   return parts.length > 1 ? { readOnly: true, reason: "every part only reads" } : last;

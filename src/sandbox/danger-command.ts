@@ -12,12 +12,15 @@ import {
   namesDisk,
 } from "./danger-paths.js";
 import { gitHits } from "./danger-git.js";
+import { codeHits, gitRuns } from "./danger-code.js";
+import { familyHits } from "./danger-families.js";
 import type { Hit } from "./danger-rules.js";
 import { builtFlag, builtName } from "./expand.js";
 import { hasOption, parseOptions } from "./options.js";
 import { baseName, isAssignment, type SimpleCommand } from "./shell-parse.js";
-import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, unwrap, type Unwrapped } from "./unwrap.js";
+import { INTERPRETERS, PRIVILEGED, SHELLS, shellPayload, shellQuote, unwrap, type Unwrapped } from "./unwrap.js";
 import { writeHits, writeTargets } from "./danger-writes.js";
+import { sedArgs, sedScript } from "./classify-sed.js";
 import { DOWNLOADERS } from "./danger-download.js";
 import {
   SQL_CLIENTS,
@@ -94,9 +97,26 @@ export function commandHits(
   const rootShell =
     privileged &&
     ((p === "" && u.privilegeOptions.some((o) => /^-[a-zA-Z]*[si]/.test(o))) || (p === "su" && !u.payload));
-  if ((SHELLS.has(p) || INTERPRETERS.has(p) || rootShell) && before.length > 0 && (rootShell || readsStdin(args))) {
+  // `at` and `batch` run their stdin as a shell script later, unless `-f FILE` names one; `ssh HOST`
+  // with no command runs it on the other side.
+  const scheduler =
+    ((p === "at" || p === "batch") && !args.some((a) => /^-[a-zA-Z]*f/.test(a))) ||
+    (p === "ssh" && shellPayload(u) === null);
+  if (
+    (SHELLS.has(p) || INTERPRETERS.has(p) || rootShell || scheduler) &&
+    before.length > 0 &&
+    (rootShell || scheduler || readsStdin(args))
+  ) {
     const feeders = before.map((c) => unwrap(c.words.map((w) => w.text)));
     const piped = (rule: string, reason: string) => hits.push({ rule, reason, part: pipeline });
+    // `echo 'rm -rf ~' | sh`: the text echoed is the script.
+    for (const f of feeders.filter((x) => x.program === "echo" || x.program === "printf"))
+      hits.push(
+        ...inspect(f.args.filter((a) => !/^-[neE]+$/.test(a)).join(" "), depth + 1).map((h) => ({
+          ...h,
+          reason: `${h.reason} (in the text piped into \`${p}\`)`,
+        })),
+      );
     if (feeders.some((f) => DOWNLOADERS.has(f.program)))
       piped(
         privileged ? "pipe-to-root-shell" : "pipe-to-shell",
@@ -104,9 +124,10 @@ export function commandHits(
       );
     else if (feeders.some(isDecoder))
       piped("decode-to-shell", `decoded content is piped into \`${p}\`, hiding what runs`);
-    else if (SHELLS.has(p)) piped("shell-indirection", `text piped into \`${p}\` runs as commands, hiding what runs`);
+    else if (SHELLS.has(p) || scheduler)
+      piped("shell-indirection", `text piped into \`${p}\` runs as commands, hiding what runs`);
   }
-  if (SHELLS.has(p) || p === "source" || p === ".") {
+  if (SHELLS.has(p) || p === "source" || p === "." || scheduler) {
     const fed = cmd.redirects.find(
       (r) => r.op === "<<" || r.op === "<<-" || r.op === "<<<" || (r.op === "<" && r.target?.dynamic),
     );
@@ -142,32 +163,9 @@ export function commandHits(
     hits.push(
       ...inspect(text, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (stored by \`${p}\` to run later)` })),
     );
-  // Interpreter code given inline: a string literal that is itself a dangerous command
-  // (`os.system('rm -rf /')`) is what the code will most likely run.
-  if (INTERPRETERS.has(p)) {
-    const code = parseOptions(args, { valued: "ceErm" });
-    for (const source of [
-      ...(code.values.get("c") ?? []),
-      ...(code.values.get("e") ?? []),
-      ...(code.values.get("E") ?? []),
-      ...cmd.stdin,
-    ]) {
-      for (const m of source.matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"|`([^`\n]{3,})`/g)) {
-        const literal = (m[1] ?? m[2] ?? m[3])!;
-        // A literal that merely looks odd (`'$HOME'`) is data; only real rules on it count.
-        const inner = inspect(literal, depth + 1).filter(
-          (h) => h.rule !== "built-command" && h.rule !== "hidden-characters",
-        );
-        if (inner.length > 0)
-          hits.push({
-            rule: "shell-indirection",
-            reason: `the ${p} code holds \`${literal.trim()}\` (${inner[0]!.reason}), which it would most likely run`,
-            part,
-          });
-      }
-    }
-  }
+  hits.push(...codeHits(p, args, cmd.stdin, part, depth, inspect));
   hits.push(...programHits(p, args, cmd, u, depth, inspect));
+  hits.push(...familyHits(p, args, part));
   hits.push(...writeHits(writeTargets(u, cmd.redirects), part));
   if (SQL_CLIENTS.has(p)) {
     const texts = [...args, ...cmd.stdin, ...before.flatMap((c) => [...c.words.map((w) => w.text), ...c.stdin])];
@@ -234,7 +232,10 @@ function programHits(
       const exec = args.findIndex((a) => a === "-exec" || a === "-execdir" || a === "-ok" || a === "-okdir");
       if (exec >= 0) {
         const end = args.findIndex((a, k) => k > exec && (a === ";" || a === "+"));
-        const inner = args.slice(exec + 1, end < 0 ? undefined : end).join(" ");
+        const inner = args
+          .slice(exec + 1, end < 0 ? undefined : end)
+          .map(shellQuote)
+          .join(" ");
         hits.push(...inspect(inner, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (inside find -exec)` })));
       }
       const execRm = exec >= 0 && ["rm", "shred", "unlink", "rmdir"].includes(baseName(args[exec + 1] ?? ""));
@@ -257,6 +258,13 @@ function programHits(
       break;
     }
     case "xargs":
+      break;
+    case "sed":
+      for (const run of sedScript(sedArgs(args).scripts.join("\n")).runs) {
+        if (run === "")
+          hit("shell-indirection", "sed's `e` runs the text it edits as a shell command, known only then");
+        else hits.push(...inspect(run, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (run by sed's \`e\`)` })));
+      }
       break;
     case "dd":
       for (const a of args.filter((x) => x.startsWith("if=")))
@@ -433,6 +441,8 @@ function programHits(
     }
     case "git":
       hits.push(...gitHits(args, part));
+      for (const run of gitRuns(args))
+        hits.push(...inspect(run, depth + 1).map((h) => ({ ...h, reason: `${h.reason} (run by git)` })));
       break;
   }
   if (p === "xargs" || u.wrappers.includes("xargs")) {

@@ -192,6 +192,24 @@ export function gitHits(args: readonly string[], part: string): Hit[] {
         );
       return [];
     }
+    case "rm": {
+      const o = parseOptions(rest, {
+        long: [
+          "force",
+          "cached",
+          "dry-run",
+          "quiet",
+          "ignore-unmatch",
+          "sparse",
+          "pathspec-from-file=",
+          "pathspec-file-nul",
+        ],
+      });
+      const whole = o.operands.some((t) => /^(\.|\.\/|\*|:\/|:\/\*|\.\/\*|:\/:?)$/.test(t));
+      return o.short.has("r") && whole && !o.long.has("cached") && !hasOption(o, "n", "dry-run")
+        ? hit("git-discard-changes", "git rm -r of the whole tree deletes every tracked file")
+        : [];
+    }
     case "stash":
       return rest[0] === "clear" || rest[0] === "drop"
         ? hit("git-discard-changes", `git stash ${rest[0]} deletes ${rest[0] === "clear" ? "every stash" : "a stash"}`)

@@ -161,13 +161,46 @@ export const DANGER_RULES: readonly DangerRule[] = [
   {
     name: "git-discard-changes",
     level: "dangerous",
-    description: "git reset --hard, clean -f, checkout/restore of `.`, branch -D, stash clear: loses work",
+    description:
+      "git reset --hard, clean -f, checkout/restore of `.`, branch -D, stash clear, rm -r of the whole tree: loses work",
   },
   { name: "crontab-remove", level: "dangerous", description: "crontab -r: deletes every scheduled job" },
   {
     name: "package-uninstall",
     level: "dangerous",
     description: "removing installed packages (npm/pip/brew/apt uninstall): other projects may need them",
+  },
+  {
+    name: "firewall-flush",
+    level: "dangerous",
+    description: "flushing or disabling the firewall (`iptables -F`, `nft flush ruleset`, `ufw disable`/`reset`)",
+  },
+  {
+    name: "container-escape",
+    level: "dangerous",
+    description:
+      "a container given the host: --privileged, --pid/--userns=host, broad capabilities, or the host's /, system or home directories or daemon socket mounted",
+  },
+  {
+    name: "cloud-delete",
+    level: "dangerous",
+    description:
+      "deleting cluster or cloud resources: kubectl delete of namespaces or --all, terraform destroy, helm uninstall, aws s3 rb / rm --recursive, gcloud/az ... delete",
+  },
+  {
+    name: "sync-delete",
+    level: "dangerous",
+    description: "rsync --delete onto a home, system or root path: deletes everything there the source lacks",
+  },
+  {
+    name: "move-system",
+    level: "dangerous",
+    description: "moving a home directory, a whole system directory or the root away (`mv ~ /tmp/x`, `mv /etc /tmp`)",
+  },
+  {
+    name: "shred-files",
+    level: "dangerous",
+    description: "shred, wipe, srm: overwrite files so they can never be recovered",
   },
   {
     name: "cloud-credentials",

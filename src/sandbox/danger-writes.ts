@@ -6,6 +6,7 @@ import type { Hit } from "./danger-rules.js";
 import { hasOption, parseOptions } from "./options.js";
 import type { Redirect } from "./shell-parse.js";
 import type { Unwrapped } from "./unwrap.js";
+import { sedArgs, sedScript } from "./classify-sed.js";
 
 export interface WriteTarget {
   target: string;
@@ -147,6 +148,9 @@ export function writeTargets(u: Unwrapped, redirects: readonly Redirect[]): Writ
       add(parseOptions(args, { valued: "bcimMsKx" }).operands.slice(1, 2), p, true);
       break;
     case "sed":
+      add(sedScript(sedArgs(args).scripts.join("\n")).writes, "sed's `w`", true);
+      add(inPlaceTargets(p, args), `${p} -i`, true);
+      break;
     case "perl":
     case "ruby":
       add(inPlaceTargets(p, args), `${p} -i`, true);

@@ -4,10 +4,11 @@
 // Every simple command of a compound one is checked, and so is every command nested in $(...),
 // backticks, <(...), `sh -c`, `eval`, `su -c`, `env -S`, heredocs fed to a shell and `find -exec`;
 // a command built by expansion is checked again in its likely expanded form.
-import { commandHits, downloadThenRun } from "./danger-command.js";
+import { commandHits, downloadThenRun, type Inspect } from "./danger-command.js";
+import { movesTo, relocate, runsIn } from "./danger-cwd.js";
 import { DANGER_RULES, type DangerLevel, type Hit } from "./danger-rules.js";
 import { likelyExpansion } from "./expand.js";
-import { allCommands, MAX_NESTING } from "./shell-parse.js";
+import { allCommands, MAX_NESTING, parseShell } from "./shell-parse.js";
 
 export { DANGER_RULES, type DangerLevel, type DangerRule } from "./danger-rules.js";
 
@@ -45,8 +46,11 @@ function hiddenCharacters(command: string): string | null {
   return lookAlike ? "the command uses look-alike letters (full-width or compatibility forms)" : null;
 }
 
-/** Every rule hit in `command`, nested commands included. */
-function inspect(command: string, depth: number): Hit[] {
+/**
+ * Every rule hit in `command`, nested commands included. `cwd` is where it runs, as written
+ * (`""` for the workspace); each part after a `cd` is judged again from its new directory.
+ */
+function inspect(command: string, depth: number, cwd = ""): Hit[] {
   const tooDeep: Hit = {
     rule: "shell-indirection",
     reason: `commands nested more than ${MAX_NESTING} levels deep are not checked, so they are not trusted`,
@@ -56,15 +60,47 @@ function inspect(command: string, depth: number): Hit[] {
   const hits: Hit[] = [];
   if (forkBomb(command))
     hits.push({ rule: "fork-bomb", reason: "a function that forks itself without end", part: command.trim() });
+  const parsed = parseShell(command);
+  let dir = cwd;
+  for (const pipeline of parsed.pipelines) {
+    pipeline.commands.forEach((cmd, k) => {
+      const here = runsIn(cmd, dir);
+      const inner: Inspect = (text, d) => inspect(text, d, here);
+      const before = pipeline.commands.slice(0, k);
+      const own = commandHits(cmd, before, depth, pipeline.raw, inner);
+      hits.push(...own);
+      const moved = relocate(cmd, here);
+      if (moved)
+        for (const h of commandHits(moved, before, depth, pipeline.raw, inner))
+          if (!own.some((o) => o.rule === h.rule)) hits.push({ ...h, reason: `${h.reason} (run in \`${here}\`)` });
+    });
+    dir = pipeline.commands.reduce((d, cmd) => movesTo(cmd, d), dir);
+  }
+  for (const text of parsed.nested) hits.push(...inspect(text, depth + 1, dir));
   const all = allCommands(command, depth);
   if (all.truncated) hits.push(tooDeep);
-  for (const pipeline of all.pipelines) {
-    pipeline.commands.forEach((cmd, k) =>
-      hits.push(...commandHits(cmd, pipeline.commands.slice(0, k), depth, pipeline.raw, inspect)),
-    );
-  }
   hits.push(...downloadThenRun(all.commands));
+  if (!parsed.complete) hits.push(...worstReading(command, depth));
   return hits;
+}
+
+/**
+ * A command the parser cannot fully read (a quote or substitution left open, bash would read it
+ * some other way) is judged on its worst reading too: with every quote dropped, each stretch
+ * between control characters as a command of its own, so text a stray quote swallowed is seen.
+ */
+function worstReading(command: string, depth: number): Hit[] {
+  const fragments = command
+    .replace(/['"]/g, "")
+    .replace(/\$\{/g, "$")
+    .split(/\$\(|[`;&|()\n{}]/)
+    .filter((f) => f.trim() !== "");
+  return fragments.flatMap((f) =>
+    inspect(f, depth + 1).map((h) => ({
+      ...h,
+      reason: `${h.reason} (read from a command the parser could not fully read)`,
+    })),
+  );
 }
 
 /**

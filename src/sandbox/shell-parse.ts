@@ -92,13 +92,23 @@ const SEPARATORS = new Set([";", "&", "&&", "||", "\n", ";;", ";&", ";;&", "(", 
 /** Reserved words that may open a command without being its program. */
 const PREFIX_WORDS = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
 
-/** Index just past the `)` closing a `(` at `open`, honouring quotes; -1 if it never closes. */
+/**
+ * Index just past the `)` closing a `(` at `open`, honouring quotes and comments (bash reads the
+ * inside of `$(...)` as commands, so `# it's` is a comment and its quote opens nothing); -1 if it
+ * never closes.
+ */
 function closeParen(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     const ch = s[i];
     if (ch === "\\") i++;
-    else if (ch === "'") {
+    else if (ch === "#" && i > open && /[\s;&|()]/.test(s[i - 1]!)) {
+      i = s.indexOf("\n", i);
+      if (i < 0) return -1;
+    } else if (ch === "`") {
+      i = closeBacktick(s, i) - 1;
+      if (i < 0) return -1;
+    } else if (ch === "'") {
       i = s.indexOf("'", i + 1);
       if (i < 0) return -1;
     } else if (ch === '"') {
@@ -157,7 +167,8 @@ function ansiC(s: string, i: number): { text: string; end: number } {
 /** Splits `command` into tokens; nested commands go to `nested`. */
 function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean } {
   const tokens: Token[] = [];
-  const docs: { strip: boolean; delimiter: string | null }[] = [];
+  const docs: HereDoc[] = [];
+  let complete = true;
   let i = 0;
   while (i < s.length) {
     const ch = s[i]!;
@@ -179,9 +190,10 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
       const op = OPERATORS.find((o) => s.startsWith(o, i))!;
       tokens.push({ kind: "op", op, start: i, end: i + op.length });
       i += op.length;
-      if (op === "<<" || op === "<<-") docs.push({ strip: op === "<<-", delimiter: null });
-      // Here-document bodies follow the line that opened them; they are data, never commands.
-      if (op === "\n") for (const doc of docs.splice(0)) i = hereDoc(s, i, doc, tokens);
+      if (op === "<<" || op === "<<-") docs.push({ strip: op === "<<-", delimiter: null, expands: true });
+      // Here-document bodies follow the line that opened them; only their substitutions run.
+      if (op === "\n")
+        for (const doc of docs.splice(0)) (i = hereDoc(s, i, doc, tokens, nested)), (complete &&= doc.read === true);
       continue;
     }
     const start = i;
@@ -241,14 +253,29 @@ function lex(s: string, nested: string[]): { tokens: Token[]; complete: boolean 
     }
     word.raw = s.slice(start, i);
     const prev = tokens.at(-1);
-    if (prev?.kind === "op" && (prev.op === "<<" || prev.op === "<<-")) docs.at(-1)!.delimiter = word.text;
+    if (prev?.kind === "op" && (prev.op === "<<" || prev.op === "<<-"))
+      Object.assign(docs.at(-1)!, { delimiter: word.text, expands: !word.quoted });
     tokens.push({ kind: "word", word, start, end: i });
   }
-  return { tokens, complete: docs.length === 0 };
+  return { tokens, complete: complete && docs.length === 0 };
 }
 
-/** Reads one here-document body starting at `i` into a token; returns the index past its delimiter line. */
-function hereDoc(s: string, i: number, doc: { strip: boolean; delimiter: string | null }, tokens: Token[]): number {
+interface HereDoc {
+  /** `<<-`: leading tabs are stripped from each line. */
+  strip: boolean;
+  delimiter: string | null;
+  /** The delimiter was not quoted, so bash expands `$(...)`, backticks and `$VAR` in the body. */
+  expands: boolean;
+  /** Set by hereDoc: every substitution in the body closed. */
+  read?: boolean;
+}
+
+/**
+ * Reads one here-document body starting at `i` into a token; returns the index past its delimiter
+ * line. In a body bash expands (`<<EOF`, not `<<'EOF'`), the commands of its substitutions go to
+ * `nested`, as they would from a double-quoted word.
+ */
+function hereDoc(s: string, i: number, doc: HereDoc, tokens: Token[], nested: string[]): number {
   const lines: string[] = [];
   const start = i;
   while (i < s.length) {
@@ -258,7 +285,17 @@ function hereDoc(s: string, i: number, doc: { strip: boolean; delimiter: string 
     if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
     lines.push(line);
   }
-  tokens.push({ kind: "heredoc", body: lines.join("\n"), start, end: i });
+  const body = lines.join("\n");
+  doc.read = true;
+  for (let j = 0; doc.expands && j < body.length; j++) {
+    if (body[j] === "\\") j++;
+    else if (body[j] === "$" || body[j] === "`") {
+      const end = substitution(body, j, nested);
+      if (end < 0) doc.read = false;
+      j = end < 0 ? body.length : end - 1;
+    }
+  }
+  tokens.push({ kind: "heredoc", body, start, end: i });
   return i;
 }
 
@@ -267,7 +304,8 @@ function substitution(s: string, i: number, nested: string[]): number {
   const c = s[i];
   if (c === "`") {
     const end = closeBacktick(s, i);
-    if (end > 0) nested.push(s.slice(i + 1, end - 1));
+    // Inside backticks `\``, `\$` and `\\` stand for the character itself: a nested command.
+    if (end > 0) nested.push(s.slice(i + 1, end - 1).replace(/\\([\\`$])/g, "$1"));
     return end;
   }
   if (c === "<" || c === ">") {

@@ -329,7 +329,7 @@ const UNTRUSTED = [
   "sed -f script.sed f",
   "sed --file=s f",
   "sed -e 'W out' f",
-  "sed '1{p}' f",
+  "sed -n '1{p};w out' f",
   "sed --bogus p f",
   "sed 'y/abc/xyz/w' f",
   // git: -c and friends, pagers, options that write or run, and every writing subcommand.
@@ -468,18 +468,40 @@ describe("isReadOnlyCommand", () => {
 });
 
 describe("sedScriptWrites", () => {
-  it.each(["p", "1,5p", "/x/d", "s/a/b/g", "s#a#b#2", "y/ab/ba/", "$p".slice(1), "3q", "a hello", "r other", "= "])(
-    "reads: %j",
-    (script) => {
-      expect(sedScriptWrites(script)).toBeNull();
-    },
-  );
-  it.each(["w out", "1W out", "e", "s/a/b/w out", "s/a/b/e", "s/a/b/gw x", "{p}", "s/a", "k"])(
-    "writes or is unreadable: %j",
-    (script) => {
-      expect(sedScriptWrites(script)).not.toBeNull();
-    },
-  );
+  it.each([
+    "p",
+    "1,5p",
+    "/x/d",
+    "s/a/b/g",
+    "s#a#b#2",
+    "y/ab/ba/",
+    "$p".slice(1),
+    "3q",
+    "a hello",
+    "r other",
+    "= ",
+    "{p}",
+    ":a;N;$!ba;s/x/y/",
+    "1a hi;w out",
+  ])("reads: %j", (script) => {
+    expect(sedScriptWrites(script)).toBeNull();
+  });
+  it.each([
+    "w out",
+    "1W out",
+    "e",
+    "s/a/b/w out",
+    "s/a/b/e",
+    "s/a/b/gw x",
+    "s/a",
+    "k",
+    ":a;e id",
+    "t;w out",
+    "p\nW out",
+    "s/a/b/;s/c/d/e",
+  ])("writes or is unreadable: %j", (script) => {
+    expect(sedScriptWrites(script)).not.toBeNull();
+  });
 });
 
 describe("trustedCommandArgv", () => {
