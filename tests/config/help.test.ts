@@ -15,8 +15,10 @@ describe("--help", () => {
   it("keeps a gap between a name and its description", () => {
     // A flag line either is the name alone or has two spaces before its description.
     for (const spec of flagSpecs) {
+      // The whole name: `--all` is not the line of `--allow`.
+      const name = `--${spec.name}${spec.value ? ` ${spec.value}` : ""}`;
       const line = lines.find(
-        (l) => /^\s+(-\w, )?--/.test(l) && l.includes(`--${spec.name}${spec.value ? ` ${spec.value}` : ""}`),
+        (l) => /^\s+(-\w, )?--/.test(l) && l.includes(name) && !/[\w-]/.test(l[l.indexOf(name) + name.length] ?? ""),
       )!;
       expect(line, spec.name).toBeDefined();
       const after = line.slice(
