@@ -184,6 +184,14 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
 }
 
 /**
+ * Folders of a git dir that the helper makes (empty) when missing, so they are bound read-only too:
+ * git itself makes both at `git init`. Not modules and worktrees (`git submodule add` and
+ * `git worktree add` create them; the check after the command neutralises what they hold), and
+ * not files (an empty `commondir` would break every git command): those are the check's alone.
+ */
+const PLACEHOLDERS = ["hooks", "info"];
+
+/**
  * The helper's arguments. The `.git` entry itself is pinned (a directory stays writable for
  * objects, refs and the index) and only made read-only when it is a file; its parts are read-only.
  */
@@ -193,7 +201,9 @@ export function protectArgs(set: ProtectedSet, gitIsFile: (git: string) => boole
     args.push("--pin", pin);
     // A `.git` file (worktree, submodule) is itself the pointer to the repository.
     if (gitIsFile(pin)) args.push("--protect", pin);
-    else for (const part of GIT_DIR_PROTECTED) args.push("--protect", join(pin, part));
+    else
+      for (const part of GIT_DIR_PROTECTED)
+        args.push(PLACEHOLDERS.includes(part) ? "--placeholder" : "--protect", join(pin, part));
   }
   for (const path of set.paths) args.push("--protect", path);
   return args;
