@@ -2,7 +2,7 @@
 // tools and the command sandbox. One place, so the two always agree.
 import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
-import { PROTECTED_PATHS, type WriteBoundary } from "../tools/paths.js";
+import type { WriteBoundary } from "../tools/paths.js";
 import { probeLandlock, sandboxArgv, type SandboxHost } from "../sandbox/landlock.js";
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
@@ -72,6 +72,6 @@ export function writeBoundary(settings: Pick<Settings, "sandbox" | "allowProtect
   return {
     readOnly: mode === "read-only",
     extraRoots: settings.sandbox.writableRoots,
-    protectedPaths: settings.allowProtectedWrites ? [] : PROTECTED_PATHS,
+    protect: !settings.allowProtectedWrites,
   };
 }

@@ -13,6 +13,7 @@ import type { SessionIndex } from "../session/search.js";
 import type { Skill } from "../skills/skills.js";
 import type { AnyTool } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
+import { writableRootsOf } from "../sandbox/landlock.js";
 import { VERSION } from "../version.js";
 
 export interface Extensions {
@@ -90,7 +91,11 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     : { text: "", files: [], warnings: [] };
   problems.push(...agents.warnings);
   const hooks = hooksModule
-    ? new hooksModule[0].HookRunner(specs, { workspace: settings.workspace, env: hooksModule[1].commandEnv(env) })
+    ? new hooksModule[0].HookRunner(specs, {
+        workspace: settings.workspace,
+        env: hooksModule[1].commandEnv(env),
+        roots: writableRootsOf({ workspace: settings.workspace, writableRoots: settings.sandbox.writableRoots }),
+      })
     : null;
 
   const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
@@ -114,6 +119,8 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     problems.push(...resolved.problems);
     if (resolved.specs.length > 0) {
       mcp = new Manager(resolved.specs, {
+        workspace: settings.workspace,
+        roots: writableRootsOf({ workspace: settings.workspace, writableRoots: settings.sandbox.writableRoots }),
         logDir: dirname(logPath(settings.home)),
         version: VERSION,
         onChange: (servers) => opts.emit({ type: "mcp.updated", taskId: "", servers }),

@@ -40,7 +40,8 @@ export type McpServerSpec =
       command: string;
       args: string[];
       env: Record<string, string>;
-      cwd: string;
+      /** Only when configured: a server otherwise starts outside every writable root (sandbox/launchers.ts). */
+      cwd?: string;
       trust: boolean;
       timeoutMs: number;
       startupTimeoutMs: number;
@@ -109,14 +110,14 @@ export function resolveServers(
     try {
       const wantsHttp = cfg.type !== undefined && cfg.type !== "stdio";
       if (cfg.command !== undefined && !wantsHttp) {
-        const cwd = cfg.cwd ? expandVars(cfg.cwd, opts.env, `${name}.cwd`) : opts.workspace;
+        const cwd = cfg.cwd ? expandVars(cfg.cwd, opts.env, `${name}.cwd`) : undefined;
         specs.push({
           ...common,
           transport: "stdio",
           command: expandVars(cfg.command, opts.env, `${name}.command`),
           args: (cfg.args ?? []).map((a, i) => expandVars(a, opts.env, `${name}.args[${i}]`)),
           env: expandMap(cfg.env, opts.env, `${name}.env`),
-          cwd: isAbsolute(cwd) ? cwd : resolve(opts.workspace, cwd),
+          ...(cwd === undefined ? {} : { cwd: isAbsolute(cwd) ? cwd : resolve(opts.workspace, cwd) }),
         });
       } else if (cfg.url !== undefined && cfg.type !== "stdio") {
         specs.push({

@@ -5,6 +5,7 @@ import type { Readable, Writable } from "node:stream";
 import { BoundedOutput } from "../tools/bounded-output.js";
 import { onExitDrained, stopGroup, type GroupChild } from "../tools/process-group.js";
 import { hookMatches, type HookEvent, type HookSpec } from "../config/hooks.js";
+import { launcherCwd, launcherPath, launcherProblem } from "../sandbox/launchers.js";
 
 export {
   HOOK_TIMEOUT_MS,
@@ -41,8 +42,10 @@ export interface HookRun {
 }
 
 export interface RunHookOptions {
-  /** The workspace root: the hook's cwd and NANOHERMES_WORKSPACE. */
+  /** The workspace root: NANOHERMES_WORKSPACE. The hook starts outside every writable root. */
   cwd: string;
+  /** Where sandboxed commands can write (default: the workspace): no hook program may come from there. */
+  roots?: string[];
   /** The base environment (pass `commandEnv()` to keep NanoHermes' secrets from hooks). */
   env: NodeJS.ProcessEnv;
   toolName: string;
@@ -70,12 +73,17 @@ export function runHook(spec: HookSpec, payload: Record<string, unknown>, opts: 
   if (opts.signal?.aborted)
     return Promise.resolve(run(EXIT_SIGNALLED, "", "[interrupted before the hook started]", false));
 
+  const roots = opts.roots ?? [opts.cwd];
+  const refused = launcherProblem(spec.command, null, { workspace: opts.cwd, roots, env: opts.env });
+  if (refused !== null)
+    return Promise.resolve(run(EXIT_NOT_STARTED, "", `refused to start the hook: ${refused}`, false));
   let child: HookChild;
   try {
     child = spawn(SHELL, ["-c", spec.command], {
-      cwd: opts.cwd,
+      cwd: launcherCwd(roots),
       env: {
         ...opts.env,
+        PATH: launcherPath(opts.env.PATH, roots),
         NANOHERMES_TOOL_NAME: opts.toolName,
         NANOHERMES_HOOK_EVENT: spec.event,
         NANOHERMES_WORKSPACE: opts.cwd,
@@ -157,15 +165,15 @@ function errorMessage(error: unknown): string {
 export type PreHookOutcome = { blocked: false; runs: HookRun[] } | { blocked: true; message: string; runs: HookRun[] };
 
 /**
- * The configured hooks of one session. Contract: hooks run one at a time in config order, with
- * the workspace root as cwd; neither method rejects.
+ * The configured hooks of one session. Contract: hooks run one at a time in config order, started
+ * outside every writable root (the workspace is in NANOHERMES_WORKSPACE); neither method rejects.
  */
 export class HookRunner {
   private readonly specs: readonly HookSpec[];
 
   constructor(
     specs: HookSpec[],
-    private readonly opts: { workspace: string; env: NodeJS.ProcessEnv },
+    private readonly opts: { workspace: string; env: NodeJS.ProcessEnv; roots?: string[] },
   ) {
     this.specs = [...specs];
   }
@@ -222,7 +230,13 @@ export class HookRunner {
   }
 
   private runOptions(tool: string, signal: AbortSignal | undefined): RunHookOptions {
-    return { cwd: this.opts.workspace, env: this.opts.env, toolName: tool, ...(signal ? { signal } : {}) };
+    return {
+      cwd: this.opts.workspace,
+      env: this.opts.env,
+      toolName: tool,
+      ...(this.opts.roots ? { roots: this.opts.roots } : {}),
+      ...(signal ? { signal } : {}),
+    };
   }
 }
 

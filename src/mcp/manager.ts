@@ -1,7 +1,7 @@
 // Connections to the configured MCP servers: started in parallel in the background, each with a
 // connect timeout, its stderr in a log file, its tool list kept fresh, restarted with backoff.
 import { createWriteStream, mkdirSync, statSync, truncateSync, type WriteStream } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../config/log.js";
 import type { McpServerSpec } from "../config/mcp.js";
+import { launcherCwd, launcherPath, launcherProblem } from "../sandbox/launchers.js";
 
 export type McpState = "connecting" | "ready" | "restarting" | "failed" | "stopped";
 
@@ -112,6 +113,8 @@ class Connection {
       retryBaseMs: number;
       maxAttempts: number;
       changed(): void;
+      workspace: string | undefined;
+      roots: string[];
     },
   ) {
     this.settledOnce = new Promise((resolve) => (this.settle = resolve));
@@ -176,11 +179,22 @@ class Connection {
   private transport(): Transport {
     const spec = this.spec;
     if (spec.transport === "stdio") {
+      // The server runs with the user's rights: nothing it starts may come from where a sandboxed
+      // command can write (a planted node_modules package that `npx` would pick, a workspace script).
+      const roots = this.owner.roots;
+      const env = serverEnv(spec);
+      const launch = { workspace: this.owner.workspace ?? spec.cwd ?? process.cwd(), roots, env };
+      const problem =
+        spec.cwd !== undefined && roots.some((r) => resolve(spec.cwd!) === r || resolve(spec.cwd!).startsWith(`${r}/`))
+          ? `its cwd ${spec.cwd} lies in a folder sandboxed commands can write, where npx and node would pick up planted packages; give it a cwd outside the workspace`
+          : launcherProblem(spec.command, spec.args, launch);
+      if (problem !== null)
+        throw Object.assign(new Error(`refused to start MCP server ${spec.name}: ${problem}`), { code: "EACCES" });
       const transport = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
-        env: serverEnv(spec),
-        cwd: spec.cwd,
+        env: roots.length > 0 ? { ...env, PATH: launcherPath(env.PATH, roots) } : env,
+        cwd: spec.cwd ?? launcherCwd(roots),
         stderr: "pipe",
       });
       // Server chatter goes to its log file, never onto the screen.
@@ -353,6 +367,10 @@ class Connection {
 }
 
 export interface McpManagerOptions {
+  /** The workspace, against which a relative server program is judged. */
+  workspace?: string;
+  /** Where sandboxed commands can write: servers start outside them and no program may come from there. */
+  roots?: string[];
   /** Where stdio servers' stderr logs go (`~/.nanohermes/logs`); none: dropped. */
   logDir: string | null;
   version: string;
@@ -382,6 +400,8 @@ export class McpManager {
       retryBaseMs: opts.retry?.baseMs ?? 1_000,
       maxAttempts: opts.retry?.maxAttempts ?? MAX_ATTEMPTS,
       changed: () => this.changed(),
+      workspace: opts.workspace,
+      roots: (opts.roots ?? []).map((r) => resolve(r)),
     };
     for (const spec of specs) this.connections.set(spec.name, new Connection(spec, owner));
   }

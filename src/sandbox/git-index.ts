@@ -1,7 +1,7 @@
 // The gitlinks (submodule entries) of a repository's index, read from the file itself (versions 2
 // to 4, SHA-1 or SHA-256): a later `git status` recurses into each populated one and runs what
 // its config names, so their git dirs are protected like the repository's own.
-import { lstatSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { readRegular } from "./fd-ops.js";
 
@@ -14,6 +14,8 @@ export function gitDirOf(git: string): string | null {
   try {
     const stats = lstatSync(git);
     if (stats.isDirectory()) return git;
+    // A symlinked `.git` (or part) is the folder it leads to: that is what git reads.
+    if (stats.isSymbolicLink()) return statSync(git).isDirectory() ? realpathSync(git) : null;
     if (!stats.isFile()) return null;
     const match = /^gitdir: (.+)$/m.exec(readRegular(git, 4096)?.toString("utf8") ?? "");
     if (!match) return null;
@@ -112,24 +114,51 @@ function readGitlinks(indexFile: string): string[] {
   return parse(buf, 20) ?? parse(buf, 32) ?? [];
 }
 
+/** One `key = value` of a git config file, with its section (lower case) and subsection. */
+export interface ConfigEntry {
+  section: string;
+  subsection: string | null;
+  key: string;
+  value: string;
+}
+
 /**
- * `core.hooksPath` as set in one config file, or null. A small reader for this one key (sections,
- * `key = value`, quotes): a value it misses only leaves that folder to the other checks, and the
- * files it reads are protected themselves.
+ * A small reader for git config files (sections, subsections, `key = value`, quotes), enough for the
+ * keys that name programs or other files: a value it misses only leaves that path to the other
+ * checks, and the files it reads are protected themselves. Never throws.
  */
-export function hooksPathIn(configFile: string): string | null {
+export function configEntries(configFile: string): ConfigEntry[] {
   const text = readRegular(configFile, 1024 * 1024)?.toString("utf8");
-  if (text === undefined) return null;
+  if (text === undefined) return [];
+  const entries: ConfigEntry[] = [];
   let section = "";
-  let found: string | null = null;
+  let subsection: string | null = null;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
-    const header = /^\[([A-Za-z0-9.-]+)(\s+"[^"]*")?\]\s*(.*)$/.exec(line);
+    const header = /^\[([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\]\s*(.*)$/.exec(line);
     const body = header ? header[3]! : line;
-    // A subsection (`[core "x"]`) is another section altogether.
-    if (header) section = header[2] ? "" : header[1]!.toLowerCase();
-    const pair = /^hookspath\s*=\s*(.*?)\s*(?:[#;].*)?$/i.exec(body);
-    if (section === "core" && pair) found = pair[1]!.replace(/^"(.*)"$/, "$1");
+    if (header) {
+      section = header[1]!.toLowerCase();
+      subsection = header[2] ?? null;
+    }
+    const pair = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*(?:[#;].*)?$/.exec(body);
+    if (pair)
+      entries.push({ section, subsection, key: pair[1]!.toLowerCase(), value: pair[2]!.replace(/^"(.*)"$/, "$1") });
   }
+  return entries;
+}
+
+/** `core.hooksPath` as set in one config file, or null. */
+export function hooksPathIn(configFile: string): string | null {
+  let found: string | null = null;
+  for (const e of configEntries(configFile))
+    if (e.section === "core" && e.subsection === null && e.key === "hookspath") found = e.value;
   return found;
+}
+
+/** The files one config file includes (`include.path`, `includeIf.*.path`), as written. */
+export function includePathsIn(configFile: string): string[] {
+  return configEntries(configFile)
+    .filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path")
+    .map((e) => e.value);
 }

@@ -1,17 +1,25 @@
 // The second layer over protected paths: a snapshot before a sandboxed command, and after it every
 // change found and reverted (a new `.git` is neutralised instead), so nothing a command planted
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
-import { closeSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
+import { closeSync, existsSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { GIT_DIR_PROTECTED, submoduleGits, type ProtectedSet } from "./protected.js";
+import { submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
 import { at, openDir, readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
 
 /** Files kept in a snapshot up to this size; a larger changed file is reported, not restored. */
 const MAX_FILE_BYTES = 1024 * 1024;
-/** Entries per snapshot: bounds the cost when a protected folder is large. */
-const MAX_ENTRIES = 5_000;
+/**
+ * Entries the snapshot before a command records. Past it the check cannot tell what a command
+ * changed, so the command is refused (fail closed) instead of walking part of the set: a silent cap
+ * let 5,100 padding files hide a new hook. The walk after a command is bounded by this snapshot:
+ * it descends only into folders the snapshot had, and removes whatever else it finds whole.
+ */
+export const MAX_ENTRIES = 20_000;
+
+/** Thrown when the protected set holds more than MAX_ENTRIES entries before a command. */
+export class ProtectedSetTooLarge extends Error {}
 /**
  * Not compared inside .git/modules and .git/worktrees: the state that ordinary git use in a
  * submodule or linked worktree changes (objects, refs, index, HEAD, a rebase in progress). None
@@ -61,6 +69,21 @@ export interface Snapshot {
   takenAt: number;
   /** The `.git` of each root that did not exist: a new one is neutralised, not removed. */
   missingGit: Set<string>;
+  /** Roots that were a git directory themselves (a `HEAD` with `objects` and `refs`, as git checks). */
+  gitRoots?: string[];
+}
+
+/** Whether `dir` is a git directory as git's discovery sees one: HEAD, and objects and refs folders. */
+function isGitDirectory(dir: string): boolean {
+  try {
+    return (
+      lstatSync(join(dir, "HEAD")).isFile() &&
+      (lstatSync(join(dir, "objects")).isDirectory() || lstatSync(join(dir, "commondir")).isFile()) &&
+      lstatSync(join(dir, "refs")).isDirectory()
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** `name` in the folder open as `fd`, read without following a symlink. */
@@ -81,19 +104,31 @@ function entryAt(fd: number, name: string): Entry {
   return { type: "other" };
 }
 
-/** Records `name` (at `path`) and, for a real folder, everything beneath it, bounded, all by descriptor. */
+/** How one walk goes: against a snapshot taken before (after a command), or bounded (before). */
+interface WalkRun {
+  into: Map<string, Entry>;
+  /** The snapshot before the command: only its folders are entered, anything new is removed whole. */
+  before?: Map<string, Entry>;
+}
+
+/** Records `name` (at `path`) and, for a real folder, everything beneath it, all by descriptor. */
 function walkAt(
   fd: number,
   name: string,
   path: string,
-  into: Map<string, Entry>,
+  run: WalkRun,
   skip: (name: string) => boolean,
   depth: number,
 ): void {
-  if (into.size >= MAX_ENTRIES) return;
+  const { into, before } = run;
+  if (!before && into.size >= MAX_ENTRIES)
+    throw new ProtectedSetTooLarge(
+      `the protected paths hold more than ${MAX_ENTRIES} entries (at ${path}), too many to check after a command`,
+    );
   const entry = entryAt(fd, name);
   into.set(path, entry);
-  if (entry.type !== "dir" || depth > 8) return;
+  // After the command, a folder that was not one before is new: removed whole, never walked.
+  if (entry.type !== "dir" || depth > 8 || (before && before.get(path)?.type !== "dir")) return;
   let dir: number;
   try {
     dir = openDir(at(fd, name));
@@ -102,67 +137,94 @@ function walkAt(
   }
   try {
     // Git never runs a *.sample hook, and samples are most of a fresh hooks folder: not compared.
-    for (const child of readdirSync(`/proc/self/fd/${dir}`).sort()) {
-      if (!skip(child) && !child.endsWith(".sample")) walkAt(dir, child, join(path, child), into, skip, depth + 1);
+    for (const child of readdirSync(`/proc/self/fd/${dir}`, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
+      if (skip(child.name) || child.name.endsWith(".sample")) continue;
+      const childPath = join(path, child.name);
+      // A name the snapshot before did not have: recorded by its type alone (no read, no descent),
+      // so any number of padding entries costs one listing and cannot hide anything.
+      if (before && !before.has(childPath)) into.set(childPath, child.isDirectory() ? NEW_DIR : NEW_OTHER);
+      else walkAt(dir, child.name, childPath, run, skip, depth + 1);
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof ProtectedSetTooLarge) throw error;
     // unreadable: what was recorded stands
   } finally {
     closeSync(dir);
   }
 }
 
+const NEW_DIR: Entry = { type: "dir", mode: -1 };
+const NEW_OTHER: Entry = { type: "other" };
+
 /** Records `path` and beneath it; a path behind a symlinked folder is recorded as unreachable. */
 const noSkip = () => false;
 
-function walk(fs: RootedFs, path: string, into: Map<string, Entry>, skip: (name: string) => boolean = noSkip): Entry {
+function walk(fs: RootedFs, path: string, run: WalkRun, skip: (name: string) => boolean = noSkip): Entry {
   try {
-    fs.withParent(path, (fd, name) => walkAt(fd, name, path, into, skip, 0));
-  } catch {
-    into.set(path, { type: "unreachable" });
+    fs.withParent(path, (fd, name) => walkAt(fd, name, path, run, skip, 0));
+  } catch (error) {
+    if (error instanceof ProtectedSetTooLarge) throw error;
+    run.into.set(path, { type: "unreachable" });
   }
-  return into.get(path) ?? { type: "unreachable" };
+  return run.into.get(path) ?? { type: "unreachable" };
 }
 
 /**
  * Contract: reads only; never follows a symlink. Records each root's `.git` and its protected
- * parts, and each other protected path with what lies beneath it.
+ * parts, and each other protected path with what lies beneath it: the files that name programs
+ * first (config, commondir), then hooks and the other folders, then submodule and worktree git
+ * dirs. Given `before` (the snapshot before a command) it enters only folders that one had.
+ * Throws ProtectedSetTooLarge past MAX_ENTRIES when `before` is not given.
  */
-export function snapshotProtected(set: ProtectedSet): Snapshot {
+export function snapshotProtected(set: ProtectedSet, before?: Snapshot): Snapshot {
   // File change times come from a coarse kernel clock that may lag this one by a tick.
   const takenAt = Date.now() - CLOCK_SLACK_MS;
   const entries = new Map<string, Entry>();
+  const run: WalkRun = before ? { into: entries, before: before.entries } : { into: entries };
   const missingGit = new Set<string>();
   const fs = new RootedFs(set.roots);
+  const dirs: { git: string; fs: RootedFs }[] = [];
   for (const git of set.pins) {
     try {
-      // The git dir's parts are walked from one descriptor of it, not each from the root again.
       fs.withParent(git, (fd, name) => {
         const entry = entryAt(fd, name);
         entries.set(git, entry);
         if (entry.type === "missing") missingGit.add(git);
-        if (entry.type !== "dir") return;
-        const dir = openDir(at(fd, name));
-        try {
-          for (const part of GIT_DIR_PROTECTED)
-            walkAt(
-              dir,
-              part,
-              join(git, part),
-              entries,
-              part === "modules" || part === "worktrees" ? isGitState : noSkip,
-              0,
-            );
-        } finally {
-          closeSync(dir);
-        }
+        if (entry.type === "dir") dirs.push({ git, fs });
       });
     } catch {
       entries.set(git, { type: "unreachable" });
     }
   }
-  for (const path of set.checked) walk(fs, path, entries);
-  return { entries, missingGit, takenAt };
+  // In order of what matters most, so nothing important is behind whatever comes last.
+  const order = [
+    ["config", "config.worktree", "commondir"],
+    ["hooks", "info"],
+  ];
+  for (const parts of order) for (const { git } of dirs) walkParts(fs, git, parts, run);
+  for (const path of set.checked) walk(fs, path, run);
+  for (const { git } of dirs) walkParts(fs, git, ["modules", "worktrees"], run);
+  return { entries, missingGit, takenAt, gitRoots: set.roots.filter(isGitDirectory) };
+}
+
+/** Walks `parts` of the git dir `git` from one descriptor of it, not each from the root again. */
+function walkParts(fs: RootedFs, git: string, parts: string[], run: WalkRun): void {
+  try {
+    fs.withParent(git, (fd, name) => {
+      const dir = openDir(at(fd, name));
+      try {
+        for (const part of parts)
+          walkAt(dir, part, join(git, part), run, part === "modules" || part === "worktrees" ? isGitState : noSkip, 0);
+      } finally {
+        closeSync(dir);
+      }
+    });
+  } catch (error) {
+    if (error instanceof ProtectedSetTooLarge) throw error;
+    // swapped away since it was found: its parts are compared as missing, and put back
+  }
 }
 
 const CLOCK_SLACK_MS = 100;
@@ -245,6 +307,8 @@ function restore(fs: RootedFs, path: string, entry: Entry, now: Entry): boolean 
     fs.replaceFile(path, entry.data, entry.mode);
     return true;
   }
+  // Not kept (too large): what the command put there goes, rather than stay (fail closed).
+  fs.remove(path);
   return false;
 }
 
@@ -262,7 +326,7 @@ export interface Reverted {
  * is written through a symlink. Returns what it did, for the notice to the user and the model.
  */
 export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
-  const after = snapshotProtected(set);
+  const after = snapshotProtected(set, before);
   const fs = new RootedFs(set.roots);
   const changes: string[] = [];
   const failures: string[] = [];
@@ -321,7 +385,7 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
       if (restore(fs, path, wanted, now)) {
         changes.push(`${label(path)} (${what})`);
         if (wanted.type === "missing") removed.push(path);
-      } else failures.push(`${label(path)} (changed; too large to restore)`);
+      } else failures.push(`${label(path)} (changed; too large to restore, so removed)`);
     } catch (error) {
       failures.push(`${label(path)} (${(error as Error).message})`);
     }
@@ -340,6 +404,15 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     });
   }
   attempt("submodules", () => changes.push(...neutraliseNewSubmodules(fs, set, before.takenAt, label)));
+  // A writable root turned into a git directory: git run there (with no .git) would read its
+  // config and hooks. Without its new HEAD it is not one.
+  for (const root of set.roots) {
+    if (before.gitRoots?.includes(root) || existsSync(join(root, ".git")) || !isGitDirectory(root)) continue;
+    attempt(root, () => {
+      fs.remove(join(root, "HEAD"));
+      changes.push(`HEAD in ${root} (it made the folder a git directory; removed)`);
+    });
+  }
   return { changes, failures };
 }
 

@@ -2,12 +2,12 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
 import { protectArgs, protectedSet } from "./protected.js";
-import { revertNotice, revertProtected, snapshotProtected } from "./integrity.js";
+import { beginSharedGuard, type GuardEnd } from "./guard-store.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -122,7 +122,7 @@ export function sandboxArgv(
 }
 
 /** What root keeps under the helper (src/sandbox/native/caps.h); every other capability is dropped. */
-export const KEPT_CAPABILITIES = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID"];
+export const KEPT_CAPABILITIES = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID"];
 
 /**
  * Every known gap, in the words the README's "not covered" list uses (a test holds them equal).
@@ -141,6 +141,10 @@ export const GAPS = {
     "if the helper itself is killed with SIGKILL (the OOM killer, or NanoHermes when it has not ended 2 s after SIGTERM), the command dies with it but what the command started in another session survives",
   compatSockets:
     "32-bit programs cannot use sockets at all with the network off (their socketcall cannot be filtered by argument)",
+  sharedIpc:
+    "where no mount namespace can be made, commands share the System V IPC namespace (shared memory, semaphores, message queues) of your other processes",
+  noProcessLimit:
+    "as root without a writable pids cgroup (cgroup v1 pids hierarchy), a command's processes are not limited (root is exempt from RLIMIT_NPROC): a fork bomb slows the host until its command is stopped",
 } as const;
 
 const REAPING =
@@ -192,7 +196,7 @@ export function probeProtect(helper: string | null = helperPath()): ProtectProbe
 
 /** What protected paths leave open; the README's "not covered" says the same, word for word. */
 export const PROTECT_NOT_COVERED =
-  "paths that did not exist (such as .git/commondir), and all of them where no mount namespace can be made, can be changed by a background job while it runs (the change is reverted when the job or the next command ends, not before a git run in another terminal); a folder swapped for a symlink at the moment of the check is skipped, not restored; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
+  "files and folders that did not exist (such as .git/commondir, .git/config.worktree, .git/modules, .git/worktrees, .nanohermes/, a missing ~/.zshrc), and all of them where no mount namespace can be made, can be changed by a command while it runs (the change is reverted when the command, or for a background job the job, ends, not before a git run in another terminal); a protected path that is a symlink can be re-pointed while a command runs (the check after puts it back); a folder swapped for a symlink at the moment of the check is skipped, not restored; a folder other than a writable root that a command turns into a git directory (HEAD, config, objects) is not checked; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
 
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
@@ -204,6 +208,41 @@ export function protectionLine(probe: ProtectProbe): string {
     ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`
     : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
 }
+
+/** Whether commands get their own IPC namespace (it comes with the mount namespace). */
+export const isolationLine = (probe: ProtectProbe): string =>
+  probe.mountNamespace
+    ? "IPC: a private IPC namespace (System V shared memory, semaphores and message queues of other processes are out of reach)"
+    : `IPC: ${GAPS.sharedIpc}`;
+
+/** Where the helper can cap a command's processes (src/sandbox/native/reach.h). */
+export function processLimitLine(): string {
+  if (process.geteuid?.() !== 0)
+    return `process limit: RLIMIT_NPROC ${16 * PROCESS_LIMIT} for your user (counts all your processes)`;
+  let cgroup = "";
+  try {
+    cgroup = readFileSync("/proc/self/cgroup", "utf8");
+  } catch {
+    // no /proc
+  }
+  const pids = /^\d+:pids:(.*)$/m.exec(cgroup);
+  const writable = pids && isWritableDir(`/sys/fs/cgroup/pids${pids[1]}`);
+  return writable
+    ? `process limit: ${PROCESS_LIMIT} processes per command (a pids cgroup of its own)`
+    : `process limit: ${GAPS.noProcessLimit}`;
+}
+
+/** The limit the helper sets (PROCESS_LIMIT in reach.h). */
+const PROCESS_LIMIT = 2048;
+
+const isWritableDir = (dir: string): boolean => {
+  try {
+    accessSync(dir, constants.W_OK);
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /** Lines for `nanohermes sandbox status`: what each mode enforces on this machine, and what not. */
 export function describeSandbox(host: SandboxHost = defaultHost(), workspace = process.cwd()): string[] {
@@ -242,8 +281,9 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
   if (abi < 5) lines.push("ioctl on devices is not restricted (needs ABI 5)");
   lines.push(
     reaping,
-    `capabilities: root keeps only ${KEPT_CAPABILITIES.join(", ")} (and CAP_NET_RAW with the network on, for ping); every other one is dropped from all sets, the bounding set included`,
-    "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; io_uring refused; TIOCSTI terminal injection blocked",
+    `capabilities: root keeps only ${KEPT_CAPABILITIES.join(", ")}; every other one is dropped from all sets, the bounding set included (no CAP_DAC_READ_SEARCH, so no open_by_handle_at; no CAP_NET_RAW even with the network on, so no raw or packet sockets: ping works only through the unprivileged ICMP socket the host's net.ipv4.ping_group_range allows)`,
+    "always: no_new_privs; file descriptors beyond stdin, stdout and stderr closed; io_uring and open_by_handle_at refused; TIOCSTI terminal injection blocked; a session keyring of its own; oom_score_adj 1000 (the OOM killer takes commands before NanoHermes)",
+    `${isolationLine(host.protect ?? probeProtect(host.helper))}; ${processLimitLine()}`,
     protectionLine(host.protect ?? probeProtect(host.helper)),
     "not covered:",
     `  - ${GAPS.metadata}`,
@@ -293,10 +333,15 @@ export function runSandboxCommand(args: {
     args.mode === "workspace-write"
       ? protectedSet(writableRootsOf({ workspace: args.workspace, writableRoots: args.writable }))
       : null;
-  const before = set ? snapshotProtected(set) : null;
+  let guard: GuardEnd | null = null;
+  try {
+    guard = set ? beginSharedGuard(set) : null;
+  } catch (error) {
+    process.stderr.write(`nanohermes: not run: ${(error as Error).message}\n`);
+    return Promise.resolve(126);
+  }
   const checkAfter = () => {
-    if (!set || !before) return;
-    const notice = revertNotice(revertProtected(set, before));
+    const notice = guard?.();
     if (notice) process.stderr.write(`nanohermes: ${notice}\n`);
   };
   return new Promise((done) => {

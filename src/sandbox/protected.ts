@@ -2,10 +2,11 @@
 // places whose contents run later outside the sandbox (git hooks and config, shell start-up
 // files, ~/.ssh, NanoHermes's own config). Shared by the helper's mount layer and the check after
 // every command, so both protect the same set.
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { nanohermesHome } from "../config/paths.js";
-import { gitDirOf, gitlinks, hooksPathIn, indexFileOf } from "./git-index.js";
+import { gitDirOf, gitlinks, hooksPathIn, includePathsIn, indexFileOf } from "./git-index.js";
 
 const isInside = (root: string, path: string) =>
   path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -63,6 +64,19 @@ export interface ProtectedSet {
   submodules: string[];
 }
 
+/** Config includes followed at most this deep. */
+const INCLUDE_DEPTH = 4;
+
+/** The real path a symlink leads to, or null when `path` is not a symlink (or leads nowhere). */
+function symlinkTarget(path: string): string | null {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return null;
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /** Submodules followed at most this deep and this many in all (each costs a few binds). */
 const SUBMODULE_DEPTH = 3;
 const MAX_SUBMODULES = 256;
@@ -116,21 +130,50 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     if (target !== null && target !== pin && inRoot(target) && !inModules && !pins.includes(target)) pins.push(target);
   }
   // A core.hooksPath (husky and similar set one) inside a writable root holds hooks like .git/hooks.
-  const configs = [
+  const globalConfigs = [
     join(home, ".gitconfig"),
     join(process.env.XDG_CONFIG_HOME ?? join(home, ".config"), "git", "config"),
   ];
   for (const root of absRoots) {
     const gitDir = gitDirOf(join(root, ".git"));
     const fromRepo = gitDir ? hooksPathIn(join(gitDir, "config")) : null;
-    const value = fromRepo ?? configs.map(hooksPathIn).find((v) => v !== null) ?? null;
+    const value = fromRepo ?? globalConfigs.map(hooksPathIn).find((v) => v !== null) ?? null;
     if (!value) continue;
     const path = value.startsWith("~/") ? join(home, value.slice(2)) : resolve(root, value);
     if (inRoot(path)) paths.push(path);
   }
+  // Files a config includes are config too (`include.path`, `includeIf`), a few levels deep.
+  const configs = [
+    ...globalConfigs,
+    ...pins.flatMap((pin) => {
+      const dir = gitDirOf(pin);
+      return dir ? [join(dir, "config"), join(dir, "config.worktree")] : [];
+    }),
+  ];
+  const seen = new Set<string>();
+  for (let depth = 0; depth < INCLUDE_DEPTH && configs.length > 0; depth++) {
+    const next: string[] = [];
+    for (const config of configs) {
+      if (seen.has(config)) continue;
+      seen.add(config);
+      for (const value of includePathsIn(config)) {
+        const path = value.startsWith("~/") ? join(home, value.slice(2)) : resolve(dirname(config), value);
+        if (inRoot(path)) paths.push(path);
+        next.push(path);
+      }
+    }
+    configs.splice(0, configs.length, ...next);
+  }
   for (const rel of HOME_PROTECTED) {
     const path = join(home, rel);
     if (inRoot(path)) paths.push(path);
+  }
+  // A protected part that is a symlink (`.git/hooks -> ../hooks`) is read through: its target
+  // inside a writable root is protected as well (the bind and the check both skip symlinks).
+  const parts = [...paths, ...pins.flatMap((pin) => GIT_DIR_PROTECTED.map((part) => join(pin, part)))];
+  for (const part of parts) {
+    const target = symlinkTarget(part);
+    if (target !== null && inRoot(target)) paths.push(target);
   }
   const checked = [...paths];
   if (inRoot(resolve(nhHome))) {
@@ -139,6 +182,14 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
   }
   return { roots: absRoots, pins, paths: [...new Set(paths)], checked: [...new Set(checked)], submodules };
 }
+
+/**
+ * Folders of a git dir that the helper makes (empty) when missing, so they are bound read-only too:
+ * git itself makes both at `git init`. Not modules and worktrees (`git submodule add` and
+ * `git worktree add` create them; the check after the command neutralises what they hold), and
+ * not files (an empty `commondir` would break every git command): those are the check's alone.
+ */
+const PLACEHOLDERS = ["hooks", "info"];
 
 /**
  * The helper's arguments. The `.git` entry itself is pinned (a directory stays writable for
@@ -150,8 +201,57 @@ export function protectArgs(set: ProtectedSet, gitIsFile: (git: string) => boole
     args.push("--pin", pin);
     // A `.git` file (worktree, submodule) is itself the pointer to the repository.
     if (gitIsFile(pin)) args.push("--protect", pin);
-    else for (const part of GIT_DIR_PROTECTED) args.push("--protect", join(pin, part));
+    else
+      for (const part of GIT_DIR_PROTECTED)
+        args.push(PLACEHOLDERS.includes(part) ? "--placeholder" : "--protect", join(pin, part));
   }
   for (const path of set.paths) args.push("--protect", path);
   return args;
+}
+
+/** What a git directory holds besides objects, refs and the index: a folder with these and a HEAD is one. */
+const GIT_DIR_NAMES = new Set([...GIT_DIR_PROTECTED, "gitdir", "HEAD"]);
+
+/** Whether `dir` is (or with one more file becomes) a git directory that git would use. */
+function looksLikeGitDir(dir: string, adding: string): boolean {
+  const has = (name: string) => name === adding || existsSync(join(dir, name));
+  return has("HEAD") && (has("config") || has("commondir") || existsSync(join(dir, "objects")));
+}
+
+/**
+ * Contract: why a write to the canonical path `real` would plant something a later unsandboxed
+ * program reads as code or configuration, or null. The file tools ask this before every write; it
+ * reads the same set as the helper's binds and the check after every command (`protectedSet` of
+ * `roots`), plus what that set names by shape wherever it lies: any `.git` entry and its control
+ * files, any `.nanohermes` folder, and a folder that is or would become a git directory.
+ */
+export function protectedReason(
+  real: string,
+  roots: string[],
+  home = homedir(),
+  nhHome = nanohermesHome(),
+): string | null {
+  const parts = real.split(sep);
+  const git = parts.indexOf(".git");
+  if (git >= 0) {
+    const part = parts[git + 1];
+    if (part === undefined) return ".git is where git finds its repository";
+    if (GIT_DIR_PROTECTED.includes(part)) return `.git/${part} is read by every later git command`;
+  }
+  if (parts.includes(".nanohermes")) return ".nanohermes holds NanoHermes's own configuration";
+  const name = basename(real);
+  const dir = dirname(real);
+  if (GIT_DIR_NAMES.has(name) && looksLikeGitDir(dir, name))
+    return `${dir} is (or would become) a git directory, whose ${name} git reads`;
+  const parentName = basename(dir);
+  if ((parentName === "hooks" || parentName === "info") && looksLikeGitDir(dirname(dir), ""))
+    return `${dir} belongs to a git directory`;
+  const set = protectedSet(roots, home, nhHome);
+  const under = (p: string) => real === p || real.startsWith(p.endsWith(sep) ? p : p + sep);
+  for (const pin of set.pins) {
+    if (real === pin) return `${pin} is where git finds its repository`;
+    for (const part of GIT_DIR_PROTECTED) if (under(join(pin, part))) return `${join(pin, part)} is read by git`;
+  }
+  const hit = set.paths.find(under);
+  return hit === undefined ? null : `${hit} is read as code or configuration outside the sandbox`;
 }

@@ -1,6 +1,7 @@
 // Path handling shared by the file tools: resolve against the workspace, and the write boundary.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { protectedReason } from "../sandbox/protected.js";
 import { ToolError } from "./define.js";
 import { walk, type WalkOptions, type Walked } from "./safe-fs.js";
 
@@ -49,18 +50,12 @@ export interface WriteBoundary {
   readOnly: boolean;
   /** Writable roots besides the workspace (extra roots, the temp directory). */
   extraRoots: string[];
-  /** Workspace-relative paths that stay read-only: a model that can write a git hook or its own
-   *  config escapes every policy. */
-  protectedPaths: string[];
+  /** Refuse the protected set (src/sandbox/protected.ts, the same list the command sandbox binds
+   *  read-only): a model that can write a git hook or its own config escapes every policy. */
+  protect: boolean;
 }
 
-export const PROTECTED_PATHS = [".git/hooks", ".git/config", ".nanohermes"];
-
-export const defaultBoundary = (): WriteBoundary => ({
-  readOnly: false,
-  extraRoots: [],
-  protectedPaths: PROTECTED_PATHS,
-});
+export const defaultBoundary = (): WriteBoundary => ({ readOnly: false, extraRoots: [], protect: true });
 
 const canonicalRoots = new Map<string, string>();
 
@@ -92,14 +87,12 @@ export function checkWritable(
   if (!inWorkspace && !boundary.extraRoots.some((r) => isInside(canonicalRoot(r), real))) {
     throw new ToolError(`refusing to write ${abs}${via}: it is outside the workspace ${root}`);
   }
-  if (inWorkspace) {
-    for (const p of boundary.protectedPaths) {
-      if (isInside(join(root, p), real)) {
-        throw new ToolError(
-          `refusing to write ${displayPath(root, real)}: ${p} is protected (set "allowProtectedWrites": true in config.json to allow it)`,
-        );
-      }
-    }
+  if (boundary.protect) {
+    const why = protectedReason(real, [root, ...boundary.extraRoots.map(canonicalRoot)]);
+    if (why !== null)
+      throw new ToolError(
+        `refusing to write ${displayPath(root, real)}: it is protected (${why}; a later unsandboxed program would run what is written there). Ask the user to change it, or set "allowProtectedWrites": true in config.json`,
+      );
   }
 }
 

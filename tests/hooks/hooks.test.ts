@@ -13,6 +13,7 @@ import {
   runHook,
   type HookSpec,
 } from "../../src/hooks/hooks.js";
+import { launcherCwd } from "../../src/sandbox/launchers.js";
 import { tempDir } from "../helpers/cli.js";
 import { alive } from "../helpers/proc.js";
 
@@ -58,16 +59,16 @@ describe("hookMatches", () => {
 });
 
 describe("runHook", () => {
-  it("writes the payload as JSON on stdin and sets the environment and cwd", async () => {
+  it("writes the payload as JSON on stdin and sets the environment, starting outside the workspace", async () => {
     const ws = tempDir();
     const command =
-      'cat > payload.json; echo "$NANOHERMES_TOOL_NAME $NANOHERMES_HOOK_EVENT $NANOHERMES_WORKSPACE $EXTRA"; pwd';
+      'cat > "$NANOHERMES_WORKSPACE/payload.json"; echo "$NANOHERMES_TOOL_NAME $NANOHERMES_HOOK_EVENT $NANOHERMES_WORKSPACE $EXTRA"; pwd';
     const r = runner([post(command)], ws);
     const { warning, runs } = await r.post("write_file", { path: "a.txt" }, { status: "ok", forModel: "wrote a.txt" });
     expect(warning).toBeUndefined();
     expect(runs).toHaveLength(1);
     expect(runs[0]!.exitCode).toBe(0);
-    expect(runs[0]!.stdout).toBe(`write_file PostToolUse ${ws} extra-value\n${ws}\n`);
+    expect(runs[0]!.stdout).toBe(`write_file PostToolUse ${ws} extra-value\n${launcherCwd([ws])}\n`);
     const payload: unknown = JSON.parse(readFileSync(join(ws, "payload.json"), "utf8"));
     expect(payload).toEqual({
       tool: "write_file",
@@ -80,7 +81,7 @@ describe("runHook", () => {
 
   it("sends tool, event and arguments to PreToolUse hooks", async () => {
     const ws = tempDir();
-    const r = runner([pre("cat > payload.json")], ws);
+    const r = runner([pre('cat > "$NANOHERMES_WORKSPACE/payload.json"')], ws);
     const outcome = await r.pre("run_command", { command: "ls" });
     expect(outcome.blocked).toBe(false);
     expect(JSON.parse(readFileSync(join(ws, "payload.json"), "utf8"))).toEqual({
@@ -103,7 +104,11 @@ describe("runHook", () => {
 
   it("kills the whole group after the timeout and reports -2", async () => {
     const ws = tempDir();
-    const run = await runHook(pre("sleep 30 & echo $! > child.pid; wait", "*", 500), {}, opts(ws));
+    const run = await runHook(
+      pre("sleep 30 & echo $! > $NANOHERMES_WORKSPACE/child.pid; wait", "*", 500),
+      {},
+      opts(ws),
+    );
     expect(run.exitCode).toBe(-2);
     expect(run.timedOut).toBe(true);
     expect(run.durationMs).toBeLessThan(10_000);
@@ -114,7 +119,7 @@ describe("runHook", () => {
 
   it("kills a group that ignores SIGTERM", async () => {
     const ws = tempDir();
-    const command = "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > child.pid; sleep 30";
+    const command = "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > $NANOHERMES_WORKSPACE/child.pid; sleep 30";
     const run = await runHook(pre(command, "*", 300), {}, opts(ws));
     expect(run.exitCode).toBe(-2);
     expect(run.durationMs).toBeLessThan(10_000);
@@ -142,7 +147,11 @@ describe("runHook", () => {
     const ws = tempDir();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const run = await runHook(pre("sleep 30 & echo $! > child.pid; wait"), {}, opts(ws, controller.signal));
+    const run = await runHook(
+      pre("sleep 30 & echo $! > $NANOHERMES_WORKSPACE/child.pid; wait"),
+      {},
+      opts(ws, controller.signal),
+    );
     expect(run.exitCode).toBe(-1);
     expect(run.timedOut).toBe(false);
     expect(run.durationMs).toBeLessThan(10_000);
@@ -158,10 +167,10 @@ describe("runHook", () => {
     expect(() => readFileSync(join(ws, "ran"))).toThrow();
   });
 
-  it("reports a spawn failure as 127 with the error in stderr", async () => {
-    const run = await runHook(pre("true"), {}, opts(join(tempDir(), "missing")));
+  it("reports a refused start as 127 with the reason in stderr", async () => {
+    const run = await runHook(pre("./check.sh"), {}, opts());
     expect(run.exitCode).toBe(127);
-    expect(run.stderr).toMatch(/failed to start the hook/);
+    expect(run.stderr).toMatch(/refused to start the hook: \.\/check\.sh resolves to/);
   });
 });
 
@@ -203,7 +212,7 @@ describe("HookRunner", () => {
     const r = runner(
       [
         post("echo lint failed; exit 1"),
-        post("touch second-ran"),
+        post('touch "$NANOHERMES_WORKSPACE/second-ran"'),
         post("echo bad >&2; exit 4", "write_file|edit_file"),
       ],
       ws,

@@ -78,7 +78,7 @@ function sandboxOf(ws: string, mounts = true): CommandSandbox {
       const out: string[] = [];
       for (let i = 0; i < result.argv.length; i++) {
         const arg = result.argv[i]!;
-        if (arg === "--pin" || arg === "--protect") i++;
+        if (arg === "--pin" || arg === "--protect" || arg === "--placeholder") i++;
         else out.push(arg);
       }
       return { argv: out };

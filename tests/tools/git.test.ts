@@ -216,7 +216,7 @@ describe("git_commit", () => {
       /^invalid arguments for git_commit: "paths"/,
     );
     const ro = await call(gitCommitTool, { message: "x" }, ws, {
-      boundary: { readOnly: true, extraRoots: [], protectedPaths: [] },
+      boundary: { readOnly: true, extraRoots: [], protect: false },
     });
     expect(ro.forModel).toBe("refusing to commit: the sandbox is read-only");
     const missing = await call(gitCommitTool, { message: "x", paths: ["nope.txt"] }, ws);

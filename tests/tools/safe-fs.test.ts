@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
-import { PROTECTED_PATHS } from "../../src/tools/paths.js";
 import { descriptorWalk, walk } from "../../src/tools/safe-fs.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
 import { readFileTool } from "../../src/tools/read-file.js";
@@ -174,7 +173,6 @@ describe("file tools: links and escapes", () => {
       [applyPatchTool, patch("*** Add File: hooks/post-merge\n+#!/bin/sh")],
       [applyPatchTool, patch("*** Update File: cfg\n@@\n-[core]\n+[core]\n+\thooksPath = x")],
     ];
-    expect(PROTECTED_PATHS).toEqual([".git/hooks", ".git/config", ".nanohermes"]);
     for (const [tool, args] of calls) {
       const r = await callTool(tool, args, ws);
       expect(r.forModel, JSON.stringify(args)).toMatch(/is protected/);
@@ -221,7 +219,7 @@ describe("file tools: special files", () => {
 
   it("refuse a /dev node, for each tool, naming the file type", async () => {
     const ws = tempDir();
-    const boundary = { readOnly: false, extraRoots: ["/dev"], protectedPaths: PROTECTED_PATHS };
+    const boundary = { readOnly: false, extraRoots: ["/dev"], protect: true };
     const calls: [typeof writeFileTool, unknown][] = [
       [writeFileTool, { path: "/dev/null", content: "x" }],
       [editFileTool, { path: "/dev/zero", old_string: "a", new_string: "b" }],

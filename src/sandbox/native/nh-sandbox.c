@@ -196,6 +196,7 @@ static void close_inherited_fds(void) {
 
 #include "caps.h"
 #include "net-filter.h"
+#include "reach.h"
 #include "reaper.h"
 #include "tmpdir.h"
 
@@ -205,9 +206,12 @@ static int child_ruleset = -1, child_network_off = 0;
 static void confine_command(void) {
   /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
-  keep_needed_capabilities(!child_network_off);
+  first_for_oom_killer();
+  fresh_session_keyring();
+  keep_needed_capabilities();
   block_terminal_injection();
   install_net_filter(child_network_off);
+  block_open_by_handle();
   if (syscall(SYS_landlock_restrict_self, child_ruleset, 0)) die("cannot enforce the Landlock ruleset: %s; refusing to run", strerror(errno));
   close_inherited_fds();
 }
@@ -277,6 +281,7 @@ int main(int argc, char **argv) {
   /* Mounts while the helper still holds CAP_SYS_ADMIN and before any Landlock domain (Landlock
    * refuses mount changes): the forked command inherits the namespace and then drops the power. */
   protect_apply(&protect);
+  limit_processes();
   /* The helper stays outside the command's domain (so the command cannot signal or trace it with
    * ABI 6, and it can remove its private temp folder); the forked command confines itself before
    * exec, nested in the helper's signal-only domain. */
@@ -286,5 +291,6 @@ int main(int argc, char **argv) {
   int status = run_reaped(command, confine_command, wait_orphans);
   close(ruleset);
   remove_private_tmpdir();
+  remove_pids_cgroup();
   return status;
 }

@@ -4,6 +4,7 @@
 #ifndef NH_PROTECT_H
 #define NH_PROTECT_H
 #include <sched.h>
+#include <limits.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -61,11 +62,11 @@ static int protect_enter_namespace(const char **why) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid == 0) {
-    if (unshare(CLONE_NEWNS)) return *why = "unshare(CLONE_NEWNS)", -1;
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWNS|CLONE_NEWIPC)", -1;
   } else {
     char map[64];
     if (!protect_trial && !protect_userns_works()) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNS)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS)", -1;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC)", -1;
     /* From here there is no way back: without its maps the process would run as the overflow
      * uid and could not even read the user's files, so a failure ends the run (fail closed).
      * setgroups must be denied before an unprivileged process may write gid_map. */
@@ -100,24 +101,38 @@ static int protect_by_length(const void *a, const void *b) {
   return la < lb ? -1 : la > lb;
 }
 
-/* The --pin and --protect arguments (each repeatable; at most argc of them). */
+/* The --pin, --protect and --placeholder arguments (each repeatable; at most argc of them). */
 struct protect_list {
   const char **pins, **paths;
   int npins, npaths;
+  /* Set once the namespace exists: IPC objects and mounts are then the command's own. */
+  int isolated;
 };
 
 static struct protect_list protect_list_new(int argc) {
-  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0};
+  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0, 0};
   if (!list.pins || !list.paths) die("out of memory");
   return list;
 }
 
-/* Takes `--pin PATH` (bound in place, stays writable) or `--protect PATH` (bound read-only);
- * returns 0 for any other argument. */
+/* Takes `--pin PATH` (bound in place, stays writable), `--protect PATH` (bound read-only) or
+ * `--placeholder DIR` (a folder git reads that does not exist yet, such as .git/hooks: made empty
+ * first, then bound read-only, so nothing can be planted in it while the command runs); returns 0
+ * for any other argument. */
 static int protect_arg(struct protect_list *list, const char *arg, const char *value) {
   if (!strcmp(arg, "--pin")) list->pins[list->npins++] = value;
   else if (!strcmp(arg, "--protect")) list->paths[list->npaths++] = value;
-  else return 0;
+  else if (!strcmp(arg, "--placeholder")) {
+    struct stat st;
+    /* Only when its parent is a real folder: a symlinked .git is followed by nobody here. */
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", value);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) *slash = '\0';
+    if (lstat(value, &st) && errno == ENOENT && !lstat(parent, &st) && S_ISDIR(st.st_mode) && mkdir(value, 0755) && errno != EEXIST)
+      die("cannot make the placeholder %s: %s", value, strerror(errno));
+    list->paths[list->npaths++] = value;
+  } else return 0;
   return 1;
 }
 
@@ -129,8 +144,8 @@ static int protect_arg(struct protect_list *list, const char *arg, const char *v
  * caller's after-command check is then the only protection, and --probe-protect says so. */
 static void protect_apply(struct protect_list *list) {
   const char *why = NULL;
-  if (list->npins + list->npaths == 0) return;
   if (protect_enter_namespace(&why)) return;
+  list->isolated = 1;
   qsort(list->pins, (size_t)list->npins, sizeof *list->pins, protect_by_length);
   qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npins; i++) protect_bind(list->pins[i], 0);

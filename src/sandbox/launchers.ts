@@ -1,0 +1,90 @@
+// Programs the user's hooks and MCP servers launch run outside the command sandbox, so none may
+// come from where a sandboxed command can write: they start in a folder outside every writable
+// root, with a PATH that leads into none, and one whose program resolves beneath a root is refused.
+import { accessSync, constants } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, isAbsolute, join, resolve, sep } from "node:path";
+
+const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const beneath = (roots: string[], path: string) => roots.some((root) => inside(resolve(root), path));
+
+/** Where launchers start: the home folder, or `/` when the home folder lies in a writable root. */
+export function launcherCwd(roots: string[], home = homedir()): string {
+  return beneath(roots, resolve(home)) || roots.some((root) => inside(resolve(home), resolve(root))) ? "/" : home;
+}
+
+/** `PATH` without relative entries and entries beneath a writable root (`./node_modules/.bin`, `.`). */
+export function launcherPath(path: string | undefined, roots: string[]): string {
+  return (path ?? "")
+    .split(delimiter)
+    .filter((dir) => dir !== "" && isAbsolute(dir) && !beneath(roots, resolve(dir)))
+    .join(delimiter);
+}
+
+/** Interpreters whose first operand is the program that really runs. */
+const INTERPRETERS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "node",
+  "python",
+  "python3",
+  "ruby",
+  "perl",
+  "deno",
+  "bun",
+  "tsx",
+]);
+
+/** Words of a simple command line, quotes removed (enough to find its program; not a shell). */
+const words = (line: string) => [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+
+function lookup(program: string, path: string): string | null {
+  for (const dir of path.split(delimiter)) {
+    const candidate = join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Contract: why a hook (`argv` null: a shell command line) or an MCP server (`program` and `argv`)
+ * must not start, or null. The program, and for an interpreter its script, are resolved as the
+ * user most likely meant them (relative to the workspace, `$NANOHERMES_WORKSPACE` expanded, the
+ * PATH searched); one beneath a writable root is refused, since a sandboxed command could have
+ * changed it and it would run with the user's full rights.
+ */
+export function launcherProblem(
+  program: string,
+  argv: string[] | null,
+  opts: { workspace: string; roots: string[]; env: NodeJS.ProcessEnv },
+): string | null {
+  const parts = argv === null ? words(program) : [program, ...argv];
+  while (parts.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(parts[0]!)) parts.shift();
+  const expand = (word: string) =>
+    word.replace(/\$\{?NANOHERMES_WORKSPACE\}?/g, opts.workspace).replace(/^~(?=\/)/, homedir());
+  const path = launcherPath(opts.env.PATH, opts.roots);
+  const where = (word: string): string | null => {
+    const w = expand(word);
+    if (w.includes("/")) return resolve(opts.workspace, w);
+    return lookup(w, path);
+  };
+  const candidates = [parts[0] ?? ""];
+  const base = (parts[0] ?? "").split("/").pop() ?? "";
+  if (INTERPRETERS.has(base)) {
+    const script = parts.slice(1).find((word) => !word.startsWith("-"));
+    if (script) candidates.push(script);
+  }
+  for (const word of candidates) {
+    const real = where(word);
+    if (real !== null && beneath(opts.roots, real))
+      return `${word} resolves to ${real}, inside a folder sandboxed commands can write, and would run outside the sandbox with your rights; move it outside the workspace (for example to ~/.nanohermes/hooks/) and name it by its absolute path`;
+  }
+  return null;
+}
