@@ -8,20 +8,8 @@
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import type { ApprovalPolicy, BusEvent, PermissionMode, ToolKind } from "../protocol/events.js";
-import { trustedCommandArgv } from "../sandbox/classify.js";
-import {
-  alwaysRuleFor,
-  applyAlways,
-  commandOf,
-  decide,
-  describeAlways,
-  newRemembered,
-  rememberAlways,
-  suggestPrefix,
-  type AlwaysRule,
-  type Remembered,
-  type Verdict,
-} from "../sandbox/policy.js";
+import type { AlwaysRule, Verdict } from "../sandbox/policy.js";
+import { newRemembered, type Remembered } from "../sandbox/remembered.js";
 import { loadPermissions, savePermission, type SavedPermission } from "../session/permissions.js";
 import type { AnyTool } from "../tools/define.js";
 import { seal, type AskingChild, type GateDecision, type ToolGate } from "../tools/gate-seal.js";
@@ -32,6 +20,8 @@ export interface GateState {
   mode: PermissionMode;
   /** "Always" answers of this task (and the workspace's saved ones); the gate adds to it. */
   remembered: Remembered;
+  /** Saved "always" rules not yet in `remembered`: the gate adds them when it loads the policy. */
+  saved?: readonly SavedPermission[];
 }
 
 /** What a person is asked: the card's text and what "always" would allow (approval.requested's body). */
@@ -89,19 +79,37 @@ export function gateState(
   return {
     approval: settings.approval ?? fallback,
     mode: settings.mode,
-    remembered: rememberedFrom(loadPermissions(settings.home, settings.workspace)),
+    remembered: newRemembered(),
+    saved: loadPermissions(settings.home, settings.workspace),
   };
 }
 
-/** The rules a task starts with: the workspace's saved "always" answers. */
-export function rememberedFrom(permissions: readonly SavedPermission[]): Remembered {
-  const remembered = newRemembered();
+type Policy = typeof import("../sandbox/policy.js") &
+  Pick<typeof import("../sandbox/classify.js"), "trustedCommandArgv">;
+let policyModules: Promise<Policy> | null = null;
+
+/**
+ * The policy and the classifier, loaded with the first call that needs them: a run whose calls
+ * only read (and every run before its first call) never compiles them.
+ */
+function loadPolicy(): Promise<Policy> {
+  policyModules ??= Promise.all([import("../sandbox/policy.js"), import("../sandbox/classify.js")]).then(
+    ([policy, classify]) => ({ ...policy, trustedCommandArgv: classify.trustedCommandArgv }),
+  );
+  return policyModules;
+}
+
+/** Adds saved "always" rules to `remembered` as an answer of the user would have. */
+export function rememberSaved(
+  remembered: Remembered,
+  permissions: readonly SavedPermission[],
+  rememberAlways: Policy["rememberAlways"],
+): void {
   for (const p of permissions) {
     if (p.edits) remembered.allEdits = true;
     if (p.command) rememberAlways(remembered, "exec", p.command);
     if (p.tool) remembered.tools.add(p.tool);
   }
-  return remembered;
 }
 
 /**
@@ -145,7 +153,12 @@ export function shellQuote(arg: string): string {
 }
 
 /** The flags that would let a call that needs approval run with nobody to ask. */
-function allowHint(tool: AnyTool, command: string | undefined, verdict: Verdict): string {
+function allowHint(
+  tool: AnyTool,
+  command: string | undefined,
+  verdict: Verdict,
+  suggestPrefix: Policy["suggestPrefix"],
+): string {
   if (verdict.danger === "dangerous" && command !== undefined)
     return `--yolo, or --allow ${shellQuote(`command:${command}`)} for exactly this command`;
   if (tool.kind === "mcp") return `--allow ${shellQuote(`tool:${tool.name}`)} or --approval never`;
@@ -173,8 +186,12 @@ export class Gate implements ToolGate {
     call: { id: string },
     who?: AskingChild,
   ): Promise<GateDecision> {
+    // Read, network and delegation tools run in every mode and under every policy (decide() says
+    // so first for them): they need no classifier.
+    if (tool.kind === "read" || tool.kind === "net" || tool.kind === "agent") return seal({ allow: true });
+    const policy = await this.policy();
     const { settings, state } = this.opts;
-    const verdict = decide({
+    const verdict = policy.decide({
       tool: tool.name,
       kind: tool.kind,
       args,
@@ -185,11 +202,11 @@ export class Gate implements ToolGate {
       deny: settings.deny,
       ...(tool.mcp ? { mcp: tool.mcp } : {}),
     });
-    const command = commandOf(args);
+    const command = policy.commandOf(args);
     if (verdict.decision === "allow") {
       // A command recognised as read-only runs as recognised (git with the repository's own
       // programs neutralised), never as typed, whatever let it through (on-request, never, --yolo).
-      const argv = tool.name === "run_command" && command !== undefined ? trustedCommandArgv(command) : null;
+      const argv = tool.name === "run_command" && command !== undefined ? policy.trustedCommandArgv(command) : null;
       return seal(argv ? { allow: true, args: { ...args, command: argv.map(shellQuote).join(" ") } } : { allow: true });
     }
     // The reason names the rule and the part already where a rule decided; a policy verdict names the part here.
@@ -202,10 +219,21 @@ export class Gate implements ToolGate {
     if (!asker?.present())
       return this.refuse(
         tool,
-        `not run: this call needs approval (${why}) and nobody can answer here. To allow it, rerun with ${allowHint(tool, command, verdict)}`,
+        `not run: this call needs approval (${why}) and nobody can answer here. To allow it, rerun with ${allowHint(tool, command, verdict, policy.suggestPrefix)}`,
         who,
       );
-    return this.ask(asker, tool, args, call.id, verdict, why, who);
+    return this.ask(policy, asker, tool, args, call.id, verdict, why, who);
+  }
+
+  /** The policy, with the saved "always" rules added to the state the first time. */
+  private async policy(): Promise<Policy> {
+    const policy = await loadPolicy();
+    const { state } = this.opts;
+    if (state.saved) {
+      rememberSaved(state.remembered, state.saved, policy.rememberAlways);
+      delete state.saved;
+    }
+    return policy;
   }
 
   /**
@@ -225,6 +253,7 @@ export class Gate implements ToolGate {
   }
 
   private async ask(
+    policy: Policy,
     asker: Asker,
     tool: AnyTool,
     args: Record<string, unknown>,
@@ -233,7 +262,7 @@ export class Gate implements ToolGate {
     why: string,
     who?: AskingChild,
   ): Promise<GateDecision> {
-    const command = commandOf(args);
+    const command = policy.commandOf(args);
     const dangerous = verdict.danger === "dangerous";
     // A dangerous command's card gives the rule's own words; the rule name and the matched part are shown apart.
     // The card's diff is built only when someone is asked (a one-shot run never loads it).
@@ -246,7 +275,7 @@ export class Gate implements ToolGate {
     );
     // A subagent's question is the parent task's, labelled with who asks.
     if (who) card.title = `[${who.agentId} ${who.name}] ${card.title}`;
-    const always = alwaysRuleFor(tool.kind, command, tool.name, dangerous);
+    const always = policy.alwaysRuleFor(tool.kind, command, tool.name, dangerous);
     const match = verdict.part ?? (dangerous ? command : undefined);
     who?.waiting(true);
     let answer: Answer;
@@ -260,7 +289,7 @@ export class Gate implements ToolGate {
         ...(verdict.rule ? { rule: verdict.rule } : {}),
         ...(dangerous ? { dangerous: true as const } : {}),
         ...(match ? { match } : {}),
-        always: describeAlways(always),
+        always: policy.describeAlways(always),
         alwaysWorkspace: !dangerous,
       });
     } catch (error) {
@@ -271,12 +300,12 @@ export class Gate implements ToolGate {
     }
     if (answer.decision === "deny") return seal({ allow: false, reason: answer.reason, asked: true });
     // Consent to a dangerous command is never kept beyond this task, whatever a client sends.
-    if (answer.decision === "always") this.remember(always, dangerous ? "task" : answer.scope);
+    if (answer.decision === "always") this.remember(policy, always, dangerous ? "task" : answer.scope);
     return seal({ allow: true, asked: true });
   }
 
-  private remember(always: AlwaysRule, scope: "task" | "workspace"): void {
-    const rule = applyAlways(this.opts.state.remembered, always);
+  private remember(policy: Policy, always: AlwaysRule, scope: "task" | "workspace"): void {
+    const rule = policy.applyAlways(this.opts.state.remembered, always);
     if (scope === "workspace") void persistRule(this.opts.settings, always);
     this.opts.emit({
       type: "notice",

@@ -1,7 +1,7 @@
 // What the task manager keeps per task and what it is built from: a new task's state (with the
 // workspace's saved permissions), and the snapshot task.updated reports.
 import type { ApprovalPolicy, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import type { Remembered } from "../sandbox/policy.js";
+import { newRemembered, rememberAlways, type Remembered } from "../sandbox/policy.js";
 import type { SavedPermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import type { Settings } from "../config/schema.js";
@@ -11,7 +11,7 @@ import type { Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
 import { type PendingApproval, rulesOf } from "./task-approvals.js";
-import { rememberedFrom } from "./gate.js";
+import { rememberSaved } from "./gate.js";
 
 export interface QueueItem {
   id: string;
@@ -98,8 +98,9 @@ export function newTask(id: string, init: TaskInit, opts: TaskManagerOptions, pe
     running: null,
     items: [],
     approvals: new Map(),
-    remembered: rememberedFrom(permissions),
+    remembered: newRemembered(),
   };
+  rememberSaved(task.remembered, permissions, rememberAlways);
   return task;
 }
 

@@ -6,6 +6,7 @@ import { classifyCommand, type Classification } from "./classify.js";
 import { baseName, parseShell, type Redirect } from "./shell-parse.js";
 import { classifyDanger } from "./dangerous.js";
 import { matchDeny } from "./deny.js";
+import type { Remembered } from "./remembered.js";
 
 export interface Verdict {
   decision: "allow" | "ask" | "deny";
@@ -23,23 +24,7 @@ export interface Verdict {
   readOnly?: true;
 }
 
-/** Rules the user accepted with "always" for one task. */
-export interface Remembered {
-  /** Exact command texts. */
-  commands: Set<string>;
-  /** Command prefixes, matched word by word against each part of a command (`npm run test`). */
-  prefixes: Set<string>;
-  allEdits: boolean;
-  /** MCP tools (by their full name) allowed for the rest of the task. */
-  tools: Set<string>;
-}
-
-export const newRemembered = (): Remembered => ({
-  commands: new Set(),
-  prefixes: new Set(),
-  allEdits: false,
-  tools: new Set(),
-});
+export { newRemembered, type Remembered } from "./remembered.js";
 
 export interface PolicyInput {
   tool: string;
