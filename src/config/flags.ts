@@ -423,6 +423,7 @@ const subcommands: [string, string][] = [
   ["nanohermes doctor", "check the terminal: colours, keys, clipboard, tmux"],
   ["nanohermes --daemon [--daemon-port N]", "serve sessions over HTTP (docs/daemon.md)"],
   ["nanohermes attach [URL]", "open the UI on a daemon's sessions (default: the local socket)"],
+  ["nanohermes acp", "an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim)"],
 ];
 
 export function helpText(version: string): string {
