@@ -1,6 +1,7 @@
-// Start-up weight of dist/ (issue 29): the ACP SDK is loaded by `nanohermes acp` only. It sits in
-// chunks that cli.js, the one-shot front end and the UI never reach by static imports, so
-// `--version`, the UI's first frame and a one-shot turn do not pay for it.
+// Start-up weight of dist/ (issue 29): the ACP SDK is loaded by `nanohermes acp` only, and the MCP
+// server front end by `nanohermes mcp-server` only. They sit in chunks that cli.js, the one-shot
+// front end and the UI never reach by static imports, so `--version`, the UI's first frame and a
+// one-shot turn do not pay for them.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
@@ -33,4 +34,17 @@ it("keeps the ACP SDK out of what cli.js, the one-shot front end and the UI load
   expect(acpRun).toHaveLength(1);
   const seen = staticallyLoaded(m, acpRun[0]!);
   expect(sdk.some((chunk) => seen.has(chunk))).toBe(true);
+});
+
+it("keeps the MCP server front end out of what cli.js, the one-shot front end and the UI load statically", () => {
+  const m = meta();
+  const front = holding(m, "src/mcp-server/");
+  expect(front.length).toBeGreaterThan(0);
+  for (const entry of ["dist/cli.js", ...holding(m, "src/oneshot/run.ts"), ...holding(m, "src/ui/run.ts")]) {
+    const seen = staticallyLoaded(m, entry);
+    expect(
+      front.filter((chunk) => seen.has(chunk)),
+      entry,
+    ).toEqual([]);
+  }
 });
