@@ -134,6 +134,33 @@ describe("nanohermes acp", () => {
     expect(text.join("")).toBe("All done.");
   });
 
+  it("remembers allow_always and reject_always for the session: the same kind of call is not asked again", async () => {
+    const ws = tempDir();
+    const command = (c: string) => toolReply([{ name: "run_command", args: { command: c } }]);
+    server = await startMockServer([
+      // Each second command starts with the first one's words: what "always" covers ("touch one.txt").
+      command("touch one.txt"),
+      command("touch one.txt two.txt"),
+      command("mkdir d1"),
+      command("mkdir d1 d2"),
+      textReply("done"),
+    ]);
+    const c = start(envFor(server.url));
+    await initialize(c);
+    const sessionId = await newSession(c, ws);
+    c.answer = async (request) =>
+      select(optionOf(request, request.toolCall.title?.includes("touch") ? "allow_always" : "reject_always"));
+    const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "make things" }],
+    });
+    expect(stopReason).toBe("end_turn");
+    expect(c.permissions.map((p) => p.toolCall.title)).toEqual(["Run: touch one.txt", "Run: mkdir d1"]);
+    expect([existsSync(join(ws, "one.txt")), existsSync(join(ws, "two.txt"))]).toEqual([true, true]);
+    expect([existsSync(join(ws, "d1")), existsSync(join(ws, "d2"))]).toEqual([false, false]);
+    expect(toolResults(server.requests[4]).at(-1)).toMatch(/reject such calls for this session/);
+  });
+
   it("session/cancel stops a streaming turn at the step boundary, and withdraws a question nobody answered", async () => {
     const ws = tempDir();
     server = await startMockServer([

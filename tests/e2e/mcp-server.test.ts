@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { until } from "../helpers/acp.js";
@@ -28,7 +28,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function connect(url: string): Promise<Client> {
+async function connect(url: string, client = new Client({ name: "test-agent", version: "1" })): Promise<Client> {
   const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: url, NANOHERMES_MODEL: "m" });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -36,7 +36,6 @@ async function connect(url: string): Promise<Client> {
     env: env as Record<string, string>,
     stderr: "pipe",
   });
-  const client = new Client({ name: "test-agent", version: "1" });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -143,6 +142,32 @@ describe("nanohermes mcp-server", () => {
     expect(toolResults(server.requests[3]).at(-1)).toMatch(
       /^not run: this call needs approval .* nobody can answer here/,
     );
+  });
+
+  it("asks a client that offers elicitation instead of refusing: allowed once, then denied", async () => {
+    const ws = tempDir();
+    server = await startMockServer([
+      toolReply([{ name: "write_file", args: { path: "yes.txt", content: "y\n" } }]),
+      toolReply([{ name: "write_file", args: { path: "no.txt", content: "n\n" } }]),
+      textReply("One written."),
+    ]);
+    const client = new Client({ name: "asking-agent", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { decision: asked.length === 1 ? "allow once" : "deny" } };
+    });
+    await connect(server.url, client);
+    const r = await client.callTool({
+      name: "nanohermes_run",
+      arguments: { prompt: "write two files", cwd: ws, sandbox: "workspace-write" },
+    });
+    expect(structured(r)).toMatchObject({ reason: "completed", changedFiles: ["yes.txt"] });
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/^NanoHermes asks: .*yes\.txt/);
+    expect(existsSync(join(ws, "yes.txt"))).toBe(true);
+    expect(existsSync(join(ws, "no.txt"))).toBe(false);
+    expect(toolResults(server.requests[2]).at(-1)).toMatch(/denied/);
   });
 
   it("cancels a running turn at the step boundary; another thread runs meanwhile; one turn per thread", async () => {
