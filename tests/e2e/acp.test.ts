@@ -270,6 +270,19 @@ describe("nanohermes acp", () => {
     ).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("without a provider key, authenticate and session/new say where the key goes (auth_required)", async () => {
+    const c = start(testEnv({ NANOHERMES_MODEL: "m" }));
+    const init = await initialize(c);
+    const method = init.authMethods?.[0]?.id ?? "";
+    await expect(c.agent.request(acp.methods.agent.authenticate, { methodId: method })).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/OPENAI_API_KEY/),
+    });
+    await expect(
+      c.agent.request(acp.methods.agent.session.new, { cwd: tempDir(), mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32000 });
+  });
+
   it("answers bad input with JSON-RPC errors and keeps serving", async () => {
     server = await startMockServer([textReply("ok")]);
     const child = spawn(process.execPath, [CLI, "acp"], {
