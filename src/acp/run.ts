@@ -52,6 +52,7 @@ const guarded =
 export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelClient?: ModelClient): Promise<number> {
   let client: acp.AgentContext | null = null;
   let notices = false;
+  let readsFiles = false;
   const port: ClientPort = {
     update: (sessionId, update) => {
       client?.notify(acp.methods.client.session.update, { sessionId, update }).catch((error: unknown) => {
@@ -67,6 +68,18 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
     },
     get notices() {
       return notices;
+    },
+    get readsFiles() {
+      return readsFiles;
+    },
+    readTextFile: async (sessionId, path, signal) => {
+      if (!client) throw new Error("no client");
+      const read = await client.request(
+        acp.methods.client.fs.readTextFile,
+        { sessionId, path },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      );
+      return read.content;
     },
   };
   // The engine loads after the connection is up, so `initialize` is answered without waiting for it.
@@ -87,6 +100,7 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
       acp.methods.agent.initialize,
       guarded((params: acp.InitializeRequest) => {
         notices = Boolean(params.clientCapabilities?.session?.notices);
+        readsFiles = params.clientCapabilities?.fs?.readTextFile === true;
         // The engine compiles once the answer is out, while the client reads it.
         setImmediate(
           () => void engine().catch((error: unknown) => log("error", "acp: the engine failed to load", error)),

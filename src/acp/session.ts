@@ -44,6 +44,10 @@ export interface ClientPort {
   requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
   /** The client shows `notice` updates. */
   notices: boolean;
+  /** The client reads files for us (fs/read_text_file): its buffers, unsaved edits included. */
+  readsFiles: boolean;
+  /** The file as the client has it; rejects when it cannot say. */
+  readTextFile(sessionId: string, path: string, signal: AbortSignal): Promise<string>;
 }
 
 export interface AcpSessionOptions {
@@ -87,6 +91,10 @@ export class AcpSession {
       mode: opts.settings.mode,
       extensions: opts.extensions,
       ...(opts.modelClient ? { client: opts.modelClient } : {}),
+      // read_file checks the file on disk, then takes the editor's text of it.
+      ...(opts.client.readsFiles
+        ? { editorFiles: { readText: (abs, signal) => opts.client.readTextFile(this.id, abs, signal) } }
+        : {}),
     });
     this.translator = new UpdateTranslator({
       workspace: opts.settings.workspace,

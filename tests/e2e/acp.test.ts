@@ -161,6 +161,28 @@ describe("nanohermes acp", () => {
     expect(toolResults(server.requests[4]).at(-1)).toMatch(/reject such calls for this session/);
   });
 
+  it("read_file takes the editor's buffer (unsaved edits) when the editor reads files, after the checks on disk", async () => {
+    const ws = tempDir();
+    writeFileSync(join(ws, "notes.txt"), "saved line\n");
+    server = await startMockServer([
+      toolReply([
+        { name: "read_file", args: { path: "notes.txt" } },
+        { name: "read_file", args: { path: "missing.txt" } },
+      ]),
+      textReply("read"),
+    ]);
+    const c = start(envFor(server.url));
+    await initialize(c, true);
+    c.buffers.set(join(ws, "notes.txt"), "unsaved line\n");
+    const sessionId = await newSession(c, ws);
+    await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "read" }] });
+    const [notes, missing] = toolResults(server.requests[1]);
+    expect(notes).toBe("     1\tunsaved line");
+    // A file that is not on disk is refused by the disk's checks; the editor is not asked.
+    expect(missing).toMatch(/no such file/);
+    expect(c.reads).toEqual([join(ws, "notes.txt")]);
+  });
+
   it("session/cancel stops a streaming turn at the step boundary, and withdraws a question nobody answered", async () => {
     const ws = tempDir();
     server = await startMockServer([

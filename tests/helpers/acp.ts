@@ -16,6 +16,9 @@ export interface AcpChild {
   /** Updates, and markers the test adds ("answered session/new"), in the order they happened. */
   log: ({ kind: "update"; sessionId: string; update: acp.SessionUpdate } | { kind: "mark"; text: string })[];
   permissions: acp.RequestPermissionRequest[];
+  /** The editor's buffers by absolute path, for fs/read_text_file; every read is recorded. */
+  buffers: Map<string, string>;
+  reads: string[];
   /** What the client answers to session/request_permission (replaceable between prompts). */
   answer: PermissionAnswer;
   stderr: () => string;
@@ -47,6 +50,8 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
     agent: null as unknown as acp.ClientContext,
     log: [],
     permissions: [],
+    buffers: new Map(),
+    reads: [],
     answer: async () => ({ outcome: { outcome: "cancelled" } }),
     stderr: () => stderr,
     updates: (sessionId) =>
@@ -69,6 +74,12 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
     .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
       self.permissions.push(params);
       return self.answer(params, signal);
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+      self.reads.push(params.path);
+      const text = self.buffers.get(params.path);
+      if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+      return { content: text };
     });
   const connection = app.connect(
     acp.ndJsonStream(
@@ -80,10 +91,10 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
   return self;
 }
 
-export async function initialize(c: AcpChild): Promise<acp.InitializeResponse> {
+export async function initialize(c: AcpChild, readsFiles = false): Promise<acp.InitializeResponse> {
   return c.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: readsFiles, writeTextFile: false }, terminal: false },
     clientInfo: { name: "test-editor", version: "1" },
   });
 }
