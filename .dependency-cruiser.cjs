@@ -8,7 +8,8 @@
 //   sandbox < tools < hooks, memory, mcp, skills < session      the services the engine uses
 //   agent, remote         the engine; beside it, never importing it, the daemon's client side
 //                         (client, /remote tasks, the wire contract the server shares)
-//   oneshot, daemon, ui   the front ends; none imports another
+//   oneshot, daemon, ui,  the front ends; none imports another
+//   acp, mcp-server       (acp: the editor agent; mcp-server: NanoHermes as another agent's tool)
 //   cli.ts                picks a front end
 // A front end may use any lower layer: the UI reads sessions (the task index, search,
 // checkpoints) and memory (the /memory dialog) directly, but of the engine only its entry
@@ -18,7 +19,9 @@
 //
 // Every rule says why it exists. A new exception goes in with a comment naming who removes it.
 const SERVICES = "(session|tools|sandbox|mcp|memory|skills|hooks)";
-const ABOVE_SERVICES = "^src/(agent|remote|oneshot|daemon|ui)/|^src/cli\\.";
+/** The front ends: peers on the engine, each loaded by cli.ts for its own subcommand. */
+const FRONT_ENDS = "oneshot|daemon|ui|acp|mcp-server";
+const ABOVE_SERVICES = `^src/(agent|remote|${FRONT_ENDS})/|^src/cli\\.`;
 
 /**
  * The engine's public entry, the only agent modules the UI may import.
@@ -95,7 +98,7 @@ module.exports = {
         "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
       severity: "error",
       from: { path: "^src/agent/" },
-      to: { path: "^src/(remote|oneshot|daemon|ui)/|^src/cli\\." },
+      to: { path: `^src/(remote|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "remote-below-front-ends",
@@ -103,15 +106,15 @@ module.exports = {
         "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
       severity: "error",
       from: { path: "^src/remote/" },
-      to: { path: "^src/(agent|oneshot|daemon|ui)/|^src/cli\\." },
+      to: { path: `^src/(agent|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "front-ends-apart",
       comment:
-        "One-shot, daemon and UI are peers on the engine; one importing another made the daemon <-> ui cycle. Shared client code goes to remote/.",
+        "One-shot, daemon, UI, the ACP agent and the MCP server are peers on the engine; one importing another made the daemon <-> ui cycle. Shared client code goes to remote/, shared engine code to agent/.",
       severity: "error",
-      from: { path: "^src/(oneshot|daemon|ui)/" },
-      to: { path: "^src/(oneshot|daemon|ui)/", pathNot: "^src/$1/" },
+      from: { path: `^src/(${FRONT_ENDS})/` },
+      to: { path: `^src/(${FRONT_ENDS})/`, pathNot: "^src/$1/" },
     },
     {
       name: "only-the-gate-seals",

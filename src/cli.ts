@@ -236,6 +236,18 @@ async function main(argv: string[]): Promise<number> {
         env: process.env,
       });
     }
+    if (command === "acp") {
+      if (rest.length > 0) throw new UsageError("usage: nanohermes acp (an ACP agent on stdin/stdout, for editors)");
+      // The protocol owns stdout: nothing else may be written there.
+      const { runAcp } = await import("./acp/run.js");
+      return await runAcp(settings, flags, { stdin: process.stdin, stdout: process.stdout, env: process.env });
+    }
+    if (command === "mcp-server") {
+      if (rest.length > 0)
+        throw new UsageError("usage: nanohermes mcp-server (an MCP server on stdin/stdout, for other agents)");
+      const { runMcpServer } = await import("./mcp-server/run.js");
+      return await runMcpServer(settings, flags, { stdin: process.stdin, stdout: process.stdout, env: process.env });
+    }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");
       process.stdout.write(`${await runDoctor({ env: process.env, stdin: process.stdin, stdout: process.stdout })}\n`);

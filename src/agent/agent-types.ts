@@ -5,7 +5,7 @@ import type { HookRunner } from "../hooks/hooks.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import type { SessionData } from "../session/store.js";
-import type { CommandSandbox, WebOptions } from "../tools/define.js";
+import type { CommandSandbox, EditorFiles, WebOptions } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
 import type { ToolGate, ToolRegistry } from "../tools/registry.js";
 import type { CheckpointStore } from "./checkpointing.js";
@@ -49,6 +49,8 @@ export interface AgentOptions {
   boundary?: WriteBoundary;
   sandbox?: CommandSandbox;
   web?: WebOptions;
+  /** The editor's view of files (ACP), for read_file. */
+  editorFiles?: EditorFiles;
   hooks?: HookRunner | null;
   /** Characters of history before older messages are folded into a summary (default 120,000). */
   contextBudget?: number;

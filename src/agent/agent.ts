@@ -313,6 +313,7 @@ export class Agent {
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
       session: this.sessionTools,
       ...(this.opts.web ? { web: this.opts.web } : {}),
+      ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
       ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
     };

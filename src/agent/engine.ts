@@ -19,7 +19,7 @@ import { knownContextWindow } from "./providers/models.js";
 import { dirname, join } from "node:path";
 import type { ChildAgent, SpawnRequest } from "./subagents.js";
 import { lazyCheckpoints } from "./checkpointing.js";
-import type { AnyTool } from "../tools/define.js";
+import type { AnyTool, EditorFiles } from "../tools/define.js";
 import type { ToolSource } from "../tools/registry.js";
 import { Gate, gateState, UNATTENDED_APPROVAL, type Asker, type GateState } from "./gate.js";
 
@@ -56,6 +56,8 @@ export interface EngineOptions {
   /** Someone to ask when a call needs approval; without one, such a call is refused. */
   asker?: Asker | null;
   takeSteering?: () => string[];
+  /** The editor's view of files (an ACP client's fs/read_text_file): read_file's text comes from it. */
+  editorFiles?: EditorFiles;
   /** MCP servers, skills, hooks and AGENTS.md, shared by every task of the process. */
   extensions?: Extensions;
 }
@@ -126,6 +128,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     sandbox,
     boundary: writeBoundary(settings),
     web: settings.web,
+    ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
     hooks: ext.hooks,
     contextBudget: contextBudget(settings.contextWindow ?? knownContextWindow(settings.model, settings.models)),
     checkpoints,
@@ -177,6 +180,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         sandbox,
         boundary: writeBoundary(settings),
         web: settings.web,
+        ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
         hooks: ext.hooks,
         checkpoints,
         checkpointTurn: () => agent.turnOrdinal(),

@@ -7,6 +7,7 @@ import { newSessionId, sessionFileFor } from "../session/store.js";
 import type { Settings } from "../config/schema.js";
 import type { Bus } from "../protocol/bus.js";
 import type { Agent } from "./agent.js";
+import type { EditorFiles } from "../tools/define.js";
 import type { Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
@@ -57,6 +58,8 @@ export interface TaskManagerOptions {
   client?: ModelClient;
   /** MCP servers, skills, hooks and AGENTS.md; agents are built once these are loaded. */
   extensions?: Promise<Extensions>;
+  /** The editor's view of files for every task's read_file (an ACP client's buffers). */
+  editorFiles?: EditorFiles;
   /** List sessions in ~/.nanohermes's task index (default true; the daemon keeps its own). */
   index?: boolean;
 }

@@ -119,6 +119,7 @@ export class TaskManager {
           sessionFile: task.sessionFile,
           mode: task.mode,
           ...(this.opts.client ? { client: this.opts.client } : {}),
+          ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
           // The gate reads the task's policy, mode and rules live; the task's card is who it asks.
           gateState: task,
           asker: this.askerFor(task),

@@ -423,6 +423,8 @@ const subcommands: [string, string][] = [
   ["nanohermes doctor", "check the terminal: colours, keys, clipboard, tmux"],
   ["nanohermes --daemon [--daemon-port N]", "serve sessions over HTTP (docs/daemon.md)"],
   ["nanohermes attach [URL]", "open the UI on a daemon's sessions (default: the local socket)"],
+  ["nanohermes acp", "an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim)"],
+  ["nanohermes mcp-server", "an MCP server on stdin/stdout: NanoHermes as a tool of another agent"],
 ];
 
 export function helpText(version: string): string {

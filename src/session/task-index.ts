@@ -86,3 +86,8 @@ export function updateTaskIndex(home: string, change: (entries: TaskIndexEntry[]
   });
   return next;
 }
+
+/** Settles once this process's index updates for `home` so far are written (or failed): before an exit. */
+export function taskIndexWritten(home: string): Promise<void> {
+  return (queues.get(home) ?? Promise.resolve()).then(() => {});
+}

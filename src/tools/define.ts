@@ -19,12 +19,23 @@ export interface ToolContext {
   session?: SessionTools;
   /** web_fetch / web_search options from config. */
   web?: WebOptions;
+  /** The editor's view of files, where a front end has one (ACP); absent: the disk alone. */
+  editorFiles?: EditorFiles;
   /**
    * The arguments as they were asked for, when the policy runs a rewritten form of them (a command
    * trusted as read-only runs with git's repository programs switched off): what the tool reports
    * them as, so the model and the user read back the command they gave.
    */
   asAsked?: Record<string, unknown>;
+}
+
+/**
+ * Contract: files as the editor has them open, unsaved edits included. read_file checks the file on
+ * disk first (it exists, is a regular text file, its size) and takes its text from here; null (the
+ * editor does not have it, or cannot say) means the disk's text.
+ */
+export interface EditorFiles {
+  readText(absPath: string, signal: AbortSignal): Promise<string | null>;
 }
 
 export interface WebOptions {

@@ -10,6 +10,7 @@ import {
   ToolError,
   type AnyTool,
   type CommandSandbox,
+  type EditorFiles,
   type SessionTools,
   type ToolOutput,
   type WebOptions,
@@ -77,6 +78,8 @@ export interface ExecuteEnv {
   sandbox?: CommandSandbox;
   session?: SessionTools;
   web?: WebOptions;
+  /** The editor's view of files (read_file's text), where a front end has one. */
+  editorFiles?: EditorFiles;
   /** PreToolUse / PostToolUse hooks; none when absent. */
   hooks?: ToolHooks | null;
   /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
@@ -338,6 +341,7 @@ export class ToolRegistry {
         ...(env.sandbox ? { sandbox: env.sandbox } : {}),
         ...(env.session ? { session: env.session } : {}),
         ...(env.web ? { web: env.web } : {}),
+        ...(env.editorFiles ? { editorFiles: env.editorFiles } : {}),
         ...(runArgs !== args ? { asAsked: args } : {}),
       });
       const out = await settle(work, {

@@ -12,13 +12,41 @@ const readMeta = () => JSON.parse(readFileSync(join(dist, "meta.json"), "utf8"))
 /** The MCP SDK brings classic zod; its chunk loads only when MCP servers are configured. */
 const isMcpChunk = (inputs: Record<string, unknown>) =>
   Object.keys(inputs).some((i) => i.includes("node_modules/@modelcontextprotocol/sdk/"));
+/** So does the ACP SDK, loaded by `nanohermes acp` only. */
+const isSdkChunk = (inputs: Record<string, unknown>) =>
+  isMcpChunk(inputs) || Object.keys(inputs).some((i) => i.includes("node_modules/@agentclientprotocol/sdk/"));
 
-/** The zod files in the bundle outside the MCP chunk, from the metafile the build writes beside it. */
+/**
+ * Chunks loaded only for an SDK: an SDK's own, and what only such chunks import (the classic zod
+ * the MCP and ACP SDKs share is split into a chunk of its own).
+ */
+function sdkOnlyChunks(meta: Meta): Set<string> {
+  const importers = new Map<string, string[]>();
+  for (const [path, o] of Object.entries(meta.outputs))
+    for (const imp of o.imports) importers.set(imp.path, [...(importers.get(imp.path) ?? []), path]);
+  const only = new Set(
+    Object.entries(meta.outputs)
+      .filter(([, o]) => isSdkChunk(o.inputs))
+      .map(([path]) => path),
+  );
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [path, by] of importers)
+      if (!only.has(path) && by.length > 0 && by.every((p) => only.has(p))) {
+        only.add(path);
+        grew = true;
+      }
+  }
+  return only;
+}
+
+/** The zod files in the bundle outside the SDKs' chunks, from the metafile the build writes beside it. */
 function bundledZodFiles(): string[] {
   const meta = readMeta();
+  const sdkOnly = sdkOnlyChunks(meta);
   const found = new Set<string>();
-  for (const output of Object.values(meta.outputs)) {
-    if (isMcpChunk(output.inputs)) continue;
+  for (const [path, output] of Object.entries(meta.outputs)) {
+    if (sdkOnly.has(path)) continue;
     for (const input of Object.keys(output.inputs)) {
       const m = /^node_modules\/zod\/(\S+)$/.exec(input);
       if (m) found.add(m[1]!);

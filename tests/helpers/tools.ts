@@ -4,8 +4,8 @@ import type { AnyTool, SessionTools, ToolReport } from "../../src/tools/define.j
 import { ToolRegistry, type ExecuteEnv, type ToolCallResult } from "../../src/tools/registry.js";
 import { testGate } from "./gate.js";
 
-/** What a call may carry besides the workspace and signal: session state, sandbox, boundary. */
-export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary" | "gate">>;
+/** What a call may carry besides the workspace and signal: session state, sandbox, boundary, the editor's files. */
+export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary" | "gate" | "editorFiles">>;
 
 export async function callTool(
   tool: AnyTool,
