@@ -53,6 +53,7 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
   let client: acp.AgentContext | null = null;
   let notices = false;
   let readsFiles = false;
+  let writesFiles = false;
   const port: ClientPort = {
     update: (sessionId, update) => {
       client?.notify(acp.methods.client.session.update, { sessionId, update }).catch((error: unknown) => {
@@ -72,6 +73,9 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
     get readsFiles() {
       return readsFiles;
     },
+    get writesFiles() {
+      return writesFiles;
+    },
     readTextFile: async (sessionId, path, signal) => {
       if (!client) throw new Error("no client");
       const read = await client.request(
@@ -80,6 +84,10 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       );
       return read.content;
+    },
+    writeTextFile: async (sessionId, path, content) => {
+      if (!client) throw new Error("no client");
+      await client.request(acp.methods.client.fs.writeTextFile, { sessionId, path, content });
     },
   };
   // The engine loads after the connection is up, so `initialize` is answered without waiting for it.
@@ -101,6 +109,7 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
       guarded((params: acp.InitializeRequest) => {
         notices = Boolean(params.clientCapabilities?.session?.notices);
         readsFiles = params.clientCapabilities?.fs?.readTextFile === true;
+        writesFiles = params.clientCapabilities?.fs?.writeTextFile === true;
         // The engine compiles once the answer is out, while the client reads it.
         setImmediate(
           () => void engine().catch((error: unknown) => log("error", "acp: the engine failed to load", error)),

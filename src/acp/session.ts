@@ -14,6 +14,7 @@ import type {
 import type { Agent } from "../agent/agent.js";
 import type { Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
+import type { EditorFiles } from "../tools/define.js";
 import { modelInfo } from "../agent/providers/models.js";
 import { TaskManager } from "../agent/tasks.js";
 import { loadCustomCommands, type CustomCommand } from "../config/custom-commands.js";
@@ -48,6 +49,10 @@ export interface ClientPort {
   readsFiles: boolean;
   /** The file as the client has it; rejects when it cannot say. */
   readTextFile(sessionId: string, path: string, signal: AbortSignal): Promise<string>;
+  /** The client writes files for us (fs/write_text_file): into its buffers, which it saves as it does. */
+  writesFiles: boolean;
+  /** Hands the client a file's whole new text; rejects when it did not write it. */
+  writeTextFile(sessionId: string, path: string, content: string): Promise<void>;
 }
 
 export interface AcpSessionOptions {
@@ -91,10 +96,7 @@ export class AcpSession {
       mode: opts.settings.mode,
       extensions: opts.extensions,
       ...(opts.modelClient ? { client: opts.modelClient } : {}),
-      // read_file checks the file on disk, then takes the editor's text of it.
-      ...(opts.client.readsFiles
-        ? { editorFiles: { readText: (abs, signal) => opts.client.readTextFile(this.id, abs, signal) } }
-        : {}),
+      ...(opts.client.readsFiles || opts.client.writesFiles ? { editorFiles: this.editorFiles(opts.client) } : {}),
     });
     this.translator = new UpdateTranslator({
       workspace: opts.settings.workspace,
@@ -104,6 +106,20 @@ export class AcpSession {
     });
     this.manager.add(this.id, { sessionFile: opts.sessionFile });
     this.bus.subscribe((event) => this.onEvent(event));
+  }
+
+  /**
+   * The file tools' view of the editor: the disk's checks and the write boundary come first, then
+   * the text is read from (fs/read_text_file) or handed to (fs/write_text_file) the editor, each
+   * only where the client offers it; otherwise the disk.
+   */
+  private editorFiles(client: ClientPort): EditorFiles {
+    return {
+      readText: client.readsFiles ? (abs, signal) => client.readTextFile(this.id, abs, signal) : async () => null,
+      ...(client.writesFiles
+        ? { writeText: (abs: string, text: string) => client.writeTextFile(this.id, abs, text) }
+        : {}),
+    };
   }
 
   /** Loads the session file (taking its lock); rejects when another run holds it. */

@@ -110,6 +110,9 @@ export function checkpointHooks(opts: {
       try {
         if (tool.kind === "edit") {
           const paths = editedPaths(tool, args, opts.workspace);
+          // The before-image is the disk's, also when the tool writes through the editor (ACP's
+          // fs/write_text_file). Where the editor's buffer held unsaved edits, it differs from the
+          // text the edit applied to: a rewind restores the file as saved, not those edits.
           if (paths.length > 0) await checkpoints.beforeWrite(opts.turn(), paths, tool.name);
         } else if (isCommand(tool, args)) {
           await checkpoints.beforeCommand(opts.turn());

@@ -1,9 +1,11 @@
 // apply_patch: apply a multi-file patch (Codex format or unified diff) inside the workspace, all or
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
+// Where the editor takes writes, new texts go to it (deletions, which ACP has no call for, to the disk).
 import { readlinkSync, symlinkSync } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
-import { defineTool, ToolError, type PrecheckContext, type ToolContext } from "./define.js";
+import { defineTool, type EditorFiles, ToolError, type PrecheckContext, type ToolContext } from "./define.js";
+import { editorText, writesThroughEditor, writeToEditor, type EditorWriter } from "./editor-files.js";
 import { applyHunks } from "./patch-apply.js";
 import { parsePatch, type FileOp } from "./patch-parse.js";
 import { checkWritable, displayPath, resolvePath, writableWalk, type WriteBoundary } from "./paths.js";
@@ -51,6 +53,8 @@ interface Planned {
   mode: number | undefined;
   /** The text as earlier operations of this patch left it; null when absent. */
   text: string | null;
+  /** The text before the patch (the editor's where it has the file open): what the editor gets back on failure. */
+  loaded: string | null;
   /** How the text maps to bytes: the original's format (kept byte for byte), UTF-8 for a new file. */
   format: TextFormat;
   /** The text encoded for writing, filled in once the whole patch is planned. */
@@ -71,7 +75,11 @@ function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
+/**
+ * The disk's checks decide whether a file can be patched (a regular text file under the cap); the
+ * text the hunks apply to is the editor's where it has the file open (unsaved edits included).
+ */
+async function load(w: Walked, abs: string, shown: string, editor: EditorSide): Promise<Planned> {
   const absent: Planned = {
     abs,
     real: w.real,
@@ -79,6 +87,7 @@ async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
     original: null,
     mode: undefined,
     text: null,
+    loaded: null,
     format: { encoding: "utf-8", bom: false, eol: "\n" },
   };
   if (w.lstat()?.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
@@ -92,7 +101,10 @@ async function load(w: Walked, abs: string, shown: string): Promise<Planned> {
   const format = detectFormat(read.data, shown);
   const kind = binaryKind(read.data.subarray(0, 8192));
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}); apply_patch only edits text`);
-  return { ...absent, original: read.data, mode: read.mode, text: decodeText(read.data, format), format };
+  const tooLarge = `${shown} is over ${MAX_READ_BYTES >> 20} MB in the editor; change it with a command instead`;
+  const text =
+    (await editorText(editor.files, w.real, editor.signal, MAX_READ_BYTES, tooLarge)) ?? decodeText(read.data, format);
+  return { ...absent, original: read.data, mode: read.mode, text, loaded: text, format };
 }
 
 /**
@@ -113,6 +125,7 @@ async function linkEntry(workspace: string, path: string, boundary?: WriteBounda
       original: Buffer.alloc(0),
       mode: undefined,
       text: null,
+      loaded: null,
       format: { encoding: "utf-8", bom: false, eol: "\n" },
       link,
     };
@@ -136,8 +149,14 @@ function readlinkOf(w: Walked): string {
   return readlinkSync(w.at());
 }
 
+/** The editor's part in a patch: where texts are read from and written to. */
+interface EditorSide {
+  files: EditorFiles | undefined;
+  signal: AbortSignal;
+}
+
 /** Works out every file's new content without touching the disk. Throws a ToolError on any problem. */
-async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary): Promise<Plan> {
+async function plan(ops: FileOp[], workspace: string, editor: EditorSide, boundary?: WriteBoundary): Promise<Plan> {
   const byReal = new Map<string, Planned>();
   const report: string[] = [];
   const file = async (path: string): Promise<Planned> => {
@@ -146,7 +165,7 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
     try {
       let entry = byReal.get(w.real);
       if (!entry) {
-        entry = await load(w, abs, displayPath(workspace, abs));
+        entry = await load(w, abs, displayPath(workspace, abs), editor);
         byReal.set(w.real, entry);
       }
       return entry;
@@ -208,18 +227,24 @@ async function plan(ops: FileOp[], workspace: string, boundary?: WriteBoundary):
     }
   }
   // Encoded now, so a character a Latin-1 file cannot hold fails the patch before anything is written.
-  for (const f of byReal.values()) if (f.text !== null) f.bytes = encodeText(f.text, f.format, f.shown);
+  // The editor takes text and keeps the file's encoding itself.
+  if (!writesThroughEditor(editor.files))
+    for (const f of byReal.values()) if (f.text !== null) f.bytes = encodeText(f.text, f.format, f.shown);
   return { files: [...byReal.values()], report };
 }
 
 function unchanged(f: Planned): boolean {
-  return f.original === null ? f.text === null : f.text !== null && f.bytes !== undefined && f.original.equals(f.bytes);
+  if (f.original === null) return f.text === null;
+  if (f.text === null) return false;
+  return f.bytes === undefined ? f.text === f.loaded : f.original.equals(f.bytes);
 }
 
 /** Where the commit writes: the planned file walked again, no-follow, and checked again. */
 interface Target {
   workspace: string;
   boundary: WriteBoundary | undefined;
+  /** Set when the editor takes writes: new texts go to it. */
+  editor: EditorWriter | null;
 }
 
 /**
@@ -259,7 +284,8 @@ async function commit(files: Planned[], to: Target): Promise<void> {
       else {
         try {
           w.makeParents();
-          await writeAtomic(w, f.bytes ?? f.text, f.shown);
+          if (to.editor) await writeToEditor(to.editor, w.real, f.text, f.shown);
+          else await writeAtomic(w, f.bytes ?? f.text, f.shown);
         } finally {
           made.push(...w.made);
         }
@@ -290,7 +316,10 @@ async function rollback(done: Planned[], made: string[], to: Target): Promise<st
       const w = rewalk(f, to, f.original === null || f.link !== undefined);
       try {
         if (f.link !== undefined) symlinkSync(f.link, w.at());
-        else if (f.original === null) unlinkTarget(w);
+        else if (f.original === null) unlinkCreated(w, to);
+        // What went to the editor goes back through it; a deletion is undone on disk, as it was made.
+        else if (to.editor && f.text !== null && f.loaded !== null)
+          await writeToEditor(to.editor, w.real, f.loaded, f.shown);
         else {
           w.makeParents();
           await writeAtomic(w, f.original, f.shown, f.mode);
@@ -307,6 +336,18 @@ async function rollback(done: Planned[], made: string[], to: Target): Promise<st
     await withWalk(dir, { followFinal: false }, (w) => rmdirTarget(w)).catch(() => false);
   }
   return lost;
+}
+
+/**
+ * Removes a file the patch created. One the editor created may not have reached the disk (ACP has
+ * no call to drop an editor's file): nothing to remove there then.
+ */
+function unlinkCreated(w: Walked, to: Target): void {
+  try {
+    unlinkTarget(w);
+  } catch (error) {
+    if (!(to.editor && (error as NodeJS.ErrnoException).code === "ENOENT")) throw error;
+  }
 }
 
 function summarize(args: { patch: string }): string {
@@ -326,23 +367,30 @@ function summarize(args: { patch: string }): string {
 async function run(args: { patch: string }, ctx: ToolContext): Promise<{ forModel: string; display: string }> {
   let planned: Plan;
   try {
-    planned = await plan(parsePatch(args.patch), ctx.workspace, ctx.boundary);
+    planned = await plan(
+      parsePatch(args.patch),
+      ctx.workspace,
+      { files: ctx.editorFiles, signal: ctx.signal },
+      ctx.boundary,
+    );
   } catch (error) {
     if (error instanceof ToolError) throw new ToolError(`${error.message}\nNo file was changed.`);
     throw error;
   }
   // Stopping is honoured up to here; once writing starts it finishes, so the patch is never half applied.
   ctx.signal.throwIfAborted();
-  await commit(planned.files, { workspace: ctx.workspace, boundary: ctx.boundary });
+  const editor = writesThroughEditor(ctx.editorFiles) ? ctx.editorFiles : null;
+  await commit(planned.files, { workspace: ctx.workspace, boundary: ctx.boundary, editor });
   const { report } = planned;
   const display = report.length === 1 ? report[0]! : `${report.length} files: ${report.join(", ")}`;
-  return { forModel: report.join("\n"), display: display.length > 120 ? `${display.slice(0, 119)}…` : display };
+  const via = editor ? "\n(the new texts went to the editor; deletions to the disk)" : "";
+  return { forModel: report.join("\n") + via, display: display.length > 120 ? `${display.slice(0, 119)}…` : display };
 }
 
 /** A patch that does not apply (bad format, a hunk not found, a file missing) fails before the approval question. */
 async function precheck(args: { patch: string }, ctx: PrecheckContext): Promise<void> {
   try {
-    await plan(parsePatch(args.patch), ctx.workspace, ctx.boundary);
+    await plan(parsePatch(args.patch), ctx.workspace, { files: ctx.editorFiles, signal: ctx.signal }, ctx.boundary);
   } catch (error) {
     if (error instanceof ToolError) throw new ToolError(`${error.message}\nNo file was changed.`);
     throw error;

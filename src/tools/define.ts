@@ -30,12 +30,19 @@ export interface ToolContext {
 }
 
 /**
- * Contract: files as the editor has them open, unsaved edits included. read_file checks the file on
- * disk first (it exists, is a regular text file, its size) and takes its text from here; null (the
- * editor does not have it, or cannot say) means the disk's text.
+ * Contract: files as the editor has them open, unsaved edits included. read_file, edit_file and
+ * apply_patch check the file on disk first (it exists, is a regular text file, its size) and take
+ * its text from `readText`; null (the editor does not have it, or cannot say) means the disk's text.
  */
 export interface EditorFiles {
   readText(absPath: string, signal: AbortSignal): Promise<string | null>;
+  /**
+   * Present when the editor takes writes: write_file, edit_file and apply_patch hand it the whole
+   * new text of a file (at its canonical path) after the write boundary's and the protected paths'
+   * checks, instead of writing the disk. Rejects when the editor does not write it. Not cancelled:
+   * a write that has started is seen through, so the tool knows whether it happened.
+   */
+  writeText?(absPath: string, text: string): Promise<void>;
 }
 
 export interface WebOptions {
@@ -124,8 +131,8 @@ export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
   run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 
-/** What a pre-check may use: where paths resolve and where writes may go. */
-export type PrecheckContext = Pick<ToolContext, "workspace" | "boundary" | "signal">;
+/** What a pre-check may use: where paths resolve, where writes may go, and the editor's text of files. */
+export type PrecheckContext = Pick<ToolContext, "workspace" | "boundary" | "signal" | "editorFiles">;
 
 /** Erases the parameter type so tools of different shapes can live in one list. */
 export type AnyTool = ToolDef<z.ZodMiniObject>;

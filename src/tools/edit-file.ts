@@ -1,7 +1,8 @@
 // edit_file: replace an exact, unique piece of a file (or every occurrence with replace_all).
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
-import { defineTool, ToolError, type ToolOutput } from "./define.js";
+import { defineTool, type EditorFiles, ToolError, type ToolOutput } from "./define.js";
+import { createInEditor, editorText, writesThroughEditor, writeToEditor } from "./editor-files.js";
 import { displayPath, resolvePath, writableWalk } from "./paths.js";
 import type { Walked } from "./safe-fs.js";
 import { readRegular, writeAtomic } from "./safe-fs-ops.js";
@@ -84,7 +85,7 @@ export const editFileTool = defineTool({
     const shown = displayPath(ctx.workspace, abs);
     const w = writableWalk(ctx.workspace, abs, ctx.boundary);
     try {
-      await plan(args, w, shown);
+      await plan(args, w, shown, ctx.signal, ctx.editorFiles);
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw new ToolError(`cannot edit ${shown}: ${(error as Error).message}`);
@@ -97,7 +98,7 @@ export const editFileTool = defineTool({
     const shown = displayPath(ctx.workspace, abs);
     const w = writableWalk(ctx.workspace, abs, ctx.boundary);
     try {
-      return await edit(args, w, shown, ctx.signal);
+      return await edit(args, w, shown, ctx.signal, ctx.editorFiles);
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw new ToolError(`cannot edit ${shown}: ${(error as Error).message}`);
@@ -107,12 +108,26 @@ export const editFileTool = defineTool({
   },
 });
 
-/** What an edit will write, worked out from the file as it is; a ToolError when it cannot be done. */
+/**
+ * What an edit will write, worked out from the file as it is; a ToolError when it cannot be done.
+ * `bytes` (the disk's encoding) only when the edit goes to the disk; the editor takes `updated`.
+ */
 type EditPlan =
   | { kind: "create" }
-  | { kind: "replace"; bytes: Uint8Array; updated: string; first: number; count: number };
+  | { kind: "replace"; bytes: Uint8Array | null; updated: string; first: number; count: number };
 
-async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan> {
+/**
+ * The disk's checks decide whether the file can be edited (it exists, is a regular text file
+ * under 4 MB); the text the edit applies to is the editor's where it has the file open (unsaved
+ * edits included), else the disk's.
+ */
+async function plan(
+  args: EditArgs,
+  w: Walked,
+  shown: string,
+  signal: AbortSignal,
+  editor: EditorFiles | undefined,
+): Promise<EditPlan> {
   const old = w.lstat();
   if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
   const read = await readRegular(
@@ -122,9 +137,13 @@ async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan>
     `${shown} is over 4 MB; edit it with a command or apply_patch`,
   );
   const raw = read?.data ?? null;
+  const buffer =
+    raw === null
+      ? null
+      : await editorText(editor, w.real, signal, MAX_READ_BYTES, `${shown} is over 4 MB in the editor`);
 
   if (args.old_string === "") {
-    if (raw !== null && raw.length > 0) {
+    if (raw !== null && (raw.length > 0 || (buffer !== null && buffer.length > 0))) {
       throw new ToolError(
         `${shown} exists and is not empty; old_string must be the text to replace (empty is only for creating a file)`,
       );
@@ -142,7 +161,7 @@ async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan>
 
   // Decoded losslessly (UTF-8 as it is, anything else byte for byte as Latin-1), so every byte
   // outside the replaced text is written back exactly: BOM, line endings, final newline.
-  const text = decodeText(raw, format);
+  const text = buffer ?? decodeText(raw, format);
   // A CRLF file edited with LF strings: match and write in the file's own line endings.
   const crlf = text.includes("\r\n") && !args.old_string.includes("\r\n");
   const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
@@ -162,32 +181,47 @@ async function plan(args: EditArgs, w: Walked, shown: string): Promise<EditPlan>
     : text.slice(0, at[0]) + newText + text.slice(at[0]! + oldText.length);
   return {
     kind: "replace",
-    bytes: encodeText(updated, format, shown),
+    bytes: writesThroughEditor(editor) ? null : encodeText(updated, format, shown),
     updated,
     first: lineOf(text, at[0]!),
     count: args.replace_all ? at.length : 1,
   };
 }
 
-/** The edit itself, reading and writing through one walked directory. */
-async function edit(args: EditArgs, w: Walked, shown: string, signal: AbortSignal): Promise<ToolOutput> {
-  const planned = await plan(args, w, shown);
+/** The edit itself, reading and writing through one walked directory (or handing the text to the editor). */
+async function edit(
+  args: EditArgs,
+  w: Walked,
+  shown: string,
+  signal: AbortSignal,
+  editor: EditorFiles | undefined,
+): Promise<ToolOutput> {
+  const planned = await plan(args, w, shown, signal, editor);
   if (planned.kind === "create") {
-    w.makeParents();
-    await writeAtomic(w, args.new_string, shown);
-    return { forModel: `created ${shown} (${args.new_string.split("\n").length} lines)`, display: `${shown}: created` };
+    if (signal.aborted) throw new ToolError("stopped before writing");
+    if (writesThroughEditor(editor)) await createInEditor(w, editor, args.new_string, shown);
+    else {
+      w.makeParents();
+      await writeAtomic(w, args.new_string, shown);
+    }
+    const via = writesThroughEditor(editor) ? " through the editor" : "";
+    return {
+      forModel: `created ${shown}${via} (${args.new_string.split("\n").length} lines)`,
+      display: `${shown}: created`,
+    };
   }
   const { updated, first, count } = planned;
   if (signal.aborted) throw new ToolError("stopped before writing");
   try {
-    await writeAtomic(w, planned.bytes, shown);
+    if (planned.bytes === null && writesThroughEditor(editor)) await writeToEditor(editor, w.real, updated, shown);
+    else await writeAtomic(w, planned.bytes ?? updated, shown);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError(`cannot write ${shown}: ${(error as Error).message}`);
   }
   const view = snippet(updated.replace(/\r\n/g, "\n"), first, args.new_string.split("\n").length);
   return {
-    forModel: `edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,
+    forModel: `edited ${shown}${writesThroughEditor(editor) ? " through the editor" : ""}: replaced ${count} occurrence${count === 1 ? "" : "s"} (first at line ${first}). The file now reads:\n${view}`,
     display: `${shown}: ${count} replacement${count === 1 ? "" : "s"} at line ${first}`,
   };
 }

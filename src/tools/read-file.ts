@@ -3,6 +3,7 @@ import { constants, promises as fs } from "node:fs";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError } from "./define.js";
+import { editorText } from "./editor-files.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { fileType } from "./safe-fs.js";
 
@@ -133,7 +134,16 @@ async function readOpen(
   }
 
   // The editor's buffer where it has the file open (unsaved edits included), else the disk's text.
-  const text = (await editorText(editor, signal, shown)) ?? (await readAll(handle, stat.size)).toString("utf8");
+  const fromEditor = editor
+    ? await editorText(
+        editor.files,
+        editor.abs,
+        signal,
+        MAX_READ_BYTES,
+        `${shown} is over 4 MB in the editor; read it in windows with offset and limit`,
+      )
+    : null;
+  const text = fromEditor ?? (await readAll(handle, stat.size)).toString("utf8");
   if (text.length === 0) return { forModel: `${shown} is empty (0 bytes)`, display: `${shown}: empty` };
   const all = text.split(/\r?\n/);
   if (all.length > 1 && all[all.length - 1] === "") all.pop();
@@ -142,24 +152,6 @@ async function readOpen(
   const last = offset + window.length - 1;
   const body = window.map((l, i) => formatLine(offset + i, l)).join("\n");
   return { forModel: body + footer(offset, last, all.length, args.path), display: `${shown}: ${window.length} lines` };
-}
-
-/** The file as the editor has it; null when there is no editor, it does not have the file, or it failed. */
-async function editorText(
-  editor: { files: EditorFiles; abs: string } | null,
-  signal: AbortSignal,
-  shown: string,
-): Promise<string | null> {
-  if (!editor) return null;
-  try {
-    const text = await editor.files.readText(editor.abs, signal);
-    if (text !== null && text.length > MAX_READ_BYTES)
-      throw new ToolError(`${shown} is over 4 MB in the editor; read it in windows with offset and limit`);
-    return text;
-  } catch (error) {
-    if (error instanceof ToolError) throw error;
-    return null;
-  }
 }
 
 /** The whole file from position 0 (the handle's position moved when the sample was read). */

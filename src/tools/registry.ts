@@ -274,6 +274,8 @@ export class ToolRegistry {
           workspace: env.workspace,
           signal: env.signal,
           ...(env.boundary ? { boundary: env.boundary } : {}),
+          // An edit is checked against the text it will apply to: the editor's, where it has one.
+          ...(env.editorFiles ? { editorFiles: env.editorFiles } : {}),
         });
       } catch (error) {
         if (error instanceof ToolError) return finish("error", error.message, error.message, tool);

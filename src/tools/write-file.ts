@@ -3,6 +3,7 @@ import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { displayPath, resolvePath, writableWalk } from "./paths.js";
 import { binaryKind } from "./binary.js";
+import { createInEditor, writesThroughEditor, writeToEditor } from "./editor-files.js";
 import { readHead, requireRegular, writeAtomic } from "./safe-fs-ops.js";
 import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-format.js";
 
@@ -37,17 +38,24 @@ export const writeFileTool = defineTool({
       if (old) requireRegular(old, shown);
       // Only the head of an existing file is read: enough for its format, never the whole file.
       const existing = old ? await readHead(w, shown, FORMAT_HEAD_BYTES) : null;
-      const { data, note } = existing
-        ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown)
-        : { data: args.content, note: "" };
+      // The editor writes in the file's own format; the disk gets the content in the old file's.
+      const editor = writesThroughEditor(ctx.editorFiles) ? ctx.editorFiles : null;
+      const { data, note } =
+        existing && !editor
+          ? inFormatOf(existing.head, existing.head.length >= existing.stat.size, args.content, shown)
+          : { data: args.content, note: "" };
       if (ctx.signal.aborted) throw new ToolError("stopped before writing");
-      w.makeParents();
-      await writeAtomic(w, data, shown);
+      if (editor && existing) await writeToEditor(editor, w.real, args.content, shown);
+      else if (editor) await createInEditor(w, editor, args.content, shown);
+      else {
+        w.makeParents();
+        await writeAtomic(w, data, shown);
+      }
       const lines = countLines(args.content);
       const bytes = Buffer.byteLength(data);
       const what = existing === null ? "created" : `overwrote (was ${existing.stat.size} bytes)${note}`;
       return {
-        forModel: `wrote ${shown}: ${lines} lines, ${bytes} bytes, ${what}`,
+        forModel: `wrote ${shown}${editor ? " through the editor" : ""}: ${lines} lines, ${bytes} bytes, ${what}`,
         display: `${shown}: ${lines} lines, ${what}`,
       };
     } catch (error) {

@@ -183,6 +183,37 @@ describe("nanohermes acp", () => {
     expect(c.reads).toEqual([join(ws, "notes.txt")]);
   });
 
+  it("edits the editor's unsaved buffer through fs/write_text_file; a protected path is refused before the editor is asked", async () => {
+    const ws = tempDir();
+    mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(ws, "notes.txt"), "saved line\n");
+    server = await startMockServer([
+      toolReply([
+        { name: "edit_file", args: { path: "notes.txt", old_string: "unsaved line", new_string: "edited line" } },
+      ]),
+      toolReply([{ name: "write_file", args: { path: ".git/hooks/x", content: "#!/bin/sh\n" } }]),
+      textReply("edited"),
+    ]);
+    const c = start(envFor(server.url));
+    await initialize(c, true, true);
+    const notes = join(ws, "notes.txt");
+    c.buffers.set(notes, "unsaved line\nsecond\n");
+    c.answer = async (request) => select(optionOf(request, "allow_once"));
+    const sessionId = await newSession(c, ws);
+    const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "edit" }],
+    });
+    expect(stopReason).toBe("end_turn");
+    expect(toolResults(server.requests[1]).at(-1)).toMatch(/^edited notes\.txt through the editor/);
+    expect(toolResults(server.requests[2]).at(-1)).toMatch(/protected/);
+    // The edit reached the editor (its buffer, unsaved text included) and nothing else did; this
+    // client does not save, so the disk keeps the saved text.
+    expect(c.writes).toEqual([{ path: notes, content: "edited line\nsecond\n" }]);
+    expect(readFileSync(notes, "utf8")).toBe("saved line\n");
+    expect(existsSync(join(ws, ".git", "hooks", "x"))).toBe(false);
+  });
+
   it("session/cancel stops a streaming turn at the step boundary, and withdraws a question nobody answered", async () => {
     const ws = tempDir();
     server = await startMockServer([

@@ -19,6 +19,8 @@ export interface AcpChild {
   /** The editor's buffers by absolute path, for fs/read_text_file; every read is recorded. */
   buffers: Map<string, string>;
   reads: string[];
+  /** Every fs/write_text_file, in order; each replaces the buffer (nothing is saved to disk). */
+  writes: { path: string; content: string }[];
   /** What the client answers to session/request_permission (replaceable between prompts). */
   answer: PermissionAnswer;
   stderr: () => string;
@@ -52,6 +54,7 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
     permissions: [],
     buffers: new Map(),
     reads: [],
+    writes: [],
     answer: async () => ({ outcome: { outcome: "cancelled" } }),
     stderr: () => stderr,
     updates: (sessionId) =>
@@ -80,6 +83,11 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
       const text = self.buffers.get(params.path);
       if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
       return { content: text };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+      self.writes.push({ path: params.path, content: params.content });
+      self.buffers.set(params.path, params.content);
+      return {};
     });
   const connection = app.connect(
     acp.ndJsonStream(
@@ -91,10 +99,15 @@ export function startAcp(env: Record<string, string | undefined>, args: string[]
   return self;
 }
 
-export async function initialize(c: AcpChild, readsFiles = false): Promise<acp.InitializeResponse> {
+/** Answers initialize as an editor offering fs/read_text_file (`readsFiles`) and fs/write_text_file (`writesFiles`). */
+export async function initialize(
+  c: AcpChild,
+  readsFiles = false,
+  writesFiles = false,
+): Promise<acp.InitializeResponse> {
   return c.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: readsFiles, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: readsFiles, writeTextFile: writesFiles }, terminal: false },
     clientInfo: { name: "test-editor", version: "1" },
   });
 }
