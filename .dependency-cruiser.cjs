@@ -8,7 +8,8 @@
 //   sandbox < tools < hooks, memory, mcp, skills < session      the services the engine uses
 //   agent, remote         the engine; beside it, never importing it, the daemon's client side
 //                         (client, /remote tasks, the wire contract the server shares)
-//   oneshot, daemon, ui,  the front ends; none imports another
+//   oneshot, daemon, ui,  the front ends; none imports another (cron: the daemon's scheduler and
+//                         the `cron` commands, beside them; only the daemon and cli.ts load it)
 //   acp, mcp-server       (acp: the editor agent; mcp-server: NanoHermes as another agent's tool)
 //   cli.ts                picks a front end
 // A front end may use any lower layer: the UI reads sessions (the task index, search,
@@ -21,7 +22,7 @@
 const SERVICES = "(session|tools|sandbox|mcp|memory|skills|hooks)";
 /** The front ends: peers on the engine, each loaded by cli.ts for its own subcommand. */
 const FRONT_ENDS = "oneshot|daemon|ui|acp|mcp-server";
-const ABOVE_SERVICES = `^src/(agent|remote|${FRONT_ENDS})/|^src/cli\\.`;
+const ABOVE_SERVICES = `^src/(agent|remote|cron|${FRONT_ENDS})/|^src/cli\\.`;
 
 /**
  * The engine's public entry, the only agent modules the UI may import.
@@ -98,7 +99,7 @@ module.exports = {
         "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
       severity: "error",
       from: { path: "^src/agent/" },
-      to: { path: `^src/(remote|${FRONT_ENDS})/|^src/cli\\.` },
+      to: { path: `^src/(remote|cron|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "remote-below-front-ends",
@@ -106,7 +107,7 @@ module.exports = {
         "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
       severity: "error",
       from: { path: "^src/remote/" },
-      to: { path: `^src/(agent|${FRONT_ENDS})/|^src/cli\\.` },
+      to: { path: `^src/(agent|cron|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "front-ends-apart",
@@ -115,6 +116,30 @@ module.exports = {
       severity: "error",
       from: { path: `^src/(${FRONT_ENDS})/` },
       to: { path: `^src/(${FRONT_ENDS})/`, pathNot: "^src/$1/" },
+    },
+    {
+      name: "cron-under-the-daemon",
+      comment:
+        "src/cron is the daemon's scheduler (the ledger, the missed-run rules, one run as a task) and the `cron` commands; it sits with the front ends on the engine. The daemon drives it, so it must not import the daemon (a cycle) or another front end; the commands reach a running daemon over HTTP (remote/wire).",
+      severity: "error",
+      from: { path: "^src/cron/" },
+      to: { path: `^src/(${FRONT_ENDS})/` },
+    },
+    {
+      name: "cron-loads-for-the-daemon-and-cron-only",
+      comment:
+        "Scheduling loads croner and opens SQLite; only the daemon and `nanohermes cron` (through cli.ts's dynamic import) need them. A UI, one-shot or ACP import would put them on every start (tests/build/cron-chunk.test.ts checks the bundle).",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/(cron|daemon)/", "^src/cli\\."] },
+      to: { path: "^src/cron/" },
+    },
+    {
+      name: "croner-only-in-cron",
+      comment:
+        "Instants are computed in one place (cron/schedule.ts), so a schedule means the same to the daemon and the commands.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/cron/" },
+      to: { path: "(^|/)node_modules/croner/" },
     },
     {
       name: "only-the-gate-seals",

@@ -221,6 +221,10 @@ async function main(argv: string[]): Promise<number> {
         );
       return await runExport(settings, flags, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
     }
+    if (command === "cron") {
+      const { runCron } = await import("./cron/commands.js");
+      return await runCron(settings, rest, flags, { stdout: process.stdout, stderr: process.stderr });
+    }
     if (flags.values.daemon === true) {
       if (command !== undefined || flags.values.prompt !== undefined)
         throw new UsageError("--daemon takes no prompt or command");

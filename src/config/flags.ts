@@ -301,6 +301,27 @@ export const flagSpecs: FlagSpec[] = [
     doc: "With `export`: every session; with `sessions`: every workspace.",
   },
   {
+    name: "schedule",
+    type: "string",
+    value: "EXPR",
+    group: "other",
+    doc: "With `cron add`: 5-field cron, 6 fields with seconds first, or @every 30m.",
+  },
+  {
+    name: "missed",
+    type: "string",
+    value: "skip|once|all",
+    group: "other",
+    doc: "With `cron add`: what to do with runs missed while the daemon was down (default once for hourly and slower, else skip).",
+  },
+  {
+    name: "tz",
+    type: "string",
+    value: "ZONE",
+    group: "other",
+    doc: "With `cron add`: the schedule's time zone (default this machine's).",
+  },
+  {
     name: "schema",
     type: "boolean",
     group: "other",
@@ -422,6 +443,10 @@ const subcommands: [string, string][] = [
   ],
   ["nanohermes doctor", "check the terminal: colours, keys, clipboard, tmux"],
   ["nanohermes --daemon [--daemon-port N]", "serve sessions over HTTP (docs/daemon.md)"],
+  [
+    "nanohermes cron add|list|runs|run|pause|resume|remove|inbox",
+    "scheduled runs on the daemon (README: Scheduled runs)",
+  ],
   ["nanohermes attach [URL]", "open the UI on a daemon's sessions (default: the local socket)"],
   ["nanohermes acp", "an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim)"],
   ["nanohermes mcp-server", "an MCP server on stdin/stdout: NanoHermes as a tool of another agent"],

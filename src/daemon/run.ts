@@ -12,6 +12,7 @@ import { virtualFsProblem } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
+import { startCron } from "./cron.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -104,8 +105,17 @@ export async function startDaemon(
       loaded(noExtensions());
     },
   );
+  const cron = await startCron({
+    settings,
+    sessionDir,
+    sessions,
+    extensions,
+    report: (line) => io.stderr.write(`${line}\n`),
+    ...(client ? { client } : {}),
+  });
   const server = await startDaemonServer({
     sessions,
+    cron,
     port,
     host,
     token,
@@ -115,6 +125,8 @@ export async function startDaemon(
       log("info", `daemon: ${line}`);
     },
   });
+  // Only a daemon that owns the socket and the port runs the schedule: a second one refused above never does.
+  cron.scheduler.start();
   io.stderr.write(
     `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
   );
@@ -126,6 +138,8 @@ export async function startDaemon(
       (stopping ??= (async () => {
         // Running turns stop and their requests are answered ("interrupted") before the connections close.
         server.stopAccepting();
+        await cron.scheduler.stop();
+        cron.store.close();
         await sessions.shutdown();
         await server.close();
         await extensions.then((ext) => ext.close()).catch(() => {});

@@ -12,6 +12,7 @@ import { VERSION } from "../version.js";
 import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
+import { cronRoute, type CronService } from "./cron-routes.js";
 import { sseComment, sseMessage } from "../remote/sse.js";
 import {
   backpressuredWriter,
@@ -24,6 +25,8 @@ import {
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
+  /** The scheduled jobs (/v1/cron/...); absent, those paths are 404. */
+  cron?: CronService;
   port: number;
   host: string;
   /** Required on TCP when set (not on the Unix socket). */
@@ -198,6 +201,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       };
       return sendJson(res, outcome.reason === "error" ? 502 : saveFailed ? 500 : 200, body);
     }
+    if (path.startsWith("/v1/cron/") && opts.cron) return cronRoute(opts.cron, req, res, path, cap);
     if (path === "/v1/sessions") {
       only(req, "GET");
       return sendJson(res, 200, { sessions: await sessions.list() });

@@ -127,6 +127,11 @@ export class DaemonSessions {
     return session;
   }
 
+  /** Serves a session another runner wrote into the folder (a scheduled run), as if found at start. */
+  adopt(id: string): void {
+    if (SESSION_ID.test(id)) this.ensure(id).saved = true;
+  }
+
   /** Sessions with a file or a turn running (a stream opened on a new id alone does not count). */
   private known(): Session[] {
     return [...this.sessions.values()].filter((s) => s.saved || this.manager.isRunning(s.id));

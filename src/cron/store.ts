@@ -1,0 +1,287 @@
+// The cron ledger in SQLite (~/.nanohermes/cron.db): the jobs, one row per scheduled instant of each
+// (UNIQUE(job, scheduled_for), claimed before the run starts), and the inbox of refused calls.
+// Contract: every schedule decision is written here first; the daemon keeps no schedule state that
+// a restart could lose, and an instant with a row is never run again.
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+import type { ApprovalPolicy } from "../protocol/events.js";
+import type { MissedPolicy } from "./plan.js";
+import { CronInputError } from "./schedule.js";
+
+export interface CronJob {
+  name: string;
+  schedule: string;
+  tz: string;
+  prompt: string;
+  workspace: string;
+  /** null: the daemon's model. */
+  model: string | null;
+  approval: ApprovalPolicy;
+  missed: MissedPolicy;
+  enabled: boolean;
+  /** Why the job is paused (by the user, or after repeated failures). */
+  pausedReason: string | null;
+  /** Failed runs in a row; reset by a completed run or `resume`. */
+  failures: number;
+  createdAt: number;
+}
+
+/**
+ * A run's life: claimed -> running -> completed | failed; interrupted when the daemon died with it
+ * claimed or running; skipped and coalesced instants never ran (missed-run rules).
+ */
+export type RunStatus = "claimed" | "running" | "completed" | "failed" | "interrupted" | "skipped" | "coalesced";
+
+export interface CronRun {
+  id: number;
+  job: string;
+  scheduledFor: number;
+  manual: boolean;
+  status: RunStatus;
+  session: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  response: string | null;
+  error: string | null;
+}
+
+export interface InboxItem {
+  id: number;
+  job: string;
+  runId: number | null;
+  at: number;
+  text: string;
+  seen: boolean;
+}
+
+export const JOB_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+export const cronDbPath = (home: string) => join(home, "cron.db");
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  name TEXT PRIMARY KEY, schedule TEXT NOT NULL, tz TEXT NOT NULL, prompt TEXT NOT NULL,
+  workspace TEXT NOT NULL, model TEXT, approval TEXT NOT NULL, missed TEXT NOT NULL,
+  enabled INTEGER NOT NULL DEFAULT 1, paused_reason TEXT, failures INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, job TEXT NOT NULL, scheduled_for INTEGER NOT NULL,
+  manual INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, session TEXT,
+  claimed_at INTEGER NOT NULL, started_at INTEGER, ended_at INTEGER, response TEXT, error TEXT,
+  UNIQUE (job, scheduled_for)
+);
+CREATE TABLE IF NOT EXISTS inbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, job TEXT NOT NULL, run_id INTEGER, at INTEGER NOT NULL,
+  text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0
+);`;
+
+type Row = Record<string, unknown>;
+
+const jobOf = (r: Row): CronJob => ({
+  name: r.name as string,
+  schedule: r.schedule as string,
+  tz: r.tz as string,
+  prompt: r.prompt as string,
+  workspace: r.workspace as string,
+  model: (r.model as string | null) ?? null,
+  approval: r.approval as ApprovalPolicy,
+  missed: r.missed as MissedPolicy,
+  enabled: r.enabled === 1,
+  pausedReason: (r.paused_reason as string | null) ?? null,
+  failures: r.failures as number,
+  createdAt: r.created_at as number,
+});
+
+const runOf = (r: Row): CronRun => ({
+  id: r.id as number,
+  job: r.job as string,
+  scheduledFor: r.scheduled_for as number,
+  manual: r.manual === 1,
+  status: r.status as RunStatus,
+  session: (r.session as string | null) ?? null,
+  startedAt: (r.started_at as number | null) ?? null,
+  endedAt: (r.ended_at as number | null) ?? null,
+  response: (r.response as string | null) ?? null,
+  error: (r.error as string | null) ?? null,
+});
+
+/** Why a claim was refused: the instant has a row already, or the job has a run going. */
+export type Claim = { id: number } | { refused: "recorded" | "busy" };
+
+export class CronStore {
+  private constructor(private readonly db: BetterSqlite3.Database) {}
+
+  /** Opens (creating) the ledger; better-sqlite3 loads here, only for the daemon and `cron`. */
+  static async open(file: string): Promise<CronStore> {
+    const { default: Database } = await import("better-sqlite3");
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const db = new Database(file, { timeout: 5000 });
+    db.pragma("journal_mode = WAL");
+    db.exec(SCHEMA);
+    return new CronStore(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Adds a job; a name in use is refused (nothing stored). */
+  addJob(job: Omit<CronJob, "enabled" | "pausedReason" | "failures">): CronJob {
+    if (!JOB_NAME.test(job.name))
+      throw new CronInputError(
+        `invalid job name "${job.name}": 1 to 40 of a-z 0-9 _ -, starting with a letter or digit`,
+      );
+    const result = this.db
+      .prepare(
+        `INSERT INTO jobs (name, schedule, tz, prompt, workspace, model, approval, missed, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+      )
+      .run(
+        job.name,
+        job.schedule,
+        job.tz,
+        job.prompt,
+        job.workspace,
+        job.model,
+        job.approval,
+        job.missed,
+        job.createdAt,
+      );
+    if (result.changes === 0)
+      throw new CronInputError(`a job named "${job.name}" exists already (cron remove ${job.name} first)`);
+    return this.job(job.name)!;
+  }
+
+  job(name: string): CronJob | null {
+    const row = this.db.prepare("SELECT * FROM jobs WHERE name = ?").get(name) as Row | undefined;
+    return row ? jobOf(row) : null;
+  }
+
+  jobs(): CronJob[] {
+    return (this.db.prepare("SELECT * FROM jobs ORDER BY name").all() as Row[]).map(jobOf);
+  }
+
+  /** Pauses (with a reason) or resumes a job; resuming clears its failure count. False: no such job. */
+  setEnabled(name: string, enabled: boolean, reason: string | null = null): boolean {
+    const sql = enabled
+      ? "UPDATE jobs SET enabled = 1, paused_reason = NULL, failures = 0 WHERE name = ?"
+      : "UPDATE jobs SET enabled = 0, paused_reason = ? WHERE name = ?";
+    const args = enabled ? [name] : [reason ?? "paused", name];
+    return this.db.prepare(sql).run(...args).changes > 0;
+  }
+
+  /** Removes the job and its ledger (its inbox items stay until read). */
+  removeJob(name: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare("DELETE FROM runs WHERE job = ?").run(name);
+      return this.db.prepare("DELETE FROM jobs WHERE name = ?").run(name).changes > 0;
+    })();
+  }
+
+  /** The newest scheduled instant with a row (manual runs aside), or the job's creation. */
+  watermark(job: CronJob): number {
+    const row = this.db
+      .prepare("SELECT MAX(scheduled_for) AS at FROM runs WHERE job = ? AND manual = 0")
+      .get(job.name) as { at: number | null };
+    return Math.max(row.at ?? 0, job.createdAt);
+  }
+
+  /** Records instants that will not run (skipped or coalesced); instants with a row are left alone. */
+  record(job: string, instants: readonly number[], status: "skipped" | "coalesced", note?: string): void {
+    const insert = this.db.prepare(
+      "INSERT OR IGNORE INTO runs (job, scheduled_for, status, claimed_at, ended_at, error) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const now = Date.now();
+    this.db.transaction(() => {
+      for (const at of instants) insert.run(job, at, status, now, now, note ?? null);
+    })();
+  }
+
+  /**
+   * Claims `instant` for a run, in one immediate transaction: refused when it has a row already
+   * (it ran, or is running, or was recorded) or when the job has a claimed or running row.
+   */
+  claim(job: string, instant: number, manual: boolean): Claim {
+    return this.db
+      .transaction((): Claim => {
+        const busy = this.db
+          .prepare("SELECT 1 FROM runs WHERE job = ? AND status IN ('claimed', 'running') LIMIT 1")
+          .get(job);
+        if (busy) return { refused: "busy" };
+        const result = this.db
+          .prepare(
+            "INSERT OR IGNORE INTO runs (job, scheduled_for, manual, status, claimed_at) VALUES (?, ?, ?, 'claimed', ?)",
+          )
+          .run(job, instant, manual ? 1 : 0, Date.now());
+        return result.changes === 0 ? { refused: "recorded" } : { id: Number(result.lastInsertRowid) };
+      })
+      .immediate();
+  }
+
+  markRunning(id: number, session: string): void {
+    this.db
+      .prepare("UPDATE runs SET status = 'running', session = ?, started_at = ? WHERE id = ?")
+      .run(session, Date.now(), id);
+  }
+
+  /** Ends a run and keeps its result; a failure counts toward pausing the job, a success resets it. */
+  finish(id: number, status: "completed" | "failed", response: string | null, error: string | null): CronRun {
+    return this.db.transaction(() => {
+      this.db
+        .prepare("UPDATE runs SET status = ?, ended_at = ?, response = ?, error = ? WHERE id = ?")
+        .run(status, Date.now(), response, error, id);
+      const run = runOf(this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row);
+      this.db
+        .prepare(`UPDATE jobs SET failures = ${status === "failed" ? "failures + 1" : "0"} WHERE name = ?`)
+        .run(run.job);
+      return run;
+    })();
+  }
+
+  /** Runs a dead daemon left claimed or running become interrupted (their instants never run again). */
+  interruptLeftovers(): number {
+    return this.db
+      .prepare(
+        "UPDATE runs SET status = 'interrupted', ended_at = ?, error = 'the daemon stopped during this run' WHERE status IN ('claimed', 'running')",
+      )
+      .run(Date.now()).changes;
+  }
+
+  /** The job's runs, newest first. */
+  runs(job: string, limit = 50): CronRun[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM runs WHERE job = ? ORDER BY scheduled_for DESC, id DESC LIMIT ?")
+        .all(job, limit) as Row[]
+    ).map(runOf);
+  }
+
+  running(job: string): CronRun | null {
+    const row = this.db
+      .prepare("SELECT * FROM runs WHERE job = ? AND status IN ('claimed', 'running') LIMIT 1")
+      .get(job) as Row | undefined;
+    return row ? runOf(row) : null;
+  }
+
+  park(job: string, runId: number | null, text: string): void {
+    this.db.prepare("INSERT INTO inbox (job, run_id, at, text) VALUES (?, ?, ?, ?)").run(job, runId, Date.now(), text);
+  }
+
+  /** The inbox, newest first; `markSeen` marks what it returns as read. */
+  inbox(markSeen = false): InboxItem[] {
+    const rows = (this.db.prepare("SELECT * FROM inbox ORDER BY id DESC LIMIT 200").all() as Row[]).map(
+      (r): InboxItem => ({
+        id: r.id as number,
+        job: r.job as string,
+        runId: (r.run_id as number | null) ?? null,
+        at: r.at as number,
+        text: r.text as string,
+        seen: r.seen === 1,
+      }),
+    );
+    if (markSeen) this.db.prepare("UPDATE inbox SET seen = 1 WHERE seen = 0").run();
+    return rows;
+  }
+}

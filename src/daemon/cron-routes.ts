@@ -1,0 +1,85 @@
+// The daemon's /v1/cron API: the same jobs, runs and inbox as `nanohermes cron`, behind the same
+// auth as the rest of /v1 (server.ts checks it before routing here).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { addJob, nextRunOf } from "../cron/jobs.js";
+import { CronInputError } from "../cron/schedule.js";
+import type { CronScheduler } from "../cron/scheduler.js";
+import type { CronJob, CronStore } from "../cron/store.js";
+import { HttpError, readJson, sendJson } from "./http.js";
+
+export interface CronService {
+  store: CronStore;
+  scheduler: CronScheduler;
+}
+
+const withNext = (job: CronJob) => ({ ...job, nextRun: nextRunOf(job), running: false });
+
+function only(req: IncomingMessage, ...methods: string[]): void {
+  if (!methods.includes(req.method ?? ""))
+    throw new HttpError(405, `use ${methods.join(" or ")} here`, { Allow: methods.join(", ") });
+}
+
+/** Serves `path` (under /v1/cron). */
+export async function cronRoute(
+  cron: CronService,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  cap: number,
+): Promise<void> {
+  const { store, scheduler } = cron;
+  if (path === "/v1/cron/jobs") {
+    only(req, "GET", "POST");
+    if (req.method === "GET")
+      return sendJson(res, 200, {
+        jobs: store.jobs().map((job) => ({ ...withNext(job), running: scheduler.isRunning(job.name) })),
+      });
+    const body = await readJson(req, cap);
+    try {
+      const job = addJob(store, body);
+      scheduler.wake();
+      return sendJson(res, 201, withNext(job));
+    } catch (error) {
+      if (error instanceof CronInputError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  }
+  if (path === "/v1/cron/inbox") {
+    only(req, "GET");
+    const seen = new URL(req.url ?? "/", "http://daemon").searchParams.get("mark") === "seen";
+    return sendJson(res, 200, { inbox: store.inbox(seen) });
+  }
+  if (path === "/v1/cron/wake") {
+    only(req, "POST");
+    scheduler.wake();
+    return sendJson(res, 202, { accepted: true });
+  }
+  const match = /^\/v1\/cron\/jobs\/([a-z0-9][a-z0-9_-]{0,39})(?:\/(runs|run|pause|resume))?$/.exec(path);
+  if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
+  const name = match[1]!;
+  const job = store.job(name);
+  if (!job) throw new HttpError(404, `no cron job named "${name}"`);
+  switch (match[2]) {
+    case undefined:
+      only(req, "GET", "DELETE");
+      if (req.method === "GET") return sendJson(res, 200, { ...withNext(job), running: scheduler.isRunning(name) });
+      store.removeJob(name);
+      res.writeHead(204).end();
+      return;
+    case "runs":
+      only(req, "GET");
+      return sendJson(res, 200, { runs: store.runs(name, 200) });
+    case "run": {
+      only(req, "POST");
+      const started = scheduler.runNow(name);
+      if ("refused" in started) throw new HttpError(started.refused === "busy" ? 409 : 404, started.message);
+      return sendJson(res, 202, { run: started.id, job: name });
+    }
+    case "pause":
+    case "resume":
+      only(req, "POST");
+      store.setEnabled(name, match[2] === "resume", match[2] === "pause" ? "paused by the user" : null);
+      scheduler.wake();
+      return sendJson(res, 200, withNext(store.job(name)!));
+  }
+}

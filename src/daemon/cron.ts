@@ -1,0 +1,45 @@
+// The daemon's side of scheduled runs: opens the ledger, runs each claimed instant as a session in
+// the daemon's folder, and serves the finished session like any other.
+import type { Extensions } from "../agent/extensions.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { Settings } from "../config/schema.js";
+import { runJob, runSessionId } from "../cron/runner.js";
+import { CronScheduler } from "../cron/scheduler.js";
+import { CronStore, cronDbPath } from "../cron/store.js";
+import type { CronService } from "./cron-routes.js";
+import type { DaemonSessions } from "./sessions.js";
+
+export interface CronStart {
+  settings: Settings;
+  sessionDir: string;
+  sessions: DaemonSessions;
+  extensions: Promise<Extensions>;
+  client?: ModelClient;
+  report(line: string): void;
+}
+
+/** Opens ~/.nanohermes/cron.db; the caller starts the scheduler once the daemon listens (it catches up then). */
+export async function startCron(opts: CronStart): Promise<CronService> {
+  const store = await CronStore.open(cronDbPath(opts.settings.home));
+  const maxConcurrent = Number(process.env.NANOHERMES_CRON_CONCURRENCY) || 2;
+  const scheduler = new CronScheduler({
+    store,
+    maxConcurrent,
+    report: opts.report,
+    run: async (job, runId, signal) => {
+      const session = runSessionId(job.name, runId);
+      store.markRunning(runId, session);
+      const ctx = {
+        settings: opts.settings,
+        sessionDir: opts.sessionDir,
+        extensions: opts.extensions,
+        ...(opts.client ? { client: opts.client } : {}),
+      };
+      return { ...(await runJob(job, session, ctx, signal)), session };
+    },
+    onRunEnd: (run) => {
+      if (run.session) opts.sessions.adopt(run.session);
+    },
+  });
+  return { store, scheduler };
+}
