@@ -2,8 +2,9 @@
 // session open, so two runs on one session cannot silently overwrite each other's turns.
 import { readlinkSync, unlinkSync, promises as fs } from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { randomId } from "../protocol/ids.js";
+import { systemErrorMeaning } from "../tools/errno.js";
 
 /** The session is held by another live process. */
 export class SessionBusyError extends Error {}
@@ -105,6 +106,34 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       );
     }
     await sleep(40 + Math.random() * 60);
+  }
+}
+
+/** What one page of a session needs: a folder with no room for it (ENOSPC, EDQUOT) fails here. */
+const PROBE_BYTES = 4096;
+
+/**
+ * Contract: resolves when a small file can be written, made durable and removed in `dir`; rejects
+ * with SessionUnwritableError naming why not. The lock needs no data block, so a full disk passes
+ * it: this is what finds one before a turn is run whose history would be lost. The probe is named
+ * as a temp file (`.NAME.tmp-PID-ID`), so one a killed run left is swept.
+ */
+export async function probeWritable(dir: string): Promise<void> {
+  const probe = join(dir, `.write-probe.tmp-${process.pid}-${randomId(8)}`);
+  try {
+    const handle = await fs.open(probe, "wx", 0o600);
+    try {
+      await handle.write(Buffer.alloc(PROBE_BYTES, 0x20));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new SessionUnwritableError(`${dir}: ${systemErrorMeaning(error) ?? (error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    await fs.unlink(probe).catch(() => {});
   }
 }
 
