@@ -122,4 +122,42 @@ describe("disk full", () => {
     expect(JSON.parse(r.stdout.split("--session--\n")[1]!.split("\n--ls--")[0]!)).toEqual(old);
     expect(r.stdout.split("--ls--\n")[1]).not.toMatch(/\.tmp-/);
   });
+  it("an edit whose before-image cannot be kept (the checkpoint store is full) is refused, and says why", async () => {
+    const outDir = tempDir("nh-full-");
+    const home = join(outDir, "home");
+    const ws = join(outDir, "ws");
+    mkdirSync(home);
+    mkdirSync(ws);
+    writeFileSync(join(ws, "a.txt"), "precious");
+    server = await startMockServer([
+      toolReply([{ name: "write_file", args: { path: "a.txt", content: "changed" } }]),
+      textReply("done"),
+    ]);
+    const script = [
+      // Only the home folder (where checkpoints live) is full; the workspace and the session are not.
+      `mount -t tmpfs -o size=64k tmpfs ${home}`,
+      `dd if=/dev/zero of=${home}/filler bs=1k count=100 2>/dev/null`,
+      `${process.execPath} ${CLI} -p go -C ${ws} --session ${ws}/s.json --stream-json > ${outDir}/out.ndjson 2> ${outDir}/err.txt; echo "exit=$?"`,
+    ].join("\n");
+    writeFileSync(join(outDir, "script.sh"), script);
+    const r = await collect(
+      spawn("unshare", ["-m", "sh", join(outDir, "script.sh")], {
+        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }) as NodeJS.ProcessEnv,
+      }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("precious");
+    const events = readFileSync(join(outDir, "out.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; status?: string; forModel?: string });
+    const write = events.find((e) => e.type === "tool.completed")!;
+    expect(write.status).toBe("error");
+    expect(write.forModel).toMatch(
+      /^write_file was not run: the file checkpoint before it failed, so \/rewind could not undo it: its content could not be kept in .* \(no space left on the device \(ENOSPC\)\)\. Nothing was changed/,
+    );
+    expect(readFileSync(join(outDir, "err.txt"), "utf8")).toMatch(
+      /^warn: write_file was not run: the file checkpoint before it failed, so \/rewind could not undo it: .*ENOSPC/m,
+    );
+  });
 });
