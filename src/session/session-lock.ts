@@ -29,6 +29,8 @@ let exitHook = false;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+/** "permission denied (EACCES)": a system error without the call and paths Node puts in its message. */
+const plainly = (error: unknown) => systemErrorMeaning(error) ?? (error as Error).message;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -48,7 +50,7 @@ function parseTarget(target: string): { pid: number; host: string } | null {
 /**
  * Contract: resolves with a release function once this process holds the session's lock; rejects
  * with SessionBusyError when another live process keeps it past `waitMs`, and with
- * SessionUnwritableError (the file system's message: ENOTDIR, EROFS, ...) when the lock cannot be
+ * SessionUnwritableError (the folder and the reason: "read-only file system (EROFS)") when the lock cannot be
  * made at all, which also means the session could not be saved. The lock is a symlink (`<file>.lock` -> `pid@host@token`): made in
  * one atomic step, it needs no data block, so a full disk still lets it be taken. A lock whose
  * holder on this host is dead (a kill -9) is taken over. Released on release() or process exit.
@@ -63,7 +65,9 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
   try {
     await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new SessionUnwritableError((error as Error).message, { cause: error });
+    throw new SessionUnwritableError(`cannot make the session folder ${dirname(file)}: ${plainly(error)}`, {
+      cause: error,
+    });
   }
   const host = hostname();
   const deadline = Date.now() + waitMs;
@@ -82,7 +86,11 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       }
       return once(() => release(file));
     } catch (error) {
-      if (code(error) !== "EEXIST") throw new SessionUnwritableError((error as Error).message, { cause: error });
+      // Said in the user's terms: the raw message names our lock's target (`symlink 'pid@host@id' -> ...`).
+      if (code(error) !== "EEXIST")
+        throw new SessionUnwritableError(`cannot write in the session folder ${dirname(file)}: ${plainly(error)}`, {
+          cause: error,
+        });
     }
     let current: string;
     try {
@@ -91,7 +99,7 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       if (code(error) === "ENOENT") continue;
       // Something else (a plain file) sits where the lock goes: not ours to remove.
       throw new SessionBusyError(
-        `cannot lock session ${file}: ${lockPath} is not a lock (${(error as Error).message}); remove it if no other run uses the session`,
+        `cannot lock session ${file}: ${lockPath} is not a lock (${plainly(error)}); remove it if no other run uses the session`,
       );
     }
     const holder = parseTarget(current);
