@@ -44,6 +44,23 @@ describe("LineGuard", () => {
   });
 });
 
+describe("LineGuard on a long line", () => {
+  it("passes a 2 MB line fed in 64 KB pieces on in one piece once it ends, and short lines as they come", async () => {
+    const guard = new LineGuard(32 * 1024 * 1024);
+    const pieces: number[] = [];
+    guard.on("data", (d: Buffer) => pieces.push(d.length));
+    const done = new Promise((r) => guard.on("end", r));
+    guard.write("short\n");
+    for (let i = 0; i < 32; i++) guard.write(Buffer.alloc(64 * 1024, 0x61));
+    guard.end("\nafter\n");
+    await done;
+    expect(pieces[0]).toBe(6);
+    expect(pieces.reduce((a, b) => a + b, 0)).toBe(6 + 2 * 1024 * 1024 + 7);
+    // The first MB passes as it comes; from there the line is held and passed with its end.
+    expect(pieces.at(-1)).toBeGreaterThan(1024 * 1024);
+  });
+});
+
 describe("a model reply with a line over 32 MB", () => {
   it("ends the attempt at the cap with a clear error and no retry", async () => {
     let requests = 0;
