@@ -1,7 +1,7 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
 // sessions, the terminal UI, the daemon under load, the file tools' no-follow walk, run_command's
-// cost under the sandbox helper, and the protected-paths check. Prints tables and writes
+// cost under the sandbox helper, the protected-paths check, and the daemon's memory with slow followers. Prints tables and writes
 // bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=<section> runs one section and merges
 // its figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
@@ -20,6 +20,7 @@ import { benchFileWrites } from "./files.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
+import { benchFollowers } from "./followers.js";
 import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
@@ -188,6 +189,7 @@ async function main() {
     "sandbox",
     "protect",
     "lose",
+    "followers",
   ];
   if (only !== undefined && !SECTIONS.includes(only))
     throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
@@ -524,6 +526,21 @@ async function main() {
     ]);
   }
 
+  const followers = skip("followers") ? null : benchFollowers(root);
+  if (followers) {
+    console.log("\ndaemon memory with slow followers (one turn streaming ~75 MB of events):");
+    printTable([
+      ["measure", "peak RSS", "dropped"],
+      [
+        `${followers.with.followers} followers that never read`,
+        `${followers.with.peakMb} MB`,
+        String(followers.with.dropped),
+      ],
+      ["no followers", `${followers.without.peakMb} MB`, "-"],
+      ["what the followers add", `${followers.addedMb} MB`, ""],
+    ]);
+  }
+
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
   let previous: Record<string, unknown> = {};
@@ -558,6 +575,7 @@ async function main() {
     ...ran("files", files),
     ...ran("sandbox", sandbox),
     ...ran("protect", protect),
+    ...ran("followers", followers),
     ...ran("lose", lose),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);

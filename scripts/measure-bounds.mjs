@@ -177,7 +177,13 @@ async function measureFollowers(count = 50) {
   }
   peak = Math.max(peak, peakMb(daemon.pid) && rssMb(daemon.pid), peak);
   const answer = await turn;
-  const dropped = sockets.filter((s) => s.readableEnded || s.destroyed).length;
+  // A paused socket never sees its end: read what each one holds, and count those the daemon closed.
+  let dropped = 0;
+  for (const s of sockets) {
+    s.on("end", () => dropped++);
+    s.resume();
+  }
+  await new Promise((r) => setTimeout(r, 3000));
   console.log(
     `daemon with ${count} slow followers: RSS ${idle} MB before the turn, peak ${peak} MB during it (VmHWM ${peakMb(daemon.pid)} MB); turn ${answer.reason ?? answer.error} in ${Date.now() - t0} ms; ${dropped} followers dropped`,
   );

@@ -260,7 +260,13 @@ async function main(argv: string[]): Promise<number> {
     if (command !== undefined) throw new UsageError(`unknown command "${command}" (to pass a prompt use -p "...")`);
 
     const { sessionToOpen } = await import("./session/open.js");
-    const opened = await sessionToOpen(settings, flags, process.cwd());
+    const { SessionFolderError } = await import("./session/resume.js");
+    const opened = await sessionToOpen(settings, flags, process.cwd()).catch((error: unknown) => {
+      if (!(error instanceof SessionFolderError)) throw error;
+      process.stderr.write(`nanohermes: ${error.message}\n`);
+      return null;
+    });
+    if (!opened) return 1;
     let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
     if (prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
       // yoga (Ink's layout engine) is WebAssembly; V8's background tier-up of it costs start-up

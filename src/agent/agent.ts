@@ -199,9 +199,17 @@ export class Agent {
     // The prompt is on disk before anything it causes (step() waits for this save before running
     // tools): a killed run still numbers this turn's checkpoints apart from the next turn's, and
     // the history is never more than a step behind. Not awaited here: the first request starts now.
-    void this.save();
+    const promptSaved = this.save();
+    // After a failed save this one is waited for: a turn whose history cannot be kept is not
+    // worth a model call (the disk may have been freed meanwhile, then the turn goes on).
+    const unsaved = this.saveError !== null ? await promptSaved.then(() => this.saveError) : null;
     try {
       for (;;) {
+        if (unsaved) {
+          reason = "error";
+          error = `${unsaved}; the model was not called`;
+          break;
+        }
         if (this.control.stopRequested) {
           reason = "interrupted";
           break;

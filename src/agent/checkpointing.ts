@@ -57,7 +57,8 @@ export const isPrompt = (m: ChatMessage) =>
 
 /** The hooks the registry calls around a tool; contract: they never throw into the call. */
 export interface CheckpointHooks {
-  before(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+  /** Null, or why the call must not run: what it would change could not be kept for /rewind. */
+  before(tool: AnyTool, args: Record<string, unknown>): Promise<string | null>;
   after(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
   /** Emits checkpoints.updated with every turn's changes (after a resume, rewind, revert, undo). */
   report(): Promise<void>;
@@ -113,7 +114,13 @@ export function checkpointHooks(opts: {
           // The before-image is the disk's, also when the tool writes through the editor (ACP's
           // fs/write_text_file). Where the editor's buffer held unsaved edits, it differs from the
           // text the edit applied to: a rewind restores the file as saved, not those edits.
-          if (paths.length > 0) await checkpoints.beforeWrite(opts.turn(), paths, tool.name);
+          const failed = paths.length > 0 ? await checkpoints.beforeWrite(opts.turn(), paths, tool.name) : null;
+          if (failed) {
+            // Refused, not done silently: an edit /rewind cannot undo is the user's call to make.
+            const why = `${tool.name} was not run: the file checkpoint before it failed, so /rewind could not undo it: ${failed}`;
+            opts.emit({ type: "notice", level: "warn", text: why } as BusEvent);
+            return `${why}. Nothing was changed; tell the user (a full disk must be freed first).`;
+          }
         } else if (isCommand(tool, args)) {
           await checkpoints.beforeCommand(opts.turn());
           await tellPartial();
@@ -121,6 +128,7 @@ export function checkpointHooks(opts: {
       } catch (error) {
         log("warn", "checkpoint before a tool call", error);
       }
+      return null;
     },
     async after(tool, args) {
       try {

@@ -3,7 +3,7 @@
 import type { Settings } from "../config/schema.js";
 import type { BusEvent, PermissionMode } from "../protocol/events.js";
 import { loadSession, newSession, newSessionId, sessionFileFor, type LoadedSession } from "../session/store.js";
-import { lockSession } from "../session/session-lock.js";
+import { lockSession, probeWritable } from "../session/session-lock.js";
 import { sweepTempFiles } from "../session/temp-sweep.js";
 import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
@@ -208,7 +208,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
 /**
  * Takes the session's lock, reads it, and clears temp files a killed run left. A file this
  * version must not overwrite (see loadSession's `frozen`) is read, left alone, and the session
- * goes on in a new file, with a warning that says where.
+ * goes on in a new file, with a warning that says where; so does one that cannot be read at all.
  * Contract: rejects (SessionBusyError, SessionUnwritableError) with no lock held.
  */
 async function openSession(
@@ -231,10 +231,13 @@ async function openSession(
       release = await lockSession(fork);
       await previous();
       loaded.data.id = id;
-      const note = `session ${requested} is not overwritten: ${loaded.frozen}. Read ${loaded.data.messages.length} message(s) of it; this run is saved as ${fork}`;
+      const read = loaded.data.messages.length;
+      const note = `session ${requested} is not overwritten: ${loaded.frozen}. ${read > 0 ? `Read ${read} message(s) of it; this` : "This"} run is saved as ${fork}`;
       loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
       sessionFile = fork;
     }
+    // A folder that cannot take a file (full, over quota) is found now, before a model call is spent.
+    await probeWritable(dirname(sessionFile));
     await sweepTempFiles(
       [settings.home, settings.sessionDir, dirname(sessionFile)],
       [join(settings.home, "checkpoints", loaded.data.id)],

@@ -24,6 +24,24 @@ import { resolveEndpoint, resolveFallbacks } from "./provider-settings.js";
 /** A config problem: the message names the file, the key and what is wrong, in one line. */
 export class ConfigError extends Error {}
 
+/**
+ * A base URL that is no http(s) URL is a setting to fix, refused at start: sent, it failed as a
+ * broken connection and was retried as one.
+ */
+function checkBaseUrl(url: string | undefined): void {
+  if (!url) return;
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = "";
+  }
+  if (protocol === "http:" || protocol === "https:") return;
+  throw new ConfigError(
+    `the base URL "${url}" is not an http:// or https:// URL (--base-url, OPENAI_BASE_URL or "baseUrl" in config.json); for example https://api.openai.com/v1`,
+  );
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") {
     const where = issue.path.length ? `${issue.path.join(".")}.` : "";
@@ -183,6 +201,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     defaultModel: defaults.model,
     configError,
   });
+  checkBaseUrl(endpoint.baseUrl);
   const fallbackModel = str(flags, "fallback-model") ?? nonEmpty(env.NANOHERMES_FALLBACK_MODEL) ?? file.fallbackModel;
   const yolo = flags.values.yolo === true;
   const writableFlags = (flags.values.writable as string[] | undefined) ?? [];
@@ -200,7 +219,10 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     apiKeyEnv: endpoint.apiKeyEnv,
     provider: endpoint.provider,
     azure: endpoint.azure,
-    fallback: resolveFallbacks(endpoint, fallbackModel, file, env, configError),
+    fallback: resolveFallbacks(endpoint, fallbackModel, file, env, configError).map((route) => {
+      checkBaseUrl(route.baseUrl);
+      return route;
+    }),
     models: file.models ?? {},
     maxRetries: intFlag(flags, "max-retries", 0, 10) ?? file.maxRetries ?? defaults.maxRetries,
     retryBaseMs: intFlag(flags, "retry-base-ms", 0, 60_000) ?? file.retryBaseMs ?? defaults.retryBaseMs,

@@ -189,6 +189,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       report(
         `session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
       );
+      for (const warning of outcome.warnings ?? []) report(`session ${id}: warning: ${warning}`);
       // A turn that completed but could not be kept is no success (as `-p --json` says it).
       const saveFailed = outcome.saveError !== undefined && outcome.reason === "completed";
       const body = {
@@ -197,6 +198,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         reason: saveFailed ? "save_failed" : outcome.reason,
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.saveError ? { saveError: outcome.saveError } : {}),
+        ...(outcome.warnings ? { warnings: outcome.warnings } : {}),
         usage: outcome.usage,
       };
       return sendJson(res, outcome.reason === "error" ? 502 : saveFailed ? 500 : 200, body);
@@ -233,6 +235,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         report(
           `session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
         );
+        for (const warning of outcome.warnings ?? []) report(`session ${id}: warning: ${warning}`);
         stream.close();
         return;
       }

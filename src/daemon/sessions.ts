@@ -38,6 +38,8 @@ export interface TurnOutcome {
   error?: string;
   /** Set when the session could not be saved at the end of the turn: the history on disk is behind. */
   saveError?: string;
+  /** Warnings of the turn (a session file left alone and the run saved elsewhere, a cut answer). */
+  warnings?: string[];
   usage: { prompt: number; completion: number };
   steps: number;
 }
@@ -173,10 +175,12 @@ export class DaemonSessions {
       this.ensure(id);
       let completed: EventOf<"turn.completed"> | null = null;
       let failure: string | null = null;
+      const warnings: string[] = [];
       const listener = (logged: LoggedEvent) => {
         const event = logged.event;
         if (event.type === "turn.completed" && event.agentId === undefined) completed ??= event;
         if (event.type === "notice" && event.level === "error") failure = event.text;
+        if (event.type === "notice" && event.level === "warn") warnings.push(event.text);
         onEvent?.(logged);
       };
       session.listeners.add(listener);
@@ -192,6 +196,7 @@ export class DaemonSessions {
           reason: "error",
           response: "",
           error: failure ?? "the turn did not start",
+          ...(warnings.length > 0 ? { warnings } : {}),
           usage: { prompt: 0, completion: 0 },
           steps: 0,
         };
@@ -200,6 +205,7 @@ export class DaemonSessions {
         response: done.response,
         ...(done.error ? { error: done.error } : {}),
         ...(done.saveError ? { saveError: done.saveError } : {}),
+        ...(warnings.length > 0 ? { warnings } : {}),
         usage: { ...done.usage },
         steps: done.steps,
       };

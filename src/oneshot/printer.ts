@@ -16,6 +16,12 @@ export interface PrinterOptions {
   live: boolean;
 }
 
+/** A retry this far off (a Retry-After) is said even when stderr is no terminal: a silent pause looks like a hang. */
+export const LONG_RETRY_MS = 5_000;
+
+export const retryLine = (event: EventOf<"model.retrying">): string =>
+  `retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.error}`;
+
 /** The "still waiting" line, written to stderr even when it is not a terminal: a silent hang looks like a dead program. */
 export function waitingLine(event: EventOf<"model.waiting">): string {
   const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -75,7 +81,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "model.retrying":
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
-        progress(dim(`  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.error}`));
+        if (opts.progress || event.delayMs >= LONG_RETRY_MS) opts.stderr.write(`${dim(`  ${retryLine(event)}`)}\n`);
         break;
       case "model.fallback":
         if (opts.live && stepText !== "") out("\n");

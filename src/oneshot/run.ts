@@ -15,7 +15,7 @@ import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
-import { createTextPrinter, waitingLine, type Writer } from "./printer.js";
+import { createTextPrinter, LONG_RETRY_MS, retryLine, waitingLine, type Writer } from "./printer.js";
 import { preloadSdk } from "../agent/providers/openai-sdk.js";
 import { reportedCost } from "../agent/providers/usage.js";
 
@@ -102,6 +102,7 @@ export async function runOneShot(
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
       if (event.type === "model.waiting") io.stderr.write(`${waitingLine(event)}\n`);
+      if (event.type === "model.retrying" && event.delayMs >= LONG_RETRY_MS) io.stderr.write(`${retryLine(event)}\n`);
     });
   }
 

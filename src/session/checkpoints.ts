@@ -5,6 +5,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { log } from "../config/log.js";
 import * as z from "../protocol/zod.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
+import { systemErrorMeaning } from "../tools/errno.js";
 import { withWalk } from "../tools/safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
 import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
@@ -101,21 +102,37 @@ export class Checkpoints {
     this.blobs = new BlobStore(join(this.dir, "blobs"));
   }
 
-  /** Contract: never rejects; a failed checkpoint is logged and the tool call goes on. */
-  beforeWrite(turn: number, paths: string[], by: string): Promise<void> {
-    return this.serial("beforeWrite", undefined, async () => {
+  /**
+   * Contract: never rejects. Returns why the files' before-images could not be kept (the store
+   * could not be written: a full disk, no permission), or null: a caller that goes on anyway
+   * makes a change /rewind cannot undo. A file that cannot be read is logged and passed over (the
+   * tool meets the same error).
+   */
+  beforeWrite(turn: number, paths: string[], by: string): Promise<string | null> {
+    return this.serial("beforeWrite", "the checkpoint store failed", async () => {
       let added = false;
       for (const p of paths) {
+        let pre: Pre | null;
+        let path: string | null;
         try {
-          const path = await this.canonical(p);
+          path = await this.canonical(p);
           if (path === null || this.byTurn.get(turn)?.has(path)) continue;
-          const pre = await this.capture(path);
-          if (pre) added = this.add(turn, { path, by, pre }) || added;
+          pre = await this.capture(path);
         } catch (error) {
-          log("warn", `checkpoints: could not record ${p} before ${by}`, error);
+          if (!(error instanceof StoreError)) {
+            log("warn", `checkpoints: could not record ${p} before ${by}`, error);
+            continue;
+          }
+          return `its content could not be kept in ${this.dir} (${systemErrorMeaning(error.cause) ?? describe(error.cause)})`;
         }
+        if (pre) added = this.add(turn, { path, by, pre }) || added;
       }
-      if (added) await this.save();
+      try {
+        if (added) await this.save();
+      } catch (error) {
+        return `the checkpoint record could not be written in ${this.dir} (${systemErrorMeaning(error) ?? describe(error)})`;
+      }
+      return null;
     });
   }
 
@@ -386,7 +403,10 @@ export class Checkpoints {
     });
     if (read === null) return null;
     if (read === "too-large") return { state: "too-large", why: `larger than ${max} bytes; content not kept` };
-    return { state: "kept", sha: await this.blobs.put(read.data, true), mode: read.mode };
+    const sha = await this.blobs.put(read.data, true).catch((error: unknown) => {
+      throw new StoreError(error);
+    });
+    return { state: "kept", sha, mode: read.mode };
   }
 
   /** Puts files back: removals first (a path may have turned from a file into a directory or back), then writes. */
@@ -470,4 +490,11 @@ async function exists(path: string): Promise<boolean> {
 
 function describe(error: unknown): string {
   return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Writing to the checkpoint store failed (not reading the file it was to keep). */
+class StoreError extends Error {
+  constructor(cause: unknown) {
+    super("checkpoint store write failed", { cause });
+  }
 }

@@ -4,11 +4,28 @@ import { promises as fs } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { readTaskIndex } from "./task-index.js";
 import { byCodeUnit } from "../protocol/order.js";
+import { systemErrorMeaning } from "../tools/errno.js";
 
 /** How many of the newest session files `--continue` opens when the index does not know. */
 const SCAN_LIMIT = 200;
 
 export class ResumeError extends Error {}
+
+/** The session folder exists but cannot be listed (no permission): not the same as "no sessions". */
+export class SessionFolderError extends Error {}
+
+/** Lists the session folder: [] when there is none yet; SessionFolderError when it cannot be read. */
+async function listSessionDir(sessionDir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(sessionDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return [];
+    throw new SessionFolderError(
+      `cannot read the session folder ${sessionDir}: ${systemErrorMeaning(error) ?? (error as Error).message}`,
+    );
+  }
+}
 
 /** The file for `value`: a path to an existing file, an exact session id, or a unique prefix of one. */
 export async function resolveSessionRef(sessionDir: string, value: string, cwd: string): Promise<string> {
@@ -23,12 +40,7 @@ export async function resolveSessionRef(sessionDir: string, value: string, cwd: 
       throw new ResumeError(`no session file ${file}`);
     }
   }
-  let names: string[];
-  try {
-    names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json"));
-  } catch {
-    names = [];
-  }
+  const names = (await listSessionDir(sessionDir)).filter((n) => n.endsWith(".json"));
   const ids = names.map((n) => n.slice(0, -5));
   if (ids.includes(ref)) return join(sessionDir, `${ref}.json`);
   const matches = ids.filter((id) => id.startsWith(ref) || id.endsWith(ref));
@@ -66,18 +78,13 @@ export async function lastSessionOf(home: string, sessionDir: string, workspace:
 
 /** The most recently written session file in `sessionDir` whose workspace is `workspace`. */
 async function newestFileNaming(sessionDir: string, workspace: string): Promise<string | null> {
-  let entries: { file: string; mtime: number }[] = [];
-  try {
-    const names = (await fs.readdir(sessionDir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-    entries = await Promise.all(
-      names.map(async (n) => ({
-        file: join(sessionDir, n),
-        mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs,
-      })),
-    );
-  } catch {
-    return null;
-  }
+  const names = (await listSessionDir(sessionDir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+  const entries = await Promise.all(
+    names.map(async (n) => ({
+      file: join(sessionDir, n),
+      mtime: (await fs.stat(join(sessionDir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs,
+    })),
+  );
   entries.sort((a, b) => b.mtime - a.mtime);
   for (const { file } of entries.slice(0, SCAN_LIMIT)) {
     try {

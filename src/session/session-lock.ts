@@ -2,8 +2,9 @@
 // session open, so two runs on one session cannot silently overwrite each other's turns.
 import { readlinkSync, unlinkSync, promises as fs } from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { randomId } from "../protocol/ids.js";
+import { systemErrorMeaning } from "../tools/errno.js";
 
 /** The session is held by another live process. */
 export class SessionBusyError extends Error {}
@@ -28,6 +29,8 @@ let exitHook = false;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+/** "permission denied (EACCES)": a system error without the call and paths Node puts in its message. */
+const plainly = (error: unknown) => systemErrorMeaning(error) ?? (error as Error).message;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -47,7 +50,7 @@ function parseTarget(target: string): { pid: number; host: string } | null {
 /**
  * Contract: resolves with a release function once this process holds the session's lock; rejects
  * with SessionBusyError when another live process keeps it past `waitMs`, and with
- * SessionUnwritableError (the file system's message: ENOTDIR, EROFS, ...) when the lock cannot be
+ * SessionUnwritableError (the folder and the reason: "read-only file system (EROFS)") when the lock cannot be
  * made at all, which also means the session could not be saved. The lock is a symlink (`<file>.lock` -> `pid@host@token`): made in
  * one atomic step, it needs no data block, so a full disk still lets it be taken. A lock whose
  * holder on this host is dead (a kill -9) is taken over. Released on release() or process exit.
@@ -62,7 +65,9 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
   try {
     await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new SessionUnwritableError((error as Error).message, { cause: error });
+    throw new SessionUnwritableError(`cannot make the session folder ${dirname(file)}: ${plainly(error)}`, {
+      cause: error,
+    });
   }
   const host = hostname();
   const deadline = Date.now() + waitMs;
@@ -81,7 +86,11 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       }
       return once(() => release(file));
     } catch (error) {
-      if (code(error) !== "EEXIST") throw new SessionUnwritableError((error as Error).message, { cause: error });
+      // Said in the user's terms: the raw message names our lock's target (`symlink 'pid@host@id' -> ...`).
+      if (code(error) !== "EEXIST")
+        throw new SessionUnwritableError(`cannot write in the session folder ${dirname(file)}: ${plainly(error)}`, {
+          cause: error,
+        });
     }
     let current: string;
     try {
@@ -90,7 +99,7 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       if (code(error) === "ENOENT") continue;
       // Something else (a plain file) sits where the lock goes: not ours to remove.
       throw new SessionBusyError(
-        `cannot lock session ${file}: ${lockPath} is not a lock (${(error as Error).message}); remove it if no other run uses the session`,
+        `cannot lock session ${file}: ${lockPath} is not a lock (${plainly(error)}); remove it if no other run uses the session`,
       );
     }
     const holder = parseTarget(current);
@@ -105,6 +114,34 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       );
     }
     await sleep(40 + Math.random() * 60);
+  }
+}
+
+/** What one page of a session needs: a folder with no room for it (ENOSPC, EDQUOT) fails here. */
+const PROBE_BYTES = 4096;
+
+/**
+ * Contract: resolves when a small file can be written, made durable and removed in `dir`; rejects
+ * with SessionUnwritableError naming why not. The lock needs no data block, so a full disk passes
+ * it: this is what finds one before a turn is run whose history would be lost. The probe is named
+ * as a temp file (`.NAME.tmp-PID-ID`), so one a killed run left is swept.
+ */
+export async function probeWritable(dir: string): Promise<void> {
+  const probe = join(dir, `.write-probe.tmp-${process.pid}-${randomId(8)}`);
+  try {
+    const handle = await fs.open(probe, "wx", 0o600);
+    try {
+      await handle.write(Buffer.alloc(PROBE_BYTES, 0x20));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new SessionUnwritableError(`${dir}: ${systemErrorMeaning(error) ?? (error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    await fs.unlink(probe).catch(() => {});
   }
 }
 

@@ -1,5 +1,6 @@
 // Session files: one JSON document per session, written atomically after every turn, read back
-// with validation; a file that cannot be read is set aside and a fresh session starts.
+// with validation; an invalid file is set aside and a fresh session starts, one that cannot be
+// read is left alone.
 import { promises as fs } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { redact } from "../config/log.js";
@@ -11,7 +12,8 @@ import { readHistory, readMessages, SESSION_VERSION, withExtras } from "./compat
 import { packHistory, unpackHistory } from "./history-refs.js";
 import { legacyHistory } from "./legacy-transcript.js";
 import { atomicWriteFile } from "../tools/fs-atomic.js";
-import { withWalk } from "../tools/safe-fs.js";
+import { systemErrorMeaning } from "../tools/errno.js";
+import { fileType, withWalk } from "../tools/safe-fs.js";
 import { readRegular } from "../tools/safe-fs-ops.js";
 
 const compactionRecord = z.object({
@@ -83,27 +85,35 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Contract: never throws for a bad file. A missing file gives a new session; an unreadable or
- * invalid one is renamed to `<file>.corrupt-<time>` (so nothing is lost) and a new session starts.
- * A file that is valid but holds things this version does not know is read as far as it can be
- * and comes back `frozen` (left in place, never overwritten).
+ * Contract: never throws for a bad file. A missing file gives a new session; an invalid one is
+ * renamed to `<file>.corrupt-<time>` (so nothing is lost) and a new session starts. A file that is
+ * valid but holds things this version does not know is read as far as it can be and comes back
+ * `frozen` (left in place, never overwritten); so does one that cannot be read at all (no
+ * permission, a symlink, a folder, a FIFO) or an invalid one that cannot be set aside.
  */
 export async function loadSession(file: string, workspace: string, model: string): Promise<LoadedSession> {
   let text: string;
   const idFromFile = file.replace(/^.*\//, "").replace(/\.json$/, "");
+  const unread = (why: string): LoadedSession => ({
+    data: newSession(workspace, model),
+    resumed: false,
+    frozen: `it cannot be read (${why})`,
+  });
   try {
-    // Through the no-follow walk: a link or a FIFO planted as a session file is refused, not read.
+    // Named before it is opened: a link, a folder or a FIFO is never read, and never written over.
+    const kind = await fs.lstat(file).then(
+      (st) => (st.isFile() ? null : fileType(st)),
+      () => null,
+    );
+    if (kind) return unread(`it is ${kind}, not a regular file`);
+    // Through the no-follow walk: a link or a FIFO swapped in meanwhile is refused, not read.
     const read = await withWalk(resolve(file), { followFinal: false }, (w) => readRegular(w, file));
     if (read === null) return { data: newSession(workspace, model, idFromFile), resumed: false };
     text = read.data.toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { data: newSession(workspace, model, idFromFile), resumed: false };
-    return {
-      data: newSession(workspace, model),
-      resumed: false,
-      warning: `cannot read session ${file} (${(error as Error).message}); starting a new session`,
-    };
+    return unread(systemErrorMeaning(error) ?? (error as Error).message);
   }
   let problem: string;
   try {
@@ -119,7 +129,16 @@ export async function loadSession(file: string, workspace: string, model: string
     problem = `not valid JSON (${(error as Error).message})`;
   }
   const movedTo = `${file}.corrupt-${Date.now()}`;
-  await fs.rename(file, movedTo).catch(() => {});
+  try {
+    await fs.rename(file, movedTo);
+  } catch (error) {
+    // Left where it is, so it must not be written over either.
+    return {
+      data: newSession(workspace, model),
+      resumed: false,
+      frozen: `it is not a valid session (${problem}) and could not be set aside (${systemErrorMeaning(error) ?? (error as Error).message})`,
+    };
+  }
   return {
     data: newSession(workspace, model, idFromFile),
     resumed: false,

@@ -9,7 +9,7 @@ import { editorText, writesThroughEditor, writeToEditor, type EditorWriter } fro
 import { applyHunks } from "./patch-apply.js";
 import { parsePatch, type FileOp } from "./patch-parse.js";
 import { checkWritable, displayPath, resolvePath, writableWalk, type WriteBoundary } from "./paths.js";
-import { MAX_READ_BYTES } from "./read-file.js";
+import { MAX_READ_BYTES, tooLargeToEdit } from "./read-file.js";
 import { walk, withWalk, type Walked } from "./safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "./safe-fs-ops.js";
 import { decodeText, detectFormat, encodeText, refuseReplacementChar, type TextFormat } from "./text-format.js";
@@ -91,12 +91,7 @@ async function load(w: Walked, abs: string, shown: string, editor: EditorSide): 
     format: { encoding: "utf-8", bom: false, eol: "\n" },
   };
   if (w.lstat()?.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
-  const read = await readRegular(
-    w,
-    shown,
-    MAX_READ_BYTES,
-    `${shown} is over ${MAX_READ_BYTES >> 20} MB; change it with a command instead`,
-  );
+  const read = await readRegular(w, shown, MAX_READ_BYTES, tooLargeToEdit(shown));
   if (read === null) return absent;
   const format = detectFormat(read.data, shown);
   const kind = binaryKind(read.data.subarray(0, 8192));

@@ -7,10 +7,16 @@ import { displayPath, resolvePath, writableWalk } from "./paths.js";
 import type { Walked } from "./safe-fs.js";
 import { readRegular, writeAtomic } from "./safe-fs-ops.js";
 import { decodeText, detectFormat, encodeText, refuseReplacementChar } from "./text-format.js";
-import { MAX_READ_BYTES } from "./read-file.js";
+import { MAX_READ_BYTES, tooLargeToEdit } from "./read-file.js";
 
 const params = z.object({
-  path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
+  path: z
+    .string()
+    .check(
+      z.describe(
+        "File path, relative to the workspace or absolute; a name list_dir or glob shows quoted is taken as shown.",
+      ),
+    ),
   old_string: z
     .string()
     .check(z.describe("Exact text to replace, including indentation. Empty only to create a new file.")),
@@ -130,12 +136,7 @@ async function plan(
 ): Promise<EditPlan> {
   const old = w.lstat();
   if (old?.isDirectory()) throw new ToolError(`${shown} is a directory`);
-  const read = await readRegular(
-    w,
-    shown,
-    MAX_READ_BYTES,
-    `${shown} is over 4 MB; edit it with a command or apply_patch`,
-  );
+  const read = await readRegular(w, shown, MAX_READ_BYTES, tooLargeToEdit(shown));
   const raw = read?.data ?? null;
   const buffer =
     raw === null

@@ -23,6 +23,13 @@ const meanings: Record<string, string> = {
   ENOTEMPTY: "directory not empty",
 };
 
+/** "permission denied (EACCES)" for a Node system error, or null for anything else. */
+export function systemErrorMeaning(error: unknown): string | null {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  const meaning = code !== undefined ? meanings[code] : undefined;
+  return meaning ? `${meaning} (${code})` : null;
+}
+
 /** "permission denied: /etc/shadow (EACCES)" for a Node system error, or null for anything else. */
 export function describeSystemError(error: unknown): string | null {
   if (!(error instanceof Error)) return null;

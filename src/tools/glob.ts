@@ -6,6 +6,7 @@ import { defineTool, ToolError } from "./define.js";
 import { findRg, rgFiles } from "./ripgrep.js";
 import { walk } from "../fs/walk.js";
 import { joinShown, resolveWalkRoot } from "./walk-root.js";
+import { QUOTED_NAMES, showPath } from "./path-escape.js";
 
 export const MAX_GLOB_FILES = 500;
 
@@ -45,7 +46,8 @@ export const globTool = defineTool({
     'a pattern with a slash matches the path relative to the search directory ("src/**/*.ts"). ' +
     "Supports *, **, ?, [abc] and {a,b}; dotfiles are included. Files ignored by .gitignore and the .git " +
     `directory are skipped. Returns up to ${MAX_GLOB_FILES} paths (relative to the workspace), sorted by path; ` +
-    "directories themselves are not listed (use list_dir for that).",
+    "directories themselves are not listed (use list_dir for that). " +
+    QUOTED_NAMES,
   params,
   truncate: "head",
   moreHint: "Narrow the pattern or path.",
@@ -60,7 +62,7 @@ export const globTool = defineTool({
       const out = await rgFiles(rg, { root: root.abs, glob: args.pattern, signal: ctx.signal, limit: MAX_GLOB_FILES });
       ctx.signal.throwIfAborted();
       if (out.ok) {
-        const list = out.items.map((p) => joinShown(root.shown, p));
+        const list = out.items.map((p) => showPath(joinShown(root.shown, p)));
         const note = out.capped ? `\n[${MAX_GLOB_FILES} files shown; narrow the pattern or path for the rest]` : "";
         const count = list.length === 1 ? "1 file" : `${list.length}${out.capped ? "+" : ""} files`;
         return {
@@ -78,7 +80,7 @@ export const globTool = defineTool({
         capped = true;
         break;
       }
-      found.push(joinShown(root.shown, entry.path));
+      found.push(showPath(joinShown(root.shown, entry.path)));
     }
 
     const notes: string[] = [];

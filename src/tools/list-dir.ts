@@ -6,6 +6,7 @@ import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { walk, type WalkEntry } from "../fs/walk.js";
 import { resolveWalkRoot } from "./walk-root.js";
+import { QUOTED_NAMES, showPath } from "./path-escape.js";
 
 export const MAX_LIST_ENTRIES = 1000;
 
@@ -21,13 +22,13 @@ const params = z.object({
 async function label(entry: WalkEntry, abs: string): Promise<string> {
   switch (entry.type) {
     case "dir":
-      return `${entry.name}/${entry.ignored ? " (ignored)" : ""}`;
+      return `${showPath(entry.name)}/${entry.ignored ? " (ignored)" : ""}`;
     case "symlink": {
       const target = await readlink(abs).catch(() => "?");
-      return `${entry.name} -> ${target}`;
+      return `${showPath(entry.name)} -> ${showPath(target)}`;
     }
     case "file":
-      return entry.name;
+      return showPath(entry.name);
     default:
       return entry.type satisfies never;
   }
@@ -40,7 +41,8 @@ export const listDirTool = defineTool({
     "List a directory as an indented tree (2 spaces per level). Directories end with `/`, symlinks show " +
     "`name -> target` and are not followed. Entries are sorted by name. Directories ignored by .gitignore " +
     "(e.g. node_modules/) and .git/ are shown with `(ignored)` but not entered; ignored files are left out " +
-    `and counted. depth (1-5, default 1) sets how many levels are shown. At most ${MAX_LIST_ENTRIES} entries.`,
+    `and counted. depth (1-5, default 1) sets how many levels are shown. At most ${MAX_LIST_ENTRIES} entries. ` +
+    QUOTED_NAMES,
   params,
   truncate: "head",
   moreHint: "List a subdirectory, or use a smaller depth.",

@@ -3,9 +3,12 @@ import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { protectedReason } from "../sandbox/protected.js";
 import { ToolError } from "./define.js";
+import { readPathArg } from "./path-escape.js";
 import { walk, type WalkOptions, type Walked } from "./safe-fs.js";
 
-export function resolvePath(workspace: string, path: string): string {
+export function resolvePath(workspace: string, asked: string): string {
+  // A name list_dir or glob showed quoted (a newline, a tab in it) comes back in that form.
+  const path = readPathArg(asked);
   if (path.trim() === "") throw new ToolError("path is empty");
   if (path.includes("\0")) throw new ToolError("path contains a NUL byte");
   const expanded = path === "~" || path.startsWith("~/") ? `${process.env.HOME ?? "~"}${path.slice(1)}` : path;

@@ -6,13 +6,20 @@ import { defineTool, type EditorFiles, ToolError } from "./define.js";
 import { editorText } from "./editor-files.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { fileType } from "./safe-fs.js";
+import { foreignEncoding } from "./text-format.js";
 
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 
 const params = z.object({
-  path: z.string().check(z.describe("File path, relative to the workspace or absolute.")),
+  path: z
+    .string()
+    .check(
+      z.describe(
+        "File path, relative to the workspace or absolute; a name list_dir or glob shows quoted is taken as shown.",
+      ),
+    ),
   offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line to read, 1-based (default 1).")),
   limit: z
     .optional(z.int().check(z.minimum(1)))
@@ -60,6 +67,10 @@ async function readWindow(
   }
   return { lines, more };
 }
+
+/** The one answer every file tool that edits gives for a file over MAX_READ_BYTES. */
+export const tooLargeToEdit = (shown: string) =>
+  `${shown} is over ${MAX_READ_BYTES >> 20} MB; edit_file and apply_patch change files up to ${MAX_READ_BYTES >> 20} MB only: change this one with a command (e.g. sed -i, or a short script)`;
 
 export const readFileTool = defineTool({
   name: "read_file",
@@ -110,6 +121,12 @@ async function readOpen(
 
   const sample = Buffer.alloc(Math.min(8192, stat.size));
   await handle.read(sample, 0, sample.length, 0);
+  // UTF-16 and UTF-32 text looks like binary data byte by byte: named by its byte-order mark instead.
+  const foreign = foreignEncoding(sample);
+  if (foreign)
+    throw new ToolError(
+      `${shown} is ${foreign} text (by its byte-order mark); read_file reads UTF-8 and Latin-1 only. Read it converted with a command: iconv -f ${foreign} -t UTF-8 '${shown.replace(/'/g, "'\\''")}' | head -n ${DEFAULT_LIMIT}`,
+    );
   const kind = binaryKind(sample);
   if (kind) throw new ToolError(`${shown} is a binary file (${kind}, ${stat.size} bytes); read_file only reads text`);
 

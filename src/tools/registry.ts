@@ -84,7 +84,8 @@ export interface ExecuteEnv {
   hooks?: ToolHooks | null;
   /** File checkpoints around calls that may change files (see agent/checkpointing.ts). */
   checkpoint?: {
-    before(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
+    /** Null, or why the call is refused (its changes could not be made undoable). */
+    before(tool: AnyTool, args: Record<string, unknown>): Promise<string | null>;
     after(tool: AnyTool, args: Record<string, unknown>): Promise<void>;
   };
   /** After a forced stop, how long a tool gets to end by itself before nobody waits (default ABORT_GRACE_MS). */
@@ -323,7 +324,8 @@ export class ToolRegistry {
     if (env.signal.aborted)
       return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
 
-    await env.checkpoint?.before(tool, runArgs);
+    const refused = await env.checkpoint?.before(tool, runArgs);
+    if (refused) return finish("error", refused, "refused: no checkpoint could be kept", tool);
     // The tool's own signal: the forced stop, or this call's deadline.
     const controller = new AbortController();
     // Every running call of a step (and each subagent's) listens on the one stop signal; the

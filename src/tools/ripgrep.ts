@@ -63,6 +63,8 @@ function runRg<T>(
   signal: AbortSignal,
   parse: (line: string) => T | null,
   limit: number,
+  /** What ends one item: a line, or NUL for file names (`--null`: a name may hold a newline). */
+  end = "\n",
 ): Promise<RgOutcome<T>> {
   return new Promise((resolve) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -78,7 +80,7 @@ function runRg<T>(
       if (capped) return;
       buffer += chunk;
       let nl: number;
-      while ((nl = buffer.indexOf("\n")) !== -1) {
+      while ((nl = buffer.indexOf(end)) !== -1) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         const item = parse(line);
@@ -199,7 +201,7 @@ export function rgFiles(
   rg: string,
   o: { root: string; glob: string; signal: AbortSignal; limit: number },
 ): Promise<RgOutcome<string>> {
-  const args = [...COMMON, ...SORTED, "--files", "--glob", o.glob, "."];
+  const args = [...COMMON, ...SORTED, "--files", "--null", "--glob", o.glob, "."];
   return runRg(
     rg,
     args,
@@ -207,5 +209,6 @@ export function rgFiles(
     o.signal,
     (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null),
     o.limit,
+    "\0",
   );
 }

@@ -10,7 +10,11 @@ import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-fo
 const params = z.object({
   path: z
     .string()
-    .check(z.describe("File path, relative to the workspace or absolute (must be inside the workspace).")),
+    .check(
+      z.describe(
+        "File path, relative to the workspace or absolute (must be inside the workspace); a name list_dir or glob shows quoted is taken as shown.",
+      ),
+    ),
   content: z.string().check(z.describe("The whole new content of the file.")),
 });
 

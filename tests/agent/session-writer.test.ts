@@ -1,13 +1,16 @@
 // What a running turn writes down: whole steps only, a snapshot taken when the save was asked
 // for, and a failure reported once per streak and cleared by the next good save.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { completeSteps } from "../../src/agent/history.js";
 import { SessionWriter, type WriterEvent } from "../../src/agent/session-writer.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { newSession } from "../../src/session/store.js";
+import { createAgent } from "../../src/agent/engine.js";
 import { tempDir } from "../helpers/cli.js";
+import { reply, ScriptedClient } from "../helpers/scripted-client.js";
+import { testSettings } from "../helpers/settings.js";
 
 const call = (id: string) => ({ id, type: "function" as const, function: { name: "x", arguments: "{}" } });
 const sys: ChatMessage = { role: "system", content: "s" };
@@ -65,5 +68,30 @@ describe("SessionWriter", () => {
     await writer.save(session);
     expect(writer.saveError).toBeNull();
     expect(events.at(-1)).toMatchObject({ type: "session.saved", sessionFile: file });
+  });
+});
+
+describe("a turn after a failed save", () => {
+  it("waits for its prompt's save and is not sent to the model while the history cannot be kept", async () => {
+    const settings = testSettings();
+    const client = new ScriptedClient([reply("first"), reply("second")]);
+    const agent = await createAgent({ settings, taskId: "t", emit: () => {}, client });
+    const folder = dirname(agent.sessionFile!);
+    expect((await agent.run("one")).reason).toBe("completed");
+    // The folder goes away and a file takes its place: every save fails from now on.
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, "not a folder");
+    const failed = await agent.run("two");
+    expect(failed.saveError).toMatch(/^could not save the session to /);
+    const requests = client.requests.length;
+    const third = await agent.run("three");
+    expect(client.requests).toHaveLength(requests);
+    expect(third.reason).toBe("error");
+    expect(third.error).toMatch(/^could not save the session to .*; the model was not called$/);
+    // Room again: the next turn goes on.
+    rmSync(folder);
+    client.push(reply("fourth"));
+    expect((await agent.run("four")).reason).toBe("completed");
+    await agent.close();
   });
 });

@@ -63,7 +63,7 @@ describe("a failed save fails the run", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a full disk: the turn runs, the save fails, --json says "save_failed" and the exit is 1', async () => {
+  it('a full disk at start: no model call, --json says "save_failed" and the exit is 1', async () => {
     const mnt = tempDir("nh-full-");
     server = await startMockServer([textReply(`answer ${"y".repeat(20_000)}`)]);
     const env = envWithSessionDir(server.url, join(mnt, "sessions"));
@@ -79,10 +79,12 @@ describe("a failed save fails the run", () => {
     expect(r.stdout).toContain("exit=1");
     const body = JSON.parse(r.stdout.split("\n")[0]!) as JsonResult;
     expect(body.reason).toBe("save_failed");
-    expect(body.response).toMatch(/^answer y/);
-    expect(body.saveError).toMatch(/ENOSPC/);
-    expect(r.stderr).toMatch(/^nanohermes: could not save the session to .*: ENOSPC/m);
-    // Neither a temp file nor the lock is left behind.
+    expect(body.error).toMatch(/no space left on the device \(ENOSPC\)/);
+    expect(r.stderr).toMatch(
+      /^nanohermes: cannot save the session: .*sessions: no space left on the device \(ENOSPC\)$/m,
+    );
+    expect(server.requests).toHaveLength(0);
+    // Neither a temp file (the probe) nor the lock is left behind.
     expect(r.stdout.split("exit=1\n")[1]!.trim().split("\n").sort()).toEqual([".", ".."]);
   });
 

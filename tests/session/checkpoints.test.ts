@@ -122,11 +122,13 @@ describe("file tools (beforeWrite)", () => {
     expect(statSync(ws("bin.dat")).mode & 0o777).toBe(0o751);
   });
 
-  it("never fails the tool call when the checkpoint folder cannot be created", async () => {
+  it("never rejects when the checkpoint folder cannot be created: an edit is told why, a command goes on", async () => {
     put("a.txt", "x");
     writeFileSync(join(base, "blocker"), "a file where the folder should go");
     const cp = new Checkpoints({ dir: join(base, "blocker", "s1"), roots: [root] });
-    await expect(cp.beforeWrite(1, [ws("a.txt")], "write_file")).resolves.toBeUndefined();
+    await expect(cp.beforeWrite(1, [ws("a.txt")], "write_file")).resolves.toMatch(
+      /^its content could not be kept in .*blocker\/s1 \((not a directory \(ENOTDIR\)|already exists \(EEXIST\))\)$/,
+    );
     await expect(cp.beforeCommand(1)).resolves.toBeUndefined();
     await expect(cp.afterCommand(1, "run_command")).resolves.toEqual([]);
   });

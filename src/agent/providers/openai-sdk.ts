@@ -3,7 +3,7 @@
 // (retry.ts) is the only one, and its errors turned into ModelFailure values.
 import type OpenAI from "openai";
 import type { ClientOptions as SdkOptions } from "openai";
-import { nodeFetch } from "./node-fetch.js";
+import { LineTooLongError, nodeFetch } from "./node-fetch.js";
 import { VERSION } from "../../version.js";
 import { type ClientOptions, type ModelOutcome, modelFailure } from "../model-client.js";
 import { RequestWatchdog } from "../watchdog.js";
@@ -124,6 +124,9 @@ export function failureOf(error: unknown, watch: RequestWatchdog, signal: AbortS
   const expired = expiredOutcome(watch, signal);
   if (expired) return expired;
   if (signal.aborted) return abortedOutcome();
+  // Not retried: the same server would send the same line again.
+  const root = rootCause(error);
+  if (root instanceof LineTooLongError) return modelFailure(`the stream was cut: ${root.message}`, { final: true });
   const e = error as { status?: unknown; headers?: HeaderBag; cause?: unknown; name?: string; error?: unknown };
   const status = typeof e?.status === "number" ? e.status : undefined;
   if (status !== undefined) {
