@@ -161,7 +161,10 @@ describe("file tools under a directory-swap race", () => {
     const swapper = startSwapper(helper!, ws, "stop-rewind");
     let restored = 0;
     try {
-      for (let turn = 1; turn <= 60; turn++) {
+      // At least 60 turns, and on until the swapper has had two seconds to race them (on a loaded
+      // machine it may barely run during the first 60).
+      const started = performance.now();
+      for (let turn = 1; turn <= 60 || (performance.now() - started < 2_000 && turn <= 600); turn++) {
         const paths = ["w.txt", "e.txt", "u.txt", `p-${turn}.txt`].map((n) => join(ws, "d", n));
         await cp.beforeWrite(turn, paths, "write_file");
         for (const path of paths) await callTool(writeFileTool, { path, content: `turn ${turn}\n` }, ws);
