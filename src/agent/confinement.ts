@@ -43,7 +43,12 @@ export function commandSandbox(
       if (probe && !probe.available)
         say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
       const result = sandboxArgv(
-        { mode: effective, workspace: settings.workspace, writableRoots, network },
+        {
+          mode: effective,
+          workspace: settings.workspace,
+          writableRoots,
+          network: network || options?.network === true,
+        },
         argv,
         host?.(),
         options,

@@ -174,7 +174,7 @@ export const flagSpecs: FlagSpec[] = [
     type: "string",
     value: "on|off",
     group: "safety",
-    doc: "Network for sandboxed commands (default on).",
+    doc: "Network for sandboxed commands (default off; on also reaches loopback services and the daemon's port).",
   },
   {
     name: "writable",

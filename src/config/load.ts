@@ -227,7 +227,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     yolo,
     sandbox: {
       mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",
-      network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? true),
+      network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? false),
       writableRoots: [...(file.sandbox?.writableRoots ?? []), ...writableFlags].map((p) =>
         resolve(cwd, p.startsWith("~/") ? `${homedir()}${p.slice(1)}` : p),
       ),

@@ -96,7 +96,7 @@ function restrictSandbox(ws: SandboxConfig, user: SandboxConfig): { sandbox: San
     else dropped.push("sandbox.mode");
   }
   if (ws.network !== undefined) {
-    if (strictlyStricter(looseTrueOrder, ws.network, user.network ?? true)) sandbox.network = ws.network;
+    if (strictlyStricter(looseTrueOrder, ws.network, user.network ?? false)) sandbox.network = ws.network;
     else dropped.push("sandbox.network");
   }
   if (ws.writableRoots !== undefined) {

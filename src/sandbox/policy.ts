@@ -32,6 +32,8 @@ export interface Remembered {
   allEdits: boolean;
   /** MCP tools (by their full name) allowed for the rest of the task. */
   tools: Set<string>;
+  /** Commands that ask for the network (`network: true`) get it for the rest of the task. Default false. */
+  network?: boolean;
 }
 
 export const newRemembered = (): Remembered => ({
@@ -215,7 +217,8 @@ export type AlwaysRule =
   | { kind: "tool"; tool: string }
   | { kind: "edits" }
   | { kind: "prefix"; prefix: string }
-  | { kind: "command"; command: string };
+  | { kind: "command"; command: string }
+  | { kind: "network" };
 
 export function alwaysRuleFor(
   kind: ToolKind,
@@ -240,6 +243,8 @@ export function describeAlways(rule: AlwaysRule): string {
       return `commands starting with "${rule.prefix}"`;
     case "command":
       return "exactly this command";
+    case "network":
+      return "the network for commands that ask for it";
     default:
       return rule satisfies never;
   }
@@ -260,6 +265,9 @@ export function applyAlways(remembered: Remembered, rule: AlwaysRule): string {
     case "command":
       remembered.commands.add(rule.command);
       return `exactly \`${rule.command}\``;
+    case "network":
+      remembered.network = true;
+      break;
     default:
       return rule satisfies never;
   }

@@ -60,6 +60,11 @@ export interface SessionTools {
 }
 
 /** The command sandbox a tool must run commands under. */
+export interface CommandOptions {
+  waitOrphans?: boolean;
+  network?: boolean;
+}
+
 export interface CommandSandbox {
   /** "auto" is decided on the first command: workspace-write where Landlock works, else off. */
   mode: "off" | "auto" | "read-only" | "workspace-write";
@@ -68,8 +73,9 @@ export interface CommandSandbox {
   /**
    * Puts the sandbox launcher in front of a command's argv, or says why it cannot. `waitOrphans`
    * (background jobs): the launcher waits for what the command leaves instead of killing it.
+   * `network`: this command gets the network even when commands have none (the gate approved it).
    */
-  wrap?: (argv: string[], options?: { waitOrphans?: boolean }) => { argv: string[] } | { refused: string };
+  wrap?: (argv: string[], options?: CommandOptions) => { argv: string[] } | { refused: string };
 }
 
 /** A tool's answer: what the model sees, and a one-line summary for the user. */

@@ -33,6 +33,13 @@ const params = z.object({
         "Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.",
       ),
     ),
+  network: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        "Give this command the network (installs, fetches, tests against a server). Commands have none unless the user turned it on; asking for it needs the user's approval.",
+      ),
+    ),
 });
 
 export interface CommandResult {
@@ -194,8 +201,9 @@ export const runCommandTool = defineTool({
   async run(args, ctx) {
     if (args.command.includes("\0"))
       throw new ToolError("the command contains a NUL byte, which no program can receive");
-    if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
-    const prefix = sandboxPrefix(ctx);
+    const network = args.network === true;
+    if (args.background) return startInBackground(args.command, args.timeout_ms, network, ctx);
+    const prefix = sandboxPrefix(ctx, { network });
     const guard = beginGuard(ctx, prefix);
     const result = await runShell(args.command, {
       cwd: ctx.workspace,
@@ -220,8 +228,8 @@ export const runCommandTool = defineTool({
 });
 
 /** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
-function startInBackground(command: string, timeoutMs: number | undefined, ctx: ToolContext) {
-  const prefix = sandboxPrefix(ctx, { waitOrphans: true });
+function startInBackground(command: string, timeoutMs: number | undefined, network: boolean, ctx: ToolContext) {
+  const prefix = sandboxPrefix(ctx, { waitOrphans: true, network });
   const guard = beginGuard(ctx, prefix);
   let job: Job;
   try {
