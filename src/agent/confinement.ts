@@ -3,7 +3,14 @@
 import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
 import type { WriteBoundary } from "../tools/paths.js";
-import { probeLandlock, sandboxArgv, type SandboxHost } from "../sandbox/landlock.js";
+import {
+  helperPath,
+  noNamespaceNotice,
+  probeLandlock,
+  probeProtect,
+  sandboxArgv,
+  type SandboxHost,
+} from "../sandbox/landlock.js";
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
 export function effectiveSandboxMode(
@@ -18,7 +25,8 @@ export function effectiveSandboxMode(
 /**
  * The command sandbox of a task. Landlock is probed (a helper run, cached) only when a command
  * first runs, so start-up does not pay for it. Contract: `notice` gets one line, once each, when
- * "auto" falls back to unsandboxed and when TMPDIR is replaced by a private folder (one-shot and
+ * "auto" falls back to unsandboxed, when no mount namespace can be made for the read-only binds,
+ * and when TMPDIR is replaced by a private folder (one-shot and
  * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
  */
 export function commandSandbox(
@@ -54,6 +62,12 @@ export function commandSandbox(
         options,
       );
       if ("notice" in result && result.notice) say(result.notice);
+      if (effective === "workspace-write" && "argv" in result) {
+        // Where no mount namespace can be made only the check after each command holds: say so once.
+        const given = host?.();
+        const protect = given?.protect ?? probeProtect(given ? given.helper : helperPath());
+        if (!protect.mountNamespace) say(noNamespaceNotice(protect));
+      }
       return result;
     },
   };

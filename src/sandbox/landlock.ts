@@ -221,6 +221,13 @@ export function protectionLine(probe: ProtectProbe): string {
     : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
 }
 
+/**
+ * The one line said once, at the first sandboxed command, where the binds cannot hold (issue
+ * 26.2): the words of `sandbox status` (protectionLine), shortened.
+ */
+export const noNamespaceNotice = (probe: ProtectProbe): string =>
+  `protected paths: no mount namespace here (${probe.reason}), so commands can change them while they run; after every command NanoHermes reverts any change to them (sandbox status says more)`;
+
 /** Whether commands get their own IPC namespace (it comes with the mount namespace). */
 export const isolationLine = (probe: ProtectProbe): string =>
   probe.mountNamespace

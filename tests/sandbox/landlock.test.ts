@@ -296,6 +296,32 @@ describe("the network switch", () => {
     expect(r.status).toBe(0);
   });
 
+  it("where no mount namespace can be made, the first command says so once (issue 26.2, simulated host)", () => {
+    const said: string[] = [];
+    const protect = { mountNamespace: false, reason: "simulated: user namespaces are off" };
+    const host = () => ({ helper, probe: probeLandlock(), protect });
+    const settings = {
+      sandbox: { mode: "workspace-write" as const, network: false, writableRoots: [] },
+      workspace: ws,
+    };
+    const sandbox = commandSandbox(settings, (line) => said.push(line), host);
+    sandbox.wrap?.(["true"]);
+    sandbox.wrap?.(["true"]);
+    expect(said.filter((l) => l.startsWith("protected paths:"))).toEqual([
+      "protected paths: no mount namespace here (simulated: user namespaces are off), so commands can change them while they run; after every command NanoHermes reverts any change to them (sandbox status says more)",
+    ]);
+    expect(describeSandbox({ helper, probe: probeLandlock(), protect }).join("\n")).toContain(
+      "no mount namespace here (simulated: user namespaces are off), so commands can change them while they run",
+    );
+    const quiet: string[] = [];
+    commandSandbox(
+      settings,
+      (line) => quiet.push(line),
+      () => ({ ...host(), protect: { mountNamespace: true, reason: "unshare" } }),
+    ).wrap?.(["true"]);
+    expect(quiet.filter((l) => l.startsWith("protected paths:"))).toEqual([]);
+  });
+
   it("is off by default (issue 26.6), and one run_command with network: true gets it", async () => {
     const home = tempDir();
     const settings = loadSettings({ flags: parseFlags([]), env: { NANOHERMES_HOME: home }, cwd: ws });
