@@ -2,6 +2,7 @@
 // tools and the command sandbox. One place, so the two always agree.
 import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
+import { instructionChangeNotice, recordInstructionChange } from "../config/instruction-changes.js";
 import type { WriteBoundary } from "../tools/paths.js";
 import {
   helperPath,
@@ -30,7 +31,7 @@ export function effectiveSandboxMode(
  * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
  */
 export function commandSandbox(
-  settings: Pick<Settings, "sandbox" | "workspace">,
+  settings: Pick<Settings, "sandbox" | "workspace"> & { home?: string },
   notice?: (line: string) => void,
   host?: () => SandboxHost,
 ): CommandSandbox {
@@ -41,10 +42,15 @@ export function commandSandbox(
     said.add(line);
     notice?.(line);
   };
+  const home = settings.home;
   return {
     mode,
     network,
     writableRoots,
+    instructionsChanged: (changed, after) => {
+      notice?.(instructionChangeNotice(changed));
+      if (home) recordInstructionChange(home, settings.workspace, changed, after);
+    },
     wrap: (argv, options) => {
       const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
       const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;

@@ -237,6 +237,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     allowProtectedWrites: file.allowProtectedWrites ?? false,
     web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,
+    ...(flags.values.trust === true ? { trustFlag: true } : {}),
     mcpServers: mcpServers(file, (flags.values.mcp as string[] | undefined) ?? [], cwd),
     hooks: mergeHooks(user.hooks, allowed.hooks),
     agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { releaseInstructions } from "./instruction-changes.js";
 import type { ConfigFile } from "./schema.js";
 import {
   approvalOrder,
@@ -35,6 +36,8 @@ export async function trustWorkspace(home: string, workspace: string): Promise<v
   if (!list.includes(workspace)) list.push(workspace);
   await fs.mkdir(home, { recursive: true });
   await fs.writeFile(trustFile(home), `${JSON.stringify(list, null, 1)}\n`, { mode: 0o600 });
+  // Trusting the folder again takes back instruction files a command changed (issue 26.3).
+  releaseInstructions(home, workspace);
 }
 
 /**
