@@ -47,7 +47,8 @@ Runs one command under the sandbox helper with the terminal inherited and exits 
                       auto             workspace-write where Landlock works, else off (one line
                                        on stderr says so)
                       off              no Landlock; processes the command leaves are still reaped
-  --network on|off  off: no TCP (Landlock), no socket but Unix stream ones, no connect() (default on)
+  --network on|off  off (default): no TCP, no socket but Unix stream ones, no connect();
+                    on also reaches loopback services and the daemon's port
   --writable DIR    another writable folder (repeatable; must exist)
   -C DIR            the workspace, where the command runs (default: the current folder)
 
@@ -83,7 +84,7 @@ async function sandboxCommand(args: string[]): Promise<number> {
     throw new UsageError("sandbox run: put the command after -- (sandbox run --help explains)");
   const command = rest.slice(dash + 1);
   let mode: "read-only" | "workspace-write" | "off" | "auto" = "workspace-write";
-  let network = true;
+  let network = false;
   let workspace = process.cwd();
   const writable: string[] = [];
   for (let i = 0; i < opts.length; i++) {

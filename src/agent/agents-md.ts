@@ -2,6 +2,7 @@
 // read once per session into a prompt section, with characters that can hide instructions removed.
 import { join } from "node:path";
 import { capChars, readTextPrefix, stripInvisible } from "../tools/instruction-text.js";
+import { heldInstructions, releaseInstructions } from "../config/instruction-changes.js";
 
 /** Characters per file; the rest is cut with a note. */
 export const MAX_AGENTS_MD = 20_000;
@@ -19,7 +20,7 @@ export interface AgentsMd {
  * Contract: synchronous, never throws; a missing file is not a warning. The workspace file comes
  * last so its more specific instructions have the final word.
  */
-export function loadAgentsMd(opts: { workspace: string; home: string }): AgentsMd {
+export function loadAgentsMd(opts: { workspace: string; home: string; trusted?: boolean }): AgentsMd {
   const candidates = [
     { path: join(opts.home, "AGENTS.md"), label: "global" },
     { path: join(opts.workspace, "AGENTS.md"), label: "workspace" },
@@ -28,9 +29,18 @@ export function loadAgentsMd(opts: { workspace: string; home: string }): AgentsM
   const warnings: string[] = [];
   const parts: string[] = [];
   const seen = new Set<string>();
+  // A workspace AGENTS.md still as a command left it (issue 26.3) waits until the user takes it back.
+  const held = opts.workspace !== opts.home && heldInstructions(opts.home, opts.workspace).includes("AGENTS.md");
+  if (held && opts.trusted) releaseInstructions(opts.home, opts.workspace);
   for (const { path, label } of candidates) {
     if (seen.has(path)) continue;
     seen.add(path);
+    if (held && !opts.trusted && label === "workspace") {
+      warnings.push(
+        `${path} was changed by a command, not by you; it is left out of the system prompt until you read it and take it back: rerun once with --trust (or edit it yourself)`,
+      );
+      continue;
+    }
     // 4 bytes per character at most, so this always holds more than the cap when the file does.
     const read = readTextPrefix(path, MAX_AGENTS_MD * 4 + 4);
     if (!read.ok) {

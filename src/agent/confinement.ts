@@ -2,8 +2,16 @@
 // tools and the command sandbox. One place, so the two always agree.
 import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
+import { instructionChangeNotice, recordInstructionChange } from "../config/instruction-changes.js";
 import type { WriteBoundary } from "../tools/paths.js";
-import { probeLandlock, sandboxArgv, type SandboxHost } from "../sandbox/landlock.js";
+import {
+  helperPath,
+  noNamespaceNotice,
+  probeLandlock,
+  probeProtect,
+  sandboxArgv,
+  type SandboxHost,
+} from "../sandbox/landlock.js";
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
 export function effectiveSandboxMode(
@@ -18,11 +26,12 @@ export function effectiveSandboxMode(
 /**
  * The command sandbox of a task. Landlock is probed (a helper run, cached) only when a command
  * first runs, so start-up does not pay for it. Contract: `notice` gets one line, once each, when
- * "auto" falls back to unsandboxed and when TMPDIR is replaced by a private folder (one-shot and
+ * "auto" falls back to unsandboxed, when no mount namespace can be made for the read-only binds,
+ * and when TMPDIR is replaced by a private folder (one-shot and
  * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
  */
 export function commandSandbox(
-  settings: Pick<Settings, "sandbox" | "workspace">,
+  settings: Pick<Settings, "sandbox" | "workspace"> & { home?: string },
   notice?: (line: string) => void,
   host?: () => SandboxHost,
 ): CommandSandbox {
@@ -33,22 +42,38 @@ export function commandSandbox(
     said.add(line);
     notice?.(line);
   };
+  const home = settings.home;
   return {
     mode,
     network,
     writableRoots,
+    instructionsChanged: (changed, after) => {
+      notice?.(instructionChangeNotice(changed));
+      if (home) recordInstructionChange(home, settings.workspace, changed, after);
+    },
     wrap: (argv, options) => {
       const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
       const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;
       if (probe && !probe.available)
         say(`sandbox auto: Landlock is unavailable (${probe.reason}); commands run unsandboxed`);
       const result = sandboxArgv(
-        { mode: effective, workspace: settings.workspace, writableRoots, network },
+        {
+          mode: effective,
+          workspace: settings.workspace,
+          writableRoots,
+          network: network || options?.network === true,
+        },
         argv,
         host?.(),
         options,
       );
       if ("notice" in result && result.notice) say(result.notice);
+      if (effective === "workspace-write" && "argv" in result) {
+        // Where no mount namespace can be made only the check after each command holds: say so once.
+        const given = host?.();
+        const protect = given?.protect ?? probeProtect(given ? given.helper : helperPath());
+        if (!protect.mountNamespace) say(noNamespaceNotice(protect));
+      }
       return result;
     },
   };

@@ -87,7 +87,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   });
   problems.push(...skillProblems);
   const agents = settings.agentsMd
-    ? loadAgentsMd({ workspace: settings.workspace, home: settings.home })
+    ? loadAgentsMd({ workspace: settings.workspace, home: settings.home, trusted: settings.trustFlag === true })
     : { text: "", files: [], warnings: [] };
   problems.push(...agents.warnings);
   const hooks = hooksModule

@@ -56,7 +56,14 @@ export interface Asker {
 }
 
 export interface GateOptions {
-  settings: Pick<Settings, "yolo" | "deny" | "allow" | "workspace" | "home">;
+  /**
+   * `sandbox`: with commands' network off (its default under a sandbox), a `run_command` call that
+   * asks for the network (`network: true`) needs approval under every policy but --yolo and an
+   * "always" answer to such a card. Absent: commands have the network, nothing more to approve.
+   */
+  settings: Pick<Settings, "yolo" | "deny" | "allow" | "workspace" | "home"> & {
+    sandbox?: Pick<Settings["sandbox"], "mode" | "network">;
+  };
   state: GateState;
   /** Absent or null: nobody to ask, and the answer is no. */
   asker?: Asker | null;
@@ -144,8 +151,17 @@ const union = (a: Remembered, b: Remembered): Remembered =>
         commands: new Set([...a.commands, ...b.commands]),
         prefixes: new Set([...a.prefixes, ...b.prefixes]),
         tools: new Set([...a.tools, ...b.tools]),
+        network: a.network === true,
       }
     : a;
+
+/** Why a call's own ask for the network needs approval, or null when it needs none. */
+function networkAsk(tool: AnyTool, args: Record<string, unknown>, settings: GateOptions["settings"]): string | null {
+  if (tool.name !== "run_command" || args.network !== true) return null;
+  const sandbox = settings.sandbox;
+  if (!sandbox || sandbox.network || sandbox.mode === "off") return null;
+  return "the command asks for the network (network: true), which commands do not have unless you allow it";
+}
 
 /** One argument for bash, quoted only when it needs it. */
 export function shellQuote(arg: string): string {
@@ -203,6 +219,20 @@ export class Gate implements ToolGate {
       ...(tool.mcp ? { mcp: tool.mcp } : {}),
     });
     const command = policy.commandOf(args);
+    const wantsNetwork = settings.yolo || state.remembered.network ? null : networkAsk(tool, args, settings);
+    if (wantsNetwork && verdict.decision !== "deny") {
+      const asker = this.opts.asker;
+      if (!asker?.present())
+        return this.refuse(
+          tool,
+          `not run: ${wantsNetwork}, and nobody can answer here. To allow it, rerun with --network on`,
+          who,
+        );
+      const why = verdict.decision === "ask" ? `${wantsNetwork}; and ${verdict.reason}` : wantsNetwork;
+      return this.ask(policy, asker, tool, args, call.id, { ...verdict, decision: "ask" }, why, who, {
+        kind: "network",
+      });
+    }
     if (verdict.decision === "allow") {
       // A command recognised as read-only runs as recognised (git with the repository's own
       // programs neutralised), never as typed, whatever let it through (on-request, never, --yolo).
@@ -261,6 +291,7 @@ export class Gate implements ToolGate {
     verdict: Verdict,
     why: string,
     who?: AskingChild,
+    rule?: AlwaysRule,
   ): Promise<GateDecision> {
     const command = policy.commandOf(args);
     const dangerous = verdict.danger === "dangerous";
@@ -275,7 +306,9 @@ export class Gate implements ToolGate {
     );
     // A subagent's question is the parent task's, labelled with who asks.
     if (who) card.title = `[${who.agentId} ${who.name}] ${card.title}`;
-    const always = policy.alwaysRuleFor(tool.kind, command, tool.name, dangerous);
+    // A card for the network offers "always" as the network for the task, never the workspace.
+    const always = rule ?? policy.alwaysRuleFor(tool.kind, command, tool.name, dangerous);
+    const taskOnly = dangerous || always.kind === "network";
     const match = verdict.part ?? (dangerous ? command : undefined);
     who?.waiting(true);
     let answer: Answer;
@@ -290,7 +323,7 @@ export class Gate implements ToolGate {
         ...(dangerous ? { dangerous: true as const } : {}),
         ...(match ? { match } : {}),
         always: policy.describeAlways(always),
-        alwaysWorkspace: !dangerous,
+        alwaysWorkspace: !taskOnly,
       });
     } catch (error) {
       log("warn", "an approval question failed", error);
@@ -300,7 +333,7 @@ export class Gate implements ToolGate {
     }
     if (answer.decision === "deny") return seal({ allow: false, reason: answer.reason, asked: true });
     // Consent to a dangerous command is never kept beyond this task, whatever a client sends.
-    if (answer.decision === "always") this.remember(policy, always, dangerous ? "task" : answer.scope);
+    if (answer.decision === "always") this.remember(policy, always, taskOnly ? "task" : answer.scope);
     return seal({ allow: true, asked: true });
   }
 
@@ -318,6 +351,7 @@ export class Gate implements ToolGate {
 
 /** Rules answered "always for this workspace" are kept in ~/.nanohermes/permissions.json. */
 async function persistRule(settings: Pick<Settings, "home" | "workspace">, always: AlwaysRule): Promise<void> {
+  if (always.kind === "network") return;
   try {
     const rule =
       always.kind === "tool"

@@ -174,7 +174,7 @@ export const flagSpecs: FlagSpec[] = [
     type: "string",
     value: "on|off",
     group: "safety",
-    doc: "Network for sandboxed commands (default on).",
+    doc: "Network for sandboxed commands (default off; on also reaches loopback services and the daemon's port).",
   },
   {
     name: "writable",
@@ -188,7 +188,7 @@ export const flagSpecs: FlagSpec[] = [
     name: "trust",
     type: "boolean",
     group: "safety",
-    doc: "Honour this workspace's .nanohermes/config.json in full (endpoint, policy, sandbox).",
+    doc: "Honour this workspace's .nanohermes/config.json in full (endpoint, policy, sandbox), and take back an AGENTS.md a command changed.",
   },
   {
     name: "json",

@@ -249,7 +249,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     yolo,
     sandbox: {
       mode: (sandboxFlag as SandboxMode | undefined) ?? file.sandbox?.mode ?? "auto",
-      network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? true),
+      network: networkFlag !== undefined ? networkFlag === "on" : (file.sandbox?.network ?? false),
       writableRoots: [...(file.sandbox?.writableRoots ?? []), ...writableFlags].map((p) =>
         resolve(cwd, p.startsWith("~/") ? `${homedir()}${p.slice(1)}` : p),
       ),
@@ -259,6 +259,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     allowProtectedWrites: file.allowProtectedWrites ?? false,
     web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,
+    ...(flags.values.trust === true ? { trustFlag: true } : {}),
     mcpServers: mcpServers(file, (flags.values.mcp as string[] | undefined) ?? [], cwd),
     hooks: mergeHooks(user.hooks, allowed.hooks),
     agentsMd: flags.values["no-agents-md"] === true ? false : (file.agentsMd ?? true),

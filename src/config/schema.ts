@@ -267,6 +267,8 @@ export interface Settings {
   hooks: HooksConfig | undefined;
   /** AGENTS.md goes into the system prompt (--no-agents-md turns it off). */
   agentsMd: boolean;
+  /** --trust: the user takes back an AGENTS.md a command changed (config/instruction-changes.ts). Default false. */
+  trustFlag?: boolean;
   /** Subagents from config or --subagents; none when absent. */
   subagents: SubagentsConfig | undefined;
   /** --no-memory / NANOHERMES_NO_MEMORY=1 turn it off. */

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { releaseInstructions } from "./instruction-changes.js";
 import type { ConfigFile } from "./schema.js";
 import {
   approvalOrder,
@@ -35,6 +36,8 @@ export async function trustWorkspace(home: string, workspace: string): Promise<v
   if (!list.includes(workspace)) list.push(workspace);
   await fs.mkdir(home, { recursive: true });
   await fs.writeFile(trustFile(home), `${JSON.stringify(list, null, 1)}\n`, { mode: 0o600 });
+  // Trusting the folder again takes back instruction files a command changed (issue 26.3).
+  releaseInstructions(home, workspace);
 }
 
 /**
@@ -96,7 +99,7 @@ function restrictSandbox(ws: SandboxConfig, user: SandboxConfig): { sandbox: San
     else dropped.push("sandbox.mode");
   }
   if (ws.network !== undefined) {
-    if (strictlyStricter(looseTrueOrder, ws.network, user.network ?? true)) sandbox.network = ws.network;
+    if (strictlyStricter(looseTrueOrder, ws.network, user.network ?? false)) sandbox.network = ws.network;
     else dropped.push("sandbox.network");
   }
   if (ws.writableRoots !== undefined) {

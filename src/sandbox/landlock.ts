@@ -109,7 +109,9 @@ export function sandboxArgv(
   const refuse = (why: string) => ({ refused: `sandbox ${policy.mode} refused: ${why}` });
   if (!host.helper) return refuse(`${HELPER_MISSING}; run \`npm run build:native\` or use --sandbox off`);
   if (!host.probe.available) return refuse(`Landlock is unavailable (${host.probe.reason})`);
-  if (!policy.network && host.probe.abi < 4)
+  // Below ABI 4 the helper's seccomp filter alone keeps TCP out (no socket but a Unix one), on
+  // the architectures it is built for; the network is off by default, so old kernels must work.
+  if (!policy.network && host.probe.abi < 4 && !SECCOMP_NET_ARCHS.has(process.arch))
     return refuse(`network off needs Landlock ABI 4 (TCP rules) but this kernel has ABI ${host.probe.abi}`);
   const argv = [host.helper, "--mode", policy.mode, "--workspace", resolve(policy.workspace)];
   for (const writable of policy.writableRoots) argv.push("--writable", resolve(policy.workspace, writable));
@@ -120,6 +122,16 @@ export function sandboxArgv(
   argv.push(...wait, "--", ...command);
   return temp?.warning ? { argv, notice: temp.warning } : { argv };
 }
+
+/**
+ * Where the network is chosen, in the words of the README and the --network flag: off by default,
+ * and what turning it on opens (a test holds the README to it).
+ */
+export const NETWORK_CHOICE =
+  "network: off by default for sandboxed commands; on with --network on or sandbox.network: true in config, or for one command the model runs with network: true once you approve it (with nobody to ask it is refused). With the network on, commands also reach services listening on loopback (127.0.0.1, ::1) and NanoHermes's own daemon port";
+
+/** Where the helper's seccomp network filter is built (NATIVE_ARCH in nh-sandbox.c). */
+const SECCOMP_NET_ARCHS = new Set(["x64", "arm64"]);
 
 /** What root keeps under the helper (src/sandbox/native/caps.h); every other capability is dropped. */
 export const KEPT_CAPABILITIES = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID"];
@@ -209,6 +221,13 @@ export function protectionLine(probe: ProtectProbe): string {
     : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
 }
 
+/**
+ * The one line said once, at the first sandboxed command, where the binds cannot hold (issue
+ * 26.2): the words of `sandbox status` (protectionLine), shortened.
+ */
+export const noNamespaceNotice = (probe: ProtectProbe): string =>
+  `protected paths: no mount namespace here (${probe.reason}), so commands can change them while they run; after every command NanoHermes reverts any change to them (sandbox status says more)`;
+
 /** Whether commands get their own IPC namespace (it comes with the mount namespace). */
 export const isolationLine = (probe: ProtectProbe): string =>
   probe.mountNamespace
@@ -271,7 +290,10 @@ export function describeSandbox(host: SandboxHost = defaultHost(), workspace = p
   lines.push(
     abi >= 4
       ? "network off: TCP connect and bind are denied (Landlock), and a seccomp filter refuses every socket but Unix stream and seqpacket ones (no UDP, DNS, ICMP, raw, packet, netlink or vsock) and every connect(); pipes and socketpairs work"
-      : `network off: unavailable (needs ABI 4, this kernel has ${abi}); --network off refuses to run commands`,
+      : SECCOMP_NET_ARCHS.has(process.arch)
+        ? `network off: a seccomp filter refuses every socket but Unix stream and seqpacket ones (so no TCP, UDP, DNS, ICMP, raw, packet, netlink or vsock) and every connect(); Landlock's TCP rules need ABI 4, this kernel has ${abi}`
+        : `network off: unavailable (needs ABI 4, this kernel has ${abi}); --network off refuses to run commands`,
+    NETWORK_CHOICE,
     abi >= 6
       ? "scoping: signals and abstract Unix sockets cannot reach processes outside the sandbox, and a command cannot signal or trace the helper"
       : "scoping: unavailable (needs ABI 6); sandboxed commands can signal and connect to the user's other processes, the helper included",

@@ -200,7 +200,8 @@ export type AlwaysRule =
   | { kind: "tool"; tool: string }
   | { kind: "edits" }
   | { kind: "prefix"; prefix: string }
-  | { kind: "command"; command: string };
+  | { kind: "command"; command: string }
+  | { kind: "network" };
 
 export function alwaysRuleFor(
   kind: ToolKind,
@@ -225,6 +226,8 @@ export function describeAlways(rule: AlwaysRule): string {
       return `commands starting with "${rule.prefix}"`;
     case "command":
       return "exactly this command";
+    case "network":
+      return "the network for commands that ask for it";
     default:
       return rule satisfies never;
   }
@@ -245,6 +248,9 @@ export function applyAlways(remembered: Remembered, rule: AlwaysRule): string {
     case "command":
       remembered.commands.add(rule.command);
       return `exactly \`${rule.command}\``;
+    case "network":
+      remembered.network = true;
+      break;
     default:
       return rule satisfies never;
   }

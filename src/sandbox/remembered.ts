@@ -11,6 +11,8 @@ export interface Remembered {
   allEdits: boolean;
   /** MCP tools (by their full name) allowed for the rest of the task. */
   tools: Set<string>;
+  /** Commands that ask for the network (`network: true`) get it for the rest of the task. Default false. */
+  network?: boolean;
 }
 
 export const newRemembered = (): Remembered => ({

@@ -410,9 +410,45 @@ export class Checkpoints {
   }
 
   /** Puts files back: removals first (a path may have turned from a file into a directory or back), then writes. */
+  /**
+   * All or nothing (issue 26.7): a file whose place changed shape since (a parent is now a link or
+   * a file, the file a directory) cannot be put back, so nothing is, and each path says why; the
+   * workspace is never left half as it was before the turn. Permanent skips (outside the roots,
+   * content not kept) do not call the rewind off. A change between this check and the restore is
+   * still refused path by path below.
+   */
+  private async blockers(recs: Rec[]): Promise<{ path: string; why: string }[]> {
+    const blocked: { path: string; why: string }[] = [];
+    for (const { path, pre } of recs) {
+      if (!this.inRoots(path) || pre.state === "too-large") continue;
+      const why = await withWalk(path, { followFinal: false }, (w) => {
+        if (w.real !== path) return "a parent directory is now a symlink; not touched";
+        const parent = w.blockedParent();
+        if (parent) return pre.state === "kept" ? `${parent} is a file now; not touched` : null;
+        if (w.lstat()?.isDirectory())
+          return pre.state === "kept" ? "is a directory now; not overwritten" : "is a directory now; not removed";
+        return null;
+      }).catch((error: unknown) => `cannot reach it: ${describe(error)}`);
+      if (why !== null) blocked.push({ path, why });
+    }
+    return blocked;
+  }
+
   private async restore(recs: Rec[]): Promise<RewindResult> {
     const result: RewindResult = { restored: [], removed: [], skipped: [] };
     const skip = (path: string, why: string) => result.skipped.push({ path, why });
+    const blocked = await this.blockers(recs);
+    if (blocked.length > 0) {
+      const stop = new Set(blocked.map((b) => b.path));
+      const off = `not touched: the rewind was called off because ${blocked[0]!.path} cannot be put back`;
+      for (const { path, pre } of recs) {
+        if (stop.has(path)) continue;
+        skip(path, !this.inRoots(path) ? "outside the tracked roots" : pre.state === "too-large" ? pre.why : off);
+      }
+      result.skipped.push(...blocked);
+      result.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return result;
+    }
     const writes: Rec[] = [];
     const dirs = new Set<string>();
     for (const rec of recs) {

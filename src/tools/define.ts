@@ -1,5 +1,6 @@
 // What a tool is: a name, a kind, a zod schema for its arguments, its caps and a handler.
 import type { ToolKind } from "../protocol/events.js";
+import type { InstructionState } from "../config/instruction-changes.js";
 import type { WriteBoundary } from "./paths.js";
 import type * as z from "../protocol/zod.js";
 
@@ -78,6 +79,11 @@ export interface SessionTools {
 }
 
 /** The command sandbox a tool must run commands under. */
+export interface CommandOptions {
+  waitOrphans?: boolean;
+  network?: boolean;
+}
+
 export interface CommandSandbox {
   /** "auto" is decided on the first command: workspace-write where Landlock works, else off. */
   mode: "off" | "auto" | "read-only" | "workspace-write";
@@ -86,8 +92,14 @@ export interface CommandSandbox {
   /**
    * Puts the sandbox launcher in front of a command's argv, or says why it cannot. `waitOrphans`
    * (background jobs): the launcher waits for what the command leaves instead of killing it.
+   * `network`: this command gets the network even when commands have none (the gate approved it).
    */
-  wrap?: (argv: string[], options?: { waitOrphans?: boolean }) => { argv: string[] } | { refused: string };
+  wrap?: (argv: string[], options?: CommandOptions) => { argv: string[] } | { refused: string };
+  /**
+   * A command changed instruction files (AGENTS.md, CLAUDE.md, skills folders; issue 26.3): the
+   * engine warns the user and records it for the next session (config/instruction-changes.ts).
+   */
+  instructionsChanged?: (changed: string[], after: InstructionState) => void;
 }
 
 /** A tool's answer: what the model sees, and a one-line summary for the user. */

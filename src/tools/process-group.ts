@@ -4,7 +4,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { secretEnvNames } from "../config/log.js";
-import { ToolError, type ToolContext } from "./define.js";
+import { ToolError, type CommandOptions, type ToolContext } from "./define.js";
 
 export const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 /**
@@ -130,7 +130,7 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
  * be applied refuses the command: it never runs unsandboxed. `waitOrphans` (background jobs) keeps
  * the helper waiting for what the command leaves behind instead of killing it at once.
  */
-export function sandboxPrefix(ctx: ToolContext, options: { waitOrphans?: boolean } = {}): string[] {
+export function sandboxPrefix(ctx: ToolContext, options: CommandOptions = {}): string[] {
   const sandbox = ctx.sandbox;
   if (!sandbox) return [];
   if (!sandbox.wrap) {

@@ -6,6 +6,7 @@ import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
 import { jobsOf, type Job } from "./background.js";
 import { commandEnv, onExitDrained, sandboxPrefix, SHELL, spawnGroup, stopGroup } from "./process-group.js";
+import { changedInstructions, instructionChangeNotice, instructionState } from "../config/instruction-changes.js";
 import { beginGuard } from "./protect-guard.js";
 
 export { commandEnv, sandboxPrefix } from "./process-group.js";
@@ -31,6 +32,13 @@ const params = z.object({
     .check(
       z.describe(
         "Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.",
+      ),
+    ),
+  network: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        "Give this command the network (installs, fetches, tests against a server). Commands have none unless the user turned it on; asking for it needs the user's approval.",
       ),
     ),
 });
@@ -194,9 +202,11 @@ export const runCommandTool = defineTool({
   async run(args, ctx) {
     if (args.command.includes("\0"))
       throw new ToolError("the command contains a NUL byte, which no program can receive");
-    if (args.background) return startInBackground(args.command, args.timeout_ms, ctx);
-    const prefix = sandboxPrefix(ctx);
+    const network = args.network === true;
+    if (args.background) return startInBackground(args.command, args.timeout_ms, network, ctx);
+    const prefix = sandboxPrefix(ctx, { network });
     const guard = beginGuard(ctx, prefix);
+    const instructions = watchInstructions(ctx);
     const result = await runShell(args.command, {
       cwd: ctx.workspace,
       prefix,
@@ -204,7 +214,9 @@ export const runCommandTool = defineTool({
       signal: ctx.signal,
       onOutput: (stream, chunk) => ctx.output(stream, chunk),
     });
-    const notice = guard?.() ?? null;
+    const reverted = guard?.() ?? null;
+    const told = instructions?.() ?? null;
+    const notice = joinNotices(reverted, told);
     const display = result.aborted
       ? "interrupted"
       : result.timedOut
@@ -213,16 +225,35 @@ export const runCommandTool = defineTool({
     if (notice) ctx.output("stderr", `\n${notice}\n`);
     return {
       forModel: formatCommandResult(asked(args.command, ctx), result) + (notice ? `\n${notice}` : ""),
-      display: notice ? `${display}; protected paths reverted` : display,
-      isError: result.exitCode !== 0 || notice !== null,
+      display: `${display}${reverted ? "; protected paths reverted" : ""}${told ? "; instruction files changed" : ""}`,
+      isError: result.exitCode !== 0 || reverted !== null,
     };
   },
 });
 
+/**
+ * Watches the instruction files around one command (not in read-only mode, where nothing changes):
+ * the returned function gives the line for the model, and tells the engine, when they changed.
+ */
+function watchInstructions(ctx: ToolContext): (() => string | null) | null {
+  if (ctx.sandbox?.mode === "read-only") return null;
+  const before = instructionState(ctx.workspace);
+  return () => {
+    const after = instructionState(ctx.workspace);
+    const changed = changedInstructions(before, after);
+    if (changed.length === 0) return null;
+    ctx.sandbox?.instructionsChanged?.(changed, after);
+    return instructionChangeNotice(changed);
+  };
+}
+
+const joinNotices = (a: string | null, b: string | null): string | null => (a && b ? `${a}\n${b}` : (a ?? b));
+
 /** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
-function startInBackground(command: string, timeoutMs: number | undefined, ctx: ToolContext) {
-  const prefix = sandboxPrefix(ctx, { waitOrphans: true });
+function startInBackground(command: string, timeoutMs: number | undefined, network: boolean, ctx: ToolContext) {
+  const prefix = sandboxPrefix(ctx, { waitOrphans: true, network });
   const guard = beginGuard(ctx, prefix);
+  const instructions = watchInstructions(ctx);
   let job: Job;
   try {
     job = jobsOf(ctx).start(command, { cwd: ctx.workspace, prefix, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
@@ -231,9 +262,9 @@ function startInBackground(command: string, timeoutMs: number | undefined, ctx: 
     throw error;
   }
   // The job's own output gets the notice, where task_output shows it.
-  if (guard) {
+  if (guard || instructions) {
     void job.finished.then(() => {
-      const notice = guard();
+      const notice = joinNotices(guard?.() ?? null, instructions?.() ?? null);
       if (notice) job.log.append(Buffer.from(`\n${notice}\n`));
     });
   }

@@ -124,6 +124,13 @@ export class Walked {
     return this.name;
   }
 
+  /** The first parent on the way that exists but is not a directory (a file now), or null. */
+  blockedParent(): string | null {
+    if (this.missing.length === 0) return null;
+    const name = this.missing[0]!;
+    return lstatSync(inDir(this.dir, name), { throwIfNoEntry: false }) ? join(this.dir.path, name) : null;
+  }
+
   /** lstat of the target; null when it (or a parent) does not exist. */
   lstat(): Stats | null {
     if (this.missing.length > 0) return null;
@@ -212,7 +219,16 @@ export function walk(abs: string, opts: WalkOptions): Walked {
       }
       if (st.isSymbolicLink() && (!last || opts.followFinal)) {
         if (++links > MAX_LINKS) throw new ToolError(`cannot resolve ${abs}: too many levels of symbolic links`);
-        const target = readlinkSync(inDir(cur, name));
+        let target: string;
+        try {
+          target = readlinkSync(inDir(cur, name));
+        } catch (error) {
+          // EINVAL/ENOENT: no longer a link (swapped back, or removed) between the lstat and the read.
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "EINVAL" || code === "ENOENT" || code === "ENOTDIR")
+            throw new ToolError(`cannot resolve ${abs}: ${path} changed while it was being read (a link swapped away)`);
+          throw error;
+        }
         // An absolute target starts again from `/`; a relative one continues in the link's directory.
         if (target.startsWith("/")) while (stack.length > 1) closeDir(stack.pop()!);
         queue.unshift(...split(target));

@@ -131,6 +131,59 @@ describe("the gate with someone to ask", () => {
   });
 });
 
+describe("a command that asks for the network (issue 26.6)", () => {
+  const closed = { mode: "workspace-write" as const, network: false };
+  const net = { command: "echo fetched", network: true };
+
+  it("with nobody to ask is refused under never, naming --network on", async () => {
+    const t = setup({ approval: "never", sandbox: closed });
+    const r = await t.call("run_command", net);
+    expect(r.status).toBe("denied");
+    expect(r.forModel).toBe(
+      "not run: the command asks for the network (network: true), which commands do not have unless you allow it, and nobody can answer here. To allow it, rerun with --network on",
+    );
+    expect(t.events).toContainEqual(expect.objectContaining({ type: "notice", level: "warn" }));
+    // Without the ask, the same command runs (the sandbox keeps the network closed).
+    expect((await t.call("run_command", { command: "echo fetched" })).status).toBe("ok");
+  });
+
+  it("asks under every policy, even for a read-only command; always is the network for the task, never the workspace", async () => {
+    for (const approval of ["never", "on-request", "untrusted"] as const) {
+      const t = setup({ approval, sandbox: closed, answer: () => ({ decision: "always", scope: "workspace" }) });
+      const first = await t.call("run_command", { command: "ls", network: true });
+      expect(first.status).toBe("ok");
+      expect(t.questions).toHaveLength(1);
+      expect(t.questions[0]).toMatchObject({
+        reason: expect.stringContaining("asks for the network"),
+        always: "the network for commands that ask for it",
+        alwaysWorkspace: false,
+      });
+      expect(t.events).toContainEqual(
+        expect.objectContaining({ text: "allowed from now on in this task: the network for commands that ask for it" }),
+      );
+      // The answer holds for the task: the next call that asks for the network runs without a card.
+      expect((await t.call("run_command", net)).status).toBe("ok");
+      expect(t.questions).toHaveLength(approval === "untrusted" ? 2 : 1);
+    }
+  });
+
+  it("runs without asking under --yolo, with the network already on, or with the sandbox off", async () => {
+    for (const opts of [
+      { yolo: true, approval: "never" as const, sandbox: closed },
+      { approval: "never" as const, sandbox: { mode: "workspace-write" as const, network: true } },
+      { approval: "never" as const, sandbox: { mode: "off" as const, network: false } },
+    ]) {
+      const t = setup(opts);
+      expect((await t.call("run_command", net)).status).toBe("ok");
+    }
+  });
+
+  it("a denied card refuses it", async () => {
+    const t = setup({ approval: "never", sandbox: closed, answer: () => ({ decision: "deny", reason: "no" }) });
+    expect((await t.call("run_command", net)).status).toBe("denied");
+  });
+});
+
 describe("nothing runs past the gate", () => {
   it("the registry refuses a decision the gate did not seal, however it is shaped", async () => {
     const ws = tempDir();

@@ -114,17 +114,18 @@ const cases: Case[] = [
     read: network,
     effective: false,
   },
+  // The default is off (issue 26.6): a workspace cannot turn it on, and off is no change.
   {
     key: "sandbox.network",
     user: {},
     ws: { sandbox: { network: true } },
     applies: false,
     read: network,
-    effective: true,
+    effective: false,
   },
   {
     key: "sandbox.network",
-    user: {},
+    user: { sandbox: { network: true } },
     ws: { sandbox: { network: false } },
     applies: true,
     read: network,
@@ -257,7 +258,7 @@ describe("an untrusted workspace config only tightens", () => {
 
   it("one sandbox key looser and one stricter: only the looser one is ignored, the user's other keys stay", () => {
     const settings = load(
-      { sandbox: { mode: "read-only", writableRoots: ["/srv"] } },
+      { sandbox: { mode: "read-only", network: true, writableRoots: ["/srv"] } },
       { sandbox: { mode: "workspace-write", network: false } },
     );
     expect(settings.sandbox).toMatchObject({ mode: "read-only", network: false });
@@ -266,7 +267,7 @@ describe("an untrusted workspace config only tightens", () => {
   });
 
   it("a workspace that only turns the network off keeps the user's sandbox mode (merged key by key)", () => {
-    const settings = load({ sandbox: { mode: "read-only" } }, { sandbox: { network: false } });
+    const settings = load({ sandbox: { mode: "read-only", network: true } }, { sandbox: { network: false } });
     expect(settings.sandbox.mode).toBe("read-only");
     expect(settings.sandbox.network).toBe(false);
     expect(settings.untrustedKeys).toEqual([]);

@@ -69,7 +69,10 @@ describe("workspace trust", () => {
       JSON.stringify({ sandbox: { mode: "workspace-write", network: false }, mode: "goal" }),
     );
     const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
-    writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
+    writeFileSync(
+      join(env.NANOHERMES_HOME!, "config.json"),
+      JSON.stringify({ sandbox: { mode: "read-only", network: true } }),
+    );
     // --yolo: the probe of the network writes to /dev/tcp, a dangerous command the gate would refuse
     // with nobody to ask; here the sandbox alone is under test.
     const r = await runCli(["-p", "go", "-C", ws, "--yolo"], { env });

@@ -11,6 +11,8 @@ export interface TestGateOptions {
   deny?: string[];
   allow?: string[];
   workspace?: string;
+  /** The command sandbox's mode and network: absent, commands have the network. */
+  sandbox?: { mode: "off" | "auto" | "read-only" | "workspace-write"; network: boolean };
   /** Someone to ask: called with each question. */
   answer?: (question: Question) => Answer | Promise<Answer>;
   emit?: (event: BusEvent) => void;
@@ -25,6 +27,7 @@ export function testGate(opts: TestGateOptions = {}): Gate {
       allow: opts.allow ?? [],
       workspace: opts.workspace ?? "/tmp",
       home: "/nonexistent-home",
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     },
     state: { approval: opts.approval ?? "never", mode: opts.mode ?? "default", remembered: newRemembered() },
     asker: answer ? { present: () => true, ask: async (q) => answer(q) } : null,

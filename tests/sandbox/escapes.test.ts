@@ -12,6 +12,7 @@ import { commandSandbox } from "../../src/agent/confinement.js";
 import {
   describeSandbox,
   GAPS,
+  NETWORK_CHOICE,
   helperPath,
   KEPT_CAPABILITIES,
   sandboxArgv,
@@ -376,7 +377,9 @@ describe("saying it where it happens", () => {
   it("status names every gap in the README's words, and what root keeps", () => {
     const readme = readFileSync(join(repo, "README.md"), "utf8").replace(/\s*\n\s*/g, " ");
     for (const gap of Object.values(GAPS)) expect(readme.includes(gap), gap).toBe(true);
+    expect(readme.includes(NETWORK_CHOICE), NETWORK_CHOICE).toBe(true);
     const status = describeSandbox().join("\n");
+    expect(status).toContain(NETWORK_CHOICE);
     expect(status).toContain(`not covered:\n  - ${GAPS.metadata}\n  - ${GAPS.unixSockets}`);
     expect(status).toContain(`root keeps only ${KEPT_CAPABILITIES.join(", ")}`);
     expect(status).toContain("reaping: when a foreground command ends");

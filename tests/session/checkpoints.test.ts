@@ -431,11 +431,51 @@ describe("restore failures land in skipped", () => {
     rmSync(ws("d.txt"));
     mkdirSync(ws("d.txt/inside"), { recursive: true });
     const result = await cp.rewind(1);
-    expect(result.restored).toEqual([ws("ok.txt")]);
-    expect(result.skipped.map((s) => s.path).sort()).toEqual([ws("d.txt"), ws("p/f.txt")]);
+    // All or nothing (issue 26.7): ok.txt could be put back, but the rewind is called off.
+    expect(result.restored).toEqual([]);
+    expect(result.skipped.map((s) => s.path)).toEqual([ws("d.txt"), ws("ok.txt"), ws("p/f.txt")]);
     expect(result.skipped.find((s) => s.path === ws("d.txt"))?.why).toBe("is a directory now; not overwritten");
-    expect(result.skipped.find((s) => s.path === ws("p/f.txt"))?.why).toMatch(/^cannot write: (EEXIST|ENOTDIR)$/);
-    expect(read("ok.txt")).toBe("o0");
+    expect(result.skipped.find((s) => s.path === ws("p/f.txt"))?.why).toBe(`${ws("p")} is a file now; not touched`);
+    expect(result.skipped.find((s) => s.path === ws("ok.txt"))?.why).toMatch(/^not touched: the rewind was called off/);
+    expect(read("ok.txt")).toBe("o1");
+  });
+
+  it("a file whose parent became a link calls the whole rewind off: nothing else is removed or restored (issue 26.7)", async () => {
+    put("d/f.txt", "d0");
+    put("keep.txt", "k0");
+    const outside = join(base, "outside-all");
+    mkdirSync(outside);
+    const cp = make();
+    await command(
+      cp,
+      1,
+      `printf k1 > keep.txt; printf new > made.txt; printf d1 > d/f.txt; rm -r d; ln -s ${outside} d`,
+    );
+    const result = await cp.rewind(1);
+    expect(result.restored).toEqual([]);
+    expect(result.removed).toEqual([]);
+    expect(result.skipped).toEqual([
+      { path: ws("d/f.txt"), why: "a parent directory is now a symlink; not touched" },
+      {
+        path: ws("keep.txt"),
+        why: `not touched: the rewind was called off because ${ws("d/f.txt")} cannot be put back`,
+      },
+      {
+        path: ws("made.txt"),
+        why: `not touched: the rewind was called off because ${ws("d/f.txt")} cannot be put back`,
+      },
+    ]);
+    expect(read("made.txt")).toBe("new");
+    expect(read("keep.txt")).toBe("k1");
+    expect(readdirSync(outside)).toEqual([]);
+    // Once the link is gone, the same rewind puts everything back.
+    rmSync(ws("d"));
+    expect(await cp.rewind(1)).toEqual({
+      restored: [ws("d/f.txt"), ws("keep.txt")],
+      removed: [ws("made.txt")],
+      skipped: [],
+    });
+    expect(read("d/f.txt")).toBe("d0");
   });
 });
 
