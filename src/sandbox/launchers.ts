@@ -53,6 +53,9 @@ function lookup(program: string, path: string): string | null {
   return null;
 }
 
+/** Options after which an interpreter runs the next word as code, not a file. */
+const INLINE_CODE = new Set(["-e", "--eval", "-c", "-E", "-r"]);
+
 /**
  * Contract: why a hook (`argv` null: a shell command line) or an MCP server (`program` and `argv`)
  * must not start, or null. The program, and for an interpreter its script, are resolved as the
@@ -78,8 +81,19 @@ export function launcherProblem(
   const candidates = [parts[0] ?? ""];
   const base = (parts[0] ?? "").split("/").pop() ?? "";
   if (INTERPRETERS.has(base)) {
-    const script = parts.slice(1).find((word) => !word.startsWith("-"));
-    if (script) candidates.push(script);
+    // The first word that is no option is the script, unless inline code came first (`node -e
+    // CODE`, `python -c CODE`, `sh -c CODE`): then there is no script file to check.
+    const rest = parts.slice(1);
+    for (const [i, word] of rest.entries()) {
+      if (INLINE_CODE.has(word)) {
+        // Files the code names by path (`require('/ws/x.js')`, `import('./x.mjs')`) are what it runs.
+        for (const named of (rest[i + 1] ?? "").match(/(?:\.{0,2}\/|~\/)[^\s'"`),;]+/g) ?? []) candidates.push(named);
+        break;
+      }
+      if (word.startsWith("-")) continue;
+      candidates.push(word);
+      break;
+    }
   }
   for (const word of candidates) {
     const real = where(word);

@@ -11,7 +11,9 @@ describe("nanohermes mcp", () => {
     const dir = tempDir();
     const file = join(dir, "mcp.json");
     writeFileSync(file, JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
-    const ok = await runCli(["mcp", "--mcp", file], { env: testEnv() });
+    // The workspace is a temp folder: a server program inside the workspace (this repository's
+    // node_modules) would be refused as a planted launcher.
+    const ok = await runCli(["mcp", "--mcp", file, "-C", dir], { env: testEnv() });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^everything: ready \(stdio, \d+ tools\)$/m);
     expect(ok.stdout).toContain("  mcp__everything__echo\n");
@@ -20,7 +22,7 @@ describe("nanohermes mcp", () => {
       file,
       JSON.stringify({ servers: { everything: everythingStdio(), ghost: { command: "/nonexistent/ghost" } } }),
     );
-    const json = await runCli(["mcp", "--json", "--mcp", file], { env: testEnv() });
+    const json = await runCli(["mcp", "--json", "--mcp", file, "-C", dir], { env: testEnv() });
     expect(json.code).toBe(1);
     const servers = JSON.parse(json.stdout) as { name: string; state: string; error?: string; toolNames: string[] }[];
     expect(servers.map((s) => [s.name, s.state])).toEqual([

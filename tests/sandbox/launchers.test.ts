@@ -61,6 +61,13 @@ describe("MCP servers", () => {
     const marks = tempDir();
     const bin = planted(join(ws, "node_modules/.bin"), "planted-server", join(marks, "ran"));
     expect(launcherProblem("node", [bin], { workspace: ws, roots: [ws], env: process.env })).toMatch(/inside a folder/);
+    // Inline code is no script file: `node -e CODE` is judged by its program alone, whatever paths
+    // the code names; a script after options still is one.
+    const opts = { workspace: ws, roots: [ws], env: process.env };
+    expect(launcherProblem("node", ["-e", `import("${bin}")`, ws], opts)).toMatch(/inside a folder/);
+    expect(launcherProblem("node", ["-e", `import("/usr/lib/x.js")`, ws], opts)).toBeNull();
+    expect(launcherProblem("python3", ["-c", "print(1)", "a/b"], opts)).toBeNull();
+    expect(launcherProblem("node", ["--no-warnings", bin], opts)).toMatch(/inside a folder/);
     const manager = new McpManager(
       [
         {
