@@ -13,6 +13,13 @@ export const commandDefinitions = {
       ...base,
       text: z.string(),
       mode: z.optional(z.enum(["turn", "steer", "queue"])),
+      resume: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "With an empty text: send the first of a paused queue (queue.updated paused) as the next turn and go on with the rest.",
+          ),
+        ),
       images: z
         .optional(z.array(z.string()))
         .check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),

@@ -378,6 +378,13 @@ export const eventDefinitions = {
     shape: {
       ...base,
       items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
+      paused: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "The user stopped the turn: the items wait (no next turn starts) until a user.submit with resume, or they are dropped.",
+          ),
+        ),
     },
   },
   "checkpoints.updated": {

@@ -58,7 +58,15 @@ export function shellCommand(text: string): string | null {
 
 export function send(ctl: Controller): void {
   const text = editorText(ctl.ui.composer);
-  if (text.trim() === "") return;
+  if (text.trim() === "") {
+    // A stop paused the queue: Enter on an empty input sends its next message on.
+    const task = ctl.currentTask();
+    if (task?.queuePaused && task.queue.length > 0 && !ctl.isRunning()) {
+      ctl.send({ type: "user.submit", taskId: task.id, text: "", resume: true });
+      ctl.scrollTo("bottom");
+    }
+    return;
+  }
   const slash = parseSlash(text, customCommands(ctl));
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();

@@ -41,7 +41,8 @@ export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
   return true;
 }
 
-export const DOUBLE_PRESS_MS = 2000;
+export { DOUBLE_PRESS_MS } from "./ui-state.js";
+import { DOUBLE_PRESS_MS } from "./ui-state.js";
 /** A stop hint stays while the task is stopping (a step can take minutes), up to this long. */
 const STOPPING_HINT_MS = 10 * 60_000;
 
@@ -166,8 +167,11 @@ export class Controller {
       return;
     // Anything else pressed between two Ctrl-C makes them two single presses, not a double one
     // (a Ctrl-C that stopped a turn, then a prompt sent, then Ctrl-C must not quit).
-    if (this.ui.lastInterrupt !== 0 && !(event.kind === "key" && this.is("interrupt", event.key)))
-      this.setUi((ui) => ({ ...ui, lastInterrupt: 0 }));
+    if (
+      (this.ui.lastInterrupt !== 0 || this.ui.exitArmed !== 0) &&
+      !(event.kind === "key" && this.is("interrupt", event.key))
+    )
+      this.setUi((ui) => ({ ...ui, lastInterrupt: 0, exitArmed: 0 }));
     if (this.ui.dialog) {
       handleDialogKey(this, this.ui.dialog, event);
       // Keys still waiting for a field that will not mount now are not typed anywhere else later.
@@ -209,13 +213,18 @@ export class Controller {
     jumpToApproval(this);
   }
 
-  /** Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. */
+  /**
+   * Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. Only presses
+   * made while nothing runs count toward exit: the press that stops or kills a command never arms
+   * it, so Ctrl-C, Ctrl-C (kill), Ctrl-C just after does not quit. While armed the status line
+   * says so (panes/status.ts reads `exitArmed` before any other message).
+   */
   interrupt(): void {
     const now = this.deps.now();
-    const recent = now - this.ui.lastInterrupt < DOUBLE_PRESS_MS;
     const task = this.currentTask();
-    this.setUi((ui) => ({ ...ui, lastInterrupt: now }));
     if (task && this.isRunning()) {
+      const recent = now - this.ui.lastInterrupt < DOUBLE_PRESS_MS;
+      this.setUi((ui) => ({ ...ui, lastInterrupt: now, exitArmed: 0 }));
       // The hint says "Ctrl-C again to kill" for as long as the task is stopping: so it does.
       const force = recent || Boolean(this.state.transcripts[task.id]?.stopping);
       this.send({ type: "turn.interrupt", taskId: task.id, force });
@@ -231,16 +240,59 @@ export class Controller {
         );
       return;
     }
-    if (!isEmpty(this.ui.composer)) {
-      this.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
-      this.status("input cleared (Ctrl-C again within 2 s to exit)", "info", DOUBLE_PRESS_MS);
+    const armed = this.ui.exitArmed !== 0 && now - this.ui.exitArmed < DOUBLE_PRESS_MS;
+    if (armed && isEmpty(this.ui.composer)) {
+      this.setUi((ui) => ({ ...ui, exitArmed: 0, lastInterrupt: 0 }));
+      this.quit();
       return;
     }
-    if (recent) {
+    const cleared = !isEmpty(this.ui.composer);
+    this.setUi((ui) => ({
+      ...ui,
+      lastInterrupt: 0,
+      exitArmed: now,
+      ...(cleared ? { composer: createEditor(), completion: null } : {}),
+    }));
+    if (cleared) this.status("input cleared", "info", DOUBLE_PRESS_MS);
+    setTimeout(
+      () => this.setUi((ui) => (ui.exitArmed === now ? { ...ui, exitArmed: 0 } : ui)),
+      DOUBLE_PRESS_MS,
+    ).unref?.();
+  }
+
+  /** What quitting now would cut short: other tasks' turns and live background jobs. */
+  liveWork(): { tasks: string[]; jobs: number } {
+    const tasks: string[] = [];
+    let jobs = 0;
+    for (const [id, t] of Object.entries(this.state.transcripts)) {
+      if (t.running) tasks.push(this.state.tasks[id]?.snapshot.title ?? id);
+      jobs += t.jobs.filter((j) => j.state === "running").length;
+    }
+    return { tasks, jobs };
+  }
+
+  /** Quits, asking first when tasks still run or background jobs live (they would stop). */
+  quit(): void {
+    const { tasks, jobs } = this.liveWork();
+    if (tasks.length === 0 && jobs === 0) {
       this.deps.exit();
       return;
     }
-    this.status("press Ctrl-C again to exit (or Ctrl-D)", "warn", DOUBLE_PRESS_MS);
+    const parts = [
+      ...(tasks.length
+        ? [`${tasks.length === 1 ? "1 task is" : `${tasks.length} tasks are`} still running (${tasks.join(", ")})`]
+        : []),
+      ...(jobs ? [`${jobs === 1 ? "1 background job is" : `${jobs} background jobs are`} still running`] : []),
+    ];
+    this.setUi((ui) => ({
+      ...ui,
+      dialog: {
+        kind: "confirm",
+        title: `Quit? ${parts.join(" and ")}; quitting stops ${tasks.length + jobs === 1 ? "it" : "them"}.`,
+        action: "quit",
+        target: "",
+      },
+    }));
   }
 
   stopTurn(): void {

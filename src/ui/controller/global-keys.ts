@@ -44,7 +44,7 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
       return true;
     case "exit":
       if (!emptyInput) return false;
-      ctl.deps.exit();
+      ctl.quit();
       return true;
     case "stop":
       if (ctl.isRunning()) {

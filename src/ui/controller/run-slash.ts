@@ -187,7 +187,7 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
       return;
     case "quit":
-      ctl.deps.exit();
+      ctl.quit();
       return;
     case "mcp":
       if (slash.restart !== null) {

@@ -6,6 +6,7 @@ import { dialogSpec } from "../dialogs/index.js";
 import { fitting } from "../view/row-text.js";
 import { statusHolds } from "../view/status-truth.js";
 import { contextLabel } from "../controller/cost.js";
+import { DOUBLE_PRESS_MS } from "../controller/ui-state.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -19,7 +20,20 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   // An open dialog may say what it is about instead of the usual keys (its keys are in its footer).
   const hint = s.ui.dialog ? (dialogSpec(s.ui.dialog).hint?.(s, sv, s.ui.dialog, width) ?? null) : null;
   // The controller's clock set `until`, so it is the one to compare with.
-  if (status && statusHolds(s, status, sv.ctl.deps.now())) {
+  const now = sv.ctl.deps.now();
+  // While a second Ctrl-C would quit, the line says so, whatever else it had to say.
+  if (s.ui.exitArmed !== 0 && now - s.ui.exitArmed < DOUBLE_PRESS_MS && !s.ui.dialog)
+    text = p.warning(
+      fitting(
+        [
+          `${status?.text === "input cleared" ? "input cleared · " : ""}press Ctrl-C again within 2 s to exit (any other key cancels)`,
+          "press Ctrl-C again within 2 s to exit",
+          "Ctrl-C again to exit",
+        ],
+        width,
+      ),
+    );
+  else if (status && statusHolds(s, status, now)) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
   } else if (hint !== null) text = hint;
