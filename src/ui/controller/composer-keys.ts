@@ -43,6 +43,12 @@ function commandCandidates(ctl: Controller): CommandCandidate[] {
   return custom.length ? [...slashCommands, ...custom] : slashCommands;
 }
 
+/** Whether the input's first word is a command's whole name (built-in or custom). */
+function typedCommand(ctl: Controller): boolean {
+  const word = editorText(ctl.ui.composer).trimStart().split(/\s/, 1)[0] ?? "";
+  return commandCandidates(ctl).some((c) => `/${c.name.replace(/^\//, "")}` === word);
+}
+
 /** Completion opens by itself while typing a slash command or an @path. */
 function autoOpen(s: EditorState): boolean {
   const line = s.lines[s.line] ?? "";
@@ -122,6 +128,12 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
       const n = completion.list.items.length;
       const index = (completion.index + (key.name === "up" ? n - 1 : 1)) % n;
       ctl.setUi((u) => ({ ...u, completion: { ...completion, index } }));
+      return true;
+    }
+    // Enter on text that names a command exactly runs what was typed: the list never overrides it
+    // ("/mode" + Enter is /mode even while /model is highlighted).
+    if (key.name === "enter" && !key.ctrl && !key.alt && completion.list.kind === "command" && typedCommand(ctl)) {
+      send(ctl);
       return true;
     }
     if ((key.name === "tab" || key.name === "enter") && !key.ctrl && !key.alt) {

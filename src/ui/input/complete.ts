@@ -118,6 +118,9 @@ export function rank(
     base.sort(byLength);
   }
   fuzzy.sort((a, b) => b.score - a.score || byLength(a.i, b.i));
+  // What was typed in full leads: "/mode" offers /mode before /model.
+  const exact = prefix.findIndex((i) => candidates[i]?.toLowerCase() === q);
+  if (exact > 0) prefix.unshift(...prefix.splice(exact, 1));
   return [...prefix, ...base, ...fuzzy.map((f) => f.i)].slice(0, limit);
 }
 
