@@ -33,7 +33,9 @@ export const actions = {
   task9: { keys: ["alt+9"], doc: "switch to task 9", group: "global" },
   nextApproval: { keys: ["ctrl+y"], doc: "jump to the next task waiting for approval", group: "global" },
   cycleMode: { keys: ["shift+tab"], doc: "cycle the permission mode", group: "global" },
-  browse: { keys: ["ctrl+b"], doc: "move a cursor over the transcript (Esc on an empty input too)", group: "global" },
+  // Not Ctrl-B (tmux's prefix), and not Esc on an empty input: that entered a mode nobody saw, in
+  // which the next letters were browse keys ("run tests" lost its r, y copied).
+  browse: { keys: ["ctrl+x"], doc: "browse the transcript: a cursor over its blocks (Esc: back)", group: "global" },
   externalEditor: { keys: ["ctrl+g"], doc: "edit the prompt in $EDITOR", group: "composer" },
   scrollUp: { keys: ["pageup"], doc: "scroll the transcript up a page", group: "global" },
   scrollDown: { keys: ["pagedown"], doc: "scroll down a page (at the end, follow new output)", group: "global" },

@@ -129,7 +129,7 @@ describe("type-ahead and the approval card", () => {
     const w = waiting();
     await w.card();
     w.at(1000);
-    w.keys("\x02"); // Ctrl-B: browse mode, the card is off screen
+    w.keys("\x18"); // Ctrl-X: browse mode, the card is off screen
     await new Promise((r) => setTimeout(r, 0));
     w.keys("\x1b");
     expect(w.store.getState().ui.focus).toBe("composer");

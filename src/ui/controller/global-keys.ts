@@ -59,10 +59,8 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
         ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
         return true;
       }
-      if (emptyInput && ctl.currentBlocks().length > 0) {
-        ctl.enterBrowse();
-        return true;
-      }
+      // Esc on an empty input does nothing: browse mode has its own key (Ctrl-X), so no letter
+      // typed after a stray Esc is taken as a browse key.
       return false;
     case "palette":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "palette", query: "", index: 0 } }));

@@ -76,6 +76,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
           "/ commands",
           "@ files",
           "? keys",
+          "Ctrl-X browse",
           "Ctrl-K palette",
           "Ctrl-T tasks",
           "Ctrl-R results",
