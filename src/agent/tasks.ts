@@ -176,7 +176,14 @@ export class TaskManager {
         return;
       case "approval.reply": {
         const answered = replyToApproval(this.tasks.values(), command, (event) => this.emit(event));
-        if (answered) this.changed(answered);
+        if (!answered) return;
+        this.changed(answered.task);
+        // Deny means stop: the turn (or the child that asked) ends at its step boundary instead of
+        // going on to ask for something else.
+        if (command.decision === "deny" && command.stop) {
+          if (answered.agentId) answered.task.agent?.subagents?.stop(answered.agentId, { force: false });
+          else this.interrupt(answered.task, false);
+        }
         return;
       }
       case "config.update":

@@ -47,6 +47,13 @@ export const commandDefinitions = {
       requestId: z.string(),
       decision: z.enum(approvalDecisions),
       note: z.optional(z.string()).check(z.describe("Sent to the model with a denial.")),
+      stop: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "With deny: also stop the turn at the next step boundary (a subagent's question: stop that subagent), so the model does not go on to ask something else; the user says what to do instead.",
+          ),
+        ),
       scope: z
         .optional(z.enum(["task", "workspace"]))
         .check(z.describe("For always: remember for this task (default) or for this workspace.")),

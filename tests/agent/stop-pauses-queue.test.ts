@@ -59,3 +59,37 @@ describe("a stop pauses the queue", () => {
     expect(t.events.filter((e) => e.type === "queue.updated").at(-1)).toMatchObject({ items: [] });
   });
 });
+
+describe("deny means stop", () => {
+  it("a plain deny with stop ends the turn at the step boundary: the model is not asked again", async () => {
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "git push --force" } }]),
+      reply("", [{ name: "run_command", args: { command: "rm -rf ~/projects/old-calc" } }]),
+      reply("never reached"),
+    ]);
+    const t = setup(client);
+    t.bus.send({ type: "task.create", taskId: "a" });
+    t.bus.send({ type: "user.submit", taskId: "a", text: "clean up" });
+    const ask = await t.waitFor("approval.requested");
+    t.bus.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "deny", stop: true });
+    expect((await t.waitFor("turn.completed")).reason).toBe("interrupted");
+    expect(t.events.filter((e) => e.type === "approval.requested")).toHaveLength(1);
+    expect(client.snapshots).toHaveLength(1);
+    const result = await t.waitFor("tool.completed");
+    expect(result.status).toBe("denied");
+  });
+
+  it("deny with a note (no stop) lets the model go on", async () => {
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "git push --force" } }]),
+      reply("ok, I will not push"),
+    ]);
+    const t = setup(client);
+    t.bus.send({ type: "task.create", taskId: "a" });
+    t.bus.send({ type: "user.submit", taskId: "a", text: "ship it" });
+    const ask = await t.waitFor("approval.requested");
+    t.bus.send({ type: "approval.reply", taskId: "a", requestId: ask.requestId, decision: "deny", note: "no pushes" });
+    expect((await t.waitFor("turn.completed")).reason).toBe("completed");
+    expect(client.snapshots).toHaveLength(2);
+  });
+});

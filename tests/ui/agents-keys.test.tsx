@@ -149,7 +149,13 @@ describe("a child's approval", () => {
     h.keys("\r");
     expect(await h.frame()).toMatch(/Approval needed \(asked by agent-2 worker\)/);
     h.keys("n");
-    expect(h.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "deny" });
+    expect(h.sent.at(-1)).toEqual({
+      type: "approval.reply",
+      taskId: "t0",
+      requestId: "r1",
+      decision: "deny",
+      stop: true,
+    });
     h.keys("d");
     expect(await h.frame()).toContain("Deny with a note");
     h.keys("not now\r");

@@ -64,7 +64,7 @@ describe("type-ahead and the approval card", () => {
     await w.card();
     w.at(CARD_GUARD_MS + 100);
     w.keys("n");
-    expect(w.replies()).toEqual([{ type: "approval.reply", ...ev, requestId: "r1", decision: "deny" }]);
+    expect(w.replies()).toEqual([{ type: "approval.reply", ...ev, requestId: "r1", decision: "deny", stop: true }]);
     expect(w.input()).toBe("");
   });
 

@@ -91,8 +91,15 @@ export const HINTS = {
   agents: ["Enter open", "x stop", "1-9 ↑↓ select", "Esc back", "←→ tabs"],
   results: ["←→ tabs", "↑↓ move", "Enter diff", "[ ] hunks", "Esc back"],
   // Denying comes before the wider grants: at 50 columns the line still says how to say no.
-  dangerous: ["dangerous: y once", "n deny", "a this exact command for the task", "d deny+note", "Enter full text"],
-  approval: ["y once", "n deny", "a always", "A workspace", "d deny+note", "Enter full text"],
+  // n denies and stops the turn; d denies with a note and lets the model go on.
+  dangerous: [
+    "dangerous: y once",
+    "n deny+stop",
+    "a this exact command for the task",
+    "d deny+note",
+    "Enter full text",
+  ],
+  approval: ["y once", "n deny+stop", "a always", "A workspace", "d deny+note", "Enter full text"],
 } as const;
 
 /**

@@ -153,8 +153,8 @@ export function approvalKeySegments(block: Of<"approval">): string[] {
     "y once",
     `a always allow ${always} in this task`,
     ...(block.alwaysWorkspace ? ["A the same in this workspace"] : []),
-    "n deny",
-    "d deny with a note",
+    "n deny and stop",
+    "d deny with a note and go on",
   ];
 }
 
