@@ -1,11 +1,13 @@
 // Builds what the UI runs on: the store, the bus, the engine (or the remote bridge when attached),
 // the theme, keys and history, the controller and the services every component reads.
 import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { TaskManager } from "../../agent/tasks.js";
 import { defaultKeymap, type Action } from "../../config/keybindings.js";
 import { log } from "../../config/log.js";
 import { trustWorkspace } from "../../config/trust.js";
+import { missingCredentials, setupLine } from "../../config/credentials.js";
 import { Bus } from "../../protocol/bus.js";
 import { randomId } from "../../protocol/ids.js";
 import { listedTasks, readTaskIndex } from "../../session/task-index.js";
@@ -207,6 +209,8 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     memory: memorySource(settings),
     checkpoints: checkpointSource(settings),
     now: () => Date.now(),
+    home: homedir(),
+    notSetUp: () => (missingCredentials(settings) ? setupLine(settings) : null),
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
     addRemote: async (request) =>
       (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),

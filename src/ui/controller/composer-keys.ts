@@ -74,6 +74,12 @@ export function send(ctl: Controller): void {
     return;
   }
   const slash = parseSlash(text, customCommands(ctl));
+  // Nothing typed is lost: a prompt that cannot be sent (no key set) stays in the input.
+  const missing = slash === null && shellCommand(text) === null ? ctl.missingSetup() : null;
+  if (missing) {
+    ctl.status(`not sent (your text is still in the input): ${missing}`, "error", 12_000);
+    return;
+  }
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();
   if (slash === null) {

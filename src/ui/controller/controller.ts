@@ -78,6 +78,14 @@ export interface ControllerDeps {
   /** The engine's file checkpoints, for the Turns tab's diffs. */
   checkpoints: CheckpointSource;
   now(): number;
+  /**
+   * Why nothing can be sent to a model from here (no key where the endpoint needs one), with what
+   * to set, in one line; null when a prompt can go. Local tasks only: a remote task's daemon has
+   * its own. Absent: always ready.
+   */
+  notSetUp?(): string | null;
+  /** The home folder, for `~/` in the export question (absent: a full path is needed). */
+  home?: string;
   /** `/remote`: adds a daemon's session as a task once the daemon answers; resolves to the task's id. */
   addRemote(request: { address: string; tokenFile: string | null; session: string | null }): Promise<string>;
   /** A remote task's file before `turn` and now, as its daemon reads them. */
@@ -397,16 +405,21 @@ export class Controller {
    * history, when the prompt was made from it (a slash command's fixed prompt). `model`: for this
    * turn only.
    */
-  submitText(text: string, opts: { typed?: string; model?: string } = {}): void {
+  submitText(text: string, opts: { typed?: string; model?: string } = {}): boolean {
     const task = this.currentTask();
-    if (!task) return;
+    if (!task) return false;
+    const missing = this.missingSetup();
+    if (missing) {
+      this.status(`not sent: ${missing}`, "error", 12_000);
+      return false;
+    }
     if (opts.typed === undefined) this.deps.remember(text);
     this.deps.history.add(opts.typed ?? text);
     const images = this.ui.attachments;
     const steer = this.isRunning();
     if (images.length > 0 && steer) {
       this.status("images go with a new turn: wait for this one to end (or Tab to queue without them)", "warn");
-      return;
+      return false;
     }
     this.send({
       type: "user.submit",
@@ -418,6 +431,13 @@ export class Controller {
     });
     if (images.length) this.setUi((ui) => ({ ...ui, attachments: [] }));
     this.scrollTo("bottom");
+    return true;
+  }
+
+  /** What to set before anything can be sent from the current task (a local one), or null. */
+  missingSetup(): string | null {
+    if (this.currentTask()?.snapshot.location === "remote") return null;
+    return this.deps.notSetUp?.() ?? null;
   }
 
   /** `!` shell mode: the engine runs `command` under the task's policy and sandbox, between turns. */

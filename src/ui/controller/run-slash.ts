@@ -1,4 +1,5 @@
 // Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
+import { askExport } from "./export.js";
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import type { McpServers } from "../state/store.js";
@@ -131,7 +132,8 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       openMemory(ctl);
       return;
     case "export":
-      ctl.send({ type: "task.export", taskId, format: slash.format, ...(slash.path ? { path: slash.path } : {}) });
+      if (slash.path) ctl.send({ type: "task.export", taskId, format: slash.format, path: slash.path });
+      else askExport(ctl, taskId, slash.format);
       return;
     case "copy": {
       const text = lastReply(ctl);
