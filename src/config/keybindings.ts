@@ -32,7 +32,7 @@ export const actions = {
   task8: { keys: ["alt+8"], doc: "switch to task 8", group: "global" },
   task9: { keys: ["alt+9"], doc: "switch to task 9", group: "global" },
   nextApproval: { keys: ["ctrl+y"], doc: "jump to the next task waiting for approval", group: "global" },
-  cycleMode: { keys: ["shift+tab"], doc: "cycle the permission mode", group: "global" },
+  cycleMode: { keys: ["shift+tab"], doc: "cycle the mode: default, accept-edits, plan", group: "global" },
   // Not Ctrl-B (tmux's prefix), and not Esc on an empty input: that entered a mode nobody saw, in
   // which the next letters were browse keys ("run tests" lost its r, y copied).
   browse: { keys: ["ctrl+x"], doc: "browse the transcript: a cursor over its blocks (Esc: back)", group: "global" },

@@ -156,9 +156,16 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
   }
   const action = ctl.action(key, ["submit", "queue", "historySearch", "externalEditor", "editQueue"]);
   switch (action) {
-    case "submit":
+    case "submit": {
+      // `\` + Enter adds a line (Claude Code's habit, for terminals where Ctrl-J is awkward).
+      const s = ui.composer;
+      if (Array.from(s.lines[s.line] ?? "")[s.col - 1] === "\\") {
+        setComposer(ctl, applyEditorAction(applyEditorAction(s, "backspace"), "newline"));
+        return true;
+      }
       send(ctl);
       return true;
+    }
     case "queue": {
       const text = editorText(ui.composer);
       if (ctl.isRunning()) {

@@ -43,6 +43,8 @@ export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
 
 export { DOUBLE_PRESS_MS } from "./ui-state.js";
 import { DOUBLE_PRESS_MS } from "./ui-state.js";
+/** Lines one notch of the mouse wheel scrolls. */
+const WHEEL_LINES = 3;
 /** A stop hint stays while the task is stopping (a step can take minutes), up to this long. */
 const STOPPING_HINT_MS = 10 * 60_000;
 
@@ -173,6 +175,11 @@ export class Controller {
         event.key.name === "unknown")
     )
       return;
+    if (event.kind === "key" && (event.key.name === "wheelup" || event.key.name === "wheeldown")) {
+      // The mouse wheel scrolls the transcript (never the prompt history), whatever has focus.
+      if (!this.ui.dialog) this.scrollLines(event.key.name === "wheelup" ? -WHEEL_LINES : WHEEL_LINES);
+      return;
+    }
     // Anything else pressed between two Ctrl-C makes them two single presses, not a double one
     // (a Ctrl-C that stopped a turn, then a prompt sent, then Ctrl-C must not quit).
     if (
@@ -383,6 +390,15 @@ export class Controller {
     if (!view || view.count === 0) return;
     const top = movePosition(view.top, direction * Math.max(1, view.height - 2), view.count, view.linesOf);
     if (direction > 0 && fitsFrom(top, view)) this.setScroll(settleFollow(view.count, view.linesOf, view.height));
+    else this.setScroll({ follow: false, top });
+  }
+
+  /** Scrolls the transcript by `n` lines (the mouse wheel); down to the end follows again. */
+  scrollLines(n: number): void {
+    const view = this.view;
+    if (!view || view.count === 0) return;
+    const top = movePosition(view.top, n, view.count, view.linesOf);
+    if (n > 0 && fitsFrom(top, view)) this.setScroll(settleFollow(view.count, view.linesOf, view.height));
     else this.setScroll({ follow: false, top });
   }
 

@@ -3,9 +3,12 @@
 // browse mode and scrolling.
 import { isEmpty } from "../input/editor.js";
 import type { Key } from "../input/keys.js";
-import { permissionModes } from "../../protocol/enums.js";
+import type { PermissionMode } from "../../protocol/enums.js";
 import { orderedTasks } from "../state/store.js";
 import type { Controller } from "./controller.js";
+
+/** The modes Shift-Tab goes through, in order. */
+const CYCLED_MODES: readonly PermissionMode[] = ["default", "accept-edits", "plan"];
 
 /** True when `key` was one of the global keys (and acted on). */
 export function handleGlobalKey(ctl: Controller, key: Key): boolean {
@@ -110,7 +113,10 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
     case "cycleMode": {
       const task = ctl.currentTask();
       if (!task) return true;
-      const next = permissionModes[(permissionModes.indexOf(task.snapshot.mode) + 1) % permissionModes.length]!;
+      // default → accept-edits → plan; goal and debug are chosen on purpose, with /mode (from
+      // either, Shift-Tab goes back to default).
+      const i = CYCLED_MODES.indexOf(task.snapshot.mode);
+      const next = CYCLED_MODES[(i + 1) % CYCLED_MODES.length]!;
       ctl.send({ type: "config.update", taskId: task.id, mode: next });
       ctl.status(`mode: ${next}`);
       return true;

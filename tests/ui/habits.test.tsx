@@ -1,0 +1,66 @@
+// Habits (issue 28, item 5): `\` + Enter adds a line; Shift-Tab cycles default → accept-edits →
+// plan only; the mouse wheel (SGR reports) scrolls the transcript, never the prompt history.
+import { afterEach, describe, expect, it } from "vitest";
+import { keys } from "../helpers/pty.js";
+import { renderUi, snapshot, type Harness } from "./harness.js";
+import { windowTitle } from "../../src/ui/app/wire-bus.js";
+
+let h: Harness | undefined;
+afterEach(() => {
+  h?.unmount();
+  h = undefined;
+});
+
+const ev = { taskId: "t0" };
+const wheelUp = "\x1b[<64;10;5M";
+const wheelDown = "\x1b[<65;10;5M";
+
+describe("habits", () => {
+  it("\\ + Enter inserts a newline instead of sending", async () => {
+    h = await renderUi(80, 24);
+    h.keys("first line\\\r");
+    expect(h.sent.filter((c) => c.type === "user.submit")).toEqual([]);
+    h.keys("second\r");
+    expect(h.sent.at(-1)).toEqual({ type: "user.submit", taskId: "t0", text: "first line\nsecond", mode: "turn" });
+  });
+
+  it("Shift-Tab cycles default, accept-edits and plan only", async () => {
+    h = await renderUi(80, 24);
+    const modes: string[] = [];
+    for (const mode of ["default", "accept-edits", "plan", "goal", "debug"] as const) {
+      h.emit({ type: "task.updated", ...ev, task: snapshot({ mode }) });
+      h.keys(keys.shiftTab);
+      const sent = h.sent.at(-1);
+      modes.push(sent?.type === "config.update" ? (sent.mode ?? "") : "");
+    }
+    expect(modes).toEqual(["accept-edits", "plan", "default", "default", "default"]);
+  });
+
+  it("the mouse wheel scrolls the transcript and leaves the prompt history alone", async () => {
+    h = await renderUi(80, 24, { history: ["an old prompt"] });
+    for (let i = 0; i < 30; i++) h.emit({ type: "notice", ...ev, level: "info", text: `line ${i}` });
+    expect(await h.frame()).toContain("line 29");
+    h.keys(wheelUp + wheelUp + wheelUp + wheelUp + wheelUp);
+    const up = await h.frame();
+    expect(up).not.toContain("line 29");
+    expect(up).not.toContain("an old prompt");
+    h.keys(wheelDown.repeat(10));
+    expect(await h.frame()).toContain("line 29");
+  });
+
+  it("the window title names the task and an approval waiting", () => {
+    const base = { current: "t0", order: ["t0"] } as const;
+    const entry = (over: Parameters<typeof snapshot>[0]) => ({
+      id: "t0",
+      snapshot: snapshot(over),
+      queue: [],
+      attention: false,
+    });
+    const s = (over: Parameters<typeof snapshot>[0]) =>
+      ({ ...base, tasks: { t0: entry(over) } }) as unknown as Parameters<typeof windowTitle>[0];
+    expect(windowTitle(s({ title: "fix the parser" }))).toBe("fix the parser · NanoHermes");
+    expect(windowTitle(s({ title: "fix the parser", pendingApprovals: 1, status: "waiting" }))).toBe(
+      "! waiting for approval · fix the parser · NanoHermes",
+    );
+  });
+});
