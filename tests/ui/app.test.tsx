@@ -61,7 +61,8 @@ describe.each([
     });
     frame = await h.frame();
     expect(frame).toContain("exit 0 in 1.2 s");
-    expect(frame).not.toContain("compiling 12 files");
+    // The finished card keeps the tail of its output (issue 28, item 6).
+    expect(frame).toContain("│ compiling 12 files");
     const lines = frame.split("\n");
     expect(lines).toHaveLength(rows - 1);
     expect(widest(lines)).toBeLessThanOrEqual(columns);

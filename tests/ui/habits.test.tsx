@@ -64,3 +64,41 @@ describe("habits", () => {
     );
   });
 });
+
+describe("finished command cards", () => {
+  it("keep the last lines of output, and a stopped command keeps what was on screen", async () => {
+    h = await renderUi(80, 24);
+    h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "test" });
+    h.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      kind: "exec",
+      args: { command: "npm test" },
+      summary: "npm test",
+    });
+    h.emit({
+      type: "tool.output",
+      ...ev,
+      callId: "c1",
+      stream: "stdout",
+      chunk: "suite a ok\nsuite b ok\nsuite c FAILED\n  expected 2, got 3\n",
+    });
+    h.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "run_command",
+      status: "aborted",
+      forModel: "[interrupted]",
+      display: "stopped",
+      durationMs: 900,
+    });
+    const frame = await h.frame();
+    expect(frame).toContain("│ suite b ok");
+    expect(frame).toContain("│ suite c FAILED");
+    expect(frame).toContain("│   expected 2, got 3");
+    expect(frame).not.toContain("suite a ok");
+  });
+});

@@ -10,6 +10,8 @@ import { shellNoteView } from "./shell-note-view.js";
 import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
 
 export const LIVE_TAIL_LINES = 4;
+/** Lines of output a finished command card keeps under it. */
+const FINISHED_TAIL_LINES = 3;
 const EXPANDED_MAX_LINES = 200;
 
 type Of<K extends Block["kind"]> = Extract<Block, { kind: K }>;
@@ -98,6 +100,17 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   } else if (block.display) {
     const paint = block.status === "ok" ? c.p.dim : block.status === "error" ? c.p.error : c.p.warning;
     lines.push(`    ${paint(truncateToWidth(block.display, inner))}`);
+  }
+  // A finished command keeps the tail of its output in view (a stopped one, what was on screen):
+  // the live tail when this run streamed it, else the end of what the model got.
+  if (block.status !== "running" && !block.expanded && block.toolKind === "exec") {
+    const source = block.output || (block.status === "denied" ? "" : block.forModel);
+    const tail = source
+      .replace(/\n+$/, "")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(-FINISHED_TAIL_LINES);
+    for (const l of tail) lines.push(`    ${c.p.dim(`${c.ascii ? "|" : "│"} ${truncateToWidth(l, inner - 2)}`)}`);
   }
   // An edit keeps its change in view: a few lines collapsed, all of it expanded (in place of the raw arguments).
   const change =
