@@ -20,6 +20,8 @@ export const actions = {
   help: { keys: ["?", "f1"], doc: "this shortcut sheet (? on an empty input)", group: "global" },
   toggleTasks: { keys: ["ctrl+t"], doc: "show and focus the task list (focused: hide it)", group: "global" },
   toggleResults: { keys: ["ctrl+r"], doc: "show and focus the results pane (focused: hide it)", group: "global" },
+  // tmux's prefix-z habit; not Ctrl-Z, which people expect to suspend.
+  zoom: { keys: ["ctrl+f"], doc: "zoom: the focused pane takes the full width (again: back)", group: "global" },
   newTask: { keys: ["ctrl+n"], doc: "new task", group: "global" },
   nextTask: { keys: ["ctrl+o"], doc: "next task", group: "global" },
   task1: { keys: ["alt+1"], doc: "switch to task 1 (also from the task list)", group: "global" },

@@ -19,6 +19,7 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
     "palette",
     "toggleTasks",
     "toggleResults",
+    "zoom",
     "newTask",
     "nextTask",
     "nextApproval",
@@ -96,6 +97,14 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
           ? { ...ui, resultsOpen: false, focus: "composer" }
           : { ...ui, resultsOpen: true, focus: "results" },
       );
+      return true;
+    case "zoom":
+      ctl.setUi((ui) => ({
+        ...ui,
+        zoom: !ui.zoom,
+        ...(ui.focus === "tasks" ? { taskListOpen: true } : ui.focus === "results" ? { resultsOpen: true } : {}),
+      }));
+      ctl.status(ctl.ui.zoom ? "zoomed: Ctrl-F again for all panes" : "all panes back");
       return true;
     case "newTask":
       ctl.newTask();

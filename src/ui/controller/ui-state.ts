@@ -116,6 +116,8 @@ export interface UiState {
   cardShown: CardShown | null;
   /** When a key last changed the input's text (approval-guard.ts: typing is not an answer). */
   typedAt: number;
+  /** Ctrl-F: the focused pane (task list, results, or the transcript) takes the full width. */
+  zoom: boolean;
 }
 
 export function initialUi(columns: number, rows: number): UiState {
@@ -148,6 +150,7 @@ export function initialUi(columns: number, rows: number): UiState {
     attachments: [],
     cardShown: null,
     typedAt: 0,
+    zoom: false,
   };
 }
 
