@@ -102,3 +102,40 @@ describe("finished command cards", () => {
     expect(frame).not.toContain("suite a ok");
   });
 });
+
+describe("the plan inline", () => {
+  it("todo_write shows its checklist in the transcript", async () => {
+    h = await renderUi(80, 24);
+    h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "plan" });
+    const items = [
+      { content: "read the parser", status: "completed" },
+      { content: "write the fix", status: "in_progress" },
+      { content: "run the tests", status: "pending" },
+      { content: "update the docs", status: "pending" },
+    ];
+    h.emit({
+      type: "tool.started",
+      ...ev,
+      callId: "c1",
+      name: "todo_write",
+      kind: "read",
+      args: { items },
+      summary: "1/4 done",
+    });
+    h.emit({
+      type: "tool.completed",
+      ...ev,
+      callId: "c1",
+      name: "todo_write",
+      status: "ok",
+      forModel: "plan saved",
+      display: "1/4 done",
+      durationMs: 1,
+    });
+    const frame = await h.frame();
+    expect(frame).toContain("✔ read the parser");
+    expect(frame).toContain("▶ write the fix");
+    expect(frame).toContain("☐ run the tests");
+    expect(frame).toContain("☐ update the docs");
+  });
+});

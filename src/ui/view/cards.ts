@@ -112,6 +112,9 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
       .slice(-FINISHED_TAIL_LINES);
     for (const l of tail) lines.push(`    ${c.p.dim(`${c.ascii ? "|" : "│"} ${truncateToWidth(l, inner - 2)}`)}`);
   }
+  // The plan shows inline: todo_write's checklist under its card, not only "1/4 done".
+  if (block.name === "todo_write" && block.status === "ok" && !block.expanded)
+    lines.push(...planLines(block.args, c, inner));
   // An edit keeps its change in view: a few lines collapsed, all of it expanded (in place of the raw arguments).
   const change =
     block.status === "ok" ? editDiffLines(block.name, block.args, block.display, inner, diffStyles(c.p)) : null;
@@ -139,6 +142,29 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
     for (const l of cut) lines.push(`  ${c.p.border("│")} ${l}`);
   }
   return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
+}
+
+/** Items a plan shows inline before "… N more". */
+const PLAN_LINES = 12;
+
+/** todo_write's items as a checklist: done, in progress, to do. */
+function planLines(args: unknown, c: CardContext, inner: number): string[] {
+  const items = (args as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  const mark = (status: unknown) =>
+    status === "completed"
+      ? c.p.success(c.ascii ? "[x]" : "✔")
+      : status === "in_progress"
+        ? c.p.statusRunning(c.ascii ? "[>]" : "▶")
+        : c.p.dim(c.ascii ? "[ ]" : "☐");
+  const shown = items.slice(0, PLAN_LINES).map((item: { content?: unknown; status?: unknown }) => {
+    const text = typeof item?.content === "string" ? item.content.replace(/\s+/g, " ") : "";
+    const done = item?.status === "completed";
+    const cut = truncateToWidth(text, inner - 2);
+    return `    ${mark(item?.status)} ${done ? c.p.dim(cut) : cut}`;
+  });
+  if (items.length > PLAN_LINES) shown.push(`    ${c.p.dim(`… ${items.length - PLAN_LINES} more`)}`);
+  return shown;
 }
 
 /** Packs " · "-joined segments into as few lines of `width` as they fit (a segment never splits). */
