@@ -139,3 +139,31 @@ describe("the plan inline", () => {
     expect(frame).toContain("☐ update the docs");
   });
 });
+
+describe("fixed prompts", () => {
+  it("/init and /review show a one-line header, the full text one Enter away in browse mode", async () => {
+    const { INIT_PROMPT, reviewPrompt } = await import("../../src/ui/controller/fixed-prompts.js");
+    h = await renderUi(100, 30);
+    h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: INIT_PROMPT });
+    let frame = await h.frame();
+    expect(frame).toContain("/init · write or update AGENTS.md");
+    expect(frame).not.toContain("Read what is there first");
+    const diff = "diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1,2 @@\n-old\n+new\n+more\n";
+    h.emit({ type: "turn.started", ...ev, turnId: "turn-2", prompt: reviewPrompt(diff, "the parser") });
+    frame = await h.frame();
+    expect(frame).toContain("/review the parser · the uncommitted change: 1 file, +2 −1");
+    expect(frame).not.toContain("+more");
+    h.emit({
+      type: "turn.completed",
+      ...ev,
+      turnId: "turn-2",
+      reason: "completed",
+      response: "",
+      steps: 1,
+      usage: { prompt: 1, completion: 1 },
+    });
+    h.keys(keys.ctrl("x"));
+    h.keys("\r");
+    expect(await h.frame()).toContain("+more");
+  });
+});

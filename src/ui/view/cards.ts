@@ -1,5 +1,6 @@
 // Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
 // tail of command output while running), approval cards, notices and turn ends.
+import { fixedPromptHeader } from "./fixed-prompt-view.js";
 import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";
 import { COLLAPSED_DIFF_LINES, editDiffLines } from "./edit-diff.js";
@@ -39,6 +40,16 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
+  const fixed = block.kind === "user" ? fixedPromptHeader(block.text) : null;
+  if (fixed)
+    return [
+      ...gutter(
+        wrapAll(`${fixed.command} · ${fixed.about}`, c.width - 2, PROSE).map((l) => c.p.user(l)),
+        mark,
+        "  ",
+      ),
+      c.p.dim("  (a fixed prompt; Enter in browse mode shows it in full)"),
+    ];
   const shell = block.kind === "user" ? shellNoteView(block.text) : null;
   const label =
     block.kind === "steer"
