@@ -24,7 +24,8 @@ import { appendHistory, History, historyPath, loadHistory } from "../input/histo
 import { resolveKeymap } from "../input/keymap.js";
 import { checkpointSource, memorySource, sessionSource } from "../sources.js";
 import { Store } from "../state/store.js";
-import { osc52 } from "../terminal/osc.js";
+import { copyOut, tmuxLoadBuffer } from "./copy.js";
+import type { ClipboardRoute } from "../terminal/tmux.js";
 import { makeTheme } from "../theme/setup.js";
 import { markdownStyles } from "../view/panes.js";
 import { TranscriptRenderer } from "../view/transcript-view.js";
@@ -70,6 +71,8 @@ export interface UiRuntime {
   focused: boolean;
   /** Whether OSC 52 and notifications go wrapped for tmux (read after the first frame). */
   wrapForTmux: boolean;
+  /** How a copy travels inside tmux, once tmux's settings are read (null before, or outside tmux). */
+  tmuxRoute: ClipboardRoute | null;
   ink: InkHandle | null;
   /** Exits through the one exit path (set by exitPath). */
   finish(code: number): Promise<void>;
@@ -166,6 +169,7 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     rewinding: new Set<string>(),
     focused: true,
     wrapForTmux: Boolean(env.TMUX),
+    tmuxRoute: null,
     ink: null,
     finish: async () => {},
   } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
@@ -177,13 +181,15 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     editorKeys: editorKeys.keymap,
     history,
     remember: (text) => void appendHistory(historyFile, text),
-    copy: (text) => {
-      // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings.
-      const seq = osc52(text, { tmux: rt.wrapForTmux });
-      if (!seq.ok) return { ok: false, reason: seq.reason };
-      stdout.write(seq.sequence);
-      return { ok: true };
-    },
+    // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings, and also to
+    // tmux's paste buffer where tmux would drop it (app/copy.ts).
+    copy: (text) =>
+      copyOut(text, {
+        route: rt.tmuxRoute,
+        inTmux: Boolean(env.TMUX),
+        write: (s) => stdout.write(s),
+        loadBuffer: tmuxLoadBuffer(env),
+      }),
     exit: () => void rt.finish(0),
     openEditor: (text) =>
       openInEditor(text, env, stdin, stdout, () => {

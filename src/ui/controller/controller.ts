@@ -59,7 +59,7 @@ export interface ControllerDeps {
   /** Remembers a sent prompt (history file); errors are ignored. */
   remember(text: string): void;
   /** Copies through OSC 52; the reason when it cannot. */
-  copy(text: string): { ok: true } | { ok: false; reason: string };
+  copy(text: string): { ok: true; note?: string } | { ok: false; reason: string };
   exit(): void;
   /** Opens $EDITOR on the text; null when cancelled or unavailable. */
   openEditor(text: string): Promise<string | null>;

@@ -20,7 +20,9 @@ export function lastReply(ctl: Controller): string | null {
 
 export function copyText(ctl: Controller, text: string, what: string): void {
   const result = ctl.deps.copy(text);
-  if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
+  if (result.ok && result.note)
+    ctl.status(`copied ${what} (${text.length} characters): ${result.note}`, "warn", 10_000);
+  else if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
   else ctl.status(`copy failed: ${result.reason}`, "error");
 }
 
