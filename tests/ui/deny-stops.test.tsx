@@ -43,7 +43,7 @@ describe("deny means stop", () => {
       decision: "deny",
       stop: true,
     });
-    expect(await h.frame()).toMatch(/denied: the turn stops here; say what to do instead/);
+    expect(await h.frame()).toMatch(/denied and stopped: say what to do instead/);
   });
 
   it("d denies with a note and lets the turn go on", async () => {

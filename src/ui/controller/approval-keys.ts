@@ -53,7 +53,7 @@ export function answerApproval(
       ctl.status(
         pending.agentId
           ? `denied: ${pending.agentId} stops at its next step`
-          : "denied: the turn stops here; say what to do instead (d denies with a note and lets it go on)",
+          : "denied and stopped: say what to do instead (d: deny with a note, go on)",
         "info",
         6000,
       );
