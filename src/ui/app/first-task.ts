@@ -1,6 +1,7 @@
 // What the UI opens with: the workspace trust question when needed, then the first task (a bare
 // --resume asks which session first; attached, the daemon's sessions), then the earlier tasks.
 import { showWelcome } from "../controller/welcome.js";
+import { askTrust } from "../controller/trust.js";
 import type { RemoteTasks } from "../../remote/remote-tasks.js";
 import { openPicker } from "../controller/session-picker.js";
 import type { UiRuntime } from "./services.js";
@@ -9,18 +10,9 @@ import { readTaskIndex } from "../../session/task-index.js";
 export async function openFirstTask(rt: UiRuntime): Promise<void> {
   const { store, ctl, opts } = rt;
   const { settings } = opts;
-  if (settings.untrustedKeys.length > 0) {
-    // Asked once per workspace: the answer is remembered in ~/.nanohermes/trusted.json.
-    store.updateUi((ui) => ({
-      ...ui,
-      dialog: {
-        kind: "confirm",
-        action: "trust",
-        target: settings.workspace,
-        title: `This workspace's .nanohermes/config.json sets ${settings.untrustedKeys.join(", ")}, which are ignored until you trust this folder. Trust it? (y/n)`,
-      },
-    }));
-  }
+  // Asked once per workspace (the answer is remembered in ~/.nanohermes/trusted.json): what of
+  // it waits for trust, its config keys and its commands; /trust asks again.
+  askTrust(ctl);
   const remote = rt.remote();
   if (opts.attach && remote) {
     const { client, sessions } = opts.attach;

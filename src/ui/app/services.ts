@@ -173,8 +173,10 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     ink: null,
     finish: async () => {},
   } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
+  const ws = workspaceSource(settings, manager);
+  let trustedNow = false;
   const ctl = new Controller({
-    workspace: workspaceSource(settings, manager),
+    workspace: ws,
     store,
     bus,
     keymap: keys.keymap,
@@ -201,14 +203,26 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     themes: () => theme.names(),
     sandboxLabel: () => rt.services.sandbox,
     skills: () => rt.loadedExtensions?.skills ?? [],
+    untrusted: () => {
+      if (trustedNow) return [];
+      const keys = settings.untrustedKeys;
+      return [
+        ...(keys.length ? [`its .nanohermes/config.json sets ${keys.join(", ")}`] : []),
+        ...(ws.untrustedCommands() ? ["its slash commands (.nanohermes/commands, .claude/commands)"] : []),
+      ];
+    },
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(
-        () =>
+        () => {
+          trustedNow = true;
           ctl.status(
-            `trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`,
+            settings.untrustedKeys.length
+              ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`
+              : `trusted ${settings.workspace}: its commands apply now`,
             "info",
             10_000,
-          ),
+          );
+        },
         (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
       ),
     sessions: sessionSource(settings, earlier),

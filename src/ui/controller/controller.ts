@@ -73,6 +73,11 @@ export interface ControllerDeps {
   skills(): { name: string; description: string; file: string }[];
   /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
   trustWorkspace(): void;
+  /**
+   * What of the workspace waits for trust, one phrase each ("its config sets hooks, mcpServers",
+   * "its commands in .claude/commands"); empty when trusted or nothing waits. Absent: nothing.
+   */
+  untrusted?(): string[];
   /** Past sessions for the /resume picker. */
   sessions: SessionSource;
   /** Long-term memory for the /memory dialog. */

@@ -1,5 +1,6 @@
 // Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
 import { askExport } from "./export.js";
+import { askTrust } from "./trust.js";
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import type { McpServers } from "../state/store.js";
@@ -189,6 +190,9 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       return;
     case "help":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
+      return;
+    case "trust":
+      if (!askTrust(ctl)) ctl.status("nothing here waits for trust: this folder is trusted, or has nothing of its own");
       return;
     case "quit":
       ctl.quit();
