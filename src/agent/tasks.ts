@@ -227,6 +227,13 @@ export class TaskManager {
             this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
         return;
+      case "job.stop":
+        if (task)
+          void (task.agent?.stopJob(command.jobId) ?? Promise.resolve(false)).then((stopped) => {
+            if (!stopped)
+              this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.jobId} is not running` });
+          });
+        return;
       case "mcp.restart":
         void this.extensions.then((ext) =>
           restartMcp(ext, command.server, (level, text) =>

@@ -124,6 +124,10 @@ export const commandDefinitions = {
     doc: "Stop one subagent of the task at its next step boundary (`force` also kills its running tools); a queued one never starts.",
     shape: { ...base, agentId: z.string(), force: z.optional(z.boolean()) },
   },
+  "job.stop": {
+    doc: "Stop one of the task's background commands (as task_kill would); its background.updated says when it ended.",
+    shape: { ...base, jobId: z.string() },
+  },
   "mcp.restart": {
     doc: "Reconnect an MCP server now (all servers without `server`), resetting its retry count.",
     shape: { ...base, server: z.optional(z.string()) },

@@ -339,6 +339,13 @@ export const eventDefinitions = {
         state: z.enum(["running", "exited", "killed", "failed"]),
         exitCode: z.nullable(z.int()),
         lastLine: z.string().check(z.describe("The last line of output, for the results pane.")),
+        tail: z
+          .optional(z.string())
+          .check(
+            z.describe(
+              "The end of its output (a few KB), for the Jobs tab; the job's full log is read with task_output.",
+            ),
+          ),
         startedAt: z.string(),
       }),
     },

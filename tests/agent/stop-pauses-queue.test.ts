@@ -93,3 +93,31 @@ describe("deny means stop", () => {
     expect(client.snapshots).toHaveLength(2);
   });
 });
+
+describe("job.stop", () => {
+  it("stops a running background command and its update carries the output's tail", async () => {
+    const client = new ScriptedClient([
+      reply("", [{ name: "run_command", args: { command: "echo jo''b-started; sleep 30", background: true } }]),
+      reply("started it"),
+    ]);
+    const bus = new Bus();
+    const events: BusEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    new TaskManager({ settings: testSettings(), bus, interactive: false, approval: "never", client });
+    bus.send({ type: "task.create", taskId: "a" });
+    bus.send({ type: "user.submit", taskId: "a", text: "start the server" });
+    const seen = async (pred: (e: BusEvent) => boolean) => {
+      for (let i = 0; i < 400 && !events.some(pred); i++) await new Promise((r) => setTimeout(r, 10));
+      return events.find(pred);
+    };
+    const running = await seen(
+      (e) => e.type === "background.updated" && e.job.state === "running" && (e.job.tail ?? "").includes("job-started"),
+    );
+    expect(running).toBeDefined();
+    const id = running!.type === "background.updated" ? running!.job.id : "";
+    bus.send({ type: "job.stop", taskId: "a", jobId: id });
+    expect(
+      await seen((e) => e.type === "background.updated" && e.job.id === id && e.job.state === "killed"),
+    ).toBeDefined();
+  });
+});

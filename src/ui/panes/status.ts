@@ -62,6 +62,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
       ),
     );
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim(wholeHints(HINTS.agents, width));
+  else if (focus === "results" && s.ui.resultsTab === "jobs") text = p.dim(wholeHints(HINTS.jobs, width));
   else if (focus === "results") text = p.dim(wholeHints(HINTS.results, width));
   else if (approval?.kind === "approval" && approval.dangerous) text = p.error(wholeHints(HINTS.dangerous, width));
   else if (approval) text = p.statusWaiting(wholeHints(HINTS.approval, width));
@@ -89,6 +90,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
 /** Key hints, most needed first: a narrow terminal shows the first ones whole. */
 export const HINTS = {
   agents: ["Enter open", "x stop", "1-9 ↑↓ select", "Esc back", "←→ tabs"],
+  jobs: ["↑↓ pick a job", "x stop it", "←→ tabs", "Esc back"],
   results: ["←→ tabs", "↑↓ move", "Enter diff", "[ ] hunks", "Esc back"],
   // Denying comes before the wider grants: at 50 columns the line still says how to say no.
   // n denies and stops the turn; d denies with a note and lets the model go on.
