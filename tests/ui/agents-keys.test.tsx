@@ -176,8 +176,8 @@ describe("the shortcut sheet", () => {
     h = await renderUi(120, 40);
     const sheet = helpLines(h.ctl, makePalette(builtinTheme("dark"), 0), 100).join("\n");
     expect(sheet).toMatch(/1-9 +select item 1-9 of the results list/);
-    expect(sheet).toMatch(/X +Agents tab and subagent view: stop the subagent/);
+    expect(sheet).toMatch(/x +Agents tab and subagent view: stop the subagent/);
     expect(sheet).toContain("Subagent view (Enter on the Agents tab)");
-    expect(sheet).toMatch(/Up K Down J +scroll a line/);
+    expect(sheet).toMatch(/Up k Down j +scroll a line/);
   });
 });

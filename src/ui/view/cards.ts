@@ -246,7 +246,10 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
     block.resolved !== null
       ? [c.p.dim(`answered: ${block.resolved}`)]
       : packSegments(segments, inner).map((l) => (danger ? c.p.error(l) : c.p.accent(l)));
-  const titleLines = wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
+  // "Run: CMD" over CMD said the command twice (and the transcript's line above says it again):
+  // a one-line command the title only repeats stands alone.
+  const repeats = approvalTitle(block) === `Run: ${block.detail.trim()}` && !block.detail.trim().includes("\n");
+  const titleLines = repeats ? [] : wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
   const reason = danger ? block.reason : `why: ${block.reason}`;
   const paintReason = danger ? c.p.error : c.p.dim;
   let why = wrapLine(reason, inner, { words: true });
