@@ -199,6 +199,17 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
         store.updateUi((ui) => ({ ...ui }));
       }),
     paths: () => files,
+    readAttachment: (path) => {
+      // A file of the workspace only, as read_file would read it (4 MB at most).
+      const full = resolve(settings.workspace, path);
+      if (full !== settings.workspace && !full.startsWith(`${settings.workspace}/`)) return null;
+      try {
+        const st = statSync(full);
+        return st.isFile() && st.size <= 4 * 1024 * 1024 ? readFileSync(full, "utf8") : null;
+      } catch {
+        return null;
+      }
+    },
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: () => rt.services.sandbox,

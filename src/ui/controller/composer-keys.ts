@@ -17,6 +17,7 @@ import type { Controller } from "./controller.js";
 import { existsSync } from "node:fs";
 import { looksLikeImagePath } from "../../protocol/images.js";
 import { attachImage, runSlash } from "./run-slash.js";
+import { withAttachments } from "./attach-files.js";
 import { parseSlash, slashCommands } from "./slash.js";
 import { customCommands } from "./workspace-slash.js";
 
@@ -85,7 +86,12 @@ export function send(ctl: Controller): void {
   if (slash === null) {
     const shell = shellCommand(text);
     if (shell !== null) ctl.runShell(text, shell);
-    else ctl.submitText(text);
+    else {
+      // @path attaches the file (the history keeps what was typed).
+      const sent = withAttachments(ctl, text);
+      ctl.submitText(sent.text, sent.attached.length ? { typed: text } : {});
+      if (sent.attached.length) ctl.deps.remember(text);
+    }
     return;
   }
   if ("error" in slash) {

@@ -65,6 +65,8 @@ export interface ControllerDeps {
   openEditor(text: string): Promise<string | null>;
   /** Workspace files for @path completion. */
   paths(): readonly string[];
+  /** A workspace file's text for an `@path` attachment (4 MB at most); null when it is not one. */
+  readAttachment?(path: string): string | null;
   newTaskId(): string;
   themes(): string[];
   /** What /sandbox says: the sandbox state as the title bar shows it. */

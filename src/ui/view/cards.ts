@@ -1,5 +1,6 @@
 // Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
 // tail of command output while running), approval cards, notices and turn ends.
+import { splitAttachments } from "../controller/attach-files.js";
 import { fixedPromptHeader } from "./fixed-prompt-view.js";
 import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";
@@ -51,6 +52,18 @@ export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): stri
       c.p.dim("  (a fixed prompt; Enter in browse mode shows it in full)"),
     ];
   const shell = block.kind === "user" ? shellNoteView(block.text) : null;
+  const split = block.kind === "user" && !shell ? splitAttachments(block.text) : null;
+  if (split && split.files.length)
+    return [
+      ...gutter(
+        wrapAll(split.text, c.width - 2, PROSE).map((l) => c.p.user(l)),
+        mark,
+        "  ",
+      ),
+      ...split.files.map((f) =>
+        c.p.dim(truncateToWidth(`  attached ${f.path} (${f.lines} line${f.lines === 1 ? "" : "s"})`, c.width)),
+      ),
+    ];
   const label =
     block.kind === "steer"
       ? [c.p.dim("  (steering, delivered at a step boundary)")]
