@@ -199,6 +199,7 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
         store.updateUi((ui) => ({ ...ui }));
       }),
     paths: () => files,
+    models: async () => (await ws.models?.()) ?? [],
     readAttachment: (path) => {
       // A file of the workspace only, as read_file would read it (4 MB at most).
       const full = resolve(settings.workspace, path);

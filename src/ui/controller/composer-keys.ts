@@ -29,7 +29,7 @@ function setComposer(ctl: Controller, composer: EditorState, keepCompletion = tr
     const open = keepCompletion && ui.completion !== null;
     const list =
       open || /^[/@]|\s@/.test(editorText(composer))
-        ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() })
+        ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths(), models: ctl.modelNames })
         : null;
     return { ...ui, composer, completion: list && (open || autoOpen(composer)) ? { list, index: 0 } : null };
   });
@@ -54,7 +54,7 @@ function typedCommand(ctl: Controller): boolean {
 function autoOpen(s: EditorState): boolean {
   const line = s.lines[s.line] ?? "";
   const before = Array.from(line).slice(0, s.col).join("");
-  return (s.line === 0 && /^\/\S*$/.test(before)) || /(^|\s)@\S*$/.test(before);
+  return (s.line === 0 && /^\/(\S*|model \S*)$/.test(before)) || /(^|\s)@\S*$/.test(before);
 }
 
 /** `!command` (shell mode): the command to run; null for any other prompt. A lone `!` is a prompt. */
@@ -107,6 +107,30 @@ export function send(ctl: Controller): void {
   runSlash(ctl, slash, text.trim());
 }
 
+/** `/model` alone: the provider's models, listed once, offered in the input as `/model NAME` completions. */
+export function openModelPicker(ctl: Controller): void {
+  const load = ctl.deps.models;
+  const show = () => {
+    setComposer(ctl, createEditor("/model "), false);
+    const list = complete(ctl.ui.composer, { models: ctl.modelNames });
+    if (list) ctl.setUi((ui) => ({ ...ui, completion: { list, index: 0 } }));
+  };
+  if (ctl.modelNames.length > 0 || !load) {
+    show();
+    return;
+  }
+  ctl.status("listing the provider's models…", "info", 10_000);
+  void load().then(
+    (names) => {
+      ctl.modelNames = names;
+      ctl.status(`model: ${ctl.currentTask()?.snapshot.model ?? "?"} · ${names.length} to choose from (↑↓, Enter)`);
+      if (ctl.ui.dialog === null && isEmpty(ctl.ui.composer)) show();
+    },
+    (error: unknown) =>
+      ctl.status(`could not list the models: ${(error as Error).message}; /model NAME sets one`, "warn"),
+  );
+}
+
 export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
   const ui = ctl.ui;
   if (event.kind === "paste") {
@@ -152,10 +176,11 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
       const item = completion.list.items[completion.index];
       if (item) {
         const applied = applyCompletion(ui.composer, completion.list, item);
-        const slashOnly = completion.list.kind === "command" && key.name === "enter";
+        const slashOnly =
+          (completion.list.kind === "command" || completion.list.kind === "model") && key.name === "enter";
         setComposer(ctl, applied, false);
-        // Enter on a command completion runs it when it needs no argument.
-        if (slashOnly && !/\s/.test(editorText(applied).trim())) send(ctl);
+        // Enter on a command completion runs it when it needs no argument; on a model name, /model NAME.
+        if (slashOnly && (completion.list.kind === "model" || !/\s/.test(editorText(applied).trim()))) send(ctl);
         return true;
       }
     }
@@ -181,7 +206,11 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
         ctl.status("queued: it runs as the next turn");
         return true;
       }
-      const list = complete(ui.composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() });
+      const list = complete(ui.composer, {
+        commands: commandCandidates(ctl),
+        paths: ctl.deps.paths(),
+        models: ctl.modelNames,
+      });
       if (!list) return true;
       if (list.items.length === 1) setComposer(ctl, applyCompletion(ui.composer, list, list.items[0]!), false);
       else ctl.setUi((u) => ({ ...u, completion: { list, index: 0 } }));

@@ -65,6 +65,8 @@ export interface ControllerDeps {
   openEditor(text: string): Promise<string | null>;
   /** Workspace files for @path completion. */
   paths(): readonly string[];
+  /** The provider's model names for `/model` (as `nanohermes models` lists them). */
+  models?(): Promise<string[]>;
   /** A workspace file's text for an `@path` attachment (4 MB at most); null when it is not one. */
   readAttachment?(path: string): string | null;
   newTaskId(): string;
@@ -108,6 +110,8 @@ export interface ControllerDeps {
 export class Controller {
   /** Brings the Agents tab forward when children start (see agents-forward.ts). */
   readonly agentsForward = new AgentsTabForward();
+  /** The provider's models once `/model` listed them (its completions). */
+  modelNames: string[] = [];
   /** Keys for the focused one-line field (components/TextField.tsx). */
   readonly fields = new FieldRouter((event) => this.handle(event));
 

@@ -1,6 +1,7 @@
 // Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
 import { askExport } from "./export.js";
 import { askTrust } from "./trust.js";
+import { openModelPicker } from "./composer-keys.js";
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import type { McpServers } from "../state/store.js";
@@ -93,8 +94,10 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       ctl.setUi((ui) => ({ ...ui, taskListOpen: true, focus: "tasks" }));
       return;
     case "model":
-      if (!slash.name) ctl.status(`model: ${task?.snapshot.model ?? "?"} (set it with /model NAME)`);
-      else {
+      if (!slash.name) {
+        ctl.status(`model: ${task?.snapshot.model ?? "?"} (set it with /model NAME)`);
+        openModelPicker(ctl);
+      } else {
         ctl.send({ type: "config.update", taskId, model: slash.name });
         ctl.status(`model: ${slash.name}`);
       }
