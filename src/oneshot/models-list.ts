@@ -3,7 +3,7 @@
 // for that provider, with a one-line note saying so.
 import type { Settings } from "../config/schema.js";
 import { findProvider } from "../config/providers.js";
-import { MODEL_TABLE, modelInfo, type ModelInfo } from "../agent/providers/models.js";
+import { modelInfo, type ModelInfo } from "../agent/providers/models.js";
 import type { Writer } from "./printer.js";
 
 import { bundledModels, DEFAULT_BASE_URL, fetchModelIds } from "../agent/providers/model-ids.js";
