@@ -14,7 +14,7 @@ afterEach(() => {
 const ev = { taskId: "t0" };
 
 describe("panes at 120x40", () => {
-  it("keeps 14 columns of a task title in the side list", async () => {
+  it("keeps a task title readable in the side list", async () => {
     h = await renderUi(120, 40);
     h.emit({
       type: "task.updated",

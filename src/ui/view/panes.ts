@@ -84,7 +84,7 @@ export interface TaskListView {
 }
 
 /** Columns a task's title keeps in the list before its plan progress and tokens are left out. */
-const MIN_TITLE = 14;
+const MIN_TITLE = 10;
 
 export function taskListLines(p: Palette, v: TaskListView, width: number, height: number): string[] {
   const head =
