@@ -1,6 +1,11 @@
 // The engine: runs a user turn as model round trips and parallel tool calls (each step in
 // agent-step.ts), stops only at step boundaries, and keeps the history valid (every assistant tool
 // call has its result) whatever happens. The `!` shell turn and compaction are their own modules.
+import { existingJobs } from "../tools/background.js";
+import type { ToolContext } from "../tools/define.js";
+
+/** How much of a background job's output travels with its updates (the Jobs tab shows its end). */
+const JOB_TAIL_BYTES = 4096;
 import { log, redact } from "../config/log.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
 import type { AgentOptions, TurnResult } from "./agent-types.js";
@@ -65,7 +70,7 @@ export class Agent {
       store: new Map(),
       report: (report) => {
         if (report.kind === "todo") this.emit({ type: "todo.updated", items: report.items });
-        else this.emit({ type: "background.updated", job: report.job });
+        else this.emit({ type: "background.updated", job: { ...report.job, tail: this.jobTail(report.job.id) } });
       },
       onClose: (cleanup) => void this.cleanups.push(cleanup),
     };
@@ -398,6 +403,27 @@ export class Agent {
   /** The program is ending (a signal): close() no longer waits for a memory distillation. */
   hurryClose(): void {
     this.memory?.hurryUp();
+  }
+
+  /** The end of a background job's output, for the Jobs tab (empty when it is not known). */
+  private jobTail(id: string): string {
+    try {
+      const job = existingJobs({ session: this.sessionTools } as ToolContext)?.get(id);
+      if (!job) return "";
+      return job.log.read(Math.max(job.log.start, job.log.end - JOB_TAIL_BYTES), JOB_TAIL_BYTES).text;
+    } catch {
+      return "";
+    }
+  }
+
+  /** Stops a background job as task_kill would; false when there is no such running job. */
+  async stopJob(id: string): Promise<boolean> {
+    const job = existingJobs({ session: this.sessionTools } as ToolContext)
+      ?.list()
+      .find((j) => j.id === id);
+    if (!job?.stoppable) return false;
+    await job.stop("stopped by the user");
+    return true;
   }
 
   /** Ends the session's tool state: background jobs are killed. */

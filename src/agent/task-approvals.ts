@@ -56,13 +56,14 @@ export function taskAsker(ctx: AskerContext, task: ApprovalTask): Asker {
 
 /**
  * The user's answer to a waiting question, in whichever task it waits: the call runs ("always"
- * remembers its rule first) or is refused with their note. Returns the task, or null when none waits for it.
+ * remembers its rule first) or is refused with their note. Returns the task (and the subagent that
+ * asked, if one did), or null when none waits for it.
  */
 export function replyToApproval<T extends ApprovalTask>(
   tasks: Iterable<T>,
   reply: CommandOf<"approval.reply">,
   emit: (event: BusEvent) => void,
-): T | null {
+): { task: T; agentId?: string } | null {
   for (const task of tasks) {
     const pending = task.approvals.get(reply.requestId);
     if (!pending) continue;
@@ -70,7 +71,7 @@ export function replyToApproval<T extends ApprovalTask>(
     task.approvals.delete(reply.requestId);
     emit({ type: "approval.resolved", taskId: task.id, requestId: reply.requestId, decision: reply.decision });
     if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
-    return task;
+    return { task, ...(pending.agentId ? { agentId: pending.agentId } : {}) };
   }
   return null;
 }
@@ -79,7 +80,11 @@ function answerApproval(pending: PendingApproval, reply: CommandOf<"approval.rep
   if (reply.decision === "deny")
     pending.resolve({
       decision: "deny",
-      reason: reply.note ? `the user denied this call: ${reply.note}` : "the user denied this call",
+      reason: reply.note
+        ? `the user denied this call: ${reply.note}`
+        : reply.stop
+          ? "the user denied this call and stopped the turn to say what to do instead"
+          : "the user denied this call",
     });
   else if (reply.decision === "always") pending.resolve({ decision: "always", scope: reply.scope ?? "task" });
   else pending.resolve({ decision: "once" });

@@ -4,9 +4,20 @@ import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import type { Task } from "./task-state.js";
 
-/** Puts the task first in the index; a task with no message yet is not listed. Contract: never rejects. */
+/**
+ * Puts the task first in the index; a task with no message yet is not listed. One entry per
+ * session file: an older entry for the same file (another id) is replaced. A task whose session is
+ * not loaded (listed from an earlier run, renamed or pinned before it was opened) updates its entry
+ * in place. Contract: never rejects.
+ */
 export async function indexTask(home: string, workspace: string, task: Task): Promise<void> {
-  if (!task.agent || task.agent.messages.length <= 1) return;
+  if (!task.agent) {
+    await updateTaskIndex(home, (entries) =>
+      entries.map((e) => (e.id === task.id ? { ...e, title: task.title, pinned: task.pinned } : e)),
+    ).catch((error: unknown) => log("warn", "task index not updated", error));
+    return;
+  }
+  if (task.agent.messages.length <= 1) return;
   const entry = {
     id: task.id,
     sessionFile: task.sessionFile,
@@ -16,9 +27,10 @@ export async function indexTask(home: string, workspace: string, task: Task): Pr
     updatedAt: task.updatedAt,
     usage: { ...task.usage },
   };
-  await updateTaskIndex(home, (entries) => [entry, ...entries.filter((e) => e.id !== task.id)]).catch(
-    (error: unknown) => log("warn", "task index not updated", error),
-  );
+  await updateTaskIndex(home, (entries) => [
+    entry,
+    ...entries.filter((e) => e.id !== task.id && e.sessionFile !== task.sessionFile),
+  ]).catch((error: unknown) => log("warn", "task index not updated", error));
 }
 
 /** Drops the task from the index. Contract: never rejects. */

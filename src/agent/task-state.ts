@@ -41,6 +41,8 @@ export interface Task {
   closing: Promise<void> | null;
   running: Promise<void> | null;
   items: QueueItem[];
+  /** A stop paused the queue: queued items wait for the user instead of starting the next turn. */
+  queuePaused: boolean;
   approvals: Map<string, PendingApproval>;
   remembered: Remembered;
 }
@@ -100,6 +102,7 @@ export function newTask(id: string, init: TaskInit, opts: TaskManagerOptions, pe
     closing: null,
     running: null,
     items: [],
+    queuePaused: false,
     approvals: new Map(),
     remembered: newRemembered(),
   };

@@ -166,7 +166,8 @@ export class TaskManager {
           void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
         return;
       case "user.submit":
-        if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? [], command.model);
+        if (task && command.resume) this.resumeQueue(task);
+        else if (task) this.submit(task, command.text, command.mode ?? "turn", command.images ?? [], command.model);
         return;
       case "shell.run":
         if (task) this.shell(task, command.command);
@@ -176,7 +177,14 @@ export class TaskManager {
         return;
       case "approval.reply": {
         const answered = replyToApproval(this.tasks.values(), command, (event) => this.emit(event));
-        if (answered) this.changed(answered);
+        if (!answered) return;
+        this.changed(answered.task);
+        // Deny means stop: the turn (or the child that asked) ends at its step boundary instead of
+        // going on to ask for something else.
+        if (command.decision === "deny" && command.stop) {
+          if (answered.agentId) answered.task.agent?.subagents?.stop(answered.agentId, { force: false });
+          else this.interrupt(answered.task, false);
+        }
         return;
       }
       case "config.update":
@@ -219,6 +227,13 @@ export class TaskManager {
           if (!stopped)
             this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
+        return;
+      case "job.stop":
+        if (task)
+          void (task.agent?.stopJob(command.jobId) ?? Promise.resolve(false)).then((stopped) => {
+            if (!stopped)
+              this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.jobId} is not running` });
+          });
         return;
       case "mcp.restart":
         void this.extensions.then((ext) =>
@@ -310,7 +325,13 @@ export class TaskManager {
     task.running = null;
     this.changed(task);
     void this.index(task);
-    // Queued messages become the next turn; steering left over (the turn ended first) too.
+    // Queued messages become the next turn; steering left over (the turn ended first) too. After
+    // a stop they wait, shown as paused, until the user sends them on (resumeQueue).
+    if (task.queuePaused && task.items.length > 0) {
+      this.queueChanged(task);
+      return;
+    }
+    task.queuePaused = false;
     const next = task.items.shift();
     if (next) {
       this.queueChanged(task);
@@ -319,7 +340,22 @@ export class TaskManager {
   }
 
   private queueChanged(task: Task): void {
-    this.emit({ type: "queue.updated", taskId: task.id, items: task.items.map((i) => ({ ...i })) });
+    if (task.items.length === 0) task.queuePaused = false;
+    this.emit({
+      type: "queue.updated",
+      taskId: task.id,
+      items: task.items.map((i) => ({ ...i })),
+      ...(task.queuePaused ? { paused: true } : {}),
+    });
+  }
+
+  /** A paused queue goes on: its first item becomes the next turn (the rest follow as usual). */
+  private resumeQueue(task: Task): void {
+    task.queuePaused = false;
+    if (task.running) return this.queueChanged(task);
+    const next = task.items.shift();
+    this.queueChanged(task);
+    if (next) this.submit(task, next.text, "turn");
   }
 
   private takeSteering(task: Task): string[] {
@@ -332,6 +368,8 @@ export class TaskManager {
 
   private interrupt(task: Task, force: boolean): void {
     if (!task.running) return;
+    // Whoever stopped the turn decides what comes next: what was queued waits for them.
+    task.queuePaused = true;
     task.agent?.stop({ force });
     cancelApprovals(task, (event) => this.emit(event));
   }

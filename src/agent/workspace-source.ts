@@ -1,5 +1,6 @@
 // Builds the controller's WorkspaceSource: custom commands from disk (trusted folders only),
 // the engine's view of a loaded conversation, and the working tree's git diff.
+import { bundledModels, fetchModelIds } from "./providers/model-ids.js";
 import { homedir } from "node:os";
 import { contextBudget, contextChars } from "./compaction.js";
 import type { TaskManager } from "./tasks.js";
@@ -46,6 +47,10 @@ export function workspaceSource(settings: Settings, manager: TaskManager | null)
       };
     },
     worktree: () => readWorktreeDiff(settings.workspace),
+    models: async () => {
+      const ids = await fetchModelIds(settings).catch(() => [] as string[]);
+      return ids.length ? ids : bundledModels(settings.provider);
+    },
     diff: async () => {
       const read = await readWorktreeDiff(settings.workspace);
       return read.ok ? { ok: true, text: worktreeText(read.files, read.notes) } : read;

@@ -16,6 +16,8 @@ export interface WorkspaceSource {
   diff(): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
   /** The working tree's changes file by file for /diff (agent/worktree-diff.ts). Never rejects. */
   worktree(): Promise<WorktreeDiff>;
+  /** The provider's model names for /model, as `nanohermes models` lists them (offline: the bundled ones). Never rejects. */
+  models?(): Promise<string[]>;
 }
 
 /** One changed file of {@link WorktreeDiff}; `path` is relative to the repository's top level. */

@@ -34,3 +34,10 @@ export function setupHint(settings: Credentials): string[] {
     "`nh models` lists what a provider offers.",
   ];
 }
+
+/** The hint in one line, for the status line and /status: what is missing and what to set. */
+export function setupLine(settings: Credentials): string {
+  return settings.provider
+    ? `no API key for ${settings.provider}: set ${settings.apiKeyEnv}=... (or --provider NAME)`
+    : `no model is set up: set ${settings.apiKeyEnv}=sk-..., or OPENAI_BASE_URL=URL, or --provider NAME (see the welcome note)`;
+}

@@ -20,6 +20,8 @@ export const actions = {
   help: { keys: ["?", "f1"], doc: "this shortcut sheet (? on an empty input)", group: "global" },
   toggleTasks: { keys: ["ctrl+t"], doc: "show and focus the task list (focused: hide it)", group: "global" },
   toggleResults: { keys: ["ctrl+r"], doc: "show and focus the results pane (focused: hide it)", group: "global" },
+  // tmux's prefix-z habit; not Ctrl-Z, which people expect to suspend.
+  zoom: { keys: ["ctrl+f"], doc: "zoom: the focused pane takes the full width (again: back)", group: "global" },
   newTask: { keys: ["ctrl+n"], doc: "new task", group: "global" },
   nextTask: { keys: ["ctrl+o"], doc: "next task", group: "global" },
   task1: { keys: ["alt+1"], doc: "switch to task 1 (also from the task list)", group: "global" },
@@ -32,8 +34,10 @@ export const actions = {
   task8: { keys: ["alt+8"], doc: "switch to task 8", group: "global" },
   task9: { keys: ["alt+9"], doc: "switch to task 9", group: "global" },
   nextApproval: { keys: ["ctrl+y"], doc: "jump to the next task waiting for approval", group: "global" },
-  cycleMode: { keys: ["shift+tab"], doc: "cycle the permission mode", group: "global" },
-  browse: { keys: ["ctrl+b"], doc: "move a cursor over the transcript (Esc on an empty input too)", group: "global" },
+  cycleMode: { keys: ["shift+tab"], doc: "cycle the mode: default, accept-edits, plan", group: "global" },
+  // Not Ctrl-B (tmux's prefix), and not Esc on an empty input: that entered a mode nobody saw, in
+  // which the next letters were browse keys ("run tests" lost its r, y copied).
+  browse: { keys: ["ctrl+x"], doc: "browse the transcript: a cursor over its blocks (Esc: back)", group: "global" },
   externalEditor: { keys: ["ctrl+g"], doc: "edit the prompt in $EDITOR", group: "composer" },
   scrollUp: { keys: ["pageup"], doc: "scroll the transcript up a page", group: "global" },
   scrollDown: { keys: ["pagedown"], doc: "scroll down a page (at the end, follow new output)", group: "global" },
@@ -62,8 +66,8 @@ export const actions = {
     doc: "approve always in this workspace (kept in ~/.nanohermes/permissions.json)",
     group: "approval",
   },
-  deny: { keys: ["n"], doc: "deny", group: "approval" },
-  denyWithNote: { keys: ["d"], doc: "deny with a note to the model", group: "approval" },
+  deny: { keys: ["n"], doc: "deny and stop the turn (say what to do instead)", group: "approval" },
+  denyWithNote: { keys: ["d"], doc: "deny with a note to the model, which goes on", group: "approval" },
   cursorUp: { keys: ["up", "k"], doc: "previous block", group: "transcript" },
   cursorDown: { keys: ["down", "j"], doc: "next block", group: "transcript" },
   toggleBlock: { keys: ["enter", "space"], doc: "expand or collapse a tool card or thinking", group: "transcript" },

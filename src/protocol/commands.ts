@@ -13,6 +13,13 @@ export const commandDefinitions = {
       ...base,
       text: z.string(),
       mode: z.optional(z.enum(["turn", "steer", "queue"])),
+      resume: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "With an empty text: send the first of a paused queue (queue.updated paused) as the next turn and go on with the rest.",
+          ),
+        ),
       images: z
         .optional(z.array(z.string()))
         .check(z.describe("Image files to attach (at most 4; a refused image stops the turn with a notice).")),
@@ -40,6 +47,13 @@ export const commandDefinitions = {
       requestId: z.string(),
       decision: z.enum(approvalDecisions),
       note: z.optional(z.string()).check(z.describe("Sent to the model with a denial.")),
+      stop: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "With deny: also stop the turn at the next step boundary (a subagent's question: stop that subagent), so the model does not go on to ask something else; the user says what to do instead.",
+          ),
+        ),
       scope: z
         .optional(z.enum(["task", "workspace"]))
         .check(z.describe("For always: remember for this task (default) or for this workspace.")),
@@ -109,6 +123,10 @@ export const commandDefinitions = {
   "subagent.stop": {
     doc: "Stop one subagent of the task at its next step boundary (`force` also kills its running tools); a queued one never starts.",
     shape: { ...base, agentId: z.string(), force: z.optional(z.boolean()) },
+  },
+  "job.stop": {
+    doc: "Stop one of the task's background commands (as task_kill would); its background.updated says when it ended.",
+    shape: { ...base, jobId: z.string() },
   },
   "mcp.restart": {
     doc: "Reconnect an MCP server now (all servers without `server`), resetting its retry count.",

@@ -339,6 +339,13 @@ export const eventDefinitions = {
         state: z.enum(["running", "exited", "killed", "failed"]),
         exitCode: z.nullable(z.int()),
         lastLine: z.string().check(z.describe("The last line of output, for the results pane.")),
+        tail: z
+          .optional(z.string())
+          .check(
+            z.describe(
+              "The end of its output (a few KB), for the Jobs tab; the job's full log is read with task_output.",
+            ),
+          ),
         startedAt: z.string(),
       }),
     },
@@ -378,6 +385,13 @@ export const eventDefinitions = {
     shape: {
       ...base,
       items: z.array(z.object({ id: z.string(), text: z.string(), mode: z.enum(["steer", "queue"]) })),
+      paused: z
+        .optional(z.boolean())
+        .check(
+          z.describe(
+            "The user stopped the turn: the items wait (no next turn starts) until a user.submit with resume, or they are dropped.",
+          ),
+        ),
     },
   },
   "checkpoints.updated": {

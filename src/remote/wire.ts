@@ -22,6 +22,7 @@ export const SESSION_COMMANDS: ReadonlySet<BusCommand["type"]> = new Set<BusComm
   "approval.reply",
   "turn.interrupt",
   "queue.update",
+  "job.stop",
   "session.undo",
   "session.clear",
   "session.compact",

@@ -1,5 +1,6 @@
 // Ctrl-G: edit the prompt in $VISUAL / $EDITOR. The terminal is handed over (main screen, cooked
 // mode) while the editor runs and taken back after; the UI repaints.
+import { MOUSE_OFF, MOUSE_ON } from "./terminal/screen.js";
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ export async function openInEditor(
   const dir = await fs.mkdtemp(join(tmpdir(), "nanohermes-prompt-"));
   const file = join(dir, "prompt.md");
   await fs.writeFile(file, text);
-  stdout.write("\x1b[?2004l\x1b[?25h\x1b[?1049l");
+  stdout.write(`${MOUSE_OFF}\x1b[?2004l\x1b[?25h\x1b[?1049l`);
   if (stdin.isTTY) stdin.setRawMode(false);
   stdin.pause();
   const code = await new Promise<number | null>((resolve) => {
@@ -24,7 +25,7 @@ export async function openInEditor(
     child.on("error", () => resolve(null));
     child.on("exit", (c) => resolve(c));
   });
-  stdout.write("\x1b[?1049h\x1b[?2004h\x1b[?25l\x1b[H\x1b[2J");
+  stdout.write(`\x1b[?1049h\x1b[?2004h${MOUSE_ON}\x1b[?25l\x1b[H\x1b[2J`);
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.resume();
   repaint?.();

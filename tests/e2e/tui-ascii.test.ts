@@ -60,7 +60,7 @@ describe.each([
     screens.push(await app.waitFor((s) => s.includes("all done.") && / - done - /.test(s)));
     // Without colour (testEnv sets NO_COLOR) the selection is the ASCII marker: browse mode on the
     // last block, then the task list (an overlay when narrow) on the task.
-    app.type(keys.ctrl("b"));
+    app.type(keys.ctrl("x"));
     screens.push(await app.waitFor(/> Read the notes and made the file/));
     app.type(keys.ctrl("t"));
     screens.push(await app.waitFor(/^> \+1 +read/m));

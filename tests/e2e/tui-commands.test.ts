@@ -135,13 +135,12 @@ describe.each([
     expect(userTexts(server, 4).at(-1)).toMatch(/^Look at this repository and write AGENTS\.md/);
   });
 
-  it("a failed edit is neither asked about nor counted; a denied command keeps its command", async () => {
+  it("a failed edit is neither asked about nor counted; a denied command keeps its command and stops the turn", async () => {
     const { ws, env } = workspace();
     server = await startMockServer([
       toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "not in the file", new_string: "x" } }]),
       textReply("the edit failed"),
       toolReply([{ name: "run_command", args: { command: "touch denied-file.txt" } }]),
-      textReply("ok, not touching it"),
       toolReply([
         { name: "edit_file", args: { path: "notes.txt", old_string: "first line", new_string: "First line" } },
       ]),
@@ -161,7 +160,8 @@ describe.each([
     app.type(keys.enter);
     await app.waitFor("Approval needed");
     await app.answer("n");
-    await app.waitFor("ok, not touching it");
+    // n denies and stops the turn (issue 28, item 4): the model is not asked again.
+    await app.waitFor(/■ stopped/);
     expect(app.screen()).toMatch(/run_command touch denied-file\.txt/);
 
     await app.typeSlowly("edit it properly");

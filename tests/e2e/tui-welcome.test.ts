@@ -1,6 +1,7 @@
 // First start without a key or an endpoint: the UI opens with what to set up, fits the pane
 // (no line cut, at 120x40, 80x24 and 50x20), and a prompt is not sent anywhere: a local HTTP
-// server standing in for "some endpoint" sees no request, and the task stays idle.
+// server standing in for "some endpoint" sees no request, the task stays idle and the prompt stays
+// in the input.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -41,7 +42,10 @@ describe.each([
       app.type("hello there");
       await app.waitFor(/hello there/);
       app.type(keys.enter);
-      screen = await app.waitFor(/not sent: No model is set up yet/);
+      // Nothing typed is lost: the prompt stays in the input, and the status line says what to set.
+      screen = await app.waitFor(/not sent/);
+      expect(screen).toMatch(/hello there/);
+      expect(screen.replace(/\s+/g, " ")).toMatch(/not sent \(your text is still in the input\)/);
       expect(screen).not.toMatch(/ENOTFOUND|getaddrinfo|DNS/);
       await new Promise((r) => setTimeout(r, 300));
       expect(requests).toBe(0);

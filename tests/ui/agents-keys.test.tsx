@@ -149,7 +149,13 @@ describe("a child's approval", () => {
     h.keys("\r");
     expect(await h.frame()).toMatch(/Approval needed \(asked by agent-2 worker\)/);
     h.keys("n");
-    expect(h.sent.at(-1)).toEqual({ type: "approval.reply", taskId: "t0", requestId: "r1", decision: "deny" });
+    expect(h.sent.at(-1)).toEqual({
+      type: "approval.reply",
+      taskId: "t0",
+      requestId: "r1",
+      decision: "deny",
+      stop: true,
+    });
     h.keys("d");
     expect(await h.frame()).toContain("Deny with a note");
     h.keys("not now\r");
@@ -170,8 +176,8 @@ describe("the shortcut sheet", () => {
     h = await renderUi(120, 40);
     const sheet = helpLines(h.ctl, makePalette(builtinTheme("dark"), 0), 100).join("\n");
     expect(sheet).toMatch(/1-9 +select item 1-9 of the results list/);
-    expect(sheet).toMatch(/X +Agents tab and subagent view: stop the subagent/);
+    expect(sheet).toMatch(/x +Agents tab and subagent view: stop the subagent/);
     expect(sheet).toContain("Subagent view (Enter on the Agents tab)");
-    expect(sheet).toMatch(/Up K Down J +scroll a line/);
+    expect(sheet).toMatch(/Up k Down j +scroll a line/);
   });
 });

@@ -61,7 +61,8 @@ describe.each([
     });
     frame = await h.frame();
     expect(frame).toContain("exit 0 in 1.2 s");
-    expect(frame).not.toContain("compiling 12 files");
+    // The finished card keeps the tail of its output (issue 28, item 6).
+    expect(frame).toContain("│ compiling 12 files");
     const lines = frame.split("\n");
     expect(lines).toHaveLength(rows - 1);
     expect(widest(lines)).toBeLessThanOrEqual(columns);
@@ -172,7 +173,7 @@ describe("keys", () => {
     expect(await h.frame()).toContain("/policy");
   });
 
-  it("Esc on an empty input browses the transcript; y copies a block's source text", async () => {
+  it("Ctrl-X browses the transcript (Esc on an empty input does not); y copies a block's source text", async () => {
     h = await renderUi(80, 24);
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: "q" });
     h.emit({ type: "assistant.delta", ...ev, text: "Use:\n\n```sh\nnpm test\n```\n" });
@@ -187,6 +188,11 @@ describe("keys", () => {
       usage: { prompt: 1, completion: 1 },
     });
     h.keys(keys.esc);
+    expect(h.ctl.ui.focus).toBe("composer");
+    h.keys("run tests");
+    expect(await h.frame()).toContain("run tests");
+    h.keys(keys.ctrl("u"));
+    h.keys(keys.ctrl("x"));
     expect(await h.frame()).toMatch(/↑↓ blocks/);
     h.keys("y");
     expect(h.copied.at(-1)).toBe("Use:\n\n```sh\nnpm test\n```\n");
@@ -211,7 +217,7 @@ describe("keys", () => {
         usage: { prompt: 0, completion: 0 },
       });
     }
-    h.keys(keys.ctrl("b"));
+    h.keys(keys.ctrl("x"));
     h.keys("/needle\r");
     expect(await h.frame()).toMatch(/match 1 of 2 for "needle"/);
     h.keys("n");

@@ -64,7 +64,7 @@ describe("type-ahead and the approval card", () => {
     await w.card();
     w.at(CARD_GUARD_MS + 100);
     w.keys("n");
-    expect(w.replies()).toEqual([{ type: "approval.reply", ...ev, requestId: "r1", decision: "deny" }]);
+    expect(w.replies()).toEqual([{ type: "approval.reply", ...ev, requestId: "r1", decision: "deny", stop: true }]);
     expect(w.input()).toBe("");
   });
 
@@ -129,7 +129,7 @@ describe("type-ahead and the approval card", () => {
     const w = waiting();
     await w.card();
     w.at(1000);
-    w.keys("\x02"); // Ctrl-B: browse mode, the card is off screen
+    w.keys("\x18"); // Ctrl-X: browse mode, the card is off screen
     await new Promise((r) => setTimeout(r, 0));
     w.keys("\x1b");
     expect(w.store.getState().ui.focus).toBe("composer");

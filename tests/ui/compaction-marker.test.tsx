@@ -67,7 +67,7 @@ describe.each([
     expect(flat).toContain("── folded 51 earlier messages into a summary (2,140 chars; 310k → 24k characters) ──");
     expect(flat).toContain("compacting the conversation…");
 
-    h.keys(keys.ctrl("b"));
+    h.keys(keys.ctrl("x"));
     const browsing = (await h.lines()).join(" ").replace(/[│ ]+/g, " ");
     expect(browsing).toContain("Enter shows the summary the model now sees");
     h.keys(keys.enter);
@@ -118,7 +118,7 @@ describe("the compaction marker", () => {
     expect(flat).toContain(
       "── folded 12 earlier messages, but the summary failed: the model timed out; an omission note stands in (150k → 40k characters) ──",
     );
-    h.keys(keys.ctrl("b"));
+    h.keys(keys.ctrl("x"));
     h.keys(keys.enter);
     const detail = await h.frame();
     expect(detail).toContain("Compaction (the summary failed)");
@@ -143,7 +143,7 @@ describe("the compaction marker", () => {
     expect((await h.lines()).join(" ").replace(/[│ ]+/g, " ")).toContain(
       'folded 3 earlier messages into a summary focused on "the parser"',
     );
-    h.keys(keys.ctrl("b"));
+    h.keys(keys.ctrl("x"));
     h.keys("y");
     expect(h.copied).toEqual([summaryText]);
   });

@@ -1,6 +1,6 @@
-// Follow mode: while output is live the end jumps to half-way down (few repaints per streamed
-// line); once nothing is live the last line sits at the bottom of the pane, with no empty half
-// page under a finished answer. Paging and the user's own scroll position are left alone.
+// Follow mode: the newest line sits at the bottom of the pane while output is live and after (a
+// half-page jump left blank rows under it; the terminal writer's bytes per token stay far inside
+// the budget). Paging and the user's own scroll position are left alone.
 import { describe, expect, it } from "vitest";
 import { computeViewport, followScroll } from "../../src/ui/view/transcript-view.js";
 
@@ -18,14 +18,19 @@ describe("computeViewport in follow mode", () => {
     expect(vp.atEnd).toBe(true);
   });
 
-  it("jumps half a page while live, then settles when the stream ends", () => {
+  it("keeps the newest line at the bottom while live and after (issue 28, item 9)", () => {
     const height = 20;
     const live = computeViewport(bs.length, linesOf, height, followScroll(), true);
-    expect(lastFilled(live.lines)).toBe(Math.ceil(height / 2) - 1);
-    // The same remembered position once the answer is finished: no rows left empty below.
+    // No blank rows under the newest line while it streams (a half-page jump left 10).
+    expect(lastFilled(live.lines)).toBe(height - 1);
+    expect(live.lines[height - 1]).toBe("b2 line 8");
     const done = computeViewport(bs.length, linesOf, height, live.scroll, false);
-    expect(lastFilled(done.lines)).toBe(height - 1);
-    expect(done.lines[height - 1]).toBe("b2 line 8");
+    expect(done.lines).toEqual(live.lines);
+    // One more line while live: the view moves by one, the new line at the bottom.
+    const grown = bs.map((b, i) => (i === bs.length - 1 ? [...b, "b2 line 9"] : b));
+    const next = computeViewport(grown.length, (i) => grown[i]!, height, live.scroll, true);
+    expect(next.lines[height - 1]).toBe("b2 line 9");
+    expect(next.lines[height - 2]).toBe("b2 line 8");
   });
 
   it("keeps a short transcript at the top, and leaves a scrolled-up view where the user put it", () => {

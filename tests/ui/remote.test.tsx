@@ -59,7 +59,8 @@ describe("/remote", () => {
     h = await renderUi(100, 30);
     h.keys("/remote\r");
     expect((await h.lines()).join("\n")).toContain("usage: /remote ADDRESS [TOKEN-FILE] [SESSION]");
-    h.keys("/remote http://127.0.0.1:1\r");
+    // The refused command stays in the input to be fixed: clear it first.
+    h.keys("\x15/remote http://127.0.0.1:1\r");
     await settle();
     expect((await h.lines()).join("\n")).toContain("/remote: no daemon here");
     expect(Object.keys(h.store.getState().tasks)).toEqual(["t0"]);

@@ -179,7 +179,7 @@ describe.each([40, 80, 120])("without colour at %i columns", (columns) => {
       steps: 1,
       usage: { prompt: 1, completion: 1 },
     });
-    h.keys(keys.ctrl("b"));
+    h.keys(keys.ctrl("x"));
     let frame = await h.frame();
     expect(rowWith(frame, "the answer")).toMatch(/› the answer/);
     // The prompt keeps only its own "›"; moving up marks it with a second.

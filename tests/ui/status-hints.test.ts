@@ -38,12 +38,12 @@ describe("wholeHints", () => {
       expect(line.length).toBeLessThanOrEqual(50);
       expect(line).not.toContain("…");
       for (const part of line.split(" · ")) expect(hints).toContain(part);
-      if (name === "approval" || name === "dangerous") expect(line).toContain("n deny");
+      if (name === "approval" || name === "dangerous") expect(line).toContain("n deny+stop");
     },
   );
 
   it("leaves out a hint too wide to fit and keeps the shorter ones after it, in order", () => {
-    expect(wholeHints(HINTS.dangerous, 50)).toBe("dangerous: y once · n deny · d deny+note");
+    expect(wholeHints(HINTS.dangerous, 50)).toBe("dangerous: y once · n deny+stop · d deny+note");
     expect(wholeHints(["first", "a much longer second hint", "third"], 20)).toBe("first · third");
     // The first hint leads: when it does not fit it is cut, never skipped.
     expect(wholeHints(["a much longer first hint", "x"], 10)).toBe("a much lo…");

@@ -73,7 +73,11 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
     if (!settings.theme && caps.isDark === false && theme.names().includes("light"))
       store.updateUi((ui) => ({ ...ui, theme: "light" }));
   });
-  if (env.TMUX) void readTmux({ env }).then((info) => (rt.wrapForTmux = clipboardRoute(info).wrap));
+  if (env.TMUX)
+    void readTmux({ env }).then((info) => {
+      rt.tmuxRoute = clipboardRoute(info);
+      rt.wrapForTmux = rt.tmuxRoute.wrap;
+    });
   // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
   // After the first frame, and their code only when there are some.
   if (!rt.opts.attach && existsSync(join(settings.home, "remotes.json"))) {

@@ -1,11 +1,13 @@
 // Builds what the UI runs on: the store, the bus, the engine (or the remote bridge when attached),
 // the theme, keys and history, the controller and the services every component reads.
 import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { TaskManager } from "../../agent/tasks.js";
 import { defaultKeymap, type Action } from "../../config/keybindings.js";
 import { log } from "../../config/log.js";
 import { trustWorkspace } from "../../config/trust.js";
+import { missingCredentials, setupLine } from "../../config/credentials.js";
 import { Bus } from "../../protocol/bus.js";
 import { randomId } from "../../protocol/ids.js";
 import { listedTasks, readTaskIndex } from "../../session/task-index.js";
@@ -22,7 +24,8 @@ import { appendHistory, History, historyPath, loadHistory } from "../input/histo
 import { resolveKeymap } from "../input/keymap.js";
 import { checkpointSource, memorySource, sessionSource } from "../sources.js";
 import { Store } from "../state/store.js";
-import { osc52 } from "../terminal/osc.js";
+import { copyOut, tmuxLoadBuffer } from "./copy.js";
+import type { ClipboardRoute } from "../terminal/tmux.js";
 import { makeTheme } from "../theme/setup.js";
 import { markdownStyles } from "../view/panes.js";
 import { TranscriptRenderer } from "../view/transcript-view.js";
@@ -68,6 +71,8 @@ export interface UiRuntime {
   focused: boolean;
   /** Whether OSC 52 and notifications go wrapped for tmux (read after the first frame). */
   wrapForTmux: boolean;
+  /** How a copy travels inside tmux, once tmux's settings are read (null before, or outside tmux). */
+  tmuxRoute: ClipboardRoute | null;
   ink: InkHandle | null;
   /** Exits through the one exit path (set by exitPath). */
   finish(code: number): Promise<void>;
@@ -164,24 +169,29 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     rewinding: new Set<string>(),
     focused: true,
     wrapForTmux: Boolean(env.TMUX),
+    tmuxRoute: null,
     ink: null,
     finish: async () => {},
   } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
+  const ws = workspaceSource(settings, manager);
+  let trustedNow = false;
   const ctl = new Controller({
-    workspace: workspaceSource(settings, manager),
+    workspace: ws,
     store,
     bus,
     keymap: keys.keymap,
     editorKeys: editorKeys.keymap,
     history,
     remember: (text) => void appendHistory(historyFile, text),
-    copy: (text) => {
-      // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings.
-      const seq = osc52(text, { tmux: rt.wrapForTmux });
-      if (!seq.ok) return { ok: false, reason: seq.reason };
-      stdout.write(seq.sequence);
-      return { ok: true };
-    },
+    // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings, and also to
+    // tmux's paste buffer where tmux would drop it (app/copy.ts).
+    copy: (text) =>
+      copyOut(text, {
+        route: rt.tmuxRoute,
+        inTmux: Boolean(env.TMUX),
+        write: (s) => stdout.write(s),
+        loadBuffer: tmuxLoadBuffer(env),
+      }),
     exit: () => void rt.finish(0),
     openEditor: (text) =>
       openInEditor(text, env, stdin, stdout, () => {
@@ -189,24 +199,50 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
         store.updateUi((ui) => ({ ...ui }));
       }),
     paths: () => files,
+    models: async () => (await ws.models?.()) ?? [],
+    readAttachment: (path) => {
+      // A file of the workspace only, as read_file would read it (4 MB at most).
+      const full = resolve(settings.workspace, path);
+      if (full !== settings.workspace && !full.startsWith(`${settings.workspace}/`)) return null;
+      try {
+        const st = statSync(full);
+        return st.isFile() && st.size <= 4 * 1024 * 1024 ? readFileSync(full, "utf8") : null;
+      } catch {
+        return null;
+      }
+    },
     newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
     themes: () => theme.names(),
     sandboxLabel: () => rt.services.sandbox,
     skills: () => rt.loadedExtensions?.skills ?? [],
+    untrusted: () => {
+      if (trustedNow) return [];
+      const keys = settings.untrustedKeys;
+      return [
+        ...(keys.length ? [`its .nanohermes/config.json sets ${keys.join(", ")}`] : []),
+        ...(ws.untrustedCommands() ? ["its slash commands (.nanohermes/commands, .claude/commands)"] : []),
+      ];
+    },
     trustWorkspace: () =>
       void trustWorkspace(settings.home, settings.workspace).then(
-        () =>
+        () => {
+          trustedNow = true;
           ctl.status(
-            `trusted ${settings.workspace}: restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`,
+            settings.untrustedKeys.length
+              ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`
+              : `trusted ${settings.workspace}: its commands apply now`,
             "info",
             10_000,
-          ),
+          );
+        },
         (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
       ),
     sessions: sessionSource(settings, earlier),
     memory: memorySource(settings),
     checkpoints: checkpointSource(settings),
     now: () => Date.now(),
+    home: homedir(),
+    notSetUp: () => (missingCredentials(settings) ? setupLine(settings) : null),
     remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
     addRemote: async (request) =>
       (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),

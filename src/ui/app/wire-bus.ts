@@ -4,10 +4,43 @@
 import { resolve } from "node:path";
 import { notify } from "../terminal/osc.js";
 import { readSmall, type UiRuntime } from "./services.js";
+import type { AppState } from "../state/store.js";
+
+/**
+ * The terminal's window title (OSC 2) names the task on screen and whether any task waits for an
+ * approval, so a tmux window list or a tab bar shows who needs you. Written only when it changes,
+ * and looked at only when the task list or the current task changed (not on every streamed frame).
+ */
+export function windowTitle(state: AppState): string {
+  const task = state.current ? state.tasks[state.current] : undefined;
+  const waiting = Object.values(state.tasks).some((t) => t.snapshot.pendingApprovals > 0);
+  const title = (task?.snapshot.title ?? "").replace(/[\x00-\x1f\x7f-\x9f]/g, " ").slice(0, 60);
+  const state_ = task?.snapshot.status === "running" ? " (running)" : "";
+  return `${waiting ? "! waiting for approval · " : ""}${title ? `${title}${state_} · ` : ""}NanoHermes`;
+}
+
+function followTitle(rt: UiRuntime): void {
+  const { store } = rt;
+  const { stdout } = rt.opts;
+  let tasks: unknown = null;
+  let current: string | null = null;
+  let shown = "";
+  store.subscribe(() => {
+    const s = store.getState();
+    if (s.tasks === tasks && s.current === current) return;
+    tasks = s.tasks;
+    current = s.current;
+    const title = windowTitle(s);
+    if (title === shown) return;
+    shown = title;
+    stdout.write(`\x1b]2;${title}\x07`);
+  });
+}
 
 export function wireBus(rt: UiRuntime): void {
   const { bus, store, settle, services, ctl } = rt;
   const { settings, stdout } = rt.opts;
+  followTitle(rt);
   // The engine reports checkpointed turns after tool calls only: a resumed session's turns, and the
   // files' states after a rewind, are read from the store (a rewind is answered with notices).
   bus.onCommand((command) => {

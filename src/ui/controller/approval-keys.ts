@@ -20,6 +20,8 @@ export function answerApproval(
       requestId: pending.requestId,
       decision,
       ...(scope ? { scope } : {}),
+      // Deny means stop: the model does not go on to ask for something else (d goes on, with a note).
+      ...(decision === "deny" ? { stop: true } : {}),
     });
   const back = ctl.ui.dialog ?? undefined;
   const action = ctl.action(key, [
@@ -48,6 +50,13 @@ export function answerApproval(
       return true;
     case "deny":
       reply("deny");
+      ctl.status(
+        pending.agentId
+          ? `denied: ${pending.agentId} stops at its next step`
+          : "denied and stopped: say what to do instead (d: deny with a note, go on)",
+        "info",
+        6000,
+      );
       return true;
     case "denyWithNote":
       ctl.setUi((ui) => ({

@@ -17,6 +17,7 @@ import type { Controller } from "./controller.js";
 import { existsSync } from "node:fs";
 import { looksLikeImagePath } from "../../protocol/images.js";
 import { attachImage, runSlash } from "./run-slash.js";
+import { withAttachments } from "./attach-files.js";
 import { parseSlash, slashCommands } from "./slash.js";
 import { customCommands } from "./workspace-slash.js";
 
@@ -28,7 +29,7 @@ function setComposer(ctl: Controller, composer: EditorState, keepCompletion = tr
     const open = keepCompletion && ui.completion !== null;
     const list =
       open || /^[/@]|\s@/.test(editorText(composer))
-        ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() })
+        ? complete(composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths(), models: ctl.modelNames })
         : null;
     return { ...ui, composer, completion: list && (open || autoOpen(composer)) ? { list, index: 0 } : null };
   });
@@ -43,11 +44,17 @@ function commandCandidates(ctl: Controller): CommandCandidate[] {
   return custom.length ? [...slashCommands, ...custom] : slashCommands;
 }
 
+/** Whether the input's first word is a command's whole name (built-in or custom). */
+function typedCommand(ctl: Controller): boolean {
+  const word = editorText(ctl.ui.composer).trimStart().split(/\s/, 1)[0] ?? "";
+  return commandCandidates(ctl).some((c) => `/${c.name.replace(/^\//, "")}` === word);
+}
+
 /** Completion opens by itself while typing a slash command or an @path. */
 function autoOpen(s: EditorState): boolean {
   const line = s.lines[s.line] ?? "";
   const before = Array.from(line).slice(0, s.col).join("");
-  return (s.line === 0 && /^\/\S*$/.test(before)) || /(^|\s)@\S*$/.test(before);
+  return (s.line === 0 && /^\/(\S*|model \S*)$/.test(before)) || /(^|\s)@\S*$/.test(before);
 }
 
 /** `!command` (shell mode): the command to run; null for any other prompt. A lone `!` is a prompt. */
@@ -58,14 +65,33 @@ export function shellCommand(text: string): string | null {
 
 export function send(ctl: Controller): void {
   const text = editorText(ctl.ui.composer);
-  if (text.trim() === "") return;
+  if (text.trim() === "") {
+    // A stop paused the queue: Enter on an empty input sends its next message on.
+    const task = ctl.currentTask();
+    if (task?.queuePaused && task.queue.length > 0 && !ctl.isRunning()) {
+      ctl.send({ type: "user.submit", taskId: task.id, text: "", resume: true });
+      ctl.scrollTo("bottom");
+    }
+    return;
+  }
   const slash = parseSlash(text, customCommands(ctl));
+  // Nothing typed is lost: a prompt that cannot be sent (no key set) stays in the input.
+  const missing = slash === null && shellCommand(text) === null ? ctl.missingSetup() : null;
+  if (missing) {
+    ctl.status(`not sent (your text is still in the input): ${missing}`, "error", 12_000);
+    return;
+  }
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();
   if (slash === null) {
     const shell = shellCommand(text);
     if (shell !== null) ctl.runShell(text, shell);
-    else ctl.submitText(text);
+    else {
+      // @path attaches the file (the history keeps what was typed).
+      const sent = withAttachments(ctl, text);
+      ctl.submitText(sent.text, sent.attached.length ? { typed: text } : {});
+      if (sent.attached.length) ctl.deps.remember(text);
+    }
     return;
   }
   if ("error" in slash) {
@@ -79,6 +105,30 @@ export function send(ctl: Controller): void {
   }
   ctl.deps.remember(text);
   runSlash(ctl, slash, text.trim());
+}
+
+/** `/model` alone: the provider's models, listed once, offered in the input as `/model NAME` completions. */
+export function openModelPicker(ctl: Controller): void {
+  const load = ctl.deps.models;
+  const show = () => {
+    setComposer(ctl, createEditor("/model "), false);
+    const list = complete(ctl.ui.composer, { models: ctl.modelNames });
+    if (list) ctl.setUi((ui) => ({ ...ui, completion: { list, index: 0 } }));
+  };
+  if (ctl.modelNames.length > 0 || !load) {
+    show();
+    return;
+  }
+  ctl.status("listing the provider's models…", "info", 10_000);
+  void load().then(
+    (names) => {
+      ctl.modelNames = names;
+      ctl.status(`model: ${ctl.currentTask()?.snapshot.model ?? "?"} · ${names.length} to choose from (↑↓, Enter)`);
+      if (ctl.ui.dialog === null && isEmpty(ctl.ui.composer)) show();
+    },
+    (error: unknown) =>
+      ctl.status(`could not list the models: ${(error as Error).message}; /model NAME sets one`, "warn"),
+  );
 }
 
 export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
@@ -116,23 +166,37 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
       ctl.setUi((u) => ({ ...u, completion: { ...completion, index } }));
       return true;
     }
+    // Enter on text that names a command exactly runs what was typed: the list never overrides it
+    // ("/mode" + Enter is /mode even while /model is highlighted).
+    if (key.name === "enter" && !key.ctrl && !key.alt && completion.list.kind === "command" && typedCommand(ctl)) {
+      send(ctl);
+      return true;
+    }
     if ((key.name === "tab" || key.name === "enter") && !key.ctrl && !key.alt) {
       const item = completion.list.items[completion.index];
       if (item) {
         const applied = applyCompletion(ui.composer, completion.list, item);
-        const slashOnly = completion.list.kind === "command" && key.name === "enter";
+        const slashOnly =
+          (completion.list.kind === "command" || completion.list.kind === "model") && key.name === "enter";
         setComposer(ctl, applied, false);
-        // Enter on a command completion runs it when it needs no argument.
-        if (slashOnly && !/\s/.test(editorText(applied).trim())) send(ctl);
+        // Enter on a command completion runs it when it needs no argument; on a model name, /model NAME.
+        if (slashOnly && (completion.list.kind === "model" || !/\s/.test(editorText(applied).trim()))) send(ctl);
         return true;
       }
     }
   }
   const action = ctl.action(key, ["submit", "queue", "historySearch", "externalEditor", "editQueue"]);
   switch (action) {
-    case "submit":
+    case "submit": {
+      // `\` + Enter adds a line (Claude Code's habit, for terminals where Ctrl-J is awkward).
+      const s = ui.composer;
+      if (Array.from(s.lines[s.line] ?? "")[s.col - 1] === "\\") {
+        setComposer(ctl, applyEditorAction(applyEditorAction(s, "backspace"), "newline"));
+        return true;
+      }
       send(ctl);
       return true;
+    }
     case "queue": {
       const text = editorText(ui.composer);
       if (ctl.isRunning()) {
@@ -142,7 +206,11 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
         ctl.status("queued: it runs as the next turn");
         return true;
       }
-      const list = complete(ui.composer, { commands: commandCandidates(ctl), paths: ctl.deps.paths() });
+      const list = complete(ui.composer, {
+        commands: commandCandidates(ctl),
+        paths: ctl.deps.paths(),
+        models: ctl.modelNames,
+      });
       if (!list) return true;
       if (list.items.length === 1) setComposer(ctl, applyCompletion(ui.composer, list, list.items[0]!), false);
       else ctl.setUi((u) => ({ ...u, completion: { list, index: 0 } }));

@@ -41,7 +41,10 @@ export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
   return true;
 }
 
-export const DOUBLE_PRESS_MS = 2000;
+export { DOUBLE_PRESS_MS } from "./ui-state.js";
+import { DOUBLE_PRESS_MS } from "./ui-state.js";
+/** Lines one notch of the mouse wheel scrolls. */
+const WHEEL_LINES = 3;
 /** A stop hint stays while the task is stopping (a step can take minutes), up to this long. */
 const STOPPING_HINT_MS = 10 * 60_000;
 
@@ -56,12 +59,16 @@ export interface ControllerDeps {
   /** Remembers a sent prompt (history file); errors are ignored. */
   remember(text: string): void;
   /** Copies through OSC 52; the reason when it cannot. */
-  copy(text: string): { ok: true } | { ok: false; reason: string };
+  copy(text: string): { ok: true; note?: string } | { ok: false; reason: string };
   exit(): void;
   /** Opens $EDITOR on the text; null when cancelled or unavailable. */
   openEditor(text: string): Promise<string | null>;
   /** Workspace files for @path completion. */
   paths(): readonly string[];
+  /** The provider's model names for `/model` (as `nanohermes models` lists them). */
+  models?(): Promise<string[]>;
+  /** A workspace file's text for an `@path` attachment (4 MB at most); null when it is not one. */
+  readAttachment?(path: string): string | null;
   newTaskId(): string;
   themes(): string[];
   /** What /sandbox says: the sandbox state as the title bar shows it. */
@@ -70,6 +77,11 @@ export interface ControllerDeps {
   skills(): { name: string; description: string; file: string }[];
   /** Remembers that the user trusts this workspace (its restricted config keys apply after a restart). */
   trustWorkspace(): void;
+  /**
+   * What of the workspace waits for trust, one phrase each ("its config sets hooks, mcpServers",
+   * "its commands in .claude/commands"); empty when trusted or nothing waits. Absent: nothing.
+   */
+  untrusted?(): string[];
   /** Past sessions for the /resume picker. */
   sessions: SessionSource;
   /** Long-term memory for the /memory dialog. */
@@ -77,6 +89,14 @@ export interface ControllerDeps {
   /** The engine's file checkpoints, for the Turns tab's diffs. */
   checkpoints: CheckpointSource;
   now(): number;
+  /**
+   * Why nothing can be sent to a model from here (no key where the endpoint needs one), with what
+   * to set, in one line; null when a prompt can go. Local tasks only: a remote task's daemon has
+   * its own. Absent: always ready.
+   */
+  notSetUp?(): string | null;
+  /** The home folder, for `~/` in the export question (absent: a full path is needed). */
+  home?: string;
   /** `/remote`: adds a daemon's session as a task once the daemon answers; resolves to the task's id. */
   addRemote(request: { address: string; tokenFile: string | null; session: string | null }): Promise<string>;
   /** A remote task's file before `turn` and now, as its daemon reads them. */
@@ -90,6 +110,8 @@ export interface ControllerDeps {
 export class Controller {
   /** Brings the Agents tab forward when children start (see agents-forward.ts). */
   readonly agentsForward = new AgentsTabForward();
+  /** The provider's models once `/model` listed them (its completions). */
+  modelNames: string[] = [];
   /** Keys for the focused one-line field (components/TextField.tsx). */
   readonly fields = new FieldRouter((event) => this.handle(event));
 
@@ -164,10 +186,18 @@ export class Controller {
         event.key.name === "unknown")
     )
       return;
+    if (event.kind === "key" && (event.key.name === "wheelup" || event.key.name === "wheeldown")) {
+      // The mouse wheel scrolls the transcript (never the prompt history), whatever has focus.
+      if (!this.ui.dialog) this.scrollLines(event.key.name === "wheelup" ? -WHEEL_LINES : WHEEL_LINES);
+      return;
+    }
     // Anything else pressed between two Ctrl-C makes them two single presses, not a double one
     // (a Ctrl-C that stopped a turn, then a prompt sent, then Ctrl-C must not quit).
-    if (this.ui.lastInterrupt !== 0 && !(event.kind === "key" && this.is("interrupt", event.key)))
-      this.setUi((ui) => ({ ...ui, lastInterrupt: 0 }));
+    if (
+      (this.ui.lastInterrupt !== 0 || this.ui.exitArmed !== 0) &&
+      !(event.kind === "key" && this.is("interrupt", event.key))
+    )
+      this.setUi((ui) => ({ ...ui, lastInterrupt: 0, exitArmed: 0 }));
     if (this.ui.dialog) {
       handleDialogKey(this, this.ui.dialog, event);
       // Keys still waiting for a field that will not mount now are not typed anywhere else later.
@@ -209,13 +239,18 @@ export class Controller {
     jumpToApproval(this);
   }
 
-  /** Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. */
+  /**
+   * Ctrl-C: stop (twice: kill), or clear the input, or exit when pressed twice in 2 s. Only presses
+   * made while nothing runs count toward exit: the press that stops or kills a command never arms
+   * it, so Ctrl-C, Ctrl-C (kill), Ctrl-C just after does not quit. While armed the status line
+   * says so (panes/status.ts reads `exitArmed` before any other message).
+   */
   interrupt(): void {
     const now = this.deps.now();
-    const recent = now - this.ui.lastInterrupt < DOUBLE_PRESS_MS;
     const task = this.currentTask();
-    this.setUi((ui) => ({ ...ui, lastInterrupt: now }));
     if (task && this.isRunning()) {
+      const recent = now - this.ui.lastInterrupt < DOUBLE_PRESS_MS;
+      this.setUi((ui) => ({ ...ui, lastInterrupt: now, exitArmed: 0 }));
       // The hint says "Ctrl-C again to kill" for as long as the task is stopping: so it does.
       const force = recent || Boolean(this.state.transcripts[task.id]?.stopping);
       this.send({ type: "turn.interrupt", taskId: task.id, force });
@@ -231,16 +266,59 @@ export class Controller {
         );
       return;
     }
-    if (!isEmpty(this.ui.composer)) {
-      this.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
-      this.status("input cleared (Ctrl-C again within 2 s to exit)", "info", DOUBLE_PRESS_MS);
+    const armed = this.ui.exitArmed !== 0 && now - this.ui.exitArmed < DOUBLE_PRESS_MS;
+    if (armed && isEmpty(this.ui.composer)) {
+      this.setUi((ui) => ({ ...ui, exitArmed: 0, lastInterrupt: 0 }));
+      this.quit();
       return;
     }
-    if (recent) {
+    const cleared = !isEmpty(this.ui.composer);
+    this.setUi((ui) => ({
+      ...ui,
+      lastInterrupt: 0,
+      exitArmed: now,
+      ...(cleared ? { composer: createEditor(), completion: null } : {}),
+    }));
+    if (cleared) this.status("input cleared", "info", DOUBLE_PRESS_MS);
+    setTimeout(
+      () => this.setUi((ui) => (ui.exitArmed === now ? { ...ui, exitArmed: 0 } : ui)),
+      DOUBLE_PRESS_MS,
+    ).unref?.();
+  }
+
+  /** What quitting now would cut short: other tasks' turns and live background jobs. */
+  liveWork(): { tasks: string[]; jobs: number } {
+    const tasks: string[] = [];
+    let jobs = 0;
+    for (const [id, t] of Object.entries(this.state.transcripts)) {
+      if (t.running) tasks.push(this.state.tasks[id]?.snapshot.title ?? id);
+      jobs += t.jobs.filter((j) => j.state === "running").length;
+    }
+    return { tasks, jobs };
+  }
+
+  /** Quits, asking first when tasks still run or background jobs live (they would stop). */
+  quit(): void {
+    const { tasks, jobs } = this.liveWork();
+    if (tasks.length === 0 && jobs === 0) {
       this.deps.exit();
       return;
     }
-    this.status("press Ctrl-C again to exit (or Ctrl-D)", "warn", DOUBLE_PRESS_MS);
+    const parts = [
+      ...(tasks.length
+        ? [`${tasks.length === 1 ? "1 task is" : `${tasks.length} tasks are`} still running (${tasks.join(", ")})`]
+        : []),
+      ...(jobs ? [`${jobs === 1 ? "1 background job is" : `${jobs} background jobs are`} still running`] : []),
+    ];
+    this.setUi((ui) => ({
+      ...ui,
+      dialog: {
+        kind: "confirm",
+        title: `Quit? ${parts.join(" and ")}; quitting stops ${tasks.length + jobs === 1 ? "it" : "them"}.`,
+        action: "quit",
+        target: "",
+      },
+    }));
   }
 
   stopTurn(): void {
@@ -326,6 +404,15 @@ export class Controller {
     else this.setScroll({ follow: false, top });
   }
 
+  /** Scrolls the transcript by `n` lines (the mouse wheel); down to the end follows again. */
+  scrollLines(n: number): void {
+    const view = this.view;
+    if (!view || view.count === 0) return;
+    const top = movePosition(view.top, n, view.count, view.linesOf);
+    if (n > 0 && fitsFrom(top, view)) this.setScroll(settleFollow(view.count, view.linesOf, view.height));
+    else this.setScroll({ follow: false, top });
+  }
+
   scrollTo(where: "top" | "bottom"): void {
     const view = this.view;
     if (where === "bottom") this.setScroll(view ? settleFollow(view.count, view.linesOf, view.height) : followScroll());
@@ -345,16 +432,21 @@ export class Controller {
    * history, when the prompt was made from it (a slash command's fixed prompt). `model`: for this
    * turn only.
    */
-  submitText(text: string, opts: { typed?: string; model?: string } = {}): void {
+  submitText(text: string, opts: { typed?: string; model?: string } = {}): boolean {
     const task = this.currentTask();
-    if (!task) return;
+    if (!task) return false;
+    const missing = this.missingSetup();
+    if (missing) {
+      this.status(`not sent: ${missing}`, "error", 12_000);
+      return false;
+    }
     if (opts.typed === undefined) this.deps.remember(text);
     this.deps.history.add(opts.typed ?? text);
     const images = this.ui.attachments;
     const steer = this.isRunning();
     if (images.length > 0 && steer) {
       this.status("images go with a new turn: wait for this one to end (or Tab to queue without them)", "warn");
-      return;
+      return false;
     }
     this.send({
       type: "user.submit",
@@ -366,6 +458,13 @@ export class Controller {
     });
     if (images.length) this.setUi((ui) => ({ ...ui, attachments: [] }));
     this.scrollTo("bottom");
+    return true;
+  }
+
+  /** What to set before anything can be sent from the current task (a local one), or null. */
+  missingSetup(): string | null {
+    if (this.currentTask()?.snapshot.location === "remote") return null;
+    return this.deps.notSetUp?.() ?? null;
   }
 
   /** `!` shell mode: the engine runs `command` under the task's policy and sandbox, between turns. */

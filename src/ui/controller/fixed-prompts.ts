@@ -11,13 +11,17 @@ export const INIT_PROMPT = [
   "When done, say in two or three sentences what you wrote or changed.",
 ].join("\n");
 
+/** How every review prompt starts (view/fixed-prompt-view.ts shows such a prompt as a header). */
+export const REVIEW_LEAD =
+  "Review the uncommitted change in this repository (the working tree against HEAD, new files not yet added to git included, below).";
+
 export function reviewPrompt(diff: string, focus: string | null): string {
   const cut =
     diff.length > REVIEW_DIFF_MAX_CHARS
       ? `${diff.slice(0, REVIEW_DIFF_MAX_CHARS)}\n[... the diff goes on; use git_diff with a path to read the rest]`
       : diff;
   return [
-    "Review the uncommitted change in this repository (the working tree against HEAD, new files not yet added to git included, below).",
+    REVIEW_LEAD,
     "Look for bugs, missed cases, security problems, unclear or dead code, and missing tests; read the surrounding code where the diff alone does not tell. Do not change any file.",
     "Answer with a list of findings, most important first, each with the file and line and a concrete suggestion; then one line with your overall verdict. Say so plainly if you find nothing worth changing.",
     ...(focus ? [`Focus on: ${focus}`] : []),

@@ -3,9 +3,12 @@
 // browse mode and scrolling.
 import { isEmpty } from "../input/editor.js";
 import type { Key } from "../input/keys.js";
-import { permissionModes } from "../../protocol/enums.js";
+import type { PermissionMode } from "../../protocol/enums.js";
 import { orderedTasks } from "../state/store.js";
 import type { Controller } from "./controller.js";
+
+/** The modes Shift-Tab goes through, in order. */
+const CYCLED_MODES: readonly PermissionMode[] = ["default", "accept-edits", "plan"];
 
 /** True when `key` was one of the global keys (and acted on). */
 export function handleGlobalKey(ctl: Controller, key: Key): boolean {
@@ -16,6 +19,7 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
     "palette",
     "toggleTasks",
     "toggleResults",
+    "zoom",
     "newTask",
     "nextTask",
     "nextApproval",
@@ -44,7 +48,7 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
       return true;
     case "exit":
       if (!emptyInput) return false;
-      ctl.deps.exit();
+      ctl.quit();
       return true;
     case "stop":
       if (ctl.isRunning()) {
@@ -59,10 +63,8 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
         ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
         return true;
       }
-      if (emptyInput && ctl.currentBlocks().length > 0) {
-        ctl.enterBrowse();
-        return true;
-      }
+      // Esc on an empty input does nothing: browse mode has its own key (Ctrl-X), so no letter
+      // typed after a stray Esc is taken as a browse key.
       return false;
     case "palette":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "palette", query: "", index: 0 } }));
@@ -96,6 +98,14 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
           : { ...ui, resultsOpen: true, focus: "results" },
       );
       return true;
+    case "zoom":
+      ctl.setUi((ui) => ({
+        ...ui,
+        zoom: !ui.zoom,
+        ...(ui.focus === "tasks" ? { taskListOpen: true } : ui.focus === "results" ? { resultsOpen: true } : {}),
+      }));
+      ctl.status(ctl.ui.zoom ? "zoomed: Ctrl-F again for all panes" : "all panes back");
+      return true;
     case "newTask":
       ctl.newTask();
       return true;
@@ -112,7 +122,10 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
     case "cycleMode": {
       const task = ctl.currentTask();
       if (!task) return true;
-      const next = permissionModes[(permissionModes.indexOf(task.snapshot.mode) + 1) % permissionModes.length]!;
+      // default → accept-edits → plan; goal and debug are chosen on purpose, with /mode (from
+      // either, Shift-Tab goes back to default).
+      const i = CYCLED_MODES.indexOf(task.snapshot.mode);
+      const next = CYCLED_MODES[(i + 1) % CYCLED_MODES.length]!;
       ctl.send({ type: "config.update", taskId: task.id, mode: next });
       ctl.status(`mode: ${next}`);
       return true;

@@ -1,4 +1,7 @@
 // Carries out a parsed slash command: bus commands for the engine, UI changes for the rest.
+import { askExport } from "./export.js";
+import { askTrust } from "./trust.js";
+import { openModelPicker } from "./composer-keys.js";
 import type { Controller } from "./controller.js";
 import type { Slash } from "./slash.js";
 import type { McpServers } from "../state/store.js";
@@ -19,7 +22,9 @@ export function lastReply(ctl: Controller): string | null {
 
 export function copyText(ctl: Controller, text: string, what: string): void {
   const result = ctl.deps.copy(text);
-  if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
+  if (result.ok && result.note)
+    ctl.status(`copied ${what} (${text.length} characters): ${result.note}`, "warn", 10_000);
+  else if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
   else ctl.status(`copy failed: ${result.reason}`, "error");
 }
 
@@ -89,8 +94,10 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       ctl.setUi((ui) => ({ ...ui, taskListOpen: true, focus: "tasks" }));
       return;
     case "model":
-      if (!slash.name) ctl.status(`model: ${task?.snapshot.model ?? "?"} (set it with /model NAME)`);
-      else {
+      if (!slash.name) {
+        ctl.status(`model: ${task?.snapshot.model ?? "?"} (set it with /model NAME)`);
+        openModelPicker(ctl);
+      } else {
         ctl.send({ type: "config.update", taskId, model: slash.name });
         ctl.status(`model: ${slash.name}`);
       }
@@ -131,7 +138,8 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       openMemory(ctl);
       return;
     case "export":
-      ctl.send({ type: "task.export", taskId, format: slash.format, ...(slash.path ? { path: slash.path } : {}) });
+      if (slash.path) ctl.send({ type: "task.export", taskId, format: slash.format, path: slash.path });
+      else askExport(ctl, taskId, slash.format);
       return;
     case "copy": {
       const text = lastReply(ctl);
@@ -186,8 +194,11 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
     case "help":
       ctl.setUi((ui) => ({ ...ui, dialog: { kind: "help", offset: 0 } }));
       return;
+    case "trust":
+      if (!askTrust(ctl)) ctl.status("nothing here waits for trust: this folder is trusted, or has nothing of its own");
+      return;
     case "quit":
-      ctl.deps.exit();
+      ctl.quit();
       return;
     case "mcp":
       if (slash.restart !== null) {

@@ -34,6 +34,7 @@ export const slashCommands: CommandCandidate[] = [
   { name: "/pin", description: "pin or unpin the task" },
   { name: "/delete", description: "delete the task (asks first)" },
   { name: "/help", description: "keys and commands" },
+  { name: "/trust", description: "trust this folder: its config, commands and instruction files apply" },
   { name: "/quit", description: "exit NanoHermes" },
 ];
 
@@ -69,6 +70,7 @@ export type Slash =
   | { kind: "pin" }
   | { kind: "delete" }
   | { kind: "help" }
+  | { kind: "trust" }
   | { kind: "quit" };
 
 /** The names a custom command cannot take: built-in commands win (and /exit, /quit's other name). */
@@ -174,6 +176,8 @@ export function parseSlash(input: string, custom: readonly CustomCommand[] = [])
     }
     case "skills":
       return { kind: "skills" };
+    case "trust":
+      return { kind: "trust" };
     case "quit":
     case "exit":
       return { kind: "quit" };

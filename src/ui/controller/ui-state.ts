@@ -68,6 +68,9 @@ export interface StatusCondition {
   state: "stopping" | "reloading";
 }
 
+/** Two Ctrl-C within this long quit (when nothing runs); two while a turn runs kill its command. */
+export const DOUBLE_PRESS_MS = 2000;
+
 export interface UiState {
   columns: number;
   rows: number;
@@ -95,8 +98,13 @@ export interface UiState {
   cursor: Record<string, number>;
   search: { query: string; matches: number[]; index: number } | null;
   status: StatusMessage | null;
-  /** Time of the last Ctrl-C, for the double-press contract. */
+  /** Time of the last Ctrl-C that stopped a turn: a second one soon after kills its command. */
   lastInterrupt: number;
+  /**
+   * When a Ctrl-C made while nothing ran armed the exit (0: not armed). Only such presses count
+   * toward quitting; while armed the status line says so (panes/status.ts), whatever else it had.
+   */
+  exitArmed: number;
   /** Which code block of the focused reply the next `c` copies. */
   codeIndex: number;
   theme: string;
@@ -108,6 +116,8 @@ export interface UiState {
   cardShown: CardShown | null;
   /** When a key last changed the input's text (approval-guard.ts: typing is not an answer). */
   typedAt: number;
+  /** Ctrl-F: the focused pane (task list, results, or the transcript) takes the full width. */
+  zoom: boolean;
 }
 
 export function initialUi(columns: number, rows: number): UiState {
@@ -133,12 +143,14 @@ export function initialUi(columns: number, rows: number): UiState {
     search: null,
     status: null,
     lastInterrupt: 0,
+    exitArmed: 0,
     codeIndex: 0,
     theme: "dark",
     screenReader: false,
     attachments: [],
     cardShown: null,
     typedAt: 0,
+    zoom: false,
   };
 }
 

@@ -21,6 +21,7 @@ export function statusLines(ctl: Controller): string[] {
   const lines = [
     row("model", s?.model ?? "?"),
     row("endpoint", remote ? "a daemon (this task runs there)" : (ws?.endpoint ?? "?")),
+    ...(remote ? [] : [row("key", ctl.missingSetup() ?? "set")]),
     row("policy", s?.approval ?? "?"),
     row("mode", s?.mode ?? "?"),
     // The title bar's label says "sandbox workspace-write"; here the row's name says "sandbox".

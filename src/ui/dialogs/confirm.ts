@@ -1,5 +1,5 @@
 // A yes/no question: delete a task, trust the workspace, stop a subagent (f: and kill its
-// command), forget a memory, revert one file to before a turn.
+// command), forget a memory, revert one file to before a turn, quit while work still runs.
 import { confirmStopAgent } from "../controller/agents.js";
 import { memoryForgotten } from "../controller/memory-dialog.js";
 import { revertConfirmed } from "../controller/rewind.js";
@@ -10,7 +10,7 @@ import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
 export interface ConfirmDialog {
   kind: "confirm";
   title: string;
-  action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile";
+  action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile" | "quit";
   target: string;
   taskId?: string;
   /** For revertFile: the turn whose pre-state `target` (a path) goes back to. */
@@ -22,6 +22,7 @@ export interface ConfirmDialog {
 const footers: Partial<Record<ConfirmDialog["action"], string>> = {
   stopAgent: "y stop · f stop and kill its command · n or Esc no",
   revertFile: "y revert · n or Esc no",
+  quit: "y quit · n or Esc stay",
 };
 
 export const confirmDialog: DialogSpec<ConfirmDialog> = {
@@ -44,6 +45,7 @@ export const confirmDialog: DialogSpec<ConfirmDialog> = {
       else if (d.action === "stopAgent") confirmStopAgent(ctl, d, key.name === "f");
       else if (d.action === "forgetMemory") memoryForgotten(ctl, d.target);
       else if (d.action === "revertFile") revertConfirmed(ctl, d);
+      else if (d.action === "quit") ctl.deps.exit();
       else ctl.deps.trustWorkspace();
       return true;
     }

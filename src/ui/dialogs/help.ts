@@ -44,7 +44,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
     ["global", "Everywhere"],
     ["composer", "Input"],
     ["approval", "Approval card"],
-    ["transcript", "Browsing the transcript (Ctrl-B or Esc)"],
+    ["transcript", "Browsing the transcript (Ctrl-X)"],
     ["lists", "Task list and results pane"],
     ["dialogs", "Session picker (/resume), memory (/memory) and /rewind"],
   ];

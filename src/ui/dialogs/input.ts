@@ -1,8 +1,9 @@
 // A one-line question: rename a task, a note with a denial, the task filter, a transcript search,
-// the prompt history search (with its matches listed under the field), a memory's text.
+// the prompt history search (with its matches listed under the field), a memory's text, where to export.
 import { findMatches, gotoMatch } from "../controller/browse.js";
 import type { Controller } from "../controller/controller.js";
 import { memoryAdded, memoryEdited } from "../controller/memory-dialog.js";
+import { exportTo } from "../controller/export.js";
 import { createEditor } from "../input/editor.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { truncateToWidth } from "../render/wrap.js";
@@ -11,7 +12,7 @@ import { listTextWidth } from "../view/select-list.js";
 import type { Dialog } from "./index.js";
 import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
 
-export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew";
+export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew" | "export";
 
 export interface InputDialog {
   kind: "input";
@@ -75,6 +76,9 @@ function confirmInput(ctl: Controller, d: InputDialog): void {
       return;
     case "memoryNew":
       if (text) memoryAdded(ctl, text);
+      return;
+    case "export":
+      if (d.target) exportTo(ctl, d.target, text);
       return;
     default:
       d.purpose satisfies never;

@@ -1,6 +1,7 @@
 // The transcript in browse mode: a cursor over blocks, expand, copy, search and jumps by kind.
 // Typing a character goes back to the composer with it (`typing`). The shared pieces (what a block
 // copies as, search matches, moving the cursor) stay in controller/browse.ts: dialogs use them too.
+import { fixedPromptHeader } from "../view/fixed-prompt-view.js";
 import { blockSource, codeBlocks, compactionDetail, gotoMatch, moveCursor } from "../controller/browse.js";
 import type { Controller } from "../controller/controller.js";
 import { handleComposerKey } from "../controller/composer-keys.js";
@@ -78,6 +79,11 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
         ctl.setUi((ui) => ({
           ...ui,
           dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 },
+        }));
+      else if (block?.kind === "user" && fixedPromptHeader(block.text))
+        ctl.setUi((ui) => ({
+          ...ui,
+          dialog: { kind: "detail", title: "The prompt sent", lines: block.text.split("\n"), offset: 0 },
         }));
       else if (block?.kind === "compaction")
         ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));

@@ -2,6 +2,7 @@
 import type { Controller } from "../controller/controller.js";
 import { leaveListPane } from "../controller/lists.js";
 import type { InputEvent } from "../input/keys.js";
+import { askExport } from "../controller/export.js";
 import type { FocusSpec } from "./focus.js";
 
 export const tasksFocus: FocusSpec = {
@@ -77,8 +78,7 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
       return true;
     case "listExport":
     case "listExportJson":
-      if (task)
-        ctl.send({ type: "task.export", taskId: task.id, format: action === "listExport" ? "markdown" : "json" });
+      if (task) askExport(ctl, task.id, action === "listExport" ? "markdown" : "json");
       return true;
     default:
       return false;

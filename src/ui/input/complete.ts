@@ -13,6 +13,8 @@ export interface CompletionSources {
   commands?: readonly CommandCandidate[];
   /** Workspace-relative file paths ("src/cli.ts"); a directory may end in "/". */
   paths?: readonly string[];
+  /** Names offered for the argument of `/model` (the provider's models, once listed). */
+  models?: readonly string[];
 }
 
 export interface CompletionItem {
@@ -22,7 +24,7 @@ export interface CompletionItem {
 }
 
 export interface Completions {
-  kind: "command" | "path";
+  kind: "command" | "path" | "model";
   /** What the user typed after the sigil, up to the cursor. */
   query: string;
   /** The token the item replaces: code points [from, to) of `line`. */
@@ -48,6 +50,21 @@ export function complete(s: EditorState, sources: CompletionSources, limit = MAX
   let end = s.col;
   while (end < cps.length && !isSpace(cps[end])) end++;
   const sigil = cps[start];
+  // `/model NAME`: the provider's model names.
+  const before = cps.slice(0, start).join("");
+  if (s.line === 0 && before === "/model " && sources.models?.length) {
+    const query = cps.slice(start, s.col).join("");
+    const ranked = rank(query, sources.models, limit, false);
+    if (ranked.length === 0) return null;
+    return {
+      kind: "model",
+      query,
+      line: s.line,
+      from: start,
+      to: end,
+      items: ranked.map((i) => ({ value: sources.models?.[i] ?? "" })),
+    };
+  }
   if (start >= s.col || (sigil !== "/" && sigil !== "@")) return null;
   const query = cps.slice(start + 1, s.col).join("");
   const at = { line: s.line, from: start, to: end, query };
@@ -118,6 +135,9 @@ export function rank(
     base.sort(byLength);
   }
   fuzzy.sort((a, b) => b.score - a.score || byLength(a.i, b.i));
+  // What was typed in full leads: "/mode" offers /mode before /model.
+  const exact = prefix.findIndex((i) => candidates[i]?.toLowerCase() === q);
+  if (exact > 0) prefix.unshift(...prefix.splice(exact, 1));
   return [...prefix, ...base, ...fuzzy.map((f) => f.i)].slice(0, limit);
 }
 

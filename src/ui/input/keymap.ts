@@ -156,11 +156,15 @@ const DISPLAY: Record<string, string> = {
 /** For the shortcut sheet: "Ctrl-T", "Alt-Enter", "Shift-Tab", "PgUp", "?", "Ctrl-Shift-O". */
 export function formatKeySpec(spec: KeySpec): string {
   const parts: string[] = [];
+  const n = spec.name;
+  // A bare letter shows as typed: y is y and Shift-a is A (on the approval card y/Y and a/A are
+  // different answers); with Ctrl or Alt the letter is a capital, as usual (Ctrl-T).
+  const bare = !spec.ctrl && !spec.alt && hasCase(n) && [...n].length === 1;
   if (spec.ctrl) parts.push("Ctrl");
   if (spec.alt) parts.push("Alt");
-  if (spec.shift) parts.push("Shift");
-  const n = spec.name;
-  parts.push(DISPLAY[n] ?? (/^f\d+$/.test(n) ? n.toUpperCase() : hasCase(n) ? n.toUpperCase() : n));
+  if (spec.shift && !bare) parts.push("Shift");
+  const letter = bare ? (spec.shift ? n.toUpperCase() : n) : hasCase(n) ? n.toUpperCase() : n;
+  parts.push(DISPLAY[n] ?? (/^f\d+$/.test(n) ? n.toUpperCase() : letter));
   return parts.join("-");
 }
 

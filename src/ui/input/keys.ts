@@ -3,7 +3,7 @@
 
 /** One decoded key press. */
 export interface Key {
-  /** "a", "?", "é", "space", "enter", "up", "f5", "focusin", "reply" (a terminal reply), "unknown". */
+  /** "a", "?", "é", "space", "enter", "up", "f5", "wheelup"/"wheeldown" (the mouse wheel), "focusin", "reply" (a terminal reply), "unknown". */
   name: string;
   ctrl: boolean;
   /** Alt, Option or Meta: terminals send all three as ESC + the key. */
@@ -415,7 +415,15 @@ export class KeyParser {
     if (lead === "?" || lead === ">" || lead === "=") return [reply(seq)];
     if ((inter === "$" && final === "y") || final === "n" || final === "t") return [reply(seq)];
     if (final === "R" && parts.length === 2 && first !== "1") return [reply(seq)];
-    if (inter !== "" || lead === "<") return [unknown(seq)]; // e.g. SGR mouse reports: not enabled by the app
+    // SGR mouse reports (screen.ts turns them on for the wheel): ESC [ < button ; x ; y M|m. Wheel
+    // up is button 64, down 65 (plus 4/8/16 for modifiers); clicks and drags are not keys.
+    if (lead === "<" && inter === "" && (final === "M" || final === "m")) {
+      const button = Number(params.slice(1).split(";")[0]);
+      if (final === "M" && (button & 64) !== 0 && (button & 3) < 2)
+        return [key((button & 1) === 0 ? "wheelup" : "wheeldown", seq)];
+      return [unknown(seq)];
+    }
+    if (inter !== "" || lead === "<") return [unknown(seq)];
     const mods = decodeMods(parts[1]);
     const letter = CSI_LETTER[final];
     if (letter !== undefined) return [key(letter, seq, mods)];

@@ -12,6 +12,8 @@ export interface LayoutInput {
   rows: number;
   taskListOpen: boolean;
   resultsOpen: boolean;
+  /** The results pane has focus: from 120 columns it widens to 40% (a diff needs the room). */
+  resultsFocused?: boolean;
 }
 
 export interface Layout {
@@ -48,7 +50,11 @@ export function computeLayout(input: LayoutInput): Layout {
   if (mode === "wide") {
     const side = sidePaneWidths(columns);
     if (input.taskListOpen) taskList = { width: side.taskList, overlay: false };
-    if (input.resultsOpen) results = { width: side.results, overlay: false };
+    if (input.resultsOpen)
+      results = {
+        width: input.resultsFocused ? Math.max(side.results, Math.floor(columns * 0.4)) : side.results,
+        overlay: false,
+      };
     transcriptWidth = columns - (taskList?.width ?? 0) - (results?.width ?? 0);
   } else if (mode === "medium") {
     if (input.taskListOpen) taskList = { width: 22, overlay: false };

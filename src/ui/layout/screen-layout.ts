@@ -30,11 +30,13 @@ export function screenLayout(ui: UiState): ScreenLayout {
   if (ui.screenReader) return linearLayout(ui);
   const { columns, rows, focus, dialog } = ui;
   const wide = wideKind(dialog);
+  if (ui.zoom) return zoomedLayout(ui);
   const layout = computeLayout({
     columns,
     rows,
     taskListOpen: ui.taskListOpen && !wide,
     resultsOpen: ui.resultsOpen && !wide,
+    resultsFocused: focus === "results",
   });
   const { taskList, results, bodyHeight } = layout;
   // Overlays take the centre column; the one with focus wins when both are open; dialogs draw there too.
@@ -71,6 +73,30 @@ function linearLayout(ui: UiState): ScreenLayout {
       : ui.focus === "tasks" && ui.taskListOpen
         ? "tasks"
         : "transcript";
+  return {
+    layout,
+    columns: layout.columns,
+    bodyHeight: layout.bodyHeight,
+    centre,
+    sideTasks: 0,
+    sideResults: 0,
+    centreWidth: layout.columns,
+  };
+}
+
+/** Ctrl-F: the focused pane alone, across the whole width (a dialog still draws over it). */
+function zoomedLayout(ui: UiState): ScreenLayout {
+  const layout = computeLayout({ columns: ui.columns, rows: ui.rows, taskListOpen: false, resultsOpen: false });
+  const full = { width: layout.columns, overlay: true };
+  const centre: Centre = ui.dialog
+    ? "dialog"
+    : ui.focus === "results"
+      ? "results"
+      : ui.focus === "tasks"
+        ? "tasks"
+        : "transcript";
+  if (centre === "results") layout.results = full;
+  if (centre === "tasks") layout.taskList = full;
   return {
     layout,
     columns: layout.columns,

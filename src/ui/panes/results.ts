@@ -117,21 +117,33 @@ export const todoTab: TabLines = (s, sv, inner, height, focused) => {
 };
 
 export const jobsTab: TabLines = (s, sv, inner, height, focused) => {
+  const p = sv.palette;
   const jobs = taskOf(s)?.jobs ?? [];
-  const body = jobs.length
-    ? listLines(
-        sv.palette,
-        jobs.map(
-          (j) =>
-            `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}${j.lastLine ? ` · ${j.lastLine}` : ""}`,
-        ),
-        s.ui.resultsIndex,
-        focused,
-        inner,
-        height,
-        "",
-      )
-    : [sv.palette.dim("no background commands")];
+  if (jobs.length === 0) return { body: [p.dim("no background commands")], measure: { count: 0, hunks: 0 } };
+  // The list on top (a third of the pane at most), the selected job's output under it.
+  const listRows = Math.max(1, Math.min(jobs.length, Math.floor(height / 3)));
+  const list = listLines(
+    p,
+    jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}`),
+    s.ui.resultsIndex,
+    focused,
+    inner,
+    listRows,
+    "",
+  );
+  const job = jobs[Math.min(s.ui.resultsIndex, jobs.length - 1)]!;
+  const room = Math.max(0, height - list.length - 2);
+  const output = (job.tail ?? job.lastLine)
+    .replace(/\n+$/, "")
+    .split("\n")
+    .slice(-room)
+    .map((l) => truncateToWidth(l, inner));
+  const hint = job.state === "running" ? "x stop · ↑↓ pick a job" : `${job.state} · ↑↓ pick a job`;
+  const body = [
+    ...list,
+    p.border("─".repeat(Math.min(inner, 20))) + p.dim(` ${truncateToWidth(hint, inner - 21)}`),
+    ...output,
+  ];
   return { body, measure: { count: jobs.length, hunks: 0 } };
 };
 

@@ -6,6 +6,7 @@ import { dialogSpec } from "../dialogs/index.js";
 import { fitting } from "../view/row-text.js";
 import { statusHolds } from "../view/status-truth.js";
 import { contextLabel } from "../controller/cost.js";
+import { DOUBLE_PRESS_MS } from "../controller/ui-state.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;
@@ -19,7 +20,20 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
   // An open dialog may say what it is about instead of the usual keys (its keys are in its footer).
   const hint = s.ui.dialog ? (dialogSpec(s.ui.dialog).hint?.(s, sv, s.ui.dialog, width) ?? null) : null;
   // The controller's clock set `until`, so it is the one to compare with.
-  if (status && statusHolds(s, status, sv.ctl.deps.now())) {
+  const now = sv.ctl.deps.now();
+  // While a second Ctrl-C would quit, the line says so, whatever else it had to say.
+  if (s.ui.exitArmed !== 0 && now - s.ui.exitArmed < DOUBLE_PRESS_MS && !s.ui.dialog)
+    text = p.warning(
+      fitting(
+        [
+          `${status?.text === "input cleared" ? "input cleared · " : ""}press Ctrl-C again within 2 s to exit (any other key cancels)`,
+          "press Ctrl-C again within 2 s to exit",
+          "Ctrl-C again to exit",
+        ],
+        width,
+      ),
+    );
+  else if (status && statusHolds(s, status, now)) {
     const paint = status.level === "error" ? p.error : status.level === "warn" ? p.warning : p.info;
     text = paint(status.text);
   } else if (hint !== null) text = hint;
@@ -48,6 +62,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
       ),
     );
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim(wholeHints(HINTS.agents, width));
+  else if (focus === "results" && s.ui.resultsTab === "jobs") text = p.dim(wholeHints(HINTS.jobs, width));
   else if (focus === "results") text = p.dim(wholeHints(HINTS.results, width));
   else if (approval?.kind === "approval" && approval.dangerous) text = p.error(wholeHints(HINTS.dangerous, width));
   else if (approval) text = p.statusWaiting(wholeHints(HINTS.approval, width));
@@ -62,6 +77,7 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
           "/ commands",
           "@ files",
           "? keys",
+          "Ctrl-X browse",
           "Ctrl-K palette",
           "Ctrl-T tasks",
           "Ctrl-R results",
@@ -74,10 +90,18 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
 /** Key hints, most needed first: a narrow terminal shows the first ones whole. */
 export const HINTS = {
   agents: ["Enter open", "x stop", "1-9 ↑↓ select", "Esc back", "←→ tabs"],
+  jobs: ["↑↓ pick a job", "x stop it", "←→ tabs", "Esc back"],
   results: ["←→ tabs", "↑↓ move", "Enter diff", "[ ] hunks", "Esc back"],
   // Denying comes before the wider grants: at 50 columns the line still says how to say no.
-  dangerous: ["dangerous: y once", "n deny", "a this exact command for the task", "d deny+note", "Enter full text"],
-  approval: ["y once", "n deny", "a always", "A workspace", "d deny+note", "Enter full text"],
+  // n denies and stops the turn; d denies with a note and lets the model go on.
+  dangerous: [
+    "dangerous: y once",
+    "n deny+stop",
+    "a this exact command for the task",
+    "d deny+note",
+    "Enter full text",
+  ],
+  approval: ["y once", "n deny+stop", "a always", "A workspace", "d deny+note", "Enter full text"],
 } as const;
 
 /**

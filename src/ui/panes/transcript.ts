@@ -108,7 +108,16 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
     bottom.push(p.info(truncateToWidth(`images for the next message: ${attachments.join(", ")}`, width)));
   if ((task?.queue.length ?? 0) > 0)
     bottom.push(
-      p.dim(truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width)),
+      task!.queuePaused && !running
+        ? p.warning(
+            truncateToWidth(
+              `queue paused by the stop: ${task!.queue.length} waiting · Enter on an empty input sends the next · Ctrl-E edit or drop`,
+              width,
+            ),
+          )
+        : p.dim(
+            truncateToWidth(`${task!.queue.length} pending · Ctrl-E (empty input) to edit, reorder or drop`, width),
+          ),
     );
   let cursorAt: { x: number; y: number } | undefined;
   if (pending && pending.kind === "approval" && focus === "composer") {

@@ -1,6 +1,6 @@
 // The block each item of a session's typed history shows as, for a transcript rebuilt from a
 // session (resume, undo, clear): the same blocks the live run showed for it.
-import type { TurnEndReason } from "../../protocol/events.js";
+import type { EventOf, TurnEndReason } from "../../protocol/events.js";
 import type { HistoryItem } from "../../protocol/history.js";
 import type { Block } from "./transcript.js";
 
@@ -60,4 +60,36 @@ export function blockOf(it: HistoryItem, id: string): Block | null {
     default:
       return it satisfies never;
   }
+}
+
+const pathOf = (args: unknown): string | null => {
+  const p = (args as { path?: unknown } | null)?.path;
+  return typeof p === "string" ? p : null;
+};
+
+type TodoItems = EventOf<"todo.updated">["items"];
+
+/**
+ * The results tabs a rebuilt transcript implies, as the live run filled them: files written (edit
+ * tools that succeeded), files read (read_file), and the plan as the last todo_write left it.
+ */
+export function resultsOf(blocks: readonly Block[]): { changed: string[]; reads: string[]; todo: TodoItems | null } {
+  const changed: string[] = [];
+  const reads: string[] = [];
+  let todo: TodoItems | null = null;
+  for (const b of blocks) {
+    if (b.kind !== "tool" || b.status !== "ok") continue;
+    const path = pathOf(b.args);
+    if (b.toolKind === "edit" && path && !changed.includes(path)) changed.push(path);
+    if (b.name === "read_file" && path && !reads.includes(path)) reads.push(path);
+    if (b.name === "todo_write") {
+      const items = (b.args as { items?: unknown } | null)?.items;
+      if (Array.isArray(items))
+        todo = items.filter(
+          (i): i is TodoItems[number] =>
+            typeof i?.content === "string" && ["pending", "in_progress", "completed"].includes(i?.status),
+        );
+    }
+  }
+  return { changed, reads, todo };
 }

@@ -18,6 +18,8 @@ export interface TaskEntry {
   id: string;
   snapshot: TaskSnapshot;
   queue: QueueItem[];
+  /** A stop paused the queue: its items wait until the user sends them on (Enter on an empty input). */
+  queuePaused?: boolean;
   /** Set when the task changed while the user looked at another one (finished, needs approval). */
   attention: boolean;
 }
@@ -93,6 +95,7 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
       id: event.taskId,
       snapshot: event.task,
       queue: prev?.queue ?? [],
+      ...(prev?.queuePaused ? { queuePaused: true } : {}),
       attention: (prev?.attention ?? false) || (becameNotable && state.current !== event.taskId),
     };
     return {
@@ -115,7 +118,15 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
   if (event.type === "mcp.updated") return { ...state, mcp: event.servers };
   if (event.type === "queue.updated") {
     const entry = state.tasks[event.taskId];
-    return entry ? { ...state, tasks: { ...state.tasks, [event.taskId]: { ...entry, queue: event.items } } } : state;
+    return entry
+      ? {
+          ...state,
+          tasks: {
+            ...state.tasks,
+            [event.taskId]: { ...entry, queue: event.items, queuePaused: event.paused === true },
+          },
+        }
+      : state;
   }
   const taskId = event.taskId;
   const transcript = state.transcripts[taskId];

@@ -4,7 +4,7 @@
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import type { HistoryItem } from "../../protocol/history.js";
 import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
-import { blockOf, turnEndText } from "./history-blocks.js";
+import { resultsOf, blockOf, turnEndText } from "./history-blocks.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
 
 export const OUTPUT_TAIL_CHARS = 8 * 1024;
@@ -400,14 +400,17 @@ export function reduceTranscript(
       const rebuilt = fromHistory(event.transcript ?? []);
       const { sessionId, workspace } = state;
       const checkpoints = keepExistingTurns(rebuilt.blocks, state.checkpoints);
+      // After a restart the results tabs start empty: the history says what they showed.
+      const found = resultsOf(rebuilt.blocks);
+      const union = (a: string[], b: string[]) => [...a, ...b.filter((x) => !a.includes(x))];
       let next: TranscriptState = {
         ...rebuilt,
         seq: Math.max(rebuilt.seq, state.seq),
         running: state.running,
-        changed: state.changed,
-        reads: state.reads,
+        changed: union(found.changed, state.changed),
+        reads: union(found.reads, state.reads),
         agents: state.agents,
-        todo: state.todo,
+        todo: state.todo.length > 0 ? state.todo : (found.todo ?? []),
         jobs: state.jobs,
         children: state.children,
         parents: state.parents,

@@ -3,8 +3,16 @@
 
 import { signalExitCode } from "../../agent/interrupt.js";
 
-const ENTER = "\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l\x1b[H\x1b[2J";
-const LEAVE = "\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[?1049l";
+/**
+ * Mouse reporting (button events, SGR encoding) so the wheel scrolls the transcript instead of the
+ * terminal turning it into arrow keys that walk the prompt history; clicks are ignored, and
+ * Shift-drag still selects text in xterm, VTE terminals, iTerm2, kitty and tmux.
+ */
+export const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
+export const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
+const ENTER = `\x1b[?1049h\x1b[?2004h\x1b[?1004h${MOUSE_ON}\x1b[?25l\x1b[H\x1b[2J`;
+// The window title goes back to the terminal's default (an empty OSC 2 on most terminals).
+const LEAVE = `${MOUSE_OFF}\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[?1049l\x1b]2;\x07`;
 
 export interface TerminalStreams {
   stdin: NodeJS.ReadStream;

@@ -1,5 +1,7 @@
 // Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
 // tail of command output while running), approval cards, notices and turn ends.
+import { splitAttachments } from "../controller/attach-files.js";
+import { fixedPromptHeader } from "./fixed-prompt-view.js";
 import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";
 import { COLLAPSED_DIFF_LINES, editDiffLines } from "./edit-diff.js";
@@ -10,6 +12,8 @@ import { shellNoteView } from "./shell-note-view.js";
 import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
 
 export const LIVE_TAIL_LINES = 4;
+/** Lines of output a finished command card keeps under it. */
+const FINISHED_TAIL_LINES = 3;
 const EXPANDED_MAX_LINES = 200;
 
 type Of<K extends Block["kind"]> = Extract<Block, { kind: K }>;
@@ -37,7 +41,29 @@ function gutter(lines: string[], first: string, rest: string): string[] {
 
 export function userLines(block: Of<"user"> | Of<"steer">, c: CardContext): string[] {
   const mark = block.kind === "steer" ? c.p.accent("↳ ") : c.p.user("› ");
+  const fixed = block.kind === "user" ? fixedPromptHeader(block.text) : null;
+  if (fixed)
+    return [
+      ...gutter(
+        wrapAll(`${fixed.command} · ${fixed.about}`, c.width - 2, PROSE).map((l) => c.p.user(l)),
+        mark,
+        "  ",
+      ),
+      c.p.dim("  (a fixed prompt; Enter in browse mode shows it in full)"),
+    ];
   const shell = block.kind === "user" ? shellNoteView(block.text) : null;
+  const split = block.kind === "user" && !shell ? splitAttachments(block.text) : null;
+  if (split && split.files.length)
+    return [
+      ...gutter(
+        wrapAll(split.text, c.width - 2, PROSE).map((l) => c.p.user(l)),
+        mark,
+        "  ",
+      ),
+      ...split.files.map((f) =>
+        c.p.dim(truncateToWidth(`  attached ${f.path} (${f.lines} line${f.lines === 1 ? "" : "s"})`, c.width)),
+      ),
+    ];
   const label =
     block.kind === "steer"
       ? [c.p.dim("  (steering, delivered at a step boundary)")]
@@ -99,6 +125,20 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
     const paint = block.status === "ok" ? c.p.dim : block.status === "error" ? c.p.error : c.p.warning;
     lines.push(`    ${paint(truncateToWidth(block.display, inner))}`);
   }
+  // A finished command keeps the tail of its output in view (a stopped one, what was on screen):
+  // the live tail when this run streamed it, else the end of what the model got.
+  if (block.status !== "running" && !block.expanded && block.toolKind === "exec") {
+    const source = block.output || (block.status === "denied" ? "" : block.forModel);
+    const tail = source
+      .replace(/\n+$/, "")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(-FINISHED_TAIL_LINES);
+    for (const l of tail) lines.push(`    ${c.p.dim(`${c.ascii ? "|" : "│"} ${truncateToWidth(l, inner - 2)}`)}`);
+  }
+  // The plan shows inline: todo_write's checklist under its card, not only "1/4 done".
+  if (block.name === "todo_write" && block.status === "ok" && !block.expanded)
+    lines.push(...planLines(block.args, c, inner));
   // An edit keeps its change in view: a few lines collapsed, all of it expanded (in place of the raw arguments).
   const change =
     block.status === "ok" ? editDiffLines(block.name, block.args, block.display, inner, diffStyles(c.p)) : null;
@@ -128,6 +168,29 @@ export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   return lines.map((l) => (c.focused ? c.p.selection(padToWidth(l, c.width)) : l));
 }
 
+/** Items a plan shows inline before "… N more". */
+const PLAN_LINES = 12;
+
+/** todo_write's items as a checklist: done, in progress, to do. */
+function planLines(args: unknown, c: CardContext, inner: number): string[] {
+  const items = (args as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  const mark = (status: unknown) =>
+    status === "completed"
+      ? c.p.success(c.ascii ? "[x]" : "✔")
+      : status === "in_progress"
+        ? c.p.statusRunning(c.ascii ? "[>]" : "▶")
+        : c.p.dim(c.ascii ? "[ ]" : "☐");
+  const shown = items.slice(0, PLAN_LINES).map((item: { content?: unknown; status?: unknown }) => {
+    const text = typeof item?.content === "string" ? item.content.replace(/\s+/g, " ") : "";
+    const done = item?.status === "completed";
+    const cut = truncateToWidth(text, inner - 2);
+    return `    ${mark(item?.status)} ${done ? c.p.dim(cut) : cut}`;
+  });
+  if (items.length > PLAN_LINES) shown.push(`    ${c.p.dim(`… ${items.length - PLAN_LINES} more`)}`);
+  return shown;
+}
+
 /** Packs " · "-joined segments into as few lines of `width` as they fit (a segment never splits). */
 export function packSegments(segments: string[], width: number): string[] {
   const lines: string[] = [];
@@ -153,8 +216,8 @@ export function approvalKeySegments(block: Of<"approval">): string[] {
     "y once",
     `a always allow ${always} in this task`,
     ...(block.alwaysWorkspace ? ["A the same in this workspace"] : []),
-    "n deny",
-    "d deny with a note",
+    "n deny and stop",
+    "d deny with a note and go on",
   ];
 }
 
@@ -196,7 +259,10 @@ export function approvalLines(block: Of<"approval">, c: CardContext, maxLines = 
     block.resolved !== null
       ? [c.p.dim(`answered: ${block.resolved}`)]
       : packSegments(segments, inner).map((l) => (danger ? c.p.error(l) : c.p.accent(l)));
-  const titleLines = wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
+  // "Run: CMD" over CMD said the command twice (and the transcript's line above says it again):
+  // a one-line command the title only repeats stands alone.
+  const repeats = approvalTitle(block) === `Run: ${block.detail.trim()}` && !block.detail.trim().includes("\n");
+  const titleLines = repeats ? [] : wrapLine(approvalTitle(block), inner, { words: true }).slice(0, 2);
   const reason = danger ? block.reason : `why: ${block.reason}`;
   const paintReason = danger ? c.p.error : c.p.dim;
   let why = wrapLine(reason, inner, { words: true });

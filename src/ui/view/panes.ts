@@ -2,7 +2,7 @@
 // and the styles the Markdown and diff renderers take from the theme.
 import type { MarkdownStyles, SyntaxStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";
-import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
+import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
 import type { TaskEntry } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
 import { formatTokens, statusGlyph, statusGlyphAscii, statusPaint } from "./chrome.js";
@@ -83,6 +83,9 @@ export interface TaskListView {
   progress?: Record<string, string>;
 }
 
+/** Columns a task's title keeps in the list before its plan progress and tokens are left out. */
+const MIN_TITLE = 10;
+
 export function taskListLines(p: Palette, v: TaskListView, width: number, height: number): string[] {
   const head =
     p.title(`Tasks ${v.tasks.length}`) +
@@ -95,15 +98,19 @@ export function taskListLines(p: Palette, v: TaskListView, width: number, height
     const pin = s.pinned ? p.accent("*") : " ";
     // The glyph already says "waiting"; the flag marks news you have not looked at yet.
     const flag = t.attention && s.status !== "waiting" ? p.statusWaiting("•") : " ";
-    const tokens = p.dim(formatTokens(s.usage.prompt + s.usage.completion));
     const plan = v.progress?.[t.id];
     const where = s.location === "remote" ? p.info("⇄") : "";
-    const planText = plan ? ` ${plan}` : "";
+    // The title comes first: in a narrow list the plan's progress, then the tokens, give way so
+    // it keeps MIN_TITLE columns (a 20-column list showed "summ…").
+    let planText = plan ? ` ${plan}` : "";
+    let tokenText = formatTokens(s.usage.prompt + s.usage.completion);
     // Glyph, number, pin and flag (4), the space before the tokens, and one column before the border.
-    const titleRoom = Math.max(
-      3,
-      width - 6 - formatTokens(s.usage.prompt + s.usage.completion).length - (where ? 1 : 0) - planText.length,
-    );
+    const room = () => width - 6 - tokenText.length - (where ? 1 : 0) - planText.length;
+    const wanted = Math.min(MIN_TITLE, visibleWidth(s.title));
+    if (room() < wanted) planText = "";
+    if (room() < wanted) tokenText = "";
+    const tokens = p.dim(tokenText);
+    const titleRoom = Math.max(3, room() + (tokenText ? 0 : 1));
     const title =
       t.id === v.current ? p.title(truncateToWidth(s.title, titleRoom)) : truncateToWidth(s.title, titleRoom);
     const line = padToWidth(

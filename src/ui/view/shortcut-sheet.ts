@@ -18,7 +18,7 @@ const entries: [Action[] | string, string][] = [
   [["toggleResults"], "show or hide the results"],
   [["nextApproval"], "next task waiting for approval"],
   // Letters as typed: a capital A is another answer (always, in this workspace).
-  ["y a n", "approve once, always; deny"],
+  ["y a n", "approve once, always; deny and stop"],
   [["cycleMode"], "cycle the permission mode"],
   [["browse"], "browse the transcript"],
   [["scrollUp", "scrollDown"], "scroll a page"],

@@ -224,9 +224,7 @@ export function movePosition(pos: Position, delta: number, count: number, linesO
 
 /**
  * Contract: returns exactly `height` lines (padded), rendering only the blocks it needs. In follow
- * mode, while output is `live`, the view jumps so the end sits half-way down when the text
- * outgrows the pane (few repaints while streaming); once nothing is live it settles with the last
- * line at the bottom (no half page left empty under a finished answer).
+ * mode the last line sits at the bottom of a full pane, while output is `live` and after.
  */
 export function computeViewport(
   count: number,
@@ -254,7 +252,9 @@ export function computeViewport(
   if (count > 0 && top.block >= count) top = backFromEnd(count, linesOf, height);
   let view = collect(top);
   if (scroll.follow && view.overflow) {
-    top = backFromEnd(count, linesOf, Math.max(1, Math.ceil(height / 2)));
+    // The newest line stays at the bottom (issue 28, item 9): a half-page jump left up to half
+    // the pane blank under it while a reply streamed or a command's live tail ran.
+    top = backFromEnd(count, linesOf, height);
     view = collect(top);
     next = { follow: true, top };
   } else if (!scroll.follow) {

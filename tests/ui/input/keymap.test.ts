@@ -128,11 +128,14 @@ describe("formatKeySpec", () => {
     ["pageup", "PgUp"],
     ["pagedown", "PgDn"],
     ["shift+tab", "Shift-Tab"],
+    // Bare letters keep their case (issue 28): y is not Y, a is not A.
+    ["y", "y"],
+    ["A", "A"],
     ["?", "?"],
     ["ctrl+shift+o", "Ctrl-Shift-O"],
     ["f5", "F5"],
     ["escape", "Esc"],
-    ["T", "Shift-T"],
+    ["T", "T"],
     ["ctrl+space", "Ctrl-Space"],
     ["alt+delete", "Alt-Del"],
   ])("%j -> %j", (input, expected) => {

@@ -5,6 +5,7 @@ import type { ResultsTab } from "../../controller/ui-state.js";
 import { agentsTab } from "./agents.js";
 import { changesTab } from "./changes.js";
 import { diffTab } from "./diff.js";
+import { jobsTab } from "./jobs.js";
 import { listTab } from "./list.js";
 import type { ResultsTabSpec } from "./tab.js";
 import { turnsTab } from "./turns.js";
@@ -17,7 +18,7 @@ const list = (): Record<ResultsTab, ResultsTabSpec> => ({
   turns: turnsTab,
   reads: listTab,
   todo: listTab,
-  jobs: listTab,
+  jobs: jobsTab,
   agents: agentsTab,
 });
 

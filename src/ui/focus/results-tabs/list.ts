@@ -1,4 +1,4 @@
 import type { ResultsTabSpec } from "./tab.js";
 
-/** A plain list tab (Files, Reads, Todo, Jobs): no keys of its own, the pane's list keys only. */
+/** A plain list tab (Files, Reads, Todo): no keys of its own, the pane's list keys only. */
 export const listTab: ResultsTabSpec = { keys: () => false };
