@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import { runCli, tempDir, testEnv, type CliResult } from "../helpers/cli.js";
-import { everythingStdio, filesystemStdio, startEverythingHttp } from "../helpers/mcp.js";
+import { everythingStdio, filesystemStdio, ownTmp, startEverythingHttp } from "../helpers/mcp.js";
 import { startMockServer, textReply, toolReply, type MockServer, type Responder } from "../helpers/mock-openai.js";
 
 const SLOW = 60_000;
@@ -51,6 +51,7 @@ async function run(r: Run, script: Responder[], args: string[]): Promise<CliResu
     NANOHERMES_MODEL: "mock-model",
     NANOHERMES_HOME: r.home,
     HOME: r.osHome,
+    ...ownTmp(),
   });
   return runCli(["-p", "go", "-C", r.ws, ...args], { env, timeoutMs: 45_000 });
 }

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { everythingStdio } from "../helpers/mcp.js";
+import { everythingStdio, ownTmp } from "../helpers/mcp.js";
 
 describe("nanohermes mcp", () => {
   it("lists ready servers and their tools, and fails for a server that cannot start", async () => {
@@ -13,7 +13,7 @@ describe("nanohermes mcp", () => {
     writeFileSync(file, JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
     // The workspace is a temp folder: a server program inside the workspace (this repository's
     // node_modules) would be refused as a planted launcher.
-    const ok = await runCli(["mcp", "--mcp", file, "-C", dir], { env: testEnv() });
+    const ok = await runCli(["mcp", "--mcp", file, "-C", dir], { env: testEnv(ownTmp()) });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^everything: ready \(stdio, \d+ tools\)$/m);
     expect(ok.stdout).toContain("  mcp__everything__echo\n");
@@ -22,7 +22,7 @@ describe("nanohermes mcp", () => {
       file,
       JSON.stringify({ servers: { everything: everythingStdio(), ghost: { command: "/nonexistent/ghost" } } }),
     );
-    const json = await runCli(["mcp", "--json", "--mcp", file, "-C", dir], { env: testEnv() });
+    const json = await runCli(["mcp", "--json", "--mcp", file, "-C", dir], { env: testEnv(ownTmp()) });
     expect(json.code).toBe(1);
     const servers = JSON.parse(json.stdout) as { name: string; state: string; error?: string; toolNames: string[] }[];
     expect(servers.map((s) => [s.name, s.state])).toEqual([
@@ -34,16 +34,16 @@ describe("nanohermes mcp", () => {
   });
 
   it("says when none are configured, and reports a broken --mcp file in one line", async () => {
-    const none = await runCli(["mcp"], { env: testEnv() });
+    const none = await runCli(["mcp"], { env: testEnv(ownTmp()) });
     expect(none.code).toBe(0);
     expect(none.stdout).toContain("no MCP servers are configured");
     const dir = tempDir();
     writeFileSync(join(dir, "bad.json"), "{ not json");
-    const bad = await runCli(["mcp", "--mcp", join(dir, "bad.json")], { env: testEnv() });
+    const bad = await runCli(["mcp", "--mcp", join(dir, "bad.json")], { env: testEnv(ownTmp()) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^nanohermes: --mcp: invalid MCP config .*bad\.json: not valid JSON/);
     writeFileSync(join(dir, "wrong.json"), JSON.stringify({ mcpServers: { x: { command: "a", bogus: 1 } } }));
-    const wrong = await runCli(["mcp", "--mcp", join(dir, "wrong.json")], { env: testEnv() });
+    const wrong = await runCli(["mcp", "--mcp", join(dir, "wrong.json")], { env: testEnv(ownTmp()) });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/"x": Unrecognized key: "bogus"|"x": .*bogus/);
   });

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
-import { filesystemStdio } from "../helpers/mcp.js";
+import { filesystemStdio, ownTmp } from "../helpers/mcp.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
@@ -31,6 +31,7 @@ function start(s: MockServer, ws: string, home: string, cols = 120, rows = 40): 
       OPENAI_BASE_URL: s.url,
       NANOHERMES_MODEL: "mock-model",
       NANOHERMES_HOME: home,
+      ...ownTmp(),
     }),
   });
 }

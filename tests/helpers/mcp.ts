@@ -2,6 +2,8 @@
 // server-filesystem, started with this Node so no network or npx is involved.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const modules = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol");
@@ -14,6 +16,13 @@ export const everythingStdio = (marker = "nh-test") => ({
   args: [everythingJs, "stdio", marker],
 });
 export const filesystemStdio = (dir: string) => ({ command: process.execPath, args: [filesystemJs, dir] });
+
+/**
+ * Commands may write the temp folder, so a server program beneath it is refused as a planted
+ * launcher; a checkout under /tmp (as CI's may be) would have its own node_modules refused. The
+ * program under test gets a temp folder of its own for its commands instead.
+ */
+export const ownTmp = (): { TMPDIR: string } => ({ TMPDIR: mkdtempSync(join(tmpdir(), "nh-cmd-tmp-")) });
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
