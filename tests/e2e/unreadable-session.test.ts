@@ -15,7 +15,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, collect, runCli, tempDir, testEnv, type CliResult } from "../helpers/cli.js";
 import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
@@ -51,8 +51,21 @@ function ownedDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * The checkout may lie in a folder only root may enter (`mktemp -d` makes mode 700, as a CI clone
+ * may be): nobody is let through (search only, never read) the folders above the built program,
+ * so that it can start at all.
+ */
+function letNobodyReach(path: string): void {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
+
 /** Runs the built program as a user that is not root: nobody when we are root, else ourselves. */
 function runUnprivileged(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  if (root) letNobodyReach(CLI);
   const command = root
     ? ["setpriv", "--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups", process.execPath, CLI]
     : [process.execPath, CLI];
