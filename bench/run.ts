@@ -22,6 +22,7 @@ import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
 import { benchFollowers } from "./followers.js";
 import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
+import { benchStartupBase, type StartupRow } from "./startup-base.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
 const root = process.cwd();
@@ -178,6 +179,7 @@ async function main() {
   const only = process.env.NANOHERMES_BENCH_ONLY || undefined;
   const SECTIONS = [
     "startup",
+    "startup-base",
     "wire",
     "search",
     "memory",
@@ -247,6 +249,29 @@ async function main() {
     } finally {
       base.remove();
     }
+  }
+  // NANOHERMES_BENCH_STARTUP_BASE=<rev>: start-up of this build against that one (issue 35), interleaved.
+  const startupBaseRev = skip("startup-base")
+    ? undefined
+    : process.env.NANOHERMES_BENCH_STARTUP_BASE || (only === "startup-base" ? "0674637" : undefined);
+  const startupBase: StartupRow[] = startupBaseRev
+    ? await benchStartupBase({ root, rev: startupBaseRev, bundled, env, ws, mock, measure, runs: 20 })
+    : [];
+  if (startupBase.length > 0) {
+    console.log(
+      `\nstart-up, this build against ${startupBaseRev} (interleaved, medians of 20; "no cache": NANOHERMES_CODE_CACHE=off):`,
+    );
+    printTable([
+      ["measure", startupBaseRev!, "this", "this, no cache", "this / base", "target"],
+      ...startupBase.map((r) => [
+        r.measure,
+        `${r.base} ${r.unit}`,
+        `${r.head} ${r.unit}`,
+        r.headCold === undefined ? "" : `${r.headCold} ${r.unit}`,
+        `${(r.head / r.base).toFixed(2)}x`,
+        r.target,
+      ]),
+    ]);
   }
   await mock.close();
 
@@ -559,6 +584,7 @@ async function main() {
     cpus: (await import("node:os")).cpus().length,
     ...(skip("startup") ? {} : { results }),
     ...(wire.length > 0 ? { wireBase: wire } : {}),
+    ...(startupBase.length > 0 ? { startupBase: { rev: startupBaseRev, rows: startupBase } } : {}),
     ...ran("search", search),
     ...(skip("memory", "sessions") ? {} : { memory, sessions }),
     ...(tui

@@ -106,7 +106,12 @@ export function mcpHome(ws: string): string {
 }
 
 /** One start to the first complete frame, in ms. `cli`: the build (undefined: this tree's). */
-async function firstFrame(server: MockServer, ws: string, cli: string | undefined, home: string): Promise<number> {
+export async function firstFrame(
+  server: MockServer,
+  ws: string,
+  cli: string | undefined,
+  home: string,
+): Promise<number> {
   const t0 = performance.now();
   const app = new PtyApp({ cli, cols: 120, rows: 40, cwd: ws, env: env(server, home) });
   await app.waitFor(settled, 20_000);
@@ -139,7 +144,7 @@ async function nodeFloor(ws: string, runs: number): Promise<number> {
   return +pct(times, 0.5).toFixed(1);
 }
 
-async function idleRss(server: MockServer, ws: string, cli: string | undefined): Promise<number> {
+export async function idleRss(server: MockServer, ws: string, cli: string | undefined): Promise<number> {
   const app = new PtyApp({
     cli,
     cols: 120,

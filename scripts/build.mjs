@@ -1,11 +1,14 @@
 // Bundles src/cli.ts into dist/ with esbuild: one entry plus lazily loaded chunks, so the
-// program starts without resolving node_modules at run time. Files are replaced atomically and
+// program starts without resolving node_modules at run time. The chunks are then turned into
+// scripts (scripts/as-scripts.mjs: dist/main.js and dist/chunks/) that dist/cli.js, built from
+// src/start.ts, runs through V8's code cache. Files are replaced atomically and
 // stale chunks removed, so a program running from dist/ during a rebuild never sees half a file.
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { builtinFacades } from "./builtin-facades.mjs";
 import { inkPatches } from "./ink-patches.mjs";
+import { BANNER, programFiles } from "./as-scripts.mjs";
 import { openaiSlim, UNUSED_OPENAI_HELPERS, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
 const root = resolve(import.meta.dirname, "..");
@@ -14,6 +17,12 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 const { plugin: patches } = inkPatches(root);
 const slim = openaiSlim();
+// For measuring what each start-up measure still buys (`npm run bench`, section patches): a build
+// without some of them. NANOHERMES_BUILD_WITHOUT=openai-slim,builtin-facades,code-cache.
+const without = new Set((process.env.NANOHERMES_BUILD_WITHOUT ?? "").split(",").filter(Boolean));
+for (const name of without)
+  if (!["openai-slim", "builtin-facades", "code-cache"].includes(name))
+    throw new Error(`NANOHERMES_BUILD_WITHOUT: unknown ${name}`);
 
 const result = await build({
   absWorkingDir: root,
@@ -24,7 +33,9 @@ const result = await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  sourcemap: "linked",
+  // No source maps: the scripts are esbuild's chunks converted once more, which a map of the
+  // chunks would no longer describe.
+  sourcemap: false,
   minify: true,
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
@@ -34,29 +45,39 @@ const result = await build({
   // from node_modules; bundling cannot carry them.
   external: ["sharp", "better-sqlite3"],
   banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);",
+    js: without.has("code-cache") ? `#!/usr/bin/env node\n${BANNER}` : BANNER,
   },
   define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
   alias: {
     "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
     "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
   },
-  plugins: [slim.plugin, builtinFacades(), patches],
+  plugins: [
+    ...(without.has("openai-slim") ? [] : [slim.plugin]),
+    ...(without.has("builtin-facades") ? [] : [builtinFacades()]),
+    patches,
+  ],
   jsx: "automatic",
   logLevel: "warning",
 });
 
 // Every unused module was replaced: one the SDK renamed or moved would be bundled in full again.
 const stubs = UNUSED_OPENAI_RESOURCES.length + UNUSED_OPENAI_HELPERS.length;
-if (slim.applied.stubs !== stubs) throw new Error(`openai-slim: ${slim.applied.stubs} of ${stubs} modules replaced`);
+if (!without.has("openai-slim") && slim.applied.stubs !== stubs)
+  throw new Error(`openai-slim: ${slim.applied.stubs} of ${stubs} modules replaced`);
+
+const outputs = without.has("code-cache")
+  ? new Map(result.outputFiles.map((f) => [relative(dist, f.path), f.text]))
+  : await programFiles(result, { root, dist, version: pkg.version });
 
 const written = new Set();
-for (const file of result.outputFiles) {
-  mkdirSync(dirname(file.path), { recursive: true });
-  const tmp = `${file.path}.tmp-${process.pid}`;
-  writeFileSync(tmp, file.contents, { mode: file.path.endsWith("cli.js") ? 0o755 : 0o644 });
-  renameSync(tmp, file.path);
-  written.add(relative(dist, file.path));
+for (const [path, text] of outputs) {
+  const file = join(dist, path);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode: path === "cli.js" ? 0o755 : 0o644 });
+  renameSync(tmp, file);
+  written.add(path);
 }
 
 function prune(dir) {
