@@ -43,6 +43,8 @@ interface Loaded {
 
 interface Report {
   dir: string | null;
+  /** The scripts run, in order (paths in dist/). */
+  scripts: string[];
   loaded: number;
   accepted: number;
   rejected: number;
@@ -54,7 +56,7 @@ const nodeRequire = createRequire(import.meta.url);
 const { hashes, async: awaiting } = __NANOHERMES_SCRIPTS__;
 const asyncScripts = new Set(awaiting);
 const loaded = new Map<string, Loaded>();
-const report: Report = { dir: null, loaded: 0, accepted: 0, rejected: 0, written: 0 };
+const report: Report = { dir: null, scripts: [], loaded: 0, accepted: 0, rejected: 0, written: 0 };
 /** Scripts run without a usable cache, to be written at exit. */
 const toWrite: { script: Script; file: string }[] = [];
 
@@ -110,6 +112,7 @@ function load(path: string): Loaded {
     cachedData,
   });
   report.loaded++;
+  report.scripts.push(path);
   if (cachedData !== undefined && !script.cachedDataRejected) report.accepted++;
   else if (cacheFile !== null) {
     if (cachedData !== undefined) report.rejected++;

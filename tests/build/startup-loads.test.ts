@@ -1,0 +1,121 @@
+// What a one-shot turn and a UI start actually run (the loader's own list of scripts, mapped to
+// the sources in them through dist/meta.json), held to the list in startup-loads.json: a source
+// file or package that joins either fails here, named, until the list is updated on purpose
+// (`NANOHERMES_UPDATE_STARTUP_LOADS=1 npx vitest run tests/build/startup-loads.test.ts`), and so
+// does a total that grows by more than 5%. Issue 35: nothing loads before it is needed.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { tempDir, testEnv } from "../helpers/cli.js";
+import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { PtyApp } from "../helpers/pty.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const listFile = join(import.meta.dirname, "startup-loads.json");
+
+interface Meta {
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+}
+interface Loads {
+  sources: string[];
+  bytes: number;
+}
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A source's name as the list keeps it: a package by its name, our own files by path. */
+const sourceName = (input: string) => {
+  const inModules = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  return inModules ? `npm:${inModules[1]}` : input;
+};
+
+/** The sources in the scripts a run reports, and their bytes in the bundle. */
+function loadsOf(scripts: string[]): Loads {
+  const meta = JSON.parse(readFileSync(join(root, "dist/meta.json"), "utf8")) as Meta;
+  const sources = new Set<string>();
+  let bytes = 0;
+  for (const script of scripts) {
+    const output = meta.outputs[`dist/${script === "main.js" ? "cli.js" : script}`];
+    if (!output) throw new Error(`${script} is not in dist/meta.json`);
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      sources.add(sourceName(input));
+      bytes += bytesInOutput;
+    }
+  }
+  return { sources: [...sources].sort(), bytes };
+}
+
+function check(name: string, now: Loads): void {
+  const all = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, "utf8")) as Record<string, Loads>) : {};
+  if (process.env.NANOHERMES_UPDATE_STARTUP_LOADS === "1" || all[name] === undefined) {
+    all[name] = now;
+    writeFileSync(listFile, `${JSON.stringify(all, null, 2)}\n`);
+    if (process.env.NANOHERMES_UPDATE_STARTUP_LOADS !== "1") throw new Error(`${name}: no recorded list; wrote one`);
+    return;
+  }
+  const recorded = all[name];
+  const joined = now.sources.filter((s) => !recorded.sources.includes(s));
+  expect(joined, `${name} now also loads these (update startup-loads.json if that is intended)`).toEqual([]);
+  expect(now.bytes, `${name}: bytes of code run`).toBeLessThanOrEqual(Math.ceil(recorded.bytes * 1.05));
+}
+
+it("a one-shot turn with a tool call runs no source beyond its recorded list", async () => {
+  server = await startMockServer([
+    toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
+    textReply("One line."),
+  ]);
+  const ws = tempDir();
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
+  const report = join(tempDir(), "report.json");
+  const child = spawn(process.execPath, [join(root, "dist/cli.js"), "-p", "what is in notes.txt?"], {
+    cwd: ws,
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+      NANOHERMES_MODEL: "mock-model",
+      NANOHERMES_CODE_CACHE_REPORT: report,
+    }) as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
+  expect(await new Promise((done) => child.on("close", done))).toBe(0);
+  const loads = loadsOf((JSON.parse(readFileSync(report, "utf8")) as { scripts: string[] }).scripts);
+  // The list is real: the engine, the tool and the model wire are in it.
+  expect(loads.sources).toEqual(expect.arrayContaining(["src/agent/agent.ts", "src/tools/read-file.ts", "npm:openai"]));
+  // Features not in use stay out.
+  for (const absent of [
+    "npm:ink",
+    "npm:react",
+    "npm:@modelcontextprotocol/sdk",
+    "npm:@agentclientprotocol/sdk",
+    "npm:croner",
+  ])
+    expect(loads.sources).not.toContain(absent);
+  check("one-shot turn", loads);
+});
+
+it("starting the UI and quitting runs no source beyond its recorded list", async () => {
+  const report = join(tempDir(), "report.json");
+  const app = new PtyApp({
+    cols: 100,
+    rows: 30,
+    cwd: tempDir(),
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      NANOHERMES_CODE_CACHE_REPORT: report,
+    }),
+  });
+  await app.waitFor((s) => s.includes("Ask anything"), 20_000);
+  app.type("\x04");
+  await app.exit();
+  const loads = loadsOf((JSON.parse(readFileSync(report, "utf8")) as { scripts: string[] }).scripts);
+  expect(loads.sources).toEqual(expect.arrayContaining(["npm:ink", "npm:react"]));
+  for (const absent of ["npm:openai", "npm:@modelcontextprotocol/sdk", "npm:@agentclientprotocol/sdk", "npm:croner"])
+    expect(loads.sources).not.toContain(absent);
+  check("UI start and quit", loads);
+});
