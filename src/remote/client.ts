@@ -224,7 +224,17 @@ export class DaemonClient {
         const parser = new SseParser();
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
-          for (const message of parser.feed(chunk)) {
+          let messages: ReturnType<SseParser["feed"]>;
+          try {
+            messages = parser.feed(chunk);
+          } catch (error) {
+            // The daemon would send the same line again: stop following, and say why.
+            failed = closed = true;
+            res.destroy();
+            handlers.onState?.({ connected: false, error: (error as Error).message, retryInMs: -1 });
+            return;
+          }
+          for (const message of messages) {
             // After the snapshot (or the missed events): connected from here on.
             if (message.event === "ready") {
               handlers.onState?.({ connected: true });
