@@ -1,7 +1,7 @@
 // Every focus area and every results tab has its keys listed (src/ui/focus/): a new `Focus` value or
 // `ResultsTab` without its spec fails here, not at the first key pressed in it.
 import { describe, expect, it } from "vitest";
-import { focusAreas, resultsTabs } from "../../src/ui/controller/ui-state.js";
+import { focusAreas, resultsTabs } from "../../src/ui/state/ui-state.js";
 import { focusSpec } from "../../src/ui/focus/index.js";
 import { resultsTabSpec } from "../../src/ui/focus/results-tabs/index.js";
 

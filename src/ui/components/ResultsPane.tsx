@@ -2,7 +2,7 @@
 import { Box } from "ink";
 import { useMemo, type ComponentType } from "react";
 import { useApp, useSlices } from "../context/useStore.js";
-import type { ResultsTab } from "../controller/ui-state.js";
+import type { ResultsTab } from "../state/ui-state.js";
 import { resultsBorder, resultsTabBar } from "../panes/results.js";
 import { Lines } from "./Lines.js";
 import { AgentsTab } from "./results/AgentsTab.js";

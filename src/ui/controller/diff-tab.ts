@@ -1,23 +1,6 @@
-// /diff and the results pane's Diff tab: the working tree's diff read (I/O here, never in a
-// render), stored in the UI state, and the tab's keys (choose a file, open it, scroll, hunk jumps).
-import type { WorktreeDiff } from "../../agent/workspace-view.js";
 import type { Key } from "../input/keys.js";
+import type { WorktreeView } from "../state/ui-state.js";
 import type { Controller } from "./controller.js";
-
-/**
- * What the Diff tab shows. `result`: the last read (null while the first one runs); `seq` numbers
- * reads, so an older answer is dropped. `index`: the selected file; `open`: its diff has the whole
- * tab (`offset` its first line shown, `hunk` the last one jumped to).
- */
-export interface WorktreeView {
-  result: WorktreeDiff | null;
-  loading: boolean;
-  seq: number;
-  index: number;
-  open: boolean;
-  offset: number;
-  hunk: number;
-}
 
 /** /diff: reads the working tree's diff again and shows it in the results pane, focused. */
 export function openWorktreeDiff(ctl: Controller): void {

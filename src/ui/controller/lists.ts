@@ -3,16 +3,6 @@
 import type { Key } from "../input/keys.js";
 import type { Controller } from "./controller.js";
 
-/** Lines in the list the results pane shows for its current tab (set by the pane when it renders). */
-export interface ResultsMeasure {
-  count: number;
-  hunks: number;
-  /** An open diff of the Turns tab: its rendered lines, the rows showing them, where hunks start. */
-  lines?: number;
-  height?: number;
-  hunkStarts?: number[];
-}
-
 /**
  * Esc in the task list or the results pane: back to the input, never "stop the turn" (Esc on the
  * subagent board must not stop the task and all its children). A pane drawn over the transcript

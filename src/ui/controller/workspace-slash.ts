@@ -3,7 +3,7 @@
 import type { Controller } from "./controller.js";
 import { expandCommand, type CustomCommand } from "../../config/custom-commands.js";
 import { openWorktreeDiff } from "./diff-tab.js";
-import { INIT_PROMPT, reviewPrompt } from "./fixed-prompts.js";
+import { INIT_PROMPT, reviewPrompt } from "../view/fixed-prompts.js";
 import { builtinNames, type Slash } from "./slash.js";
 
 type WorkspaceSlash = Extract<Slash, { kind: "status" | "diff" | "init" | "review" | "custom" }>;

@@ -3,7 +3,7 @@
 import { bindingIndex } from "../controller/agents.js";
 import type { Controller } from "../controller/controller.js";
 import { leaveListPane } from "../controller/lists.js";
-import { shownTabs } from "../controller/ui-state.js";
+import { shownTabs } from "../state/ui-state.js";
 import type { InputEvent } from "../input/keys.js";
 import type { FocusSpec } from "./focus.js";
 import { resultsTabSpec } from "./results-tabs/index.js";

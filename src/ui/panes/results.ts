@@ -13,8 +13,8 @@ import { diffStyles, fileTree, listLines } from "../view/panes.js";
 import { tabBar } from "../view/tab-bar.js";
 import { REMOTE_CHANGES, turnsTab } from "../view/turns-view.js";
 import { diffTab } from "../view/diff-view.js";
-import { shownTabs, type ResultsTab } from "../controller/ui-state.js";
-import type { ResultsMeasure } from "../controller/lists.js";
+import { shownTabs, type ResultsTab } from "../state/ui-state.js";
+import type { ResultsMeasure } from "../view/measures.js";
 
 const diffCache = new WeakMap<AppServices, { key: unknown[]; diff: RenderedDiff }>();
 

@@ -2,9 +2,9 @@
 // file's diff drawn like the Changes tab's (token-boundary wraps, hunk jumps); or one file's diff
 // over the whole tab once opened. Pure: the controller read the diff (controller/diff-tab.ts).
 import type { WorktreeFile } from "../../agent/workspace-view.js";
-import type { AppServices } from "../context/services.js";
-import type { ResultsMeasure } from "../controller/lists.js";
-import type { WorktreeView } from "../controller/diff-tab.js";
+import type { Look } from "../theme/look.js";
+import type { ResultsMeasure } from "./measures.js";
+import type { WorktreeView } from "../state/ui-state.js";
 import { renderDiff, type RenderedDiff } from "../render/diff.js";
 import { parseHunks } from "../render/patch-hunks.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
@@ -78,7 +78,7 @@ function headLines(p: Palette, v: WorktreeView, files: WorktreeFile[], notes: st
 /** The Diff tab's body (`height` rows) and what the controller moves through in it. */
 export function diffTab(
   s: AppState,
-  sv: AppServices,
+  sv: Look,
   inner: number,
   height: number,
   focused: boolean,

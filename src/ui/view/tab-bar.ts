@@ -3,7 +3,7 @@
 // below (never a lone initial while a short form fits); single letters are the last resort.
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
-import type { ResultsTab } from "../controller/ui-state.js";
+import type { ResultsTab } from "../state/ui-state.js";
 
 export const tabLabels: Record<ResultsTab, string> = {
   files: "Files",

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { WorktreeDiff, WorktreeFile } from "../../../src/agent/workspace-view.js";
 import { DiffTab } from "../../../src/ui/components/results/DiffTab.js";
-import type { WorktreeView } from "../../../src/ui/controller/diff-tab.js";
+import type { WorktreeView } from "../../../src/ui/state/ui-state.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { mountPane } from "./mount.js";
 

@@ -1,6 +1,6 @@
 // Ctrl-G: edit the prompt in $VISUAL / $EDITOR. The terminal is handed over (main screen, cooked
 // mode) while the editor runs and taken back after; the UI repaints.
-import { MOUSE_OFF, MOUSE_ON } from "./terminal/screen.js";
+import { MOUSE_OFF, MOUSE_ON } from "../terminal/screen.js";
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";

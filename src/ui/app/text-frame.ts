@@ -1,17 +1,17 @@
 // The whole screen as text lines, from the app state: the same pane functions and geometry the Ink
-// tree (App.tsx) draws with, side by side by hand. The very first frame is written with it before
+// tree (../components/App.tsx) draws with, side by side by hand. The very first frame is written with it before
 // Ink has even loaded, so it must match what the Ink app then draws.
-import type { AppServices } from "./context/services.js";
-import { toAscii } from "./render/ascii.js";
-import { screenLayout } from "./layout/screen-layout.js";
-import { dialogArea } from "./panes/dialog-area.js";
-import { resultsPane } from "./panes/results.js";
-import { statusLine } from "./panes/status.js";
-import { linearTaskListPane } from "./panes/linear-task-list.js";
-import { taskListPane } from "./panes/task-list.js";
-import { titleLine } from "./panes/title.js";
-import { transcriptFrame } from "./panes/transcript.js";
-import type { AppState } from "./state/store.js";
+import type { AppServices } from "../context/services.js";
+import { toAscii } from "../render/ascii.js";
+import { screenLayout } from "../layout/screen-layout.js";
+import { dialogArea } from "../panes/dialog-area.js";
+import { resultsPane } from "../panes/results.js";
+import { statusLine } from "../panes/status.js";
+import { linearTaskListPane } from "../panes/linear-task-list.js";
+import { taskListPane } from "../panes/task-list.js";
+import { titleLine } from "../panes/title.js";
+import { transcriptFrame } from "../panes/transcript.js";
+import type { AppState } from "../state/store.js";
 
 export interface TextFrame {
   lines: string[];

@@ -2,12 +2,12 @@
 // Also owns live theme switching (/theme): a new palette for every pane.
 import { render } from "ink";
 import { useMemo } from "react";
-import { App } from "./App.js";
-import { inertStdin } from "./terminal/inert-stdin.js";
-import { AppContext, type AppServices } from "./context/services.js";
-import { useStore } from "./context/useStore.js";
-import type { Palette } from "./theme/palette.js";
-import { markdownStyles } from "./view/panes.js";
+import { App } from "../components/App.js";
+import { inertStdin } from "../terminal/inert-stdin.js";
+import { AppContext, type AppServices } from "../context/services.js";
+import { useStore } from "../context/useStore.js";
+import type { Palette } from "../theme/palette.js";
+import { markdownStyles } from "../view/panes.js";
 
 export interface MountOptions {
   stdout: NodeJS.WriteStream;

@@ -1,6 +1,6 @@
 // What the session picker and the memory dialog read and change, as the controller sees it: plain
 // data and promises. run.ts adapts the engine's session index, memory store and checkpoints to these.
-import type { CheckpointTurn } from "../state/turns.js";
+import type { CheckpointTurn } from "./turns.js";
 
 /** One past session: a row of the /resume picker. */
 export interface SessionRow {

@@ -4,15 +4,15 @@
 // fast path (scripts/ink-patches.mjs). Geometry: layout/screen-layout.ts. In screen-reader mode
 // the app is the linear layout instead (components/LinearLayout.tsx).
 import { Box } from "ink";
-import { DialogArea } from "./components/DialogArea.js";
-import { LinearLayout } from "./components/LinearLayout.js";
-import { ResultsPane } from "./components/ResultsPane.js";
-import { StatusLine } from "./components/StatusLine.js";
-import { TaskList } from "./components/TaskList.js";
-import { TitleBar } from "./components/TitleBar.js";
-import { Transcript } from "./components/Transcript.js";
-import { useStore } from "./context/useStore.js";
-import { screenLayoutOf } from "./layout/screen-layout.js";
+import { DialogArea } from "./DialogArea.js";
+import { LinearLayout } from "./LinearLayout.js";
+import { ResultsPane } from "./ResultsPane.js";
+import { StatusLine } from "./StatusLine.js";
+import { TaskList } from "./TaskList.js";
+import { TitleBar } from "./TitleBar.js";
+import { Transcript } from "./Transcript.js";
+import { useStore } from "../context/useStore.js";
+import { screenLayoutOf } from "../layout/screen-layout.js";
 
 export function App() {
   const linear = useStore((s) => s.ui.screenReader);

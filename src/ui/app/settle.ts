@@ -6,19 +6,11 @@
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
 import { resultsTabBar, resultsTabs } from "../panes/results.js";
-import { agentViewPane } from "../panes/subagent-view.js";
+import { agentViewPane } from "../dialogs/agent-view.js";
 import { carryFrames, transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
-import type { TranscriptMeasure } from "./controller.js";
-import type { ResultsMeasure } from "./lists.js";
-import { noteCardShown } from "./approval-guard.js";
-
-/** Contract: what the controller scrolls and moves by, measured on the current state, never cached from a render. */
-export interface Measures {
-  view(): TranscriptMeasure | null;
-  results(): ResultsMeasure | null;
-  agentView(): TranscriptMeasure | null;
-}
+import type { Measures } from "../view/measures.js";
+import { noteCardShown } from "../layout/card-on-screen.js";
 
 export function measuresOf(sv: AppServices): Measures {
   const state = () => sv.store.getState();

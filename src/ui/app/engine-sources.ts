@@ -1,14 +1,14 @@
 // The engine's session index, memory store and file checkpoints, adapted to what the /resume
-// picker, the /memory dialog and the Turns tab ask for (controller/sources.ts). Only the
-// composition root (run.ts) builds these.
+// picker, the /memory dialog and the Turns tab ask for (../state/data-sources.ts). Only the
+// composition root (services.ts) builds these.
 import { basename, join } from "node:path";
-import type { Settings } from "../config/schema.js";
-import type { MemoryEntry, MemoryStore } from "../memory/store.js";
-import { MEMORY_BLOCK_START, memoryKinds, type MemoryKind } from "../memory/markers.js";
-import type { SessionIndex } from "../session/search.js";
-import { readTaskIndex } from "../session/task-index.js";
-import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "./controller/sources.js";
-import { byCodeUnit } from "../protocol/order.js";
+import type { Settings } from "../../config/schema.js";
+import type { MemoryEntry, MemoryStore } from "../../memory/store.js";
+import { MEMORY_BLOCK_START, memoryKinds, type MemoryKind } from "../../memory/markers.js";
+import type { SessionIndex } from "../../session/search.js";
+import { readTaskIndex } from "../../session/task-index.js";
+import type { CheckpointSource, MemoryRow, MemorySource, SessionRow, SessionSource } from "../state/data-sources.js";
+import { byCodeUnit } from "../../protocol/order.js";
 
 /** Search hits the picker lists at most. */
 const SEARCH_LIMIT = 50;
@@ -27,7 +27,7 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
   let synced: { at: number; done: Promise<unknown> } | null = null;
   // SQLite and the index code load on the first search, not with the program.
   const open = () =>
-    (index ??= import("../session/search.js").then(({ SessionIndex }) =>
+    (index ??= import("../../session/search.js").then(({ SessionIndex }) =>
       SessionIndex.open(join(settings.home, "sessions.db")),
     ));
   const sync = () => {
@@ -78,8 +78,8 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
     },
     async lastPrompt(file) {
       const [{ readSessionFile }, { lastPromptOf }] = await Promise.all([
-        import("../session/search.js"),
-        import("../session/history-view.js"),
+        import("../../session/search.js"),
+        import("../../session/history-view.js"),
       ]);
       const data = await readSessionFile(file);
       return data ? lastPromptOf(data) : null;
@@ -107,7 +107,7 @@ export function memorySource(settings: Settings): MemorySource {
   let store: Promise<MemoryStore> | null = null;
   const need = (): Promise<MemoryStore> => {
     if (!enabled) return Promise.reject(new Error("memory is off (--no-memory)"));
-    return (store ??= import("../memory/store.js").then(
+    return (store ??= import("../../memory/store.js").then(
       ({ MemoryStore: Store }) => new Store(join(settings.home, "memory.json")),
     ));
   };
@@ -134,7 +134,7 @@ export function memorySource(settings: Settings): MemorySource {
  */
 export function checkpointSource(settings: Settings): CheckpointSource {
   const open = async (sessionId: string) => {
-    const { Checkpoints } = await import("../session/checkpoints.js");
+    const { Checkpoints } = await import("../../session/checkpoints.js");
     return new Checkpoints({
       dir: join(settings.home, "checkpoints", sessionId),
       roots: [settings.workspace, ...settings.sandbox.writableRoots],

@@ -1,17 +1,18 @@
 // One subagent's transcript, read-only and live (Enter on the Agents tab), drawn in place of the
 // task's transcript: a header with its board row, the same virtualised renderer as the main view,
 // and the card of an approval it waits for. Its keys are on the status line (panes/status.ts).
-import type { Dialog } from "../controller/ui-state.js";
+import type { Dialog } from "../state/ui-state.js";
 import type { AppServices } from "../context/services.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
 import type { AppState, FollowTop } from "../state/store.js";
-import type { TranscriptMeasure } from "../controller/controller.js";
+import type { TranscriptMeasure } from "../view/measures.js";
 import { keyLabel } from "../controller/agents.js";
 import { agentApproval } from "../state/children.js";
 import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agent-board.js";
 import { approvalLines } from "../view/cards.js";
 import { fit, formatDuration, formatTokens, type Segment } from "../view/chrome.js";
-import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
+import { computeViewport, settleFollow } from "../view/transcript-view.js";
+import type { Scroll } from "../state/scroll.js";
 
 type AgentDialog = Extract<Dialog, { kind: "agent" }>;
 

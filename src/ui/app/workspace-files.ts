@@ -1,6 +1,6 @@
 // The workspace's files for @path completion and the Files tab: listed once in the background,
 // honouring .gitignore, capped so a huge tree cannot slow the UI.
-import { walk } from "../fs/walk.js";
+import { walk } from "../../fs/walk.js";
 
 export const MAX_LISTED_FILES = 20_000;
 

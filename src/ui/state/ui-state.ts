@@ -2,12 +2,34 @@
 // controller, read by components through the store.
 import type { Completions } from "../input/complete.js";
 import { createEditor, type EditorState } from "../input/editor.js";
-import { followScroll, type Scroll } from "../view/transcript-view.js";
-import type { Dialog } from "../dialogs/index.js";
-import type { WorktreeView } from "./diff-tab.js";
-import type { CardShown } from "./approval-guard.js";
+import { followScroll, type Scroll } from "./scroll.js";
+import type { WorktreeDiff } from "../../agent/workspace-view.js";
+import type { Dialog } from "./dialogs.js";
 
 export type { Dialog };
+
+/**
+ * What the Diff tab shows. `result`: the last read (null while the first one runs); `seq` numbers
+ * reads, so an older answer is dropped. `index`: the selected file; `open`: its diff has the whole
+ * tab (`offset` its first line shown, `hunk` the last one jumped to).
+ */
+export interface WorktreeView {
+  result: WorktreeDiff | null;
+  loading: boolean;
+  seq: number;
+  index: number;
+  open: boolean;
+  offset: number;
+  hunk: number;
+}
+
+/** Which card is on screen, by request, since when, and whether Ctrl-Y brought it there. */
+export interface CardShown {
+  requestId: string;
+  since: number;
+  /** Shown by Ctrl-Y: the user went looking for it, so the next key answers at once. */
+  deliberate: boolean;
+}
 
 export type ResultsTab = "files" | "changes" | "diff" | "turns" | "reads" | "todo" | "jobs" | "agents";
 /**
