@@ -5,7 +5,8 @@
 // on screen, computed from the same functions.
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
-import { resultsTabBar, resultsTabs } from "../panes/results.js";
+import { resultsTabBar } from "../panes/results.js";
+import { resultsTabDefs } from "../tabs/index.js";
 import { agentViewPane } from "../dialogs/agent-view.js";
 import { carryFrames, transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
@@ -25,9 +26,10 @@ export function measuresOf(sv: AppServices): Measures {
       const g = screenLayoutOf(s.ui);
       const width = g.sideResults || (g.centre === "results" ? g.centreWidth : 0);
       if (width <= 2) return null;
-      // The tab bar takes one or two rows (tab-bar.ts); the tab gets the rest, as when drawn.
+      // The tab bar takes one or two rows (../tabs/tab-bar.ts); the tab gets the rest, as when drawn.
       const bar = resultsTabBar(s, sv, width - 2).length;
-      return resultsTabs[s.ui.resultsTab](s, sv, width - 2, g.bodyHeight - bar, s.ui.focus === "results").measure;
+      return resultsTabDefs[s.ui.resultsTab].lines(s, sv, width - 2, g.bodyHeight - bar, s.ui.focus === "results")
+        .measure;
     },
     agentView: () => {
       const s = state();

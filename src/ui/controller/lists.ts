@@ -1,5 +1,5 @@
 // What the two list panes share: the results pane's measure and Esc back to the input. Their keys
-// are in ../focus/ (tasks.ts, results.ts, results-tabs/).
+// are in ../focus/ (tasks.ts, results.ts) and ../tabs/.
 import type { Key } from "../input/keys.js";
 import type { Controller } from "./controller.js";
 

@@ -2,7 +2,7 @@
 // /init, /review and custom (Markdown) commands.
 import type { Controller } from "./controller.js";
 import { expandCommand, type CustomCommand } from "../../config/custom-commands.js";
-import { openWorktreeDiff } from "./diff-tab.js";
+import { openWorktreeDiff } from "./worktree-diff.js";
 import { INIT_PROMPT, reviewPrompt } from "../view/fixed-prompts.js";
 import { builtinNames, type Slash } from "./slash.js";
 

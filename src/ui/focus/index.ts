@@ -1,6 +1,6 @@
 // Where focus areas are listed: one line per `Focus` value (state/ui-state.ts). The controller
 // sends a key to the focused area's spec through `focusSpec`. A new pane's keys are a new file in
-// this folder (its FocusSpec) plus its line here; a results tab's are in results-tabs/.
+// this folder (its FocusSpec) plus its line here; a results tab's are in its folder in ../tabs/.
 import type { KeyLayers } from "../controller/controller.js";
 import { handleDialogKey } from "../dialogs/index.js";
 import type { Focus } from "../state/ui-state.js";

@@ -1,17 +1,17 @@
 // Lines of the results pane's Diff tab (/diff): a summary, the changed files, and the selected
 // file's diff drawn like the Changes tab's (token-boundary wraps, hunk jumps); or one file's diff
-// over the whole tab once opened. Pure: the controller read the diff (controller/diff-tab.ts).
-import type { WorktreeFile } from "../../agent/workspace-view.js";
-import type { Look } from "../theme/look.js";
-import type { ResultsMeasure } from "./measures.js";
-import type { WorktreeView } from "../state/ui-state.js";
-import { renderDiff, type RenderedDiff } from "../render/diff.js";
-import { parseHunks } from "../render/patch-hunks.js";
-import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
-import type { AppState } from "../state/store.js";
-import type { Palette } from "../theme/palette.js";
-import { diffStyles, listLines } from "./panes.js";
-import { truncatePath } from "./row-text.js";
+// over the whole tab once opened. Pure: /diff read it (../../controller/worktree-diff.ts).
+import type { WorktreeFile } from "../../../agent/workspace-view.js";
+import type { Look } from "../../theme/look.js";
+import type { ResultsMeasure } from "../../view/measures.js";
+import type { WorktreeView } from "../../state/ui-state.js";
+import { renderDiff, type RenderedDiff } from "../../render/diff.js";
+import { parseHunks } from "../../render/patch-hunks.js";
+import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../../render/wrap.js";
+import type { AppState } from "../../state/store.js";
+import type { Palette } from "../../theme/palette.js";
+import { diffStyles, listLines } from "../../view/panes.js";
+import { truncatePath } from "../../view/row-text.js";
 
 const marks: Record<WorktreeFile["status"], string> = {
   modified: "M",
@@ -76,7 +76,7 @@ function headLines(p: Palette, v: WorktreeView, files: WorktreeFile[], notes: st
 }
 
 /** The Diff tab's body (`height` rows) and what the controller moves through in it. */
-export function diffTab(
+export function diffLines(
   s: AppState,
   sv: Look,
   inner: number,
