@@ -30,9 +30,8 @@ async function start(cols: number, rows: number, ws: string): Promise<PtyApp> {
   const a = new PtyApp({ cols, rows, cwd: ws, env });
   await a.waitFor("Ask anything");
   await a.typeSlowly("/diff");
-  // Esc closes the completion list; the pause keeps Esc and Enter from reading as one Alt chord.
-  a.type(keys.esc);
-  await new Promise((r) => setTimeout(r, 150));
+  // Esc closes the completion list; Enter only once that shows, so the two are not one Alt chord.
+  await a.typeAndWait(keys.esc);
   a.type(keys.enter);
   return a;
 }
@@ -62,15 +61,13 @@ describe.each([
     // Esc back to the list, Esc back to the input. A change made meanwhile shows after /diff
     // again, and the selected file stays selected.
     writeFileSync(join(ws, "todo.md"), "an untracked file\nwith a second line\n");
+    // Each key goes once the screen shows the one before it was read (two Esc in one read are not two).
     app.type(keys.esc);
     await app.waitFor("M notes.txt");
-    await new Promise((r) => setTimeout(r, 150));
-    app.type(keys.esc);
+    await app.typeAndWait(keys.esc);
     await app.waitFor("Ask anything");
-    await new Promise((r) => setTimeout(r, 150));
     await app.typeSlowly("/diff");
-    app.type(keys.esc);
-    await new Promise((r) => setTimeout(r, 150));
+    await app.typeAndWait(keys.esc);
     app.type(keys.enter);
     await app.waitFor("with a second line");
   });
