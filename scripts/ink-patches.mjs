@@ -262,12 +262,11 @@ function measuredWidth(input, options = {}) {`,
       });
       b.onEnd(() => {
         if (!strict) return;
-        for (const [name, count] of Object.entries(applied)) {
-          if (count === 0)
-            throw new Error(
-              `the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`,
-            );
-        }
+        const missing = Object.entries(applied).flatMap(([name, count]) => (count === 0 ? [name] : []));
+        if (missing.length > 0)
+          throw new Error(
+            `patches that no longer apply (a dependency changed): ${missing.join(", ")}; read each one's reason in scripts/ink-patches.mjs, measure again and update or drop it`,
+          );
       });
     },
   };
