@@ -32,9 +32,10 @@ function workspace(): { ws: string; env: Record<string, string | undefined> } {
   return { ws, env };
 }
 
-/** Esc closes the completion list; the next key only once that shows, so the two are not one Alt chord. */
+/** Esc closes the completion list; a pause, so Esc and the next key are not read as one Alt chord. */
 async function closeCompletion(a: PtyApp): Promise<void> {
-  await a.typeAndWait(keys.esc);
+  a.type(keys.esc);
+  await new Promise((r) => setTimeout(r, 150));
 }
 
 const userTexts = (s: MockServer, i: number) =>

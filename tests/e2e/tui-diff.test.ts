@@ -29,11 +29,20 @@ async function start(cols: number, rows: number, ws: string): Promise<PtyApp> {
   const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model", OPENAI_BASE_URL: server.url });
   const a = new PtyApp({ cols, rows, cwd: ws, env });
   await a.waitFor("Ask anything");
-  await a.typeSlowly("/diff");
-  // Esc closes the completion list; Enter only once that shows, so the two are not one Alt chord.
-  await a.typeAndWait(keys.esc);
-  a.type(keys.enter);
+  await sendDiff(a);
   return a;
+}
+
+/**
+ * Types /diff and sends it. Esc closes the completion list first (Enter would pick from it); Enter
+ * goes once the list is seen gone, so Esc was read on its own and the two are not one Alt chord.
+ */
+async function sendDiff(a: PtyApp): Promise<void> {
+  await a.typeSlowly("/diff");
+  await a.waitFor("the working tree's changes");
+  a.type(keys.esc);
+  await a.waitFor((s) => !s.includes("the working tree's changes"));
+  a.type(keys.enter);
 }
 
 describe.each([
@@ -66,9 +75,7 @@ describe.each([
     await app.waitFor("M notes.txt");
     await app.typeAndWait(keys.esc);
     await app.waitFor("Ask anything");
-    await app.typeSlowly("/diff");
-    await app.typeAndWait(keys.esc);
-    app.type(keys.enter);
+    await sendDiff(app);
     await app.waitFor("with a second line");
   });
 });
