@@ -197,6 +197,15 @@ module.exports = {
       from: { path: "^src/[^/]+$" },
       to: { path: "^src/[^/]+$", circular: true },
     },
+    {
+      name: "no-cycles-between-ui-folders",
+      comment:
+        "The UI is 30% of the code; its folders (state, view, dialogs, focus, controller, ...) are units too. A cycle among them (UiState in controller/, dialogs taking the whole Controller) made them lazy registries and untestable alone.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/ui/[^/]+$" },
+      to: { path: "^src/ui/[^/]+$", circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

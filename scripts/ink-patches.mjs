@@ -1,6 +1,7 @@
 // The build-time patches of dependencies (an esbuild plugin), apart from scripts/build.mjs so that
 // tests/build/ink-output-patch.test.ts can bundle Ink's modules with them and check they still apply.
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 /**
@@ -8,6 +9,12 @@ import { dirname, join } from "node:path";
  * patch that took, and (when `strict`) the build fails when one no longer applies (Ink or a
  * dependency changed).
  */
+/** Ink's reconciler module (Ink's package exports only its index), as a real path. */
+export function inkReconcilerPath(root) {
+  const ink = createRequire(join(root, "package.json")).resolve("ink");
+  return realpathSync(join(dirname(ink), "reconciler.js"));
+}
+
 export function inkPatches(root, { strict = true } = {}) {
   /**
    * Build-time patches of dependencies, each for a measured start-up cost:
@@ -41,6 +48,9 @@ export function inkPatches(root, { strict = true } = {}) {
   const patches = {
     name: "nanohermes-patches",
     setup(b) {
+      // `#ink-reconciler` (src/ui/terminal/ink-updates.ts): the reconciler module Ink itself imports,
+      // by its real path as esbuild names Ink's own import of it, so the bundle holds one copy.
+      b.onResolve({ filter: /^#ink-reconciler$/ }, () => ({ path: inkReconcilerPath(root) }));
       b.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, async (a) => {
         const text = readFileSync(a.path, "utf8");
         const out = text.replaceAll('"function"!=typeof fetch', "true");
@@ -252,12 +262,11 @@ function measuredWidth(input, options = {}) {`,
       });
       b.onEnd(() => {
         if (!strict) return;
-        for (const [name, count] of Object.entries(applied)) {
-          if (count === 0)
-            throw new Error(
-              `the ${name} start-up patch no longer applies: measure the start-up cost again and update scripts/build.mjs`,
-            );
-        }
+        const missing = Object.entries(applied).flatMap(([name, count]) => (count === 0 ? [name] : []));
+        if (missing.length > 0)
+          throw new Error(
+            `patches that no longer apply (a dependency changed): ${missing.join(", ")}; read each one's reason in scripts/ink-patches.mjs, measure again and update or drop it`,
+          );
       });
     },
   };

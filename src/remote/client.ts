@@ -4,7 +4,8 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from "node:https";
 import { isAbsolute, resolve } from "node:path";
 import type { BusCommand } from "../protocol/commands.js";
-import type { BusEvent } from "../protocol/events.js";
+import { BusEventSchema, type BusEvent } from "../protocol/events.js";
+import { log } from "../config/log.js";
 import type { FileAt, SessionDetail, SessionInfo } from "./wire.js";
 import { SseParser } from "./sse.js";
 
@@ -49,6 +50,11 @@ export interface StreamHandlers {
   onEvent(event: BusEvent): void;
   /** Connected (again), or lost with the reason; the stream keeps retrying until closed. */
   onState?(state: { connected: true } | { connected: false; error: string; retryInMs: number }): void;
+  /**
+   * An event the bus schema refuses (a daemon of another version, a proxy mangling the stream): it
+   * is not passed on, since the UI's reducers trust event shapes; `reason` names the field. Also logged.
+   */
+  onInvalid?(reason: string): void;
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -241,10 +247,10 @@ export class DaemonClient {
               continue;
             }
             if (message.id !== undefined) lastId = message.id;
-            let event: BusEvent;
-            try {
-              event = JSON.parse(message.data) as BusEvent;
-            } catch {
+            const event = parseEvent(message.data);
+            if (typeof event === "string") {
+              log("warn", `daemon event dropped: ${event}`);
+              handlers.onInvalid?.(event);
               continue;
             }
             handlers.onEvent(event);
@@ -265,6 +271,22 @@ export class DaemonClient {
       },
     };
   }
+}
+
+/** One SSE message's data as a bus event, validated with the bus schema; the reason when it is not one. */
+export function parseEvent(data: string): BusEvent | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return `not JSON: ${data.slice(0, 80)}`;
+  }
+  const parsed = BusEventSchema.safeParse(json);
+  if (parsed.success) return parsed.data as BusEvent;
+  const type = (json as { type?: unknown } | null)?.type;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? issue.path.join(".") : "the event";
+  return `${typeof type === "string" ? type : "an event without a type"}: ${where}: ${issue?.message ?? "invalid"}`;
 }
 
 function connectionMessage(address: DaemonAddress, error: NodeJS.ErrnoException): string {

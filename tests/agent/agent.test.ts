@@ -59,18 +59,33 @@ const settings: AgentSettings = {
 
 function makeAgent(client: ModelClient, over: Partial<AgentSettings> = {}) {
   const events: BusEvent[] = [];
+  const waiting: { type: BusEvent["type"]; done: () => void }[] = [];
+  /** Resolves once an event of `type` was emitted: a test synchronises on it, never on a pause. */
+  const seen = (type: BusEvent["type"]): Promise<void> =>
+    events.some((e) => e.type === type)
+      ? Promise.resolve()
+      : new Promise((done) => {
+          waiting.push({ type, done });
+        });
+  const emit = (e: BusEvent) => {
+    events.push(e);
+    for (const w of waiting.filter((w) => w.type === e.type)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.done();
+    }
+  };
   const agent = new Agent({
     taskId: "t1",
     settings: { ...settings, ...over },
     client,
     tools,
-    emit: (e) => events.push(e),
+    emit,
     session: newSession("/tmp", "m"),
     sessionFile: null,
     systemPrompt: "SYSTEM",
     gate: testGate(),
   });
-  return { agent, events };
+  return { agent, events, seen };
 }
 
 function assertValid(messages: ChatMessage[]) {
@@ -150,9 +165,10 @@ describe("agent loop", () => {
           });
         }),
     ]);
-    const { agent } = makeAgent(client);
+    const { agent, seen } = makeAgent(client);
     const running = agent.run("go");
-    await new Promise((r) => setTimeout(r, 10));
+    // The request is under way once its first text arrived.
+    await seen("assistant.delta");
     agent.stop();
     const r = await running;
     expect(aborted).toBe(true);
@@ -162,9 +178,9 @@ describe("agent loop", () => {
 
   it("stop while tools run lets them finish, records results, and makes no further request", async () => {
     const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 40, label: "a" } }]), reply("never")]);
-    const { agent } = makeAgent(client);
+    const { agent, seen } = makeAgent(client);
     const running = agent.run("go");
-    await new Promise((r) => setTimeout(r, 10));
+    await seen("tool.started");
     agent.stop();
     const r = await running;
     expect(r.reason).toBe("interrupted");
@@ -174,9 +190,9 @@ describe("agent loop", () => {
 
   it("a forced stop aborts running tools and records [interrupted]", async () => {
     const client = new ScriptedClient([reply("", [{ name: "wait", args: { ms: 10_000, label: "long" } }])]);
-    const { agent } = makeAgent(client);
+    const { agent, seen } = makeAgent(client);
     const running = agent.run("go");
-    await new Promise((r) => setTimeout(r, 10));
+    await seen("tool.started");
     agent.stop({ force: true });
     const r = await running;
     expect(r.reason).toBe("interrupted");

@@ -91,6 +91,25 @@ it("rejects forbidden imports by the rule they break, type-only imports too", ()
   expect(broken.filter((b) => b.includes("src/agent/engine.ts -> src/protocol"))).toEqual([]);
 });
 
+it("rejects a cycle between two folders inside src/ui, closed by a type-only import", () => {
+  // The knot of issue 33: UiState in controller/ read by the store, the controller reading the store.
+  const dir = tree({
+    "src/ui/state/store.ts": `import type { UiState } from "../controller/ui-state.js";\nexport interface AppState { ui: UiState }\n`,
+    "src/ui/controller/ui-state.ts": `export interface UiState { focus: string }\n`,
+    "src/ui/controller/controller.ts": `import type { AppState } from "../state/store.js";\nexport const focusOf = (s: AppState) => s.ui.focus;\n`,
+    // an edge one way only is fine
+    "src/ui/view/title.ts": `import type { AppState } from "../state/store.js";\nexport const title = (s: AppState) => s.ui.focus;\n`,
+  });
+  const { status, report } = check("--min-modules", "1", dir);
+  expect(status).toBe(1);
+  const cycles = report!.violations.filter((v) => v.rule === "no-cycles-between-ui-folders");
+  expect(cycles.map((v) => `${v.from} -> ${v.to}`).sort()).toEqual([
+    "src/ui/controller -> src/ui/state",
+    "src/ui/state -> src/ui/controller",
+  ]);
+  expect(report!.violations.filter((v) => v.from.startsWith("src/ui/view"))).toEqual([]);
+});
+
 it("fails rather than passes when it cruised too few modules to have looked", () => {
   const dir = tree({ "src/protocol/events.ts": `export type BusEvent = { type: "x" };\n` });
   const { status, stderr } = check(dir);

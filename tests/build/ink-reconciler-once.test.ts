@@ -1,6 +1,7 @@
 // TextField renders a field's keys at once through Ink's reconciler (src/ui/terminal/ink-updates.ts),
-// which it reaches by path because Ink exports only its index. That works only if the path is the
-// very module Ink imports: a second copy would be a second React renderer that knows no root.
+// which it imports as `#ink-reconciler` because Ink exports only its index (the build and
+// vitest.config.ts map the name). That works only if the name maps to the very module Ink imports:
+// a second copy would be a second React renderer that knows no root.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";

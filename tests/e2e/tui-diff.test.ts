@@ -29,12 +29,20 @@ async function start(cols: number, rows: number, ws: string): Promise<PtyApp> {
   const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model", OPENAI_BASE_URL: server.url });
   const a = new PtyApp({ cols, rows, cwd: ws, env });
   await a.waitFor("Ask anything");
-  await a.typeSlowly("/diff");
-  // Esc closes the completion list; the pause keeps Esc and Enter from reading as one Alt chord.
-  a.type(keys.esc);
-  await new Promise((r) => setTimeout(r, 150));
-  a.type(keys.enter);
+  await sendDiff(a);
   return a;
+}
+
+/**
+ * Types /diff and sends it. Esc closes the completion list first (Enter would pick from it); Enter
+ * goes once the list is seen gone, so Esc was read on its own and the two are not one Alt chord.
+ */
+async function sendDiff(a: PtyApp): Promise<void> {
+  await a.typeSlowly("/diff");
+  await a.waitFor("the working tree's changes");
+  a.type(keys.esc);
+  await a.waitFor((s) => !s.includes("the working tree's changes"));
+  a.type(keys.enter);
 }
 
 describe.each([
@@ -62,16 +70,12 @@ describe.each([
     // Esc back to the list, Esc back to the input. A change made meanwhile shows after /diff
     // again, and the selected file stays selected.
     writeFileSync(join(ws, "todo.md"), "an untracked file\nwith a second line\n");
+    // Each key goes once the screen shows the one before it was read (two Esc in one read are not two).
     app.type(keys.esc);
     await app.waitFor("M notes.txt");
-    await new Promise((r) => setTimeout(r, 150));
-    app.type(keys.esc);
+    await app.typeAndWait(keys.esc);
     await app.waitFor("Ask anything");
-    await new Promise((r) => setTimeout(r, 150));
-    await app.typeSlowly("/diff");
-    app.type(keys.esc);
-    await new Promise((r) => setTimeout(r, 150));
-    app.type(keys.enter);
+    await sendDiff(app);
     await app.waitFor("with a second line");
   });
 });

@@ -110,6 +110,19 @@ export class PtyApp {
     this.pty.write(text);
   }
 
+  /**
+   * Types `key` and waits until the screen shows the program read it (the screen changed), so the
+   * next key cannot arrive with it in one read: Esc then Enter would be one Alt chord. A wait on
+   * the program instead of a fixed pause, which under load was sometimes too short. Wait for what
+   * the keys before it show first, or their late drawing passes for this key's.
+   */
+  async typeAndWait(key: string, timeoutMs = 10_000): Promise<string> {
+    await this.settle();
+    const before = this.screen();
+    this.pty.write(key);
+    return this.waitFor((s) => s !== before, timeoutMs);
+  }
+
   /** Types text one key at a time, as a person would (no paste markers). */
   async typeSlowly(text: string, gapMs = 5): Promise<void> {
     for (const ch of text) {

@@ -1,10 +1,12 @@
 // The daemon's client side: the SSE parser, addresses, and the remote-task bridge against a real
 // daemon that is restarted under it (the stream reconnects by itself and nothing is lost).
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DaemonClient, parseAddress } from "../../src/remote/client.js";
+import { DaemonClient, parseAddress, parseEvent } from "../../src/remote/client.js";
 import { RemoteTasks } from "../../src/remote/remote-tasks.js";
 import { SseParser, sseComment, sseMessage } from "../../src/remote/sse.js";
 import { Bus } from "../../src/protocol/bus.js";
@@ -58,6 +60,56 @@ describe("parseAddress", () => {
     await expect(client.health()).rejects.toThrow(
       /no daemon at unix:.*none\.sock \(start one with nanohermes --daemon\)/,
     );
+  });
+});
+
+describe("daemon events are checked with the bus schema", () => {
+  it("passes a valid event on and names what is wrong with an invalid one", () => {
+    expect(parseEvent(JSON.stringify({ type: "assistant.delta", taskId: "t1", text: "hi" }))).toEqual({
+      type: "assistant.delta",
+      taskId: "t1",
+      text: "hi",
+    });
+    expect(parseEvent(JSON.stringify({ type: "assistant.delta", taskId: "t1", text: 7 }))).toMatch(
+      /^assistant\.delta: text: /,
+    );
+    expect(parseEvent(JSON.stringify({ type: "no.such", taskId: "t1" }))).toMatch(/^no\.such: /);
+    expect(parseEvent(JSON.stringify({ taskId: "t1" }))).toMatch(/^an event without a type: /);
+    expect(parseEvent("{oops")).toBe("not JSON: {oops");
+  });
+
+  it("a stream drops an invalid event, says so, and goes on with the next", async () => {
+    // A daemon of another version, stood in for by a server that answers the events stream.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(sseMessage({ event: "ready", data: "{}" }));
+      res.write(sseMessage({ id: "1", data: JSON.stringify({ type: "assistant.delta", taskId: "s", text: 1 }) }));
+      res.write(sseMessage({ id: "2", data: JSON.stringify({ type: "assistant.delta", taskId: "s", text: "ok" }) }));
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    const client = new DaemonClient(parseAddress(`127.0.0.1:${port}`, "/"), null);
+    const events: BusEvent[] = [];
+    const invalid: string[] = [];
+    let stream: { close(): void } | undefined;
+    try {
+      // The valid event comes after the invalid one: once it is here, the stream went past both.
+      await new Promise<void>((done) => {
+        stream = client.follow("s", {
+          onEvent: (e) => {
+            events.push(e);
+            done();
+          },
+          onInvalid: (r) => invalid.push(r),
+        });
+      });
+      expect(invalid).toEqual([expect.stringMatching(/^assistant\.delta: text: /)]);
+      expect(events).toEqual([{ type: "assistant.delta", taskId: "s", text: "ok" }]);
+    } finally {
+      stream?.close();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // and not when the user picked a tab during that turn, nor for a task in the background.
 import { describe, expect, it } from "vitest";
 import { AgentsTabForward } from "../../src/ui/controller/agents-forward.js";
-import { initialUi, type UiState } from "../../src/ui/controller/ui-state.js";
+import { initialUi, type UiState } from "../../src/ui/state/ui-state.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 
 const started = (taskId: string, turnId: string): BusEvent =>

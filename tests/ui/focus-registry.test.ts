@@ -1,11 +1,12 @@
-// Every focus area and every results tab has its keys listed (src/ui/focus/): a new `Focus` value or
-// `ResultsTab` without its spec fails here, not at the first key pressed in it.
+// Every focus area has its keys listed (src/ui/focus/), and every results tab its definition
+// (src/ui/tabs/): a new `Focus` value or `ResultsTab` without one fails here, not at the first key
+// pressed in it or the first frame that shows it.
 import { describe, expect, it } from "vitest";
-import { focusAreas, resultsTabs } from "../../src/ui/controller/ui-state.js";
+import { focusAreas, resultsTabs } from "../../src/ui/state/ui-state.js";
 import { focusSpec } from "../../src/ui/focus/index.js";
-import { resultsTabSpec } from "../../src/ui/focus/results-tabs/index.js";
+import { resultsTabDefs } from "../../src/ui/tabs/index.js";
 
-describe("the focus registry", () => {
+describe("the focus and tab lists", () => {
   it.each(focusAreas)("%s has its keys", (focus) => {
     expect(typeof focusSpec(focus)?.keys).toBe("function");
   });
@@ -15,7 +16,19 @@ describe("the focus registry", () => {
     expect(typing).toEqual(["composer", "browse"]);
   });
 
-  it.each(resultsTabs)("the %s tab has its keys", (tab) => {
-    expect(typeof resultsTabSpec(tab)?.keys).toBe("function");
+  it.each(resultsTabs)("the %s tab has its rows, the slices they read and a name", (tab) => {
+    const def = resultsTabDefs[tab];
+    expect(typeof def.lines).toBe("function");
+    expect(typeof def.slices).toBe("function");
+    expect(def.label.length).toBeGreaterThan(def.short.length - 1);
+  });
+
+  it("the plain lists have no keys of their own; the others do", () => {
+    const withKeys = resultsTabs.filter((t) => resultsTabDefs[t].keys !== undefined);
+    expect(withKeys).toEqual(["changes", "diff", "turns", "jobs", "agents"]);
+  });
+
+  it("the bar lists the tabs in the order of the list", () => {
+    expect(Object.keys(resultsTabDefs)).toEqual(resultsTabs);
   });
 });

@@ -2,7 +2,8 @@
 // half-page jump left blank rows under it; the terminal writer's bytes per token stay far inside
 // the budget). Paging and the user's own scroll position are left alone.
 import { describe, expect, it } from "vitest";
-import { computeViewport, followScroll } from "../../src/ui/view/transcript-view.js";
+import { computeViewport } from "../../src/ui/view/transcript-view.js";
+import { followScroll } from "../../src/ui/state/scroll.js";
 
 const blocks = (sizes: number[]) => sizes.map((n, b) => Array.from({ length: n }, (_, i) => `b${b} line ${i}`));
 const lastFilled = (lines: string[]) => lines.reduce((at, l, i) => (l !== "" ? i : at), -1);

@@ -142,7 +142,7 @@ describe("the plan inline", () => {
 
 describe("fixed prompts", () => {
   it("/init and /review show a one-line header, the full text one Enter away in browse mode", async () => {
-    const { INIT_PROMPT, reviewPrompt } = await import("../../src/ui/controller/fixed-prompts.js");
+    const { INIT_PROMPT, reviewPrompt } = await import("../../src/ui/view/fixed-prompts.js");
     h = await renderUi(100, 30);
     h.emit({ type: "turn.started", ...ev, turnId: "turn-1", prompt: INIT_PROMPT });
     let frame = await h.frame();

@@ -6,12 +6,13 @@ import { defaultKeymap, type Action } from "../../src/config/keybindings.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusCommand } from "../../src/protocol/commands.js";
 import type { BusEvent, TaskSnapshot } from "../../src/protocol/events.js";
-import { App } from "../../src/ui/App.js";
+import { App } from "../../src/ui/components/App.js";
 import { CARD_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
 import { Controller, type ControllerDeps } from "../../src/ui/controller/controller.js";
-import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/controller/sources.js";
+import { keyLayers } from "../../src/ui/focus/index.js";
+import type { CheckpointSource, MemorySource, SessionSource } from "../../src/ui/state/data-sources.js";
 import { AppContext, type AppServices } from "../../src/ui/context/services.js";
-import { connectScreen } from "../../src/ui/controller/settle.js";
+import { connectScreen } from "../../src/ui/app/settle.js";
 import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
@@ -134,41 +135,46 @@ export function createTestServices(columns: number, rows: number, options: Rende
   // Real time, which a test moves on (a person reading an approval card) instead of sleeping.
   let skew = 0;
   const later = (ms = CARD_GUARD_MS) => void (skew += ms);
-  const ctl = new Controller({
-    store,
-    bus,
-    keymap: resolveKeymap<Action>(defaultKeymap(), options.keys).keymap,
-    editorKeys: resolveKeymap(editorKeyDefaults, { deleteToLineEnd: [] }).keymap,
-    history: new History(options.history ?? []),
-    remember: () => {},
-    copy: (text) => {
-      copied.push(text);
-      return { ok: true };
+  const ctl = new Controller(
+    {
+      store,
+      bus,
+      keymap: resolveKeymap<Action>(defaultKeymap(), options.keys).keymap,
+      editorKeys: resolveKeymap(editorKeyDefaults, { deleteToLineEnd: [] }).keymap,
+      history: new History(options.history ?? []),
+      remember: () => {},
+      copy: (text) => {
+        copied.push(text);
+        return { ok: true };
+      },
+      exit: () => void state.exits++,
+      openEditor: async () => null,
+      paths: () => ["README.md", "src/cli.ts", "src/ui/App.tsx"],
+      newTaskId: () => `t${++n}`,
+      themes: () => ["dark", "light", "high-contrast"],
+      sandboxLabel: () => "unsandboxed",
+      skills: () => [
+        { name: "release", description: "cut a release", file: "/ws/.nanohermes/skills/release/SKILL.md" },
+      ],
+      trustWorkspace: () => {},
+      sessions: options.sessions ?? noSessions,
+      memory: options.memory ?? noMemory,
+      checkpoints: options.checkpoints ?? noCheckpoints,
+      now: options.now ?? (() => Date.now() + skew),
+      addRemote:
+        options.addRemote ??
+        (async () => {
+          throw new Error("no daemon here");
+        }),
+      remoteFile:
+        options.remoteFile ??
+        (async () => {
+          throw new Error("no daemon here");
+        }),
+      ...(options.workspace ? { workspace: options.workspace } : {}),
     },
-    exit: () => void state.exits++,
-    openEditor: async () => null,
-    paths: () => ["README.md", "src/cli.ts", "src/ui/App.tsx"],
-    newTaskId: () => `t${++n}`,
-    themes: () => ["dark", "light", "high-contrast"],
-    sandboxLabel: () => "unsandboxed",
-    skills: () => [{ name: "release", description: "cut a release", file: "/ws/.nanohermes/skills/release/SKILL.md" }],
-    trustWorkspace: () => {},
-    sessions: options.sessions ?? noSessions,
-    memory: options.memory ?? noMemory,
-    checkpoints: options.checkpoints ?? noCheckpoints,
-    now: options.now ?? (() => Date.now() + skew),
-    addRemote:
-      options.addRemote ??
-      (async () => {
-        throw new Error("no daemon here");
-      }),
-    remoteFile:
-      options.remoteFile ??
-      (async () => {
-        throw new Error("no daemon here");
-      }),
-    ...(options.workspace ? { workspace: options.workspace } : {}),
-  });
+    keyLayers,
+  );
   const services: AppServices = {
     store,
     ctl,

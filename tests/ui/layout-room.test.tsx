@@ -5,7 +5,7 @@ import { computeLayout } from "../../src/ui/layout/layout.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
-import { tabBar } from "../../src/ui/view/tab-bar.js";
+import { tabBar } from "../../src/ui/tabs/tab-bar.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, type Harness } from "./harness.js";
 

@@ -1,7 +1,7 @@
 // The /memory dialog on a fake store: entries newest first with their kind, the filter, editing
 // the text, cycling the kind, deleting after y/n, adding one, and "memory is off". At 50, 80, 120.
 import { afterEach, describe, expect, it } from "vitest";
-import type { MemoryRow, MemorySource } from "../../src/ui/controller/sources.js";
+import type { MemoryRow, MemorySource } from "../../src/ui/state/data-sources.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, type Harness, until } from "./harness.js";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { BusEvent } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { legacyHistory } from "../../src/session/legacy-transcript.js";
-import type { CheckpointSource } from "../../src/ui/controller/sources.js";
+import type { CheckpointSource } from "../../src/ui/state/data-sources.js";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, type Harness, until } from "./harness.js";

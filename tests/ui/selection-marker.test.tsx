@@ -2,17 +2,19 @@
 // style reaches the screen) every selection is marked by a "›" (issue 18, item 7): browsed
 // transcript blocks, the task list, each results tab and the list dialogs, at 40, 80 and 120 columns.
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentsTab } from "../../src/ui/components/results/AgentsTab.js";
-import { ChangesTab } from "../../src/ui/components/results/ChangesTab.js";
-import { FilesTab } from "../../src/ui/components/results/FilesTab.js";
-import { JobsTab } from "../../src/ui/components/results/JobsTab.js";
-import { ReadsTab } from "../../src/ui/components/results/ReadsTab.js";
-import { TodoTab } from "../../src/ui/components/results/TodoTab.js";
-import { TurnsTab } from "../../src/ui/components/results/TurnsTab.js";
 import { visibleWidth } from "../../src/ui/render/wrap.js";
 import { keys } from "../helpers/pty.js";
 import { mountPane } from "./components/mount.js";
 import { renderUi, snapshot, type Harness } from "./harness.js";
+import { tabComponent } from "../../src/ui/components/ResultsTab.js";
+
+const AgentsTab = tabComponent("agents");
+const ChangesTab = tabComponent("changes");
+const FilesTab = tabComponent("files");
+const JobsTab = tabComponent("jobs");
+const ReadsTab = tabComponent("reads");
+const TodoTab = tabComponent("todo");
+const TurnsTab = tabComponent("turns");
 
 const ev = { taskId: "t0" };
 type Mounted = ReturnType<typeof mountPane>;

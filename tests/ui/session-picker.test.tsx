@@ -2,7 +2,7 @@
 // full-text search, Tab for every workspace, the preview, and Enter opening the session in its
 // task (switching to an open one, or creating one on the session file). At 50, 80 and 120 columns.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionRow, SessionSource } from "../../src/ui/controller/sources.js";
+import type { SessionRow, SessionSource } from "../../src/ui/state/data-sources.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, snapshot, type Harness, until } from "./harness.js";
 

@@ -11,7 +11,7 @@ import type { Probe } from "../terminal/probe.js";
 import type { ScreenSession } from "../terminal/screen.js";
 import { clipboardRoute, readTmux } from "../terminal/tmux.js";
 import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js";
-import { composeTextFrame } from "../text-frame.js";
+import { composeTextFrame } from "./text-frame.js";
 import { loadMarkdownWhenWanted } from "./markdown-when-wanted.js";
 import type { UiRuntime } from "./services.js";
 
@@ -26,7 +26,7 @@ export async function mountUi(
   // The first frame is drawn before Ink loads: the same pane functions the Ink app draws with,
   // so the user sees the real screen (and can type; keys queue in the store) ~100 ms sooner.
   stdout.write(`${composeTextFrame(store.getState(), services).lines.join("\n")}\x1b[H`);
-  const { mountInk } = await import("../mount.js");
+  const { mountInk } = await import("./mount.js");
   // Ink's line writer draws its first frame over ours without clearing line ends (it takes the
   // screen for blank): when the state changed meanwhile and a line got shorter, the old end would
   // stay. Our cell writer (the default) erases every line end of a first frame itself.

@@ -1,5 +1,8 @@
 // Builds what the UI runs on: the store, the bus, the engine (or the remote bridge when attached),
 // the theme, keys and history, the controller and the services every component reads.
+import type { Settings } from "../../config/schema.js";
+import type { DaemonClient } from "../../remote/client.js";
+import type { SessionInfo } from "../../remote/wire.js";
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
@@ -17,21 +20,21 @@ import type { RemoteTasks } from "../../remote/remote-tasks.js";
 import type { AppServices } from "../context/services.js";
 import { motionAllowed } from "../context/motion.js";
 import { Controller } from "../controller/controller.js";
-import { connectScreen, type Settle } from "../controller/settle.js";
-import { openInEditor } from "../external-editor.js";
+import { keyLayers } from "../focus/index.js";
+import { connectScreen, type Settle } from "./settle.js";
+import { openInEditor } from "./external-editor.js";
 import { editorKeyDefaults } from "../input/editor.js";
 import { appendHistory, History, historyPath, loadHistory } from "../input/history.js";
 import { resolveKeymap } from "../input/keymap.js";
-import { checkpointSource, memorySource, sessionSource } from "../sources.js";
+import { checkpointSource, memorySource, sessionSource } from "./engine-sources.js";
 import { Store } from "../state/store.js";
 import { copyOut, tmuxLoadBuffer } from "./copy.js";
 import type { ClipboardRoute } from "../terminal/tmux.js";
 import { makeTheme } from "../theme/setup.js";
 import { markdownStyles } from "../view/panes.js";
 import { TranscriptRenderer } from "../view/transcript-view.js";
-import { listWorkspaceFiles } from "../workspace-files.js";
-import type { InkHandle } from "../mount.js";
-import type { UiOptions } from "../run.js";
+import { listWorkspaceFiles } from "./workspace-files.js";
+import type { InkHandle } from "./mount.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -76,6 +79,20 @@ export interface UiRuntime {
   ink: InkHandle | null;
   /** Exits through the one exit path (set by exitPath). */
   finish(code: number): Promise<void>;
+}
+
+/** What the command line gives the UI (cli.ts `runUi`). */
+export interface UiOptions {
+  settings: Settings;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  /** Resume this session file in the first task (--session, --resume ID, --continue). */
+  sessionFile?: string;
+  /** Bare --resume: open the session picker first. */
+  pickSession?: boolean;
+  /** `nanohermes attach`: every task is a session of this daemon (listed already). */
+  attach?: { client: DaemonClient; sessions: SessionInfo[] };
 }
 
 export async function createServices(opts: UiOptions): Promise<UiRuntime> {
@@ -175,78 +192,81 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
   const ws = workspaceSource(settings, manager);
   let trustedNow = false;
-  const ctl = new Controller({
-    workspace: ws,
-    store,
-    bus,
-    keymap: keys.keymap,
-    editorKeys: editorKeys.keymap,
-    history,
-    remember: (text) => void appendHistory(historyFile, text),
-    // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings, and also to
-    // tmux's paste buffer where tmux would drop it (app/copy.ts).
-    copy: (text) =>
-      copyOut(text, {
-        route: rt.tmuxRoute,
-        inTmux: Boolean(env.TMUX),
-        write: (s) => stdout.write(s),
-        loadBuffer: tmuxLoadBuffer(env),
-      }),
-    exit: () => void rt.finish(0),
-    openEditor: (text) =>
-      openInEditor(text, env, stdin, stdout, () => {
-        rt.ink?.clear();
-        store.updateUi((ui) => ({ ...ui }));
-      }),
-    paths: () => files,
-    models: async () => (await ws.models?.()) ?? [],
-    readAttachment: (path) => {
-      // A file of the workspace only, as read_file would read it (4 MB at most).
-      const full = resolve(settings.workspace, path);
-      if (full !== settings.workspace && !full.startsWith(`${settings.workspace}/`)) return null;
-      try {
-        const st = statSync(full);
-        return st.isFile() && st.size <= 4 * 1024 * 1024 ? readFileSync(full, "utf8") : null;
-      } catch {
-        return null;
-      }
+  const ctl = new Controller(
+    {
+      workspace: ws,
+      store,
+      bus,
+      keymap: keys.keymap,
+      editorKeys: editorKeys.keymap,
+      history,
+      remember: (text) => void appendHistory(historyFile, text),
+      // Inside tmux, OSC 52 goes through plain or wrapped depending on tmux's settings, and also to
+      // tmux's paste buffer where tmux would drop it (app/copy.ts).
+      copy: (text) =>
+        copyOut(text, {
+          route: rt.tmuxRoute,
+          inTmux: Boolean(env.TMUX),
+          write: (s) => stdout.write(s),
+          loadBuffer: tmuxLoadBuffer(env),
+        }),
+      exit: () => void rt.finish(0),
+      openEditor: (text) =>
+        openInEditor(text, env, stdin, stdout, () => {
+          rt.ink?.clear();
+          store.updateUi((ui) => ({ ...ui }));
+        }),
+      paths: () => files,
+      models: async () => (await ws.models?.()) ?? [],
+      readAttachment: (path) => {
+        // A file of the workspace only, as read_file would read it (4 MB at most).
+        const full = resolve(settings.workspace, path);
+        if (full !== settings.workspace && !full.startsWith(`${settings.workspace}/`)) return null;
+        try {
+          const st = statSync(full);
+          return st.isFile() && st.size <= 4 * 1024 * 1024 ? readFileSync(full, "utf8") : null;
+        } catch {
+          return null;
+        }
+      },
+      newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
+      themes: () => theme.names(),
+      sandboxLabel: () => rt.services.sandbox,
+      skills: () => rt.loadedExtensions?.skills ?? [],
+      untrusted: () => {
+        if (trustedNow) return [];
+        const keys = settings.untrustedKeys;
+        return [
+          ...(keys.length ? [`its .nanohermes/config.json sets ${keys.join(", ")}`] : []),
+          ...(ws.untrustedCommands() ? ["its slash commands (.nanohermes/commands, .claude/commands)"] : []),
+        ];
+      },
+      trustWorkspace: () =>
+        void trustWorkspace(settings.home, settings.workspace).then(
+          () => {
+            trustedNow = true;
+            ctl.status(
+              settings.untrustedKeys.length
+                ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`
+                : `trusted ${settings.workspace}: its commands apply now`,
+              "info",
+              10_000,
+            );
+          },
+          (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
+        ),
+      sessions: sessionSource(settings, earlier),
+      memory: memorySource(settings),
+      checkpoints: checkpointSource(settings),
+      now: () => Date.now(),
+      home: homedir(),
+      notSetUp: () => (missingCredentials(settings) ? setupLine(settings) : null),
+      remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
+      addRemote: async (request) =>
+        (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
     },
-    newTaskId: () => `t${Date.now().toString(36)}${randomId(4)}`,
-    themes: () => theme.names(),
-    sandboxLabel: () => rt.services.sandbox,
-    skills: () => rt.loadedExtensions?.skills ?? [],
-    untrusted: () => {
-      if (trustedNow) return [];
-      const keys = settings.untrustedKeys;
-      return [
-        ...(keys.length ? [`its .nanohermes/config.json sets ${keys.join(", ")}`] : []),
-        ...(ws.untrustedCommands() ? ["its slash commands (.nanohermes/commands, .claude/commands)"] : []),
-      ];
-    },
-    trustWorkspace: () =>
-      void trustWorkspace(settings.home, settings.workspace).then(
-        () => {
-          trustedNow = true;
-          ctl.status(
-            settings.untrustedKeys.length
-              ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`
-              : `trusted ${settings.workspace}: its commands apply now`,
-            "info",
-            10_000,
-          );
-        },
-        (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
-      ),
-    sessions: sessionSource(settings, earlier),
-    memory: memorySource(settings),
-    checkpoints: checkpointSource(settings),
-    now: () => Date.now(),
-    home: homedir(),
-    notSetUp: () => (missingCredentials(settings) ? setupLine(settings) : null),
-    remoteFile: async (taskId, turn, path) => (await remoteTasks()).file(taskId, turn, path),
-    addRemote: async (request) =>
-      (await import("../../remote/attach.js")).addRemoteTask(await remoteTasks(), request, remoteContext),
-  });
+    keyLayers,
+  );
   if (keys.errors.length) ctl.status(`config keys: ${keys.errors.join("; ")}`, "error", 10_000);
   if (theme.problems.length) ctl.status(`themes: ${theme.problems.join("; ")}`, "warn", 10_000);
 

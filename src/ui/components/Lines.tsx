@@ -2,7 +2,7 @@
 // places as one rectangle (the fast path in scripts/ink-patches.mjs). Rows in `spin` carry a
 // running-work glyph; the first of them is split around it so the spinner is its own small node
 // and the rectangles still do not overlap. Under a non-UTF-8 locale the lines become ASCII here,
-// the one place every pane's text passes through (the first frame: text-frame.ts).
+// the one place every pane's text passes through (the first frame: ../app/text-frame.ts).
 import { Box, Text } from "ink";
 import { useContext, type ReactNode } from "react";
 import { AppContext, type AppServices } from "../context/services.js";

@@ -1,35 +1,17 @@
-// The results pane: a border column, the tab bar, and the current tab (one component per tab).
+// The results pane: a border column, the tab bar, and the current tab (ResultsTab.tsx draws any of them).
 import { Box } from "ink";
-import { useMemo, type ComponentType } from "react";
+import { useMemo } from "react";
 import { useApp, useSlices } from "../context/useStore.js";
-import type { ResultsTab } from "../controller/ui-state.js";
+import type { ResultsTab as TabId } from "../state/ui-state.js";
 import { resultsBorder, resultsTabBar } from "../panes/results.js";
 import { Lines } from "./Lines.js";
-import { AgentsTab } from "./results/AgentsTab.js";
-import { ChangesTab } from "./results/ChangesTab.js";
-import { DiffTab } from "./results/DiffTab.js";
-import { FilesTab } from "./results/FilesTab.js";
-import { JobsTab } from "./results/JobsTab.js";
-import { ReadsTab } from "./results/ReadsTab.js";
-import { TodoTab } from "./results/TodoTab.js";
-import { TurnsTab } from "./results/TurnsTab.js";
-import { taskOf, type TabProps } from "./results/useTab.js";
-
-const tabs: Record<ResultsTab, ComponentType<TabProps>> = {
-  files: FilesTab,
-  changes: ChangesTab,
-  diff: DiffTab,
-  turns: TurnsTab,
-  reads: ReadsTab,
-  todo: TodoTab,
-  jobs: JobsTab,
-  agents: AgentsTab,
-};
+import { taskOf } from "../tabs/tab.js";
+import { ResultsTab } from "./ResultsTab.js";
 
 /** `plain`: the screen-reader form, with a margin instead of the border column. */
 export function ResultsPane({ width, height, plain = false }: { width: number; height: number; plain?: boolean }) {
   const sv = useApp();
-  const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [ResultsTab, boolean];
+  const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [TabId, boolean];
   const counts = useSlices((s) => {
     const t = taskOf(s);
     return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads, s.ui.worktreeDiff === null];
@@ -44,13 +26,12 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
     [sv, height, focused, plain],
   );
   if (width <= 2 || height <= 0) return null;
-  const Tab = tabs[tab];
   return (
     <Box width={width} height={height} flexShrink={0}>
       <Lines lines={border} width={2} />
       <Box width={inner} height={height} flexDirection="column">
         <Lines lines={bar} width={inner} />
-        <Tab width={inner} height={height - bar.length} focused={focused} />
+        <ResultsTab tab={tab} width={inner} height={height - bar.length} focused={focused} />
       </Box>
     </Box>
   );

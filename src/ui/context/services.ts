@@ -17,9 +17,9 @@ export interface AppServices {
   motion: boolean;
   workspace: string;
   sandbox: string;
-  /** Content of files before this session's tools changed them, for the Changes tab (read by controller/settle.ts). */
+  /** Content of files before this session's tools changed them, for the Changes tab (read by app/settle.ts). */
   before: Map<string, string | null>;
-  /** Reads a workspace file for a diff view; only controller/settle.ts calls it, never a render. */
+  /** Reads a workspace file for a diff view; only app/settle.ts calls it, never a render. */
   readFile(path: string): string | null;
 }
 

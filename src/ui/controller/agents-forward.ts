@@ -1,7 +1,7 @@
 // The Agents tab comes forward the first time children start in a turn of the task on screen,
 // unless the user picked a results tab during that turn (their choice wins).
 import type { BusEvent } from "../../protocol/events.js";
-import type { UiState } from "./ui-state.js";
+import type { UiState } from "../state/ui-state.js";
 
 export class AgentsTabForward {
   /** Per task: the turn running now, and whether the board already came forward / a tab was picked in it. */

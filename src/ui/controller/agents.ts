@@ -5,11 +5,12 @@ import type { InputEvent, Key } from "../input/keys.js";
 import { formatKeySpec, matches } from "../input/keymap.js";
 import { agentApproval, boardRows } from "../state/children.js";
 import type { AgentRow } from "../state/transcript.js";
-import { followScroll, movePosition, settleFollow } from "../view/transcript-view.js";
+import { movePosition, settleFollow } from "../view/transcript-view.js";
+import { followScroll } from "../state/scroll.js";
 import { fitsFrom, type Controller } from "./controller.js";
-import type { AgentDialog } from "../dialogs/agent.js";
-import type { ConfirmDialog } from "../dialogs/confirm.js";
-import type { Dialog } from "../dialogs/index.js";
+import type { AgentDialog } from "../state/dialogs.js";
+import type { ConfirmDialog } from "../state/dialogs.js";
+import type { Dialog } from "../state/dialogs.js";
 
 /** The current task's board in display order. */
 export function boardOf(ctl: Controller): AgentRow[] {

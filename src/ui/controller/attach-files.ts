@@ -1,6 +1,7 @@
 // `@path` in a prompt attaches the file: its text goes with the prompt in an <attached-file> block,
 // bounded as read_file bounds what the model reads (20 KB, the start kept, a note saying how to read
 // the rest); the transcript shows one line per attached file (view/cards.ts), not its text.
+import { attachmentBlock } from "../view/attachment-text.js";
 import type { Controller } from "./controller.js";
 
 /** What one attached file carries at most. */
@@ -24,21 +25,8 @@ export function withAttachments(ctl: Controller, text: string): { text: string; 
       ? `${content.slice(0, ATTACH_MAX_CHARS)}\n[... cut at ${ATTACH_MAX_CHARS} characters of ${content.length}; read the rest with read_file offset/limit]`
       : content;
     const lines = content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-    blocks.push(`<attached-file path="${path}" lines="${lines}">\n${body.replace(/\n$/, "")}\n</attached-file>`);
+    blocks.push(attachmentBlock(path, lines, body));
     attached.push(path);
   }
   return blocks.length ? { text: `${text}\n\n${blocks.join("\n\n")}`, attached } : { text, attached };
-}
-
-const BLOCK = /\n\n<attached-file path="([^"]*)" lines="(\d+)">\n[\s\S]*?\n<\/attached-file>/g;
-
-/** A sent prompt as the transcript shows it: the typed text, and "attached PATH (N lines)" lines. */
-export function splitAttachments(text: string): { text: string; files: { path: string; lines: number }[] } {
-  if (!text.includes("<attached-file ")) return { text, files: [] };
-  const files: { path: string; lines: number }[] = [];
-  const rest = text.replace(BLOCK, (_all, path: string, lines: string) => {
-    files.push({ path, lines: Number(lines) });
-    return "";
-  });
-  return { text: rest, files };
 }

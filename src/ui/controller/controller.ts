@@ -11,25 +11,15 @@ import { createEditor, editorText, isEmpty, type EditorAction } from "../input/e
 import type { History } from "../input/history.js";
 import { orderedTasks, type AppState, type Store, type TaskEntry } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
-import { handleDialogKey } from "../dialogs/index.js";
-import { focusSpec } from "../focus/index.js";
+import type { Dialog } from "../state/dialogs.js";
 import { answerApproval, answerCard, jumpToApproval } from "./approval-keys.js";
 import { handleGlobalKey } from "./global-keys.js";
-import type { ResultsMeasure } from "./lists.js";
-import type { CheckpointSource, MemorySource, SessionSource } from "./sources.js";
-import type { StatusCondition, StatusMessage, UiState } from "./ui-state.js";
+import type { Measures, ResultsMeasure, TranscriptMeasure } from "../view/measures.js";
+import type { CheckpointSource, MemorySource, SessionSource } from "../state/data-sources.js";
+import type { Focus, StatusCondition, StatusMessage, UiState } from "../state/ui-state.js";
 import type { WorkspaceSource } from "../../agent/workspace-view.js";
-import type { Measures } from "./settle.js";
-import { followScroll, movePosition, settleFollow, type Position, type Scroll } from "../view/transcript-view.js";
-
-/** What the transcript pane last showed, for scrolling by lines and pages. */
-export interface TranscriptMeasure {
-  count: number;
-  height: number;
-  top: Position;
-  rowBlocks: number[];
-  linesOf(index: number): string[];
-}
+import { movePosition, settleFollow } from "../view/transcript-view.js";
+import { followScroll, type Position, type Scroll } from "../state/scroll.js";
 
 /** Whether everything from `top` to the end fits in the view (scrolling further down only follows). */
 export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
@@ -41,8 +31,8 @@ export function fitsFrom(top: Position, view: TranscriptMeasure): boolean {
   return true;
 }
 
-export { DOUBLE_PRESS_MS } from "./ui-state.js";
-import { DOUBLE_PRESS_MS } from "./ui-state.js";
+export { DOUBLE_PRESS_MS } from "../state/ui-state.js";
+import { DOUBLE_PRESS_MS } from "../state/ui-state.js";
 /** Lines one notch of the mouse wheel scrolls. */
 const WHEEL_LINES = 3;
 /** A stop hint stays while the task is stopping (a step can take minutes), up to this long. */
@@ -107,6 +97,25 @@ export interface ControllerDeps {
   ): Promise<{ before: string | null | undefined; now: string | null }>;
 }
 
+/** What one focus area does with keys while it has focus (each area's spec: ../focus/). */
+export interface AreaKeys {
+  /** The area's own keys, before the global ones; true when it used the key. */
+  keys(ctl: Controller, event: InputEvent): boolean;
+  /** What the global keys left: typing into the composer (only the areas that type there). */
+  typing?(ctl: Controller, event: InputEvent): void;
+}
+
+/**
+ * Contract: the key layers above the controller, given by whoever builds it (app/services.ts, the
+ * test harness: `keyLayers` of ../focus/index.ts): the open dialog's keys and the focused area's.
+ * Passed in, so the controller imports neither the dialogs nor the focus areas; they import it.
+ */
+export interface KeyLayers {
+  /** A key while `dialog` is open; Esc or Ctrl-C the dialog leaves unused close it. */
+  dialogKey(ctl: Controller, dialog: Dialog, event: InputEvent): void;
+  area(focus: Focus): AreaKeys;
+}
+
 export class Controller {
   /** Brings the Agents tab forward when children start (see agents-forward.ts). */
   readonly agentsForward = new AgentsTabForward();
@@ -115,7 +124,10 @@ export class Controller {
   /** Keys for the focused one-line field (components/TextField.tsx). */
   readonly fields = new FieldRouter((event) => this.handle(event));
 
-  constructor(readonly deps: ControllerDeps) {}
+  constructor(
+    readonly deps: ControllerDeps,
+    private readonly layers: KeyLayers,
+  ) {}
 
   get state(): AppState {
     return this.deps.store.getState();
@@ -199,7 +211,7 @@ export class Controller {
     )
       this.setUi((ui) => ({ ...ui, lastInterrupt: 0, exitArmed: 0 }));
     if (this.ui.dialog) {
-      handleDialogKey(this, this.ui.dialog, event);
+      this.layers.dialogKey(this, this.ui.dialog, event);
       // Keys still waiting for a field that will not mount now are not typed anywhere else later.
       if (!this.ui.dialog) this.fields.drop();
       return;
@@ -215,7 +227,7 @@ export class Controller {
 
   /** The focused area's own keys (../focus/), then the global ones, then what the area types. */
   private handleArea(event: InputEvent): void {
-    const area = focusSpec(this.ui.focus);
+    const area = this.layers.area(this.ui.focus);
     if (area.keys(this, event)) return;
     if (event.kind === "key" && handleGlobalKey(this, event.key)) return;
     area.typing?.(this, event);
@@ -372,7 +384,7 @@ export class Controller {
     }));
   }
 
-  /** Measures what is on screen from the state (controller/settle.ts); set once when the UI is wired. */
+  /** Measures what is on screen from the state (app/settle.ts); set once when the UI is wired. */
   measures: Measures | null = null;
 
   /** What the transcript shows and how to measure its blocks. */

@@ -1,17 +1,7 @@
 // What the two list panes share: the results pane's measure and Esc back to the input. Their keys
-// are in ../focus/ (tasks.ts, results.ts, results-tabs/).
+// are in ../focus/ (tasks.ts, results.ts) and ../tabs/.
 import type { Key } from "../input/keys.js";
 import type { Controller } from "./controller.js";
-
-/** Lines in the list the results pane shows for its current tab (set by the pane when it renders). */
-export interface ResultsMeasure {
-  count: number;
-  hunks: number;
-  /** An open diff of the Turns tab: its rendered lines, the rows showing them, where hunks start. */
-  lines?: number;
-  height?: number;
-  hunkStarts?: number[];
-}
 
 /**
  * Esc in the task list or the results pane: back to the input, never "stop the turn" (Esc on the

@@ -1,7 +1,7 @@
 import type { Controller } from "./controller.js";
-import type { MemoryRow } from "./sources.js";
-import type { MemoryDialog } from "../dialogs/memory.js";
-import { patchDialog } from "./ui-state.js";
+import type { MemoryRow } from "../state/data-sources.js";
+import type { MemoryDialog } from "../state/dialogs.js";
+import { patchDialog } from "../state/ui-state.js";
 
 export const FILTER_DEBOUNCE_MS = 150;
 

@@ -4,10 +4,10 @@
 import type { Key } from "../input/keys.js";
 import { displayPath, turnsOf, turnsTabRows, type FileChange, type TurnRow } from "../state/turns.js";
 import type { Controller } from "./controller.js";
-import type { ConfirmDialog } from "../dialogs/confirm.js";
-import type { Dialog } from "../dialogs/index.js";
-import type { RewindDialog, RewindWhat } from "../dialogs/rewind.js";
-import { patchDialog, type TurnDiff } from "./ui-state.js";
+import type { ConfirmDialog } from "../state/dialogs.js";
+import type { Dialog } from "../state/dialogs.js";
+import type { RewindDialog, RewindWhat } from "../state/dialogs.js";
+import { patchDialog, type TurnDiff } from "../state/ui-state.js";
 
 /** In the order the dialog lists them (and ↑↓ move through them). */
 export const rewindChoices: RewindWhat[] = ["files", "conversation", "both"];

@@ -1,8 +1,8 @@
 import { moveIndex, type ListStep } from "../input/list-nav.js";
 import type { Controller } from "./controller.js";
-import type { SessionRow } from "./sources.js";
-import type { SessionsDialog } from "../dialogs/sessions.js";
-import { patchDialog } from "./ui-state.js";
+import type { SessionRow } from "../state/data-sources.js";
+import type { SessionsDialog } from "../state/dialogs.js";
+import { patchDialog } from "../state/ui-state.js";
 
 /** Typing pauses this long before a search runs (each search reads the index on the main thread). */
 export const SEARCH_DEBOUNCE_MS = 150;

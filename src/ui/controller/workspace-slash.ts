@@ -2,8 +2,8 @@
 // /init, /review and custom (Markdown) commands.
 import type { Controller } from "./controller.js";
 import { expandCommand, type CustomCommand } from "../../config/custom-commands.js";
-import { openWorktreeDiff } from "./diff-tab.js";
-import { INIT_PROMPT, reviewPrompt } from "./fixed-prompts.js";
+import { openWorktreeDiff } from "./worktree-diff.js";
+import { INIT_PROMPT, reviewPrompt } from "../view/fixed-prompts.js";
 import { builtinNames, type Slash } from "./slash.js";
 
 type WorkspaceSlash = Extract<Slash, { kind: "status" | "diff" | "init" | "review" | "custom" }>;

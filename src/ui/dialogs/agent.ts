@@ -1,17 +1,10 @@
 // One subagent's transcript, read-only and live (Enter on the Agents tab). It draws the whole area
-// itself (panes/subagent-view.ts: the main view's virtualised renderer); its keys scroll it, answer
+// itself (agent-view.ts: the main view's virtualised renderer); its keys scroll it, answer
 // the child's approval, stop it or show another (controller/agents.ts, shared with the Agents tab).
 import { agentViewHints, handleAgentViewKey } from "../controller/agents.js";
-import { agentViewPane } from "../panes/subagent-view.js";
-import type { Scroll } from "../view/transcript-view.js";
+import { agentViewPane } from "./agent-view.js";
 import type { DialogSpec } from "./dialog.js";
-
-export interface AgentDialog {
-  kind: "agent";
-  taskId: string;
-  agentId: string;
-  scroll: Scroll;
-}
+import type { AgentDialog } from "../state/dialogs.js";
 
 export const agentDialog: DialogSpec<AgentDialog> = {
   view: (s, sv, d, width, height) => ({ area: agentViewPane(s, sv, d, width, height).lines }),

@@ -4,20 +4,8 @@ import { confirmStopAgent } from "../controller/agents.js";
 import { memoryForgotten } from "../controller/memory-dialog.js";
 import { revertConfirmed } from "../controller/rewind.js";
 import { wrapLine } from "../render/wrap.js";
-import type { Dialog } from "./index.js";
 import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
-
-export interface ConfirmDialog {
-  kind: "confirm";
-  title: string;
-  action: "delete" | "trust" | "stopAgent" | "forgetMemory" | "revertFile" | "quit";
-  target: string;
-  taskId?: string;
-  /** For revertFile: the turn whose pre-state `target` (a path) goes back to. */
-  turn?: number;
-  /** The dialog to return to when this one closes. */
-  back?: Dialog;
-}
+import type { ConfirmDialog } from "../state/dialogs.js";
 
 const footers: Partial<Record<ConfirmDialog["action"], string>> = {
   stopAgent: "y stop · f stop and kill its command · n or Esc no",

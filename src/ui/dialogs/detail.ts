@@ -3,19 +3,9 @@
 import type { Controller } from "../controller/controller.js";
 import type { InputEvent } from "../input/keys.js";
 import { wrapLine } from "../render/wrap.js";
-import type { Dialog } from "./index.js";
+import type { Dialog } from "../state/dialogs.js";
 import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
-
-/** `words`: wrap at spaces (prose such as a compaction summary); otherwise anywhere (commands, diffs). */
-export interface DetailDialog {
-  kind: "detail";
-  title: string;
-  lines: string[];
-  offset: number;
-  words?: boolean;
-  /** The dialog to return to when this one closes (a question asked from a subagent's view). */
-  back?: Dialog;
-}
+import type { DetailDialog } from "../state/dialogs.js";
 
 /** The keys of a scrolled text (this dialog and the shortcut sheet); true when `event` was one. */
 export function scrollTextKeys<D extends Dialog & { offset: number }>(

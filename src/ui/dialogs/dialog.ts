@@ -6,7 +6,7 @@ import type { Controller } from "../controller/controller.js";
 import type { InputEvent, Key } from "../input/keys.js";
 import type { AppState } from "../state/store.js";
 import type { DialogView } from "../view/dialog-frame.js";
-import type { Dialog } from "./index.js";
+import type { Dialog } from "../state/dialogs.js";
 
 /**
  * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from the state alone;

@@ -10,11 +10,7 @@ import type { Palette } from "../theme/palette.js";
 import { shortcutSheet } from "../view/shortcut-sheet.js";
 import type { DialogSpec } from "./dialog.js";
 import { scrollTextKeys } from "./detail.js";
-
-export interface HelpDialog {
-  kind: "help";
-  offset: number;
-}
+import type { HelpDialog } from "../state/dialogs.js";
 
 /** Keys for the sheet; a run of digits ("1 2 … 9") as a range ("1-9"). */
 function keyList(keys: string[]): string {
@@ -81,7 +77,11 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
 
 export const helpDialog: DialogSpec<HelpDialog> = {
   view(_s, sv, d, width, height) {
-    const all = [...shortcutSheet(sv.ctl, sv.palette, width - 2), "", ...helpLines(sv.ctl, sv.palette, width - 2)];
+    const all = [
+      ...shortcutSheet(sv.ctl.deps.keymap, sv.palette, width - 2),
+      "",
+      ...helpLines(sv.ctl, sv.palette, width - 2),
+    ];
     const offset = Math.min(d.offset, Math.max(0, all.length - (height - 2)));
     return {
       title: "Keys and commands",

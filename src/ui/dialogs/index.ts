@@ -1,9 +1,10 @@
-// Where dialogs are listed: one line per dialog kind. The `Dialog` union (what `ui.dialog` holds)
-// is built from this list, the controller sends a key to the open dialog's `keys` through it, and
-// DialogArea.tsx and the first frame draw the open dialog's `view`. A new dialog is a new file in
-// this folder (its state type and its DialogSpec) plus its line here.
+// Where dialogs are listed: one line per dialog kind. The controller sends a key to the open
+// dialog's `keys` through it, and DialogArea.tsx and the first frame draw the open dialog's `view`.
+// A new dialog is a new file in this folder (its DialogSpec), its state type in
+// ../state/dialogs.ts (the `Dialog` union the store holds) and its line here.
 import type { Controller } from "../controller/controller.js";
 import type { InputEvent } from "../input/keys.js";
+import type { Dialog, DialogKind } from "../state/dialogs.js";
 import { agentDialog } from "./agent.js";
 import { confirmDialog } from "./confirm.js";
 import { detailDialog } from "./detail.js";
@@ -17,9 +18,8 @@ import { queueDialog } from "./queue.js";
 import { rewindDialog } from "./rewind.js";
 import { sessionsDialog } from "./sessions.js";
 
-// A function, so the list is read when first used: a dialog file evaluated before this one (an
-// import cycle through the controller) is never read half-initialised.
-const list = () => ({
+/** Every dialog kind's spec: a missing or misnamed one fails the typecheck. */
+const dialogs: { [K in DialogKind]: DialogSpec<Extract<Dialog, { kind: K }>> } = {
   palette: paletteDialog,
   help: helpDialog,
   input: inputDialog,
@@ -31,21 +31,11 @@ const list = () => ({
   sessions: sessionsDialog,
   memory: memoryDialog,
   rewind: rewindDialog,
-});
-
-type Registry = ReturnType<typeof list>;
-type StateOf<T> = T extends DialogSpec<infer S> ? S : never;
-
-/** The open dialog's state: one member per listed dialog. */
-export type Dialog = StateOf<Registry[keyof Registry]>;
-export type DialogKind = Dialog["kind"];
-
-let registry: Registry | null = null;
+};
 
 /** The spec of a dialog's kind. */
 export function dialogSpec<D extends Dialog>(d: D): DialogSpec<D> {
-  registry ??= list();
-  return registry[d.kind] as unknown as DialogSpec<D>;
+  return dialogs[d.kind] as unknown as DialogSpec<D>;
 }
 
 /**

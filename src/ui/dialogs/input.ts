@@ -9,24 +9,8 @@ import { listStep, moveIndex } from "../input/list-nav.js";
 import { truncateToWidth } from "../render/wrap.js";
 import type { DialogPart } from "../view/dialog-frame.js";
 import { listTextWidth } from "../view/select-list.js";
-import type { Dialog } from "./index.js";
 import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
-
-export type InputPurpose = "rename" | "note" | "filter" | "search" | "history" | "memoryEdit" | "memoryNew" | "export";
-
-export interface InputDialog {
-  kind: "input";
-  purpose: InputPurpose;
-  title: string;
-  /** The field's text (components/TextField.tsx edits it). */
-  value: string;
-  /** What the answer is for: a task id (rename), an approval's request id (note), a memory's id. */
-  target?: string;
-  /** The selected match of the history search. */
-  index: number;
-  /** The dialog to return to when this one closes. */
-  back?: Dialog;
-}
+import type { InputDialog } from "../state/dialogs.js";
 
 function confirmInput(ctl: Controller, d: InputDialog): void {
   const text = d.value.trim();

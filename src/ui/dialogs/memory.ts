@@ -10,7 +10,6 @@ import {
   selectedEntry,
   updateMemory,
 } from "../controller/memory-dialog.js";
-import type { MemoryRow } from "../controller/sources.js";
 import type { InputEvent } from "../input/keys.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
@@ -19,18 +18,7 @@ import { fitting, formatAge, shortPath } from "../view/row-text.js";
 import { listTextWidth } from "../view/select-list.js";
 import type { Controller } from "../controller/controller.js";
 import { isKey, setDialog, type DialogSpec } from "./dialog.js";
-
-/** `filtering`: keys go to the filter field, not the list's actions. */
-export interface MemoryDialog {
-  kind: "memory";
-  /** The filter field's text (components/TextField.tsx edits it). */
-  query: string;
-  filtering: boolean;
-  index: number;
-  entries: MemoryRow[] | null;
-  seq: number;
-  error?: string;
-}
+import type { MemoryDialog } from "../state/dialogs.js";
 
 const KIND_WIDTH = 11;
 

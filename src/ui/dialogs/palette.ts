@@ -11,12 +11,7 @@ import { listStep, moveIndex } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { listTextWidth } from "../view/select-list.js";
 import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
-
-export interface PaletteDialog {
-  kind: "palette";
-  query: string;
-  index: number;
-}
+import type { PaletteDialog } from "../state/dialogs.js";
 
 export interface PaletteItem {
   label: string;

@@ -2,11 +2,7 @@
 import { listDialog } from "../view/dialog-frame.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
 import { isKey, setDialog, type DialogSpec } from "./dialog.js";
-
-export interface PermissionsDialog {
-  kind: "permissions";
-  index: number;
-}
+import type { PermissionsDialog } from "../state/dialogs.js";
 
 export const permissionsDialog: DialogSpec<PermissionsDialog> = {
   view(_s, sv, d, _width, height) {

@@ -6,11 +6,7 @@ import { listStep, moveIndex } from "../input/list-nav.js";
 import { truncateToWidth } from "../render/wrap.js";
 import { listTextWidth } from "../view/select-list.js";
 import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
-
-export interface QueueDialog {
-  kind: "queue";
-  index: number;
-}
+import type { QueueDialog } from "../state/dialogs.js";
 
 export const queueDialog: DialogSpec<QueueDialog> = {
   view(_s, sv, d, width, height) {

@@ -10,19 +10,7 @@ import type { DialogView } from "../view/dialog-frame.js";
 import { fitting, truncatePath } from "../view/row-text.js";
 import { listTextWidth } from "../view/select-list.js";
 import { isKey, type DialogSpec } from "./dialog.js";
-
-export type RewindWhat = "files" | "conversation" | "both";
-
-/**
- * The task's turns newest first (`index`), then what to restore for the chosen one (`pick`,
- * "both" highlighted first). The rows are derived from the task's state when drawn.
- */
-export interface RewindDialog {
-  kind: "rewind";
-  taskId: string;
-  index: number;
-  pick: { turn: number; what: RewindWhat } | null;
-}
+import type { RewindWhat, RewindDialog } from "../state/dialogs.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

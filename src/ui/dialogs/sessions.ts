@@ -11,32 +11,13 @@ import {
   updatePicker,
 } from "../controller/session-picker.js";
 import type { Controller } from "../controller/controller.js";
-import type { SessionRow } from "../controller/sources.js";
+import type { SessionRow } from "../state/data-sources.js";
 import { listStep } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
 import { fitting, formatAge, markSnippet, shortPath, truncatePath } from "../view/row-text.js";
 import { listTextWidth } from "../view/select-list.js";
 import { isKey, type DialogSpec } from "./dialog.js";
-
-/**
- * `rows` is null while loading; `seq` numbers each query, so an answer to an older one is
- * dropped. `previews`: each session's last prompt once read (null while reading). `startup`:
- * opened by a bare --resume before any task exists (Esc starts a new one).
- */
-export interface SessionsDialog {
-  kind: "sessions";
-  /** The search field's text (components/TextField.tsx edits it). */
-  query: string;
-  all: boolean;
-  index: number;
-  rows: SessionRow[] | null;
-  seq: number;
-  /** The `seq` the rows answer. */
-  answered?: number;
-  error?: string;
-  previews: Record<string, string | null>;
-  startup?: boolean;
-}
+import type { SessionsDialog } from "../state/dialogs.js";
 
 const AGE_WIDTH = 9;
 

@@ -1,26 +1,26 @@
-// Where focus areas are listed: one line per `Focus` value (controller/ui-state.ts). The controller
+// Where focus areas are listed: one line per `Focus` value (state/ui-state.ts). The controller
 // sends a key to the focused area's spec through `focusSpec`. A new pane's keys are a new file in
-// this folder (its FocusSpec) plus its line here; a results tab's are in results-tabs/.
-import type { Focus } from "../controller/ui-state.js";
+// this folder (its FocusSpec) plus its line here; a results tab's are in its folder in ../tabs/.
+import type { KeyLayers } from "../controller/controller.js";
+import { handleDialogKey } from "../dialogs/index.js";
+import type { Focus } from "../state/ui-state.js";
 import { browseFocus } from "./browse.js";
 import { composerFocus } from "./composer.js";
 import type { FocusSpec } from "./focus.js";
 import { resultsFocus } from "./results.js";
 import { tasksFocus } from "./tasks.js";
 
-// A function, so the list is read when first used: a file evaluated before this one (an import
-// cycle through the controller) is never read half-initialised.
-const list = (): Record<Focus, FocusSpec> => ({
+const areas: Record<Focus, FocusSpec> = {
   composer: composerFocus,
   browse: browseFocus,
   tasks: tasksFocus,
   results: resultsFocus,
-});
-
-let registry: Record<Focus, FocusSpec> | null = null;
+};
 
 /** The key handling of a focus area. */
 export function focusSpec(focus: Focus): FocusSpec {
-  registry ??= list();
-  return registry[focus];
+  return areas[focus];
 }
+
+/** The layers the controller sends keys to (Controller's KeyLayers): the open dialog, the focused area. */
+export const keyLayers: KeyLayers = { dialogKey: handleDialogKey, area: focusSpec };

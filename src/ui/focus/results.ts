@@ -1,18 +1,20 @@
-// The results pane: the current tab's own keys first (results-tabs/), then Esc back to the input
+// The results pane: the current tab's own keys first (../tabs/), then Esc back to the input
 // and the keys every tab shares: ←→ between tabs, ↑↓ and digits in the list, hunks in an open diff.
 import { bindingIndex } from "../controller/agents.js";
 import type { Controller } from "../controller/controller.js";
 import { leaveListPane } from "../controller/lists.js";
-import { shownTabs } from "../controller/ui-state.js";
+import { shownTabs } from "../state/ui-state.js";
 import type { InputEvent } from "../input/keys.js";
 import type { FocusSpec } from "./focus.js";
-import { resultsTabSpec } from "./results-tabs/index.js";
-import { paneActions } from "./results-tabs/tab.js";
+import { resultsTabDefs } from "../tabs/index.js";
+import { paneActions } from "../tabs/tab.js";
 
 export const resultsFocus: FocusSpec = {
   keys: (ctl, event) =>
     event.kind === "key" &&
-    (resultsTabSpec(ctl.ui.resultsTab).keys(ctl, event.key) || leaveListPane(ctl, event.key) || resultsKey(ctl, event)),
+    (resultsTabDefs[ctl.ui.resultsTab].keys?.(ctl, event.key) ||
+      leaveListPane(ctl, event.key) ||
+      resultsKey(ctl, event)),
 };
 
 function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>): boolean {
@@ -44,7 +46,7 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
       return true;
     }
     case "listSelect":
-      // What Enter opens is the tab's (results-tabs/); on a plain list it does nothing.
+      // What Enter opens is the tab's (../tabs/); on a plain list it does nothing.
       return true;
     case "nextHunk":
     case "prevHunk": {

@@ -1,7 +1,7 @@
 // Where each pane goes for the current UI state: the breakpoints of layout.ts plus what the state
 // decides (a wide dialog takes the whole width, an overlay with focus takes the centre column).
-// The Ink tree (App.tsx), the text frame (text-frame.ts) and the controller's measures share it.
-import type { Dialog, UiState } from "../controller/ui-state.js";
+// The Ink tree (../components/App.tsx), the text frame (../app/text-frame.ts) and the controller's measures share it.
+import type { Dialog, UiState } from "../state/ui-state.js";
 import { dialogSpec } from "../dialogs/index.js";
 import { computeLayout, type Layout } from "./layout.js";
 

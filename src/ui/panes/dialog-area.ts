@@ -2,7 +2,8 @@
 // (dialogs/), for the first frame drawn before Ink loads. The Ink app draws the same view with
 // components (components/DialogArea.tsx).
 import type { AppServices } from "../context/services.js";
-import { dialogSpec, type Dialog } from "../dialogs/index.js";
+import { dialogSpec } from "../dialogs/index.js";
+import type { Dialog } from "../state/dialogs.js";
 import type { AppState } from "../state/store.js";
 import { dialogText } from "../view/dialog-frame.js";
 

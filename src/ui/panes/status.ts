@@ -6,7 +6,7 @@ import { dialogSpec } from "../dialogs/index.js";
 import { fitting } from "../view/row-text.js";
 import { statusHolds } from "../view/status-truth.js";
 import { contextLabel } from "../controller/cost.js";
-import { DOUBLE_PRESS_MS } from "../controller/ui-state.js";
+import { DOUBLE_PRESS_MS } from "../state/ui-state.js";
 
 export function statusLine(s: AppState, sv: AppServices, width: number): string {
   const { palette: p } = sv;

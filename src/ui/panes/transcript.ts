@@ -4,13 +4,14 @@
 import { editorText, layout as editorLayout, isEmpty } from "../input/editor.js";
 import type { AppServices } from "../context/services.js";
 import type { AppState, FollowTop } from "../state/store.js";
-import type { TranscriptMeasure } from "../controller/controller.js";
+import type { TranscriptMeasure } from "../view/measures.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
 import { agentSummary } from "../view/agent-board.js";
 import { taskBar } from "../view/chrome.js";
 import { linearApprovalLines, linearTaskBar, plainLine } from "../view/linear-cards.js";
-import { computeViewport, settleFollow, type Scroll } from "../view/transcript-view.js";
+import { computeViewport, settleFollow } from "../view/transcript-view.js";
+import type { Scroll } from "../state/scroll.js";
 
 const MAX_COMPOSER_ROWS = 8;
 const MAX_COMPLETIONS_SHOWN = 6;

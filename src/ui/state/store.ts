@@ -2,10 +2,10 @@
 // subscribers are notified at most once per frame, so a 200 tokens/s stream costs ~30 renders/s.
 // A change of the UI's own state (a key) is notified at once, and its frame drawn at once.
 import type { BusEvent, EventOf, TaskSnapshot } from "../../protocol/events.js";
-import { initialUi, type UiState } from "../controller/ui-state.js";
+import { initialUi, type UiState } from "./ui-state.js";
 import { reduceTask } from "./children.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
-import type { Position } from "../view/transcript-view.js";
+import type { Position } from "./scroll.js";
 import { frameNow } from "../terminal/frame-now.js";
 
 export interface QueueItem {
@@ -35,7 +35,7 @@ export interface AppState {
   mcp: McpServers;
   /**
    * Where follow mode last jumped to, per transcript on screen (a task id, or task/agent for a
-   * subagent's view), with the size it was computed for. Settled before each frame (controller/settle.ts).
+   * subagent's view), with the size it was computed for. Settled before each frame (app/settle.ts).
    */
   follow: Record<string, FollowTop>;
   /** Workspace files a diff view shows, as the controller last read them (never read while rendering). */

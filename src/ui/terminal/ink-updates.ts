@@ -3,9 +3,10 @@
 // Ink's default priority), and until then the field's input listener still holds the old value
 // and cursor, so a second key edits the old state (tests/deps/ink-text-input-burst.test.tsx).
 // Given inside `applyNow`, the key renders at once and the field takes the next key fresh.
-// Ink's package exports only its index, so the module is reached by path; it resolves to the very
-// file Ink imports, so the bundle and the tests hold one reconciler (tests/build checks).
-import reconciler from "../../../node_modules/ink/build/reconciler.js";
+// Ink's package exports only its index: `#ink-reconciler` names the module Ink imports, mapped by
+// the build (scripts/ink-patches.mjs) and the tests (vitest.config.ts), so both hold one
+// reconciler (tests/build/ink-reconciler-once.test.ts checks); its types: ink-reconciler.d.ts.
+import reconciler from "#ink-reconciler";
 
 /**
  * Runs `update` (a key for a field) and renders what it changed before returning, with the effects

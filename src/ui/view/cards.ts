@@ -1,6 +1,6 @@
 // Lines for the non-Markdown transcript blocks: prompts, tool cards (collapsed by default, a live
 // tail of command output while running), approval cards, notices and turn ends.
-import { splitAttachments } from "../controller/attach-files.js";
+import { splitAttachments } from "./attachment-text.js";
 import { fixedPromptHeader } from "./fixed-prompt-view.js";
 import type { Block } from "../state/transcript.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine, type WrapOptions } from "../render/wrap.js";

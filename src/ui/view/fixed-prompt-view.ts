@@ -1,7 +1,7 @@
-// /init and /review start model turns with long fixed prompts (controller/fixed-prompts.ts): the
+// /init and /review start model turns with long fixed prompts (fixed-prompts.ts): the
 // transcript shows them as a one-line header, not as if the user had typed the whole prompt or
 // diff. Enter in browse mode shows the full text.
-import { INIT_PROMPT, REVIEW_LEAD } from "../controller/fixed-prompts.js";
+import { INIT_PROMPT, REVIEW_LEAD } from "./fixed-prompts.js";
 
 /** The header a fixed prompt shows as; null for any other prompt. */
 export function fixedPromptHeader(text: string): { command: string; about: string } | null {

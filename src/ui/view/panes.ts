@@ -1,4 +1,4 @@
-// Lines for the side panes: the task list and the results pane's lists (its tab bar: tab-bar.ts),
+// Lines for the side panes: the task list and the results pane's lists (its tab bar: ../tabs/tab-bar.ts),
 // and the styles the Markdown and diff renderers take from the theme.
 import type { MarkdownStyles, SyntaxStyles } from "../render/markdown.js";
 import type { DiffStyles } from "../render/diff.js";

@@ -1,8 +1,7 @@
 // The first page of the help dialog: the keys a user reaches for, in two columns where there is
 // room, so it fits one 80x24 screen; the full reference follows below it (issue 18 item 10).
 import type { Action } from "../../config/keybindings.js";
-import type { Controller } from "../controller/controller.js";
-import { formatKeySpec } from "../input/keymap.js";
+import { formatKeySpec, type ResolvedKeymap } from "../input/keymap.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 
@@ -27,10 +26,10 @@ const entries: [Action[] | string, string][] = [
   [["help"], "this sheet"],
 ];
 
-function keysOf(ctl: Controller, what: Action[] | string): string {
+function keysOf(keymap: ResolvedKeymap<Action>, what: Action[] | string): string {
   if (typeof what === "string") return what;
   return what
-    .map((a) => ctl.deps.keymap[a].map(formatKeySpec)[0] ?? "")
+    .map((a) => keymap[a].map(formatKeySpec)[0] ?? "")
     .filter(Boolean)
     .join(" ");
 }
@@ -39,8 +38,8 @@ function keysOf(ctl: Controller, what: Action[] | string): string {
  * The sheet's lines for `width` columns: two columns at 76 and wider, one below that (16 rows),
  * plus a heading and a hint: 19 lines at most, so it fits the dialog of an 80x24 screen.
  */
-export function shortcutSheet(ctl: Controller, p: Palette, width: number): string[] {
-  const cells = entries.map(([what, doc]) => ({ keys: keysOf(ctl, what), doc }));
+export function shortcutSheet(keymap: ResolvedKeymap<Action>, p: Palette, width: number): string[] {
+  const cells = entries.map(([what, doc]) => ({ keys: keysOf(keymap, what), doc }));
   const two = width >= 76;
   const col = two ? Math.floor((width - 2) / 2) : width;
   const keyWidth = Math.min(12, Math.max(...cells.map((c) => c.keys.length)));

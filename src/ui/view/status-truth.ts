@@ -1,7 +1,7 @@
 // Whether a status message is still true: not expired, and its condition (a task still stopping,
 // still reloading after a rewind) still holds. Read at draw time, so a message goes the moment
 // the state it describes ends.
-import type { StatusMessage } from "../controller/ui-state.js";
+import type { StatusMessage } from "../state/ui-state.js";
 import type { AppState } from "../state/store.js";
 
 export function statusHolds(s: AppState, status: StatusMessage, now = Date.now()): boolean {

@@ -27,18 +27,7 @@ import {
   linearUserLines,
 } from "./linear-cards.js";
 
-export interface Position {
-  block: number;
-  line: number;
-}
-
-export interface Scroll {
-  follow: boolean;
-  /** First visible line; null in follow mode until content first overflows. */
-  top: Position | null;
-}
-
-export const followScroll = (): Scroll => ({ follow: true, top: null });
+import { followScroll, type Position, type Scroll } from "../state/scroll.js";
 
 interface CacheEntry {
   block: Block;

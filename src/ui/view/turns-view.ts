@@ -1,8 +1,8 @@
 // Lines of the results pane's Turns tab: each turn's files, or one file's diff from before its
 // turn to now (/rewind draws itself: dialogs/rewind.ts).
-import type { AppServices } from "../context/services.js";
-import type { ResultsMeasure } from "../controller/lists.js";
-import type { TurnDiff } from "../controller/ui-state.js";
+import type { Look } from "../theme/look.js";
+import type { ResultsMeasure } from "./measures.js";
+import type { TurnDiff } from "../state/ui-state.js";
 import { diffFile, renderDiff, type RenderedDiff } from "../render/diff.js";
 import { truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { AppState } from "../state/store.js";
@@ -10,7 +10,7 @@ import { changeMark, displayPath, turnsTabRows } from "../state/turns.js";
 import { diffStyles, listLines } from "./panes.js";
 import { truncatePath } from "./row-text.js";
 
-const diffCache = new WeakMap<AppServices, { key: unknown[]; diff: RenderedDiff }>();
+const diffCache = new WeakMap<Look, { key: unknown[]; diff: RenderedDiff }>();
 
 /** The Turns tab's open diff, drawn (and cached until the task's blocks or the loaded content change). */
 /** What the diff views say for a remote task's file the daemon did not send. */
@@ -20,7 +20,7 @@ const REMOTE_FILES = "this task runs on a daemon: its files are there, and the d
 export const REMOTE_CHANGES =
   "this task runs on a daemon: its files are there; the Turns tab shows each turn's diff, read on the daemon";
 
-function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number): RenderedDiff {
+function turnDiffLines(s: AppState, sv: Look, d: TurnDiff, inner: number): RenderedDiff {
   const t = s.transcripts[d.taskId];
   const key = [
     d.taskId,
@@ -63,7 +63,7 @@ function turnDiffLines(s: AppState, sv: AppServices, d: TurnDiff, inner: number)
 /** The Turns tab's body (`height` rows) and what the controller needs to move in it. */
 export function turnsTab(
   s: AppState,
-  sv: AppServices,
+  sv: Look,
   inner: number,
   height: number,
   focused: boolean,

@@ -2,10 +2,12 @@
 // selected file's coloured diff wrapped at token boundaries, binary and capped files, an open file.
 import { afterEach, describe, expect, it } from "vitest";
 import type { WorktreeDiff, WorktreeFile } from "../../../src/agent/workspace-view.js";
-import { DiffTab } from "../../../src/ui/components/results/DiffTab.js";
-import type { WorktreeView } from "../../../src/ui/controller/diff-tab.js";
+import type { WorktreeView } from "../../../src/ui/state/ui-state.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { mountPane } from "./mount.js";
+import { tabComponent } from "../../../src/ui/components/ResultsTab.js";
+
+const DiffTab = tabComponent("diff");
 
 let mounted: ReturnType<typeof mountPane> | undefined;
 afterEach(() => {

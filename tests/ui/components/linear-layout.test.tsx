@@ -3,7 +3,7 @@
 // the task list and results pane taking the transcript's place while toggled with Ctrl-T / Ctrl-R.
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import { App } from "../../../src/ui/App.js";
+import { App } from "../../../src/ui/components/App.js";
 import { AppContext } from "../../../src/ui/context/services.js";
 import { KeyParser } from "../../../src/ui/input/keys.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";

@@ -1,8 +1,8 @@
 // Rendering only reads: with the state, the controller and the services frozen, the whole app
 // renders every pane, tab and the subagent view without writing anywhere, and reads no file.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { App } from "../../../src/ui/App.js";
-import type { ResultsTab } from "../../../src/ui/controller/ui-state.js";
+import { App } from "../../../src/ui/components/App.js";
+import type { ResultsTab } from "../../../src/ui/state/ui-state.js";
 import type { AppState } from "../../../src/ui/state/store.js";
 import { mountPane } from "./mount.js";
 

@@ -1,16 +1,18 @@
 // The results pane and each of its tabs on its own at 40, 80 and 120 columns.
 import { afterEach, describe, expect, it } from "vitest";
 import { ResultsPane } from "../../../src/ui/components/ResultsPane.js";
-import { AgentsTab } from "../../../src/ui/components/results/AgentsTab.js";
-import { ChangesTab } from "../../../src/ui/components/results/ChangesTab.js";
-import { DiffTab } from "../../../src/ui/components/results/DiffTab.js";
-import { FilesTab } from "../../../src/ui/components/results/FilesTab.js";
-import { JobsTab } from "../../../src/ui/components/results/JobsTab.js";
-import { ReadsTab } from "../../../src/ui/components/results/ReadsTab.js";
-import { TodoTab } from "../../../src/ui/components/results/TodoTab.js";
-import { TurnsTab } from "../../../src/ui/components/results/TurnsTab.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { mountPane } from "./mount.js";
+import { tabComponent } from "../../../src/ui/components/ResultsTab.js";
+
+const AgentsTab = tabComponent("agents");
+const ChangesTab = tabComponent("changes");
+const DiffTab = tabComponent("diff");
+const FilesTab = tabComponent("files");
+const JobsTab = tabComponent("jobs");
+const ReadsTab = tabComponent("reads");
+const TodoTab = tabComponent("todo");
+const TurnsTab = tabComponent("turns");
 
 let mounted: ReturnType<typeof mountPane> | undefined;
 afterEach(() => {

@@ -1,7 +1,7 @@
 // The first frame is drawn as text before Ink loads (text-frame.ts), and a dialog can be open then
 // (the trust question, a bare --resume): its text must be the screen Ink then draws, row for row.
 import { afterEach, describe, expect, it } from "vitest";
-import type { Dialog } from "../../../src/ui/controller/ui-state.js";
+import type { Dialog } from "../../../src/ui/state/ui-state.js";
 import { dialogArea } from "../../../src/ui/panes/dialog-area.js";
 import { snapshot } from "../harness.js";
 import { mountDialog, type MountedDialog, widths } from "./mount-dialog.js";

@@ -2,7 +2,7 @@
 // entry shows in full below), / filters (the field then has the keys; ↓ gives them back), k cycles
 // the kind, d asks before deleting (the question returns to the list), Esc closes.
 import { afterEach, describe, expect, it } from "vitest";
-import type { MemoryRow, MemorySource } from "../../../src/ui/controller/sources.js";
+import type { MemoryRow, MemorySource } from "../../../src/ui/state/data-sources.js";
 import { keys } from "../../helpers/pty.js";
 import { mountDialog, type MountedDialog, widths } from "./mount-dialog.js";
 

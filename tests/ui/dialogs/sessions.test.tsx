@@ -2,7 +2,7 @@
 // the selected one, typing searches after a pause, Tab lists every workspace, Enter opens the
 // session in a new task.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionRow, SessionSource } from "../../../src/ui/controller/sources.js";
+import type { SessionRow, SessionSource } from "../../../src/ui/state/data-sources.js";
 import { keys } from "../../helpers/pty.js";
 import { mountDialog, type MountedDialog, widths } from "./mount-dialog.js";
 
