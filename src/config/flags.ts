@@ -439,8 +439,8 @@ const subcommands: [string, string][] = [
   ['echo "explain src/" | nanohermes', "the prompt may come on stdin"],
   ["nanohermes tool [NAME 'JSON-ARGS']", "list the built-in tools, or run one (--schema: its JSON schema)"],
   [
-    "nanohermes skills [list|show NAME|proposals|accept ID|reject ID|curate|rollback ENTRY]",
-    "the skills, the review's proposals, the curator (--dry-run) and its ledger (--json)",
+    "nanohermes skills [list|show|proposals|accept|reject|curate|rollback]",
+    "skills, proposals to accept or reject, the curator (--dry-run), undo",
   ],
   ["nanohermes mcp [--json]", "connect to the configured MCP servers and list them"],
   ["nanohermes models [--provider P]", "the provider's models with context window and prices"],

@@ -274,7 +274,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     },
     skills: {
       manage: file.skills?.manage ?? true,
-      review: file.skills?.review ?? true,
+      review: nonEmpty(env.NANOHERMES_NO_SKILL_REVIEW) !== undefined ? false : (file.skills?.review ?? true),
       ...(file.skills?.reviewModel ? { reviewModel: file.skills.reviewModel } : {}),
       hints: file.skills?.hints ?? true,
       staleAfterDays: file.skills?.staleAfterDays ?? 30,

@@ -52,6 +52,7 @@ it("learns a skill from a recovered turn, hints it and records its use, refuses 
       NANOHERMES_MODEL: "mock-model",
       NANOHERMES_HOME: home,
       HOME: osHome,
+      NANOHERMES_NO_SKILL_REVIEW: undefined,
     });
   const cli = (args: string[], url = "http://127.0.0.1:9") =>
     runCli([...args, "-C", ws], { env: env(url), timeoutMs: 45_000 });
