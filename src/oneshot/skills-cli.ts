@@ -1,7 +1,9 @@
 // `nanohermes skills [list|show NAME|proposals|accept ID|reject ID|curate [--dry-run]|rollback ENTRY]
 // [--json]`: the skills and who owns them, the background review's proposals, the curator and its
 // ledger. Every change goes through the same checks as skill_manage and lands in the ledger.
-import { homedir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError, type Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
@@ -9,7 +11,15 @@ import { SkillEvents, type SkillEvent } from "../session/skill-events.js";
 import { curate, readCuratorState } from "../skills/curator.js";
 import { CuratorBusy } from "../skills/curator-lock.js";
 import { readLedger } from "../skills/ledger.js";
-import { fileProposal, findProposal, pendingProposals, proposalDiff } from "../skills/proposals.js";
+import {
+  fileProposal,
+  findProposal,
+  pendingProposals,
+  proposalDiff,
+  proposedText,
+  reviseProposal,
+} from "../skills/proposals.js";
+import { checkSkillText, withAgentOrigin } from "../skills/skill-rules.js";
 import { rollback, RollbackError } from "../skills/rollback.js";
 import { planSkillChange } from "../skills/skill-manage-run.js";
 import type { SkillManageArgs } from "../skills/skill-manage.js";
@@ -19,7 +29,23 @@ import type { Writer } from "./printer.js";
 import { EXIT_FAILED, EXIT_OK } from "./run.js";
 
 const USAGE =
-  "usage: nanohermes skills [list | show NAME | proposals | accept ID | reject ID | curate [--dry-run] | rollback ENTRY] [--json]";
+  "usage: nanohermes skills [list | show NAME | proposals | accept ID | edit ID | reject ID | curate [--dry-run] | rollback ENTRY] [--json]";
+
+/** Opens `text` in $VISUAL / $EDITOR (vi) on the terminal and returns what was saved. */
+function editInEditor(text: string, name: string): { text: string } | { error: string } {
+  const dir = mkdtempSync(join(tmpdir(), "nh-skill-edit-"));
+  const file = join(dir, name);
+  try {
+    writeFileSync(file, text, { mode: 0o600 });
+    const editor = process.env.VISUAL || process.env.EDITOR || "vi";
+    // Through the shell, so an editor with arguments ("code --wait") works as it does for git.
+    const run = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit" });
+    if (run.status !== 0) return { error: `the editor (${editor}) exited with ${run.status ?? run.signal}` };
+    return { text: readFileSync(file, "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 interface Io {
   stdout: Writer;
@@ -29,7 +55,7 @@ interface Io {
 export async function runSkills(settings: Settings, words: string[], flags: Flags, io: Io): Promise<number> {
   const [verb = "list", arg, ...extra] = words;
   const json = flags.values.json === true;
-  const takesArg = ["show", "accept", "reject", "rollback"].includes(verb);
+  const takesArg = ["show", "accept", "edit", "reject", "rollback"].includes(verb);
   if (extra.length > 0 || (takesArg && !arg) || (!takesArg && arg !== undefined)) throw new UsageError(USAGE);
   const roots = { workspace: settings.workspace, home: settings.home, userHome: homedir() };
   const out = (value: unknown, text: string) => io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
@@ -91,7 +117,7 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
             : pending
                 .map(
                   (p) =>
-                    `${p.id}  ${p.kind} ${p.name}  (${p.reason})\n${p.diff}\n  accept: nanohermes skills accept ${p.id}   drop: nanohermes skills reject ${p.id}\n`,
+                    `${p.id}  ${p.kind} ${p.name}  (${p.reason})\n${p.diff}\n  accept: nanohermes skills accept ${p.id}   edit: nanohermes skills edit ${p.id}   drop: nanohermes skills reject ${p.id}\n`,
                 )
                 .join("\n"),
         );
@@ -114,8 +140,8 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
           return EXIT_OK;
         }
         const args: SkillManageArgs =
-          proposal.kind === "create"
-            ? { action: "create", name: proposal.name, content: proposal.content ?? "" }
+          proposal.kind !== "patch"
+            ? { action: proposal.kind, name: proposal.name, content: proposal.content ?? "" }
             : {
                 action: "patch",
                 name: proposal.name,
@@ -137,6 +163,28 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
         fileProposal(settings.home, proposal.id, "accepted");
         record({ skill: proposal.name, event: "proposal_accepted", detail: proposal.id });
         out({ accepted: proposal.id, result }, `accepted ${proposal.id}: ${result}\n`);
+        return EXIT_OK;
+      }
+      case "edit": {
+        const proposal = findProposal(settings.home, arg!);
+        if (!proposal) {
+          io.stderr.write(`nanohermes: no waiting proposal "${arg}" (nanohermes skills proposals lists them)\n`);
+          return EXIT_FAILED;
+        }
+        const edited = editInEditor(proposedText(settings.home, proposal).after, `${proposal.name}-SKILL.md`);
+        if ("error" in edited) {
+          io.stderr.write(`nanohermes: ${edited.error}; ${proposal.id} is unchanged\n`);
+          return EXIT_FAILED;
+        }
+        const checked = checkSkillText(edited.text, proposal.name);
+        if ("problem" in checked) {
+          io.stderr.write(
+            `nanohermes: the edited SKILL.md is refused: ${checked.problem}; ${proposal.id} is unchanged\n`,
+          );
+          return EXIT_FAILED;
+        }
+        const revised = await reviseProposal(settings.home, proposal, withAgentOrigin(edited.text));
+        out(revised, `${proposal.id} now writes your text; accept it with nanohermes skills accept ${proposal.id}\n`);
         return EXIT_OK;
       }
       case "curate": {

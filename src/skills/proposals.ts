@@ -16,9 +16,10 @@ export const ProposalSchema = z.object({
   createdAt: z.string(),
   /** The session whose turn it was learned from ("" when unknown). */
   sessionId: z.string(),
-  kind: z.enum(["create", "patch"]),
+  /** edit: a patch the user rewrote whole (`nanohermes skills edit ID`). */
+  kind: z.enum(["create", "patch", "edit"]),
   name: z.string(),
-  /** create: the whole SKILL.md. */
+  /** create / edit: the whole SKILL.md. */
   content: z.optional(z.string()),
   /** patch: exact text of SKILL.md and its replacement. */
   old_string: z.optional(z.string()),
@@ -78,11 +79,24 @@ export function fileProposal(home: string, id: string, answer: "accepted" | "rej
   renameSync(join(proposalsDir(home), `${id}.json`), join(dir, `${id}.json`));
 }
 
+/** The skill's SKILL.md now ("" for a create) and as the proposal would leave it. */
+export function proposedText(home: string, p: Proposal): { before: string; after: string } {
+  const before = p.kind === "create" ? "" : (readSkillText(join(agentRoot(home), p.name, SKILL_FILE)) ?? "");
+  const after = p.kind === "patch" ? before.replace(p.old_string ?? "", () => p.new_string ?? "") : (p.content ?? "");
+  return { before, after };
+}
+
+/** Replaces what a waiting proposal would write with `text` (the user's edit): a patch becomes a whole rewrite. */
+export async function reviseProposal(home: string, p: Proposal, text: string): Promise<Proposal> {
+  const { old_string: _o, new_string: _n, ...rest } = p;
+  const revised: Proposal = { ...rest, kind: p.kind === "create" ? "create" : "edit", content: text };
+  await atomicWriteFile(join(proposalsDir(home), `${p.id}.json`), `${JSON.stringify(revised, null, 2)}\n`, 0o600);
+  return revised;
+}
+
 /** The proposal as a unified diff against the skill as it is now (a new file for a create). */
 export function proposalDiff(home: string, p: Proposal): string {
-  const file = join(agentRoot(home), p.name, SKILL_FILE);
-  const before = p.kind === "create" ? "" : (readSkillText(file) ?? "");
-  const after = p.kind === "create" ? (p.content ?? "") : before.replace(p.old_string ?? "", () => p.new_string ?? "");
+  const { before, after } = proposedText(home, p);
   const shown = `${p.name}/${SKILL_FILE}`;
   const lines = createTwoFilesPatch(
     p.kind === "create" ? "/dev/null" : `a/${shown}`,

@@ -252,3 +252,44 @@ it("bad input to the CLI: an unknown proposal, a path out of the skill folder, a
   expect(refused.stderr + refused.stdout).toContain("--allow edits");
   expect(existsSync(join(home, "skills", "fresh"))).toBe(false);
 });
+
+it("a proposal edited in $EDITOR is accepted with the user's text; an edit that breaks it leaves the proposal as it was", async () => {
+  const ws = tempDir();
+  const home = tempDir("nh-home-");
+  const tools = tempDir("nh-editor-");
+  // Editors as scripts: one adds a step, one removes the frontmatter's end.
+  const addStep = join(tools, "add-step.sh");
+  write(addStep, '#!/bin/sh\nprintf "3. Then tell the user what failed.\\n" >> "$1"\n');
+  const breakIt = join(tools, "break.sh");
+  write(breakIt, "#!/bin/sh\nsed -i 's/^---$/--/' \"$1\"\n");
+  const proposal = {
+    id: "p-abc123",
+    createdAt: new Date().toISOString(),
+    sessionId: "",
+    kind: "create",
+    name: "run-unit-tests",
+    content: SKILL,
+    reason: "test",
+  };
+  write(join(home, "skills", ".proposals", "p-abc123.json"), JSON.stringify(proposal));
+  const cli = (args: string[], editor: string) =>
+    runCli([...args, "-C", ws], {
+      env: testEnv({ NANOHERMES_HOME: home, EDITOR: `sh ${editor}`, VISUAL: undefined }),
+      timeoutMs: 30_000,
+    });
+  const broken = await cli(["skills", "edit", "p-abc123"], breakIt);
+  expect(broken.code).toBe(1);
+  expect(broken.stderr).toContain("the edited SKILL.md is refused");
+  expect(JSON.parse(readFileSync(join(home, "skills", ".proposals", "p-abc123.json"), "utf8"))).toEqual(proposal);
+  const edited = await cli(["skills", "edit", "p-abc123"], addStep);
+  expect(edited.stderr).toBe("");
+  expect(edited.code).toBe(0);
+  const accepted = await cli(["skills", "accept", "p-abc123"], addStep);
+  expect(accepted.code).toBe(0);
+  const text = readFileSync(join(home, "skills", "run-unit-tests", "SKILL.md"), "utf8");
+  expect(text).toContain("origin: agent");
+  expect(
+    text.endsWith("2. Read the first failure before changing anything.\n3. Then tell the user what failed.\n"),
+  ).toBe(true);
+  expect(existsSync(join(home, "skills", ".proposals", "accepted", "p-abc123.json"))).toBe(true);
+});
