@@ -88,10 +88,14 @@ module.exports = {
     },
     {
       name: "leaf-services-apart",
-      comment: "Hooks, memory, MCP and skills are separate features over tools; none imports another or session.",
+      comment:
+        "Hooks, memory, MCP and skills are separate features over tools; none imports another or session. One exception: skills rank with memory's pure BM25 and tokenizer (issue 30: no duplicate skills, the relevant-skills hint), which import nothing.",
       severity: "error",
       from: { path: "^src/(hooks|memory|mcp|skills)/" },
-      to: { path: `^src/${SERVICES}/`, pathNot: ["^src/(tools|sandbox)/", "^src/$1/"] },
+      to: {
+        path: `^src/${SERVICES}/`,
+        pathNot: ["^src/(tools|sandbox)/", "^src/$1/", "^src/memory/(bm25|tokenize)\\."],
+      },
     },
     {
       name: "engine-below-front-ends",

@@ -192,6 +192,7 @@ async function main() {
     "protect",
     "lose",
     "followers",
+    "skills",
   ];
   if (only !== undefined && !SECTIONS.includes(only))
     throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
@@ -273,6 +274,24 @@ async function main() {
       ]),
     ]);
   }
+  // Issue 30's "no cost when unused": the same build's one-shot turn with skill_manage off
+  // ("skills": {"manage": false}) and on (the default), interleaved (NANOHERMES_BENCH_ONLY=skills).
+  const skillsCmp: WireComparison[] = [];
+  if (!skip("startup", "skills")) {
+    const configs = mkdtempSync(join(tmpdir(), "nh-bench-skills-"));
+    writeFileSync(join(configs, "off.json"), JSON.stringify({ skills: { manage: false } }));
+    writeFileSync(join(configs, "on.json"), "{}");
+    const turn = ["-p", "what does the README say?"];
+    skillsCmp.push(
+      await compareWire(
+        "one-shot turn, 1 tool call",
+        "manage off",
+        WIRE_RUNS,
+        () => measure([bundled, ...turn, "--config", join(configs, "off.json")], env, ws),
+        () => measure([bundled, ...turn, "--config", join(configs, "on.json")], env, ws),
+      ),
+    );
+  }
   await mock.close();
 
   const rows = [
@@ -304,6 +323,30 @@ async function main() {
         `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
         String(w.deltaRssMb),
         w.withinBudget ? "yes" : "NO",
+      ]),
+    ]);
+  }
+
+  if (skillsCmp.length > 0) {
+    console.log("\nskills that learn (issue 30), same build, skill_manage off | on (runs interleaved):");
+    printTable([
+      [
+        "benchmark",
+        "runs",
+        "median ms off | on",
+        "delta ms",
+        "median CPU ms off | on",
+        "delta CPU ms",
+        "peak RSS MB off | on",
+      ],
+      ...skillsCmp.map((w) => [
+        w.label,
+        String(w.runs),
+        `${w.baseMedianMs} | ${w.headMedianMs}`,
+        String(w.deltaMs),
+        `${w.baseCpuMs} | ${w.headCpuMs}`,
+        String(w.deltaCpuMs),
+        `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
       ]),
     ]);
   }

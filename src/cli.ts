@@ -222,6 +222,10 @@ async function main(argv: string[]): Promise<number> {
         );
       return await runExport(settings, flags, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
     }
+    if (command === "skills") {
+      const { runSkills } = await import("./oneshot/skills-cli.js");
+      return await runSkills(settings, rest, flags, { stdout: process.stdout, stderr: process.stderr });
+    }
     if (command === "cron") {
       const { runCron } = await import("./cron/commands.js");
       return await runCron(settings, rest, flags, { stdout: process.stdout, stderr: process.stderr });

@@ -3,6 +3,7 @@
 import type { Settings } from "../config/schema.js";
 import type { HookRunner } from "../hooks/hooks.js";
 import type { BusEvent, TurnEndReason } from "../protocol/events.js";
+import type { HistoryItem } from "../protocol/history.js";
 import type { ChatMessage } from "../protocol/messages.js";
 import type { SessionData } from "../session/store.js";
 import type { CommandSandbox, EditorFiles, WebOptions } from "../tools/define.js";
@@ -56,6 +57,8 @@ export interface AgentOptions {
   contextBudget?: number;
   /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */
   memory?: MemoryHooks | null;
+  /** Skills around each turn: the relevant-skills hint, evidence, the background review. */
+  skills?: SkillHooks | null;
   /** File checkpoints of this session, for /rewind. */
   checkpoints?: CheckpointStore | null;
   /** Whose turn a change belongs to (a subagent's changes belong to its parent's turn). */
@@ -68,6 +71,27 @@ export interface MemoryHooks {
   retrieve(prompt: string): Promise<{ block: string; ids: string[] }>;
   /** Called after a completed turn only, with its messages; returns one line per entry saved. `signal` ends it early (close). */
   distill(turn: ChatMessage[], signal?: AbortSignal): Promise<string[]>;
+}
+
+/** A finished turn, as the skills' background review reads it. */
+export interface TurnRecord {
+  reason: TurnEndReason;
+  prompt: string;
+  sessionId: string;
+  /** The turn's typed history items (its prompt first). */
+  items: HistoryItem[];
+  /** The turn's messages (its prompt first). */
+  messages: ChatMessage[];
+}
+
+/** Contract: none rejects or throws; failures are logged and mean "no hint / no proposal". */
+export interface SkillHooks {
+  /** The one line added to this prompt's user message ("relevant skills: a, b"), or "" for none. */
+  hint(prompt: string, sessionId: string): Promise<string>;
+  /** A turn ended: evidence is written and a background review may be queued; returns at once. */
+  afterTurn(turn: TurnRecord): void;
+  /** Waits up to `waitMs` for queued reviews and evidence, then stops waiting. */
+  settle(waitMs: number): Promise<void>;
 }
 
 export interface TurnResult {

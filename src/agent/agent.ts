@@ -36,6 +36,7 @@ import { type AgentCore, type EventBody, TurnControl } from "./agent-core.js";
 import { compactHistory, type CompactOptions } from "./agent-compact.js";
 import { runStep } from "./agent-step.js";
 import { runShellTurn } from "./shell-turn.js";
+import { withHint } from "./hint-line.js";
 
 export { TOOL_CONCURRENCY } from "./agent-step.js";
 export type { AgentOptions, AgentSettings, MemoryHooks, TurnResult } from "./agent-types.js";
@@ -68,6 +69,7 @@ export class Agent {
     this.model = opts.settings.model;
     this.sessionTools = {
       store: new Map(),
+      sessionId: opts.session.id,
       report: (report) => {
         if (report.kind === "todo") this.emit({ type: "todo.updated", items: report.items });
         else this.emit({ type: "background.updated", job: { ...report.job, tail: this.jobTail(report.job.id) } });
@@ -199,7 +201,10 @@ export class Agent {
           }, turnLimit)
         : null;
     if (this.memory) await this.memory.place(this.messages, promptText);
-    const userMessage: ChatMessage = { role: "user", content: input };
+    // The relevant-skills line goes into the prompt's own message, never the system prompt (its cache stays warm).
+    const hint = this.opts.skills ? await this.opts.skills.hint(promptText, this.opts.session.id) : "";
+    const userMessage: ChatMessage = { role: "user", content: hint ? withHint(input, hint) : input };
+    const firstItem = this.opts.session.transcript?.length ?? 0;
     this.messages.push(userMessage);
     // The prompt is on disk before anything it causes (step() waits for this save before running
     // tools): a killed run still numbers this turn's checkpoints apart from the next turn's, and
@@ -295,6 +300,16 @@ export class Agent {
     if (reason === "completed" && this.memory) {
       const start = this.messages.indexOf(userMessage);
       this.memory.learn(start >= 0 ? this.messages.slice(start) : [userMessage]);
+    }
+    if (this.opts.skills) {
+      const start = this.messages.indexOf(userMessage);
+      this.opts.skills.afterTurn({
+        reason,
+        prompt: promptText,
+        sessionId: this.opts.session.id,
+        items: (this.opts.session.transcript ?? []).slice(firstItem),
+        messages: start >= 0 ? this.messages.slice(start) : [userMessage],
+      });
     }
     return {
       reason,
@@ -431,6 +446,7 @@ export class Agent {
     // An end-of-turn distillation still running gets a little time (a one-shot run gives it more);
     // quitting never waits for a slow model.
     await this.memory?.settle(options.memoryWaitMs ?? 3_000);
+    await this.opts.skills?.settle(options.memoryWaitMs ?? 3_000);
     await this.writer.idle;
     for (const cleanup of this.cleanups.splice(0)) {
       try {

@@ -72,9 +72,10 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
   };
   // Subagents, checkpoints and memory load with the first agent, not with the program.
   const wantsSubagents = config !== undefined && Object.keys(config.agents).length > 0;
-  const [subagentsModule, memoryModule] = await Promise.all([
+  const [subagentsModule, memoryModule, skillsModule] = await Promise.all([
     wantsSubagents ? import("./subagents.js") : null,
     ext.memory ? import("./memory-hooks.js") : null,
+    ext.skillState ? import("./skill-hooks.js") : null,
   ]);
   const subagents =
     subagentsModule && config
@@ -132,6 +133,18 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     hooks: ext.hooks,
     contextBudget: contextBudget(settings.contextWindow ?? knownContextWindow(settings.model, settings.models)),
     checkpoints,
+    ...(ext.skillState && skillsModule
+      ? {
+          skills: skillsModule.skillHooks({
+            state: ext.skillState,
+            settings: settings.skills,
+            client,
+            reviewModel: () => settings.skills.reviewModel ?? agent.model,
+            taskId,
+            emit,
+          }),
+        }
+      : {}),
     ...(ext.memory && memoryModule
       ? {
           memory: memoryModule.memoryHooks({

@@ -12,6 +12,9 @@ import type { BusEvent } from "../protocol/events.js";
 import type { SessionIndex } from "../session/search.js";
 import type { Skill } from "../skills/skills.js";
 import type { AnyTool } from "../tools/define.js";
+import { SkillEvidence } from "./skill-evidence.js";
+import type { SkillState } from "./skill-hooks.js";
+import { knownContextWindow } from "./providers/models.js";
 import type { ToolSource } from "../tools/registry.js";
 import { writableRootsOf } from "../sandbox/landlock.js";
 import { VERSION } from "../version.js";
@@ -26,6 +29,8 @@ export interface Extensions {
   mcp: McpManager | null;
   /** ~/.nanohermes/memory.json, unless memory is off. */
   memory: MemoryStore | null;
+  /** Skills that learn from work (hints, evidence, review): null when there are no skills and skill_manage is off. */
+  skillState: SkillState | null;
   /** The parts of the system prompt they contribute: stable for the session. */
   prompt: { skills: string; agentsMd: string; mcpServers: string[] };
   /** Problems found while loading (bad skill files, unusable servers), shown once as notices. */
@@ -41,6 +46,7 @@ export const noExtensions = (): Extensions => ({
   hooks: null,
   mcp: null,
   memory: null,
+  skillState: null,
   prompt: { skills: "", agentsMd: "", mcpServers: [] },
   problems: [],
   mcpStatuses: () => [],
@@ -66,6 +72,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   const [
     { discoverSkills, skillsPromptSection },
     { skillTool },
+    manageModule,
     { loadAgentsMd },
     { sessionSearchTool },
     hooksModule,
@@ -73,6 +80,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   ] = await Promise.all([
     import("../skills/skills.js"),
     import("../skills/skill-tool.js"),
+    settings.skills.manage ? import("../skills/skill-manage.js") : null,
     import("./agents-md.js"),
     import("../session/search-tool.js"),
     specs.length > 0 ? Promise.all([import("../hooks/hooks.js"), import("../tools/process-group.js")]) : null,
@@ -80,12 +88,16 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
-  const { skills, problems: skillProblems } = discoverSkills({
-    workspace: settings.workspace,
-    home: settings.home,
-    userHome: opts.userHome ?? homedir(),
-  });
+  const roots = { workspace: settings.workspace, home: settings.home, userHome: opts.userHome ?? homedir() };
+  const { skills, problems: skillProblems } = discoverSkills(roots);
   problems.push(...skillProblems);
+  // The live list: read again after skill_manage changes one (the prompt's index stays as it was).
+  let live = skills;
+  const evidence = new SkillEvidence(join(settings.home, "sessions.db"));
+  const skillState: SkillState | null =
+    skills.length > 0 || manageModule
+      ? { roots, live: () => live, refresh: () => void (live = discoverSkills(roots).skills), evidence }
+      : null;
   const agents = settings.agentsMd
     ? loadAgentsMd({ workspace: settings.workspace, home: settings.home, trusted: settings.trustFlag === true })
     : { text: "", files: [], warnings: [] };
@@ -98,7 +110,23 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
       })
     : null;
 
-  const tools: AnyTool[] = skills.length > 0 ? [skillTool(skills)] : [];
+  const tools: AnyTool[] =
+    skills.length > 0
+      ? [
+          skillTool(() => live, {
+            onLoaded: (skill, sessionId) =>
+              evidence.add({ skill, event: "loaded", ...(sessionId ? { sessionId } : {}) }),
+          }),
+        ]
+      : [];
+  if (manageModule && skillState)
+    tools.push(
+      manageModule.skillManageTool({
+        roots,
+        record: (e) => evidence.add(e),
+        changed: () => skillState.refresh(),
+      }),
+    );
   // Search across sessions: the index (SQLite, loaded on the first search) is opened once.
   let index: Promise<SessionIndex> | null = null;
   const openIndex = async () =>
@@ -139,8 +167,15 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     hooks,
     mcp: manager,
     memory,
+    skillState,
     prompt: {
-      skills: skillsPromptSection(skills),
+      // About 2% of the context window (4 characters a token); the hint line names the rest when they matter.
+      skills: skillsPromptSection(
+        skills,
+        Math.floor(
+          (settings.contextWindow ?? knownContextWindow(settings.model, settings.models) ?? 128_000) * 4 * 0.02,
+        ),
+      ),
       agentsMd: agents.text,
       mcpServers: manager ? manager.serverNames() : [],
     },
@@ -148,6 +183,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     mcpStatuses: () => manager?.statuses() ?? [],
     close: async () => {
       await manager?.close();
+      await evidence.close();
       if (index) (await index.catch(() => null))?.close();
     },
   };

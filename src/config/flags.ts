@@ -322,6 +322,12 @@ export const flagSpecs: FlagSpec[] = [
     doc: "With `cron add`: the schedule's time zone (default this machine's).",
   },
   {
+    name: "dry-run",
+    type: "boolean",
+    group: "other",
+    doc: "With `skills curate`: say what the curator would change and change nothing.",
+  },
+  {
     name: "schema",
     type: "boolean",
     group: "other",
@@ -432,6 +438,10 @@ const subcommands: [string, string][] = [
   ['nanohermes -p "fix the failing test"', "run one turn and print the answer"],
   ['echo "explain src/" | nanohermes', "the prompt may come on stdin"],
   ["nanohermes tool [NAME 'JSON-ARGS']", "list the built-in tools, or run one (--schema: its JSON schema)"],
+  [
+    "nanohermes skills [list|show|proposals|accept|reject|curate|rollback]",
+    "skills, proposals to accept or reject, the curator (--dry-run), undo",
+  ],
   ["nanohermes mcp [--json]", "connect to the configured MCP servers and list them"],
   ["nanohermes models [--provider P]", "the provider's models with context window and prices"],
   ["nanohermes sessions [WORDS] [--all]", "this workspace's sessions, or those that mention WORDS"],

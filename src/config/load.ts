@@ -272,6 +272,14 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       distill: file.memory?.distill ?? true,
       topK: file.memory?.topK ?? 5,
     },
+    skills: {
+      manage: file.skills?.manage ?? true,
+      review: nonEmpty(env.NANOHERMES_NO_SKILL_REVIEW) !== undefined ? false : (file.skills?.review ?? true),
+      ...(file.skills?.reviewModel ? { reviewModel: file.skills.reviewModel } : {}),
+      hints: file.skills?.hints ?? true,
+      staleAfterDays: file.skills?.staleAfterDays ?? 30,
+      archiveAfterDays: file.skills?.archiveAfterDays ?? 90,
+    },
     contextWindow: file.contextWindow,
   };
 }

@@ -195,6 +195,22 @@ export const ConfigFileSchema = z.strictObject({
         "Long-term memory in ~/.nanohermes/memory.json: enabled (default true), distill after completed turns (default true), topK retrieved per turn (default 5).",
       ),
     ),
+  skills: z
+    .optional(
+      z.strictObject({
+        manage: z.optional(z.boolean()),
+        review: z.optional(z.boolean()),
+        reviewModel: z.optional(z.string().check(z.minLength(1))),
+        hints: z.optional(z.boolean()),
+        staleAfterDays: z.optional(z.int().check(z.minimum(1))),
+        archiveAfterDays: z.optional(z.int().check(z.minimum(1))),
+      }),
+    )
+    .check(
+      z.describe(
+        "Skills that learn from work: manage (the skill_manage tool, default true), review (background proposals after turns that recovered from an error or were corrected, default true), reviewModel (the auxiliary model for that review; default the task's model), hints (the relevant-skills line on each prompt, default true), staleAfterDays / archiveAfterDays (the curator's, default 30 / 90).",
+      ),
+    ),
   contextWindow: z
     .optional(z.int().check(z.minimum(4_000)))
     .check(
@@ -273,7 +289,18 @@ export interface Settings {
   subagents: SubagentsConfig | undefined;
   /** --no-memory / NANOHERMES_NO_MEMORY=1 turn it off. */
   memory: { enabled: boolean; distill: boolean; topK: number };
+  /** Skills that learn from work (issue 30); see the schema's description. */
+  skills: SkillSettings;
   contextWindow: number | undefined;
+}
+
+export interface SkillSettings {
+  manage: boolean;
+  review: boolean;
+  reviewModel?: string;
+  hints: boolean;
+  staleAfterDays: number;
+  archiveAfterDays: number;
 }
 
 /** A resolved fallback: where to send the request and with which key. */

@@ -13,6 +13,7 @@ import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
 import { startCron } from "./cron.js";
+import { startSkillCurator } from "./skill-curator.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -127,6 +128,10 @@ export async function startDaemon(
   });
   // Only a daemon that owns the socket and the port runs the schedule: a second one refused above never does.
   cron.scheduler.start();
+  // The agent's own skills are curated while nothing runs (first pass a dry run; `skills curate` by hand).
+  const stopCurator = settings.skills.manage
+    ? startSkillCurator({ settings, running: () => sessions.running, report: (line) => io.stderr.write(`${line}\n`) })
+    : () => {};
   io.stderr.write(
     `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
   );
@@ -138,6 +143,7 @@ export async function startDaemon(
       (stopping ??= (async () => {
         // Running turns stop and their requests are answered ("interrupted") before the connections close.
         server.stopAccepting();
+        stopCurator();
         await cron.scheduler.stop();
         cron.store.close();
         await sessions.shutdown();

@@ -4,6 +4,9 @@
 // refused. `--schema` prints the tool's JSON schema.
 // Ctrl-C, SIGTERM and SIGHUP stop the tool (a command's process group with it) before exiting.
 import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { SkillEvidence } from "../agent/skill-evidence.js";
 import type { Settings } from "../config/schema.js";
 import { createInterface } from "node:readline";
 import { commandSandbox, writeBoundary } from "../agent/confinement.js";
@@ -25,7 +28,31 @@ export async function runToolCommand(
   args: ToolRunArgs,
   io: { stdout: Writer; stderr: Writer & { isTTY?: boolean }; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
 ): Promise<number> {
-  const registry = new ToolRegistry(builtinTools());
+  // skill_manage runs here as in a turn (the gate asks or refuses the same way), typed by a person:
+  // it needs no earlier load of the skill (read before write is for the model).
+  const evidence = settings.skills.manage ? new SkillEvidence(join(settings.home, "sessions.db")) : null;
+  const extra = evidence
+    ? [
+        (await import("../skills/skill-manage.js")).skillManageTool({
+          roots: { workspace: settings.workspace, home: settings.home, userHome: homedir() },
+          record: (e) => evidence.add(e),
+        }),
+      ]
+    : [];
+  const registry = new ToolRegistry([...builtinTools(), ...extra]);
+  try {
+    return await runOne(settings, registry, args, io);
+  } finally {
+    await evidence?.close();
+  }
+}
+
+async function runOne(
+  settings: Settings,
+  registry: ToolRegistry,
+  args: ToolRunArgs,
+  io: { stdout: Writer; stderr: Writer & { isTTY?: boolean }; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
+): Promise<number> {
   if (!args.name) {
     for (const name of registry.names()) {
       const tool = registry.get(name)!;

@@ -1,10 +1,11 @@
 // The skill tool: loads a skill's full instructions by name, with a footer naming its folder and
 // supporting files so the model can read them with read_file when the instructions point there.
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "../tools/define.js";
 import { byteLength, headBytes, MAX_RESULT_BYTES } from "../tools/truncate.js";
+import { markRead } from "./read-marks.js";
 import { findSkill, loadSkillBody, SKILL_BODY_CUT_NOTE, type Skill } from "./skills.js";
 
 /** Supporting files listed in the footer. */
@@ -71,7 +72,13 @@ function footer(skill: Skill, listing: { files: string[]; more: boolean }, cut: 
  * The result always keeps its footer: a body too big for the registry's result cap is cut here,
  * before the footer, rather than by the registry after it.
  */
-export function skillTool(skills: Skill[]): AnyTool {
+export interface SkillToolOptions {
+  /** A skill was loaded (the `loaded` evidence); never throws into the tool. */
+  onLoaded?(name: string, sessionId: string | undefined): void;
+}
+
+export function skillTool(list: Skill[] | (() => Skill[]), opts: SkillToolOptions = {}): AnyTool {
+  const current = typeof list === "function" ? list : () => list;
   return defineTool({
     name: "skill",
     kind: "read",
@@ -83,7 +90,8 @@ export function skillTool(skills: Skill[]): AnyTool {
       name: z.string().check(z.minLength(1), z.describe("The skill's name, as listed under Skills.")),
     }),
     summarize: (a) => a.name,
-    async run(args) {
+    async run(args, ctx) {
+      const skills = current();
       const skill = findSkill(skills, args.name);
       if (!skill) {
         const names = skills.map((s) => s.name);
@@ -100,6 +108,14 @@ export function skillTool(skills: Skill[]): AnyTool {
         throw new ToolError(`cannot load skill "${skill.name}": ${err instanceof Error ? err.message : String(err)}`);
       }
       const listing = await supportingFiles(skill.dir);
+      // What the model has now seen is what skill_manage may change (read before write).
+      const whole = await readFile(skill.file, "utf8").catch(() => null);
+      if (whole !== null) markRead(ctx.session, skill.file, whole);
+      try {
+        opts.onLoaded?.(skill.name, ctx.session?.sessionId);
+      } catch {
+        // evidence only
+      }
       let text = body;
       let cut = body.includes(SKILL_BODY_CUT_NOTE);
       const fullFooter = footer(skill, listing, true);

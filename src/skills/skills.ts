@@ -297,15 +297,31 @@ export async function loadSkillBody(skill: Skill): Promise<string> {
  * The system prompt's list of skills: "" when there are none. Descriptions are capped at
  * MAX_PROMPT_DESCRIPTION characters; the model loads the rest with the skill tool.
  */
-export function skillsPromptSection(skills: Skill[]): string {
+export function skillsPromptSection(skills: Skill[], budgetChars = Number.POSITIVE_INFINITY): string {
   if (skills.length === 0) return "";
   const cap = (text: string) =>
     text.length <= MAX_PROMPT_DESCRIPTION ? text : `${text.slice(0, MAX_PROMPT_DESCRIPTION - 1).trimEnd()}…`;
-  return [
+  const head = [
     "# Skills",
-    "Skills are packs of instructions for particular kinds of task. Before doing a task that a skill below covers, call the skill tool with its name to load the full instructions, then follow them.",
-    ...skills.map((s) => (s.description ? `- ${s.name}: ${cap(s.description)}` : `- ${s.name}`)),
-  ].join("\n");
+    "Skills are packs of instructions for particular kinds of task. Before doing a task that a skill below covers, call the skill tool with its name to load the full instructions, then follow them. A prompt may end with a line naming relevant skills.",
+  ];
+  // Within the budget, one line per skill; past it the rest are counted, not listed (the
+  // per-prompt hint names them when they matter).
+  let used = head.join("\n").length;
+  const lines: string[] = [];
+  for (const [i, s] of skills.entries()) {
+    const entry = s.description ? `- ${s.name}: ${cap(s.description)}` : `- ${s.name}`;
+    const more = skills.length - i;
+    if (used + entry.length + 1 > budgetChars && more > 0) {
+      lines.push(
+        `- … and ${more} more skill${more === 1 ? "" : "s"}, named in a prompt's relevant-skills line when they apply`,
+      );
+      break;
+    }
+    lines.push(entry);
+    used += entry.length + 1;
+  }
+  return [...head, ...lines].join("\n");
 }
 
 /** By exact name first, then ignoring case (the first such skill in discovery order). */

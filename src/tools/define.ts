@@ -73,6 +73,8 @@ export type ToolReport =
  */
 export interface SessionTools {
   store: Map<string, unknown>;
+  /** The session's id, where there is a session (tools that keep evidence per session use it). */
+  sessionId?: string;
   report(report: ToolReport): void;
   /** Called when the session ends: background jobs are killed here. */
   onClose(cleanup: () => void | Promise<void>): void;

@@ -37,6 +37,7 @@ describe("--help", () => {
     "nanohermes attach",
     "nanohermes tool",
     "nanohermes mcp",
+    "nanohermes skills",
   ])("lists %s", (cmd) => {
     expect(lines.some((l) => l.trimStart().startsWith(cmd))).toBe(true);
   });

@@ -27,14 +27,23 @@ export function tempDir(prefix = "nh-test-"): string {
 /**
  * A clean environment: its own NANOHERMES_HOME, no inherited model settings, and no long-term
  * memory (its end-of-turn distillation is one more model request, which tests counting requests
- * do not expect); memory tests pass NANOHERMES_NO_MEMORY: undefined.
+ * do not expect); memory tests pass NANOHERMES_NO_MEMORY: undefined. The skills' background review
+ * (issue 30) is one more request after some turns too: off here, on in the tests that pass
+ * NANOHERMES_NO_SKILL_REVIEW: undefined.
  */
 export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) {
     if (key.startsWith("OPENAI_") || key.startsWith("NANOHERMES_")) delete env[key];
   }
-  return { ...env, NANOHERMES_HOME: tempDir("nh-home-"), NO_COLOR: "1", NANOHERMES_NO_MEMORY: "1", ...extra };
+  return {
+    ...env,
+    NANOHERMES_HOME: tempDir("nh-home-"),
+    NO_COLOR: "1",
+    NANOHERMES_NO_MEMORY: "1",
+    NANOHERMES_NO_SKILL_REVIEW: "1",
+    ...extra,
+  };
 }
 
 export function startCli(args: string[], options: CliOptions = {}): ChildProcess {

@@ -40,6 +40,7 @@ export function testSettings(over: Partial<Settings> = {}): Settings {
     agentsMd: false,
     subagents: undefined,
     memory: { enabled: false, distill: false, topK: 5 },
+    skills: { manage: false, review: false, hints: false, staleAfterDays: 30, archiveAfterDays: 90 },
     contextWindow: undefined,
     requestDeadlineMs: 60_000,
     turnTimeoutMs: 0,
