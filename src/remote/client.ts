@@ -230,6 +230,8 @@ export class DaemonClient {
               handlers.onState?.({ connected: true });
               continue;
             }
+            // The stream's schema line (observer.started) is about the stream, not the session.
+            if (message.event === "observer.started") continue;
             if (message.id !== undefined) lastId = message.id;
             let event: BusEvent;
             try {
