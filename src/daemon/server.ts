@@ -154,6 +154,13 @@ function openStream(
   };
 }
 
+/** A turn request's W3C `traceparent` header: the turn's trace continues the caller's (issue 32, item 3). */
+function continueTrace(sessions: DaemonSessions, id: string, req: IncomingMessage): void {
+  const header = req.headers.traceparent;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value) sessions.continueTrace(id, value);
+}
+
 export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
   const { sessions } = opts;
   const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -188,6 +195,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       only(req, "POST");
       const id = sessionFromHeader(req);
       const prompt = promptOf(await readJson(req, cap));
+      continueTrace(sessions, id, req);
       const started = Date.now();
       const outcome = await sessions.runTurn(id, prompt);
       report(
@@ -231,6 +239,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         only(req, "POST");
         const prompt = promptOf(await readJson(req, cap));
         const release = gate.enter(id, false);
+        continueTrace(sessions, id, req);
         res.on("close", release);
         const stream = openStream(req, res, id, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
