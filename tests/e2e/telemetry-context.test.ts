@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
+import { keys, PtyApp } from "../helpers/pty.js";
 import { ownTmp } from "../helpers/mcp.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.js";
@@ -14,7 +15,10 @@ import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.j
 let server: MockServer | undefined;
 let receiver: OtlpReceiver | undefined;
 let daemon: RunningDaemonProcess | undefined;
+let app: PtyApp | undefined;
 afterEach(async () => {
+  if (app && app.exitCode === null) app.kill("SIGKILL");
+  app = undefined;
   await daemon?.stop("SIGKILL");
   await server?.close();
   await receiver?.close();
@@ -99,4 +103,30 @@ it("the daemon's SSE streams open with the version line, and a turn request's tr
   expect(turns[0]!.attributes["gen_ai.conversation.id"]).toEqual(expect.any(String));
   expect(turns[1]!.traceId).not.toBe(TRACE);
   expect(turns[1]!.parentSpanId).toBe("");
+});
+
+it("the terminal UI exports its turns when telemetry is on, and flushes them as it exits", async () => {
+  receiver = await startOtlpReceiver();
+  server = await startMockServer(() => textReply("Hello from the model."));
+  app = new PtyApp({
+    cols: 100,
+    rows: 30,
+    cwd: tempDir(),
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+      NANOHERMES_MODEL: "mock-model",
+      NANOHERMES_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    }),
+  });
+  await app.waitFor("Ask anything", 20_000);
+  app.type("hi\r");
+  await app.waitFor("Hello from the model.", 20_000);
+  await new Promise((r) => setTimeout(r, 100));
+  app.type(keys.ctrl("d"));
+  expect(await app.exit()).toBe(0);
+  const root = receiver.spans.find((s) => s.name === "invoke_agent nanohermes");
+  expect(root?.parentSpanId).toBe("");
+  expect(receiver.spans.filter((s) => s.name === "chat mock-model" && s.parentSpanId === root?.spanId)).toHaveLength(1);
 });
