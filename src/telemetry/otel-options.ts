@@ -8,6 +8,8 @@ export interface OtelOptions {
   protocol: OtlpProtocol;
   /** Where spans are POSTed (…/v1/traces). */
   tracesUrl: string;
+  /** Where metrics are POSTed (…/v1/metrics), with the traces' protocol and headers. */
+  metricsUrl: string;
   headers: Record<string, string>;
   /** service.name, service.version and OTEL_RESOURCE_ATTRIBUTES. */
   resource: Record<string, string>;
@@ -61,9 +63,10 @@ export function otelOptions(env: NodeJS.ProcessEnv, content: boolean): OtelOptio
     );
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  const tracesUrl = traces
-    ? checkedUrl(traces, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-    : `${checkedUrl(base || DEFAULT_OTLP_ENDPOINT, "OTEL_EXPORTER_OTLP_ENDPOINT").replace(/\/+$/, "")}/v1/traces`;
+  const root = checkedUrl(base || DEFAULT_OTLP_ENDPOINT, "OTEL_EXPORTER_OTLP_ENDPOINT").replace(/\/+$/, "");
+  const tracesUrl = traces ? checkedUrl(traces, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") : `${root}/v1/traces`;
+  const metrics = env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim();
+  const metricsUrl = metrics ? checkedUrl(metrics, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT") : `${root}/v1/metrics`;
   const headers = {
     ...parseKeyValues(env.OTEL_EXPORTER_OTLP_HEADERS ?? "", "OTEL_EXPORTER_OTLP_HEADERS"),
     ...parseKeyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? "", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"),
@@ -74,5 +77,5 @@ export function otelOptions(env: NodeJS.ProcessEnv, content: boolean): OtelOptio
     ...parseKeyValues(env.OTEL_RESOURCE_ATTRIBUTES ?? "", "OTEL_RESOURCE_ATTRIBUTES"),
     ...(env.OTEL_SERVICE_NAME?.trim() ? { "service.name": env.OTEL_SERVICE_NAME.trim() } : {}),
   };
-  return { protocol, tracesUrl, headers, resource, content, exportTimeoutMs: 5_000 };
+  return { protocol, tracesUrl, metricsUrl, headers, resource, content, exportTimeoutMs: 5_000 };
 }

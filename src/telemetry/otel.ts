@@ -1,6 +1,6 @@
 // The OpenTelemetry side of telemetry (issue 32, item 2), loaded only when it is on: the trace SDK
 // with a batch processor and the official OTLP/HTTP exporter (protobuf or JSON), fed by the bus
-// through SpanBuilder. Exports run in the background; nothing here waits on the collector but
+// through SpanBuilder, and the metrics (metrics.ts) fed by its observer hooks. Exports run in the background; nothing here waits on the collector but
 // `shutdown`, and that only up to its cap.
 import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -9,6 +9,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { VERSION } from "../version.js";
 import type { OtelOptions } from "./otel-options.js";
+import { createMetrics } from "./metrics.js";
 import { SpanBuilder } from "./spans.js";
 import type { Telemetry } from "./start.js";
 
@@ -27,8 +28,10 @@ function exporterFor(options: OtelOptions): SpanExporter {
 
 export async function createOtel(options: OtelOptions): Promise<Telemetry> {
   const exporter = exporterFor(options);
+  const resource = resourceFromAttributes(options.resource);
+  const metrics = createMetrics(options, resource);
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes(options.resource),
+    resource,
     spanProcessors: [
       new BatchSpanProcessor(exporter, {
         scheduledDelayMillis: 1_000,
@@ -37,12 +40,15 @@ export async function createOtel(options: OtelOptions): Promise<Telemetry> {
       }),
     ],
   });
-  const spans = new SpanBuilder(provider.getTracer("nanohermes", VERSION), { content: options.content });
+  const spans = new SpanBuilder(provider.getTracer("nanohermes", VERSION), {
+    content: options.content,
+    observer: metrics.observer,
+  });
   return {
     onEvent: (event) => spans.onEvent(event),
     continueTrace: (taskId, traceparent) => spans.continueTrace(taskId, traceparent),
     traceparentFor: (taskId, callId) => spans.traceparentFor(taskId, callId),
-    shutdown: (capMs) => capped(provider.shutdown(), capMs),
+    shutdown: (capMs) => capped(Promise.allSettled([provider.shutdown(), metrics.shutdown()]), capMs),
   };
 }
 

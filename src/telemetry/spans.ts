@@ -75,7 +75,7 @@ export class SpanBuilder {
   private readonly conversations = new Map<string, string>();
   private readonly agentNames = new Map<string, string>();
   private readonly agents = new Map<string, AgentSpan>();
-  private readonly chats = new Map<string, Span>();
+  private readonly chats = new Map<string, { span: Span; provider: string }>();
   private readonly tools = new Map<string, Span>();
   /** taskId/callId -> the call's span (a child's parentCallId, an MCP request's traceparent). */
   private readonly callsByTask = new Map<string, Span>();
@@ -276,13 +276,14 @@ export class SpanBuilder {
   }
 
   private chatStarted(event: EventOf<"model.requested">): void {
+    const provider = providerName(event.api, event.provider);
     const span = this.tracer.startSpan(
       `chat ${event.model}`,
       {
         kind: SpanKind.CLIENT,
         attributes: {
           "gen_ai.operation.name": "chat",
-          "gen_ai.provider.name": providerName(event.api, event.provider),
+          "gen_ai.provider.name": provider,
           "gen_ai.request.model": event.model,
           "nanohermes.request.id": event.requestId,
           "nanohermes.request.attempt": event.attempt,
@@ -291,14 +292,15 @@ export class SpanBuilder {
       },
       this.parentOf(event),
     );
-    this.chats.set(`${this.key(event)}/${event.requestId}/${event.attempt}`, span);
+    this.chats.set(`${this.key(event)}/${event.requestId}/${event.attempt}`, { span, provider });
     this.agents.get(this.key(event))?.open.add(span);
   }
 
   private chatEnded(event: EventOf<"model.responded">): void {
     const id = `${this.key(event)}/${event.requestId}/${event.attempt}`;
-    const span = this.chats.get(id);
-    if (!span) return;
+    const chat = this.chats.get(id);
+    if (!chat) return;
+    const { span, provider } = chat;
     this.chats.delete(id);
     this.agents.get(this.key(event))?.open.delete(span);
     const attrs: Attributes = {
@@ -313,6 +315,7 @@ export class SpanBuilder {
     this.opts.observer?.chat?.(
       {
         "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": provider,
         "gen_ai.request.model": event.model,
         "gen_ai.response.model": event.model,
         ...(event.errorType ? { "error.type": event.errorType } : {}),

@@ -191,6 +191,25 @@ describe("OpenTelemetry export", () => {
         "gen_ai.usage.input_tokens": USAGE.child.prompt,
         "gen_ai.usage.output_tokens": USAGE.child.completion,
       });
+      // The GenAI client metrics, exported at exit: the token histogram sums the mock's usage.
+      const points = receiver.points;
+      const tokenSum = (type: string) =>
+        points
+          .filter((p) => p.metric === "gen_ai.client.token.usage" && p.attributes["gen_ai.token.type"] === type)
+          .reduce((n, p) => n + (p.sum ?? 0), 0);
+      const all = Object.values(USAGE);
+      expect(tokenSum("input")).toBe(all.reduce((n, u) => n + u.prompt, 0));
+      expect(tokenSum("output")).toBe(all.reduce((n, u) => n + u.completion, 0));
+      const durations = points.filter((p) => p.metric === "gen_ai.client.operation.duration");
+      expect(durations.reduce((n, p) => n + (p.count ?? 0), 0)).toBe(4);
+      expect(durations[0]).toMatchObject({
+        unit: "s",
+        attributes: {
+          "gen_ai.operation.name": "chat",
+          "gen_ai.provider.name": "openai",
+          "gen_ai.request.model": "mock-model",
+        },
+      });
       // Every span ended inside its parent.
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       for (const s of spans) {

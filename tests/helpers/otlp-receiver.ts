@@ -1,4 +1,4 @@
-// A real OTLP/HTTP trace receiver for tests: a local server that takes POST /v1/traces in both
+// A real OTLP/HTTP receiver for tests: a local server that takes POST /v1/traces and /v1/metrics in both
 // protocols the exporter speaks (application/x-protobuf and application/json) and decodes them to
 // one plain shape. The protobuf side is a small wire-format reader of the OTLP trace messages
 // (opentelemetry-proto: trace/v1/trace.proto, common/v1/common.proto), no library.
@@ -19,9 +19,21 @@ export interface ReceivedSpan {
   endNs: bigint;
 }
 
+/** One data point of a metric: a histogram's count and sum, or a sum's value. */
+export interface ReceivedPoint {
+  metric: string;
+  unit: string;
+  attributes: Record<string, unknown>;
+  count?: number;
+  sum?: number;
+  value?: number;
+}
+
 export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
+  /** Every data point of every metrics export, in order (cumulative: the last one per series counts). */
+  points: ReceivedPoint[];
   /** Content types of the requests received, in order. */
   contentTypes: string[];
   close(): Promise<void>;
@@ -215,6 +227,70 @@ function decodeJson(body: Buffer): ReceivedSpan[] {
   return out;
 }
 
+const double = (v: bigint | Uint8Array) => Buffer.from(new BigUint64Array([v as bigint]).buffer).readDoubleLE(0);
+
+/** metrics/v1: ResourceMetrics(1) > ScopeMetrics(2) > Metric(2) { name 1, unit 3, sum 7, histogram 9 }. */
+function decodeProtoMetrics(body: Buffer): ReceivedPoint[] {
+  const out: ReceivedPoint[] = [];
+  for (const rm of fields(body))
+    for (const sm of fields(rm.value as Uint8Array))
+      if (sm.no === 2)
+        for (const m of fields(sm.value as Uint8Array))
+          if (m.no === 2) {
+            let metric = "";
+            let unit = "";
+            const data: { kind: number; buf: Uint8Array }[] = [];
+            for (const f of fields(m.value as Uint8Array)) {
+              if (f.no === 1) metric = text(f.value);
+              if (f.no === 3) unit = text(f.value);
+              if (f.no === 7 || f.no === 9) data.push({ kind: f.no, buf: f.value as Uint8Array });
+            }
+            for (const d of data)
+              for (const dp of fields(d.buf))
+                if (dp.no === 1) {
+                  const attrs: Uint8Array[] = [];
+                  const point: ReceivedPoint = { metric, unit, attributes: {} };
+                  for (const f of fields(dp.value as Uint8Array)) {
+                    // NumberDataPoint: attributes 7, as_double 4, as_int 6; HistogramDataPoint: attributes 9, count 4, sum 5.
+                    if ((d.kind === 7 && f.no === 7) || (d.kind === 9 && f.no === 9)) attrs.push(f.value as Uint8Array);
+                    if (d.kind === 7 && f.no === 4) point.value = double(f.value);
+                    if (d.kind === 7 && f.no === 6) point.value = Number(BigInt.asIntN(64, f.value as bigint));
+                    if (d.kind === 9 && f.no === 4) point.count = Number(f.value);
+                    if (d.kind === 9 && f.no === 5) point.sum = double(f.value);
+                  }
+                  point.attributes = keyValues(attrs);
+                  out.push(point);
+                }
+          }
+  return out;
+}
+
+function decodeJsonMetrics(body: Buffer): ReceivedPoint[] {
+  // biome-ignore lint/suspicious/noExplicitAny: the OTLP/JSON document as received
+  const doc = JSON.parse(body.toString("utf8")) as { resourceMetrics?: any[] };
+  const out: ReceivedPoint[] = [];
+  for (const rm of doc.resourceMetrics ?? [])
+    for (const sm of rm.scopeMetrics ?? [])
+      for (const m of sm.metrics ?? []) {
+        for (const dp of m.histogram?.dataPoints ?? [])
+          out.push({
+            metric: m.name,
+            unit: m.unit ?? "",
+            attributes: jsonKvs(dp.attributes),
+            count: Number(dp.count),
+            sum: dp.sum,
+          });
+        for (const dp of m.sum?.dataPoints ?? [])
+          out.push({
+            metric: m.name,
+            unit: m.unit ?? "",
+            attributes: jsonKvs(dp.attributes),
+            value: dp.asDouble ?? Number(dp.asInt),
+          });
+      }
+  return out;
+}
+
 function body(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -227,17 +303,20 @@ function body(req: IncomingMessage): Promise<Buffer> {
 /** Starts the receiver on a free loopback port; `url` is its base (the exporter adds /v1/traces). */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const points: ReceivedPoint[] = [];
   const contentTypes: string[] = [];
   const server: Server = createServer((req, res) => {
     void body(req).then((data) => {
       const type = String(req.headers["content-type"] ?? "");
       contentTypes.push(type);
-      if (req.method !== "POST" || req.url !== "/v1/traces") {
+      if (req.method !== "POST" || (req.url !== "/v1/traces" && req.url !== "/v1/metrics")) {
         res.writeHead(404).end();
         return;
       }
+      const json = type.includes("json");
       try {
-        spans.push(...(type.includes("json") ? decodeJson(data) : decodeProto(data)));
+        if (req.url === "/v1/metrics") points.push(...(json ? decodeJsonMetrics(data) : decodeProtoMetrics(data)));
+        else spans.push(...(json ? decodeJson(data) : decodeProto(data)));
       } catch (error) {
         res.writeHead(400).end(String(error));
         return;
@@ -252,6 +331,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
+    points,
     contentTypes,
     close: () =>
       new Promise((resolve) => {
