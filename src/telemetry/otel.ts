@@ -45,7 +45,7 @@ export async function createOtel(options: OtelOptions): Promise<Telemetry> {
     observer: metrics.observer,
   });
   return {
-    onEvent: (event) => spans.onEvent(event),
+    onEvent: (event, at) => spans.onEvent(event, at),
     continueTrace: (taskId, traceparent) => spans.continueTrace(taskId, traceparent),
     traceparentFor: (taskId, callId) => spans.traceparentFor(taskId, callId),
     shutdown: (capMs) => capped(Promise.allSettled([provider.shutdown(), metrics.shutdown()]), capMs),

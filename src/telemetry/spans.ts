@@ -116,7 +116,12 @@ export class SpanBuilder {
     return agent ? trace.setSpan(ROOT_CONTEXT, agent.span) : ROOT_CONTEXT;
   }
 
-  onEvent(event: BusEvent): void {
+  /** When the event being handled happened (ms since the epoch): spans and their events are timed by it. */
+  private at = 0;
+
+  /** `at`: when the event happened (default now); events replayed later keep their own times. */
+  onEvent(event: BusEvent, at: number = performance.timeOrigin + performance.now()): void {
+    this.at = at;
     switch (event.type) {
       case "session.started":
         if (!event.agentId) this.conversations.set(event.taskId, event.sessionId);
@@ -141,25 +146,37 @@ export class SpanBuilder {
           );
         return;
       case "gate.refused":
-        this.tool(event, event.tool, event.callId).addEvent("gate.refused", {
-          "nanohermes.gate.cause": event.cause,
-          "nanohermes.gate.reason": redact(event.reason),
-        });
+        this.tool(event, event.tool, event.callId).addEvent(
+          "gate.refused",
+          {
+            "nanohermes.gate.cause": event.cause,
+            "nanohermes.gate.reason": redact(event.reason),
+          },
+          this.at,
+        );
         return;
       case "sandbox.refused":
         this.opts.observer?.sandboxRefused?.(event.cause);
-        this.tool(event, event.tool, event.callId).addEvent("sandbox.refused", {
-          "nanohermes.sandbox.cause": event.cause,
-          "nanohermes.sandbox.reason": redact(event.reason),
-        });
+        this.tool(event, event.tool, event.callId).addEvent(
+          "sandbox.refused",
+          {
+            "nanohermes.sandbox.cause": event.cause,
+            "nanohermes.sandbox.reason": redact(event.reason),
+          },
+          this.at,
+        );
         return;
       case "approval.requested": {
         const span = this.tool(event, event.tool, event.callId);
         this.approvals.set(`${event.taskId}/${event.requestId}`, span);
-        span.addEvent("approval.requested", {
-          "nanohermes.approval.request_id": event.requestId,
-          "nanohermes.approval.reason": redact(event.reason),
-        });
+        span.addEvent(
+          "approval.requested",
+          {
+            "nanohermes.approval.request_id": event.requestId,
+            "nanohermes.approval.reason": redact(event.reason),
+          },
+          this.at,
+        );
         return;
       }
       case "approval.resolved": {
@@ -167,32 +184,44 @@ export class SpanBuilder {
         const span = this.approvals.get(id);
         this.approvals.delete(id);
         if (event.waitedMs !== undefined) this.opts.observer?.approval?.(event.waitedMs / 1000, event.decision);
-        span?.addEvent("approval.resolved", {
-          "nanohermes.approval.request_id": event.requestId,
-          "nanohermes.approval.decision": event.decision,
-          ...(event.by ? { "nanohermes.approval.by": event.by } : {}),
-          ...(event.waitedMs !== undefined ? { "nanohermes.approval.wait_ms": event.waitedMs } : {}),
-        });
+        span?.addEvent(
+          "approval.resolved",
+          {
+            "nanohermes.approval.request_id": event.requestId,
+            "nanohermes.approval.decision": event.decision,
+            ...(event.by ? { "nanohermes.approval.by": event.by } : {}),
+            ...(event.waitedMs !== undefined ? { "nanohermes.approval.wait_ms": event.waitedMs } : {}),
+          },
+          this.at,
+        );
         return;
       }
       case "tool.completed":
         return this.toolCompleted(event);
       case "context.compacting":
-        this.agents.get(this.key(event))?.span.addEvent("context.compacting", {
-          "nanohermes.compaction.tokens_before": event.tokensBefore,
-          "nanohermes.compaction.forced": event.forced,
-        });
+        this.agents.get(this.key(event))?.span.addEvent(
+          "context.compacting",
+          {
+            "nanohermes.compaction.tokens_before": event.tokensBefore,
+            "nanohermes.compaction.forced": event.forced,
+          },
+          this.at,
+        );
         return;
       case "context.compacted":
         if (event.tokensBefore !== undefined && event.tokensAfter !== undefined)
           this.opts.observer?.compacted?.(event.tokensBefore - event.tokensAfter);
-        this.agents.get(this.key(event))?.span.addEvent("context.compacted", {
-          "nanohermes.compaction.folded": event.folded,
-          "nanohermes.compaction.kept": event.kept,
-          "nanohermes.compaction.failed": event.failed,
-          ...(event.tokensBefore !== undefined ? { "nanohermes.compaction.tokens_before": event.tokensBefore } : {}),
-          ...(event.tokensAfter !== undefined ? { "nanohermes.compaction.tokens_after": event.tokensAfter } : {}),
-        });
+        this.agents.get(this.key(event))?.span.addEvent(
+          "context.compacted",
+          {
+            "nanohermes.compaction.folded": event.folded,
+            "nanohermes.compaction.kept": event.kept,
+            "nanohermes.compaction.failed": event.failed,
+            ...(event.tokensBefore !== undefined ? { "nanohermes.compaction.tokens_before": event.tokensBefore } : {}),
+            ...(event.tokensAfter !== undefined ? { "nanohermes.compaction.tokens_after": event.tokensAfter } : {}),
+          },
+          this.at,
+        );
         return;
       default:
         return;
@@ -216,6 +245,7 @@ export class SpanBuilder {
       `invoke_agent ${name}`,
       {
         kind: SpanKind.INTERNAL,
+        startTime: this.at,
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
           "gen_ai.agent.name": name,
@@ -269,9 +299,9 @@ export class SpanBuilder {
     if (!agent) return;
     for (const span of agent.open) {
       span.setAttribute("error.type", why);
-      span.end();
+      span.end(this.at);
     }
-    agent.span.end();
+    agent.span.end(this.at);
     this.agents.delete(key);
   }
 
@@ -281,6 +311,7 @@ export class SpanBuilder {
       `chat ${event.model}`,
       {
         kind: SpanKind.CLIENT,
+        startTime: this.at,
         attributes: {
           "gen_ai.operation.name": "chat",
           "gen_ai.provider.name": provider,
@@ -311,7 +342,7 @@ export class SpanBuilder {
     };
     span.setAttributes(attrs);
     if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error });
-    span.end();
+    span.end(this.at);
     this.opts.observer?.chat?.(
       {
         "gen_ai.operation.name": "chat",
@@ -334,6 +365,7 @@ export class SpanBuilder {
       `execute_tool ${name}`,
       {
         kind: SpanKind.INTERNAL,
+        startTime: this.at,
         attributes: {
           "gen_ai.operation.name": "execute_tool",
           "gen_ai.tool.name": name,
@@ -367,6 +399,6 @@ export class SpanBuilder {
       span.setAttribute("error.type", event.status);
       span.setStatus({ code: SpanStatusCode.ERROR, message: redact(event.display) });
     }
-    span.end();
+    span.end(this.at);
   }
 }

@@ -9,8 +9,8 @@ import { otelOptions } from "./otel-options.js";
 
 /** What a front end holds while telemetry is on. */
 export interface Telemetry {
-  /** The bus subscriber. */
-  onEvent(event: BusEvent): void;
+  /** The bus subscriber; `at` is when the event happened (ms since the epoch; default now). */
+  onEvent(event: BusEvent, at?: number): void;
   /** The next turn of `taskId` continues the trace of this W3C `traceparent`; false when it is malformed. */
   continueTrace(taskId: string, traceparent: string): boolean;
   /** The `traceparent` of a running tool call, for requests it makes (MCP `_meta`). */
@@ -64,7 +64,12 @@ function whenLoaded(loading: Promise<Telemetry>): Telemetry {
     else if (!failed) queue.push(f);
   };
   return {
-    onEvent: (event) => later((t) => t.onEvent(event)),
+    onEvent: (event) => {
+      if (real) return real.onEvent(event);
+      // Timed now: spans made from the queue later keep the events' own times.
+      const at = performance.timeOrigin + performance.now();
+      later((t) => t.onEvent(event, at));
+    },
     continueTrace: (taskId, traceparent) => {
       if (!isTraceparent(traceparent)) return false;
       later((t) => t.continueTrace(taskId, traceparent));
