@@ -11,6 +11,7 @@
 //   oneshot, daemon, ui,  the front ends; none imports another (cron: the daemon's scheduler and
 //                         the `cron` commands, beside them; only the daemon and cli.ts load it)
 //   acp, mcp-server       (acp: the editor agent; mcp-server: NanoHermes as another agent's tool)
+//   telemetry             observers of the bus (the telemetry file, OpenTelemetry), started by front ends
 //   cli.ts                picks a front end
 // A front end may use any lower layer: the UI reads sessions (the task index, search,
 // checkpoints) and memory (the /memory dialog) directly, but of the engine only its entry
@@ -144,6 +145,29 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/cron/" },
       to: { path: "(^|/)node_modules/croner/" },
+    },
+    {
+      name: "opentelemetry-only-in-telemetry",
+      comment:
+        "OpenTelemetry loads only when telemetry is on (issue 32, item 5): its packages are imported by src/telemetry alone, which front ends reach through start.ts's dynamic import.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/telemetry/" },
+      to: { path: "(^|/)node_modules/@opentelemetry/" },
+    },
+    {
+      name: "telemetry-reads-the-bus-only",
+      comment:
+        "Telemetry observes the bus: it needs the protocol, settings and the redactor, never the engine or a service, so every front end can start it the same way.",
+      severity: "error",
+      from: { path: "^src/telemetry/" },
+      to: { path: "^src/", pathNot: ["^src/(telemetry|protocol|config)/", "^src/version\\."] },
+    },
+    {
+      name: "telemetry-under-the-front-ends",
+      comment: "Front ends start telemetry; the engine and the services below it are observed, never observing.",
+      severity: "error",
+      from: { path: "^src/", pathNot: [`^src/(telemetry|${FRONT_ENDS})/`, "^src/cli\\."] },
+      to: { path: "^src/telemetry/" },
     },
     {
       name: "only-the-gate-seals",

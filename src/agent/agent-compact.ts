@@ -4,6 +4,21 @@
 import type { AgentCore } from "./agent-core.js";
 import { compact, contextChars, CONTEXT_CHAR_BUDGET, type CompactionResult } from "./compaction.js";
 import { applyCompaction } from "./history-edit.js";
+import { attemptEvents, newRequestId } from "./request-events.js";
+import type { ChatMessage } from "../protocol/messages.js";
+
+/** Tokens estimated from characters (about four to a token): compaction works in characters. */
+const tokensOf = (chars: number) => Math.round(chars / 4);
+
+/** The folded messages by role, and the tool calls among them. */
+function droppedOf(folded: readonly ChatMessage[]) {
+  const dropped = { user: 0, assistant: 0, tool: 0, system: 0, toolCalls: 0 };
+  for (const m of folded) {
+    dropped[m.role]++;
+    if (m.role === "assistant") dropped.toolCalls += m.tool_calls?.length ?? 0;
+  }
+  return dropped;
+}
 
 export interface CompactOptions {
   turnId?: string;
@@ -31,6 +46,13 @@ export async function compactHistory(
       ? "compacting the conversation…"
       : `the conversation is over its budget (${before.toLocaleString("en-US")} > ${budget.toLocaleString("en-US")} characters): folding older messages into a summary…`,
   });
+  core.emit({
+    type: "context.compacting",
+    forced: opts.forced === true,
+    beforeChars: before,
+    tokensBefore: tokensOf(before),
+    budgetChars: budget,
+  });
   const abort = core.control.request();
   const s = core.opts.settings;
   let result: CompactionResult | null;
@@ -45,6 +67,11 @@ export async function compactHistory(
         baseMs: s.retryBaseMs,
         fallbackModel: s.fallbackModel,
         ...(core.opts.fallbacks ? { fallbacks: core.opts.fallbacks } : {}),
+        onAttempt: attemptEvents((body) => core.emit(body), {
+          requestId: newRequestId(),
+          api: s.api,
+          purpose: "compaction",
+        }),
       },
     });
   } catch {
@@ -57,6 +84,7 @@ export async function compactHistory(
     return "nothing";
   }
   applyCompaction(messages, core.opts.session, result, opts.focus);
+  const after = contextChars(messages);
   core.emit({
     type: "context.compacted",
     folded: result.foldedCount,
@@ -64,7 +92,10 @@ export async function compactHistory(
     summaryChars: result.summaryChars,
     failed: result.failed,
     beforeChars: before,
-    afterChars: contextChars(messages),
+    afterChars: after,
+    tokensBefore: tokensOf(before),
+    tokensAfter: tokensOf(after),
+    dropped: droppedOf(result.folded),
     summary: result.summary,
     ...(opts.focus ? { focus: opts.focus } : {}),
     ...(result.error ? { error: result.error } : {}),

@@ -4,6 +4,7 @@ import type { AgentCore } from "./agent-core.js";
 import { mapLimit } from "./map-limit.js";
 import { addUsage, usageEvent, type UsageTotals } from "./providers/usage.js";
 import { recordReply } from "./reply-history.js";
+import { attemptEvents, newRequestId } from "./request-events.js";
 import { completeWithRetry, describeFailure } from "./retry.js";
 
 /**
@@ -22,6 +23,7 @@ export async function runStep(core: AgentCore, turnId: string, step: number, usa
   const settings = core.opts.settings;
   const messages = core.messages();
   core.emit({ type: "step.started", turnId, step, model: core.model() });
+  const requestId = newRequestId();
   const requestAbort = core.control.request();
   const { outcome, model } = await completeWithRetry(
     core.opts.client,
@@ -39,9 +41,11 @@ export async function runStep(core: AgentCore, turnId: string, step: number, usa
       fallbackModel: settings.fallbackModel,
       ...(core.opts.fallbacks ? { fallbacks: core.opts.fallbacks } : {}),
       provider: settings.provider,
+      onAttempt: attemptEvents((body) => core.emit(body), { requestId, api: settings.api, purpose: "step" }),
       onRetry: ({ attempt, delayMs, error, model: m }) =>
         core.emit({
           type: "model.retrying",
+          requestId,
           attempt,
           delayMs,
           error: describeFailure(error),
@@ -74,6 +78,7 @@ export async function runStep(core: AgentCore, turnId: string, step: number, usa
     text: content,
     toolCalls: calls.length,
     ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
+    requestId,
   });
   if (cut) {
     // A cut reply's calls are incomplete: none ran, each got an error the model can act on.

@@ -27,7 +27,7 @@ export type AgentSettings = Pick<
   | "models"
   | "provider"
 > &
-  Partial<Pick<Settings, "turnTimeoutMs">>;
+  Partial<Pick<Settings, "turnTimeoutMs" | "api">>;
 
 export interface AgentOptions {
   taskId: string;
@@ -53,6 +53,8 @@ export interface AgentOptions {
   /** The editor's view of files (ACP), for read_file. */
   editorFiles?: EditorFiles;
   hooks?: HookRunner | null;
+  /** A call's span as a W3C traceparent while telemetry is on (tools pass it on: MCP `_meta`). */
+  traceparent?: (callId: string) => string | undefined;
   /** Characters of history before older messages are folded into a summary (default 120,000). */
   contextBudget?: number;
   /** Long-term memory: what to put next to each new prompt, and what to learn from a completed turn. */

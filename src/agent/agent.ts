@@ -343,6 +343,7 @@ export class Agent {
       ...(this.opts.web ? { web: this.opts.web } : {}),
       ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      ...(this.opts.traceparent ? { traceparent: this.opts.traceparent } : {}),
       ...(this.checkpointHooks ? { checkpoint: this.checkpointHooks } : {}),
     };
   }

@@ -235,7 +235,7 @@ export interface CompactOptions {
   signal?: AbortSignal;
   keep?: number;
   /** Retries of the summary call; default 2 retries from 500 ms, no fallback model. */
-  retry?: Pick<RetryPolicy, "maxRetries" | "baseMs" | "fallbackModel" | "fallbacks">;
+  retry?: Pick<RetryPolicy, "maxRetries" | "baseMs" | "fallbackModel" | "fallbacks" | "onAttempt">;
 }
 
 /**

@@ -60,6 +60,8 @@ export interface EngineOptions {
   editorFiles?: EditorFiles;
   /** MCP servers, skills, hooks and AGENTS.md, shared by every task of the process. */
   extensions?: Extensions;
+  /** A call's span as a traceparent while telemetry is on (src/telemetry/): for the task and its subagents. */
+  traceparent?: (callId: string) => string | undefined;
 }
 
 export async function createAgent(options: EngineOptions): Promise<Agent> {
@@ -98,7 +100,10 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
       text: `the session's history was repaired: ${repaired.added} tool call(s) without a result got an [interrupted] result, ${repaired.dropped} result(s) without a call were dropped`,
     });
   }
-  const sandbox = commandSandbox(settings, (text) => emit({ type: "notice", taskId, level: "warn", text }));
+  const sandbox = commandSandbox(settings, (text) => {
+    emit({ type: "sandbox.notice", taskId, text });
+    emit({ type: "notice", taskId, level: "warn", text });
+  });
   // Every call of this agent and its children passes this one gate, whichever front end runs it.
   const gate = new Gate({
     settings,
@@ -131,6 +136,7 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
     web: settings.web,
     ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
     hooks: ext.hooks,
+    ...(options.traceparent ? { traceparent: options.traceparent } : {}),
     contextBudget: contextBudget(settings.contextWindow ?? knownContextWindow(settings.model, settings.models)),
     checkpoints,
     ...(ext.skillState && skillsModule
@@ -178,7 +184,13 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         client,
         ...(fallbacks ? { fallbacks } : {}),
         tools: childTools,
-        emit: (event) => {
+        emit: (raw) => {
+          // Observers tie a child's events to the task and the call that delegated (issue 32).
+          const event: BusEvent = {
+            ...raw,
+            parentTaskId: taskId,
+            ...(request.parentCallId ? { parentCallId: request.parentCallId } : {}),
+          };
           request.observe(event);
           emit(event);
         },
@@ -195,6 +207,8 @@ export async function createAgent(options: EngineOptions): Promise<Agent> {
         web: settings.web,
         ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
         hooks: ext.hooks,
+        ...(options.traceparent ? { traceparent: options.traceparent } : {}),
+        ...(options.traceparent ? { traceparent: options.traceparent } : {}),
         checkpoints,
         checkpointTurn: () => agent.turnOrdinal(),
       });

@@ -68,7 +68,7 @@ export interface GateOptions {
   /** Absent or null: nobody to ask, and the answer is no. */
   asker?: Asker | null;
   taskId: string;
-  /** The refusals nobody was asked about, and "allowed from now on" notices. */
+  /** The refusals nobody was asked about (gate.refused, and a notice), and "allowed from now on" notices. */
   emit(event: BusEvent): void;
 }
 
@@ -225,7 +225,9 @@ export class Gate implements ToolGate {
       if (!asker?.present())
         return this.refuse(
           tool,
+          call.id,
           `not run: ${wantsNetwork}, and nobody can answer here. To allow it, rerun with --network on`,
+          "network",
           who,
         );
       const why = verdict.decision === "ask" ? `${wantsNetwork}; and ${verdict.reason}` : wantsNetwork;
@@ -244,12 +246,14 @@ export class Gate implements ToolGate {
       verdict.part && !verdict.reason.includes(verdict.part)
         ? `${verdict.reason} (the part: ${verdict.part})`
         : verdict.reason;
-    if (verdict.decision === "deny") return this.refuse(tool, `refused: ${why}`, who);
+    if (verdict.decision === "deny") return this.refuse(tool, call.id, `refused: ${why}`, "denied", who);
     const asker = this.opts.asker;
     if (!asker?.present())
       return this.refuse(
         tool,
+        call.id,
         `not run: this call needs approval (${why}) and nobody can answer here. To allow it, rerun with ${allowHint(tool, command, verdict, policy.suggestPrefix)}`,
+        "unattended",
         who,
       );
     return this.ask(policy, asker, tool, args, call.id, verdict, why, who);
@@ -270,7 +274,23 @@ export class Gate implements ToolGate {
    * A refusal nobody was asked about: the model reads the reason; where no one could have been
    * asked the user gets it as a warning too (a front end with someone to ask shows the denied card).
    */
-  private refuse(tool: AnyTool, reason: string, who?: AskingChild): GateDecision {
+  private refuse(
+    tool: AnyTool,
+    callId: string,
+    reason: string,
+    cause: "denied" | "unattended" | "network",
+    who?: AskingChild,
+  ): GateDecision {
+    this.opts.emit({
+      type: "gate.refused",
+      taskId: this.opts.taskId,
+      ...(who ? { agentId: who.agentId } : {}),
+      callId,
+      tool: tool.name,
+      kind: tool.kind,
+      cause,
+      reason,
+    });
     if (!this.opts.asker?.present())
       this.opts.emit({
         type: "notice",

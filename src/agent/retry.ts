@@ -63,6 +63,11 @@ export interface RetryPolicy {
   provider?: string | undefined;
   onRetry(info: { attempt: number; delayMs: number; error: ModelFailure; model: string }): void;
   onFallback(info: { from: string; to: string; error: ModelFailure; fromProvider?: string; toProvider?: string }): void;
+  /**
+   * Called as each attempt is sent (the first, every retry, every fallback; `attempt` counts them
+   * from 1); the function it returns is called with that attempt's outcome. For observers only.
+   */
+  onAttempt?(info: { attempt: number; model: string; provider?: string }): (outcome: ModelOutcome) => void;
 }
 
 export async function completeWithRetry(
@@ -71,7 +76,14 @@ export async function completeWithRetry(
   policy: RetryPolicy,
   handlers: StreamHandlers,
 ): Promise<{ outcome: ModelOutcome; model: string }> {
-  let outcome = await client.complete(request, handlers);
+  let sent = 0;
+  const send = async (c: ModelClient, req: ModelRequest, provider: string | undefined): Promise<ModelOutcome> => {
+    const done = policy.onAttempt?.({ attempt: ++sent, model: req.model, ...(provider ? { provider } : {}) });
+    const result = await c.complete(req, handlers);
+    done?.(result);
+    return result;
+  };
+  let outcome = await send(client, request, policy.provider);
   for (let attempt = 1; !outcome.ok && isRetryable(outcome.error) && attempt <= policy.maxRetries; attempt++) {
     const wait = Math.min(MAX_BACKOFF_MS, Math.max(backoffMs(policy.baseMs, attempt), outcome.error.retryAfterMs ?? 0));
     policy.onRetry({ attempt, delayMs: Math.round(wait), error: outcome.error, model: request.model });
@@ -79,7 +91,7 @@ export async function completeWithRetry(
     if (request.signal.aborted) {
       return { outcome: { ok: false, error: { ...outcome.error, aborted: true } }, model: request.model };
     }
-    outcome = await client.complete(request, handlers);
+    outcome = await send(client, request, policy.provider);
   }
   const routes = policy.fallbacks ?? (policy.fallbackModel ? [{ model: policy.fallbackModel }] : []);
   let model = request.model;
@@ -96,7 +108,7 @@ export async function completeWithRetry(
       ...(provider ? { fromProvider: provider } : {}),
       ...(toProvider && toProvider !== provider ? { toProvider } : {}),
     });
-    outcome = await (route.client ?? client).complete({ ...request, model: route.model }, handlers);
+    outcome = await send(route.client ?? client, { ...request, model: route.model }, toProvider);
     model = route.model;
     provider = toProvider;
   }

@@ -82,6 +82,8 @@ export interface SpawnRequest {
   def: SubagentDef;
   agentId: string;
   depth: number;
+  /** The `subagent` call that delegated: the child's events carry it as parentCallId. */
+  parentCallId?: string;
   /** The child's events pass through here (they carry its agentId) before reaching the bus. */
   observe(event: BusEvent): void;
   /** The child asks for approval / got an answer: its row shows it. */
@@ -182,6 +184,7 @@ export class Subagents {
     task: string,
     depth: number,
     signal: AbortSignal,
+    parentCallId?: string,
   ): Promise<{ text: string; ok: boolean; id: string }> {
     const def = this.opts.config.agents[name];
     if (!def)
@@ -230,6 +233,7 @@ export class Subagents {
         def,
         agentId: id,
         depth,
+        ...(parentCallId ? { parentCallId } : {}),
         observe: (event) => this.observe(child, event),
         waiting: (on) => this.update(child, { status: on ? "waiting" : "running" }),
       });
@@ -326,7 +330,7 @@ export class Subagents {
       }),
       summarize: (a) => `${a.agent}: ${a.task.split("\n", 1)[0]!.slice(0, 80)}`,
       run: async (args, ctx) => {
-        const result = await this.delegate(args.agent, args.task, depth + 1, ctx.signal);
+        const result = await this.delegate(args.agent, args.task, depth + 1, ctx.signal, ctx.callId);
         return {
           forModel: result.text,
           display: `${result.id} ${result.ok ? "done" : "did not finish"}: ${preview(result.text, 80)}`,

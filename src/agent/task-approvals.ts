@@ -11,7 +11,20 @@ export interface PendingApproval {
   requestId: string;
   /** Set when a subagent asks: stopping that child answers its question as denied. */
   agentId?: string;
+  /** The call that asks, and when (performance.now()): approval.resolved reports both. */
+  callId?: string;
+  askedAt?: number;
   resolve(answer: Answer): void;
+}
+
+/** approval.resolved's account of who answered and after how long. */
+function answeredBy(pending: PendingApproval, by: "user" | "turn-stopped" | "subagent-stopped") {
+  return {
+    ...(pending.agentId ? { agentId: pending.agentId } : {}),
+    ...(pending.callId ? { callId: pending.callId } : {}),
+    by,
+    ...(pending.askedAt !== undefined ? { waitedMs: Math.round(performance.now() - pending.askedAt) } : {}),
+  };
 }
 
 /** What of a task the approval flow reads and changes. */
@@ -45,6 +58,8 @@ export function taskAsker(ctx: AskerContext, task: ApprovalTask): Asker {
         task.approvals.set(requestId, {
           requestId,
           ...(question.agentId ? { agentId: question.agentId } : {}),
+          callId: question.callId,
+          askedAt: performance.now(),
           resolve,
         });
         task.status = "waiting";
@@ -69,7 +84,13 @@ export function replyToApproval<T extends ApprovalTask>(
     if (!pending) continue;
     answerApproval(pending, reply);
     task.approvals.delete(reply.requestId);
-    emit({ type: "approval.resolved", taskId: task.id, requestId: reply.requestId, decision: reply.decision });
+    emit({
+      type: "approval.resolved",
+      taskId: task.id,
+      requestId: reply.requestId,
+      decision: reply.decision,
+      ...answeredBy(pending, "user"),
+    });
     if (task.status === "waiting" && task.approvals.size === 0) task.status = "running";
     return { task, ...(pending.agentId ? { agentId: pending.agentId } : {}) };
   }
@@ -94,7 +115,13 @@ function answerApproval(pending: PendingApproval, reply: CommandOf<"approval.rep
 export function cancelApprovals(task: ApprovalTask, emit: (event: BusEvent) => void): void {
   for (const [requestId, pending] of task.approvals) {
     pending.resolve({ decision: "deny", reason: "the turn was stopped before the user answered" });
-    emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "cancelled" });
+    emit({
+      type: "approval.resolved",
+      taskId: task.id,
+      requestId,
+      decision: "cancelled",
+      ...answeredBy(pending, "turn-stopped"),
+    });
   }
   task.approvals.clear();
 }
@@ -113,7 +140,13 @@ export function denyChildApprovals(
     if (pending.agentId === undefined || (agentId !== undefined && pending.agentId !== agentId)) continue;
     task.approvals.delete(requestId);
     pending.resolve({ decision: "deny", reason: `${pending.agentId} was stopped before the user answered` });
-    emit({ type: "approval.resolved", taskId: task.id, requestId, decision: "deny" });
+    emit({
+      type: "approval.resolved",
+      taskId: task.id,
+      requestId,
+      decision: "deny",
+      ...answeredBy(pending, "subagent-stopped"),
+    });
     answered++;
   }
   if (answered > 0 && task.status === "waiting" && task.approvals.size === 0) task.status = "running";

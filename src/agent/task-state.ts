@@ -64,6 +64,8 @@ export interface TaskManagerOptions {
   editorFiles?: EditorFiles;
   /** List sessions in ~/.nanohermes's task index (default true; the daemon keeps its own). */
   index?: boolean;
+  /** A call's span as a W3C traceparent while telemetry is on (src/telemetry/): MCP requests carry it. */
+  traceparent?: (taskId: string, callId: string) => string | undefined;
 }
 
 /** A task's title from its first prompt: the first line, 48 characters at most. */

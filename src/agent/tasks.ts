@@ -29,6 +29,12 @@ import { addUsage } from "./providers/usage.js";
 
 export type { QueueItem, TaskManagerOptions } from "./task-state.js";
 
+/** The engine's per-task `traceparent` from the manager's. */
+const tracedBy =
+  (traceparent: NonNullable<TaskManagerOptions["traceparent"]>, taskId: string) =>
+  (callId: string): string | undefined =>
+    traceparent(taskId, callId);
+
 export class TaskManager {
   private readonly tasks = new Map<string, Task>();
   private readonly opts: TaskManagerOptions;
@@ -124,6 +130,7 @@ export class TaskManager {
           gateState: task,
           asker: this.askerFor(task),
           takeSteering: () => this.takeSteering(task),
+          ...(this.opts.traceparent ? { traceparent: tracedBy(this.opts.traceparent, id) } : {}),
         }),
       )
       .then((agent) => {

@@ -203,6 +203,13 @@ export const flagSpecs: FlagSpec[] = [
     doc: "Print every bus event as one JSON line (NDJSON), as documented in docs/events.md.",
   },
   {
+    name: "telemetry-file",
+    type: "string",
+    value: "FILE",
+    group: "output",
+    doc: "Append every bus event, after an observer.started line, to FILE as JSON lines (docs/events.md), for offline analysis.",
+  },
+  {
     name: "verbose",
     type: "boolean",
     group: "output",

@@ -257,6 +257,13 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
     deny: file.deny ?? [],
     allow: (flags.values.allow as string[] | undefined) ?? [],
     allowProtectedWrites: file.allowProtectedWrites ?? false,
+    telemetry: {
+      otel: env.NANOHERMES_TELEMETRY !== undefined ? env.NANOHERMES_TELEMETRY === "1" : (file.telemetry?.otel ?? false),
+      content:
+        env.NANOHERMES_TELEMETRY_CONTENT !== undefined
+          ? env.NANOHERMES_TELEMETRY_CONTENT === "1"
+          : (file.telemetry?.content ?? false),
+    },
     web: { allowPrivate: file.web?.allowPrivate ?? false, ...(file.web?.search ? { search: file.web.search } : {}) },
     untrustedKeys: restricted,
     ...(flags.values.trust === true ? { trustFlag: true } : {}),

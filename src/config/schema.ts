@@ -149,6 +149,13 @@ export const ConfigFileSchema = z.strictObject({
         "web_fetch may reach private addresses (allowPrivate); web_search backend (duckduckgo, searxng with url, brave with BRAVE_API_KEY).",
       ),
     ),
+  telemetry: z
+    .optional(z.strictObject({ otel: z.optional(z.boolean()), content: z.optional(z.boolean()) }))
+    .check(
+      z.describe(
+        "OpenTelemetry export (otel, as NANOHERMES_TELEMETRY=1) to the OTEL_EXPORTER_OTLP_* endpoint; content adds prompts and replies (as NANOHERMES_TELEMETRY_CONTENT=1), redacted and truncated.",
+      ),
+    ),
   allowProtectedWrites: z
     .optional(z.boolean())
     .check(
@@ -275,6 +282,8 @@ export interface Settings {
   /** --allow PATTERN: calls pre-approved in the words of "always" rules (agent/gate.ts allowRules). */
   allow: string[];
   allowProtectedWrites: boolean;
+  /** OpenTelemetry export (src/telemetry/): off unless NANOHERMES_TELEMETRY=1 or config says so. */
+  telemetry?: { otel: boolean; content: boolean };
   web: { allowPrivate: boolean; search?: { backend: "duckduckgo" | "searxng" | "brave"; url?: string } };
   /** Keys of the workspace config that were ignored because the folder is not trusted. */
   untrustedKeys: string[];

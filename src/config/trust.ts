@@ -81,6 +81,8 @@ export function restrictWorkspaceConfig(
   }
   // Reaching the user's own network, or sending searches to a server the workspace picks.
   if (ws.web !== undefined) drop("web");
+  // Traces leave the machine (to OTEL_EXPORTER_OTLP_ENDPOINT), with prompts when content is on.
+  if (ws.telemetry !== undefined) drop("telemetry");
   // Programs a cloned repository would start on its own: servers at start-up, hooks on every call.
   if (ws.mcpServers !== undefined) drop("mcpServers");
   if (ws.servers !== undefined) drop("servers");

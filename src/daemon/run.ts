@@ -7,6 +7,7 @@ import { defaultSocketPath, readToken, tokenFilePath } from "../remote/wire.js";
 import { loadExtensions, noExtensions, type Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import { intFlag, UsageError, type Flags } from "../config/flags.js";
+import { startObservers, type Observers } from "../telemetry/observers.js";
 import { log } from "../config/log.js";
 import { virtualFsProblem } from "../config/paths.js";
 import type { Settings } from "../config/schema.js";
@@ -88,13 +89,22 @@ export async function startDaemon(
     sessionDir,
     ...(typeof tokenFile === "string" ? [tokenFilePath(tokenFile, io.env, io.cwd)] : []),
   ];
+  // Observers (issue 32): OpenTelemetry and --telemetry-file, for every session's events.
+  let observers: Observers;
+  try {
+    observers = await startObservers(settings, flags, io.env, "", (text) => io.stderr.write(`warning: ${text}\n`));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const sessions = new DaemonSessions({
     settings,
     sessionDir,
     extensions,
     privatePaths,
+    telemetry: observers.telemetry,
     ...(client ? { client } : {}),
   });
+  if (observers.file) sessions.bus.subscribe(observers.file.write);
   await sessions.init();
   loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
     (ext) => {
@@ -149,6 +159,7 @@ export async function startDaemon(
         await sessions.shutdown();
         await server.close();
         await extensions.then((ext) => ext.close()).catch(() => {});
+        await observers.close();
       })()),
   };
 }

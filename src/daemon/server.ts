@@ -9,6 +9,7 @@ import { log } from "../config/log.js";
 import { BusCommandSchema, type BusCommand } from "../protocol/commands.js";
 import { SESSION_COMMANDS } from "../remote/wire.js";
 import { VERSION } from "../version.js";
+import { observerStarted } from "../protocol/observer.js";
 import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJson, MAX_BODY_BYTES } from "./http.js";
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
@@ -99,6 +100,7 @@ function only(req: IncomingMessage, ...methods: string[]): void {
 function openStream(
   req: IncomingMessage,
   res: ServerResponse,
+  session: string,
   pingMs: number,
   backlogBytes: number,
   /** The stream starts with a catch-up (ended by `ready`), not counted against the backlog. */
@@ -134,6 +136,8 @@ function openStream(
   const write = (text: string) => {
     if (!done) queue.write(text);
   };
+  // The observer contract's version first, with no id: a client's Last-Event-ID is the last bus event's.
+  write(sseMessage({ event: "observer.started", data: JSON.stringify(observerStarted(session, VERSION)) }));
   return {
     send: (logged) => write(encodeEvent(logged)),
     // Not a bus event: the mark between the catch-up and the live events.
@@ -148,6 +152,13 @@ function openStream(
     },
     closed,
   };
+}
+
+/** A turn request's W3C `traceparent` header: the turn's trace continues the caller's (issue 32, item 3). */
+function continueTrace(sessions: DaemonSessions, id: string, req: IncomingMessage): void {
+  const header = req.headers.traceparent;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value) sessions.continueTrace(id, value);
 }
 
 export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
@@ -184,6 +195,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       only(req, "POST");
       const id = sessionFromHeader(req);
       const prompt = promptOf(await readJson(req, cap));
+      continueTrace(sessions, id, req);
       const started = Date.now();
       const outcome = await sessions.runTurn(id, prompt);
       report(
@@ -227,8 +239,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         only(req, "POST");
         const prompt = promptOf(await readJson(req, cap));
         const release = gate.enter(id, false);
+        continueTrace(sessions, id, req);
         res.on("close", release);
-        const stream = openStream(req, res, pingMs, limits.backlogBytes);
+        const stream = openStream(req, res, id, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
         const outcome = await sessions.runTurn(id, prompt, stream.send);
@@ -243,7 +256,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         only(req, "GET");
         const release = gate.enter(id, true);
         res.on("close", release);
-        const stream = openStream(req, res, pingMs, limits.backlogBytes, true);
+        const stream = openStream(req, res, id, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
         const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
           stream.ready(snapshot),

@@ -8,6 +8,7 @@ import type { ModelClient } from "../agent/model-client.js";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
+import type { Telemetry } from "../telemetry/start.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent, EventOf } from "../protocol/events.js";
 import { randomId } from "../protocol/ids.js";
@@ -55,6 +56,8 @@ export interface DaemonSessionsOptions {
   idleUnloadMs?: number;
   /** Paths never served as workspace files (token file, session folder, home), whatever link leads there. */
   privatePaths?: string[];
+  /** OpenTelemetry export, when on: it observes the bus, and a turn request's traceparent continues a trace. */
+  telemetry?: Telemetry | null;
 }
 
 export class DaemonSessions {
@@ -79,8 +82,11 @@ export class DaemonSessions {
       extensions: opts.extensions,
       index: false,
       ...(opts.client ? { client: opts.client } : {}),
+      ...(opts.telemetry ? { traceparent: (taskId, callId) => opts.telemetry?.traceparentFor(taskId, callId) } : {}),
     });
     this.bus.subscribe((event) => this.record(event));
+    const telemetry = opts.telemetry;
+    if (telemetry) this.bus.subscribe((event) => telemetry.onEvent(event));
     // Memory follows the sessions in use, not every session ever served.
     const idleMs = opts.idleUnloadMs ?? 10 * 60_000;
     this.sweeper = setInterval(
@@ -163,6 +169,14 @@ export class DaemonSessions {
    * Runs one turn of `prompt` once the session's earlier turns are done; `onEvent` sees every event
    * of the session from the submit to the turn's end. A client going away does not stop the turn.
    */
+  /**
+   * The next turn of session `id` continues the caller's trace (a request's W3C `traceparent`).
+   * Without telemetry, or for a malformed header (W3C: ignore it), nothing changes.
+   */
+  continueTrace(id: string, traceparent: string): void {
+    this.opts.telemetry?.continueTrace(id, traceparent);
+  }
+
   async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
     const session = this.ensure(id);
     const previous = session.chain;

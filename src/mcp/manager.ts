@@ -459,11 +459,13 @@ export class McpManager {
     server: string,
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal; onProgress?: (text: string) => void },
+    options: { signal: AbortSignal; onProgress?: (text: string) => void; traceparent?: string },
   ): Promise<CallToolResult> {
     const { client, timeoutMs } = await this.client(server, options.signal);
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
+      // The call's span, for a server that traces too (the MCP convention: W3C trace context in _meta).
+      const meta = options.traceparent ? { _meta: { traceparent: options.traceparent } } : {};
+      const result = await client.callTool({ name, arguments: args, ...meta }, undefined, {
         signal: options.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,

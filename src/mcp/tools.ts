@@ -93,6 +93,7 @@ function toolFor(manager: McpManager, entry: McpToolEntry, name: string): AnyToo
         result = await manager.callTool(server, tool.name, args as Record<string, unknown>, {
           signal: ctx.signal,
           onProgress: (text) => ctx.output("stdout", text),
+          ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
         });
       } catch (error) {
         if (ctx.signal.aborted) throw error;

@@ -127,6 +127,13 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "approval.resolved":
       case "usage.updated":
       case "context.compacted":
+      case "context.compacting":
+      case "observer.started":
+      case "model.requested":
+      case "model.responded":
+      case "gate.refused":
+      case "sandbox.refused":
+      case "sandbox.notice":
       case "memory.retrieved":
       case "subagent.updated":
       case "task.updated":

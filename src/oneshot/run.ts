@@ -12,11 +12,14 @@ import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
+import { observerStarted } from "../protocol/observer.js";
+import { VERSION } from "../version.js";
 import type { BusEvent } from "../protocol/events.js";
 import { log } from "../config/log.js";
 import { updateTaskIndex } from "../session/task-index.js";
 import { createTextPrinter, LONG_RETRY_MS, retryLine, waitingLine, type Writer } from "./printer.js";
 import { preloadSdk } from "../agent/providers/openai-sdk.js";
+import { startObservers, traceparentOf, type Observers } from "../telemetry/observers.js";
 import { reportedCost } from "../agent/providers/usage.js";
 
 export interface OneShotIO {
@@ -86,8 +89,43 @@ export async function runOneShot(
   const taskId = "main";
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
   const color = Boolean(io.stderr.isTTY) && io.env.NO_COLOR === undefined;
+  // Observers (issue 32): the telemetry file and OpenTelemetry, each only when asked for.
+  let observers: Observers;
+  try {
+    observers = await startObservers(settings, flags, io.env, taskId, (text) => io.stderr.write(`warn: ${text}\n`));
+  } catch (error) {
+    io.stderr.write(`nanohermes: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (observers.telemetry) {
+    const { telemetry } = observers;
+    bus.subscribe((event) => telemetry.onEvent(event));
+    // A caller's trace (TRACEPARENT, as CI tools pass it) is continued by the turn.
+    if (io.env.TRACEPARENT && !telemetry.continueTrace(taskId, io.env.TRACEPARENT))
+      io.stderr.write("warn: TRACEPARENT is not a W3C traceparent; the turn starts its own trace\n");
+  }
+  if (observers.file) bus.subscribe(observers.file.write);
+  try {
+    return await oneShot(settings, flags, prompt, io, bus, { mode, taskId, color, observers }, client, sessionFile);
+  } finally {
+    await observers.close();
+  }
+}
+
+async function oneShot(
+  settings: Settings,
+  flags: Flags,
+  prompt: string,
+  io: OneShotIO,
+  bus: Bus,
+  run: { mode: "text" | "json" | "stream-json"; taskId: string; color: boolean; observers: Observers },
+  client?: ModelClient,
+  sessionFile?: string,
+): Promise<number> {
+  const { mode, taskId, color, observers } = run;
 
   if (mode === "stream-json") {
+    io.stdout.write(`${JSON.stringify(observerStarted(taskId, VERSION))}\n`);
     bus.subscribe((event) => io.stdout.write(`${JSON.stringify(event)}\n`));
     // Warnings (a sandbox that fell back to unsandboxed) also reach a human watching stderr.
     bus.subscribe((event: BusEvent) => {
@@ -124,6 +162,7 @@ export async function runOneShot(
       settings,
       taskId,
       emit: (event) => bus.emit(event),
+      ...(observers.telemetry ? { traceparent: traceparentOf(observers.telemetry, taskId) } : {}),
       ...(typeof sessionFlag === "string" ? { sessionFile: resolve(io.cwd, sessionFlag) } : {}),
       ...(client ? { client } : {}),
     });

@@ -2,7 +2,7 @@
 // from the code (a test compares them; `npm run docs:events` rewrites the file).
 import * as z from "./zod.js";
 import { commandDefinitions } from "./commands.js";
-import { eventDefinitions } from "./events.js";
+import { eventDefinitions, OBSERVER_SCHEMA } from "./events.js";
 
 type Shape = Record<string, z.ZodMiniType>;
 
@@ -56,10 +56,16 @@ export function renderEventsDoc(): string {
     "Generated from `src/protocol/events.ts` and `src/protocol/commands.ts` by `npm run docs:events`;",
     "a test fails when this file and the code disagree.",
     "",
+    `Schema version: \`${OBSERVER_SCHEMA}\`. Every event stream (\`--stream-json\`, each of the daemon's`,
+    "server-sent event responses, `--telemetry-file`) starts with an `observer.started` line naming it; a",
+    "reader that does not know the version should stop. New optional fields and new event types keep the",
+    "version; a field removed or changed in meaning changes it. The OpenTelemetry export (`NANOHERMES_TELEMETRY=1`)",
+    "is built from these same events: see README.md, Telemetry.",
+    "",
     "The engine talks to every front end through one in-process bus. **Events** flow out of the engine;",
     "**commands** flow in. Every event is plain JSON with a `type` (`noun.phase`) and the `taskId` it",
     "belongs to (plus `agentId` for subagents). The same events, one JSON object per line, are the",
-    "output of `nanohermes -p ... --stream-json`, and will be the daemon's server-sent events.",
+    "output of `nanohermes -p ... --stream-json` and the daemon's server-sent events.",
     "",
     "Rules:",
     "- Long-running things have a started / delta / completed triple sharing an id (`callId`, `turnId`).",
@@ -70,6 +76,10 @@ export function renderEventsDoc(): string {
     '- A stopped turn ends with `turn.completed` and `reason: "interrupted"`; partial model output of the',
     "  aborted request never enters the history.",
     "- Unknown fields are rejected by the schema (`.strict()`), so a consumer can trust it saw everything.",
+    "- Each model request attempt is a `model.requested` / `model.responded` pair; the attempts of one step",
+    "  share a `requestId` (also on `model.retrying` and `assistant.completed`).",
+    "- A subagent's events carry its `agentId`, and `parentTaskId` / `parentCallId`: the `subagent` call that",
+    "  started it, whose `tool.completed` comes after the subagent's last event.",
     "",
     "## Events",
     "",

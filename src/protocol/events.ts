@@ -5,10 +5,21 @@ import { HistoryItemSchema } from "./history.js";
 import { ChatMessageSchema } from "./messages.js";
 import * as z from "./zod.js";
 
+/** The observer contract's version: the first line of `--stream-json`, SSE streams and `--telemetry-file`. */
+export const OBSERVER_SCHEMA = "nanohermes.observer.v1";
+
 /** Fields every event carries. `agentId` is set for events that come from a subagent. */
 const base = {
   taskId: z.string().check(z.describe("The task (session) the event belongs to.")),
   agentId: z.optional(z.string()).check(z.describe("Set when a subagent emitted the event (`agent-N`).")),
+  parentTaskId: z
+    .optional(z.string())
+    .check(z.describe("On a subagent's events: the task whose agent (or subagent) delegated to it.")),
+  parentCallId: z
+    .optional(z.string())
+    .check(
+      z.describe("On a subagent's events: the `subagent` tool call that started it (its tool.completed ends it)."),
+    ),
 };
 
 export * from "./enums.js";
@@ -37,6 +48,17 @@ const usage = z.object({
 
 /** Each entry: the event's doc line and its payload (without `type`). */
 export const eventDefinitions = {
+  "observer.started": {
+    doc:
+      "The first line of every event stream (`--stream-json`, each SSE response, `--telemetry-file`): " +
+      "the schema the lines after it follow. Not emitted on the bus itself.",
+    shape: {
+      ...base,
+      schema: z.literal(OBSERVER_SCHEMA),
+      program: z.literal("nanohermes"),
+      version: z.string().check(z.describe("The program's version.")),
+    },
+  },
   "session.started": {
     doc: "A front end attached an engine to a session (new or resumed).",
     shape: {
@@ -94,12 +116,43 @@ export const eventDefinitions = {
     doc: "A model round trip began (step N of the turn, 1-based).",
     shape: { ...base, turnId: z.string(), step: z.int().check(z.positive()), model: z.string() },
   },
+  "model.requested": {
+    doc:
+      "One model request was sent: each attempt (the first, every retry, every fallback) is one, " +
+      "sharing the step's `requestId`; model.responded ends it.",
+    shape: {
+      ...base,
+      requestId: z.string().check(z.describe("One per step: every attempt of the step carries it.")),
+      attempt: z.int().check(z.positive(), z.describe("1 for the first try, then counting retries and fallbacks.")),
+      model: z.string(),
+      provider: z.optional(z.string()).check(z.describe("The provider preset, when one is in use.")),
+      api: z.string().check(z.describe("The wire: `chat`, `responses` or `anthropic`.")),
+      purpose: z.enum(["step", "compaction"]).check(z.describe("A turn's step, or the summary call of a compaction.")),
+    },
+  },
+  "model.responded": {
+    doc: "A model request (one attempt) ended: a reply, or a failure that may be retried.",
+    shape: {
+      ...base,
+      requestId: z.string(),
+      attempt: z.int().check(z.positive()),
+      model: z.string(),
+      durationMs: z.number().check(z.nonnegative(), z.describe("From model.requested to the end of the reply.")),
+      finishReason: z.optional(z.string()),
+      usage: z.optional(usage).check(z.describe("The reply's tokens, when the provider reported them.")),
+      error: z.optional(z.string()).check(z.describe("One line, set when the attempt failed.")),
+      errorType: z
+        .optional(z.string())
+        .check(z.describe("The HTTP status, `timeout`, `network`, `aborted` or `cut`: set with `error`.")),
+    },
+  },
   "model.retrying": {
     doc:
       "A model request failed with a retryable error and will be sent again after `delayMs`. " +
       "Any assistant.delta / reasoning.delta of this step so far is void.",
     shape: {
       ...base,
+      requestId: z.optional(z.string()).check(z.describe("The step's request (model.requested).")),
       attempt: z.int().check(z.positive(), z.describe("The retry about to be made (1 = first retry).")),
       status: z.optional(z.int()).check(z.describe("HTTP status, absent for network errors.")),
       error: z.string(),
@@ -148,6 +201,7 @@ export const eventDefinitions = {
       text: z.string(),
       toolCalls: z.int().check(z.nonnegative()),
       finishReason: z.optional(z.string()),
+      requestId: z.optional(z.string()).check(z.describe("The request whose reply this is (model.requested).")),
     },
   },
   "reasoning.delta": {
@@ -202,6 +256,16 @@ export const eventDefinitions = {
       summary: z
         .optional(z.string())
         .check(z.describe("The call's one-line summary, when its arguments were valid (a denied command's text).")),
+      gate: z
+        .optional(z.enum(["allowed", "approved", "refused", "denied"]))
+        .check(
+          z.describe(
+            "The gate's decision, once asked: allowed without a question, approved or denied by a person, refused without one (gate.refused).",
+          ),
+        ),
+      sandbox: z
+        .optional(z.enum(["refused"]))
+        .check(z.describe("`refused`: the write boundary or the sandbox refused the call (sandbox.refused).")),
       args: z
         .optional(z.unknown())
         .check(
@@ -257,7 +321,45 @@ export const eventDefinitions = {
       ...base,
       requestId: z.string(),
       decision: z.enum(["once", "always", "deny", "cancelled"]),
+      callId: z.optional(z.string()).check(z.describe("The tool call that asked.")),
+      by: z
+        .optional(z.enum(["user", "turn-stopped", "subagent-stopped"]))
+        .check(z.describe("Who answered: a person at a front end, or the stop that withdrew the question.")),
+      waitedMs: z
+        .optional(z.number().check(z.nonnegative()))
+        .check(z.describe("From approval.requested to the answer.")),
     },
+  },
+  "gate.refused": {
+    doc: "The gate refused a tool call without asking anybody (a deny rule, the policy, or nobody to ask).",
+    shape: {
+      ...base,
+      callId: z.string(),
+      tool: z.string(),
+      kind: z.enum(toolKinds),
+      cause: z
+        .enum(["denied", "unattended", "network"])
+        .check(
+          z.describe(
+            "`denied`: a deny rule or the blocklist; `unattended`: it needed approval and nobody could answer; `network`: it asked for the network the sandbox withholds.",
+          ),
+        ),
+      reason: z.string().check(z.describe("What the model was told.")),
+    },
+  },
+  "sandbox.refused": {
+    doc: "The write boundary or the command sandbox refused a tool call (read-only, outside the workspace, a protected path).",
+    shape: {
+      ...base,
+      callId: z.string(),
+      tool: z.string(),
+      cause: z.enum(["read-only", "outside-workspace", "protected", "unchecked"]),
+      reason: z.string(),
+    },
+  },
+  "sandbox.notice": {
+    doc: "The command sandbox could not confine as configured (it fell back, or runs unconfined); also sent as a warn notice.",
+    shape: { ...base, text: z.string() },
   },
   "usage.updated": {
     doc: "Token usage of one model request (a delta, not a running total).",
@@ -276,10 +378,25 @@ export const eventDefinitions = {
     doc: "Something the user should know that is not part of the conversation.",
     shape: { ...base, level: z.enum(["info", "warn", "error"]), text: z.string() },
   },
+  "context.compacting": {
+    doc: "A compaction began (it costs a model call); context.compacted ends it, or nothing when it was stopped or found nothing.",
+    shape: {
+      ...base,
+      forced: z.boolean().check(z.describe("Asked for (/compact), not over the budget.")),
+      beforeChars: z.int(),
+      tokensBefore: z.int().check(z.describe("Estimated: characters / 4.")),
+      budgetChars: z.int(),
+    },
+  },
   "context.compacted": {
     doc: "Older messages were folded into a summary system message at index 1 (they stay in the session's archive).",
     shape: {
       ...base,
+      tokensBefore: z.optional(z.int()).check(z.describe("Estimated: `beforeChars` / 4.")),
+      tokensAfter: z.optional(z.int()).check(z.describe("Estimated: `afterChars` / 4.")),
+      dropped: z
+        .optional(z.object({ user: z.int(), assistant: z.int(), tool: z.int(), system: z.int(), toolCalls: z.int() }))
+        .check(z.describe("The folded messages by role, and the tool calls among them.")),
       folded: z.int().check(z.describe("Messages folded.")),
       kept: z.int().check(z.describe("Recent messages kept as they were.")),
       summaryChars: z.int(),

@@ -246,6 +246,8 @@ export class DaemonClient {
               handlers.onState?.({ connected: true });
               continue;
             }
+            // The stream's schema line (observer.started) is about the stream, not the session.
+            if (message.event === "observer.started") continue;
             if (message.id !== undefined) lastId = message.id;
             const event = parseEvent(message.data);
             if (typeof event === "string") {

@@ -8,6 +8,10 @@ import type * as z from "../protocol/zod.js";
 export interface ToolContext {
   /** Absolute, real path of the workspace; relative paths resolve against it. */
   workspace: string;
+  /** The call being run (a subagent's events name it as their parentCallId). */
+  callId?: string;
+  /** The call's span as a W3C traceparent, while telemetry is on: requests the tool makes continue the trace. */
+  traceparent?: string;
   /** Aborted when the user force-stops the turn (second Ctrl-C), the run is torn down, or the call's deadline passes. */
   signal: AbortSignal;
   /** Live output for the user (not the model): becomes tool.output events. */
@@ -114,6 +118,16 @@ export interface ToolOutput {
 
 /** Expected failures: the message goes to the model as an error result. Anything else is a bug. */
 export class ToolError extends Error {}
+
+/** A ToolError the write boundary or the command sandbox raised: observers get a sandbox.refused event. */
+export class SandboxRefusal extends ToolError {
+  constructor(
+    message: string,
+    readonly refusal: "read-only" | "outside-workspace" | "protected" | "unchecked",
+  ) {
+    super(message);
+  }
+}
 
 export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
   name: string;

@@ -2,7 +2,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { protectedReason } from "../sandbox/protected.js";
-import { ToolError } from "./define.js";
+import { SandboxRefusal, ToolError } from "./define.js";
 import { readPathArg } from "./path-escape.js";
 import { walk, type WalkOptions, type Walked } from "./safe-fs.js";
 
@@ -83,18 +83,22 @@ export function checkWritable(
   real: string,
   boundary: WriteBoundary = defaultBoundary(),
 ): void {
-  if (boundary.readOnly) throw new ToolError(`refusing to write ${abs}: the sandbox is read-only`);
+  if (boundary.readOnly) throw new SandboxRefusal(`refusing to write ${abs}: the sandbox is read-only`, "read-only");
   const root = canonicalRoot(workspace);
   const via = real !== abs ? ` (it resolves to ${real})` : "";
   const inWorkspace = isInside(root, real);
   if (!inWorkspace && !boundary.extraRoots.some((r) => isInside(canonicalRoot(r), real))) {
-    throw new ToolError(`refusing to write ${abs}${via}: it is outside the workspace ${root}`);
+    throw new SandboxRefusal(
+      `refusing to write ${abs}${via}: it is outside the workspace ${root}`,
+      "outside-workspace",
+    );
   }
   if (boundary.protect) {
     const why = protectedReason(real, [root, ...boundary.extraRoots.map(canonicalRoot)]);
     if (why !== null)
-      throw new ToolError(
+      throw new SandboxRefusal(
         `refusing to write ${displayPath(root, real)}: it is protected (${why}; a later unsandboxed program would run what is written there). Ask the user to change it, or set "allowProtectedWrites": true in config.json`,
+        "protected",
       );
   }
 }

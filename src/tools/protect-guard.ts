@@ -4,7 +4,7 @@
 import { beginSharedGuard, type GuardEnd } from "../sandbox/guard-store.js";
 import { writableRootsOf } from "../sandbox/landlock.js";
 import { protectedSet } from "../sandbox/protected.js";
-import { ToolError, type ToolContext } from "./define.js";
+import { SandboxRefusal, type ToolContext } from "./define.js";
 
 export type { GuardEnd };
 
@@ -21,8 +21,9 @@ export function beginGuard(ctx: ToolContext, prefix: string[]): GuardEnd | null 
   try {
     return beginSharedGuard(set);
   } catch (error) {
-    throw new ToolError(
+    throw new SandboxRefusal(
       `not run: ${(error as Error).message}. Protected paths (git hooks and config, ...) are checked after every command, and this one could not be; clean up the folder named, or ask the user`,
+      "unchecked",
     );
   }
 }

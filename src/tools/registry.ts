@@ -7,6 +7,7 @@ import type { BusEvent, ToolStatus } from "../protocol/events.js";
 import type * as z from "../protocol/zod.js";
 import { ABORT_GRACE_MS, DeadlineExceeded, KIND_DEADLINE_MS, settle, StopAbandoned } from "./deadline.js";
 import {
+  SandboxRefusal,
   ToolError,
   type AnyTool,
   type CommandSandbox,
@@ -90,6 +91,8 @@ export interface ExecuteEnv {
   };
   /** After a forced stop, how long a tool gets to end by itself before nobody waits (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
+  /** The W3C traceparent of a call's span while telemetry is on (MCP requests carry it in `_meta`). */
+  traceparent?: (callId: string) => string | undefined;
 }
 
 export { jsonSchemaOf };
@@ -208,6 +211,9 @@ export class ToolRegistry {
     // The duration counts from tool.started: the time the question waited is the user's, not the tool's.
     let started: number | null = null;
     let waitedMs: number | undefined;
+    // The gate's decision and a sandbox refusal, for observers (tool.completed's `gate`, `sandbox`).
+    let gate: "allowed" | "approved" | "refused" | "denied" | undefined;
+    let sandboxRefused = false;
     // Once the arguments are valid: what a card needs when the call never starts (a denied command still shows).
     let notStarted: { kind: AnyTool["kind"]; summary: string; args: Record<string, unknown> } | null = null;
     const ids = { taskId: env.taskId, ...(env.agentId ? { agentId: env.agentId } : {}) };
@@ -242,6 +248,8 @@ export class ToolRegistry {
         display,
         durationMs: started === null ? 0 : Math.round(performance.now() - started),
         ...(waitedMs !== undefined ? { waitedMs } : {}),
+        ...(gate ? { gate } : {}),
+        ...(sandboxRefused ? { sandbox: "refused" as const } : {}),
         ...(tool ? { kind: tool.kind } : notStarted ? { kind: notStarted.kind } : {}),
         ...(summary !== undefined
           ? { summary: redact(summary) }
@@ -253,6 +261,21 @@ export class ToolRegistry {
       return { status, forModel: capped, display };
     };
 
+    // A tool's expected failure; the boundary's and the sandbox's refusals are told to observers too.
+    const failed = (error: ToolError, tool: AnyTool): ToolCallResult => {
+      if (error instanceof SandboxRefusal) {
+        sandboxRefused = true;
+        env.emit({
+          type: "sandbox.refused",
+          ...ids,
+          callId: call.id,
+          tool: tool.name,
+          cause: error.refusal,
+          reason: redact(error.message),
+        });
+      }
+      return finish("error", error.message, error.message, tool);
+    };
     const tool = this.get(call.name);
     if (!tool) {
       const known = this.names().join(", ");
@@ -279,7 +302,7 @@ export class ToolRegistry {
           ...(env.editorFiles ? { editorFiles: env.editorFiles } : {}),
         });
       } catch (error) {
-        if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
+        if (error instanceof ToolError) return failed(error, tool);
         const system = describeSystemError(error);
         if (system) return finish("error", system, system, tool);
         // A pre-check that trips over itself decides nothing: the call goes on and `run` decides.
@@ -317,6 +340,7 @@ export class ToolRegistry {
       return finish("denied", why, why, tool);
     }
     if (verdict.asked) waitedMs = Math.round(performance.now() - asked);
+    gate = verdict.allow ? (verdict.asked ? "approved" : "allowed") : verdict.asked ? "denied" : "refused";
     if (!verdict.allow) return finish("denied", verdict.reason, `denied: ${verdict.reason}`, tool);
     if (verdict.args) runArgs = verdict.args;
     env.emit({ type: "tool.started", ...ids, callId: call.id, name: tool.name, kind: tool.kind, args, summary });
@@ -336,8 +360,11 @@ export class ToolRegistry {
     else env.signal.addEventListener("abort", forward, { once: true });
     const deadlineMs = deadlineOf(tool, runArgs);
     try {
+      const traceparent = env.traceparent?.(call.id);
       const work = tool.run(runArgs, {
         workspace: env.workspace,
+        callId: call.id,
+        ...(traceparent ? { traceparent } : {}),
         signal: controller.signal,
         output: (stream, chunk) =>
           env.emit({ type: "tool.output", ...ids, callId: call.id, stream, chunk: redact(chunk) }),
@@ -389,7 +416,7 @@ export class ToolRegistry {
         const why = error instanceof ToolError ? ` (${error.message})` : "";
         return finish("aborted", `[interrupted] the user stopped this tool${why}`, "interrupted", tool);
       }
-      if (error instanceof ToolError) return finish("error", error.message, error.message, tool);
+      if (error instanceof ToolError) return failed(error, tool);
       const system = describeSystemError(error);
       if (system) return finish("error", system, system, tool);
       log("error", `tool ${tool.name} threw`, error);

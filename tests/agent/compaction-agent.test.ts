@@ -52,6 +52,18 @@ describe("compaction in a turn", () => {
     const [event] = compacted(events);
     expect(event).toMatchObject({ folded: 51, kept: 10, failed: false });
     expect(event!.afterChars).toBeLessThan(event!.beforeChars);
+    // For observers (issue 32): the estimated tokens before and after, and what was folded by role.
+    expect(event).toMatchObject({
+      tokensBefore: Math.round(event!.beforeChars / 4),
+      tokensAfter: Math.round(event!.afterChars / 4),
+      dropped: { user: 26, assistant: 25, tool: 0, system: 0, toolCalls: 0 },
+    });
+    const compacting = events.findIndex((e) => e.type === "context.compacting");
+    expect(events[compacting]).toMatchObject({ forced: false, beforeChars: event!.beforeChars });
+    // The summary call is a model request of its own, marked as compaction's.
+    const summaryCall = events.findIndex((e) => e.type === "model.requested" && e.purpose === "compaction");
+    expect(compacting).toBeLessThan(summaryCall);
+    expect(summaryCall).toBeLessThan(events.indexOf(event!));
     // Announced before it happened.
     const notice = events.findIndex((e) => e.type === "notice" && /over its budget/.test(e.text));
     expect(notice).toBeGreaterThanOrEqual(0);

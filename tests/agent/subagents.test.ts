@@ -259,7 +259,7 @@ describe("delegation through the task manager", () => {
     await t.waitFor("subagent.updated", (e) => e.row.status === "waiting");
     t.bus.send({ type: "subagent.stop", taskId: "a", agentId: "agent-1" });
     const resolved = await t.waitFor("approval.resolved", (e) => e.requestId === ask.requestId);
-    expect(resolved.decision).toBe("deny");
+    expect(resolved).toMatchObject({ decision: "deny", by: "subagent-stopped", agentId: "agent-1" });
     const end = await t.waitFor("turn.completed", parentTurnEnd);
     expect(end.reason).toBe("completed");
     expect(existsSync(join(t.settings.workspace, "child-made.txt"))).toBe(false);

@@ -121,6 +121,16 @@ describe("task manager", () => {
     t.send({ type: "approval.reply", taskId: "a", requestId: second.requestId, decision: "always" });
     await t.waitFor("turn.completed");
     expect(t.events.filter((e) => e.type === "approval.requested")).toHaveLength(2);
+    // Observers learn who answered which call, and after how long (issue 32).
+    const resolved = t.events.filter((e) => e.type === "approval.resolved");
+    expect(resolved.map((e) => [e.decision, e.by, e.callId])).toEqual([
+      ["deny", "user", first.callId],
+      ["always", "user", second.callId],
+    ]);
+    expect(resolved.every((e) => typeof e.waitedMs === "number" && e.waitedMs >= 0)).toBe(true);
+    // The gate's decision is on each call's tool.completed: a person denied, then approved.
+    const gates = t.events.filter((e) => e.type === "tool.completed").map((e) => e.gate);
+    expect(gates).toEqual(["denied", "approved", "allowed"]);
     const denied = client.snapshots[1]!.find((m) => m.role === "tool");
     expect(denied?.content).toBe("the user denied this call: do not delete anything");
   });
@@ -137,7 +147,11 @@ describe("task manager", () => {
     expect(ask.title).toBe("Create a.txt");
     expect(ask.detail).toContain("+x");
     t.send({ type: "turn.interrupt", taskId: "a" });
-    expect((await t.waitFor("approval.resolved")).decision).toBe("cancelled");
+    expect(await t.waitFor("approval.resolved")).toMatchObject({
+      decision: "cancelled",
+      by: "turn-stopped",
+      callId: ask.callId,
+    });
     expect((await t.waitFor("turn.completed")).reason).toBe("interrupted");
     expect(existsSync(join(t.ws, "a.txt"))).toBe(false);
     t.send(submit("a", "again"));

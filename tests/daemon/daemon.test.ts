@@ -291,7 +291,10 @@ describe("daemon: the /v1 API", () => {
     const completed = stream.events.find((e) => e.type === "turn.completed");
     expect(completed).toMatchObject({ reason: "completed", response: "all done" });
     // Every message carries an increasing id and its type as the SSE event name.
-    const seqs = stream.messages.map((m) => Number(m.id!.split(".")[1]));
+    // The first message is the stream's version line, without an id; the bus events follow.
+    expect(stream.messages[0]).toMatchObject({ event: "observer.started" });
+    expect(stream.messages[0]!.id).toBeUndefined();
+    const seqs = stream.messages.slice(1).map((m) => Number(m.id!.split(".")[1]));
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(stream.messages.every((m) => m.event === JSON.parse(m.data).type)).toBe(true);
     // Without the token, no stream.

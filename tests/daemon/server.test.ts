@@ -50,9 +50,16 @@ describe("the daemon server", () => {
     stream.close();
     // The snapshot (task.updated, session.loaded) is all the data; pings are comments, not events.
     expect(stream.events.map((e) => e.type)).toEqual(["task.updated", "session.started", "session.loaded"]);
-    // ...then the mark that the catch-up is over.
-    expect(stream.messages.map((m) => m.event)).toEqual(["task.updated", "session.started", "session.loaded", "ready"]);
-    expect(JSON.parse(stream.messages[3]!.data)).toEqual({ snapshot: true });
+    // ...after the stream's version line, and then the mark that the catch-up is over.
+    expect(stream.messages.map((m) => m.event)).toEqual([
+      "observer.started",
+      "task.updated",
+      "session.started",
+      "session.loaded",
+      "ready",
+    ]);
+    expect(JSON.parse(stream.messages[0]!.data)).toMatchObject({ schema: "nanohermes.observer.v1", taskId: "quiet" });
+    expect(JSON.parse(stream.messages[4]!.data)).toEqual({ snapshot: true });
     const res = await fetch(`${d.url}/v1/sessions/quiet/events`);
     const reader = res.body!.getReader();
     let text = "";

@@ -69,9 +69,27 @@ describe("one-shot turns", () => {
       .map((line) => JSON.parse(line) as unknown);
     for (const event of events) expect(BusEventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
     const types = events.map((e) => (e as { type: string }).type);
-    expect(types[0]).toBe("session.started");
+    // The observer contract's version comes first (issue 32), then the session.
+    expect(events[0]).toMatchObject({ type: "observer.started", schema: "nanohermes.observer.v1", taskId: "main" });
+    expect(types[1]).toBe("session.started");
     expect(types.at(-1)).toBe("turn.completed");
     expect(types.filter((t) => t === "tool.completed")).toHaveLength(3);
+    // Each of the four model requests is a requested/responded pair with its own request id.
+    const requested = events.filter((e) => (e as { type: string }).type === "model.requested") as {
+      requestId: string;
+      attempt: number;
+    }[];
+    expect(requested.map((e) => e.attempt)).toEqual([1, 1, 1, 1]);
+    expect(new Set(requested.map((e) => e.requestId)).size).toBe(4);
+    const responded = events.filter((e) => (e as { type: string }).type === "model.responded") as {
+      requestId: string;
+      usage?: { prompt: number };
+    }[];
+    expect(responded.map((e) => e.requestId)).toEqual(requested.map((e) => e.requestId));
+    expect(responded.every((e) => (e.usage?.prompt ?? 0) > 0)).toBe(true);
+    // The gate's decision is on every call: these three needed no question.
+    const completed = events.filter((e) => (e as { type: string }).type === "tool.completed") as { gate?: string }[];
+    expect(completed.map((e) => e.gate)).toEqual(["allowed", "allowed", "allowed"]);
     const last = events.at(-1) as { reason: string; response: string; steps: number };
     expect(last).toMatchObject({ reason: "completed", response: "It now says goodbye.", steps: 4 });
     const commandResult = toolMessages(server, 3).at(-1)!.content as string;

@@ -206,8 +206,8 @@ export function openEvents(target: string, path: string, opts: RequestOptions = 
       res.on("data", (chunk: string) => {
         for (const message of parser.feed(chunk)) {
           stream.messages.push(message);
-          // The daemon's catch-up mark is not a bus event.
-          if (message.event === "ready") continue;
+          // The daemon's catch-up mark and the stream's version line (observer.started) are not bus events.
+          if (message.event === "ready" || message.event === "observer.started") continue;
           let event: WireJson = null;
           try {
             event = JSON.parse(message.data);

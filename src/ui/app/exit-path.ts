@@ -1,6 +1,7 @@
 // The one exit path: the alternate screen is entered here, and every way out (quit, signals,
 // uncaught errors) shuts the engine and the extensions down, saves the bench's frame log, and
 // restores the terminal.
+import { TELEMETRY_FLUSH_MS } from "../../telemetry/start.js";
 import { writeFileSync } from "node:fs";
 import { log } from "../../config/log.js";
 import { enterScreen, type ScreenSession } from "../terminal/screen.js";
@@ -42,6 +43,8 @@ export function exitPath(rt: UiRuntime): ExitPath {
     if (exiting) return;
     exiting = true;
     await shutdown().catch((error: unknown) => log("error", "shutdown", error));
+    // The last spans go to the collector, waiting a bounded time (a collector that hangs costs at most that).
+    await rt.telemetry?.shutdown(TELEMETRY_FLUSH_MS);
     screen.restore();
     process.exit(code);
   };

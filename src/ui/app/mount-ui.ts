@@ -88,6 +88,18 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
   }
   services.sandbox = sandboxLabel(settings);
   store.updateUi((ui) => ({ ...ui }));
+  // OpenTelemetry (issue 32) only when asked for: off, nothing is imported and nothing subscribes.
+  if (settings.telemetry?.otel)
+    void import("../../telemetry/start.js")
+      .then(({ startTelemetry }) => startTelemetry(settings, env))
+      .then(
+        (telemetry) => {
+          if (!telemetry) return;
+          rt.telemetry = telemetry;
+          bus.subscribe((event) => telemetry.onEvent(event));
+        },
+        (error: unknown) => ctl.status(`telemetry is off: ${(error as Error).message}`, "error", 15_000),
+      );
   void loadExtensions(settings, { emit: (event) => bus.emit(event) }).then(
     (ext) => {
       rt.loadedExtensions = ext;

@@ -3,6 +3,7 @@
 import type { Settings } from "../../config/schema.js";
 import type { DaemonClient } from "../../remote/client.js";
 import type { SessionInfo } from "../../remote/wire.js";
+import type { Telemetry } from "../../telemetry/start.js";
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
@@ -77,6 +78,8 @@ export interface UiRuntime {
   /** How a copy travels inside tmux, once tmux's settings are read (null before, or outside tmux). */
   tmuxRoute: ClipboardRoute | null;
   ink: InkHandle | null;
+  /** OpenTelemetry export once started after the first frame (only when asked for; issue 32). */
+  telemetry: Telemetry | null;
   /** Exits through the one exit path (set by exitPath). */
   finish(code: number): Promise<void>;
 }
@@ -113,6 +116,8 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
         approval: settings.approval ?? "on-request",
         mode: settings.mode,
         extensions,
+        // Read when a call runs: telemetry starts after the first frame, when it is on at all.
+        traceparent: (taskId, callId) => rt.telemetry?.traceparentFor(taskId, callId),
       });
   // Remote tasks (and their HTTP client) load with the first one, not with the program.
   let remote: RemoteTasks | null = null;
@@ -188,6 +193,7 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     wrapForTmux: Boolean(env.TMUX),
     tmuxRoute: null,
     ink: null,
+    telemetry: null,
     finish: async () => {},
   } as Omit<UiRuntime, "ctl" | "services" | "settle"> as UiRuntime;
   const ws = workspaceSource(settings, manager);
