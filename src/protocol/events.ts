@@ -3,10 +3,11 @@
 import { approvalPolicies, permissionModes, taskStatuses, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
 import { HistoryItemSchema } from "./history.js";
 import { ChatMessageSchema } from "./messages.js";
+import { OBSERVER_SCHEMA } from "./observer.js";
 import * as z from "./zod.js";
 
 /** The observer contract's version: the first line of `--stream-json`, SSE streams and `--telemetry-file`. */
-export const OBSERVER_SCHEMA = "nanohermes.observer.v1";
+export { OBSERVER_SCHEMA };
 
 /** Fields every event carries. `agentId` is set for events that come from a subagent. */
 const base = {

@@ -10,13 +10,11 @@ import { afterEach, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { PtyApp } from "../helpers/pty.js";
+import { loadedSources } from "../helpers/loaded-sources.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const listFile = join(import.meta.dirname, "startup-loads.json");
 
-interface Meta {
-  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
-}
 interface Loads {
   sources: string[];
   bytes: number;
@@ -34,20 +32,10 @@ const sourceName = (input: string) => {
   return inModules ? `npm:${inModules[1]}` : input;
 };
 
-/** The sources in the scripts a run reports, and their bytes in the bundle. */
-function loadsOf(scripts: string[]): Loads {
-  const meta = JSON.parse(readFileSync(join(root, "dist/meta.json"), "utf8")) as Meta;
-  const sources = new Set<string>();
-  let bytes = 0;
-  for (const script of scripts) {
-    const output = meta.outputs[`dist/${script === "main.js" ? "cli.js" : script}`];
-    if (!output) throw new Error(`${script} is not in dist/meta.json`);
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      sources.add(sourceName(input));
-      bytes += bytesInOutput;
-    }
-  }
-  return { sources: [...sources].sort(), bytes };
+/** The sources a finished run's report names, packages by name. */
+function loadsOf(report: string): Loads {
+  const { sources, bytes } = loadedSources(report);
+  return { sources: [...new Set(sources.map(sourceName))].sort(), bytes };
 }
 
 function check(name: string, now: Loads): void {
@@ -83,7 +71,7 @@ it("a one-shot turn with a tool call runs no source beyond its recorded list", a
     stdio: "ignore",
   });
   expect(await new Promise((done) => child.on("close", done))).toBe(0);
-  const loads = loadsOf((JSON.parse(readFileSync(report, "utf8")) as { scripts: string[] }).scripts);
+  const loads = loadsOf(report);
   // The list is real: the engine, the tool and the model wire are in it.
   expect(loads.sources).toEqual(expect.arrayContaining(["src/agent/agent.ts", "src/tools/read-file.ts", "npm:openai"]));
   // Features not in use stay out.
@@ -113,7 +101,7 @@ it("starting the UI and quitting runs no source beyond its recorded list", async
   await app.waitFor((s) => s.includes("Ask anything"), 20_000);
   app.type("\x04");
   await app.exit();
-  const loads = loadsOf((JSON.parse(readFileSync(report, "utf8")) as { scripts: string[] }).scripts);
+  const loads = loadsOf(report);
   expect(loads.sources).toEqual(expect.arrayContaining(["npm:ink", "npm:react"]));
   for (const absent of ["npm:openai", "npm:@modelcontextprotocol/sdk", "npm:@agentclientprotocol/sdk", "npm:croner"])
     expect(loads.sources).not.toContain(absent);
