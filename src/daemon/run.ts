@@ -13,6 +13,7 @@ import type { Settings } from "../config/schema.js";
 import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
 import { startCron } from "./cron.js";
+import type { TeamDaemon } from "./team-daemon.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -34,6 +35,8 @@ export const defaultDaemonSessionDir = (home: string): string => join(home, "dae
 export interface RunningDaemon {
   server: DaemonServer;
   sessions: DaemonSessions;
+  /** Set with --database-url / DATABASE_URL: the team this daemon serves in. */
+  team: TeamDaemon | null;
   /** Stops the turns, saves the sessions, closes the listeners. */
   stop(): Promise<void>;
 }
@@ -95,6 +98,7 @@ export async function startDaemon(
     ...(client ? { client } : {}),
   });
   await sessions.init();
+  const team = await openTeam(flags, io, sessions, sessionDir);
   loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
     (ext) => {
       for (const problem of ext.problems) io.stderr.write(`warning: ${problem}\n`);
@@ -115,6 +119,7 @@ export async function startDaemon(
   });
   const server = await startDaemonServer({
     sessions,
+    ...(team ? { team } : {}),
     cron,
     port,
     host,
@@ -127,24 +132,58 @@ export async function startDaemon(
   });
   // Only a daemon that owns the socket and the port runs the schedule: a second one refused above never does.
   cron.scheduler.start();
+  team?.start(Number(io.env.NANOHERMES_TEAM_CONCURRENCY) || 4);
   io.stderr.write(
     `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
+  );
+  io.stderr.write(
+    team
+      ? `store: ${team.store.describe}; turns from the shared queue (local copies in ${sessionDir})\n`
+      : `store: embedded (session files in ${sessionDir}, SQLite ledgers in ${settings.home})\n`,
   );
   let stopping: Promise<void> | null = null;
   return {
     server,
     sessions,
+    team,
     stop: () =>
       (stopping ??= (async () => {
         // Running turns stop and their requests are answered ("interrupted") before the connections close.
         server.stopAccepting();
         await cron.scheduler.stop();
         cron.store.close();
+        // Turns taken from the team queue end (interrupted) and record that before the database goes.
+        await team?.close();
         await sessions.shutdown();
         await server.close();
         await extensions.then((ext) => ext.close()).catch(() => {});
       })()),
   };
+}
+
+/** The team store when a database URL is given (flag first, then DATABASE_URL); null for the embedded daemon. */
+async function openTeam(
+  flags: Flags,
+  io: DaemonIO,
+  sessions: DaemonSessions,
+  sessionDir: string,
+): Promise<TeamDaemon | null> {
+  const flag = flags.values["database-url"];
+  const url = typeof flag === "string" ? flag : io.env.DATABASE_URL || null;
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new UsageError("--database-url / DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL");
+  // The driver and the team code load here only: an embedded daemon never imports them.
+  const [{ openTeamStore }, { TeamDaemon }] = await Promise.all([import("./team/open.js"), import("./team-daemon.js")]);
+  const leaseMs = Number(io.env.NANOHERMES_TEAM_LEASE_MS) || undefined;
+  const store = await openTeamStore({
+    databaseUrl: url,
+    sessionDir,
+    ...(leaseMs ? { leaseMs, pollMs: Math.min(1_000, leaseMs / 4) } : {}),
+  }).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  return new TeamDaemon(store, sessions, sessionDir);
 }
 
 /** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */

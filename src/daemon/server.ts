@@ -13,6 +13,7 @@ import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJ
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { cronRoute, type CronService } from "./cron-routes.js";
+import type { TeamDaemon } from "./team-daemon.js";
 import { sseComment, sseMessage } from "../remote/sse.js";
 import {
   backpressuredWriter,
@@ -25,6 +26,8 @@ import {
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
+  /** A daemon in a team: turns, events, cancels and the session list go through the shared store. */
+  team?: TeamDaemon;
   /** The scheduled jobs (/v1/cron/...); absent, those paths are 404. */
   cron?: CronService;
   port: number;
@@ -152,6 +155,8 @@ function openStream(
 
 export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
   const { sessions } = opts;
+  /** Who runs turns and serves their events: the shared store in a team, else this daemon. */
+  const turns = opts.team ?? sessions;
   const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const pingMs = opts.pingMs ?? 15_000;
   const report = opts.report ?? (() => {});
@@ -167,6 +172,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         sessions: sessions.count,
         running: sessions.running,
         version: VERSION,
+        ...(opts.team ? await opts.team.health() : { store: "embedded" }),
       });
     }
     if (!viaSocket && opts.token === null) refuseBrowsers(req);
@@ -185,7 +191,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       const id = sessionFromHeader(req);
       const prompt = promptOf(await readJson(req, cap));
       const started = Date.now();
-      const outcome = await sessions.runTurn(id, prompt);
+      const outcome = await turns.runTurn(id, prompt);
       report(
         `session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
       );
@@ -206,7 +212,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     if (path.startsWith("/v1/cron/") && opts.cron) return cronRoute(opts.cron, req, res, path, cap);
     if (path === "/v1/sessions") {
       only(req, "GET");
-      return sendJson(res, 200, { sessions: await sessions.list() });
+      return sendJson(res, 200, { sessions: await turns.list() });
     }
     const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands|images|file))?$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
@@ -231,7 +237,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const stream = openStream(req, res, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
-        const outcome = await sessions.runTurn(id, prompt, stream.send);
+        const outcome = await turns.runTurn(id, prompt, stream.send);
         report(
           `session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
         );
@@ -245,7 +251,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         res.on("close", release);
         const stream = openStream(req, res, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
-        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
+        const off = await turns.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
           stream.ready(snapshot),
         );
         await stream.closed;
@@ -257,7 +263,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const body = await readJson(req, cap);
         if (body.force !== undefined && typeof body.force !== "boolean")
           throw new HttpError(400, '"force" must be true or false');
-        const cancelled = sessions.cancel(id, body.force === true);
+        const cancelled = opts.team ? await opts.team.cancel(id) : sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
       }

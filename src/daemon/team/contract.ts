@@ -79,14 +79,23 @@ export interface FannedEvent {
   event: BusEvent;
 }
 
+export interface Following {
+  stop(): void;
+  /** Resolves once everything published before the call has been delivered. */
+  caughtUp(): Promise<void>;
+}
+
 /**
  * Contract: `follow` delivers the session's events with seq > `after`, in seq order, each once,
- * then every event published later from any node, until the returned function is called.
- * `after` null starts at the running turn's first event (or now when none runs).
+ * then every event published later from any node, until `stop`. `after` null starts at the
+ * running turn's first event (or now when none runs). A publish resolves once followers on any
+ * node can read the event.
  */
 export interface EventFanout {
   publish(session: string, event: BusEvent): Promise<void>;
-  follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<() => void>;
+  follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<Following>;
+  /** The newest seq now (a follower starting after it sees only what comes next). */
+  head(): Promise<number>;
 }
 
 export interface TeamStore {

@@ -1,6 +1,6 @@
 // EventFanout in one process: a bounded log per session and its listeners.
 import type { BusEvent } from "../../protocol/events.js";
-import type { EventFanout, FannedEvent } from "./contract.js";
+import type { EventFanout, FannedEvent, Following } from "./contract.js";
 
 /** Events kept per session for followers that come late or reconnect. */
 const KEEP = 2_000;
@@ -23,12 +23,17 @@ export class EmbeddedEventFanout implements EventFanout {
     for (const listener of this.listeners.get(session) ?? []) listener(fanned);
   }
 
-  async follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<() => void> {
+  async head(): Promise<number> {
+    return this.seq;
+  }
+
+  async follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<Following> {
     const from = after ?? (this.turnStart.get(session) ?? this.seq + 1) - 1;
     for (const fanned of this.logs.get(session) ?? []) if (fanned.seq > from) send(fanned);
     const set = this.listeners.get(session) ?? new Set();
     set.add(send);
     this.listeners.set(session, set);
-    return () => set.delete(send);
+    // Delivery is synchronous: whatever was published has been sent.
+    return { stop: () => set.delete(send), caughtUp: async () => {} };
   }
 }

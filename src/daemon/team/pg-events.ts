@@ -3,7 +3,7 @@
 import type { Pool } from "pg";
 import type { BusEvent } from "../../protocol/events.js";
 import { log } from "../../config/log.js";
-import type { EventFanout, FannedEvent } from "./contract.js";
+import type { EventFanout, FannedEvent, Following } from "./contract.js";
 import type { PgListener } from "./pg-listen.js";
 
 interface Follower {
@@ -79,7 +79,12 @@ export class PgEventFanout implements EventFanout {
     });
   }
 
-  async follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<() => void> {
+  async head(): Promise<number> {
+    const { rows } = await this.pool.query<{ last: string | null }>("SELECT max(seq) AS last FROM nh_events");
+    return Number(rows[0]?.last ?? 0);
+  }
+
+  async follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<Following> {
     let start = after;
     if (start === null) {
       // The running turn's events from its start; with none running, only what comes next.
@@ -98,7 +103,13 @@ export class PgEventFanout implements EventFanout {
     this.followers.add(follower);
     this.read(follower);
     await follower.reading;
-    return () => this.followers.delete(follower);
+    return {
+      stop: () => this.followers.delete(follower),
+      caughtUp: () => {
+        this.read(follower);
+        return follower.reading;
+      },
+    };
   }
 
   close(): void {

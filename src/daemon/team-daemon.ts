@@ -1,0 +1,170 @@
+// A daemon in a team (--database-url): turns go through the shared TurnQueue to whichever daemon
+// takes them, events through the shared EventFanout to whichever daemon follows, and sessions
+// live in the shared SessionStore. The daemon that takes a turn runs it with its own
+// DaemonSessions on a local copy of the session, loaded from the store first and saved back after
+// every whole step, so the store is never more than a step behind.
+import { promises as fs } from "node:fs";
+import { log } from "../config/log.js";
+import type { BusEvent } from "../protocol/events.js";
+import { sessionFileFor, writeSessionText } from "../session/store.js";
+import type { SessionInfo } from "../remote/wire.js";
+import type { DaemonSessions, LoggedEvent, TurnOutcome } from "./sessions.js";
+import type { TeamStore, TurnJob, TurnResult } from "./team/contract.js";
+import { interruptedPrompt, resumeHistory } from "./team/resume.js";
+
+/** The SSE id of a team event: `t.<seq>` (a seq of the shared store, valid on every daemon). */
+const eventId = (seq: number) => `t.${seq}`;
+
+export class TeamDaemon {
+  /** Saves to the store, one after another per session. */
+  private readonly saves = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly store: TeamStore,
+    private readonly sessions: DaemonSessions,
+    private readonly sessionDir: string,
+  ) {}
+
+  /** Starts taking turns from the shared queue. */
+  start(concurrency: number): void {
+    this.store.turns.work(concurrency, (job, signal) => this.runJob(job, signal));
+  }
+
+  /** Puts the session's stored text in the local copy, so the next load reads it. */
+  private async hydrate(id: string): Promise<string | null> {
+    const text = await this.store.sessions.load(id);
+    await this.sessions.manager.unload(id);
+    if (text !== null) {
+      await fs.mkdir(this.sessionDir, { recursive: true, mode: 0o700 });
+      await writeSessionText(sessionFileFor(this.sessionDir, id), text);
+      this.sessions.adopt(id);
+    } else await fs.rm(sessionFileFor(this.sessionDir, id), { force: true });
+    return text;
+  }
+
+  /** Queues the local copy's newest save for the store (after the earlier ones). */
+  private pushSave(id: string): Promise<void> {
+    const previous = this.saves.get(id) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const text = await fs.readFile(sessionFileFor(this.sessionDir, id), "utf8");
+      await this.store.sessions.saveStep(id, text);
+    });
+    const settled = next.catch((error: unknown) => log("error", `team: saving session ${id} to the store`, error));
+    this.saves.set(id, settled);
+    return next;
+  }
+
+  /** What the daemon that took the turn does: load, run, publish every event, save every step. */
+  private async runJob(job: TurnJob, signal: AbortSignal): Promise<TurnResult> {
+    const id = job.session;
+    const text = await this.hydrate(id);
+    let prompt = job.prompt;
+    if (job.attempt > 1) {
+      // Its daemon died mid-turn: the stored history is at most a step behind. Calls that were
+      // running are answered as interrupted (never run again) and the model is told what happened.
+      const resumed = resumeHistory(text, await this.turnEvents(id));
+      if (resumed.text !== null) {
+        await writeSessionText(sessionFileFor(this.sessionDir, id), resumed.text);
+        await this.store.sessions.saveStep(id, resumed.text);
+      }
+      prompt = interruptedPrompt(job.prompt, resumed.interrupted, resumed.promptKept);
+    }
+    // A request served meanwhile (GET /v1/sessions/ID) may have loaded the copy as it was before.
+    await this.sessions.manager.unload(id);
+    const publishes: Promise<void>[] = [];
+    const onAbort = () => this.sessions.cancel(id, false);
+    signal.addEventListener("abort", onAbort);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await this.sessions.runTurn(id, prompt, (logged) => {
+        publishes.push(this.store.events.publish(id, logged.event).catch(() => {}));
+        if (logged.event.type === "session.saved") void this.pushSave(id).catch(() => {});
+      });
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    await Promise.all(publishes);
+    await (this.saves.get(id) ?? Promise.resolve());
+    // What the local copy holds now is what the next daemon starts from.
+    await this.pushSave(id).catch(() => {});
+    return { ...outcome };
+  }
+
+  /** The events of the session's turn that was running (from its turn.started), for a resume. */
+  private async turnEvents(id: string): Promise<BusEvent[]> {
+    const events: BusEvent[] = [];
+    const following = await this.store.events.follow(id, null, (e) => events.push(e.event));
+    await following.caughtUp();
+    following.stop();
+    return events;
+  }
+
+  /** POST / and /turns: queue the turn, stream the session's events until it ends. */
+  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+    const following = onEvent
+      ? await this.store.events.follow(id, await this.store.events.head(), (e) =>
+          onEvent({ id: eventId(e.seq), seq: e.seq, event: e.event }),
+        )
+      : null;
+    try {
+      const turnId = await this.store.turns.enqueue(id, prompt);
+      const result = await this.store.turns.wait(turnId);
+      await following?.caughtUp();
+      return result as unknown as TurnOutcome;
+    } finally {
+      following?.stop();
+    }
+  }
+
+  /** GET /events: the session's history (from the store), then its events from any daemon. */
+  async subscribe(
+    id: string,
+    lastEventId: string | undefined,
+    send: (event: LoggedEvent) => void,
+    ready: (snapshot: boolean) => void = () => {},
+  ): Promise<() => void> {
+    const match = /^t\.(\d+)$/.exec(lastEventId ?? "");
+    const after = match ? Number(match[1]) : null;
+    if (after === null) {
+      // The snapshot: the session as the store has it (not running here, the local copy may be old).
+      if (!this.sessions.manager.isRunning(id)) await this.hydrate(id);
+      const off = await this.sessions.subscribe(id, undefined, send);
+      off();
+    }
+    ready(after === null);
+    const following = await this.store.events.follow(id, after, (e) =>
+      send({ id: eventId(e.seq), seq: e.seq, event: e.event }),
+    );
+    return () => following.stop();
+  }
+
+  /** Stops the session's running turn on whichever daemon runs it. */
+  cancel(id: string): Promise<boolean> {
+    return this.store.turns.cancel(id);
+  }
+
+  /** Every stored session, newest first. */
+  async list(): Promise<SessionInfo[]> {
+    const stored = await this.store.sessions.list();
+    return Promise.all(
+      stored.map(async (s) => {
+        const running = (await this.store.turns.running(s.id)) !== null;
+        return {
+          id: s.id,
+          title: s.title ?? "New task",
+          status: running ? ("running" as const) : ("idle" as const),
+          updatedAt: s.updatedAt,
+          running,
+        };
+      }),
+    );
+  }
+
+  async health(): Promise<{ store: string; database: string; queueDepth: number }> {
+    return { store: this.store.kind, ...(await this.store.health()) };
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}
