@@ -116,6 +116,7 @@ export async function startDaemon(
     extensions,
     report: (line) => io.stderr.write(`${line}\n`),
     ...(client ? { client } : {}),
+    ...(team ? { claimShared: (job: string, instant: number) => team.store.claimInstant(job, instant) } : {}),
   });
   const server = await startDaemonServer({
     sessions,

@@ -181,4 +181,50 @@ describe("daemons sharing one PostgreSQL", () => {
     expect(readFileSync(join(t.workspace, marker), "utf8")).toBe("once\n");
     expect(model.requests).toHaveLength(2);
   });
+
+  it("fires each scheduled instant once across three daemons; the others record who fired it", async () => {
+    const model = await mock(() => textReply("checked"));
+    const t = await team(model);
+    const daemons = [await t.start(), await t.start(), await t.start()];
+    // Each daemon has its own home (its own cron.db, as on three machines) and the same job.
+    for (const d of daemons) {
+      const added = await http(d.url, "/v1/cron/jobs", {
+        body: JSON.stringify({ name: "tick", schedule: "*/2 * * * * *", prompt: "check it", workspace: t.workspace }),
+        headers: auth,
+      });
+      expect(added.status).toBe(201);
+    }
+    type Run = { scheduledFor: number; status: string; error: string | null };
+    const runsOf = async () =>
+      Promise.all(
+        daemons.map(async (d) => (await http(d.url, "/v1/cron/jobs/tick/runs", { headers: auth })).json.runs as Run[]),
+      );
+    // Instants every daemon has settled (none still claimed or running).
+    const settled = (all: Run[][]) => {
+      const by = new Map<number, Run[]>();
+      for (const runs of all)
+        for (const run of runs) by.set(run.scheduledFor, [...(by.get(run.scheduledFor) ?? []), run]);
+      return [...by.values()].filter(
+        (runs) => runs.length === 3 && runs.every((r) => r.status === "completed" || r.status === "skipped"),
+      );
+    };
+    let instants: Run[][] = [];
+    await expect
+      .poll(
+        async () => {
+          instants = settled(await runsOf());
+          return instants.length;
+        },
+        { timeout: 40_000, interval: 250 },
+      )
+      .toBeGreaterThanOrEqual(3);
+    for (const runs of instants) {
+      expect(runs.filter((r) => r.status === "completed")).toHaveLength(1);
+      for (const r of runs.filter((x) => x.status === "skipped")) expect(r.error).toMatch(/^fired by \S+:\d+$/);
+    }
+    // One model request per fired instant, not three.
+    const fired = settled(await runsOf()).length;
+    expect(model.requests.length).toBeLessThanOrEqual(fired + 3);
+    expect(model.requests.length).toBeGreaterThanOrEqual(fired);
+  }, 60_000);
 });

@@ -231,6 +231,23 @@ describe("team store on PostgreSQL", () => {
     );
   });
 
+  it("gives one scheduled instant to exactly one of three daemons claiming it together", async () => {
+    const url = await cluster.createDatabase("cron");
+    const stores = await Promise.all(
+      ["c1", "c2", "c3"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node })),
+    );
+    opened.push(...stores);
+    for (const instant of [1_000, 2_000, 3_000]) {
+      const answers = await Promise.all(stores.map((s) => s.claimInstant("tick", instant)));
+      const winners = answers.filter((a) => a === null);
+      expect(winners).toHaveLength(1);
+      const winner = ["c1", "c2", "c3"][answers.indexOf(null)];
+      expect(answers.filter((a) => a !== null)).toEqual([winner, winner]);
+    }
+    // Another job's instant is its own.
+    expect(await stores[0]!.claimInstant("other", 1_000)).toBeNull();
+  });
+
   it("says which database it cannot reach, without its password", async () => {
     await expect(
       openTeamStore({ databaseUrl: `postgres://nh:hunter2@127.0.0.1:${cluster.port}/no_such_db`, sessionDir: "" }),
@@ -260,6 +277,8 @@ describe("team store on PostgreSQL", () => {
     await client.query("UPDATE nh_turns SET node = 'hung' WHERE id = $1", [id]);
     await client.end();
     await aborted.promise;
+    // The hung daemon goes away now (before the lease runs out), or it could take the turn back.
+    await a.close();
     const attempts: number[] = [];
     b.turns.work(1, async (job) => {
       attempts.push(job.attempt);
@@ -288,5 +307,30 @@ describe("team store on PostgreSQL", () => {
     cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "d:p" });
     expect(await store.health()).toEqual({ database: "ok", queueDepth: 0 });
+  });
+
+  it("a database away longer than the lease: the turn stops cleanly and is taken again, as attempt 2, once it is back", async () => {
+    const { url } = await backends[1]!.fresh();
+    const store = await openTeamStore({ databaseUrl: url, sessionDir: "", leaseMs: 600, pollMs: 100, node: "d" });
+    opened.push(store);
+    const first = gate<boolean>();
+    const attempts: number[] = [];
+    store.turns.work(1, async (job, signal) => {
+      attempts.push(job.attempt);
+      if (job.attempt === 1) {
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+        first.open(true);
+        return { reason: "interrupted", response: "" };
+      }
+      return ok(job);
+    });
+    const id = await store.turns.enqueue("away", "p");
+    await expect.poll(() => attempts.length, { timeout: 10_000 }).toBe(1);
+    cluster.kill();
+    // Not renewed for a whole lease: the run stops (its daemon cannot know it still holds the turn).
+    expect(await first.promise).toBe(true);
+    cluster.start();
+    expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
+    expect(attempts).toEqual([1, 2]);
   });
 });

@@ -105,6 +105,12 @@ export interface TeamStore {
   sessions: SessionStore;
   turns: TurnQueue;
   events: EventFanout;
+  /**
+   * Claims a scheduled instant of a cron job for this daemon (UNIQUE(job, instant) across the
+   * team): null when this daemon won it, else the daemon that did. The embedded store has one
+   * daemon, whose own ledger already says so: always null.
+   */
+  claimInstant(job: string, instant: number): Promise<string | null>;
   /** For /health: whether the database answers, and how many turns wait. */
   health(): Promise<{ database: "ok" | "embedded" | string; queueDepth: number }>;
   close(): Promise<void>;

@@ -46,6 +46,7 @@ export async function openTeamStore(opts: TeamStoreOptions): Promise<TeamStore> 
       sessions,
       turns,
       events: new EmbeddedEventFanout(),
+      claimInstant: async () => null,
       health: async () => ({ database: "embedded", queueDepth: await turns.depth() }),
       close: async () => {
         await turns.stop();

@@ -55,6 +55,16 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
     sessions: new PgSessionStore(pool),
     turns,
     events,
+    async claimInstant(job, instant) {
+      const { rows } = await pool.query<{ node: string; mine: boolean }>(
+        `WITH won AS (INSERT INTO nh_cron_fired (job, instant, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING node)
+         SELECT node, true AS mine FROM won UNION ALL
+         SELECT node, false AS mine FROM nh_cron_fired WHERE job = $1 AND instant = $2 AND NOT EXISTS (SELECT 1 FROM won)`,
+        [job, instant, opts.node],
+      );
+      const row = rows[0];
+      return row?.mine ? null : (row?.node ?? "another daemon");
+    },
     async health() {
       try {
         return { database: "ok", queueDepth: await turns.depth() };

@@ -135,8 +135,17 @@ export class PgTurnQueue implements TurnQueue {
   private async run(job: TurnJob, handler: TurnHandler): Promise<void> {
     const control = new AbortController();
     this.active.set(job.turnId, control);
-    // Renewed at a third of the lease; a lease this daemon lost (taken over) stops the turn here.
+    // Renewed at a third of the lease. A lease this daemon lost (taken over, or not renewed for a
+    // whole lease while the database was away) stops the turn here and leaves its end to whoever
+    // takes it next: it resumes from the last whole step stored.
+    let renewedAt = Date.now();
+    let leaseLost = false;
+    const lose = () => {
+      leaseLost = true;
+      control.abort();
+    };
     const renew = setInterval(() => {
+      if (Date.now() - renewedAt > this.leaseMs) lose();
       this.pool
         .query<{ cancel: boolean }>(
           `UPDATE nh_turns SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
@@ -145,7 +154,9 @@ export class PgTurnQueue implements TurnQueue {
         )
         .then(
           ({ rows }) => {
-            if (rows.length === 0 || rows[0]?.cancel) control.abort();
+            if (rows.length === 0) return lose();
+            renewedAt = Date.now();
+            if (rows[0]?.cancel) control.abort();
           },
           (error: unknown) => log("warn", `team store: renewing the lease of turn ${job.turnId}`, error),
         );
@@ -158,6 +169,11 @@ export class PgTurnQueue implements TurnQueue {
       result = { reason: "error", response: "", error: `internal error: ${(error as Error).message}` };
     } finally {
       clearInterval(renew);
+    }
+    if (leaseLost) {
+      this.active.delete(job.turnId);
+      this.wake();
+      return;
     }
     this.active.delete(job.turnId);
     // Kept trying: the result must reach the table, or the turn would run again after its lease.
