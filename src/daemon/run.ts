@@ -133,14 +133,14 @@ export async function startDaemon(
   });
   // Only a daemon that owns the socket and the port runs the schedule: a second one refused above never does.
   cron.scheduler.start();
-  team?.start(Number(io.env.NANOHERMES_TEAM_CONCURRENCY) || 4);
+  team?.start(Number(io.env.NANOHERMES_TEAM_CONCURRENCY) || 32);
+  // One write: whoever reads the first line (a supervisor, a test) has the store's line too.
   io.stderr.write(
-    `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
-  );
-  io.stderr.write(
-    team
-      ? `store: ${team.store.describe}; turns from the shared queue (local copies in ${sessionDir})\n`
-      : `store: embedded (session files in ${sessionDir}, SQLite ledgers in ${settings.home})\n`,
+    `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n${
+      team
+        ? `store: ${team.store.describe}; turns from the shared queue (local copies in ${sessionDir})`
+        : `store: embedded (session files in ${sessionDir}, SQLite ledgers in ${settings.home})`
+    }\n`,
   );
   let stopping: Promise<void> | null = null;
   return {

@@ -30,16 +30,21 @@ export class TeamDaemon {
     this.store.turns.work(concurrency, (job, signal) => this.runJob(job, signal));
   }
 
-  /** Puts the session's stored text in the local copy, so the next load reads it. */
-  private async hydrate(id: string): Promise<string | null> {
-    const text = await this.store.sessions.load(id);
+  /**
+   * Puts `text` (the session as the store has it) in the local copy, so the next load reads it;
+   * the session is served here only once its copy is in place.
+   */
+  private async hydrate(id: string, text: string | null): Promise<void> {
+    const file = sessionFileFor(this.sessionDir, id);
+    const local = await fs.readFile(file, "utf8").catch(() => null);
+    // This daemon ran the session's last turn: its loaded agent is current and stays.
+    if (local === text) return;
     await this.sessions.manager.unload(id);
     if (text !== null) {
       await fs.mkdir(this.sessionDir, { recursive: true, mode: 0o700 });
-      await writeSessionText(sessionFileFor(this.sessionDir, id), text);
+      await writeSessionText(file, text);
       this.sessions.adopt(id);
-    } else await fs.rm(sessionFileFor(this.sessionDir, id), { force: true });
-    return text;
+    } else await fs.rm(file, { force: true });
   }
 
   /** Queues the local copy's newest save for the store (after the earlier ones). */
@@ -57,20 +62,19 @@ export class TeamDaemon {
   /** What the daemon that took the turn does: load, run, publish every event, save every step. */
   private async runJob(job: TurnJob, signal: AbortSignal): Promise<TurnResult> {
     const id = job.session;
-    const text = await this.hydrate(id);
+    let text = await this.store.sessions.load(id);
     let prompt = job.prompt;
     if (job.attempt > 1) {
       // Its daemon died mid-turn: the stored history is at most a step behind. Calls that were
       // running are answered as interrupted (never run again) and the model is told what happened.
       const resumed = resumeHistory(text, await this.turnEvents(id));
       if (resumed.text !== null) {
-        await writeSessionText(sessionFileFor(this.sessionDir, id), resumed.text);
         await this.store.sessions.saveStep(id, resumed.text);
+        text = resumed.text;
       }
       prompt = interruptedPrompt(job.prompt, resumed.interrupted, resumed.promptKept);
     }
-    // A request served meanwhile (GET /v1/sessions/ID) may have loaded the copy as it was before.
-    await this.sessions.manager.unload(id);
+    await this.hydrate(id, text);
     const publishes: Promise<void>[] = [];
     const onAbort = () => this.sessions.cancel(id, false);
     signal.addEventListener("abort", onAbort);
@@ -127,7 +131,7 @@ export class TeamDaemon {
     const after = match ? Number(match[1]) : null;
     if (after === null) {
       // The snapshot: the session as the store has it (not running here, the local copy may be old).
-      if (!this.sessions.manager.isRunning(id)) await this.hydrate(id);
+      if (!this.sessions.manager.isRunning(id)) await this.hydrate(id, await this.store.sessions.load(id));
       const off = await this.sessions.subscribe(id, undefined, send);
       off();
     }

@@ -41,22 +41,37 @@ export class PgEventFanout implements EventFanout {
     });
   }
 
+  /** Events waiting for their session's next insert (a busy session's events go in batches). */
+  private readonly pending = new Map<string, { events: string[]; written: Promise<void> }>();
+
   publish(session: string, event: BusEvent): Promise<void> {
+    const waiting = this.pending.get(session);
+    if (waiting) {
+      waiting.events.push(JSON.stringify(event));
+      return waiting.written;
+    }
+    const batch = { events: [JSON.stringify(event)], written: Promise.resolve() };
+    this.pending.set(session, batch);
     const previous = this.chains.get(session) ?? Promise.resolve();
-    const next = previous.then(() =>
-      this.pool
+    // One insert per batch, after the session's previous one: order is kept, round trips shared.
+    batch.written = previous.then(() => {
+      this.pending.delete(session);
+      return this.pool
         .query(
-          "WITH e AS (INSERT INTO nh_events (session, event) VALUES ($1, $2::jsonb)) SELECT pg_notify('nh_events', $1)",
-          [session, JSON.stringify(event)],
+          `WITH e AS (INSERT INTO nh_events (session, event) SELECT $1, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n)
+           SELECT pg_notify('nh_events', $1)`,
+          [session, batch.events],
         )
-        .then(() => {}),
+        .then(() => {});
+    });
+    const settled = batch.written.catch((error: unknown) =>
+      log("warn", `team store: publishing events of ${session}`, error),
     );
-    const settled = next.catch((error: unknown) => log("warn", `team store: publishing an event of ${session}`, error));
     this.chains.set(session, settled);
     void settled.then(() => {
       if (this.chains.get(session) === settled) this.chains.delete(session);
     });
-    return next;
+    return batch.written;
   }
 
   private read(follower: Follower): void {

@@ -19,7 +19,7 @@ export interface PgStoreOptions {
 export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
   const { default: pg } = await import("pg");
   const where = safeUrl(opts.url);
-  const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: opts.url, max: 20, connectionTimeoutMillis: 10_000 });
   // A connection the server dropped (restart, failover) is an event, not a crash: idle ones are
   // reported on the pool, busy ones on the client, and the query that used it fails.
   pool.on("error", () => {});
@@ -56,14 +56,17 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
     turns,
     events,
     async claimInstant(job, instant) {
-      const { rows } = await pool.query<{ node: string; mine: boolean }>(
-        `WITH won AS (INSERT INTO nh_cron_fired (job, instant, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING node)
-         SELECT node, true AS mine FROM won UNION ALL
-         SELECT node, false AS mine FROM nh_cron_fired WHERE job = $1 AND instant = $2 AND NOT EXISTS (SELECT 1 FROM won)`,
+      const won = await pool.query(
+        "INSERT INTO nh_cron_fired (job, instant, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
         [job, instant, opts.node],
       );
-      const row = rows[0];
-      return row?.mine ? null : (row?.node ?? "another daemon");
+      if (won.rowCount === 1) return null;
+      // A second statement: the insert's snapshot predates the winner's commit it waited for.
+      const { rows } = await pool.query<{ node: string }>(
+        "SELECT node FROM nh_cron_fired WHERE job = $1 AND instant = $2",
+        [job, instant],
+      );
+      return rows[0]?.node ?? "another daemon";
     },
     async health() {
       try {
