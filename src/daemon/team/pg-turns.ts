@@ -36,6 +36,8 @@ export class PgTurnQueue implements TurnQueue {
   private readonly runs = new Set<Promise<void>>();
   private stopped = false;
   private wake: () => void = () => {};
+  /** Set by a wake-up that came while the loop was busy: the loop looks again before it waits. */
+  private kicked = false;
   private loop: Promise<void> | null = null;
 
   constructor(
@@ -54,7 +56,9 @@ export class PgTurnQueue implements TurnQueue {
       if (id) this.active.get(id)?.abort();
       else void this.checkCancels();
     });
-    await this.listener.on("nh_turn_new", () => this.wake());
+    await this.listener.on("nh_turn_new", () => this.kick());
+    // A turn that ended (on any daemon) may free its session's next one.
+    await this.listener.on("nh_turn_done", () => this.kick());
   }
 
   async enqueue(session: string, prompt: string): Promise<string> {
@@ -73,6 +77,7 @@ export class PgTurnQueue implements TurnQueue {
 
   private async workLoop(concurrency: number, handler: TurnHandler): Promise<void> {
     while (!this.stopped) {
+      this.kicked = false;
       let job: TurnJob | null = null;
       if (this.active.size < concurrency) {
         try {
@@ -87,6 +92,7 @@ export class PgTurnQueue implements TurnQueue {
         void run.finally(() => this.runs.delete(run));
         continue;
       }
+      if (this.kicked) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollMs);
         this.wake = () => {
@@ -95,6 +101,11 @@ export class PgTurnQueue implements TurnQueue {
         };
       });
     }
+  }
+
+  private kick(): void {
+    this.kicked = true;
+    this.wake();
   }
 
   /** Takes the oldest turn that is its session's oldest open one; null when none is free. */
@@ -172,7 +183,7 @@ export class PgTurnQueue implements TurnQueue {
     }
     if (leaseLost) {
       this.active.delete(job.turnId);
-      this.wake();
+      this.kick();
       return;
     }
     this.active.delete(job.turnId);
@@ -186,7 +197,7 @@ export class PgTurnQueue implements TurnQueue {
         await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
       }
     }
-    this.wake();
+    this.kick();
   }
 
   private async finish(id: string, result: TurnResult): Promise<void> {
