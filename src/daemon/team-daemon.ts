@@ -15,6 +15,9 @@ import { interruptedPrompt, resumeHistory } from "./team/resume.js";
 /** The SSE id of a team event: `t.<seq>` (a seq of the shared store, valid on every daemon). */
 const eventId = (seq: number) => `t.${seq}`;
 
+/** What a snapshot takes from the local copy: the task, the session and its history, the checkpoints. */
+const SNAPSHOT_TYPES = new Set<string>(["task.updated", "session.started", "session.loaded", "checkpoints.updated"]);
+
 export class TeamDaemon {
   /** Saves to the store, one after another per session. */
   private readonly saves = new Map<string, Promise<void>>();
@@ -64,10 +67,20 @@ export class TeamDaemon {
     const id = job.session;
     let text = await this.store.sessions.load(id);
     let prompt = job.prompt;
-    if (job.attempt > 1) {
+    if (job.eventsFrom === null) {
+      // Where this turn's events start: a daemon that resumes it reads from here.
+      await this.store.turns.markStart(job.turnId, await this.store.events.head());
+    } else {
       // Its daemon died mid-turn: the stored history is at most a step behind. Calls that were
       // running are answered as interrupted (never run again) and the model is told what happened.
-      const resumed = resumeHistory(text, await this.turnEvents(id));
+      const events = await this.turnEvents(id, job.eventsFrom);
+      // It had ended and been saved; only its end was not recorded: that is all that is owed.
+      const ended = events.find((e) => e.type === "turn.completed" && e.agentId === undefined);
+      if (ended?.type === "turn.completed") {
+        const { type: _t, taskId: _id, turnId: _turn, ...outcome } = ended;
+        return { ...outcome };
+      }
+      const resumed = resumeHistory(text, events);
       if (resumed.text !== null) {
         await this.store.sessions.saveStep(id, resumed.text);
         text = resumed.text;
@@ -94,10 +107,10 @@ export class TeamDaemon {
     return { ...outcome };
   }
 
-  /** The events of the session's turn that was running (from its turn.started), for a resume. */
-  private async turnEvents(id: string): Promise<BusEvent[]> {
+  /** The events of the turn an earlier attempt ran (published after `from`), for a resume. */
+  private async turnEvents(id: string, from: number): Promise<BusEvent[]> {
     const events: BusEvent[] = [];
-    const following = await this.store.events.follow(id, null, (e) => events.push(e.event));
+    const following = await this.store.events.follow(id, from, (e) => events.push(e.event));
     await following.caughtUp();
     following.stop();
     return events;
@@ -132,7 +145,11 @@ export class TeamDaemon {
     if (after === null) {
       // The snapshot: the session as the store has it (not running here, the local copy may be old).
       if (!this.sessions.manager.isRunning(id)) await this.hydrate(id, await this.store.sessions.load(id));
-      const off = await this.sessions.subscribe(id, undefined, send);
+      // Only the session's state from the local snapshot: a running turn's events come from the
+      // fan-out below (from its turn.started), wherever it runs, so they are sent once.
+      const off = await this.sessions.subscribe(id, undefined, (logged) => {
+        if (SNAPSHOT_TYPES.has(logged.event.type)) send(logged);
+      });
       off();
     }
     ready(after === null);

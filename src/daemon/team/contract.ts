@@ -42,6 +42,8 @@ export interface TurnJob {
   prompt: string;
   /** 1 for the first run; more when the daemon that ran it died and its lease ran out. */
   attempt: number;
+  /** The fan-out's head when an earlier attempt started (markStart): its events come after it. */
+  eventsFrom: number | null;
 }
 
 /** What a finished turn reports to whoever posted it (the daemon's TurnOutcome, as JSON). */
@@ -62,6 +64,8 @@ export interface TurnQueue {
   enqueue(session: string, prompt: string): Promise<string>;
   /** Starts taking turns; `stop` ends that (turns running are aborted and left to their leases). */
   work(concurrency: number, handler: TurnHandler): void;
+  /** Records where the turn's events start (the fan-out's head), for an attempt that resumes it. */
+  markStart(turnId: string, eventsFrom: number): Promise<void>;
   /** Resolves with the turn's result once it has ended. */
   wait(turnId: string): Promise<TurnResult>;
   /** Aborts the session's running turn; false when none runs. */

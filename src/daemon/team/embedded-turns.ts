@@ -26,7 +26,12 @@ export class EmbeddedTurnQueue implements TurnQueue {
     const turnId = randomUUID();
     let resolve: (result: TurnResult) => void = () => {};
     const done = new Promise<TurnResult>((r) => (resolve = r));
-    const entry: Entry = { job: { turnId, session, prompt, attempt: 1 }, done, resolve, control: null };
+    const entry: Entry = {
+      job: { turnId, session, prompt, attempt: 1, eventsFrom: null },
+      done,
+      resolve,
+      control: null,
+    };
     this.byId.set(turnId, entry);
     const list = this.open.get(session) ?? [];
     list.push(entry);
@@ -71,6 +76,9 @@ export class EmbeddedTurnQueue implements TurnQueue {
       void run.finally(() => this.runs.delete(run));
     }
   }
+
+  /** One process: a turn is never resumed by another, so there is nothing to keep. */
+  async markStart(): Promise<void> {}
 
   async wait(turnId: string): Promise<TurnResult> {
     const entry = this.byId.get(turnId);

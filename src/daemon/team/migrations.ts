@@ -28,6 +28,7 @@ CREATE TABLE nh_turns (
   attempt integer NOT NULL DEFAULT 0,
   lease_until timestamptz,
   cancel boolean NOT NULL DEFAULT false,
+  events_from bigint,
   result jsonb,
   created_at timestamptz NOT NULL DEFAULT now(),
   ended_at timestamptz

@@ -26,6 +26,7 @@ interface TurnRow {
   session: string;
   prompt: string;
   attempt: number;
+  events_from: string | null;
 }
 
 export class PgTurnQueue implements TurnQueue {
@@ -120,7 +121,7 @@ export class PgTurnQueue implements TurnQueue {
          UPDATE nh_turns t SET state = 'running', node = $1, attempt = t.attempt + 1,
            lease_until = now() + make_interval(secs => $2::double precision / 1000)
          WHERE t.id = (SELECT id FROM head WHERE state = 'queued' OR lease_until < now() ORDER BY seq LIMIT 1)
-         RETURNING t.id, t.session, t.prompt, t.attempt`,
+         RETURNING t.id, t.session, t.prompt, t.attempt, t.events_from`,
         [this.opts.node, this.leaseMs],
       );
       await client.query("COMMIT");
@@ -134,7 +135,13 @@ export class PgTurnQueue implements TurnQueue {
         });
         return this.claim();
       }
-      return { turnId: row.id, session: row.session, prompt: row.prompt, attempt: row.attempt };
+      return {
+        turnId: row.id,
+        session: row.session,
+        prompt: row.prompt,
+        attempt: row.attempt,
+        eventsFrom: row.events_from === null ? null : Number(row.events_from),
+      };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;
@@ -217,6 +224,13 @@ export class PgTurnQueue implements TurnQueue {
     for (const row of rows) this.active.get(row.id)?.abort();
   }
 
+  async markStart(turnId: string, eventsFrom: number): Promise<void> {
+    await this.pool.query("UPDATE nh_turns SET events_from = $2 WHERE id = $1 AND events_from IS NULL", [
+      turnId,
+      eventsFrom,
+    ]);
+  }
+
   async wait(turnId: string): Promise<TurnResult> {
     let wake: () => void = () => {};
     const off = await this.listener.on("nh_turn_done", (id) => {
@@ -224,6 +238,7 @@ export class PgTurnQueue implements TurnQueue {
     });
     try {
       for (;;) {
+        if (this.stopped) throw new Error("this daemon is stopping");
         const woken = new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, this.pollMs * 2).unref();
@@ -237,7 +252,7 @@ export class PgTurnQueue implements TurnQueue {
           if (!row) throw new Error(`no turn ${turnId}`);
           if (row.state === "done" && row.result) return row.result;
         } catch (error) {
-          if ((error as Error).message.startsWith("no turn")) throw error;
+          if ((error as Error).message.startsWith("no turn") || this.stopped) throw error;
           // The database is away: keep waiting, the turn's result is recorded once it is back.
         }
         await woken;
