@@ -306,7 +306,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const command = parsed.data as BusCommand;
         if (!SESSION_COMMANDS.has(command.type))
           throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
-        const refused = sessions.command(id, command);
+        const teamAnswer = opts.team?.command(id, command);
+        const refused = teamAnswer === undefined ? sessions.command(id, command) : teamAnswer;
         if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });
       }

@@ -5,6 +5,7 @@
 // every whole step, so the store is never more than a step behind.
 import { promises as fs } from "node:fs";
 import { log } from "../config/log.js";
+import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
 import { sessionFileFor, writeSessionText } from "../session/store.js";
 import type { SessionInfo } from "../remote/wire.js";
@@ -157,6 +158,24 @@ export class TeamDaemon {
       send({ id: eventId(e.seq), seq: e.seq, event: e.event }),
     );
     return () => following.stop();
+  }
+
+  /**
+   * A front end's command in a team (what `nanohermes attach` sends): a prompt goes through the
+   * shared queue (its events reach the front end through the fan-out, wherever it runs), a stop
+   * goes to the daemon running the turn. Returns why it was refused, or undefined for a command
+   * this daemon handles as one daemon does (approvals, undo, ...).
+   */
+  command(id: string, command: BusCommand): string | null | undefined {
+    if (command.type === "turn.interrupt") {
+      void this.cancel(id).catch((error: unknown) => log("warn", `team: cancelling ${id}`, error));
+      return null;
+    }
+    if (command.type !== "user.submit") return undefined;
+    if (command.images?.length) return "a team daemon takes no images yet: send the prompt as text";
+    if (command.mode === "steer") return "a team daemon cannot steer a running turn yet: send it as the next prompt";
+    void this.runTurn(id, command.text).catch((error: unknown) => log("warn", `team: a turn of ${id}`, error));
+    return null;
   }
 
   /** Stops the session's running turn on whichever daemon runs it. */

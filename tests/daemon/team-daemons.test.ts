@@ -110,6 +110,44 @@ describe("daemons sharing one PostgreSQL", () => {
     expect((await http(b.url, "/v1/sessions/shared/cancel", { body: "{}" })).status).toBe(401);
   });
 
+  it("takes an attached front end's prompt and stop through the team: /commands on one daemon, events on another", async () => {
+    const model = await mock((req) =>
+      lastUser(req.messages) === "long one"
+        ? textReply("a b c d e f g h i j k l m n o p", { chunkSize: 2, chunkDelayMs: 150 })
+        : textReply("short answer"),
+    );
+    const t = await team(model);
+    const [a, b] = [await t.start(), await t.start()];
+    const send = (d: RunningDaemonProcess, body: object) =>
+      http(d.url, "/v1/sessions/ui/commands", { body: JSON.stringify(body), headers: auth });
+    const follow = await openEvents(a.url, "/v1/sessions/ui/events", { headers: auth });
+    expect((await send(b, { type: "user.submit", text: "short one" })).status).toBe(202);
+    expect(await follow.waitFor((e) => e.type === "turn.completed", 20_000)).toMatchObject({
+      reason: "completed",
+      response: "short answer",
+    });
+    expect((await send(b, { type: "user.submit", text: "long one" })).status).toBe(202);
+    // The long turn is streaming: a delta after its turn.started.
+    await expect
+      .poll(
+        () => {
+          const start = follow.events.findIndex((e) => e.type === "turn.started" && e.prompt === "long one");
+          return start >= 0 && follow.events.slice(start).some((e) => e.type === "assistant.delta");
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect((await send(a, { type: "turn.interrupt" })).status).toBe(202);
+    const ends = () => follow.events.filter((e) => e.type === "turn.completed");
+    await expect.poll(() => ends().length, { timeout: 20_000 }).toBe(2);
+    expect(ends()[1].reason).toBe("interrupted");
+    // What a team cannot do yet is refused with a reason, not dropped.
+    const steer = await send(a, { type: "user.submit", text: "x", mode: "steer" });
+    expect(steer.status).toBe(409);
+    expect(steer.json.error).toMatch(/cannot steer a running turn yet/);
+    follow.close();
+  });
+
   it("keeps one session's turns in arrival order when they are posted to two daemons", async () => {
     // The first turn is slow, so the others wait in the queue behind it.
     const model = await mock((req) =>
