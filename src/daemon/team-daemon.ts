@@ -92,6 +92,11 @@ export class TeamDaemon {
     const publishes: Promise<void>[] = [];
     const onAbort = () => this.sessions.cancel(id, false);
     signal.addEventListener("abort", onAbort);
+    // Stopped before it began (a cancel that came while the session was loading): nothing ran.
+    if (signal.aborted) {
+      signal.removeEventListener("abort", onAbort);
+      return { reason: "interrupted", response: "", usage: { prompt: 0, completion: 0 }, steps: 0 };
+    }
     let outcome: TurnOutcome;
     try {
       outcome = await this.sessions.runTurn(id, prompt, (logged) => {

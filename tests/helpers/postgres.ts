@@ -68,6 +68,19 @@ export async function startPgCluster(): Promise<PgCluster> {
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const start = () => run(pgCtl, ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "60", "start"]);
   start();
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } catch {
+      // already stopped
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  // A test file that ends without its afterAll (a hook timed out, a crash) leaves no server behind.
+  process.once("exit", stop);
   const url = `postgres://nh@127.0.0.1:${port}/postgres`;
   return {
     url,
@@ -85,13 +98,6 @@ export async function startPgCluster(): Promise<PgCluster> {
     },
     kill: () => run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]),
     start,
-    stop() {
-      try {
-        run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
-      } catch {
-        // already stopped
-      }
-      rmSync(root, { recursive: true, force: true });
-    },
+    stop,
   };
 }
