@@ -1,7 +1,7 @@
 // `npm run bench`: start-up and one-shot turn timings of the built program against the mock
 // model, peak memory, and the bundled entry against an unbundled build, then search, memory and
 // sessions, the terminal UI, the daemon under load, the file tools' no-follow walk, run_command's
-// cost under the sandbox helper, the protected-paths check, and the daemon's memory with slow followers. Prints tables and writes
+// cost under the sandbox helper, the protected-paths check, the daemon's memory with slow followers, and team daemons on PostgreSQL against the embedded store. Prints tables and writes
 // bench/results.json. Not part of CI. NANOHERMES_BENCH_ONLY=<section> runs one section and merges
 // its figures into the existing bench/results.json.
 import { execFileSync, spawn } from "node:child_process";
@@ -21,6 +21,7 @@ import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
 import { benchFollowers } from "./followers.js";
+import { benchTeam } from "./team.js";
 import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
 import { benchStartupBase, type StartupRow } from "./startup-base.js";
 
@@ -193,6 +194,7 @@ async function main() {
     "lose",
     "followers",
     "skills",
+    "team",
   ];
   if (only !== undefined && !SECTIONS.includes(only))
     throw new Error(`NANOHERMES_BENCH_ONLY=${only}: use one of ${SECTIONS.join(", ")}`);
@@ -609,6 +611,26 @@ async function main() {
     ]);
   }
 
+  const team = skip("team") ? null : await benchTeam();
+  if (team) {
+    console.log(
+      `\nteam daemons (${team.sessions} sessions at once x ${team.turnsPerSession} turns, POST / spread over the daemons, the model answers after ${team.modelDelayMs} ms):`,
+    );
+    printTable([
+      ["store", "daemons", "violations", "turns/s", "p50 / p95 latency", "throughput vs embedded"],
+      ...team.runs.map((r) => [
+        r.store,
+        String(r.daemons),
+        String(r.violations),
+        String(r.turnsPerSecond),
+        `${r.p50Ms} / ${r.p95Ms} ms`,
+        r.store === "embedded"
+          ? "1.00 (baseline)"
+          : (team.throughputVsEmbedded[`postgres x${r.daemons}`] ?? 0).toFixed(2),
+      ]),
+    ]);
+  }
+
   // A run of one section keeps the other sections' figures from the last full run.
   const file = join(root, "bench/results.json");
   let previous: Record<string, unknown> = {};
@@ -646,6 +668,7 @@ async function main() {
     ...ran("protect", protect),
     ...ran("followers", followers),
     ...ran("lose", lose),
+    ...ran("team", team),
   };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log("\nwrote bench/results.json");

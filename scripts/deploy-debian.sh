@@ -13,6 +13,7 @@ PORT="8787"
 DRY_RUN=0
 SKIP_INSTALL=0
 ROOT=""
+DATABASE_URL_OPT=""
 
 usage() {
   cat <<EOF
@@ -24,6 +25,10 @@ nanohermes (the daemon on 127.0.0.1:PORT, with a bearer token). Needs root and N
 Options:
   --prefix DIR     install folder (default /opt/nanohermes); absolute, no spaces
   --port N         daemon port on 127.0.0.1, 1-65535 (default 8787)
+  --database-url URL
+                   postgres://USER:PASSWORD@HOST:PORT/DB: the daemon joins a team that shares
+                   sessions, turns and schedules through this PostgreSQL (docs/team.md). Kept as
+                   DATABASE_URL in PREFIX/daemon.env (mode 600), never in the unit
   --dry-run        no root, no systemctl, no curl: write everything under a fake root
                    (--root) and print the unit
   --root DIR       with --dry-run: the fake filesystem root (default: a new temporary folder)
@@ -66,6 +71,8 @@ while [ $# -gt 0 ]; do
     --prefix=*) PREFIX="${1#*=}"; shift ;;
     --port) need_value "$@"; PORT="$2"; shift 2 ;;
     --port=*) PORT="${1#*=}"; shift ;;
+    --database-url) need_value "$@"; DATABASE_URL_OPT="$2"; shift 2 ;;
+    --database-url=*) DATABASE_URL_OPT="${1#*=}"; shift ;;
     --root) need_value "$@"; ROOT="$2"; shift 2 ;;
     --root=*) ROOT="${1#*=}"; shift ;;
     --dry-run) DRY_RUN=1; shift ;;
@@ -79,6 +86,16 @@ done
 
 if ! [[ "$PORT" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$PORT" -gt 65535 ]; then
   usage_error "--port expects a number from 1 to 65535, got \"$PORT\""
+fi
+# The URL goes into an EnvironmentFile line: one line, a PostgreSQL scheme, no quotes or spaces.
+if [ -n "${DATABASE_URL_OPT:-}" ]; then
+  case "$DATABASE_URL_OPT" in
+    postgres://* | postgresql://*) ;;
+    *) usage_error "--database-url must start with postgres:// or postgresql://" ;;
+  esac
+  case "$DATABASE_URL_OPT" in
+    *[[:space:]\"\'\\]*) usage_error "--database-url must not contain spaces, quotes or backslashes" ;;
+  esac
 fi
 
 # The prefix goes unquoted into the unit (systemd splits ExecStart and ReadWritePaths on spaces and
@@ -247,6 +264,13 @@ if [ ! -e "$R$ENV_FILE" ]; then
 #NANOHERMES_MODEL=your-model-name
 EOF
   )
+  chmod 600 "$tmp"
+  mv "$tmp" "$R$ENV_FILE"
+fi
+# --database-url replaces the file's DATABASE_URL line (the rest stays the user's).
+if [ -n "${DATABASE_URL_OPT:-}" ]; then
+  tmp="$R$ENV_FILE.tmp.$$"
+  (umask 077 && { grep -v '^DATABASE_URL=' "$R$ENV_FILE" || true; echo "DATABASE_URL=$DATABASE_URL_OPT"; } >"$tmp")
   chmod 600 "$tmp"
   mv "$tmp" "$R$ENV_FILE"
 fi

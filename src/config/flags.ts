@@ -273,6 +273,13 @@ export const flagSpecs: FlagSpec[] = [
     doc: "Unix socket (mode 600) for `attach` (default ~/.nanohermes/daemon.sock; off for none).",
   },
   {
+    name: "database-url",
+    type: "string",
+    value: "URL",
+    group: "daemon",
+    doc: "postgres://… shared by a team of daemons: sessions, turns, events and schedules (env DATABASE_URL); see docs/team.md.",
+  },
+  {
     name: "session-dir",
     type: "string",
     value: "DIR",

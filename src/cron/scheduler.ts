@@ -14,6 +14,12 @@ export interface SchedulerOptions {
   run(job: CronJob, runId: number, signal: AbortSignal): Promise<RunResult & { session: string }>;
   /** Called once the run's row is final (the daemon lists the session then). */
   onRunEnd?(run: CronRun): void;
+  /**
+   * A team's shared claim on a scheduled instant (UNIQUE(job, instant) in the team's database):
+   * resolves to null when this daemon won it, else who fired it. Absent on a daemon of its own.
+   * Manual runs (`cron run`) are the asking daemon's alone and never ask.
+   */
+  claimShared?(job: string, instant: number): Promise<string | null>;
   /** Runs at once across all jobs (default 2). */
   maxConcurrent?: number;
   /** The safety tick (default 5 s): picks up jobs added by `nanohermes cron add` and clock jumps. */
@@ -169,15 +175,31 @@ export class CronScheduler {
         if (claim.refused === "busy") this.queue.splice(i, 0, next), i++;
         continue;
       }
-      this.launch(job, claim.id);
+      this.launch(job, claim.id, next.instant);
     }
   }
 
-  private launch(job: CronJob, runId: number): void {
+  /** The shared claim's answer: null when this daemon runs the instant (at once when it has no team). */
+  private firedBy(job: CronJob, runId: number, instant: number | null): Promise<string | null> | null {
+    if (instant === null || !this.opts.claimShared) return null;
+    return this.opts.claimShared(job.name, instant).then((other) => {
+      if (other !== null) {
+        this.opts.store.firedElsewhere(runId, `fired by ${other}`);
+        this.report(`${job.name}: ${new Date(instant).toISOString()} was fired by ${other}`);
+      }
+      return other;
+    });
+  }
+
+  private launch(job: CronJob, runId: number, instant: number | null = null): void {
     const controller = new AbortController();
     this.active.set(job.name, controller);
-    const done = this.opts
-      .run(job, runId, controller.signal)
+    const shared = this.firedBy(job, runId, instant);
+    // Without a team the run starts now, as before; in one it starts once the instant is ours.
+    const started = shared
+      ? shared.then((other) => (other === null ? this.opts.run(job, runId, controller.signal) : null))
+      : this.opts.run(job, runId, controller.signal);
+    const done = started
       .catch((error: unknown): RunResult & { session: string } => ({
         status: "failed",
         response: null,
@@ -186,6 +208,7 @@ export class CronScheduler {
         session: "",
       }))
       .then((result) => {
+        if (result === null) return;
         const store = this.opts.store;
         // A daemon stopping mid-run leaves the row for the next start to mark interrupted.
         if (this.stopped && result.status === "failed") return;

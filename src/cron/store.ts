@@ -240,6 +240,13 @@ export class CronStore {
     })();
   }
 
+  /** A claimed run another daemon of the team fired: recorded as skipped, with who did, never run here. */
+  firedElsewhere(id: number, note: string): void {
+    this.db
+      .prepare("UPDATE runs SET status = 'skipped', ended_at = ?, error = ? WHERE id = ? AND status = 'claimed'")
+      .run(Date.now(), note, id);
+  }
+
   /** Runs a dead daemon left claimed or running become interrupted (their instants never run again). */
   interruptLeftovers(): number {
     return this.db

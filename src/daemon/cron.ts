@@ -16,6 +16,8 @@ export interface CronStart {
   extensions: Promise<Extensions>;
   client?: ModelClient;
   report(line: string): void;
+  /** In a team: the shared claim on each scheduled instant (see SchedulerOptions.claimShared). */
+  claimShared?(job: string, instant: number): Promise<string | null>;
 }
 
 /** Opens ~/.nanohermes/cron.db; the caller starts the scheduler once the daemon listens (it catches up then). */
@@ -26,6 +28,7 @@ export async function startCron(opts: CronStart): Promise<CronService> {
     store,
     maxConcurrent,
     report: opts.report,
+    ...(opts.claimShared ? { claimShared: opts.claimShared } : {}),
     run: async (job, runId, signal) => {
       const session = runSessionId(job.name, runId);
       store.markRunning(runId, session);

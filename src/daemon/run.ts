@@ -15,6 +15,7 @@ import { DaemonSessions } from "./sessions.js";
 import { startDaemonServer, type DaemonServer } from "./server.js";
 import { startCron } from "./cron.js";
 import { startSkillCurator } from "./skill-curator.js";
+import type { TeamDaemon } from "./team-daemon.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -36,6 +37,8 @@ export const defaultDaemonSessionDir = (home: string): string => join(home, "dae
 export interface RunningDaemon {
   server: DaemonServer;
   sessions: DaemonSessions;
+  /** Set with --database-url / DATABASE_URL: the team this daemon serves in. */
+  team: TeamDaemon | null;
   /** Stops the turns, saves the sessions, closes the listeners. */
   stop(): Promise<void>;
 }
@@ -106,6 +109,7 @@ export async function startDaemon(
   });
   if (observers.file) sessions.bus.subscribe(observers.file.write);
   await sessions.init();
+  const team = await openTeam(flags, io, sessions, sessionDir);
   loadExtensions(settings, { emit: (event) => sessions.bus.emit(event), env: io.env }).then(
     (ext) => {
       for (const problem of ext.problems) io.stderr.write(`warning: ${problem}\n`);
@@ -123,9 +127,11 @@ export async function startDaemon(
     extensions,
     report: (line) => io.stderr.write(`${line}\n`),
     ...(client ? { client } : {}),
+    ...(team ? { claimShared: (job: string, instant: number) => team.store.claimInstant(job, instant) } : {}),
   });
   const server = await startDaemonServer({
     sessions,
+    ...(team ? { team } : {}),
     cron,
     port,
     host,
@@ -142,13 +148,20 @@ export async function startDaemon(
   const stopCurator = settings.skills.manage
     ? startSkillCurator({ settings, running: () => sessions.running, report: (line) => io.stderr.write(`${line}\n`) })
     : () => {};
+  team?.start(Number(io.env.NANOHERMES_TEAM_CONCURRENCY) || 32);
+  // One write: whoever reads the first line (a supervisor, a test) has the store's line too.
   io.stderr.write(
-    `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n`,
+    `nanohermes daemon ${server.url} (${token ? "bearer token required" : "no token"}), ${socketPath ? `socket ${socketPath}, ` : ""}workspace ${settings.workspace}, sessions ${sessionDir} (${sessions.count} found)\n${
+      team
+        ? `store: ${team.store.describe}; turns from the shared queue (local copies in ${sessionDir})`
+        : `store: embedded (session files in ${sessionDir}, SQLite ledgers in ${settings.home})`
+    }\n`,
   );
   let stopping: Promise<void> | null = null;
   return {
     server,
     sessions,
+    team,
     stop: () =>
       (stopping ??= (async () => {
         // Running turns stop and their requests are answered ("interrupted") before the connections close.
@@ -156,12 +169,39 @@ export async function startDaemon(
         stopCurator();
         await cron.scheduler.stop();
         cron.store.close();
+        // Turns taken from the team queue end (interrupted) and record that before the database goes.
+        await team?.close();
         await sessions.shutdown();
         await server.close();
         await extensions.then((ext) => ext.close()).catch(() => {});
         await observers.close();
       })()),
   };
+}
+
+/** The team store when a database URL is given (flag first, then DATABASE_URL); null for the embedded daemon. */
+async function openTeam(
+  flags: Flags,
+  io: DaemonIO,
+  sessions: DaemonSessions,
+  sessionDir: string,
+): Promise<TeamDaemon | null> {
+  const flag = flags.values["database-url"];
+  const url = typeof flag === "string" ? flag : io.env.DATABASE_URL || null;
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new UsageError("--database-url / DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL");
+  // The driver and the team code load here only: an embedded daemon never imports them.
+  const [{ openTeamStore }, { TeamDaemon }] = await Promise.all([import("./team/open.js"), import("./team-daemon.js")]);
+  const leaseMs = Number(io.env.NANOHERMES_TEAM_LEASE_MS) || undefined;
+  const store = await openTeamStore({
+    databaseUrl: url,
+    sessionDir,
+    ...(leaseMs ? { leaseMs, pollMs: Math.min(1_000, leaseMs / 4) } : {}),
+  }).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  return new TeamDaemon(store, sessions, sessionDir);
 }
 
 /** `nanohermes --daemon`: runs until SIGTERM or SIGINT. */

@@ -14,6 +14,7 @@ import { bearerMatches, HttpError, promptOf, readJson, readRaw, sendError, sendJ
 import { MAX_IMAGE_BYTES } from "../protocol/images.js";
 import { SESSION_ID, type DaemonSessions, type LoggedEvent } from "./sessions.js";
 import { cronRoute, type CronService } from "./cron-routes.js";
+import type { TeamDaemon } from "./team-daemon.js";
 import { sseComment, sseMessage } from "../remote/sse.js";
 import {
   backpressuredWriter,
@@ -26,6 +27,8 @@ import {
 
 export interface DaemonServerOptions {
   sessions: DaemonSessions;
+  /** A daemon in a team: turns, events, cancels and the session list go through the shared store. */
+  team?: TeamDaemon;
   /** The scheduled jobs (/v1/cron/...); absent, those paths are 404. */
   cron?: CronService;
   port: number;
@@ -163,6 +166,8 @@ function continueTrace(sessions: DaemonSessions, id: string, req: IncomingMessag
 
 export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
   const { sessions } = opts;
+  /** Who runs turns and serves their events: the shared store in a team, else this daemon. */
+  const turns = opts.team ?? sessions;
   const cap = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const pingMs = opts.pingMs ?? 15_000;
   const report = opts.report ?? (() => {});
@@ -178,6 +183,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         sessions: sessions.count,
         running: sessions.running,
         version: VERSION,
+        ...(opts.team ? await opts.team.health() : { store: "embedded" }),
       });
     }
     if (!viaSocket && opts.token === null) refuseBrowsers(req);
@@ -197,7 +203,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
       const prompt = promptOf(await readJson(req, cap));
       continueTrace(sessions, id, req);
       const started = Date.now();
-      const outcome = await sessions.runTurn(id, prompt);
+      const outcome = await turns.runTurn(id, prompt);
       report(
         `session ${id}: turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
       );
@@ -218,7 +224,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     if (path.startsWith("/v1/cron/") && opts.cron) return cronRoute(opts.cron, req, res, path, cap);
     if (path === "/v1/sessions") {
       only(req, "GET");
-      return sendJson(res, 200, { sessions: await sessions.list() });
+      return sendJson(res, 200, { sessions: await turns.list() });
     }
     const match = /^\/v1\/sessions\/([^/]+)(?:\/(turns|events|cancel|commands|images|file))?$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${path}`);
@@ -244,7 +250,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const stream = openStream(req, res, id, pingMs, limits.backlogBytes);
         if (sessions.manager.isRunning(id)) stream.comment("queued");
         const started = Date.now();
-        const outcome = await sessions.runTurn(id, prompt, stream.send);
+        const outcome = await turns.runTurn(id, prompt, stream.send);
         report(
           `session ${id}: streamed turn ${outcome.reason} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${outcome.steps} steps`,
         );
@@ -258,7 +264,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         res.on("close", release);
         const stream = openStream(req, res, id, pingMs, limits.backlogBytes, true);
         const lastId = req.headers["last-event-id"];
-        const off = await sessions.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
+        const off = await turns.subscribe(id, Array.isArray(lastId) ? lastId[0] : lastId, stream.send, (snapshot) =>
           stream.ready(snapshot),
         );
         await stream.closed;
@@ -270,7 +276,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const body = await readJson(req, cap);
         if (body.force !== undefined && typeof body.force !== "boolean")
           throw new HttpError(400, '"force" must be true or false');
-        const cancelled = sessions.cancel(id, body.force === true);
+        const cancelled = opts.team ? await opts.team.cancel(id) : sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
       }
@@ -313,7 +319,8 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const command = parsed.data as BusCommand;
         if (!SESSION_COMMANDS.has(command.type))
           throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
-        const refused = sessions.command(id, command);
+        const teamAnswer = opts.team?.command(id, command);
+        const refused = teamAnswer === undefined ? sessions.command(id, command) : teamAnswer;
         if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });
       }

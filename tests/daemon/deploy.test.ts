@@ -176,6 +176,27 @@ describe("deploy-debian.sh --dry-run", () => {
     expect(readFileSync(join(dir, UNIT_PATH), "utf8")).toContain("--daemon-port 9998 ");
   });
 
+  it("--database-url puts DATABASE_URL in daemon.env (600), replacing its line and keeping the rest; never in the unit", async () => {
+    const dir = root();
+    expect((await dryRun(dir)).code).toBe(0);
+    const envFile = join(dir, PREFIX, "daemon.env");
+    writeFileSync(envFile, "OPENAI_API_KEY=sk-mine\nDATABASE_URL=postgres://old@db/x\n");
+    expect((await dryRun(dir, "--database-url", "postgres://nh:s3cret@db.internal:5432/team")).code).toBe(0);
+    expect(readFileSync(envFile, "utf8")).toBe(
+      "OPENAI_API_KEY=sk-mine\nDATABASE_URL=postgres://nh:s3cret@db.internal:5432/team\n",
+    );
+    expect(mode(envFile)).toBe(0o600);
+    expect(readFileSync(join(dir, UNIT_PATH), "utf8")).not.toContain("s3cret");
+    for (const [bad, why] of [
+      ["mysql://x@y/z", /must start with postgres:\/\/ or postgresql:\/\//],
+      ["postgres://a b@c/d", /must not contain spaces, quotes or backslashes/],
+    ] as const) {
+      const refused = await dryRun(root(), "--database-url", bad);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(why);
+    }
+  });
+
   it("falls back to /dev/urandom when openssl fails", async () => {
     const dir = root();
     const bin = join(dir, "fake-bin");

@@ -1,0 +1,215 @@
+// A daemon in a team (--database-url): turns go through the shared TurnQueue to whichever daemon
+// takes them, events through the shared EventFanout to whichever daemon follows, and sessions
+// live in the shared SessionStore. The daemon that takes a turn runs it with its own
+// DaemonSessions on a local copy of the session, loaded from the store first and saved back after
+// every whole step, so the store is never more than a step behind.
+import { promises as fs } from "node:fs";
+import { log } from "../config/log.js";
+import type { BusCommand } from "../protocol/commands.js";
+import type { BusEvent } from "../protocol/events.js";
+import { sessionFileFor, writeSessionText } from "../session/store.js";
+import type { SessionInfo } from "../remote/wire.js";
+import type { DaemonSessions, LoggedEvent, TurnOutcome } from "./sessions.js";
+import type { TeamStore, TurnJob, TurnResult } from "./team/contract.js";
+import { interruptedPrompt, resumeHistory } from "./team/resume.js";
+
+/** The SSE id of a team event: `t.<seq>` (a seq of the shared store, valid on every daemon). */
+const eventId = (seq: number) => `t.${seq}`;
+
+/** What a snapshot takes from the local copy: the task, the session and its history, the checkpoints. */
+const SNAPSHOT_TYPES = new Set<string>(["task.updated", "session.started", "session.loaded", "checkpoints.updated"]);
+
+export class TeamDaemon {
+  /** Saves to the store, one after another per session. */
+  private readonly saves = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly store: TeamStore,
+    private readonly sessions: DaemonSessions,
+    private readonly sessionDir: string,
+  ) {}
+
+  /** Starts taking turns from the shared queue. */
+  start(concurrency: number): void {
+    this.store.turns.work(concurrency, (job, signal) => this.runJob(job, signal));
+  }
+
+  /**
+   * Puts `text` (the session as the store has it) in the local copy, so the next load reads it;
+   * the session is served here only once its copy is in place.
+   */
+  private async hydrate(id: string, text: string | null): Promise<void> {
+    const file = sessionFileFor(this.sessionDir, id);
+    const local = await fs.readFile(file, "utf8").catch(() => null);
+    // This daemon ran the session's last turn: its loaded agent is current and stays.
+    if (local === text) return;
+    await this.sessions.manager.unload(id);
+    if (text !== null) {
+      await fs.mkdir(this.sessionDir, { recursive: true, mode: 0o700 });
+      await writeSessionText(file, text);
+      this.sessions.adopt(id);
+    } else await fs.rm(file, { force: true });
+  }
+
+  /** Queues the local copy's newest save for the store (after the earlier ones). */
+  private pushSave(id: string): Promise<void> {
+    const previous = this.saves.get(id) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const text = await fs.readFile(sessionFileFor(this.sessionDir, id), "utf8");
+      await this.store.sessions.saveStep(id, text);
+    });
+    const settled = next.catch((error: unknown) => log("error", `team: saving session ${id} to the store`, error));
+    this.saves.set(id, settled);
+    return next;
+  }
+
+  /** What the daemon that took the turn does: load, run, publish every event, save every step. */
+  private async runJob(job: TurnJob, signal: AbortSignal): Promise<TurnResult> {
+    const id = job.session;
+    let text = await this.store.sessions.load(id);
+    let prompt = job.prompt;
+    if (job.eventsFrom === null) {
+      // Where this turn's events start: a daemon that resumes it reads from here.
+      await this.store.turns.markStart(job.turnId, await this.store.events.head());
+    } else {
+      // Its daemon died mid-turn: the stored history is at most a step behind. Calls that were
+      // running are answered as interrupted (never run again) and the model is told what happened.
+      const events = await this.turnEvents(id, job.eventsFrom);
+      // It had ended and been saved; only its end was not recorded: that is all that is owed.
+      const ended = events.find((e) => e.type === "turn.completed" && e.agentId === undefined);
+      if (ended?.type === "turn.completed") {
+        const { type: _t, taskId: _id, turnId: _turn, ...outcome } = ended;
+        return { ...outcome };
+      }
+      const resumed = resumeHistory(text, events);
+      if (resumed.text !== null) {
+        await this.store.sessions.saveStep(id, resumed.text);
+        text = resumed.text;
+      }
+      prompt = interruptedPrompt(job.prompt, resumed.interrupted, resumed.promptKept);
+    }
+    await this.hydrate(id, text);
+    const publishes: Promise<void>[] = [];
+    const onAbort = () => this.sessions.cancel(id, false);
+    signal.addEventListener("abort", onAbort);
+    // Stopped before it began (a cancel that came while the session was loading): nothing ran.
+    if (signal.aborted) {
+      signal.removeEventListener("abort", onAbort);
+      return { reason: "interrupted", response: "", usage: { prompt: 0, completion: 0 }, steps: 0 };
+    }
+    let outcome: TurnOutcome;
+    try {
+      outcome = await this.sessions.runTurn(id, prompt, (logged) => {
+        publishes.push(this.store.events.publish(id, logged.event).catch(() => {}));
+        if (logged.event.type === "session.saved") void this.pushSave(id).catch(() => {});
+      });
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    await Promise.all(publishes);
+    await (this.saves.get(id) ?? Promise.resolve());
+    // What the local copy holds now is what the next daemon starts from.
+    await this.pushSave(id).catch(() => {});
+    return { ...outcome };
+  }
+
+  /** The events of the turn an earlier attempt ran (published after `from`), for a resume. */
+  private async turnEvents(id: string, from: number): Promise<BusEvent[]> {
+    const events: BusEvent[] = [];
+    const following = await this.store.events.follow(id, from, (e) => events.push(e.event));
+    await following.caughtUp();
+    following.stop();
+    return events;
+  }
+
+  /** POST / and /turns: queue the turn, stream the session's events until it ends. */
+  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+    const following = onEvent
+      ? await this.store.events.follow(id, await this.store.events.head(), (e) =>
+          onEvent({ id: eventId(e.seq), seq: e.seq, event: e.event }),
+        )
+      : null;
+    try {
+      const turnId = await this.store.turns.enqueue(id, prompt);
+      const result = await this.store.turns.wait(turnId);
+      await following?.caughtUp();
+      return result as unknown as TurnOutcome;
+    } finally {
+      following?.stop();
+    }
+  }
+
+  /** GET /events: the session's history (from the store), then its events from any daemon. */
+  async subscribe(
+    id: string,
+    lastEventId: string | undefined,
+    send: (event: LoggedEvent) => void,
+    ready: (snapshot: boolean) => void = () => {},
+  ): Promise<() => void> {
+    const match = /^t\.(\d+)$/.exec(lastEventId ?? "");
+    const after = match ? Number(match[1]) : null;
+    if (after === null) {
+      // The snapshot: the session as the store has it (not running here, the local copy may be old).
+      if (!this.sessions.manager.isRunning(id)) await this.hydrate(id, await this.store.sessions.load(id));
+      // Only the session's state from the local snapshot: a running turn's events come from the
+      // fan-out below (from its turn.started), wherever it runs, so they are sent once.
+      const off = await this.sessions.subscribe(id, undefined, (logged) => {
+        if (SNAPSHOT_TYPES.has(logged.event.type)) send(logged);
+      });
+      off();
+    }
+    ready(after === null);
+    const following = await this.store.events.follow(id, after, (e) =>
+      send({ id: eventId(e.seq), seq: e.seq, event: e.event }),
+    );
+    return () => following.stop();
+  }
+
+  /**
+   * A front end's command in a team (what `nanohermes attach` sends): a prompt goes through the
+   * shared queue (its events reach the front end through the fan-out, wherever it runs), a stop
+   * goes to the daemon running the turn. Returns why it was refused, or undefined for a command
+   * this daemon handles as one daemon does (approvals, undo, ...).
+   */
+  command(id: string, command: BusCommand): string | null | undefined {
+    if (command.type === "turn.interrupt") {
+      void this.cancel(id).catch((error: unknown) => log("warn", `team: cancelling ${id}`, error));
+      return null;
+    }
+    if (command.type !== "user.submit") return undefined;
+    if (command.images?.length) return "a team daemon takes no images yet: send the prompt as text";
+    if (command.mode === "steer") return "a team daemon cannot steer a running turn yet: send it as the next prompt";
+    void this.runTurn(id, command.text).catch((error: unknown) => log("warn", `team: a turn of ${id}`, error));
+    return null;
+  }
+
+  /** Stops the session's running turn on whichever daemon runs it. */
+  cancel(id: string): Promise<boolean> {
+    return this.store.turns.cancel(id);
+  }
+
+  /** Every stored session, newest first. */
+  async list(): Promise<SessionInfo[]> {
+    const stored = await this.store.sessions.list();
+    return Promise.all(
+      stored.map(async (s) => {
+        const running = (await this.store.turns.running(s.id)) !== null;
+        return {
+          id: s.id,
+          title: s.title ?? "New task",
+          status: running ? ("running" as const) : ("idle" as const),
+          updatedAt: s.updatedAt,
+          running,
+        };
+      }),
+    );
+  }
+
+  async health(): Promise<{ store: string; database: string; queueDepth: number }> {
+    return { store: this.store.kind, ...(await this.store.health()) };
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

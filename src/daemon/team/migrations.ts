@@ -1,0 +1,82 @@
+// The PostgreSQL schema, as numbered migrations run at start under an advisory lock (so daemons
+// starting together migrate once). A database whose schema is newer than this program knows is
+// refused: an older daemon must not write rows it does not understand.
+import type { PoolClient } from "pg";
+
+/** Appended to, never edited: a database records the highest number it has run. */
+export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE nh_sessions (
+  id text PRIMARY KEY,
+  data jsonb NOT NULL,
+  title text,
+  messages integer NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  body text NOT NULL,
+  search tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED
+);
+CREATE INDEX nh_sessions_search ON nh_sessions USING gin (search);
+CREATE TABLE nh_turns (
+  seq bigserial PRIMARY KEY,
+  id text UNIQUE NOT NULL,
+  session text NOT NULL,
+  prompt text NOT NULL,
+  state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done')),
+  node text,
+  attempt integer NOT NULL DEFAULT 0,
+  lease_until timestamptz,
+  cancel boolean NOT NULL DEFAULT false,
+  events_from bigint,
+  result jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  ended_at timestamptz
+);
+CREATE INDEX nh_turns_open ON nh_turns (session, seq) WHERE state <> 'done';
+CREATE TABLE nh_events (
+  seq bigserial PRIMARY KEY,
+  session text NOT NULL,
+  event jsonb NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX nh_events_session ON nh_events (session, seq);
+CREATE TABLE nh_cron_fired (
+  job text NOT NULL,
+  instant bigint NOT NULL,
+  node text NOT NULL,
+  at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (job, instant)
+);
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+/** pg_advisory_xact_lock key of the migration (any constant no other program uses). */
+const MIGRATION_LOCK = 734_034_001;
+
+/** Runs the migrations this database lacks; throws (with what to do) on a newer schema. */
+export async function migrate(client: PoolClient): Promise<{ from: number; to: number }> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS nh_schema (version integer NOT NULL, at timestamptz DEFAULT now())");
+    const { rows } = await client.query<{ v: number | null }>("SELECT max(version) AS v FROM nh_schema");
+    const from = rows[0]?.v ?? 0;
+    if (from > SCHEMA_VERSION)
+      throw new Error(
+        `the database's schema is version ${from}, newer than this nanohermes knows (${SCHEMA_VERSION}): upgrade nanohermes on this machine, or point --database-url at another database`,
+      );
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO nh_schema (version) VALUES ($1)", [migration.version]);
+    }
+    await client.query("COMMIT");
+    return { from, to: SCHEMA_VERSION };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+// A private PostgreSQL cluster for a test file: initdb into a temp folder, started on a free
+// loopback port, stopped and removed at the end. initdb refuses to run as root, so as root the
+// cluster belongs to `nobody` (its folder lies in the system temp folder, not in the checkout,
+// which may sit under a folder only root may enter). Missing binaries fail the test with a
+// message naming the package: tests that need PostgreSQL are never skipped silently.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface PgCluster {
+  /** postgres://… of the cluster's `postgres` database. */
+  url: string;
+  port: number;
+  /** A new, empty database on the cluster; returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server at once (as a crash would); `start` brings it back on the same port. */
+  kill(): void;
+  start(): void;
+  stop(): void;
+}
+
+function findBin(name: string): string {
+  const fromPath = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
+  if (fromPath) return fromPath;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const path = join(root, version, "bin", name);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(
+    `PostgreSQL's ${name} is not installed: these tests need the PostgreSQL server binaries (Debian: apt-get install postgresql-15; .ci/run installs it)`,
+  );
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const initdb = findBin("initdb");
+  const pgCtl = findBin("pg_ctl");
+  const root = mkdtempSync(join(tmpdir(), "nh-pg-"));
+  const asRoot = process.getuid?.() === 0;
+  // As root, everything runs as nobody, who must own the folder.
+  const run = (bin: string, args: string[]) => {
+    const [cmd, argv] = asRoot
+      ? ["setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, ...args]]
+      : [bin, args];
+    execFileSync(cmd, argv as string[], { stdio: "pipe", cwd: root });
+  };
+  if (asRoot) chownSync(root, 65534, 65534);
+  const data = join(root, "data");
+  run(initdb, ["-D", data, "-U", "nh", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  const port = await freePort();
+  // fsync off is safe for a killed server (the OS keeps what was written); synchronous_commit off
+  // is not: `kill` would lose committed rows.
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const start = () => run(pgCtl, ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "60", "start"]);
+  start();
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } catch {
+      // already stopped
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  // A test file that ends without its afterAll (a hook timed out, a crash) leaves no server behind.
+  process.once("exit", stop);
+  const url = `postgres://nh@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    async createDatabase(name) {
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://nh@127.0.0.1:${port}/${name}`;
+    },
+    kill: () => run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]),
+    start,
+    stop,
+  };
+}
