@@ -255,7 +255,12 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length > 0)
         throw new UsageError("usage: nanohermes mcp-server (an MCP server on stdin/stdout, for other agents)");
       const { runMcpServer } = await import("./mcp-server/run.js");
-      return await runMcpServer(settings, flags, { stdin: process.stdin, stdout: process.stdout, env: process.env });
+      return await runMcpServer(settings, flags, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+      });
     }
     if (command === "doctor") {
       const { runDoctor } = await import("./ui/terminal/doctor.js");

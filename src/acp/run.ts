@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { ModelClient } from "../agent/model-client.js";
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import type { Flags } from "../config/flags.js";
+import { startObservers, type Observers } from "../telemetry/observers.js";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { VERSION } from "../version.js";
@@ -91,12 +92,18 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
     },
   };
   // The engine loads after the connection is up, so `initialize` is answered without waiting for it.
+  // With it, the observers (issue 32: OpenTelemetry, --telemetry-file), for every session's events;
+  // unusable OTEL_* settings fail the first session request with their one-line reason.
   let loaded: Promise<AcpSessions> | null = null;
+  let observers: Observers | null = null;
   const engine = () =>
-    (loaded ??= import("./sessions.js").then(
-      ({ AcpSessions }) =>
-        new AcpSessions({ flags, env: io.env, client: port, ...(modelClient ? { modelClient } : {}) }),
-    ));
+    (loaded ??= Promise.all([
+      import("./sessions.js"),
+      startObservers(settings, flags, io.env, "", (text) => log("warn", `acp: ${text}`)),
+    ]).then(([{ AcpSessions }, started]) => {
+      observers = started;
+      return new AcpSessions({ flags, env: io.env, client: port, observers, ...(modelClient ? { modelClient } : {}) });
+    }));
   const session = async (id: string): Promise<AcpSession> => (await engine()).get(id);
 
   const app = acp
@@ -232,6 +239,7 @@ export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelC
   await connection.closed.catch((error: unknown) => log("warn", "acp: the connection closed with an error", error));
   // The client went away: turns stop, sessions are saved, MCP servers stopped.
   const started = loaded as Promise<AcpSessions> | null;
-  if (started) await (await started).closeAll();
+  if (started) await (await started.catch(() => null))?.closeAll();
+  await (observers as Observers | null)?.close();
   return 0;
 }

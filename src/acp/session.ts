@@ -17,6 +17,7 @@ import type { ModelClient } from "../agent/model-client.js";
 import type { EditorFiles } from "../tools/define.js";
 import { modelInfo } from "../agent/providers/models.js";
 import { TaskManager } from "../agent/tasks.js";
+import { observe, type Observers } from "../telemetry/observers.js";
 import { loadCustomCommands, type CustomCommand } from "../config/custom-commands.js";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
@@ -62,6 +63,8 @@ export interface AcpSessionOptions {
   extensions: Promise<Extensions>;
   client: ClientPort;
   modelClient?: ModelClient;
+  /** OpenTelemetry and the telemetry file, watching this session's bus (issue 32). */
+  observers?: Observers | null;
 }
 
 export class AcpSession {
@@ -88,6 +91,7 @@ export class AcpSession {
     this.model = opts.settings.model;
     this.bus = new Bus({ onHandlerError: (error) => log("error", "acp: bus handler threw", error) });
     this.manager = new TaskManager({
+      ...observe(opts.observers ?? null, this.bus),
       settings: opts.settings,
       bus: this.bus,
       // The client is asked while the session is open; a closed one refuses what would ask.

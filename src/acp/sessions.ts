@@ -8,6 +8,7 @@ import { loadExtensions, noExtensions, type Extensions } from "../agent/extensio
 import type { ModelClient } from "../agent/model-client.js";
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import type { Flags } from "../config/flags.js";
+import type { Observers } from "../telemetry/observers.js";
 import { loadSettings } from "../config/load.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { Settings } from "../config/schema.js";
@@ -42,6 +43,7 @@ export interface AcpSessionsOptions {
   env: NodeJS.ProcessEnv;
   client: ClientPort;
   modelClient?: ModelClient;
+  observers?: Observers | null;
 }
 
 export class AcpSessions {
@@ -102,6 +104,7 @@ export class AcpSessions {
       settings,
       extensions,
       client: this.opts.client,
+      observers: this.opts.observers ?? null,
       ...(this.opts.modelClient ? { modelClient: this.opts.modelClient } : {}),
     });
     this.sessions.set(id, { session, extensions });

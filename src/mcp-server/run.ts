@@ -10,6 +10,7 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 import type { Answer, Asker, Question } from "../agent/gate.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
+import { startObservers, type Observers } from "../telemetry/observers.js";
 import { log } from "../config/log.js";
 import type { Settings } from "../config/schema.js";
 import { approvalPolicies } from "../protocol/enums.js";
@@ -20,6 +21,8 @@ import { type RunOptions, Threads, type TurnResult } from "./threads.js";
 export interface McpServerIO {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
+  /** Warnings and a refused start (stdout carries the protocol). */
+  stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
 }
 
@@ -99,7 +102,15 @@ export async function runMcpServer(
     present: () => Boolean(server.server.getClientCapabilities()?.elicitation),
     ask: (q) => elicit(server, q),
   };
-  const threads = new Threads({ flags, env: io.env, asker, ...(modelClient ? { modelClient } : {}) });
+  // Observers (issue 32): OpenTelemetry and --telemetry-file, for every thread's events.
+  let observers: Observers;
+  try {
+    observers = await startObservers(settings, flags, io.env, "", (text) => io.stderr.write(`warning: ${text}\n`));
+  } catch (error) {
+    io.stderr.write(`nanohermes mcp-server: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const threads = new Threads({ flags, env: io.env, asker, observers, ...(modelClient ? { modelClient } : {}) });
 
   /** Progress lines for a call that asked for them (it sent a progressToken). */
   const progressOf = (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
@@ -200,6 +211,7 @@ export async function runMcpServer(
   await closed;
   // The client went away: turns stop, threads are saved.
   await threads.closeAll();
+  await observers.close();
   await server.close().catch(() => {});
   return 0;
 }

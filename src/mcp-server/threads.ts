@@ -17,6 +17,7 @@ import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import type { ApprovalPolicy, BusEvent, EventOf, TurnEndReason } from "../protocol/events.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
+import { observe, type Observers } from "../telemetry/observers.js";
 
 /** What a call may choose for a new thread. */
 export interface RunOptions {
@@ -85,6 +86,8 @@ export interface ThreadsOptions {
   /** The client, asked by elicitation where it offers it; elsewhere nobody, and what would ask is refused. */
   asker: Asker;
   modelClient?: ModelClient;
+  /** OpenTelemetry and the telemetry file (issue 32), watching every thread's bus. */
+  observers?: Observers | null;
 }
 
 export class Threads {
@@ -106,7 +109,9 @@ export class Threads {
     const bus = new Bus({ onHandlerError: (error) => log("error", "mcp-server: bus handler threw", error) });
     const extensions = loadExtensions(settings, { emit: () => {}, env: this.opts.env }).catch(() => noExtensions());
     const asker = this.opts.asker;
+    const traced = observe(this.opts.observers ?? null, bus);
     const manager = new TaskManager({
+      ...traced,
       settings,
       bus,
       interactive: () => asker.present(),

@@ -3,6 +3,7 @@
 // flushed within TELEMETRY_FLUSH_MS).
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
+import type { Bus } from "../protocol/bus.js";
 import { openTelemetryFile, type TelemetryFile } from "./file.js";
 import { startTelemetry, TELEMETRY_FLUSH_MS, type Telemetry } from "./start.js";
 
@@ -45,3 +46,19 @@ export const traceparentOf =
   (telemetry: Telemetry, taskId: string) =>
   (callId: string): string | undefined =>
     telemetry.traceparentFor(taskId, callId);
+
+/**
+ * For a front end that makes a bus per session (the editor adapter, the MCP server): what it
+ * gives each one's TaskManager, and the observers' subscription to that bus.
+ */
+export function observe(
+  observers: Observers | null,
+  bus: Bus,
+): { traceparent?: (taskId: string, callId: string) => string | undefined } {
+  if (!observers) return {};
+  const { telemetry, file } = observers;
+  if (file) bus.subscribe(file.write);
+  if (!telemetry) return {};
+  bus.subscribe((event) => telemetry.onEvent(event));
+  return { traceparent: (taskId, callId) => telemetry.traceparentFor(taskId, callId) };
+}

@@ -49,9 +49,7 @@ export interface TurnJob {
 /** What a finished turn reports to whoever posted it (the daemon's TurnOutcome, as JSON). */
 export type TurnResult = Record<string, unknown> & { reason: string };
 
-export interface TurnHandler {
-  (job: TurnJob, signal: AbortSignal): Promise<TurnResult>;
-}
+export type TurnHandler = (job: TurnJob, signal: AbortSignal) => Promise<TurnResult>;
 
 /**
  * Contract: turns of one session run one at a time in the order they were enqueued, whichever
