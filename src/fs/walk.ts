@@ -83,7 +83,7 @@ function newLevel(text: string, base: string): Level {
   return { ig: matcher(text), strip: base === "" ? 0 : base.length + 1, text, byName: false };
 }
 
-/** The level reduced to its slash-free rules (`*.md`, `node_modules/`), which match by name alone. */
+/** The level reduced to its slash-free rules (`*.md`, `build/`), which match by name alone. */
 function namesOnly(level: Level): Level {
   if (!level.names) {
     const rules = level.text.split(/\r?\n/).filter(

@@ -13,7 +13,7 @@ export function launcherCwd(roots: string[], home = homedir()): string {
   return beneath(roots, resolve(home)) || roots.some((root) => inside(resolve(home), resolve(root))) ? "/" : home;
 }
 
-/** `PATH` without relative entries and entries beneath a writable root (`./node_modules/.bin`, `.`). */
+/** `PATH` without relative entries and entries beneath a writable root (a project's `.bin` folder of its dependencies, `.`). */
 export function launcherPath(path: string | undefined, roots: string[]): string {
   return (path ?? "")
     .split(delimiter)

@@ -40,7 +40,7 @@ export const listDirTool = defineTool({
   description:
     "List a directory as an indented tree (2 spaces per level). Directories end with `/`, symlinks show " +
     "`name -> target` and are not followed. Entries are sorted by name. Directories ignored by .gitignore " +
-    "(e.g. node_modules/) and .git/ are shown with `(ignored)` but not entered; ignored files are left out " +
+    "(e.g. node_modules, dist) and .git are shown with `(ignored)` but not entered; ignored files are left out " +
     `and counted. depth (1-5, default 1) sets how many levels are shown. At most ${MAX_LIST_ENTRIES} entries. ` +
     QUOTED_NAMES,
   params,
