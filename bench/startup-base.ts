@@ -1,6 +1,6 @@
 // Start-up of this build against an older one (issue 35), runs interleaved so both see the same
 // machine: a one-shot turn with one tool call, `--version`, the first complete UI frame in a pty,
-// the input prompt seen through tmux, peak RSS of the turn and RSS after 10 s idle. This build
+// the input prompt seen through tmux (and node -e 0, the floor under all of them), peak RSS of the turn and RSS after 10 s idle. This build
 // runs with its code cache warm (as every start after the first) and, for the turn, without it.
 // NANOHERMES_BENCH_ONLY=startup-base NANOHERMES_BENCH_STARTUP_BASE=<rev> (default 0674637).
 import { execFileSync } from "node:child_process";
@@ -79,13 +79,14 @@ export async function benchStartupBase(opts: {
     // Warm both (file cache; this build's code cache).
     for (const cli of [base.cli, bundled]) await measure([cli, ...turn], env, ws);
     const t = { base: [] as Run[], head: [] as Run[], cold: [] as Run[] };
-    const v = { base: [] as Run[], head: [] as Run[] };
+    const v = { base: [] as Run[], head: [] as Run[], floor: [] as Run[] };
     for (let i = 0; i < runs; i++) {
       t.base.push(await measure([base.cli, ...turn], env, ws));
       t.head.push(await measure([bundled, ...turn], env, ws));
       t.cold.push(await measure([bundled, ...turn], cold, ws));
       v.base.push(await measure([base.cli, "--version"], env, ws));
       v.head.push(await measure([bundled, "--version"], env, ws));
+      v.floor.push(await measure(["-e", "0"], env, ws));
     }
     const bad = [...t.base, ...t.head, ...t.cold, ...v.base, ...v.head].find((r) => r.code !== 0);
     if (bad) throw new Error(`startup-base: exit code ${bad.code}`);
@@ -134,6 +135,7 @@ export async function benchStartupBase(opts: {
         target: "no higher",
       },
       { measure: "--version", base: ms(v.base), head: ms(v.head), unit: "ms", target: "<= 70 ms" },
+      { measure: "  node -e 0, the floor (same run)", base: ms(v.floor), head: ms(v.floor), unit: "ms", target: "" },
       {
         measure: "first complete UI frame, 120x40 pty",
         base: med(frame.base),
