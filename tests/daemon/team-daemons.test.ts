@@ -2,7 +2,7 @@
 // PostgreSQL cluster (one per file, a database per test), the mock model. Any daemon serves any
 // session; a daemon killed mid-turn leaves the turn to another, which resumes it from the last
 // whole step and never runs the in-flight tool call again.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
@@ -146,6 +146,30 @@ describe("daemons sharing one PostgreSQL", () => {
     expect(steer.status).toBe(409);
     expect(steer.json.error).toMatch(/cannot steer a running turn yet/);
     follow.close();
+  });
+
+  it("run a team turn through the one gate: a blocked command is refused, a dangerous one with nobody to ask", async () => {
+    const model = await mock((req) => {
+      const last = (req.messages as { role: string; content: unknown }[]).at(-1)!;
+      if (last.role === "tool") return textReply(`tool said: ${String(last.content)}`);
+      return toolReply([{ name: "run_command", args: { command: String(last.content) } }]);
+    });
+    const t = await team(model);
+    mkdirSync(join(t.workspace, "victim"));
+    writeFileSync(join(t.workspace, "victim", "keep.txt"), "keep\n");
+    const [a, b] = [await t.start(), await t.start()];
+    const ask = async (d: RunningDaemonProcess, text: string) =>
+      (await http(d.url, "/", { body: prompt(text), headers: { ...auth, "X-Session-Id": "gate" } })).json as {
+        response: string;
+        reason: string;
+      };
+    const blocked = await ask(a, "rm -rf --no-preserve-root victim");
+    expect(blocked.response).toMatch(/^tool said: refused: refused in every mode/);
+    expect(blocked.reason).toBe("completed");
+    const dangerous = await ask(b, "chmod -R 777 victim");
+    expect(dangerous.response).toMatch(/^tool said: not run: this call needs approval/);
+    expect(readFileSync(join(t.workspace, "victim", "keep.txt"), "utf8")).toBe("keep\n");
+    expect(statSync(join(t.workspace, "victim")).mode & 0o777).not.toBe(0o777);
   });
 
   it("keeps one session's turns in arrival order when they are posted to two daemons", async () => {
