@@ -22,7 +22,7 @@ import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
 import { benchFollowers } from "./followers.js";
 import { benchTeam } from "./team.js";
-import { buildRevision, compareWire, type WireComparison } from "./wire-base.js";
+import { compareWire, type WireComparison } from "./wire-base.js";
 import { benchStartupBase, type StartupRow } from "./startup-base.js";
 
 // `npm run bench` runs from the project root (the script is bundled elsewhere).
@@ -90,6 +90,34 @@ function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const row of rows)
     console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+}
+
+/** Rows of an interleaved A/B table (the wire and skills sections): `pair` names the two columns. */
+function comparisonRows(list: WireComparison[], pair: string, budget: boolean): string[][] {
+  return [
+    [
+      "benchmark",
+      "runs",
+      `median ms ${pair}`,
+      "delta ms",
+      `median CPU ms ${pair}`,
+      "delta CPU ms",
+      `peak RSS MB ${pair}`,
+      "delta MB",
+      ...(budget ? ["within budget"] : []),
+    ],
+    ...list.map((w) => [
+      w.label,
+      String(w.runs),
+      `${w.baseMedianMs} | ${w.headMedianMs}`,
+      String(w.deltaMs),
+      `${w.baseCpuMs} | ${w.headCpuMs}`,
+      String(w.deltaCpuMs),
+      `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
+      String(w.deltaRssMb),
+      ...(budget ? [w.withinBudget ? "yes" : "NO"] : []),
+    ]),
+  ];
 }
 
 /** The terminal writer section: each size's cell-writer run next to Ink's line writer's. */
@@ -228,7 +256,7 @@ async function main() {
   // Twenty runs of each: with ten, one busy spell on this shared machine moved the median by 20 ms.
   const WIRE_RUNS = 20;
   if (wireBase) {
-    const base = buildRevision(root, wireBase);
+    const base = buildBaseline(root, wireBase);
     try {
       const turn = ["-p", "what does the README say?"];
       wire.push(
@@ -303,54 +331,12 @@ async function main() {
   if (results.length > 0) printTable(rows);
   if (wire.length > 0) {
     console.log(`\nthis build against ${wireBase} (runs interleaved; budget +25 ms, +10 MB):`);
-    printTable([
-      [
-        "benchmark",
-        "runs",
-        `median ms ${wireBase} | this`,
-        "delta ms",
-        `median CPU ms ${wireBase} | this`,
-        "delta CPU ms",
-        `peak RSS MB ${wireBase} | this`,
-        "delta MB",
-        "within budget",
-      ],
-      ...wire.map((w) => [
-        w.label,
-        String(w.runs),
-        `${w.baseMedianMs} | ${w.headMedianMs}`,
-        String(w.deltaMs),
-        `${w.baseCpuMs} | ${w.headCpuMs}`,
-        String(w.deltaCpuMs),
-        `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
-        String(w.deltaRssMb),
-        w.withinBudget ? "yes" : "NO",
-      ]),
-    ]);
+    printTable(comparisonRows(wire, `${wireBase} | this`, true));
   }
 
   if (skillsCmp.length > 0) {
     console.log("\nskills that learn (issue 30), same build, skill_manage off | on (runs interleaved):");
-    printTable([
-      [
-        "benchmark",
-        "runs",
-        "median ms off | on",
-        "delta ms",
-        "median CPU ms off | on",
-        "delta CPU ms",
-        "peak RSS MB off | on",
-      ],
-      ...skillsCmp.map((w) => [
-        w.label,
-        String(w.runs),
-        `${w.baseMedianMs} | ${w.headMedianMs}`,
-        String(w.deltaMs),
-        `${w.baseCpuMs} | ${w.headCpuMs}`,
-        String(w.deltaCpuMs),
-        `${w.basePeakRssMb} | ${w.headPeakRssMb}`,
-      ]),
-    ]);
+    printTable(comparisonRows(skillsCmp, "off | on", false));
   }
 
   if (!skip("search")) console.log("\nsearch on a generated tree of 50,000 files (median of 3 warm runs):");

@@ -1,10 +1,6 @@
 // One-shot start-up and peak RSS of this build next to another revision's (the hand-written
 // node:http wire before the openai SDK became it, issue 19), runs interleaved so both see the same
-// machine load. NANOHERMES_BENCH_WIRE_BASE=<rev> builds that revision in a temporary worktree.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// machine load. NANOHERMES_BENCH_WIRE_BASE=<rev> builds that revision (./baseline.ts).
 
 export interface Run {
   ms: number;
@@ -29,18 +25,6 @@ export interface WireComparison {
   deltaRssMb: number;
   /** The issue's budget: at most +25 ms (wall) and +10 MB. */
   withinBudget: boolean;
-}
-
-/** Builds `rev` in a temporary worktree (sharing this checkout's node_modules); returns its dist/cli.js and a cleanup. */
-export function buildRevision(root: string, rev: string): { cli: string; remove(): void } {
-  const dir = join(mkdtempSync(join(tmpdir(), "nh-bench-base-")), "wt");
-  execFileSync("git", ["worktree", "add", "--detach", dir, rev], { cwd: root, stdio: "ignore" });
-  symlinkSync(realpathSync(join(root, "node_modules")), join(dir, "node_modules"));
-  execFileSync(process.execPath, [join(dir, "scripts/build.mjs")], { cwd: dir, stdio: "inherit" });
-  return {
-    cli: join(dir, "dist/cli.js"),
-    remove: () => execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: root, stdio: "ignore" }),
-  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
