@@ -3,7 +3,7 @@
 import { request } from "node:http";
 import { UsageError, type Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
-import { defaultSocketPath } from "../remote/wire.js";
+import { defaultSocketPath } from "../config/paths.js";
 import { addJob, nextRunOf } from "./jobs.js";
 import { CronInputError } from "./schedule.js";
 import { CronStore, cronDbPath, type CronJob, type CronRun } from "./store.js";

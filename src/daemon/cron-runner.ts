@@ -11,7 +11,8 @@ import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { sessionFileFor } from "../session/store.js";
-import type { CronJob } from "./store.js";
+import type { RunResult } from "../cron/scheduler.js";
+import type { CronJob } from "../cron/store.js";
 
 export interface RunContext {
   /** The daemon's settings; the job's workspace, model and policy replace theirs. */
@@ -21,14 +22,6 @@ export interface RunContext {
   client?: ModelClient;
   /** Every event of the run (the daemon logs them to the session like its own). */
   onEvent?: (event: BusEvent) => void;
-}
-
-export interface RunResult {
-  status: "completed" | "failed";
-  response: string | null;
-  error: string | null;
-  /** The refusals nobody could answer, one line each. */
-  refused: string[];
 }
 
 /** The marker of the gate's refusal when nobody can answer (agent/gate.ts). */
