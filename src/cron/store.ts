@@ -24,8 +24,25 @@ export interface CronJob {
   pausedReason: string | null;
   /** Failed runs in a row; reset by a completed run or `resume`. */
   failures: number;
+  /** When the job was added or its schedule last changed: no instant before it is due (and `@every` counts from it). */
   createdAt: number;
 }
+
+/** The fields `updateJob` may change. */
+export type JobChange = Partial<
+  Pick<CronJob, "schedule" | "tz" | "prompt" | "workspace" | "model" | "approval" | "missed" | "createdAt">
+>;
+
+const CHANGE_COLUMNS: Record<keyof JobChange, string> = {
+  schedule: "schedule",
+  tz: "tz",
+  prompt: "prompt",
+  workspace: "workspace",
+  model: "model",
+  approval: "approval",
+  missed: "missed",
+  createdAt: "created_at",
+};
 
 /**
  * A run's life: claimed -> running -> completed | failed; interrupted when the daemon died with it
@@ -152,6 +169,17 @@ export class CronStore {
     if (result.changes === 0)
       throw new CronInputError(`a job named "${job.name}" exists already (cron remove ${job.name} first)`);
     return this.job(job.name)!;
+  }
+
+  /** Changes the given fields of job `name` in one statement; throws CronInputError when there is no such job. */
+  updateJob(name: string, change: JobChange): CronJob {
+    const keys = Object.keys(change) as (keyof JobChange)[];
+    const sets = keys.map((k) => `${CHANGE_COLUMNS[k]} = ?`).join(", ");
+    const result = this.db
+      .prepare(`UPDATE jobs SET ${sets} WHERE name = ?`)
+      .run(...keys.map((k) => change[k] ?? null), name);
+    if (result.changes === 0) throw new CronInputError(`no cron job named "${name}" (cron list shows them)`);
+    return this.job(name)!;
   }
 
   job(name: string): CronJob | null {

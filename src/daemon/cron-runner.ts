@@ -12,6 +12,7 @@ import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { sessionFileFor } from "../session/store.js";
 import type { RunResult } from "../cron/scheduler.js";
+import { CRON_TOOL } from "../cron/tool.js";
 import type { CronJob } from "../cron/store.js";
 
 export interface RunContext {
@@ -39,6 +40,13 @@ export function preflight(job: CronJob, settings: Settings): string | null {
   return null;
 }
 
+/**
+ * The daemon's extensions without the cron tool: a scheduled run, which nobody watches, never
+ * creates, changes or starts jobs (the tool is not offered to it or its subagents).
+ */
+const withoutCronTool = (extensions: Promise<Extensions>): Promise<Extensions> =>
+  extensions.then((ext) => ({ ...ext, tools: ext.tools.filter((tool) => tool.name !== CRON_TOOL) }));
+
 /** The session id of a run: listed by the daemon like any other session. */
 export const runSessionId = (job: string, runId: number) => `cron-${job}-${runId}`;
 
@@ -64,7 +72,7 @@ export async function runJob(
     interactive: false,
     approval: job.approval,
     mode: settings.mode,
-    extensions: ctx.extensions,
+    extensions: withoutCronTool(ctx.extensions),
     index: false,
     ...(ctx.client ? { client: ctx.client } : {}),
   });
