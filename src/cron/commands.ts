@@ -5,7 +5,7 @@ import type { Settings } from "../config/schema.js";
 import { runOnDaemon, wakeDaemon } from "./daemon-link.js";
 import { addJob, nextRunOf, updateJob, type JobInput } from "./jobs.js";
 import { inboxLine, jobLine, runLine } from "./lines.js";
-import { CronInputError } from "./schedule.js";
+import { CronInputError } from "./errors.js";
 import { CronStore, cronDbPath, type CronJob } from "./store.js";
 
 export interface CronIO {

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { ApprovalPolicy } from "../protocol/events.js";
 import type { MissedPolicy } from "./plan.js";
-import { CronInputError } from "./schedule.js";
+import { CronInputError } from "./errors.js";
 
 export interface CronJob {
   name: string;
@@ -298,6 +298,11 @@ export class CronStore {
       .prepare("SELECT * FROM runs WHERE job = ? AND status IN ('claimed', 'running') LIMIT 1")
       .get(job) as Row | undefined;
     return row ? runOf(row) : null;
+  }
+
+  /** Inbox items not read yet (`cron inbox` marks them read). */
+  unseen(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM inbox WHERE seen = 0").get() as { n: number }).n;
   }
 
   park(job: string, runId: number | null, text: string): void {

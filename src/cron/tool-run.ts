@@ -6,7 +6,7 @@ import { ToolError, type ToolOutput } from "../tools/define.js";
 import { askDaemon, noDaemonMessage, runOnDaemon, wakeDaemon } from "./daemon-link.js";
 import { addJob, jobChange, newJob, nextRunOf, updateJob, type JobInput } from "./jobs.js";
 import { jobLine, when } from "./lines.js";
-import { CronInputError } from "./schedule.js";
+import { CronInputError } from "./errors.js";
 import { CronStore, cronDbPath, type CronJob } from "./store.js";
 import type { CronArgs, CronToolOptions } from "./tool.js";
 
