@@ -16,8 +16,7 @@ export interface CronWatch {
 }
 
 /** How to start the daemon that runs scheduled jobs, in the words of README "Scheduled runs". */
-export const START_DAEMON_HINT =
-  "start one with nanohermes --daemon, or install the systemd unit (scripts/deploy-debian.sh)";
+export const START_DAEMON_HINT = "start nanohermes --daemon, or the systemd unit of scripts/deploy-debian.sh";
 
 export function watchCron(opts: CronWatch): void {
   let saidMissed = false;
@@ -31,7 +30,7 @@ export function watchCron(opts: CronWatch): void {
     if (!daemon && missed > 0 && !saidMissed) {
       saidMissed = true;
       opts.say(
-        `${missed}${more ? "+" : ""} scheduled run${missed === 1 ? " was" : "s were"} missed: no daemon is running; ${START_DAEMON_HINT}`,
+        `${missed}${more ? "+" : ""} scheduled run${missed === 1 ? " was" : "s were"} missed (no daemon): ${START_DAEMON_HINT}`,
         "warn",
       );
     }
