@@ -32,6 +32,7 @@ export async function startCron(opts: CronStart): Promise<CronService> {
     run: async (job, runId, signal) => {
       const session = runSessionId(job.name, runId);
       store.markRunning(runId, session);
+      opts.sessions.scheduledStarted(session, `cron:${job.name}`);
       const ctx = {
         settings: opts.settings,
         sessionDir: opts.sessionDir,
