@@ -65,7 +65,7 @@ export type NewJob = Parameters<CronStore["addJob"]>[0];
  * Checks `input` against the ledger without storing anything. Contract: throws CronInputError for
  * an invalid name or expression, an unknown zone, policy or rule, a missing workspace, or a name in use.
  */
-export function newJob(store: CronStore, input: JobInput, now = Date.now()): NewJob {
+export function newJob(store: Pick<CronStore, "job">, input: JobInput, now = Date.now()): NewJob {
   const name = checkName(text(input.name, "the name", true)!);
   const expr = text(input.schedule, "--schedule", true)!;
   const prompt = text(input.prompt, "--prompt", true)!;
@@ -99,7 +99,12 @@ export const addJob = (store: CronStore, input: JobInput, now = Date.now()): Cro
  * schedule or zone counts from now: instants before the change are not missed runs. Contract:
  * throws CronInputError for an unknown job, a change of nothing, or any field newJob refuses.
  */
-export function jobChange(store: CronStore, name: string, input: Omit<JobInput, "name">, now = Date.now()): JobChange {
+export function jobChange(
+  store: Pick<CronStore, "job">,
+  name: string,
+  input: Omit<JobInput, "name">,
+  now = Date.now(),
+): JobChange {
   const job = store.job(name);
   if (!job) throw new CronInputError(`no cron job named "${name}" (cron list shows them)`);
   const change: JobChange = {};

@@ -1,6 +1,7 @@
 // What the cron tool does, on the same ledger (~/.nanohermes/cron.db) and daemon socket as
 // `nanohermes cron`: every call is checked first (checkCronCall: before the user is asked, nothing
 // stored), then done (runCronCall). Loaded with the tool's first call; croner and SQLite with it.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { ToolError, type ToolOutput } from "../tools/define.js";
 import { askDaemon, noDaemonMessage, runOnDaemon, wakeDaemon } from "./daemon-link.js";
@@ -36,6 +37,24 @@ function nameOf(args: CronArgs): string {
   return args.name;
 }
 
+/** A ledger with no jobs, for a home that has none yet: reading it must not create the file. */
+const noLedger: Pick<CronStore, "job" | "jobs"> = { job: () => null, jobs: () => [] };
+
+/** Reads the ledger where there is one, else `noLedger`: a check or a listing creates nothing. */
+async function reading<T>(opts: CronToolOptions, use: (store: Pick<CronStore, "job" | "jobs">) => T): Promise<T> {
+  if (!existsSync(cronDbPath(opts.home))) return asToolError(() => use(noLedger));
+  return withStore(opts, use);
+}
+
+function asToolError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof CronInputError) throw new ToolError(error.message);
+    throw error;
+  }
+}
+
 async function withStore<T>(opts: CronToolOptions, use: (store: CronStore) => T | Promise<T>): Promise<T> {
   const store = await CronStore.open(cronDbPath(opts.home));
   try {
@@ -48,7 +67,7 @@ async function withStore<T>(opts: CronToolOptions, use: (store: CronStore) => T 
   }
 }
 
-const existing = (store: CronStore, name: string): CronJob => {
+const existing = (store: Pick<CronStore, "job">, name: string): CronJob => {
   const job = store.job(name);
   if (!job) throw new ToolError(`no cron job named "${name}" (list shows them)`);
   return job;
@@ -61,7 +80,7 @@ const existing = (store: CronStore, name: string): CronJob => {
 export async function checkCronCall(args: CronArgs, opts: CronToolOptions, workspace: string): Promise<void> {
   if (args.action === "list") return;
   const name = nameOf(args);
-  await withStore(opts, (store) => {
+  await reading(opts, (store) => {
     if (args.action === "create") newJob(store, createInput(args, name, workspace));
     else if (args.action === "update") jobChange(store, name, fieldsOf(args, workspace));
     else existing(store, name);
@@ -80,7 +99,7 @@ const described = (job: CronJob) =>
 export async function runCronCall(args: CronArgs, opts: CronToolOptions, workspace: string): Promise<ToolOutput> {
   if (args.action === "run") {
     const name = nameOf(args);
-    await withStore(opts, (store) => existing(store, name));
+    await reading(opts, (store) => existing(store, name));
     const started = await runOnDaemon(opts.home, name);
     if ("error" in started) throw new ToolError(started.error);
     return {
@@ -89,15 +108,15 @@ export async function runCronCall(args: CronArgs, opts: CronToolOptions, workspa
     };
   }
   const action = args.action;
+  if (action === "list") {
+    const jobs = await reading(opts, (store) => store.jobs());
+    return {
+      forModel: jobs.length ? jobs.map(described).join("\n") : "no cron jobs",
+      display: `${jobs.length} job(s)`,
+    };
+  }
   const output = await withStore(opts, (store): ToolOutput => {
     switch (action) {
-      case "list": {
-        const jobs = store.jobs();
-        return {
-          forModel: jobs.length ? jobs.map(described).join("\n") : "no cron jobs",
-          display: `${jobs.length} job(s)`,
-        };
-      }
       case "create": {
         const job = addJob(store, createInput(args, nameOf(args), workspace));
         return { forModel: `created ${described(job)}`, display: `created ${job.name}, next ${when(nextRunOf(job))}` };
@@ -124,6 +143,6 @@ export async function runCronCall(args: CronArgs, opts: CronToolOptions, workspa
         return action satisfies never;
     }
   });
-  if (action !== "list") await wakeDaemon(opts.home);
+  await wakeDaemon(opts.home);
   return output;
 }

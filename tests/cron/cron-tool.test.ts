@@ -1,6 +1,7 @@
 // The cron tool through the real registry and gate, on a real ledger in a temp home: listing reads,
 // every change is asked about under every policy (refused with nobody to ask, nothing stored), bad
 // input is refused before anyone is asked, and plan mode refuses changes.
+import { existsSync } from "node:fs";
 import { expect, it } from "vitest";
 import type { Answer, Question } from "../../src/agent/gate.js";
 import { CronStore, cronDbPath } from "../../src/cron/store.js";
@@ -74,6 +75,9 @@ it("with nobody to ask, a create is refused with the flag that allows it, and no
   const refused = await t.call(create());
   expect(refused.status).toBe("denied");
   expect(refused.forModel).toMatch(/nobody can answer here.*--allow tool:cron or --yolo/);
+  // Not even the ledger's file: the check before the question and a listing only read.
+  expect((await t.call({ action: "list" })).forModel).toBe("no cron jobs");
+  expect(existsSync(cronDbPath(t.home))).toBe(false);
   expect(await t.jobs()).toEqual([]);
   // --allow tool:cron is that consent given up front.
   expect((await t.call(create(), { allow: ["tool:cron"] })).status).toBe("ok");
