@@ -1,5 +1,6 @@
 // The cron ledger in SQLite (~/.nanohermes/cron.db): the jobs, one row per scheduled instant of each
-// (UNIQUE(job, scheduled_for), claimed before the run starts), and the inbox of refused calls.
+// (UNIQUE(job, scheduled_for), claimed before the run starts), the inbox of refused calls, and
+// marks (what the one-shot run has told about missed runs).
 // Contract: every schedule decision is written here first; the daemon keeps no schedule state that
 // a restart could lose, and an instant with a row is never run again.
 import { mkdirSync } from "node:fs";
@@ -92,7 +93,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS inbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, job TEXT NOT NULL, run_id INTEGER, at INTEGER NOT NULL,
   text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0
-);`;
+);
+CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, at INTEGER NOT NULL);`;
 
 type Row = Record<string, unknown>;
 
@@ -298,6 +300,18 @@ export class CronStore {
       .prepare("SELECT * FROM runs WHERE job = ? AND status IN ('claimed', 'running') LIMIT 1")
       .get(job) as Row | undefined;
     return row ? runOf(row) : null;
+  }
+
+  /** When `name` was last marked (e.g. missed runs told through then), or null. */
+  mark(name: string): number | null {
+    const row = this.db.prepare("SELECT at FROM marks WHERE name = ?").get(name) as { at: number } | undefined;
+    return row?.at ?? null;
+  }
+
+  setMark(name: string, at: number): void {
+    this.db
+      .prepare("INSERT INTO marks (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET at = excluded.at")
+      .run(name, at);
   }
 
   /** Inbox items not read yet (`cron inbox` marks them read). */

@@ -5,7 +5,7 @@ import { afterEach, expect, it } from "vitest";
 import { addJob } from "../../src/cron/jobs.js";
 import { cronStatus, MISSED_COUNT_CAP } from "../../src/cron/status.js";
 import { CronStore, cronDbPath } from "../../src/cron/store.js";
-import { tempDir } from "../helpers/cli.js";
+import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
 
@@ -62,4 +62,28 @@ it("with the daemon running, nothing is missed and the unread inbox is counted",
   expect(await cronStatus(daemon.home)).toMatchObject({ daemon: true, missed: 0, inbox: 2 });
   await ledger(daemon.home, (store) => void store.inbox(true));
   expect(await cronStatus(daemon.home)).toMatchObject({ daemon: true, inbox: 0 });
+}, 60_000);
+
+it("a one-shot run tells of missed runs once on stderr, after its answer, and not again for the same instants", async () => {
+  model = await startMockServer(() => textReply("answer"));
+  const home = tempDir("nh-home-");
+  const ws = tempDir("nh-ws-");
+  await ledger(home, (store, workspace) =>
+    addJob(
+      store,
+      { name: "hourly", schedule: "@every 1h", prompt: "p", workspace, tz: "UTC" },
+      Date.now() - 3.5 * HOUR,
+    ),
+  );
+  const env = testEnv({ NANOHERMES_HOME: home, OPENAI_API_KEY: "sk-test" });
+  const oneShot = () => runCli(["-p", "hi", "--base-url", model!.url], { env, cwd: ws });
+  const first = await oneShot();
+  expect(first.code).toBe(0);
+  expect(first.stdout.trim()).toBe("answer");
+  expect(first.stderr).toContain(
+    "nanohermes: 3 scheduled runs were missed (no daemon): start nanohermes --daemon, or the systemd unit of scripts/deploy-debian.sh",
+  );
+  const second = await oneShot();
+  expect(second.code).toBe(0);
+  expect(second.stderr).not.toContain("missed");
 }, 60_000);

@@ -15,24 +15,18 @@ export interface CronWatch {
   everyMs?: number;
 }
 
-/** How to start the daemon that runs scheduled jobs, in the words of README "Scheduled runs". */
-export const START_DAEMON_HINT = "start nanohermes --daemon, or the systemd unit of scripts/deploy-debian.sh";
-
 export function watchCron(opts: CronWatch): void {
   let saidMissed = false;
   let inboxSeen = 0;
   const read = async () => {
-    const { cronStatus } = await import("../../cron/status.js");
+    const { cronStatus, missedLine } = await import("../../cron/status.js");
     const status = await cronStatus(opts.home);
     if (!status) return opts.update(null);
     const { daemon, missed, more, inbox } = status;
     opts.update({ daemon, missed, more, inbox });
     if (!daemon && missed > 0 && !saidMissed) {
       saidMissed = true;
-      opts.say(
-        `${missed}${more ? "+" : ""} scheduled run${missed === 1 ? " was" : "s were"} missed (no daemon): ${START_DAEMON_HINT}`,
-        "warn",
-      );
+      opts.say(missedLine(missed, more), "warn");
     }
     if (daemon && inbox > inboxSeen)
       opts.say(
