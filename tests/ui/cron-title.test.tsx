@@ -1,4 +1,4 @@
-// Scheduled runs in the title bar at 50, 80 and 120 columns: runs missed with no daemon (with how
+// Scheduled runs in the title bar at 40, 50, 80 and 120 columns: runs missed with no daemon (with how
 // to start one while there is room), the unread inbox of a running daemon, nothing otherwise.
 import { afterEach, describe, expect, it } from "vitest";
 import type { CronLine } from "../../src/ui/state/ui-state.js";
@@ -14,7 +14,7 @@ afterEach(() => {
 const set = (cron: CronLine | null) => h!.store.updateUi((ui) => ({ ...ui, cron }));
 const title = async () => (await h!.lines())[0]!;
 
-describe.each([50, 80, 120])("the title bar at %i columns", (columns) => {
+describe.each([40, 50, 80, 120])("the title bar at %i columns", (columns) => {
   it("says how many scheduled runs were missed with no daemon, and how to start one where it fits", async () => {
     h = await renderUi(columns, 24);
     expect(await title()).not.toMatch(/cron|missed/);
