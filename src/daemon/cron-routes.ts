@@ -1,7 +1,7 @@
 // The daemon's /v1/cron API: the same jobs, runs and inbox as `nanohermes cron`, behind the same
 // auth as the rest of /v1 (server.ts checks it before routing here).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { addJob, nextRunOf } from "../cron/jobs.js";
+import { addJob, nextRunOf, updateJob } from "../cron/jobs.js";
 import { CronInputError } from "../cron/schedule.js";
 import type { CronScheduler } from "../cron/scheduler.js";
 import type { CronJob, CronStore } from "../cron/store.js";
@@ -60,12 +60,24 @@ export async function cronRoute(
   const job = store.job(name);
   if (!job) throw new HttpError(404, `no cron job named "${name}"`);
   switch (match[2]) {
-    case undefined:
-      only(req, "GET", "DELETE");
+    case undefined: {
+      only(req, "GET", "PATCH", "DELETE");
       if (req.method === "GET") return sendJson(res, 200, { ...withNext(job), running: scheduler.isRunning(name) });
+      if (req.method === "PATCH") {
+        const body = await readJson(req, cap);
+        try {
+          const changed = updateJob(store, name, body);
+          scheduler.wake();
+          return sendJson(res, 200, withNext(changed));
+        } catch (error) {
+          if (error instanceof CronInputError) throw new HttpError(400, error.message);
+          throw error;
+        }
+      }
       store.removeJob(name);
       res.writeHead(204).end();
       return;
+    }
     case "runs":
       only(req, "GET");
       return sendJson(res, 200, { runs: store.runs(name, 200) });

@@ -3,7 +3,7 @@
 import type { Extensions } from "../agent/extensions.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Settings } from "../config/schema.js";
-import { runJob, runSessionId } from "../cron/runner.js";
+import { runJob, runSessionId } from "./cron-runner.js";
 import { CronScheduler } from "../cron/scheduler.js";
 import { CronStore, cronDbPath } from "../cron/store.js";
 import type { CronService } from "./cron-routes.js";
@@ -32,6 +32,7 @@ export async function startCron(opts: CronStart): Promise<CronService> {
     run: async (job, runId, signal) => {
       const session = runSessionId(job.name, runId);
       store.markRunning(runId, session);
+      opts.sessions.scheduledStarted(session, `cron:${job.name}`);
       const ctx = {
         settings: opts.settings,
         sessionDir: opts.sessionDir,

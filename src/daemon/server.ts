@@ -232,6 +232,11 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     switch (match[2]) {
       case undefined: {
         only(req, "GET", "DELETE");
+        if (sessions.isScheduled(id))
+          throw new HttpError(
+            409,
+            `session "${id}" is a scheduled run still going; it is served once it ends (nanohermes cron runs shows its state)`,
+          );
         if (req.method === "GET") {
           const detail = await sessions.detail(id);
           if (!detail) throw new HttpError(404, `no session "${id}"`);

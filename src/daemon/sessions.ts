@@ -135,8 +135,25 @@ export class DaemonSessions {
     return session;
   }
 
-  /** Serves a session another runner wrote into the folder (a scheduled run), as if found at start. */
+  /**
+   * Scheduled runs going on now, by session id: their own task manager writes the session, so
+   * they are listed (running) but not served until they end (see adopt).
+   */
+  private readonly scheduled = new Map<string, { title: string; startedAt: string }>();
+
+  /** A scheduled run started writing session `id`: listed from now on, as running. */
+  scheduledStarted(id: string, title: string): void {
+    if (SESSION_ID.test(id)) this.scheduled.set(id, { title, startedAt: new Date().toISOString() });
+  }
+
+  /** Whether `id` is a scheduled run still going (its session is served once it ends). */
+  isScheduled(id: string): boolean {
+    return this.scheduled.has(id);
+  }
+
+  /** Serves a session another runner wrote into the folder (a scheduled run that ended), as if found at start. */
   adopt(id: string): void {
+    this.scheduled.delete(id);
     if (SESSION_ID.test(id)) this.ensure(id).saved = true;
   }
 
@@ -349,7 +366,18 @@ export class DaemonSessions {
         };
       }),
     );
-    return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt));
+    const scheduled = [...this.scheduled].map(
+      ([id, run]): SessionInfo => ({
+        id,
+        title: run.title,
+        status: "running",
+        updatedAt: run.startedAt,
+        running: true,
+      }),
+    );
+    return [...infos.filter((i): i is SessionInfo => i !== null && !this.scheduled.has(i.id)), ...scheduled].sort(
+      (a, b) => byCodeUnit(b.updatedAt, a.updatedAt),
+    );
   }
 
   /** The session and its history (loaded if need be); null for a session the daemon does not have. */

@@ -1,7 +1,8 @@
 // The one-shot front end: one turn from -p or stdin, printed as text, one JSON object, or NDJSON
 // events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130; SIGTERM and
 // SIGHUP stop it at once (commands killed), save it and exit 128 + signal.
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createAgent } from "../agent/engine.js";
 import { loadExtensions } from "../agent/extensions.js";
 import { signalExitCode, withSigint, withTermination, type TerminationSignal } from "../agent/interrupt.js";
@@ -266,6 +267,7 @@ async function runTurn(
   await agent.close({ memoryWaitMs: ONE_SHOT_MEMORY_WAIT_MS });
   await extensions.close();
   await recordInIndex(settings, agent, prompt, result.usage, run.keep);
+  await tellMissedRuns(settings.home, io);
   if (result.saveError) io.stderr.write(`nanohermes: ${result.saveError}\n`);
   if (state.signalled) return signalExitCode(state.signalled);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
@@ -275,4 +277,19 @@ async function runTurn(
     return EXIT_FAILED;
   }
   return EXIT_OK;
+}
+
+/**
+ * Scheduled runs missed with no daemon, told once on stderr after the turn (each missed instant
+ * once, so a script calling -p in a loop hears of it once). Only where a ledger exists
+ * (~/.nanohermes/cron.db, src/cron/store.ts): without one, nothing loads.
+ */
+async function tellMissedRuns(home: string, io: OneShotIO): Promise<void> {
+  if (!existsSync(join(home, "cron.db"))) return;
+  try {
+    const line = await (await import("../cron/status.js")).missedOnce(home);
+    if (line) io.stderr.write(`nanohermes: ${line}\n`);
+  } catch (error) {
+    log("warn", "reading the cron ledger", error);
+  }
 }
