@@ -4,7 +4,6 @@ import type { Settings } from "../config/schema.js";
 import type { BusEvent, PermissionMode } from "../protocol/events.js";
 import { loadSession, newSession, newSessionId, sessionFileFor, type LoadedSession } from "../session/store.js";
 import { lockSession, probeWritable } from "../session/session-lock.js";
-import { recordedFork, recordFork } from "../session/forks.js";
 import { sweepTempFiles } from "../session/temp-sweep.js";
 import { repairToolPairs } from "../session/repair.js";
 import { builtinTools } from "../tools/index.js";
@@ -288,6 +287,8 @@ async function forkRefused(
   const say = (loaded: LoadedSession, note: string) => {
     loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
   };
+  // Loaded here only: a refused file is rare.
+  const { recordedFork, recordFork } = await import("../session/forks.js");
   const earlier = await recordedFork(settings.sessionDir, requested);
   if (earlier) {
     const release = await lockSession(earlier);
