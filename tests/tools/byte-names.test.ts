@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest";
 import { fsPath, nameFromBytes } from "../../src/fs/byte-names.js";
 import { Checkpoints } from "../../src/session/checkpoints.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
+import { applyPatchTool } from "../../src/tools/apply-patch.js";
 import { globTool } from "../../src/tools/glob.js";
+import { grepTool } from "../../src/tools/grep.js";
 import { listDirTool } from "../../src/tools/list-dir.js";
 import { readPathArg, showPath } from "../../src/tools/path-escape.js";
 import { readFileTool } from "../../src/tools/read-file.js";
@@ -79,6 +81,39 @@ describe("the file tools on a name that is not UTF-8", () => {
     expect(names(ws).sort()).toEqual(
       [LATIN1, MIXED, bytes("new", [0xff], ".txt")].map((b) => b.toString("hex")).sort(),
     );
+  });
+});
+
+describe("grep and apply_patch on a name that is not UTF-8", () => {
+  it.each([
+    ["ripgrep", undefined],
+    ["the built-in search", "1"],
+  ])("grep through %s names the file as list_dir does", async (_, noRg) => {
+    const ws = workspace();
+    writeFileSync(at(ws, LATIN1), "a needle here\n");
+    const before = process.env.NANOHERMES_NO_RG;
+    if (noRg) process.env.NANOHERMES_NO_RG = noRg;
+    else delete process.env.NANOHERMES_NO_RG;
+    try {
+      const r = await callTool(grepTool, { pattern: "needle" }, ws);
+      expect(r.forModel.split("\n")[0]).toBe('"caf\\xe9.txt":1:a needle here');
+    } finally {
+      if (before === undefined) delete process.env.NANOHERMES_NO_RG;
+      else process.env.NANOHERMES_NO_RG = before;
+    }
+  });
+
+  it("apply_patch updates it by its quoted name", async () => {
+    const ws = workspace();
+    writeFileSync(at(ws, LATIN1), "one\ntwo\n");
+    const r = await callTool(
+      applyPatchTool,
+      { patch: '*** Begin Patch\n*** Update File: "caf\\xe9.txt"\n@@\n one\n-two\n+2\n*** End Patch' },
+      ws,
+    );
+    expect(r.status, r.forModel).toBe("ok");
+    expect(readFileSync(at(ws, LATIN1), "utf8")).toBe("one\n2\n");
+    expect(names(ws)).toEqual([LATIN1.toString("hex")]);
   });
 });
 
