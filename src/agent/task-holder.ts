@@ -102,7 +102,7 @@ export class SessionHolders {
     if (error.holder) task.heldBy = heldByOf(error.holder);
     const reason = task.heldBy?.text ?? error.message;
     this.host.emit({ type: "prompt.refused", taskId: task.id, text, reason });
-    this.host.emit({ type: "notice", taskId: task.id, level: "warn", text: `not sent: ${reason}` });
+    this.host.emit({ type: "notice", taskId: task.id, level: "error", text: `not sent: ${reason}` });
     this.host.changed(task);
     this.watch(task);
   }

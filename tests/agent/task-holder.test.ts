@@ -82,6 +82,9 @@ describe("a task whose session another process holds", () => {
     expect(refused.text).toBe("my long prompt\nsecond line");
     expect(refused.reason).toContain(`another NanoHermes process (pid ${pid}@${hostname()})`);
     expect(t.events.some((e) => e.type === "turn.started")).toBe(false);
+    // Said as an error (the daemon answers a refused turn with it), not as a failed turn.
+    const said = await t.waitFor("notice", (e) => e.level === "error");
+    expect(said.text).toBe(`not sent: ${refused.reason}`);
     const after = await t.waitFor("task.updated", (e) => e.task.heldBy?.pid === pid);
     expect(after.task.status).not.toBe("failed");
   });
