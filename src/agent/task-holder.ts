@@ -30,7 +30,7 @@ export function heldByOf(holder: SessionHolder): HeldBy {
     pid: holder.pid,
     host: holder.host,
     role: holder.role,
-    text: `this session is open in ${describeHolder(holder)}: ${advice(holder)}; what you type stays in the input (Ctrl-N starts a new task)`,
+    text: `this session is open in ${describeHolder(holder)}: ${advice(holder)}`,
   };
 }
 
@@ -78,7 +78,9 @@ export class SessionHolders {
       task,
       (t) => {
         this.host.changed(t);
-        const text = t.heldBy ? t.heldBy.text : "this session is free now: a prompt sent here runs";
+        const text = t.heldBy
+          ? `${t.heldBy.text}; what you type here stays in the input until then (Ctrl-N starts a new task)`
+          : "this session is free now: a prompt sent here runs";
         this.host.emit({ type: "notice", taskId: t.id, level: t.heldBy ? "warn" : "info", text });
       },
       () => this.host.gone(task),

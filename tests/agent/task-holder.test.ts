@@ -59,7 +59,9 @@ describe("a task whose session another process holds", () => {
     expect(held.task.heldBy).toMatchObject({ pid, host: hostname(), role: "daemon" });
     expect(held.task.heldBy!.text).toContain(`the NanoHermes daemon (pid ${pid}@${hostname()})`);
     const notice = await t.waitFor("notice", (e) => e.level === "warn");
-    expect(notice.text).toBe(held.task.heldBy!.text);
+    expect(notice.text).toBe(
+      `${held.task.heldBy!.text}; what you type here stays in the input until then (Ctrl-N starts a new task)`,
+    );
     unlinkSync(`${file}.lock`);
     await t.waitFor("notice", (e) => e.text.startsWith("this session is free now"));
     const free = t.events.filter((e) => e.type === "task.updated").at(-1) as EventOf<"task.updated">;

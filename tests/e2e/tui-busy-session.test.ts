@@ -60,7 +60,7 @@ describe("a second UI on a busy session", () => {
       ),
     );
     expect(said).toContain("close the session there");
-    expect(said).toContain("what you type stays in the input");
+    expect(said).toContain("what you type here stays in the input until then");
 
     await second.typeSlowly("keep me");
     second.type(keys.enter);
@@ -81,6 +81,32 @@ describe("a second UI on a busy session", () => {
     expect(await second.exit()).toBe(0);
     const saved = JSON.parse(readFileSync(session, "utf8")) as { messages: Msg[] };
     expect(saved.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "keep me"]);
+  }, 60_000);
+
+  it("the daemon, asked for a turn on a session a UI has open, answers why it was not run", async () => {
+    server = await startMockServer((req) => textReply(`${lastPrompt(req)} done`));
+    daemon = await startDaemonProcess({ modelUrl: server.url });
+    const session = join(daemon.sessionDir, "shared.json");
+    const env = testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+      NANOHERMES_MODEL: "mock-model",
+      NANOHERMES_HOME: daemon.home,
+    });
+    const ui = open(["--session", session], daemon.workspace, env);
+    await ui.waitFor("Ask anything");
+    await ui.typeSlowly("from the UI");
+    ui.type(keys.enter);
+    await ui.waitFor("from the UI done");
+    const r = await http(daemon.url, "/", {
+      headers: { "X-Session-Id": "shared", "Content-Type": "application/json" },
+      body: JSON.stringify({ prompt: "from the daemon" }),
+    });
+    expect(r.json.reason, r.text).toBe("error");
+    expect(r.json.error).toBe(
+      `not sent: this session is open in another NanoHermes UI (pid ${ui.pty.pid}@${hostname()}): close the session there (quit, or /new there) and send here`,
+    );
+    expect(server.requests.map(lastPrompt)).toEqual(["from the UI"]);
   }, 60_000);
 
   it("the daemon has it open: the UI names the daemon (pid@host) before typing and keeps the prompt", async () => {

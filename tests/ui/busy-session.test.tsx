@@ -15,7 +15,7 @@ const heldBy = {
   pid: 812,
   host: "box",
   role: "ui" as const,
-  text: "this session is open in another NanoHermes UI (pid 812@box): close the session there (quit, or /new there) and send here; what you type stays in the input (Ctrl-N starts a new task)",
+  text: "this session is open in another NanoHermes UI (pid 812@box): close the session there (quit, or /new there) and send here",
 };
 
 describe("a busy session in the UI", () => {
