@@ -19,7 +19,10 @@ const forksDir = (sessionDir: string) => join(sessionDir, ".forks");
 async function recordOf(sessionDir: string, refused: string): Promise<string> {
   const st = await fs.lstat(refused).catch(() => null);
   const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "";
-  const key = createHash("sha256").update(`${resolve(refused)}\0${stamp}`).digest("hex").slice(0, 32);
+  const key = createHash("sha256")
+    .update(`${resolve(refused)}\0${stamp}`)
+    .digest("hex")
+    .slice(0, 32);
   return join(forksDir(sessionDir), key);
 }
 
