@@ -22,6 +22,7 @@ import { runPromptTurn, runShellCommand } from "./task-turns.js";
 import { compactConversation, editConversation, exportSession } from "./task-session.js";
 import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
 import { rewindTask } from "./task-rewind.js";
+import { SessionHolders } from "./task-holder.js";
 import type { Agent } from "./agent.js";
 import { createAgent, systemPromptFor } from "./engine.js";
 import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
@@ -42,6 +43,13 @@ export class TaskManager {
   private workspacePermissions: SavedPermission[] = [];
 
   private readonly extensions: Promise<Extensions>;
+
+  /** Who else holds a task's session (another UI, the daemon): said at once, and when it lets go. */
+  private readonly holders = new SessionHolders({
+    emit: (event) => this.emit(event),
+    changed: (task) => this.changed(task),
+    gone: (task) => this.tasks.get(task.id) !== task,
+  });
 
   constructor(opts: TaskManagerOptions) {
     this.opts = opts;
@@ -69,6 +77,8 @@ export class TaskManager {
     const task = newTask(id, init, this.opts, this.workspacePermissions);
     this.tasks.set(id, task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
+    // An earlier session may be open elsewhere: said now, before anything is typed.
+    if (init.sessionFile) this.holders.watch(task);
   }
 
   has(id: string): boolean {
@@ -169,8 +179,7 @@ export class TaskManager {
         });
         return;
       case "task.open":
-        if (task && !task.agent)
-          void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
+        if (task && !task.agent) void this.holders.open(task, () => this.agentFor(task.id));
         return;
       case "user.submit":
         if (task && command.resume) this.resumeQueue(task);
@@ -294,7 +303,13 @@ export class TaskManager {
     const turn = { text, images, model, workspace: this.opts.settings.workspace };
     task.running = this.ended(
       task,
-      runPromptTurn(task, () => this.agentFor(task.id), turn, this.sayTo(task)),
+      runPromptTurn(
+        task,
+        () => this.agentFor(task.id),
+        turn,
+        this.sayTo(task),
+        (error) => this.holders.refuse(task, text, error),
+      ),
     );
   }
 

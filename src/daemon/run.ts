@@ -16,6 +16,7 @@ import { startDaemonServer, type DaemonServer } from "./server.js";
 import { startCron } from "./cron.js";
 import { startSkillCurator } from "./skill-curator.js";
 import type { TeamDaemon } from "./team-daemon.js";
+import { setLockRole } from "../session/session-lock.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -50,6 +51,7 @@ export async function startDaemon(
   io: DaemonIO,
   client?: ModelClient,
 ): Promise<RunningDaemon> {
+  setLockRole("daemon");
   const port = intFlag(flags, "daemon-port", 0, 65_535) ?? DEFAULT_DAEMON_PORT;
   const host = typeof flags.values["daemon-host"] === "string" ? flags.values["daemon-host"] : "127.0.0.1";
   const tokenFile = flags.values["daemon-token-file"];

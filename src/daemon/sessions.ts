@@ -73,7 +73,8 @@ export class DaemonSessions {
     this.opts = opts;
     this.bus = new Bus({ onHandlerError: (error) => log("error", "daemon bus handler threw", error) });
     this.manager = new TaskManager({
-      settings: opts.settings,
+      // A refused session's fork (and the record of it) goes to the daemon's folder, which it serves.
+      settings: { ...opts.settings, sessionDir: opts.sessionDir },
       bus: this.bus,
       // A call that needs approval is asked while a front end is attached, else refused with a reason.
       interactive: (id) => (this.sessions.get(id)?.watchers ?? 0) > 0,

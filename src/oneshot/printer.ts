@@ -139,6 +139,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "task.updated":
       case "task.removed":
       case "queue.updated":
+      case "prompt.refused":
       case "steer.delivered":
       case "todo.updated":
       case "background.updated":

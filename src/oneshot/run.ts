@@ -8,7 +8,7 @@ import { loadExtensions } from "../agent/extensions.js";
 import { signalExitCode, withSigint, withTermination, type TerminationSignal } from "../agent/interrupt.js";
 import type { Agent } from "../agent/agent.js";
 import type { Extensions } from "../agent/extensions.js";
-import { SessionBusyError, SessionUnwritableError } from "../session/session-lock.js";
+import { SessionBusyError, SessionUnwritableError, setLockRole } from "../session/session-lock.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
@@ -84,6 +84,7 @@ export async function runOneShot(
   client?: ModelClient,
   sessionFile?: string,
 ): Promise<number> {
+  setLockRole("run");
   // The openai SDK (every mode but Anthropic's, and any fallback) compiles while the turn is set up.
   if (!client && (settings.api !== "anthropic" || (settings.fallback?.length ?? 0) > 0)) preloadSdk();
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
