@@ -52,6 +52,9 @@ export class TaskManager {
 
   private emit(event: BusEvent): void {
     this.opts.bus.emit(event);
+    // Questions are asked and answered here, not by the agent: its typed history keeps them too.
+    if (event.type === "approval.requested" || event.type === "approval.resolved")
+      this.tasks.get(event.taskId)?.agent?.recordApproval(event);
   }
 
   snapshot(task: Task): TaskSnapshot {
