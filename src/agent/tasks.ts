@@ -17,7 +17,7 @@ import {
   rulesOf,
   taskAsker,
 } from "./task-approvals.js";
-import { indexTask, unindexTask } from "./task-listing.js";
+import { adoptListed, indexTask, unindexTask } from "./task-listing.js";
 import { runPromptTurn, runShellCommand } from "./task-turns.js";
 import { compactConversation, editConversation, exportSession } from "./task-session.js";
 import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
@@ -170,6 +170,7 @@ export class TaskManager {
           ...(command.title ? { title: command.title } : {}),
           ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}),
         });
+        if (command.sessionFile && this.opts.index !== false) void this.adopt(command.taskId);
         return;
       case "task.open":
         if (task && !task.agent)
@@ -469,6 +470,13 @@ export class TaskManager {
     await rewindTask(await this.agentFor(task.id), command, (event) =>
       this.emit({ ...event, taskId: task.id } as BusEvent),
     );
+  }
+
+  /** A new task on a listed session file carries that entry's tokens and pin (adoptListed). */
+  private async adopt(id: string): Promise<void> {
+    const task = this.tasks.get(id);
+    if (task && (await adoptListed(this.opts.settings.home, task)) && this.tasks.get(id) === task)
+      this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
   }
 
   private async index(task: Task): Promise<void> {
