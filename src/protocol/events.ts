@@ -121,6 +121,11 @@ export const eventDefinitions = {
       ...base,
       requestId: z.optional(z.string()).check(z.describe("The step's request (model.requested).")),
       attempt: z.int().check(z.positive(), z.describe("The retry about to be made (1 = first retry).")),
+      attempts: z.optional(
+        z
+          .int()
+          .check(z.positive(), z.describe("How many times the request is sent in all: the first try and its retries.")),
+      ),
       status: z.optional(z.int()).check(z.describe("HTTP status, absent for network errors.")),
       error: z.string(),
       delayMs: z.int().check(z.nonnegative()),
