@@ -17,7 +17,7 @@ import {
   rulesOf,
   taskAsker,
 } from "./task-approvals.js";
-import { indexTask, unindexTask } from "./task-listing.js";
+import { adoptListed, indexTask, unindexTask } from "./task-listing.js";
 import { runPromptTurn, runShellCommand } from "./task-turns.js";
 import { compactConversation, editConversation, exportSession } from "./task-session.js";
 import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
@@ -60,6 +60,9 @@ export class TaskManager {
 
   private emit(event: BusEvent): void {
     this.opts.bus.emit(event);
+    // Questions are asked and answered here, not by the agent: its typed history keeps them too.
+    if (event.type === "approval.requested" || event.type === "approval.resolved")
+      this.tasks.get(event.taskId)?.agent?.recordApproval(event);
   }
 
   snapshot(task: Task): TaskSnapshot {
@@ -177,6 +180,7 @@ export class TaskManager {
           ...(command.title ? { title: command.title } : {}),
           ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}),
         });
+        if (command.sessionFile && this.opts.index !== false) void this.adopt(command.taskId);
         return;
       case "task.open":
         if (task && !task.agent) void this.holders.open(task, () => this.agentFor(task.id));
@@ -481,6 +485,13 @@ export class TaskManager {
     await rewindTask(await this.agentFor(task.id), command, (event) =>
       this.emit({ ...event, taskId: task.id } as BusEvent),
     );
+  }
+
+  /** A new task on a listed session file carries that entry's tokens and pin (adoptListed). */
+  private async adopt(id: string): Promise<void> {
+    const task = this.tasks.get(id);
+    if (task && (await adoptListed(this.opts.settings.home, task)) && this.tasks.get(id) === task)
+      this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
   }
 
   private async index(task: Task): Promise<void> {

@@ -215,7 +215,7 @@ export const flagSpecs: FlagSpec[] = [
     group: "output",
     doc: "Show tool activity on stderr even when stderr is not a terminal.",
   },
-  { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity on stderr." },
+  { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity or retries on stderr." },
   {
     name: "session",
     type: "string",

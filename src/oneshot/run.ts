@@ -136,13 +136,22 @@ async function oneShot(
   } else if (mode === "text") {
     const progress = flags.values.quiet !== true && (flags.values.verbose === true || Boolean(io.stderr.isTTY));
     bus.subscribe(
-      createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }),
+      createTextPrinter({
+        stdout: io.stdout,
+        stderr: io.stderr,
+        progress,
+        // A retry is said even to a stderr that is no terminal: a silent pause looks like a hang.
+        retries: flags.values.quiet !== true,
+        color,
+        live: Boolean(io.stdout.isTTY),
+      }),
     );
   } else {
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
       if (event.type === "model.waiting") io.stderr.write(`${waitingLine(event)}\n`);
-      if (event.type === "model.retrying" && event.delayMs >= LONG_RETRY_MS) io.stderr.write(`${retryLine(event)}\n`);
+      if (event.type === "model.retrying" && (flags.values.quiet !== true || event.delayMs >= LONG_RETRY_MS))
+        io.stderr.write(`${retryLine(event)}\n`);
     });
   }
 

@@ -8,6 +8,10 @@ export const permissionModes = ["default", "accept-edits", "plan", "goal", "debu
 export const approvalPolicies = ["never", "on-request", "untrusted"] as const;
 /** The kinds of NanoHermes process that may hold a session's lock (written into it). */
 export const lockRoles = ["ui", "daemon", "run", "acp", "mcp-server"] as const;
+/** How an approval question ended (approval.resolved); `cancelled`: the turn stopped first. */
+export const approvalDecisions = ["once", "always", "deny", "cancelled"] as const;
+/** Who ended it: a person at a front end, or the stop that withdrew the question. */
+export const approvalAnswerers = ["user", "turn-stopped", "subagent-stopped"] as const;
 
 export type TurnEndReason = (typeof turnEndReasons)[number];
 export type ToolKind = (typeof toolKinds)[number];

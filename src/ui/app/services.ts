@@ -284,11 +284,11 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     store,
     ctl,
     palette: theme.palette,
-    markdown: markdownStyles(theme.palette),
+    markdown: markdownStyles(theme.palette, !theme.unicode || screenReader),
     // A screen reader gets ASCII for the glyphs the linear layout keeps (the composer's prompt, dialogs).
     renderer: new TranscriptRenderer(
       theme.palette,
-      markdownStyles(theme.palette),
+      markdownStyles(theme.palette, !theme.unicode || screenReader),
       !theme.unicode || screenReader,
       screenReader,
     ),
