@@ -42,6 +42,24 @@ function askDaemon(
   });
 }
 
+/**
+ * Asks the running daemon to plan again after this command wrote the ledger; a team daemon first
+ * shares the change with the team (cron/team-jobs.ts). Returns why the team refused the change to
+ * `name`, or null; a team whose database does not answer gets a note (the change waits here).
+ */
+async function wakeDaemon(home: string, name: string | null, io: CronIO): Promise<string | null> {
+  const answer = await askDaemon(home, "POST", "/v1/cron/wake");
+  const team = answer?.body.team as { lost?: { name: string; reason: string }[]; error?: string } | undefined;
+  if (!team) return null;
+  const lost = team.lost?.find((l) => l.name === name);
+  if (lost) return `${lost.reason}; the team's job stands (cron list shows it)`;
+  if (team.error)
+    io.stderr.write(
+      `nanohermes: the team's database does not answer (${team.error}): the change is kept here and shared when it does\n`,
+    );
+  return null;
+}
+
 const when = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(".000Z", "Z"));
 
 function jobLine(job: CronJob): string {
@@ -110,12 +128,19 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
           if (error instanceof CronInputError) throw new UsageError(`cron add: ${error.message}`);
           throw error;
         }
-        // A running daemon plans the new job now rather than at its next safety tick.
-        await askDaemon(settings.home, "POST", "/v1/cron/wake");
+        // A running daemon plans the new job now rather than at its next safety tick (a team
+        // daemon shares it first).
+        const refused = await wakeDaemon(settings.home, job, io);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron add ${job}: ${refused}\n`);
+          return 1;
+        }
         out({ ...added, nextRun: nextRunOf(added) }, `added ${jobLine(added)}`);
         return 0;
       }
       case "list": {
+        // A team daemon syncs its ledger with the team's jobs first.
+        await wakeDaemon(settings.home, null, io);
         const jobs = store.jobs();
         out(
           { jobs: jobs.map((j) => ({ ...j, nextRun: nextRunOf(j) })) },
@@ -132,13 +157,19 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
       case "pause":
       case "resume": {
         if (!store.setEnabled(job, sub === "resume", "paused by the user")) return missing();
-        await askDaemon(settings.home, "POST", "/v1/cron/wake");
-        const after = store.job(job)!;
+        const refused = await wakeDaemon(settings.home, job, io);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron ${sub} ${job}: ${refused}\n`);
+          return 1;
+        }
+        const after = store.job(job);
+        if (!after) return missing();
         out({ ...after, nextRun: nextRunOf(after) }, `${sub === "pause" ? "paused" : "resumed"} ${jobLine(after)}`);
         return 0;
       }
       case "remove": {
         if (!store.removeJob(job)) return missing();
+        await wakeDaemon(settings.home, job, io);
         out({ removed: job }, `removed ${job} and its runs`);
         return 0;
       }

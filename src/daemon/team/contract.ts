@@ -1,6 +1,7 @@
 // The three seams a team of daemons shares (issue 34): where sessions are kept, how turns reach a
 // daemon, and how a session's events reach every daemon that follows it. Each has an embedded
 // implementation (files, SQLite, in-process: one machine) and a PostgreSQL one (many machines).
+import type { SharedJobTable } from "../../cron/team-jobs.js";
 import type { BusEvent } from "../../protocol/events.js";
 
 export type StoreKind = "embedded" | "postgres";
@@ -113,6 +114,8 @@ export interface TeamStore {
    * daemon, whose own ledger already says so: always null.
    */
   claimInstant(job: string, instant: number): Promise<string | null>;
+  /** The team's cron jobs, which every daemon's ledger mirrors; null for the embedded store (its ledger is all). */
+  cronJobs: SharedJobTable | null;
   /** For /health: whether the database answers, and how many turns wait. */
   health(): Promise<{ database: "ok" | "embedded" | string; queueDepth: number }>;
   close(): Promise<void>;

@@ -50,6 +50,27 @@ CREATE TABLE nh_cron_fired (
 );
 `,
   },
+  {
+    // The cron jobs themselves, shared (version 1 shared only their fired instants).
+    version: 2,
+    sql: `
+CREATE TABLE nh_cron_jobs (
+  name text PRIMARY KEY,
+  schedule text NOT NULL,
+  tz text NOT NULL,
+  prompt text NOT NULL,
+  workspace text NOT NULL,
+  model text,
+  approval text NOT NULL,
+  missed text NOT NULL,
+  enabled boolean NOT NULL,
+  paused_reason text,
+  created_at bigint NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

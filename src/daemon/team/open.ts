@@ -47,6 +47,7 @@ export async function openTeamStore(opts: TeamStoreOptions): Promise<TeamStore> 
       turns,
       events: new EmbeddedEventFanout(),
       claimInstant: async () => null,
+      cronJobs: null,
       health: async () => ({ database: "embedded", queueDepth: await turns.depth() }),
       close: async () => {
         await turns.stop();

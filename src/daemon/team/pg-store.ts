@@ -3,6 +3,7 @@
 import { log } from "../../config/log.js";
 import type { TeamStore } from "./contract.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
+import { PgCronJobs } from "./pg-cron-jobs.js";
 import { PgEventFanout } from "./pg-events.js";
 import { PgListener } from "./pg-listen.js";
 import { PgSessionStore } from "./pg-sessions.js";
@@ -55,6 +56,7 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
     sessions: new PgSessionStore(pool),
     turns,
     events,
+    cronJobs: new PgCronJobs(pool, listener, opts.node),
     async claimInstant(job, instant) {
       const won = await pool.query(
         "INSERT INTO nh_cron_fired (job, instant, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
