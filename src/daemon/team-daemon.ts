@@ -29,9 +29,31 @@ export class TeamDaemon {
     private readonly sessionDir: string,
   ) {}
 
-  /** Starts taking turns from the shared queue. */
+  /** Starts taking turns from the shared queue, and the commands other daemons send this one. */
   start(concurrency: number): void {
     this.store.turns.work(concurrency, (job, signal) => this.runJob(job, signal));
+    const relay = this.store.relay;
+    if (!relay) return;
+    relay.onAttached((sessions) => this.holdAttached(sessions));
+    void relay.serve((session, command) => this.sessions.command(session, command));
+    void relay.refresh().catch((error: unknown) => log("warn", "team: reading the attached front ends", error));
+  }
+
+  /** Sessions held as attached here because a front end follows them on some daemon of the team. */
+  private readonly held = new Map<string, () => void>();
+
+  /**
+   * A front end attached to a session on any daemon counts here, so a turn this daemon runs asks
+   * for approvals (the answer comes back through the relay); when the last goes, waiting approvals
+   * are denied after the same wait as on one daemon.
+   */
+  private holdAttached(sessions: ReadonlySet<string>): void {
+    for (const id of sessions) if (!this.held.has(id)) this.held.set(id, this.sessions.hold(id));
+    for (const [id, release] of this.held)
+      if (!sessions.has(id)) {
+        release();
+        this.held.delete(id);
+      }
   }
 
   /**
@@ -66,6 +88,10 @@ export class TeamDaemon {
   /** What the daemon that took the turn does: load, run, publish every event, save every step. */
   private async runJob(job: TurnJob, signal: AbortSignal): Promise<TurnResult> {
     const id = job.session;
+    // Who is attached now, on any daemon (an attachment made just before the post counts).
+    await this.store.relay
+      ?.refresh()
+      .catch((error: unknown) => log("warn", "team: reading the attached front ends", error));
     let text = await this.store.sessions.load(id);
     let prompt = job.prompt;
     if (job.eventsFrom === null) {
@@ -146,6 +172,27 @@ export class TeamDaemon {
     send: (event: LoggedEvent) => void,
     ready: (snapshot: boolean) => void = () => {},
   ): Promise<() => void> {
+    // Attached on every daemon's count before anything is sent: the daemon running this session's
+    // turn asks for approvals from then on.
+    const detach = await this.store.relay?.attach(id).catch((error: unknown) => {
+      log("warn", `team: attaching to ${id} (approvals will not be asked)`, error);
+      return undefined;
+    });
+    try {
+      return await this.follow(id, lastEventId, send, ready, detach);
+    } catch (error) {
+      detach?.();
+      throw error;
+    }
+  }
+
+  private async follow(
+    id: string,
+    lastEventId: string | undefined,
+    send: (event: LoggedEvent) => void,
+    ready: (snapshot: boolean) => void,
+    detach: (() => void) | undefined,
+  ): Promise<() => void> {
     const match = /^t\.(\d+)$/.exec(lastEventId ?? "");
     const after = match ? Number(match[1]) : null;
     if (after === null) {
@@ -162,29 +209,62 @@ export class TeamDaemon {
     const following = await this.store.events.follow(id, after, (e) =>
       send({ id: eventId(e.seq), seq: e.seq, event: e.event }),
     );
-    return () => following.stop();
+    return () => {
+      following.stop();
+      detach?.();
+    };
   }
 
   /**
    * A front end's command in a team (what `nanohermes attach` sends): a prompt goes through the
-   * shared queue (its events reach the front end through the fan-out, wherever it runs), a stop
-   * goes to the daemon running the turn. Returns why it was refused, or undefined for a command
-   * this daemon handles as one daemon does (approvals, undo, ...).
+   * shared queue (its events reach the front end through the fan-out, wherever it runs); steering
+   * and approval answers go to the daemon running the turn (here, or through the relay); a stop
+   * goes to the turn wherever it runs. Returns why it was refused, or undefined for a command this
+   * daemon handles as one daemon does (undo, config, ...).
    */
-  command(id: string, command: BusCommand): string | null | undefined {
+  async command(id: string, command: BusCommand): Promise<string | null | undefined> {
     if (command.type === "turn.interrupt") {
-      void this.cancel(id).catch((error: unknown) => log("warn", `team: cancelling ${id}`, error));
+      void this.cancel(id, command.force === true).catch((error: unknown) =>
+        log("warn", `team: cancelling ${id}`, error),
+      );
       return null;
     }
-    if (command.type !== "user.submit") return undefined;
-    if (command.images?.length) return "a team daemon takes no images yet: send the prompt as text";
-    if (command.mode === "steer") return "a team daemon cannot steer a running turn yet: send it as the next prompt";
-    void this.runTurn(id, command.text).catch((error: unknown) => log("warn", `team: a turn of ${id}`, error));
-    return null;
+    const steer = command.type === "user.submit" && command.mode === "steer";
+    if (command.type === "user.submit" && command.images?.length)
+      return "a team daemon takes no images yet: send the prompt as text";
+    if (command.type !== "approval.reply" && !steer) {
+      if (command.type !== "user.submit") return undefined;
+      void this.runTurn(id, command.text).catch((error: unknown) => log("warn", `team: a turn of ${id}`, error));
+      return null;
+    }
+    const relay = this.store.relay;
+    if (!relay) return undefined;
+    const node = await relay.runningOn(id);
+    if (node === null) {
+      // Nothing runs: an approval has nobody waiting for it, a steer is the next prompt.
+      if (command.type === "approval.reply") return `no approval ${command.requestId} is waiting in session "${id}"`;
+      void this.runTurn(id, command.type === "user.submit" ? command.text : "").catch((error: unknown) =>
+        log("warn", `team: a turn of ${id}`, error),
+      );
+      return null;
+    }
+    if (node === relay.node) return this.sessions.command(id, command);
+    return relay.send(node, id, command);
   }
 
-  /** Stops the session's running turn on whichever daemon runs it. */
-  cancel(id: string): Promise<boolean> {
+  /**
+   * Stops the session's running turn on whichever daemon runs it; `force` also kills its running
+   * tools there (the interrupt goes through the relay to that daemon's engine).
+   */
+  async cancel(id: string, force = false): Promise<boolean> {
+    const relay = this.store.relay;
+    const node = force && relay ? await relay.runningOn(id) : null;
+    if (node !== null && relay) {
+      const interrupt: BusCommand = { type: "turn.interrupt", taskId: id, force: true };
+      const refused =
+        node === relay.node ? this.sessions.command(id, interrupt) : await relay.send(node, id, interrupt);
+      if (refused) log("warn", `team: a forced stop of ${id} on ${node} was refused: ${refused}`);
+    }
     return this.store.turns.cancel(id);
   }
 

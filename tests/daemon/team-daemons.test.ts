@@ -62,7 +62,7 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
-    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 2\)/);
+    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 3\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
     const embedded = await startDaemonProcess({ modelUrl: model.url });
@@ -142,9 +142,9 @@ describe("daemons sharing one PostgreSQL", () => {
     await expect.poll(() => ends().length, { timeout: 20_000 }).toBe(2);
     expect(ends()[1].reason).toBe("interrupted");
     // What a team cannot do yet is refused with a reason, not dropped.
-    const steer = await send(a, { type: "user.submit", text: "x", mode: "steer" });
-    expect(steer.status).toBe(409);
-    expect(steer.json.error).toMatch(/cannot steer a running turn yet/);
+    const image = await send(a, { type: "user.submit", text: "x", images: ["/tmp/x.png"] });
+    expect(image.status).toBe(409);
+    expect(image.json.error).toMatch(/takes no images yet/);
     follow.close();
   });
 

@@ -223,13 +223,13 @@ describe("team store on PostgreSQL", () => {
     await client.connect();
     try {
       const { rows } = await client.query("SELECT version FROM nh_schema ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
       await client.query("INSERT INTO nh_schema (version) VALUES (99)");
     } finally {
       await client.end();
     }
     await expect(openTeamStore({ databaseUrl: url, sessionDir: "" })).rejects.toThrow(
-      /schema is version 99, newer than this nanohermes knows \(1\): upgrade nanohermes/,
+      /schema is version 99, newer than this nanohermes knows \(3\): upgrade nanohermes/,
     );
   });
 

@@ -2,6 +2,7 @@
 // daemon, and how a session's events reach every daemon that follows it. Each has an embedded
 // implementation (files, SQLite, in-process: one machine) and a PostgreSQL one (many machines).
 import type { SharedJobTable } from "../../cron/team-jobs.js";
+import type { BusCommand } from "../../protocol/commands.js";
 import type { BusEvent } from "../../protocol/events.js";
 
 export type StoreKind = "embedded" | "postgres";
@@ -116,7 +117,31 @@ export interface TeamStore {
   claimInstant(job: string, instant: number): Promise<string | null>;
   /** The team's cron jobs, which every daemon's ledger mirrors; null for the embedded store (its ledger is all). */
   cronJobs: SharedJobTable | null;
+  /** Commands and attachments across daemons; null for the embedded store (one daemon has them all). */
+  relay: CommandRelay | null;
   /** For /health: whether the database answers, and how many turns wait. */
   health(): Promise<{ database: "ok" | "embedded" | string; queueDepth: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Contract: commands for the daemon running a session's turn, and the front ends attached to a
+ * session on any daemon. `send` resolves with the receiving daemon's answer (null: accepted, else
+ * why it refused), or a refusal saying that daemon did not answer; a command is applied at most
+ * once. An attachment lasts while its daemon renews it: a daemon that died stops counting.
+ */
+export interface CommandRelay {
+  /** This daemon's name (what `runningOn` returns for a turn running here). */
+  readonly node: string;
+  /** The daemon whose lease holds the session's running turn, or null. */
+  runningOn(session: string): Promise<string | null>;
+  send(node: string, session: string, command: BusCommand): Promise<string | null>;
+  /** Applies the commands sent to this daemon, in order, with `handler`'s answer sent back. */
+  serve(handler: (session: string, command: BusCommand) => string | null): Promise<void>;
+  /** A front end attached here to `session` (written before it resolves); the call returned detaches it. */
+  attach(session: string): Promise<() => void>;
+  /** Reads the attachments again; `onChange` gets every session with a front end on any daemon. */
+  refresh(): Promise<void>;
+  onAttached(onChange: (sessions: ReadonlySet<string>) => void): void;
   close(): Promise<void>;
 }

@@ -71,6 +71,29 @@ CREATE TABLE nh_cron_jobs (
 );
 `,
   },
+  {
+    // Commands for the daemon running a session's turn (steering, approvals, a forced stop), and
+    // which daemons have a front end attached to which session (so the turn's daemon asks).
+    version: 3,
+    sql: `
+CREATE TABLE nh_commands (
+  id bigserial PRIMARY KEY,
+  node text NOT NULL,
+  session text NOT NULL,
+  command jsonb NOT NULL,
+  state text NOT NULL DEFAULT 'sent' CHECK (state IN ('sent', 'taken', 'answered')),
+  refused text,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX nh_commands_waiting ON nh_commands (node, id) WHERE state = 'sent';
+CREATE TABLE nh_attached (
+  session text NOT NULL,
+  node text NOT NULL,
+  until timestamptz NOT NULL,
+  PRIMARY KEY (session, node)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -48,6 +48,7 @@ export async function openTeamStore(opts: TeamStoreOptions): Promise<TeamStore> 
       events: new EmbeddedEventFanout(),
       claimInstant: async () => null,
       cronJobs: null,
+      relay: null,
       health: async () => ({ database: "embedded", queueDepth: await turns.depth() }),
       close: async () => {
         await turns.stop();
