@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TeamStore, TurnJob, TurnResult } from "../../src/daemon/team/contract.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/daemon/team/migrations.js";
 import { openTeamStore } from "../../src/daemon/team/open.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import { tempDir } from "../helpers/cli.js";
@@ -104,6 +105,11 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     await store.sessions.saveStep("a", session("first", "the quick brown fox jumps over pelicans"));
     const text = await store.sessions.load("a");
     expect(JSON.parse(text!).messages[1].content).toBe("the quick brown fox jumps over pelicans");
+    // The seq of the last event a save reflects comes back with it; a save without one has none.
+    expect(await store.sessions.loadAt("a")).toEqual({ text, eventsSeq: null });
+    await store.sessions.saveStep("a", text!, 42);
+    expect(await store.sessions.loadAt("a")).toEqual({ text, eventsSeq: 42 });
+    expect(await store.sessions.loadAt("none")).toBeNull();
     expect((await store.sessions.list()).map((s) => [s.id, s.title, s.messages])).toEqual([
       ["a", "first", 2],
       ["b", "second", 2],
@@ -184,10 +190,12 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     const seen: { seq: number; event: BusEvent }[] = [];
     const following = await b.events.follow("e", null, (e) => seen.push(e));
     const note = (text: string): BusEvent => ({ type: "notice", taskId: "e", level: "info", text });
-    for (const text of ["one", "two", "three"]) await a.events.publish("e", note(text));
+    // Published together (one batch on PostgreSQL), each resolves with its own seq, in order.
+    const published = await Promise.all(["one", "two", "three"].map((text) => a.events.publish("e", note(text))));
     await a.events.publish("other", note("not mine"));
     await following.caughtUp();
     expect(seen.length).toBe(3);
+    expect(seen.map((e) => e.seq)).toEqual(published);
     expect(seen.map((e) => (e.event as { text: string }).text)).toEqual(["one", "two", "three"]);
     expect(seen[0]!.seq).toBeLessThan(seen[1]!.seq);
     following.stop();
@@ -223,13 +231,13 @@ describe("team store on PostgreSQL", () => {
     await client.connect();
     try {
       const { rows } = await client.query("SELECT version FROM nh_schema ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
       await client.query("INSERT INTO nh_schema (version) VALUES (99)");
     } finally {
       await client.end();
     }
     await expect(openTeamStore({ databaseUrl: url, sessionDir: "" })).rejects.toThrow(
-      /schema is version 99, newer than this nanohermes knows \(3\): upgrade nanohermes/,
+      new RegExp(`schema is version 99, newer than this nanohermes knows \\(${SCHEMA_VERSION}\\): upgrade nanohermes`),
     );
   });
 

@@ -30,7 +30,12 @@ export interface SessionSearchHit {
 export interface SessionStore {
   readonly kind: StoreKind;
   load(id: string): Promise<string | null>;
-  saveStep(id: string, sessionFileText: string): Promise<void>;
+  /**
+   * The session with the fan-out's seq of the last event its text reflects (null when saved
+   * without one): a follower that starts after it sees each step once, in the text or as events.
+   */
+  loadAt(id: string): Promise<{ text: string; eventsSeq: number | null } | null>;
+  saveStep(id: string, sessionFileText: string, eventsSeq?: number): Promise<void>;
   /** Newest first. */
   list(): Promise<SessionSummary[]>;
   /** Full-text search over the sessions' messages, best first. */
@@ -96,7 +101,8 @@ export interface Following {
  * node can read the event.
  */
 export interface EventFanout {
-  publish(session: string, event: BusEvent): Promise<void>;
+  /** Resolves with the event's seq once followers on any node can read it. */
+  publish(session: string, event: BusEvent): Promise<number>;
   follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<Following>;
   /** The newest seq now (a follower starting after it sees only what comes next). */
   head(): Promise<number>;

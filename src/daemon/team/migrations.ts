@@ -94,6 +94,11 @@ CREATE TABLE nh_attached (
 );
 `,
   },
+  {
+    // The fan-out's seq of the last event a stored session reflects: where a follower starts.
+    version: 4,
+    sql: "ALTER TABLE nh_sessions ADD COLUMN events_seq bigint;",
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
