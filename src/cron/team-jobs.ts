@@ -76,7 +76,13 @@ export class TeamJobMirror {
 
   /** The first sync (before the scheduler plans), then one on every change and every `everyMs`. */
   async start(everyMs = 5000): Promise<SyncReport> {
-    this.unwatch = await this.table.watch(() => void this.sync());
+    this.unwatch = await this.table
+      .watch(() => void this.sync())
+      .catch((error: unknown) => {
+        // The timer still syncs: a change another daemon makes arrives within `everyMs`.
+        log("warn", "cron: watching the team's jobs", error);
+        return null;
+      });
     this.timer = setInterval(() => void this.sync(), everyMs);
     this.timer.unref();
     return this.sync();
@@ -112,9 +118,10 @@ export class TeamJobMirror {
 
   private async pass(): Promise<SyncReport> {
     const report: SyncReport = { lost: [] };
-    const local = new Map(this.store.jobs().map((job) => [job.name, sharedOf(job)]));
-    const base = this.base();
+    let local = new Map<string, SharedJob>();
     try {
+      local = new Map(this.store.jobs().map((job) => [job.name, sharedOf(job)]));
+      const base = this.base();
       let team = new Map((await this.table.all()).map((job) => [job.name, sharedOf(job)]));
       let pushed = false;
       for (const name of new Set([...local.keys(), ...base.keys()])) {
@@ -128,18 +135,29 @@ export class TeamJobMirror {
       if (pushed) team = new Map((await this.table.all()).map((job) => [job.name, sharedOf(job)]));
       if (this.apply(local, team)) this.changed();
     } catch (error) {
+      // Nothing was taken back: the ledger keeps its changes, and the next sync tries them again.
+      report.lost = [];
       report.error = (error as Error).message;
       log("warn", "cron: syncing the jobs with the team's database", error);
     }
     for (const { name, reason } of report.lost) {
       const mine = local.get(name);
-      this.store.park(
+      // The inbox is this ledger's: a note that cannot be written is logged instead.
+      this.park(
         name,
         null,
         `cron ${name}: the change made on this daemon was not shared (${reason}); the team's job stands${mine ? `. Yours was: --schedule "${mine.schedule}" --prompt ${JSON.stringify(mine.prompt)} in ${mine.workspace}` : ""}`,
       );
     }
     return report;
+  }
+
+  private park(job: string, runId: null, text: string): void {
+    try {
+      this.store.park(job, runId, text);
+    } catch (error) {
+      log("error", `cron: ${text}`, error);
+    }
   }
 
   /** Sends one change made here to the team; the reason when the team refused it. */

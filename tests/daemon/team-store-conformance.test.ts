@@ -343,4 +343,61 @@ describe("team store on PostgreSQL", () => {
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
     expect(attempts).toEqual([1, 2]);
   });
+
+  it("relays a command to the daemon that serves it and brings its answer back; withdraws one nobody answers", async () => {
+    const url = await cluster.createDatabase("relay");
+    const [a, b] = await Promise.all(
+      ["r1", "r2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node, answerMs: 500 })),
+    );
+    opened.push(a!, b!);
+    const applied: string[] = [];
+    await b!.relay!.serve((session, command) => {
+      applied.push(`${session}:${command.type}`);
+      return command.type === "approval.reply" ? `no approval ${command.requestId} is waiting` : null;
+    });
+    const steer = { type: "user.submit", taskId: "s", text: "and the docs", mode: "steer" } as const;
+    expect(await a!.relay!.send("r2", "s", steer)).toBeNull();
+    const reply = { type: "approval.reply", taskId: "s", requestId: "q1", decision: "once" } as const;
+    expect(await a!.relay!.send("r2", "s", reply)).toBe("no approval q1 is waiting");
+    expect(applied).toEqual(["s:user.submit", "s:approval.reply"]);
+    // A daemon that never answers: the command is withdrawn, never applied later.
+    expect(await a!.relay!.send("gone:1", "s", steer)).toMatch(
+      /^the daemon running this turn \(gone:1\) did not answer/,
+    );
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query("SELECT count(*)::int AS n FROM nh_commands")).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+    expect(await a!.relay!.runningOn("s")).toBeNull();
+  });
+
+  it("counts a front end attached on one daemon on every daemon, until it detaches", async () => {
+    const url = await cluster.createDatabase("attached");
+    const [a, b] = await Promise.all(
+      ["t1", "t2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node })),
+    );
+    opened.push(a!, b!);
+    const seen: string[][] = [];
+    b!.relay!.onAttached((sessions) => seen.push([...sessions]));
+    const detach = await a!.relay!.attach("watched");
+    await b!.relay!.refresh();
+    expect(seen.at(-1)).toEqual(["watched"]);
+    // A second front end on the same daemon: detaching one leaves the session attached.
+    const second = await a!.relay!.attach("watched");
+    detach();
+    detach();
+    await b!.relay!.refresh();
+    expect(seen.at(-1)).toEqual(["watched"]);
+    second();
+    await expect
+      .poll(async () => {
+        await b!.relay!.refresh();
+        return seen.at(-1);
+      })
+      .toEqual([]);
+  });
 });

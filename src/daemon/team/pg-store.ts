@@ -16,6 +16,7 @@ export interface PgStoreOptions {
   node: string;
   leaseMs?: number;
   pollMs?: number;
+  answerMs?: number;
 }
 
 export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
@@ -51,7 +52,10 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
   await turns.init();
   const events = new PgEventFanout(pool, listener);
   await events.init();
-  const relay = new PgRelay(pool, listener, { node: opts.node });
+  const relay = new PgRelay(pool, listener, {
+    node: opts.node,
+    ...(opts.answerMs ? { answerMs: opts.answerMs } : {}),
+  });
   await relay.init();
   return {
     kind: "postgres",
