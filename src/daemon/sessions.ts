@@ -177,7 +177,13 @@ export class DaemonSessions {
     this.opts.telemetry?.continueTrace(id, traceparent);
   }
 
-  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+  async runTurn(
+    id: string,
+    prompt: string,
+    onEvent?: (event: LoggedEvent) => void,
+    /** Uploads (paths in the upload folder) to attach to the prompt. */
+    images: string[] = [],
+  ): Promise<TurnOutcome> {
     const session = this.ensure(id);
     const previous = session.chain;
     let release: () => void = () => {};
@@ -199,7 +205,7 @@ export class DaemonSessions {
       };
       session.listeners.add(listener);
       try {
-        this.bus.send({ type: "user.submit", taskId: id, text: prompt });
+        this.bus.send({ type: "user.submit", taskId: id, text: prompt, ...(images.length > 0 ? { images } : {}) });
         await this.manager.turn(id);
       } finally {
         session.listeners.delete(listener);

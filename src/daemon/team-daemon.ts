@@ -4,14 +4,16 @@
 // DaemonSessions on a local copy of the session, loaded from the store first and saved back after
 // every whole step, so the store is never more than a step behind.
 import { promises as fs, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { log } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
 import { sessionFileFor, writeSessionText } from "../session/store.js";
 import type { SessionInfo } from "../remote/wire.js";
 import type { DaemonSessions, LoggedEvent, TurnOutcome } from "./sessions.js";
-import type { FannedEvent, TeamStore, TurnJob, TurnResult } from "./team/contract.js";
+import type { FannedEvent, TeamStore, TurnImage, TurnJob, TurnResult } from "./team/contract.js";
 import { interruptedPrompt, resumeHistory } from "./team/resume.js";
+import { isUpload } from "./uploads.js";
 
 /** The SSE id of a team event: `t.<seq>` (a seq of the shared store, valid on every daemon). */
 const eventId = (seq: number) => `t.${seq}`;
@@ -119,6 +121,8 @@ export class TeamDaemon {
       prompt = interruptedPrompt(job.prompt, resumed.interrupted, resumed.promptKept);
     }
     await this.hydrate(id, text);
+    // The prompt's images, sent with the turn, become this daemon's uploads for it.
+    const images = await Promise.all((job.images ?? []).map((i) => this.sessions.storeUpload(i.name, i.data)));
     const publishes: Promise<void>[] = [];
     /** The newest seq this turn published. */
     let last = 0;
@@ -131,21 +135,26 @@ export class TeamDaemon {
     }
     let outcome: TurnOutcome;
     try {
-      outcome = await this.sessions.runTurn(id, prompt, (logged) => {
-        const published = this.store.events.publish(id, logged.event);
-        publishes.push(
-          published.then(
-            (seq) => void (last = Math.max(last, seq)),
-            () => {},
-          ),
-        );
-        // The text as this step saved it, read now (the next save cannot have happened yet), is
-        // stored with its session.saved's seq: a follower starts after it.
-        if (logged.event.type === "session.saved" && logged.event.agentId === undefined) {
-          const text = this.localText(id);
-          if (text !== null) void this.pushSave(id, text, published).catch(() => {});
-        }
-      });
+      outcome = await this.sessions.runTurn(
+        id,
+        prompt,
+        (logged) => {
+          const published = this.store.events.publish(id, logged.event);
+          publishes.push(
+            published.then(
+              (seq) => void (last = Math.max(last, seq)),
+              () => {},
+            ),
+          );
+          // The text as this step saved it, read now (the next save cannot have happened yet), is
+          // stored with its session.saved's seq: a follower starts after it.
+          if (logged.event.type === "session.saved" && logged.event.agentId === undefined) {
+            const text = this.localText(id);
+            if (text !== null) void this.pushSave(id, text, published).catch(() => {});
+          }
+        },
+        images,
+      );
     } finally {
       signal.removeEventListener("abort", onAbort);
     }
@@ -181,14 +190,19 @@ export class TeamDaemon {
   }
 
   /** POST / and /turns: queue the turn, stream the session's events until it ends. */
-  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+  async runTurn(
+    id: string,
+    prompt: string,
+    onEvent?: (event: LoggedEvent) => void,
+    images: TurnImage[] = [],
+  ): Promise<TurnOutcome> {
     const following = onEvent
       ? await this.store.events.follow(id, await this.store.events.head(), (e) =>
           onEvent({ id: eventId(e.seq), seq: e.seq, event: e.event }),
         )
       : null;
     try {
-      const turnId = await this.store.turns.enqueue(id, prompt);
+      const turnId = await this.store.turns.enqueue(id, prompt, images);
       const result = await this.store.turns.wait(turnId);
       await following?.caughtUp();
       return result as unknown as TurnOutcome;
@@ -303,11 +317,19 @@ export class TeamDaemon {
       return null;
     }
     const steer = command.type === "user.submit" && command.mode === "steer";
-    if (command.type === "user.submit" && command.images?.length)
-      return "a team daemon takes no images yet: send the prompt as text";
+    let images: TurnImage[] = [];
+    if (command.type === "user.submit" && command.images?.length) {
+      // Uploaded here; their bytes go with the turn to whichever daemon takes it.
+      const read = await this.uploads(command.images);
+      if (typeof read === "string") return read;
+      if (steer) return "a team daemon steers with text only: send the images with the next prompt";
+      images = read;
+    }
     if (command.type !== "approval.reply" && !steer) {
       if (command.type !== "user.submit") return undefined;
-      void this.runTurn(id, command.text).catch((error: unknown) => log("warn", `team: a turn of ${id}`, error));
+      void this.runTurn(id, command.text, undefined, images).catch((error: unknown) =>
+        log("warn", `team: a turn of ${id}`, error),
+      );
       return null;
     }
     const relay = this.store.relay;
@@ -323,6 +345,20 @@ export class TeamDaemon {
     }
     if (node === relay.node) return this.sessions.command(id, command);
     return relay.send(node, id, command);
+  }
+
+  /** The uploads a prompt names, read; why not, when one is not an upload of this daemon. */
+  private async uploads(paths: string[]): Promise<TurnImage[] | string> {
+    if (paths.some((path) => !isUpload(this.sessions.uploadDir, path)))
+      return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
+    try {
+      // The upload's name is `<random>-<name>`: the name is what the image was called.
+      return await Promise.all(
+        paths.map(async (path) => ({ name: basename(path).replace(/^[^-]*-/, ""), data: await fs.readFile(path) })),
+      );
+    } catch (error) {
+      return `an uploaded image could not be read: ${(error as Error).message}`;
+    }
   }
 
   /**

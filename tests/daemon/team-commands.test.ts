@@ -4,6 +4,7 @@
 // its approvals and answers them, or stops it with force: B relays each to A.
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
 import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
@@ -114,5 +115,35 @@ it("cancel with force on B kills the tool running on A; without a turn, a steer 
   expect((await send(b, "stop", { type: "user.submit", mode: "steer", text: "go on" })).status).toBe(202);
   const done = await follow.waitFor((e) => e.type === "turn.completed", 20_000);
   expect(done.response).toBe("saw 2 prompts");
+  follow.close();
+}, 60_000);
+
+it("a prompt with an image uploaded to B carries the image to whichever daemon runs it; a steer with one is refused", async () => {
+  const t = await team(() => textReply("I see it"));
+  const [a, b] = [await t.start(), await t.start()];
+  const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "green" } })
+    .png()
+    .toBuffer();
+  const up = await http(b.url, "/v1/sessions/img/images", { body: png, headers: { "X-File-Name": "shot.png" } });
+  expect(up.status).toBe(201);
+  const follow = await openEvents(a.url, "/v1/sessions/img/events");
+  await follow.waitFor((e) => e.type === "session.loaded");
+  const steer = await send(b, "img", { type: "user.submit", mode: "steer", text: "x", images: [up.json.path] });
+  expect(steer.status).toBe(409);
+  expect(steer.json.error).toMatch(/steers with text only/);
+  // Only B's own uploads: a path A never received is refused by A, as on one daemon.
+  const elsewhere = await send(a, "img", { type: "user.submit", text: "x", images: [up.json.path] });
+  expect(elsewhere.status).toBe(409);
+  expect(elsewhere.json.error).toMatch(/images must be uploaded first/);
+  expect((await send(b, "img", { type: "user.submit", text: "what is this?", images: [up.json.path] })).status).toBe(
+    202,
+  );
+  expect(await follow.waitFor((e) => e.type === "turn.completed", 20_000)).toMatchObject({ response: "I see it" });
+  const content = (t.model.requests[0]!.messages as { role: string; content: unknown }[]).find(
+    (m) => m.role === "user",
+  )!.content as { type: string; image_url?: { url: string } }[];
+  expect(content.map((c) => c.type)).toEqual(["text", "image_url"]);
+  expect(content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+  expect(t.model.requests).toHaveLength(1);
   follow.close();
 }, 60_000);

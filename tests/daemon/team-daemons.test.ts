@@ -62,7 +62,7 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
-    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 4\)/);
+    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 5\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
     const embedded = await startDaemonProcess({ modelUrl: model.url });
@@ -141,10 +141,10 @@ describe("daemons sharing one PostgreSQL", () => {
     const ends = () => follow.events.filter((e) => e.type === "turn.completed");
     await expect.poll(() => ends().length, { timeout: 20_000 }).toBe(2);
     expect(ends()[1].reason).toBe("interrupted");
-    // What a team cannot do yet is refused with a reason, not dropped.
+    // An image that is not this daemon's upload is refused with a reason, not dropped.
     const image = await send(a, { type: "user.submit", text: "x", images: ["/tmp/x.png"] });
     expect(image.status).toBe(409);
-    expect(image.json.error).toMatch(/takes no images yet/);
+    expect(image.json.error).toMatch(/images must be uploaded first/);
     follow.close();
   });
 

@@ -166,6 +166,37 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     expect((await store.turns.wait(y)).reason).toBe("completed");
   });
 
+  it("gives a turn's images, in order and byte for byte, to the daemon that takes it", async () => {
+    const { open } = await backend.fresh();
+    const [a, b] = [await open(), await open()];
+    const seen: { prompt: string; images: { name: string; data: string }[] }[] = [];
+    b.turns.work(1, async (job) => {
+      seen.push({
+        prompt: job.prompt,
+        images: (job.images ?? []).map((i) => ({ name: i.name, data: i.data.toString("hex") })),
+      });
+      return ok(job);
+    });
+    const bytes = [Buffer.from([0, 1, 2, 255]), Buffer.from("second image")];
+    const withImages = await a.turns.enqueue("pics", "look", [
+      { name: "one.png", data: bytes[0]! },
+      { name: "two.png", data: bytes[1]! },
+    ]);
+    const without = await a.turns.enqueue("pics", "and now");
+    expect((await a.turns.wait(withImages)).reason).toBe("completed");
+    expect((await a.turns.wait(without)).reason).toBe("completed");
+    expect(seen).toEqual([
+      {
+        prompt: "look",
+        images: [
+          { name: "one.png", data: "000102ff" },
+          { name: "two.png", data: bytes[1]!.toString("hex") },
+        ],
+      },
+      { prompt: "and now", images: [] },
+    ]);
+  });
+
   it("cancels a running turn from the other daemon, and says so when none runs", async () => {
     const { open } = await backend.fresh();
     const [a, b] = [await open(), await open()];

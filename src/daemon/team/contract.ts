@@ -43,10 +43,18 @@ export interface SessionStore {
   remove(id: string): Promise<boolean>;
 }
 
+/** An image sent with a prompt: its bytes, so the daemon that takes the turn can attach it. */
+export interface TurnImage {
+  name: string;
+  data: Buffer;
+}
+
 export interface TurnJob {
   turnId: string;
   session: string;
   prompt: string;
+  /** The prompt's images, in order (absent: none). */
+  images?: TurnImage[];
   /** 1 for the first run; more when the daemon that ran it died and its lease ran out. */
   attempt: number;
   /** The fan-out's head when an earlier attempt started (markStart): its events come after it. */
@@ -66,7 +74,7 @@ export type TurnHandler = (job: TurnJob, signal: AbortSignal) => Promise<TurnRes
  * the running turn's signal on whichever daemon runs it.
  */
 export interface TurnQueue {
-  enqueue(session: string, prompt: string): Promise<string>;
+  enqueue(session: string, prompt: string, images?: TurnImage[]): Promise<string>;
   /** Starts taking turns; `stop` ends that (turns running are aborted and left to their leases). */
   work(concurrency: number, handler: TurnHandler): void;
   /** Records where the turn's events start (the fan-out's head), for an attempt that resumes it. */

@@ -99,6 +99,20 @@ CREATE TABLE nh_attached (
     version: 4,
     sql: "ALTER TABLE nh_sessions ADD COLUMN events_seq bigint;",
   },
+  {
+    // A prompt's images travel with its turn to whichever daemon takes it (kept until it ends).
+    version: 5,
+    sql: `
+ALTER TABLE nh_turns ADD COLUMN images integer NOT NULL DEFAULT 0;
+CREATE TABLE nh_turn_images (
+  turn_id text NOT NULL REFERENCES nh_turns (id) ON DELETE CASCADE,
+  n integer NOT NULL,
+  name text NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (turn_id, n)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
