@@ -4,7 +4,6 @@
 // DaemonSessions on a local copy of the session, loaded from the store first and saved back after
 // every whole step, so the store is never more than a step behind.
 import { promises as fs, readFileSync } from "node:fs";
-import { basename } from "node:path";
 import { log } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
@@ -13,7 +12,7 @@ import type { SessionInfo } from "../remote/wire.js";
 import type { DaemonSessions, LoggedEvent, TurnOutcome } from "./sessions.js";
 import type { FannedEvent, TeamStore, TurnImage, TurnJob, TurnResult } from "./team/contract.js";
 import { interruptedPrompt, resumeHistory } from "./team/resume.js";
-import { isUpload } from "./uploads.js";
+import { TeamCommands } from "./team-commands.js";
 
 /** The SSE id of a team event: `t.<seq>` (a seq of the shared store, valid on every daemon). */
 const eventId = (seq: number) => `t.${seq}`;
@@ -25,37 +24,22 @@ export class TeamDaemon {
   /** Saves to the store, one after another per session. */
   private readonly saves = new Map<string, Promise<void>>();
 
+  private readonly commands: TeamCommands;
+
   constructor(
     readonly store: TeamStore,
     private readonly sessions: DaemonSessions,
     private readonly sessionDir: string,
-  ) {}
+  ) {
+    this.commands = new TeamCommands(store, sessions, (id, prompt, images) =>
+      this.runTurn(id, prompt, undefined, images),
+    );
+  }
 
   /** Starts taking turns from the shared queue, and the commands other daemons send this one. */
   start(concurrency: number): void {
     this.store.turns.work(concurrency, (job, signal) => this.runJob(job, signal));
-    const relay = this.store.relay;
-    if (!relay) return;
-    relay.onAttached((sessions) => this.holdAttached(sessions));
-    void relay.serve((session, command) => this.sessions.command(session, command));
-    void relay.refresh().catch((error: unknown) => log("warn", "team: reading the attached front ends", error));
-  }
-
-  /** Sessions held as attached here because a front end follows them on some daemon of the team. */
-  private readonly held = new Map<string, () => void>();
-
-  /**
-   * A front end attached to a session on any daemon counts here, so a turn this daemon runs asks
-   * for approvals (the answer comes back through the relay); when the last goes, waiting approvals
-   * are denied after the same wait as on one daemon.
-   */
-  private holdAttached(sessions: ReadonlySet<string>): void {
-    for (const id of sessions) if (!this.held.has(id)) this.held.set(id, this.sessions.hold(id));
-    for (const [id, release] of this.held)
-      if (!sessions.has(id)) {
-        release();
-        this.held.delete(id);
-      }
+    this.commands.start();
   }
 
   /**
@@ -302,79 +286,14 @@ export class TeamDaemon {
     return upTo;
   }
 
-  /**
-   * A front end's command in a team (what `nanohermes attach` sends): a prompt goes through the
-   * shared queue (its events reach the front end through the fan-out, wherever it runs); steering
-   * and approval answers go to the daemon running the turn (here, or through the relay); a stop
-   * goes to the turn wherever it runs. Returns why it was refused, or undefined for a command this
-   * daemon handles as one daemon does (undo, config, ...).
-   */
-  async command(id: string, command: BusCommand): Promise<string | null | undefined> {
-    if (command.type === "turn.interrupt") {
-      void this.cancel(id, command.force === true).catch((error: unknown) =>
-        log("warn", `team: cancelling ${id}`, error),
-      );
-      return null;
-    }
-    const steer = command.type === "user.submit" && command.mode === "steer";
-    let images: TurnImage[] = [];
-    if (command.type === "user.submit" && command.images?.length) {
-      // Uploaded here; their bytes go with the turn to whichever daemon takes it.
-      const read = await this.uploads(command.images);
-      if (typeof read === "string") return read;
-      if (steer) return "a team daemon steers with text only: send the images with the next prompt";
-      images = read;
-    }
-    if (command.type !== "approval.reply" && !steer) {
-      if (command.type !== "user.submit") return undefined;
-      void this.runTurn(id, command.text, undefined, images).catch((error: unknown) =>
-        log("warn", `team: a turn of ${id}`, error),
-      );
-      return null;
-    }
-    const relay = this.store.relay;
-    if (!relay) return undefined;
-    const node = await relay.runningOn(id);
-    if (node === null) {
-      // Nothing runs: an approval has nobody waiting for it, a steer is the next prompt.
-      if (command.type === "approval.reply") return `no approval ${command.requestId} is waiting in session "${id}"`;
-      void this.runTurn(id, command.type === "user.submit" ? command.text : "").catch((error: unknown) =>
-        log("warn", `team: a turn of ${id}`, error),
-      );
-      return null;
-    }
-    if (node === relay.node) return this.sessions.command(id, command);
-    return relay.send(node, id, command);
+  /** A front end's command in a team (see TeamCommands.command). */
+  command(id: string, command: BusCommand): Promise<string | null | undefined> {
+    return this.commands.command(id, command);
   }
 
-  /** The uploads a prompt names, read; why not, when one is not an upload of this daemon. */
-  private async uploads(paths: string[]): Promise<TurnImage[] | string> {
-    if (paths.some((path) => !isUpload(this.sessions.uploadDir, path)))
-      return "images must be uploaded first (POST /v1/sessions/ID/images) and named by the path that returns";
-    try {
-      // The upload's name is `<random>-<name>`: the name is what the image was called.
-      return await Promise.all(
-        paths.map(async (path) => ({ name: basename(path).replace(/^[^-]*-/, ""), data: await fs.readFile(path) })),
-      );
-    } catch (error) {
-      return `an uploaded image could not be read: ${(error as Error).message}`;
-    }
-  }
-
-  /**
-   * Stops the session's running turn on whichever daemon runs it; `force` also kills its running
-   * tools there (the interrupt goes through the relay to that daemon's engine).
-   */
-  async cancel(id: string, force = false): Promise<boolean> {
-    const relay = this.store.relay;
-    const node = force && relay ? await relay.runningOn(id) : null;
-    if (node !== null && relay) {
-      const interrupt: BusCommand = { type: "turn.interrupt", taskId: id, force: true };
-      const refused =
-        node === relay.node ? this.sessions.command(id, interrupt) : await relay.send(node, id, interrupt);
-      if (refused) log("warn", `team: a forced stop of ${id} on ${node} was refused: ${refused}`);
-    }
-    return this.store.turns.cancel(id);
+  /** Stops the session's running turn on whichever daemon runs it (`force` kills its tools there). */
+  cancel(id: string, force = false): Promise<boolean> {
+    return this.commands.cancel(id, force);
   }
 
   /** Every stored session, newest first. */
