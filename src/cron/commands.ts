@@ -66,6 +66,15 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
         throw error;
       }
     };
+    /** Wakes the daemon after a change; the team's refusal of it, if any (the note is said here). */
+    const wake = async (name: string | null): Promise<string | null> => {
+      const answer = await wakeDaemon(settings.home, name);
+      if (answer.teamError)
+        io.stderr.write(
+          `nanohermes: the team's database does not answer (${answer.teamError}): the change is kept here and shared when it does\n`,
+        );
+      return answer.refused;
+    };
     switch (sub) {
       case "add":
       case "update": {
@@ -78,12 +87,19 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
                 ...(typeof flags.values.cwd === "string" ? { workspace: settings.workspace } : {}),
               }),
         );
-        // A running daemon plans the new job now rather than at its next safety tick.
-        await wakeDaemon(settings.home);
+        // A running daemon plans the new job now rather than at its next safety tick (a team
+        // daemon shares it first).
+        const refused = await wake(job);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron ${sub} ${job}: ${refused}\n`);
+          return 1;
+        }
         out({ ...changed, nextRun: nextRunOf(changed) }, `${sub === "add" ? "added" : "updated"} ${jobLine(changed)}`);
         return 0;
       }
       case "list": {
+        // A team daemon syncs its ledger with the team's jobs first.
+        await wake(null);
         const jobs = store.jobs();
         out(
           { jobs: jobs.map((j) => ({ ...j, nextRun: nextRunOf(j) })) },
@@ -100,13 +116,19 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
       case "pause":
       case "resume": {
         if (!store.setEnabled(job, sub === "resume", "paused by the user")) return missing();
-        await wakeDaemon(settings.home);
-        const after = store.job(job)!;
+        const refused = await wake(job);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron ${sub} ${job}: ${refused}\n`);
+          return 1;
+        }
+        const after = store.job(job);
+        if (!after) return missing();
         out({ ...after, nextRun: nextRunOf(after) }, `${sub === "pause" ? "paused" : "resumed"} ${jobLine(after)}`);
         return 0;
       }
       case "remove": {
         if (!store.removeJob(job)) return missing();
+        await wake(job);
         out({ removed: job }, `removed ${job} and its runs`);
         return 0;
       }

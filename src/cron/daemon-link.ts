@@ -30,10 +30,27 @@ export function askDaemon(home: string, method: string, path: string): Promise<D
   });
 }
 
-/** A running daemon plans a changed job now rather than at its next safety tick; no daemon, nothing to do. */
-export const wakeDaemon = async (home: string): Promise<void> => {
-  await askDaemon(home, "POST", "/v1/cron/wake");
-};
+/** What a team daemon said about a change it shared: why the team refused it, or why it could not ask. */
+export interface WakeAnswer {
+  refused: string | null;
+  teamError: string | null;
+}
+
+/**
+ * A running daemon plans a changed job now rather than at its next safety tick; a team daemon
+ * first shares the change with the team (cron/team-jobs.ts). No daemon, nothing to do. `refused`
+ * says why the team refused the change to `name`.
+ */
+export async function wakeDaemon(home: string, name: string | null = null): Promise<WakeAnswer> {
+  const answer = await askDaemon(home, "POST", "/v1/cron/wake");
+  const team = answer?.body.team as { lost?: { name: string; reason: string }[]; error?: string } | undefined;
+  if (!team) return { refused: null, teamError: null };
+  const lost = name === null ? undefined : team.lost?.find((l) => l.name === name);
+  return {
+    refused: lost ? `${lost.reason}; the team's job stands (cron list shows it)` : null,
+    teamError: team.error ?? null,
+  };
+}
 
 /** Why `cron run` cannot work without a daemon, and how to start one. */
 export const noDaemonMessage = (home: string) =>

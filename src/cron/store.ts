@@ -146,6 +146,11 @@ export class CronStore {
     this.db.close();
   }
 
+  /** The connection, for a team's mirror of the jobs (team-jobs.ts), which syncs this ledger's `jobs`. */
+  get sqlite(): BetterSqlite3.Database {
+    return this.db;
+  }
+
   /** Adds a job; a name in use is refused (nothing stored). */
   addJob(job: Omit<CronJob, "enabled" | "pausedReason" | "failures">): CronJob {
     if (!JOB_NAME.test(job.name))

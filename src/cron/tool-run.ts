@@ -143,6 +143,8 @@ export async function runCronCall(args: CronArgs, opts: CronToolOptions, workspa
         return action satisfies never;
     }
   });
-  await wakeDaemon(opts.home);
+  // A team daemon shares the change first; a change the team refused was undone there.
+  const woken = await wakeDaemon(opts.home, args.action === "list" ? null : nameOf(args));
+  if (woken.refused) throw new ToolError(`the team refused the change: ${woken.refused}`);
   return output;
 }

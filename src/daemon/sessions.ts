@@ -195,7 +195,13 @@ export class DaemonSessions {
     this.opts.telemetry?.continueTrace(id, traceparent);
   }
 
-  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+  async runTurn(
+    id: string,
+    prompt: string,
+    onEvent?: (event: LoggedEvent) => void,
+    /** Uploads (paths in the upload folder) to attach to the prompt. */
+    images: string[] = [],
+  ): Promise<TurnOutcome> {
     const session = this.ensure(id);
     const previous = session.chain;
     let release: () => void = () => {};
@@ -217,7 +223,7 @@ export class DaemonSessions {
       };
       session.listeners.add(listener);
       try {
-        this.bus.send({ type: "user.submit", taskId: id, text: prompt });
+        this.bus.send({ type: "user.submit", taskId: id, text: prompt, ...(images.length > 0 ? { images } : {}) });
         await this.manager.turn(id);
       } finally {
         session.listeners.delete(listener);
@@ -331,13 +337,26 @@ export class DaemonSessions {
     // Told between what was owed and what is live, so a client can say "reconnected" after the snapshot.
     ready(after === null || after < session.floor || after > this.seq);
     session.listeners.add(send);
+    const release = this.hold(id);
+    return () => {
+      session.listeners.delete(send);
+      release();
+    };
+  }
+
+  /**
+   * Counts a front end as attached to the session (a call that needs approval is asked) until the
+   * returned release; then, when it was the last, waiting approvals are denied after the wait.
+   * `subscribe` holds for its front end; a team daemon holds for front ends on other daemons.
+   */
+  hold(id: string): () => void {
+    const session = this.ensure(id);
     attach(session);
     let attached = true;
     const waitMs = this.opts.approvalWaitMs ?? 15 * 60_000;
     const deny = (requestId: string, note: string) =>
       this.bus.send({ type: "approval.reply", taskId: id, requestId, decision: "deny", note });
     return () => {
-      session.listeners.delete(send);
       if (attached) detach(session, waitMs, deny);
       attached = false;
     };
