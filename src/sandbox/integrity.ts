@@ -3,7 +3,7 @@
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
 import { closeSync, existsSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { submoduleGits, type ProtectedSet } from "./protected.js";
+import { absentKinds, placeholderText, submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
 import { at, openDir, readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
@@ -325,9 +325,24 @@ export interface Reverted {
  * neutralised (see git-neutralise.ts). Parents are restored before their children, and nothing
  * is written through a symlink. Returns what it did, for the notice to the user and the model.
  */
-export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
+export function revertProtected(set: ProtectedSet, before: Snapshot, options: { sweep?: boolean } = {}): Reverted {
   const after = snapshotProtected(set, before);
   const fs = new RootedFs(set.roots);
+  const placeholders = absentKinds(set, (git) => lstatSync(git, { throwIfNoEntry: false })?.isDirectory() === true);
+  // The helper's placeholders (an empty folder, an empty file, a commondir of ".") come and go with
+  // the commands that hold them: harmless, so neither put back nor reported; the last command of a
+  // workspace (`sweep`) removes one a helper killed outright left behind.
+  const harmless = (path: string, entry: Entry, snapshot: Map<string, Entry> | null): boolean => {
+    if (!placeholders.has(path)) return false;
+    if (entry.type === "file") return entry.data !== null && entry.data.toString() === placeholderText(path);
+    if (entry.type !== "dir") return false;
+    if (snapshot) return ![...snapshot.keys()].some((key) => key.startsWith(path + sep));
+    try {
+      return fs.withParent(path, (fd, name) => readdirSync(at(fd, name)).length === 0);
+    } catch {
+      return false;
+    }
+  };
   const changes: string[] = [];
   const failures: string[] = [];
   const label = (path: string) => {
@@ -365,6 +380,11 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     // A path only the second walk found is new beneath a protected folder.
     const wanted: Entry = was ?? { type: "missing" };
     if (same(wanted, now)) continue;
+    if (wanted.type === "missing" && harmless(path, now, null)) {
+      if (options.sweep) attempt(path, () => fs.remove(path));
+      continue;
+    }
+    if (now.type === "missing" && harmless(path, wanted, before.entries)) continue;
     const tree = subTree(path);
     if (tree && now.type === "missing") continue;
     if (tree && wanted.type === "missing" && now.type === "dir") {

@@ -39,6 +39,9 @@ static int protect_write_file(const char *path, const char *text) {
 static int protect_enter_namespace(const char **why);
 /* Set in the trial child, which tries for real. */
 static int protect_trial;
+/* --no-namespace: behave as a host where no mount namespace can be made (tests, and a way to
+ * compare); only ever weaker, like --abi-max. */
+static int protect_no_namespace;
 
 /* Whether a child can make and map a user namespace: inside another sandbox (Landlock refuses the
  * writes to /proc/self/uid_map) it cannot, and this process must not find out by trying itself,
@@ -58,14 +61,30 @@ static int protect_userns_works(void) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Whether protect_enter_namespace will succeed, asked without entering anything: root needs
+ * CAP_SYS_ADMIN (a container may withhold it), anyone else a trial child. The trial's answer is
+ * kept, so entering does not try twice. */
+static int protect_trial_result = -1;
+static int protect_possible(void) {
+  if (protect_no_namespace) return 0;
+  if (geteuid() == 0) {
+    struct __user_cap_header_struct head = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    return !syscall(SYS_capget, &head, data) && (data[CAP_SYS_ADMIN / 32].effective & (1U << (CAP_SYS_ADMIN % 32)));
+  }
+  if (protect_trial_result < 0) protect_trial_result = protect_userns_works();
+  return protect_trial_result;
+}
+
 static int protect_enter_namespace(const char **why) {
+  if (protect_no_namespace) return errno = EPERM, *why = "switched off by --no-namespace", -1;
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid == 0) {
     if (unshare(CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWNS|CLONE_NEWIPC)", -1;
   } else {
     char map[64];
-    if (!protect_trial && !protect_userns_works()) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
+    if (!protect_trial && !(protect_trial_result < 0 ? protect_userns_works() : protect_trial_result)) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC)", -1;
     /* From here there is no way back: without its maps the process would run as the overflow
      * uid and could not even read the user's files, so a failure ends the run (fail closed).
@@ -101,26 +120,35 @@ static int protect_by_length(const void *a, const void *b) {
   return la < lb ? -1 : la > lb;
 }
 
-/* The --pin, --protect and --placeholder arguments (each repeatable; at most argc of them). */
+#include "placeholder.h"
+
+/* The --pin, --protect, --placeholder and --absent-* arguments (each repeatable; at most argc of them). */
 struct protect_list {
   const char **pins, **paths;
   int npins, npaths;
+  struct placeholder *absent;
+  int nabsent;
   /* Set once the namespace exists: IPC objects and mounts are then the command's own. */
   int isolated;
 };
 
 static struct protect_list protect_list_new(int argc) {
-  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0, 0};
-  if (!list.pins || !list.paths) die("out of memory");
+  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0,
+                               calloc((size_t)argc, sizeof(struct placeholder)), 0, 0};
+  if (!list.pins || !list.paths || !list.absent) die("out of memory");
   return list;
 }
 
-/* Takes `--pin PATH` (bound in place, stays writable), `--protect PATH` (bound read-only) or
+/* Takes `--pin PATH` (bound in place, stays writable), `--protect PATH` (bound read-only),
  * `--placeholder DIR` (a folder git reads that does not exist yet, such as .git/hooks: made empty
- * first, then bound read-only, so nothing can be planted in it while the command runs); returns 0
- * for any other argument. */
+ * first, as git init would, then bound read-only, so nothing can be planted in it while the command
+ * runs), or `--absent-file PATH` / `--absent-dir PATH` (a path that must stay absent: bound
+ * read-only when it exists, else a placeholder is made, bound, and removed afterwards; see
+ * placeholder.h); returns 0 for any other argument. */
 static int protect_arg(struct protect_list *list, const char *arg, const char *value) {
   if (!strcmp(arg, "--pin")) list->pins[list->npins++] = value;
+  else if (!strcmp(arg, "--absent-file") || !strcmp(arg, "--absent-dir"))
+    list->absent[list->nabsent++] = (struct placeholder){.path = value, .dir = !strcmp(arg, "--absent-dir"), .fd = -1};
   else if (!strcmp(arg, "--protect")) list->paths[list->npaths++] = value;
   else if (!strcmp(arg, "--placeholder")) {
     struct stat st;
@@ -144,9 +172,22 @@ static int protect_arg(struct protect_list *list, const char *arg, const char *v
  * caller's after-command check is then the only protection, and --probe-protect says so. */
 static void protect_apply(struct protect_list *list) {
   const char *why = NULL;
+  /* Placeholders only where the namespace will hold their binds; made outside it, before the janitor
+   * that removes them is forked. */
+  int bind[list->nabsent > 0 ? list->nabsent : 1], mine = 0;
+  memset(bind, 0, sizeof bind);
+  if (list->nabsent > 0 && protect_possible()) {
+    for (int i = 0; i < list->nabsent; i++) {
+      bind[i] = placeholder_take(&list->absent[i]);
+      mine |= list->absent[i].mine;
+    }
+    if (mine) janitor_start(list->absent, list->nabsent);
+  }
   if (protect_enter_namespace(&why)) return;
   list->isolated = 1;
   qsort(list->pins, (size_t)list->npins, sizeof *list->pins, protect_by_length);
+  for (int i = 0; i < list->nabsent; i++)
+    if (bind[i]) list->paths[list->npaths++] = list->absent[i].path;
   qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npins; i++) protect_bind(list->pins[i], 0);
   for (int i = 0; i < list->npaths; i++) protect_bind(list->paths[i], 1);
@@ -157,6 +198,7 @@ static int protect_probe(void) {
   const char *why = NULL;
   int root = geteuid() == 0;
   if (protect_enter_namespace(&why)) {
+    if (protect_no_namespace) return printf("{\"mountNamespace\":false,\"reason\":\"%s\"}\n", why), 0;
     printf("{\"mountNamespace\":false,\"reason\":\"%s failed: %s\"}\n", why, strerror(errno));
     return 0;
   }
