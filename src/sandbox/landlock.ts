@@ -213,7 +213,7 @@ export const PROTECT_NOT_COVERED =
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
   const what =
-    "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+    "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.npmrc, ~/.nanohermes where they fall inside a writable root)";
   const check =
     "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
   return probe.mountNamespace

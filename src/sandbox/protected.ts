@@ -33,6 +33,7 @@ export const HOME_PROTECTED = [
   ".ssh",
   ".gitconfig",
   ".config/git",
+  ".npmrc",
 ];
 
 /** The folders among HOME_PROTECTED (the rest are files). */
