@@ -3,7 +3,7 @@
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
 import { closeSync, existsSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { absentKinds, placeholderText, submoduleGits, type ProtectedSet } from "./protected.js";
+import { absentKinds, PLACEHOLDER_MTIME_MS, placeholderText, submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
 import { at, openDir, readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
@@ -56,7 +56,7 @@ const isGitState = (name: string) => GIT_STATE.has(name) || name.endsWith(".lock
 
 type Entry =
   | { type: "missing" }
-  | { type: "dir"; mode: number }
+  | { type: "dir"; mode: number; mtimeMs?: number }
   | { type: "file"; mode: number; size: number; data: Buffer | null; mtimeMs: number; ino: number }
   | { type: "link"; target: string }
   | { type: "other" }
@@ -95,7 +95,7 @@ function entryAt(fd: number, name: string): Entry {
   } catch {
     return { type: "missing" };
   }
-  if (stats.isDirectory()) return { type: "dir", mode: stats.mode & 0o7777 };
+  if (stats.isDirectory()) return { type: "dir", mode: stats.mode & 0o7777, mtimeMs: stats.mtimeMs };
   if (stats.isSymbolicLink()) return { type: "link", target: readlinkSync(path) };
   if (stats.isFile()) {
     const data = stats.size <= MAX_FILE_BYTES ? readRegular(path, MAX_FILE_BYTES) : null;
@@ -329,19 +329,32 @@ export function revertProtected(set: ProtectedSet, before: Snapshot, options: { 
   const after = snapshotProtected(set, before);
   const fs = new RootedFs(set.roots);
   const placeholders = absentKinds(set, (git) => lstatSync(git, { throwIfNoEntry: false })?.isDirectory() === true);
-  // The helper's placeholders (an empty folder, an empty file, a commondir of ".") come and go with
-  // the commands that hold them: harmless, so neither put back nor reported; the last command of a
-  // workspace (`sweep`) removes one a helper killed outright left behind.
-  const harmless = (path: string, entry: Entry, snapshot: Map<string, Entry> | null): boolean => {
+  // The helper's placeholders (an empty folder, an empty file, a commondir of "."; marked by their
+  // time) stand in while commands run and stay when they end: neither put back nor reported. The
+  // last command of a workspace (`sweep`) removes them, its namespaces gone by then.
+  const marked = (mtimeMs: number | undefined) => mtimeMs !== undefined && Math.round(mtimeMs) === PLACEHOLDER_MTIME_MS;
+  const onDisk = (path: string): boolean => {
     if (!placeholders.has(path)) return false;
-    if (entry.type === "file") return entry.data !== null && entry.data.toString() === placeholderText(path);
-    if (entry.type !== "dir") return false;
-    if (snapshot) return ![...snapshot.keys()].some((key) => key.startsWith(path + sep));
     try {
-      return fs.withParent(path, (fd, name) => readdirSync(at(fd, name)).length === 0);
+      return fs.withParent(path, (fd, name) => {
+        const st = lstatSync(at(fd, name));
+        if (!marked(st.mtimeMs)) return false;
+        if (st.isDirectory()) return readdirSync(at(fd, name)).length === 0;
+        return st.isFile() && readRegular(at(fd, name), 64)?.toString() === placeholderText(path);
+      });
     } catch {
       return false;
     }
+  };
+  const wasOne = (path: string, entry: Entry): boolean => {
+    if (!placeholders.has(path)) return false;
+    if (entry.type === "file") return marked(entry.mtimeMs) && entry.data?.toString() === placeholderText(path);
+    return (
+      entry.type === "dir" && marked(entry.mtimeMs) && ![...before.entries.keys()].some((k) => k.startsWith(path + sep))
+    );
+  };
+  const sweepOne = (path: string) => {
+    if (options.sweep) attempt(path, () => fs.remove(path));
   };
   const changes: string[] = [];
   const failures: string[] = [];
@@ -379,12 +392,11 @@ export function revertProtected(set: ProtectedSet, before: Snapshot, options: { 
     const now = after.entries.get(path) ?? { type: "missing" as const };
     // A path only the second walk found is new beneath a protected folder.
     const wanted: Entry = was ?? { type: "missing" };
-    if (same(wanted, now)) continue;
-    if (wanted.type === "missing" && harmless(path, now, null)) {
-      if (options.sweep) attempt(path, () => fs.remove(path));
+    if (same(wanted, now) || ((wanted.type === "missing" || wasOne(path, wanted)) && onDisk(path))) {
+      if (onDisk(path)) sweepOne(path);
       continue;
     }
-    if (now.type === "missing" && harmless(path, wanted, before.entries)) continue;
+    if (now.type === "missing" && wasOne(path, wanted)) continue;
     const tree = subTree(path);
     if (tree && now.type === "missing") continue;
     if (tree && wanted.type === "missing" && now.type === "dir") {

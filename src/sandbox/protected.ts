@@ -242,6 +242,9 @@ export function absentKinds(set: ProtectedSet, gitIsDir: (git: string) => boolea
   return kinds;
 }
 
+/** The modification time the helper gives a placeholder (PLACEHOLDER_MTIME in native/placeholder.h): 1970-01-01T00:00:01.234Z. */
+export const PLACEHOLDER_MTIME_MS = 1234;
+
 /** What a placeholder of `kind` at `path` holds when it is a file (commondir cannot be empty: git refuses it). */
 export const placeholderText = (path: string): string => (basename(path) === "commondir" ? ".\n" : "");
 

@@ -201,7 +201,7 @@ static void close_inherited_fds(void) {
 #include "tmpdir.h"
 
 static int child_ruleset = -1, child_network_off = 0;
-/* The protected paths (global for the exit handler that removes placeholders on a failure). */
+/* The protected paths (global: the command's setup reads whether the namespace was made). */
 static struct protect_list protect;
 
 /* Where no mount namespace could be made, the binds do not hold and a command can change .git/config
@@ -225,9 +225,6 @@ static void neutralise_git_env(void) {
   if (setenv("GIT_CONFIG_COUNT", count, 1)) die("cannot set GIT_CONFIG_COUNT: %s", strerror(errno));
 }
 
-static void release_placeholders(void) {
-  if (!in_child) janitor_finish();
-}
 
 /* Runs in the forked command before exec. A failure exits 126 there, so nothing runs unconfined. */
 static void confine_command(void) {
@@ -312,7 +309,6 @@ int main(int argc, char **argv) {
 
   /* Mounts while the helper still holds CAP_SYS_ADMIN and before any Landlock domain (Landlock
    * refuses mount changes): the forked command inherits the namespace and then drops the power. */
-  atexit(release_placeholders);
   protect_apply(&protect);
   limit_processes();
   /* The helper stays outside the command's domain (so the command cannot signal or trace it with
@@ -323,7 +319,6 @@ int main(int argc, char **argv) {
   if (abi >= 6) scope_helper_signals();
   int status = run_reaped(command, confine_command, wait_orphans);
   close(ruleset);
-  janitor_finish();
   remove_private_tmpdir();
   remove_pids_cgroup();
   return status;

@@ -61,21 +61,6 @@ static int protect_userns_works(void) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* Whether protect_enter_namespace will succeed, asked without entering anything: root needs
- * CAP_SYS_ADMIN (a container may withhold it), anyone else a trial child. The trial's answer is
- * kept, so entering does not try twice. */
-static int protect_trial_result = -1;
-static int protect_possible(void) {
-  if (protect_no_namespace) return 0;
-  if (geteuid() == 0) {
-    struct __user_cap_header_struct head = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[2];
-    return !syscall(SYS_capget, &head, data) && (data[CAP_SYS_ADMIN / 32].effective & (1U << (CAP_SYS_ADMIN % 32)));
-  }
-  if (protect_trial_result < 0) protect_trial_result = protect_userns_works();
-  return protect_trial_result;
-}
-
 static int protect_enter_namespace(const char **why) {
   if (protect_no_namespace) return errno = EPERM, *why = "switched off by --no-namespace", -1;
   uid_t uid = geteuid();
@@ -84,7 +69,7 @@ static int protect_enter_namespace(const char **why) {
     if (unshare(CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWNS|CLONE_NEWIPC)", -1;
   } else {
     char map[64];
-    if (!protect_trial && !(protect_trial_result < 0 ? protect_userns_works() : protect_trial_result)) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
+    if (!protect_trial && !protect_userns_works()) return errno = EPERM, *why = "a trial user namespace (inside another sandbox?)", -1;
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC)) return *why = "unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC)", -1;
     /* From here there is no way back: without its maps the process would run as the overflow
      * uid and could not even read the user's files, so a failure ends the run (fail closed).
@@ -143,12 +128,12 @@ static struct protect_list protect_list_new(int argc) {
  * `--placeholder DIR` (a folder git reads that does not exist yet, such as .git/hooks: made empty
  * first, as git init would, then bound read-only, so nothing can be planted in it while the command
  * runs), or `--absent-file PATH` / `--absent-dir PATH` (a path that must stay absent: bound
- * read-only when it exists, else a placeholder is made, bound, and removed afterwards; see
- * placeholder.h); returns 0 for any other argument. */
+ * read-only when it exists, else a placeholder is made and bound; see placeholder.h); returns 0
+ * for any other argument. */
 static int protect_arg(struct protect_list *list, const char *arg, const char *value) {
   if (!strcmp(arg, "--pin")) list->pins[list->npins++] = value;
   else if (!strcmp(arg, "--absent-file") || !strcmp(arg, "--absent-dir"))
-    list->absent[list->nabsent++] = (struct placeholder){.path = value, .dir = !strcmp(arg, "--absent-dir"), .fd = -1};
+    list->absent[list->nabsent++] = (struct placeholder){.path = value, .dir = !strcmp(arg, "--absent-dir")};
   else if (!strcmp(arg, "--protect")) list->paths[list->npaths++] = value;
   else if (!strcmp(arg, "--placeholder")) {
     struct stat st;
@@ -172,24 +157,14 @@ static int protect_arg(struct protect_list *list, const char *arg, const char *v
  * caller's after-command check is then the only protection, and --probe-protect says so. */
 static void protect_apply(struct protect_list *list) {
   const char *why = NULL;
-  /* Placeholders only where the namespace will hold their binds; made outside it, before the janitor
-   * that removes them is forked. */
-  int bind[list->nabsent > 0 ? list->nabsent : 1], mine = 0;
-  memset(bind, 0, sizeof bind);
-  if (list->nabsent > 0 && protect_possible()) {
-    for (int i = 0; i < list->nabsent; i++) {
-      bind[i] = placeholder_take(&list->absent[i]);
-      mine |= list->absent[i].mine;
-    }
-    if (mine) janitor_start(list->absent, list->nabsent);
-  }
   if (protect_enter_namespace(&why)) return;
   list->isolated = 1;
+  /* Pins first: a placeholder made in a .git is made through its pinned bind (the same folder). */
   qsort(list->pins, (size_t)list->npins, sizeof *list->pins, protect_by_length);
-  for (int i = 0; i < list->nabsent; i++)
-    if (bind[i]) list->paths[list->npaths++] = list->absent[i].path;
-  qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npins; i++) protect_bind(list->pins[i], 0);
+  for (int i = 0; i < list->nabsent; i++)
+    if (placeholder_take(&list->absent[i])) list->paths[list->npaths++] = list->absent[i].path;
+  qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npaths; i++) protect_bind(list->paths[i], 1);
 }
 
