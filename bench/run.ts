@@ -568,6 +568,11 @@ async function main() {
         "",
       ],
       [`added against ${protect.base} per command`, `${protect.addedMs} ms`, "<= 5 ms"],
+      [
+        `CPU of snapshot + check after ${protect.base}'s helper / this one's (removing its placeholders)`,
+        `${protect.previousCheckCpuMs} / ${protect.checkCpuMs} ms`,
+        "",
+      ],
     ]);
   }
   const lose = skip("lose") ? null : await benchLose(bundled, env);

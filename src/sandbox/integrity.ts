@@ -333,15 +333,15 @@ export function revertProtected(set: ProtectedSet, before: Snapshot, options: { 
   // time) stand in while commands run and stay when they end: neither put back nor reported. The
   // last command of a workspace (`sweep`) removes them, its namespaces gone by then.
   const marked = (mtimeMs: number | undefined) => mtimeMs !== undefined && Math.round(mtimeMs) === PLACEHOLDER_MTIME_MS;
+  // Read by path (a symlink on the way can at worst make it look like one; the removal itself goes
+  // through `fs`, which follows none).
   const onDisk = (path: string): boolean => {
     if (!placeholders.has(path)) return false;
     try {
-      return fs.withParent(path, (fd, name) => {
-        const st = lstatSync(at(fd, name));
-        if (!marked(st.mtimeMs)) return false;
-        if (st.isDirectory()) return readdirSync(at(fd, name)).length === 0;
-        return st.isFile() && readRegular(at(fd, name), 64)?.toString() === placeholderText(path);
-      });
+      const st = lstatSync(path);
+      if (!marked(st.mtimeMs)) return false;
+      if (st.isDirectory()) return readdirSync(path).length === 0;
+      return st.isFile() && readRegular(path, 64)?.toString() === placeholderText(path);
     } catch {
       return false;
     }
@@ -392,8 +392,12 @@ export function revertProtected(set: ProtectedSet, before: Snapshot, options: { 
     const now = after.entries.get(path) ?? { type: "missing" as const };
     // A path only the second walk found is new beneath a protected folder.
     const wanted: Entry = was ?? { type: "missing" };
-    if (same(wanted, now) || ((wanted.type === "missing" || wasOne(path, wanted)) && onDisk(path))) {
-      if (onDisk(path)) sweepOne(path);
+    if (same(wanted, now)) {
+      if (options.sweep && onDisk(path)) sweepOne(path);
+      continue;
+    }
+    if ((wanted.type === "missing" || wasOne(path, wanted)) && onDisk(path)) {
+      sweepOne(path);
       continue;
     }
     if (now.type === "missing" && wasOne(path, wanted)) continue;
