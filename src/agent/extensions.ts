@@ -77,7 +77,6 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     { sessionSearchTool },
     hooksModule,
     memoryModules,
-    { heldForSession },
   ] = await Promise.all([
     import("../skills/skills.js"),
     import("../skills/skill-tool.js"),
@@ -86,12 +85,12 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     import("../session/search-tool.js"),
     specs.length > 0 ? Promise.all([import("../hooks/hooks.js"), import("../tools/process-group.js")]) : null,
     settings.memory.enabled ? Promise.all([import("../memory/store.js"), import("../memory/tools.js")]) : null,
-    import("../config/instruction-changes.js"),
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
   // Instruction files a command changed wait until the user takes them back (issue 26.3): --trust
   // (or the UI's trust question) releases them; until then the workspace's skills folder is skipped.
+  const { heldForSession } = await import("../config/instruction-changes.js");
   const held = heldForSession(settings.home, settings.workspace, settings.trustFlag === true);
   const heldWorkspace = held.includes(".agents/skills");
   if (heldWorkspace)
