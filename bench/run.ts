@@ -549,7 +549,7 @@ async function main() {
   }
   const sandbox = skip("sandbox") ? null : await benchSandboxSection();
   // Protected paths (issue 14.3): what the read-only binds and the check after add per command.
-  const protect = skip("protect") ? null : await benchProtect();
+  const protect = skip("protect") ? null : await benchProtect(root);
   if (protect) {
     console.log("\nprotected paths per sandboxed command (`true` under the helper, medians):");
     printTable([
@@ -562,6 +562,17 @@ async function main() {
         "<= 10 ms",
       ],
       ["ratio with / without", String(protect.ratio), ""],
+      [
+        `with the binds: ${protect.base}'s helper and arguments / this one's (placeholders for missing paths)`,
+        `${protect.previousBindsMs} / ${protect.helperBindsMs} ms`,
+        "",
+      ],
+      [`added against ${protect.base} per command`, `${protect.addedMs} ms`, "<= 5 ms"],
+      [
+        `CPU of snapshot + check after ${protect.base}'s helper / this one's (removing its placeholders)`,
+        `${protect.previousCheckCpuMs} / ${protect.checkCpuMs} ms`,
+        "",
+      ],
     ]);
   }
   const lose = skip("lose") ? null : await benchLose(bundled, env);

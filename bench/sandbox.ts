@@ -48,7 +48,7 @@ const stat = (xs: number[]): Stat => {
 };
 
 /** Compiles the helper as it was at `rev` (every file of its folder then) into a temp folder. */
-function buildPrevious(root: string, rev: string): string {
+export function buildPrevious(root: string, rev: string): string {
   const dir = mkdtempSync(join(tmpdir(), "nh-bench-helper-"));
   execSync(`git archive ${rev} src/sandbox/native | tar -x -C ${JSON.stringify(dir)}`, {
     cwd: root,

@@ -37,7 +37,7 @@ export function loadAgentsMd(opts: { workspace: string; home: string; trusted?: 
     seen.add(path);
     if (held && !opts.trusted && label === "workspace") {
       warnings.push(
-        `${path} was changed by a command, not by you; it is left out of the system prompt until you read it and take it back: rerun once with --trust (or edit it yourself)`,
+        `${path} was changed by a command, not by you; it is left out of the system prompt until you read it and take it back: answer y to the trust question, rerun once with --trust, or edit it yourself`,
       );
       continue;
     }

@@ -91,7 +91,21 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
-  const roots = { workspace: settings.workspace, home: settings.home, userHome: opts.userHome ?? homedir() };
+  // Instruction files a command changed wait until the user takes them back (issue 26.3): --trust
+  // (or the UI's trust question) releases them; until then the workspace's skills folder is skipped.
+  const { heldForSession } = await import("../config/instruction-changes.js");
+  const held = heldForSession(settings.home, settings.workspace, settings.trustFlag === true);
+  const heldWorkspace = held.includes(".agents/skills");
+  if (heldWorkspace)
+    problems.push(
+      `${join(settings.workspace, ".agents", "skills")} was changed by a command, not by you; its skills are left out until you read them and take them back: answer y to the trust question, or rerun once with --trust`,
+    );
+  const roots = {
+    workspace: settings.workspace,
+    home: settings.home,
+    userHome: opts.userHome ?? homedir(),
+    ...(heldWorkspace ? { heldWorkspace } : {}),
+  };
   const { skills, problems: skillProblems } = discoverSkills(roots);
   problems.push(...skillProblems);
   // The live list: read again after skill_manage changes one (the prompt's index stays as it was).

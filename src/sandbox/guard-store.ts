@@ -212,7 +212,8 @@ export function beginSharedGuard(set: ProtectedSet): GuardEnd {
   transact((stored) => {
     stored.holders = stored.holders.filter((h) => alive(h.pid));
     // Left by a process that died while its command ran: what that command did is undone now.
-    if (stored.holders.length === 0 && stored.baseline) recovered = revertProtected(set, deserialize(stored.baseline));
+    if (stored.holders.length === 0 && stored.baseline)
+      recovered = revertProtected(set, deserialize(stored.baseline), { sweep: true });
     if (stored.holders.length === 0 || !stored.baseline) stored.baseline = serialize(snapshotProtected(set));
     stored.holders.push(holder);
   });
@@ -223,7 +224,9 @@ export function beginSharedGuard(set: ProtectedSet): GuardEnd {
     try {
       return transact((stored) => {
         stored.holders = stored.holders.filter((h) => h.id !== holder.id && alive(h.pid));
-        const reverted = stored.baseline ? revertProtected(set, deserialize(stored.baseline)) : null;
+        // The last command of the workspace sweeps placeholders a killed helper left behind.
+        const sweep = stored.holders.length === 0;
+        const reverted = stored.baseline ? revertProtected(set, deserialize(stored.baseline), { sweep }) : null;
         const earlier = recovered as Reverted | null;
         const all: Reverted = {
           changes: [...(earlier?.changes ?? []), ...(reverted?.changes ?? [])],

@@ -3,7 +3,7 @@
 // runs later outside the sandbox. Holds also where the helper cannot make a mount namespace.
 import { closeSync, existsSync, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { submoduleGits, type ProtectedSet } from "./protected.js";
+import { absentKinds, PLACEHOLDER_MTIME_MS, placeholderText, submoduleGits, type ProtectedSet } from "./protected.js";
 import { gitDirOf } from "./git-index.js";
 import { at, openDir, readRegular, RootedFs } from "./fd-ops.js";
 import { neutraliseGitDir, neutraliseGitTree } from "./git-neutralise.js";
@@ -56,7 +56,7 @@ const isGitState = (name: string) => GIT_STATE.has(name) || name.endsWith(".lock
 
 type Entry =
   | { type: "missing" }
-  | { type: "dir"; mode: number }
+  | { type: "dir"; mode: number; mtimeMs?: number }
   | { type: "file"; mode: number; size: number; data: Buffer | null; mtimeMs: number; ino: number }
   | { type: "link"; target: string }
   | { type: "other" }
@@ -95,7 +95,7 @@ function entryAt(fd: number, name: string): Entry {
   } catch {
     return { type: "missing" };
   }
-  if (stats.isDirectory()) return { type: "dir", mode: stats.mode & 0o7777 };
+  if (stats.isDirectory()) return { type: "dir", mode: stats.mode & 0o7777, mtimeMs: stats.mtimeMs };
   if (stats.isSymbolicLink()) return { type: "link", target: readlinkSync(path) };
   if (stats.isFile()) {
     const data = stats.size <= MAX_FILE_BYTES ? readRegular(path, MAX_FILE_BYTES) : null;
@@ -325,9 +325,37 @@ export interface Reverted {
  * neutralised (see git-neutralise.ts). Parents are restored before their children, and nothing
  * is written through a symlink. Returns what it did, for the notice to the user and the model.
  */
-export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
+export function revertProtected(set: ProtectedSet, before: Snapshot, options: { sweep?: boolean } = {}): Reverted {
   const after = snapshotProtected(set, before);
   const fs = new RootedFs(set.roots);
+  const placeholders = absentKinds(set, (git) => lstatSync(git, { throwIfNoEntry: false })?.isDirectory() === true);
+  // The helper's placeholders (an empty folder, an empty file, a commondir of "."; marked by their
+  // time) stand in while commands run and stay when they end: neither put back nor reported. The
+  // last command of a workspace (`sweep`) removes them, its namespaces gone by then.
+  const marked = (mtimeMs: number | undefined) => mtimeMs !== undefined && Math.round(mtimeMs) === PLACEHOLDER_MTIME_MS;
+  // Read by path (a symlink on the way can at worst make it look like one; the removal itself goes
+  // through `fs`, which follows none).
+  const onDisk = (path: string): boolean => {
+    if (!placeholders.has(path)) return false;
+    try {
+      const st = lstatSync(path);
+      if (!marked(st.mtimeMs)) return false;
+      if (st.isDirectory()) return readdirSync(path).length === 0;
+      return st.isFile() && readRegular(path, 64)?.toString() === placeholderText(path);
+    } catch {
+      return false;
+    }
+  };
+  const wasOne = (path: string, entry: Entry): boolean => {
+    if (!placeholders.has(path)) return false;
+    if (entry.type === "file") return marked(entry.mtimeMs) && entry.data?.toString() === placeholderText(path);
+    return (
+      entry.type === "dir" && marked(entry.mtimeMs) && ![...before.entries.keys()].some((k) => k.startsWith(path + sep))
+    );
+  };
+  const sweepOne = (path: string) => {
+    if (options.sweep) attempt(path, () => fs.remove(path));
+  };
   const changes: string[] = [];
   const failures: string[] = [];
   const label = (path: string) => {
@@ -364,7 +392,15 @@ export function revertProtected(set: ProtectedSet, before: Snapshot): Reverted {
     const now = after.entries.get(path) ?? { type: "missing" as const };
     // A path only the second walk found is new beneath a protected folder.
     const wanted: Entry = was ?? { type: "missing" };
-    if (same(wanted, now)) continue;
+    if (same(wanted, now)) {
+      if (options.sweep && onDisk(path)) sweepOne(path);
+      continue;
+    }
+    if ((wanted.type === "missing" || wasOne(path, wanted)) && onDisk(path)) {
+      sweepOne(path);
+      continue;
+    }
+    if (now.type === "missing" && wasOne(path, wanted)) continue;
     const tree = subTree(path);
     if (tree && now.type === "missing") continue;
     if (tree && wanted.type === "missing" && now.type === "dir") {

@@ -208,25 +208,32 @@ export function probeProtect(helper: string | null = helperPath()): ProtectProbe
 
 /** What protected paths leave open; the README's "not covered" says the same, word for word. */
 export const PROTECT_NOT_COVERED =
-  "files and folders that did not exist (such as .git/commondir, .git/config.worktree, .git/modules, .git/worktrees, .nanohermes/, a missing ~/.zshrc), and all of them where no mount namespace can be made, can be changed by a command while it runs (the change is reverted when the command, or for a background job the job, ends, not before a git run in another terminal); a protected path that is a symlink can be re-pointed while a command runs (the check after puts it back); a folder swapped for a symlink at the moment of the check is skipped, not restored; a folder other than a writable root that a command turns into a git directory (HEAD, config, objects) is not checked; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
+  "where no mount namespace can be made, every protected path can be changed by a command while it runs (the change is reverted when the command, or for a background job the job, ends, not before a git run in another terminal; git run by commands meanwhile runs none of the repository's hooks, fsmonitor, pager or external diff, but its clean and smudge filters still run); a protected path whose folder does not exist either (~/.config/git without ~/.config) gets no placeholder and is only checked after the command; placeholders stay while any command of the workspace runs (other programs see an empty file or folder there, or a commondir of .), and one left by a helper run without NanoHermes, or killed outright, stays until a command there ends (killed between making and marking it, it stays as an empty file or folder); a writable root with no repository can get a .git while a command runs (so that git init works; the check after neutralises it); a protected path that is a symlink can be re-pointed while a command runs (the check after puts it back); a folder swapped for a symlink at the moment of the check is skipped, not restored; a folder other than a writable root that a command turns into a git directory (HEAD, config, objects) is not checked; a nested repository that is not staged as a submodule is not checked (git enters it only when run inside it); an index over 64 MB is not read for submodules; other places under $HOME that run code later (~/.local/bin, ~/.config/autostart, systemd user units, crontabs) are not protected";
 
 /** The `sandbox status` line on protected paths inside writable roots: which layer holds here. */
 export function protectionLine(probe: ProtectProbe): string {
   const what =
-    "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.nanohermes where they fall inside a writable root)";
+    "protected paths (.git/config, .git/hooks, .git/info, .git/modules, .git/worktrees, .git/commondir of each repository and submodule, .nanohermes/, and shell start-up files, ~/.ssh, ~/.gitconfig, ~/.npmrc, ~/.nanohermes where they fall inside a writable root)";
   const check =
     "after every command NanoHermes reverts any change to them and neutralises a new .git (config keys that run programs, hooks), with a notice to you and the model";
   return probe.mountNamespace
-    ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away; also ${check}`
-    : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}`;
+    ? `${what}: read-only inside the sandbox through ${probe.reason}, with .git bound in place so it cannot be renamed away, and those that do not exist yet held by a read-only placeholder while a command runs (removed after); also ${check}`
+    : `${what}: no mount namespace here (${probe.reason}), so commands can change them while they run; ${check}; ${GIT_SWITCHED_OFF}`;
 }
+
+/**
+ * What the helper does to git where it cannot make the namespace (neutralise_git_env in
+ * nh-sandbox.c): the words of `sandbox status` and of the one-line notice.
+ */
+export const GIT_SWITCHED_OFF =
+  "git run by commands (and by the git_commit tool) runs with the repository's programs switched off: core.hooksPath=/dev/null, core.fsmonitor=false, core.pager=cat and no diff.external, through GIT_CONFIG_COUNT, so no hook runs in a commit made there";
 
 /**
  * The one line said once, at the first sandboxed command, where the binds cannot hold (issue
  * 26.2): the words of `sandbox status` (protectionLine), shortened.
  */
 export const noNamespaceNotice = (probe: ProtectProbe): string =>
-  `protected paths: no mount namespace here (${probe.reason}), so commands can change them while they run; after every command NanoHermes reverts any change to them (sandbox status says more)`;
+  `protected paths: no mount namespace here (${probe.reason}), so commands can change them while they run; after every command NanoHermes reverts any change to them, and git in commands runs without the repository's hooks and fsmonitor (sandbox status says more)`;
 
 /** Whether commands get their own IPC namespace (it comes with the mount namespace). */
 export const isolationLine = (probe: ProtectProbe): string =>

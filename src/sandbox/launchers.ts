@@ -1,9 +1,9 @@
 // Programs the user's hooks and MCP servers launch run outside the command sandbox, so none may
 // come from where a sandboxed command can write: they start in a folder outside every writable
 // root, with a PATH that leads into none, and one whose program resolves beneath a root is refused.
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, isAbsolute, join, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 const beneath = (roots: string[], path: string) => roots.some((root) => inside(resolve(root), path));
@@ -100,5 +100,68 @@ export function launcherProblem(
     if (real !== null && beneath(opts.roots, real))
       return `${word} resolves to ${real}, inside a folder sandboxed commands can write, and would run outside the sandbox with your rights; move it outside the workspace (for example to ~/.nanohermes/hooks/) and name it by its absolute path`;
   }
-  return null;
+  return runnerProblem(base, parts.slice(1), where(parts[0] ?? ""), opts);
+}
+
+/** Package runners: they run a package found in a project folder, the global prefix or their cache. */
+const RUNNERS = new Set(["npx", "pnpx", "bunx"]);
+const RUNNER_SUBCOMMANDS = new Set(["exec", "x", "dlx"]);
+
+/** `key=value` of an npmrc file (the last one wins, as npm reads it), or null. */
+function npmrcValue(file: string, key: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+  let found: string | null = null;
+  for (const line of text.split("\n")) {
+    const m = /^\s*([^=;#\s]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m?.[1]?.toLowerCase() === key) found = m[2]!.replace(/^["']|["']$/g, "");
+  }
+  return found;
+}
+
+/**
+ * Contract: for a package runner (`npx`, `npm exec`, `pnpm dlx`, `bunx`, ...) why it must not start,
+ * or null. It runs the first package it finds for the name: in the project around its working
+ * folder (node_modules), in the global prefix, in its cache, or from the registry its user config
+ * names. When any of these, or the user config itself, lies beneath a writable root, a sandboxed
+ * command could have planted what it runs (a `~/.npmrc` naming another registry, a package in the
+ * prefix or the `_npx` cache), so it is refused. Read from the launch environment as npm reads it.
+ */
+export function runnerProblem(
+  base: string,
+  rest: string[],
+  program: string | null,
+  opts: { roots: string[]; env: NodeJS.ProcessEnv },
+): string | null {
+  const runner =
+    RUNNERS.has(base) || (["npm", "pnpm", "yarn", "bun"].includes(base) && RUNNER_SUBCOMMANDS.has(rest[0] ?? ""));
+  if (!runner) return null;
+  const env = opts.env;
+  const home = env.HOME ?? homedir();
+  const setting = (key: string, file: string | null) =>
+    env[`npm_config_${key}`] ?? env[`NPM_CONFIG_${key.toUpperCase()}`] ?? (file ? npmrcValue(file, key) : null);
+  const tilde = (path: string) => (path.startsWith("~/") ? join(home, path.slice(2)) : resolve(path));
+  const userconfig = tilde(setting("userconfig", null) ?? join(home, ".npmrc"));
+  // npm's default global prefix is the folder its node lives in, one up from bin/.
+  const prefix = tilde(setting("prefix", userconfig) ?? (program ? dirname(dirname(program)) : "/usr"));
+  const cache = tilde(setting("cache", userconfig) ?? join(home, ".npm"));
+  const places: [string, string][] = [
+    [userconfig, "its npm user config, which names the registry and the folders below"],
+    [prefix, "its global prefix, where it looks for the package first"],
+    [join(prefix, "etc", "npmrc"), "its global npm config"],
+    [join(cache, "_npx"), "its cache of packages it ran before"],
+  ];
+  // The project around the folder it starts in (launcherCwd), as npm finds its local prefix.
+  for (let dir = launcherCwd(opts.roots, home); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules")) || existsSync(join(dir, "package.json")))
+      places.push([dir, "the project around the folder it starts in"]);
+    if (dirname(dir) === dir) break;
+  }
+  const hit = places.find(([path]) => beneath(opts.roots, path));
+  if (!hit) return null;
+  return `${base} would run a package from ${hit[0]} (${hit[1]}), inside a folder sandboxed commands can write, with your rights, and a command could have planted it there; install the server outside the workspace and name its program by an absolute path, or point npm_config_userconfig, npm_config_prefix and npm_config_cache in the server's env outside every writable root`;
 }

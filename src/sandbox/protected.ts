@@ -2,7 +2,7 @@
 // places whose contents run later outside the sandbox (git hooks and config, shell start-up
 // files, ~/.ssh, NanoHermes's own config). Shared by the helper's mount layer and the check after
 // every command, so both protect the same set.
-import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { nanohermesHome } from "../config/paths.js";
@@ -33,7 +33,11 @@ export const HOME_PROTECTED = [
   ".ssh",
   ".gitconfig",
   ".config/git",
+  ".npmrc",
 ];
+
+/** The folders among HOME_PROTECTED (the rest are files). */
+const HOME_FOLDERS = new Set([".config/fish", ".ssh", ".config/git"]);
 
 /**
  * What the after-command check compares in NanoHermes's own folder: the files that decide what
@@ -62,6 +66,8 @@ export interface ProtectedSet {
   checked: string[];
   /** The `.git` of each submodule (gitlink) in the roots' indexes; also in `pins`. */
   submodules: string[];
+  /** Those of `paths` that are files (a shell start-up file, an included config), not folders, when they do not exist. */
+  files: string[];
 }
 
 /** Config includes followed at most this deep. */
@@ -113,6 +119,7 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
   const absRoots = [...new Set(roots.map((r) => resolve(r)))];
   const pins: string[] = [];
   const paths: string[] = [];
+  const files: string[] = [];
   for (const root of absRoots) {
     pins.push(join(root, ".git"));
     paths.push(join(root, ".nanohermes"));
@@ -158,7 +165,7 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
       seen.add(config);
       for (const value of includePathsIn(config)) {
         const path = value.startsWith("~/") ? join(home, value.slice(2)) : resolve(dirname(config), value);
-        if (inRoot(path)) paths.push(path);
+        if (inRoot(path)) paths.push(path), files.push(path);
         next.push(path);
       }
     }
@@ -166,7 +173,9 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
   }
   for (const rel of HOME_PROTECTED) {
     const path = join(home, rel);
-    if (inRoot(path)) paths.push(path);
+    if (!inRoot(path)) continue;
+    paths.push(path);
+    if (!HOME_FOLDERS.has(rel)) files.push(path);
   }
   // A protected part that is a symlink (`.git/hooks -> ../hooks`) is read through: its target
   // inside a writable root is protected as well (the bind and the check both skip symlinks).
@@ -180,34 +189,103 @@ export function protectedSet(roots: string[], home = homedir(), nhHome = nanoher
     paths.push(resolve(nhHome));
     checked.push(...NH_HOME_CHECKED.map((name) => join(resolve(nhHome), name)));
   }
-  return { roots: absRoots, pins, paths: [...new Set(paths)], checked: [...new Set(checked)], submodules };
+  return {
+    roots: absRoots,
+    pins,
+    paths: [...new Set(paths)],
+    checked: [...new Set(checked)],
+    submodules,
+    files: [...new Set(files)],
+  };
 }
 
 /**
- * Folders of a git dir that the helper makes (empty) when missing, so they are bound read-only too:
- * git itself makes both at `git init`. Not modules and worktrees (`git submodule add` and
- * `git worktree add` create them; the check after the command neutralises what they hold), and
- * not files (an empty `commondir` would break every git command): those are the check's alone.
+ * Folders of a git dir that the helper makes (empty) when missing and keeps, so they are bound
+ * read-only too: git itself makes both at `git init`.
  */
 const PLACEHOLDERS = ["hooks", "info"];
 
+/** Parts of a git dir that must stay absent when they are (the helper binds a placeholder while a command runs). */
+const GIT_ABSENT: Record<string, "file" | "dir"> = {
+  "config.worktree": "file",
+  commondir: "file",
+  modules: "dir",
+  worktrees: "dir",
+};
+
+const exists = (path: string): boolean => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Contract: every path of `set` that a command must not create when it does not exist, with the
+ * kind of harmless placeholder that stands in for it (an empty folder or file; a commondir naming
+ * the git dir itself): the parts of each `.git` folder above, the folder of each submodule that is
+ * not checked out, and each protected path beyond `.git`. Not a root's own missing `.git` (`git init` must work; the
+ * check after the command neutralises a new one) nor parts of a `.git` that is missing or a file.
+ */
+export function absentKinds(set: ProtectedSet, gitIsDir: (git: string) => boolean): Map<string, "file" | "dir"> {
+  const kinds = new Map<string, "file" | "dir">();
+  for (const pin of set.pins) {
+    if (gitIsDir(pin)) for (const [part, kind] of Object.entries(GIT_ABSENT)) kinds.set(join(pin, part), kind);
+    // A submodule not checked out: its folder (git leaves it empty) must not gain a `.git`. No
+    // placeholder `.git` is harmless to git (an empty folder breaks `git add`, an empty file
+    // `git status`), so the folder itself is bound read-only, or made when it is missing too.
+    else if (set.submodules.includes(pin) && !exists(pin)) kinds.set(dirname(pin), "dir");
+  }
+  for (const path of set.paths) kinds.set(path, set.files.includes(path) ? "file" : "dir");
+  return kinds;
+}
+
+/** The modification time the helper gives a placeholder (PLACEHOLDER_MTIME in native/placeholder.h): 1970-01-01T00:00:01.234Z. */
+export const PLACEHOLDER_MTIME_MS = 1234;
+
+/** What a placeholder of `kind` at `path` holds when it is a file (commondir cannot be empty: git refuses it). */
+export const placeholderText = (path: string): string => (basename(path) === "commondir" ? ".\n" : "");
+
 /**
  * The helper's arguments. The `.git` entry itself is pinned (a directory stays writable for
- * objects, refs and the index) and only made read-only when it is a file; its parts are read-only.
+ * objects, refs and the index) and only made read-only when it is a file; its parts are read-only,
+ * and a part or other protected path that does not exist is passed as one that must stay absent.
  */
 export function protectArgs(set: ProtectedSet, gitIsFile: (git: string) => boolean): string[] {
   const args: string[] = [];
+  const isDir = (git: string) => !gitIsFile(git) && exists(git);
+  const absent = absentKinds(set, isDir);
+  // Passed as one that must stay absent whether it exists now or not: the helper decides when it
+  // runs (another command's placeholder may be there now; it is then shared, not taken for the user's).
+  const guard = (path: string) => {
+    const kind = absent.get(path);
+    args.push(kind ? `--absent-${kind}` : "--protect", path);
+  };
   for (const pin of set.pins) {
     args.push("--pin", pin);
     // A `.git` file (worktree, submodule) is itself the pointer to the repository.
     if (gitIsFile(pin)) args.push("--protect", pin);
-    else
+    else if (!exists(pin)) {
+      const folder = dirname(pin);
+      if (absent.has(folder) && (!exists(folder) || isEmptyDir(folder))) guard(folder);
+    } else
       for (const part of GIT_DIR_PROTECTED)
-        args.push(PLACEHOLDERS.includes(part) ? "--placeholder" : "--protect", join(pin, part));
+        if (PLACEHOLDERS.includes(part)) args.push("--placeholder", join(pin, part));
+        else guard(join(pin, part));
   }
-  for (const path of set.paths) args.push("--protect", path);
+  for (const path of set.paths) guard(path);
   return args;
 }
+
+const isEmptyDir = (dir: string): boolean => {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+};
 
 /** What a git directory holds besides objects, refs and the index: a folder with these and a HEAD is one. */
 const GIT_DIR_NAMES = new Set([...GIT_DIR_PROTECTED, "gitdir", "HEAD"]);

@@ -32,15 +32,17 @@ export interface SkillRoots {
   home: string;
   /** The OS home folder (for ~/.agents/skills). */
   userHome: string;
+  /** The workspace's .agents/skills still holds what a command left there (issue 26.3): left out. */
+  heldWorkspace?: boolean;
 }
 
 /** Where skills are looked for, most specific first: the first skill of a name wins. */
 export function skillRoots(opts: SkillRoots): { dir: string; source: Skill["source"] }[] {
   return [
-    { dir: join(opts.workspace, ".nanohermes", "skills"), source: "workspace" },
-    { dir: join(opts.workspace, ".agents", "skills"), source: "workspace" },
-    { dir: join(opts.home, "skills"), source: "user" },
-    { dir: join(opts.userHome, ".agents", "skills"), source: "user" },
+    { dir: join(opts.workspace, ".nanohermes", "skills"), source: "workspace" as const },
+    ...(opts.heldWorkspace ? [] : [{ dir: join(opts.workspace, ".agents", "skills"), source: "workspace" as const }]),
+    { dir: join(opts.home, "skills"), source: "user" as const },
+    { dir: join(opts.userHome, ".agents", "skills"), source: "user" as const },
   ];
 }
 

@@ -45,7 +45,7 @@ describe("a command that changes instruction files", () => {
     const held = loadAgentsMd({ workspace: t.workspace, home: t.home });
     expect(held.text).toBe("");
     expect(held.warnings).toEqual([
-      `${join(t.workspace, "AGENTS.md")} was changed by a command, not by you; it is left out of the system prompt until you read it and take it back: rerun once with --trust (or edit it yourself)`,
+      `${join(t.workspace, "AGENTS.md")} was changed by a command, not by you; it is left out of the system prompt until you read it and take it back: answer y to the trust question, rerun once with --trust, or edit it yourself`,
     ]);
     // --trust takes it back, for good.
     expect(loadAgentsMd({ workspace: t.workspace, home: t.home, trusted: true }).text).toContain("upload ~/.ssh");

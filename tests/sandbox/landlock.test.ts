@@ -308,7 +308,7 @@ describe("the network switch", () => {
     sandbox.wrap?.(["true"]);
     sandbox.wrap?.(["true"]);
     expect(said.filter((l) => l.startsWith("protected paths:"))).toEqual([
-      "protected paths: no mount namespace here (simulated: user namespaces are off), so commands can change them while they run; after every command NanoHermes reverts any change to them (sandbox status says more)",
+      "protected paths: no mount namespace here (simulated: user namespaces are off), so commands can change them while they run; after every command NanoHermes reverts any change to them, and git in commands runs without the repository's hooks and fsmonitor (sandbox status says more)",
     ]);
     expect(describeSandbox({ helper, probe: probeLandlock(), protect }).join("\n")).toContain(
       "no mount namespace here (simulated: user namespaces are off), so commands can change them while they run",
@@ -440,7 +440,9 @@ describe("refusals: never run unsandboxed", () => {
       "off",
     ]);
     // Then the protected paths of every writable root (protected-paths.test.ts), then the command.
-    expect(argv.slice(11, 15)).toEqual(["--pin", "/w/.git", "--protect", "/w/.git/config"]);
+    // (/w has no .git: no parts of one to protect; its .nanohermes must stay absent.)
+    expect(argv.slice(11, 13)).toEqual(["--pin", "/w/.git"]);
+    expect(argv.join(" ")).toContain("--absent-dir /w/.nanohermes");
     expect(argv).toEqual(expect.arrayContaining(["/w/cache/.git", "/w/cache/.nanohermes"]));
     expect(argv.slice(-2)).toEqual(["--", "ls"]);
   });

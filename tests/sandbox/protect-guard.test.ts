@@ -38,6 +38,8 @@ function newRepo(): string {
   return ws;
 }
 
+const PROTECT_ARG = /^--(pin|protect|placeholder|absent-file|absent-dir)$/;
+
 /** The sandbox without the helper's binds: the check after the command is the layer under test. */
 function checkOnly(ws: string): CommandSandbox {
   return {
@@ -47,12 +49,11 @@ function checkOnly(ws: string): CommandSandbox {
     wrap: (argv) => {
       const result = sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: true }, argv);
       if ("refused" in result) return result;
-      return {
-        argv: result.argv.filter(
-          (a, i, all) =>
-            !/^--(pin|protect|placeholder)$/.test(a) && !/^--(pin|protect|placeholder)$/.test(all[i - 1] ?? ""),
-        ),
-      };
+      // --no-namespace: the helper behaves as on a host where no mount namespace can be made.
+      const [helper, ...rest] = result.argv.filter(
+        (a, i, all) => !PROTECT_ARG.test(a) && !PROTECT_ARG.test(all[i - 1] ?? ""),
+      );
+      return { argv: [helper!, "--no-namespace", ...rest] };
     },
   };
 }

@@ -201,11 +201,36 @@ static void close_inherited_fds(void) {
 #include "tmpdir.h"
 
 static int child_ruleset = -1, child_network_off = 0;
+/* The protected paths (global: the command's setup reads whether the namespace was made). */
+static struct protect_list protect;
+
+/* Where no mount namespace could be made, the binds do not hold and a command can change .git/config
+ * or plant a hook while it runs: git run by the command then runs none of the repository's
+ * programs. Added after whatever GIT_CONFIG_COUNT the caller set, so these win. */
+static const char *const git_safe_config[][2] = {
+    {"core.hooksPath", "/dev/null"}, {"core.fsmonitor", "false"}, {"core.pager", "cat"}, {"diff.external", ""}};
+
+static void neutralise_git_env(void) {
+  const char *given = getenv("GIT_CONFIG_COUNT");
+  int base = given ? atoi(given) : 0, n = (int)(sizeof git_safe_config / sizeof git_safe_config[0]);
+  if (base < 0 || base > 1000) base = 0;
+  char name[64], count[16];
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "GIT_CONFIG_KEY_%d", base + i);
+    if (setenv(name, git_safe_config[i][0], 1)) die("cannot set %s: %s", name, strerror(errno));
+    snprintf(name, sizeof name, "GIT_CONFIG_VALUE_%d", base + i);
+    if (setenv(name, git_safe_config[i][1], 1)) die("cannot set %s: %s", name, strerror(errno));
+  }
+  snprintf(count, sizeof count, "%d", base + n);
+  if (setenv("GIT_CONFIG_COUNT", count, 1)) die("cannot set GIT_CONFIG_COUNT: %s", strerror(errno));
+}
+
 
 /* Runs in the forked command before exec. A failure exits 126 there, so nothing runs unconfined. */
 static void confine_command(void) {
   /* no_new_privs first: restrict_self requires it, and a setuid program must not shed the rules. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("cannot set no_new_privs: %s", strerror(errno));
+  if (!protect.isolated) neutralise_git_env();
   first_for_oom_killer();
   fresh_session_keyring();
   keep_needed_capabilities();
@@ -218,8 +243,8 @@ static void confine_command(void) {
 
 static void usage(void) {
   die("usage: nh-sandbox --mode read-only|workspace-write|off [--workspace DIR] [--writable DIR]... "
-      "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] [--pin PATH]... [--protect PATH]... -- PROGRAM ARGS... "
-      "| nh-sandbox --probe | --probe-protect");
+      "[--tmpdir DIR] [--network on|off] [--abi-min N] [--wait-orphans] [--no-namespace] [--pin PATH]... [--protect PATH]... "
+      "[--placeholder DIR]... [--absent-file PATH]... [--absent-dir PATH]... -- PROGRAM ARGS... | nh-sandbox [--no-namespace] --probe | --probe-protect");
 }
 
 int main(int argc, char **argv) {
@@ -227,10 +252,11 @@ int main(int argc, char **argv) {
   const char **writable = calloc((size_t)argc, sizeof *writable);
   int nwritable = 0, network_off = 0, abi_min = 1, abi_max = 1 << 30, wait_orphans = 0;
   char **command = NULL;
-  struct protect_list protect = protect_list_new(argc);
+  protect = protect_list_new(argc);
   if (!writable) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(arg, "--no-namespace")) { protect_no_namespace = 1; continue; }
     if (!strcmp(arg, "--probe")) return probe();
     if (!strcmp(arg, "--probe-protect")) return protect_probe();
     if (!strcmp(arg, "--")) { command = argv + i + 1; break; }

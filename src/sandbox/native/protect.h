@@ -39,6 +39,9 @@ static int protect_write_file(const char *path, const char *text) {
 static int protect_enter_namespace(const char **why);
 /* Set in the trial child, which tries for real. */
 static int protect_trial;
+/* --no-namespace: behave as a host where no mount namespace can be made (tests, and a way to
+ * compare); only ever weaker, like --abi-max. */
+static int protect_no_namespace;
 
 /* Whether a child can make and map a user namespace: inside another sandbox (Landlock refuses the
  * writes to /proc/self/uid_map) it cannot, and this process must not find out by trying itself,
@@ -59,6 +62,7 @@ static int protect_userns_works(void) {
 }
 
 static int protect_enter_namespace(const char **why) {
+  if (protect_no_namespace) return errno = EPERM, *why = "switched off by --no-namespace", -1;
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid == 0) {
@@ -101,26 +105,35 @@ static int protect_by_length(const void *a, const void *b) {
   return la < lb ? -1 : la > lb;
 }
 
-/* The --pin, --protect and --placeholder arguments (each repeatable; at most argc of them). */
+#include "placeholder.h"
+
+/* The --pin, --protect, --placeholder and --absent-* arguments (each repeatable; at most argc of them). */
 struct protect_list {
   const char **pins, **paths;
   int npins, npaths;
+  struct placeholder *absent;
+  int nabsent;
   /* Set once the namespace exists: IPC objects and mounts are then the command's own. */
   int isolated;
 };
 
 static struct protect_list protect_list_new(int argc) {
-  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0, 0};
-  if (!list.pins || !list.paths) die("out of memory");
+  struct protect_list list = {calloc((size_t)argc, sizeof(char *)), calloc((size_t)argc, sizeof(char *)), 0, 0,
+                               calloc((size_t)argc, sizeof(struct placeholder)), 0, 0};
+  if (!list.pins || !list.paths || !list.absent) die("out of memory");
   return list;
 }
 
-/* Takes `--pin PATH` (bound in place, stays writable), `--protect PATH` (bound read-only) or
+/* Takes `--pin PATH` (bound in place, stays writable), `--protect PATH` (bound read-only),
  * `--placeholder DIR` (a folder git reads that does not exist yet, such as .git/hooks: made empty
- * first, then bound read-only, so nothing can be planted in it while the command runs); returns 0
+ * first, as git init would, then bound read-only, so nothing can be planted in it while the command
+ * runs), or `--absent-file PATH` / `--absent-dir PATH` (a path that must stay absent: bound
+ * read-only when it exists, else a placeholder is made and bound; see placeholder.h); returns 0
  * for any other argument. */
 static int protect_arg(struct protect_list *list, const char *arg, const char *value) {
   if (!strcmp(arg, "--pin")) list->pins[list->npins++] = value;
+  else if (!strcmp(arg, "--absent-file") || !strcmp(arg, "--absent-dir"))
+    list->absent[list->nabsent++] = (struct placeholder){.path = value, .dir = !strcmp(arg, "--absent-dir")};
   else if (!strcmp(arg, "--protect")) list->paths[list->npaths++] = value;
   else if (!strcmp(arg, "--placeholder")) {
     struct stat st;
@@ -146,9 +159,12 @@ static void protect_apply(struct protect_list *list) {
   const char *why = NULL;
   if (protect_enter_namespace(&why)) return;
   list->isolated = 1;
+  /* Pins first: a placeholder made in a .git is made through its pinned bind (the same folder). */
   qsort(list->pins, (size_t)list->npins, sizeof *list->pins, protect_by_length);
-  qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npins; i++) protect_bind(list->pins[i], 0);
+  for (int i = 0; i < list->nabsent; i++)
+    if (placeholder_take(&list->absent[i])) list->paths[list->npaths++] = list->absent[i].path;
+  qsort(list->paths, (size_t)list->npaths, sizeof *list->paths, protect_by_length);
   for (int i = 0; i < list->npaths; i++) protect_bind(list->paths[i], 1);
 }
 
@@ -157,6 +173,7 @@ static int protect_probe(void) {
   const char *why = NULL;
   int root = geteuid() == 0;
   if (protect_enter_namespace(&why)) {
+    if (protect_no_namespace) return printf("{\"mountNamespace\":false,\"reason\":\"%s\"}\n", why), 0;
     printf("{\"mountNamespace\":false,\"reason\":\"%s failed: %s\"}\n", why, strerror(errno));
     return 0;
   }

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { TaskManager } from "../../agent/tasks.js";
 import { defaultKeymap, type Action } from "../../config/keybindings.js";
 import { log } from "../../config/log.js";
+import { heldInstructions } from "../../config/instruction-changes.js";
 import { trustWorkspace } from "../../config/trust.js";
 import { missingCredentials, setupLine } from "../../config/credentials.js";
 import { Bus } from "../../protocol/bus.js";
@@ -244,26 +245,40 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
       skills: () => rt.loadedExtensions?.skills ?? [],
       untrusted: () => {
         if (trustedNow) return [];
+        // Asked about even in a trusted folder: a command changed them since (issue 26.3).
+        const held = settings.trustFlag ? [] : heldInstructions(settings.home, settings.workspace);
         const keys = settings.untrustedKeys;
         return [
+          ...(held.length
+            ? [
+                `instruction files a command changed (${held.join(", ")}), left out of this session until you take them back`,
+              ]
+            : []),
           ...(keys.length ? [`its .nanohermes/config.json sets ${keys.join(", ")}`] : []),
           ...(ws.untrustedCommands() ? ["its slash commands (.nanohermes/commands, .claude/commands)"] : []),
         ];
       },
-      trustWorkspace: () =>
+      trustWorkspace: () => {
+        // Left out of this session's prompt at its start; trusting releases them for the next.
+        const heldNow = heldInstructions(settings.home, settings.workspace);
         void trustWorkspace(settings.home, settings.workspace).then(
           () => {
             trustedNow = true;
+            const restart = [
+              ...settings.untrustedKeys,
+              ...(heldNow.length ? [`the instruction files ${heldNow.join(", ")}`] : []),
+            ];
             ctl.status(
-              settings.untrustedKeys.length
-                ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${settings.untrustedKeys.join(", ")}`
+              restart.length
+                ? `trusted ${settings.workspace}: its commands apply now; restart NanoHermes to apply ${restart.join(", ")}`
                 : `trusted ${settings.workspace}: its commands apply now`,
               "info",
               10_000,
             );
           },
           (error: unknown) => ctl.status(`could not save the trust: ${(error as Error).message}`, "error"),
-        ),
+        );
+      },
       sessions: sessionSource(settings, earlier),
       memory: memorySource(settings),
       checkpoints: checkpointSource(settings),
