@@ -8,6 +8,9 @@ import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
 import { protectArgs, protectedSet } from "./protected.js";
 import { beginSharedGuard, type GuardEnd } from "./guard-store.js";
+import { writableRootsOf } from "./writable-roots.js";
+
+export { writableRootsOf };
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -161,15 +164,6 @@ export const GAPS = {
 
 const REAPING =
   "reaping: when a foreground command ends (or times out, or is stopped), every process it started ends with it, also those that left its process group or session (nohup, setsid, double forks); a background job's processes end with the job (task_kill, the session's end, exit); in every mode, off included";
-
-/** Every root a workspace-write command may write beneath: where protected paths must be guarded. */
-export function writableRootsOf(policy: Pick<SandboxPolicy, "workspace" | "writableRoots">): string[] {
-  return [
-    resolve(policy.workspace),
-    ...policy.writableRoots.map((r) => resolve(policy.workspace, r)),
-    commandTempDir(policy.workspace).dir,
-  ];
-}
 
 const isFile = (path: string): boolean => {
   try {

@@ -44,7 +44,7 @@ function checkOnly(ws: string): CommandSandbox {
     mode: "workspace-write",
     network: true,
     writableRoots: [],
-    wrap: (argv) => {
+    wrap: async (argv) => {
       const result = sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: true }, argv);
       if ("refused" in result) return result;
       return {

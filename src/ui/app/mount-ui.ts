@@ -86,8 +86,13 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
       .then(async ({ restoreRemoteTasks }) => restoreRemoteTasks(await rt.remoteTasks(), rt.remoteContext))
       .catch((error: unknown) => log("warn", "listing remote tasks", error));
   }
-  services.sandbox = sandboxLabel(settings);
-  store.updateUi((ui) => ({ ...ui }));
+  void sandboxLabel(settings).then(
+    (label) => {
+      services.sandbox = label;
+      store.updateUi((ui) => ({ ...ui }));
+    },
+    (error: unknown) => log("warn", "probing the sandbox", error),
+  );
   // OpenTelemetry (issue 32) only when asked for: off, nothing is imported and nothing subscribes.
   if (settings.telemetry?.otel)
     void import("../../telemetry/start.js")
