@@ -107,10 +107,13 @@ export function asScripts(files, { entry, metafile, relativeTo }) {
   return { scripts, hashes, awaiting: [...awaiting] };
 }
 
+/** dist/package.json: the scripts and dist/cli.js are CommonJS, whatever the package around says. */
+export const DIST_PACKAGE = `${JSON.stringify({ type: "commonjs" })}\n`;
+
 /**
  * The files of the program from esbuild's result (`write: false`, entry `cli.js`, the banner on
- * every chunk): the scripts, and dist/cli.js built from src/start.ts with their hashes. Paths are
- * relative to `dist`.
+ * every chunk): the scripts, dist/cli.js built from src/start.ts with their hashes, and the
+ * dist/package.json that makes it CommonJS. Paths are relative to `dist`.
  */
 export async function programFiles(result, { root, dist, version }) {
   const relativeTo = (path) => relative(dist, resolve(root, path));
@@ -123,7 +126,8 @@ export async function programFiles(result, { root, dist, version }) {
     absWorkingDir: root,
     entryPoints: [resolve(import.meta.dirname, "../src/start.ts")],
     bundle: true,
-    format: "esm",
+    // CommonJS: Node starts it without its ES module loader (dist/package.json below says so).
+    format: "cjs",
     platform: "node",
     target: "node20",
     minify: true,
@@ -136,5 +140,5 @@ export async function programFiles(result, { root, dist, version }) {
     },
     logLevel: "warning",
   });
-  return new Map([...scripts, ["cli.js", start.outputFiles[0].text]]);
+  return new Map([...scripts, ["cli.js", start.outputFiles[0].text], ["package.json", DIST_PACKAGE]]);
 }

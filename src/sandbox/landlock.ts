@@ -2,7 +2,7 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readFileSync, statSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
@@ -45,11 +45,23 @@ export interface SandboxHost {
 export const HELPER_MISSING = "the sandbox helper was not built (no C compiler at install?)";
 
 let root: string | undefined;
-/** The package root: this file runs from src/sandbox under vitest and from dist/ once bundled. */
+/**
+ * The package root: this file runs from src/sandbox under vitest and from dist/ once bundled. The
+ * root's package.json has a name; dist/package.json (`{"type":"commonjs"}`, for dist/cli.js) has not.
+ */
 function packageRoot(): string {
   if (root !== undefined) return root;
+  const named = (dir: string): boolean => {
+    try {
+      return (
+        typeof (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name === "string"
+      );
+    } catch {
+      return false;
+    }
+  };
   let dir = import.meta.dirname;
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  while (!named(dir) && dirname(dir) !== dir) dir = dirname(dir);
   return (root = dir);
 }
 
