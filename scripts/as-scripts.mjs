@@ -18,6 +18,8 @@ import { build, transformSync } from "esbuild";
 export const BANNER =
   "import { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);";
 const SHEBANG = "#!/usr/bin/env node\n";
+/** What src/start.ts passes each script, in order. */
+export const SCRIPT_PARAMS = "exports, require, module, __filename, __dirname, __nhUrl";
 const MARKER = "__nhTopLevelAwait__";
 
 const convert = (code) =>
@@ -102,6 +104,12 @@ export function asScripts(files, { entry, metafile, relativeTo }) {
     }
   }
 
+  // Each script is written as the function src/start.ts calls, so the loader compiles the file's
+  // text as it is read: no second copy of every script's source while the program starts.
+  for (const [path, script] of scripts) {
+    const head = awaiting.has(path) ? "(async function (" : "(function (";
+    scripts.set(path, `${head}${SCRIPT_PARAMS}) {${script}\n})`);
+  }
   const hashes = {};
   for (const [path, script] of scripts) hashes[path] = createHash("sha256").update(script).digest("hex").slice(0, 32);
   return { scripts, hashes, awaiting: [...awaiting] };

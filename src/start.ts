@@ -60,8 +60,7 @@ interface Report {
 const self = __filename;
 const dist = dirname(self);
 const nodeRequire = createRequire(self);
-const { hashes, async: awaiting } = __NANOHERMES_SCRIPTS__;
-const asyncScripts = new Set(awaiting);
+const { hashes } = __NANOHERMES_SCRIPTS__;
 const loaded = new Map<string, Loaded>();
 const report: Report = { dir: null, scripts: [], loaded: 0, accepted: 0, rejected: 0, written: 0 };
 /** Scripts run without a usable cache, to be written at exit. */
@@ -92,14 +91,15 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Runs the script at `path` (relative to dist/) once and returns its exports. */
-function load(path: string): Loaded {
-  const known = loaded.get(path);
-  if (known) return known;
+/**
+ * Compiles the script at `path` with its code cache. Apart from load(), so the script's source and
+ * cache buffer are garbage once compiled: load() stays on the stack while the script runs, and with
+ * it everything the scripts it loads read, the whole start long.
+ */
+function compile(path: string, file: string): Script {
   const hash = hashes[path];
   if (hash === undefined)
     throw new Error(`nanohermes: ${path} is not part of this build (dist/ is incomplete: run npm run build)`);
-  const file = join(dist, path);
   const fd = openSync(file, "r");
   let source: string;
   let mtime: number;
@@ -113,11 +113,8 @@ function load(path: string): Loaded {
   // its time stamp a script changed by hand since.
   const cacheFile = cacheDir === null ? null : join(cacheDir, `${hash}-${mtime}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
-  const head = asyncScripts.has(path) ? "(async function (" : "(function (";
-  const script = new Script(`${head}exports, require, module, __filename, __dirname, __nhUrl) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  // The file is the function to call (scripts/as-scripts.mjs writes it so): compiled as read.
+  const script = new Script(source, { filename: file, cachedData });
   report.loaded++;
   report.scripts.push(path);
   if (cachedData !== undefined && !script.cachedDataRejected) report.accepted++;
@@ -125,6 +122,15 @@ function load(path: string): Loaded {
     if (cachedData !== undefined) report.rejected++;
     toWrite.push({ script, file: cacheFile });
   }
+  return script;
+}
+
+/** Runs the script at `path` (relative to dist/) once and returns its exports. */
+function load(path: string): Loaded {
+  const known = loaded.get(path);
+  if (known) return known;
+  const file = join(dist, path);
+  const script = compile(path, file);
   const module = { exports: {} as unknown };
   const entry: Loaded = { module, ready: Promise.resolve().then(() => module.exports) };
   loaded.set(path, entry);
