@@ -18,6 +18,8 @@ import { build, transformSync } from "esbuild";
 export const BANNER =
   "import { createRequire as __nhCreateRequire } from 'node:module'; const require = __nhCreateRequire(import.meta.url);";
 const SHEBANG = "#!/usr/bin/env node\n";
+/** What src/start.ts passes each script, in order. */
+export const SCRIPT_PARAMS = "exports, require, module, __filename, __dirname, __nhUrl";
 const MARKER = "__nhTopLevelAwait__";
 
 const convert = (code) =>
@@ -102,15 +104,24 @@ export function asScripts(files, { entry, metafile, relativeTo }) {
     }
   }
 
+  // Each script is written as the function src/start.ts calls, so the loader compiles the file's
+  // text as it is read: no second copy of every script's source while the program starts.
+  for (const [path, script] of scripts) {
+    const head = awaiting.has(path) ? "(async function (" : "(function (";
+    scripts.set(path, `${head}${SCRIPT_PARAMS}) {${script}\n})`);
+  }
   const hashes = {};
   for (const [path, script] of scripts) hashes[path] = createHash("sha256").update(script).digest("hex").slice(0, 32);
   return { scripts, hashes, awaiting: [...awaiting] };
 }
 
+/** dist/package.json: the scripts and dist/cli.js are CommonJS, whatever the package around says. */
+export const DIST_PACKAGE = `${JSON.stringify({ type: "commonjs" })}\n`;
+
 /**
  * The files of the program from esbuild's result (`write: false`, entry `cli.js`, the banner on
- * every chunk): the scripts, and dist/cli.js built from src/start.ts with their hashes. Paths are
- * relative to `dist`.
+ * every chunk): the scripts, dist/cli.js built from src/start.ts with their hashes, and the
+ * dist/package.json that makes it CommonJS. Paths are relative to `dist`.
  */
 export async function programFiles(result, { root, dist, version }) {
   const relativeTo = (path) => relative(dist, resolve(root, path));
@@ -123,7 +134,8 @@ export async function programFiles(result, { root, dist, version }) {
     absWorkingDir: root,
     entryPoints: [resolve(import.meta.dirname, "../src/start.ts")],
     bundle: true,
-    format: "esm",
+    // CommonJS: Node starts it without its ES module loader (dist/package.json below says so).
+    format: "cjs",
     platform: "node",
     target: "node20",
     minify: true,
@@ -136,5 +148,5 @@ export async function programFiles(result, { root, dist, version }) {
     },
     logLevel: "warning",
   });
-  return new Map([...scripts, ["cli.js", start.outputFiles[0].text]]);
+  return new Map([...scripts, ["cli.js", start.outputFiles[0].text], ["package.json", DIST_PACKAGE]]);
 }

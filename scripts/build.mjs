@@ -3,6 +3,7 @@
 // scripts (scripts/as-scripts.mjs: dist/main.js and dist/chunks/) that dist/cli.js, built from
 // src/start.ts, runs through V8's code cache. Files are replaced atomically and
 // stale chunks removed, so a program running from dist/ during a rebuild never sees half a file.
+import { execFileSync } from "node:child_process";
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -87,6 +88,20 @@ function prune(dir) {
     else if (!written.has(relative(dist, path)) && !entry.name.includes(".tmp-")) rmSync(path, { force: true });
   }
 }
+// dist/help.txt: what dist/cli.js prints for a lone --help without loading the bundle. Asked of the
+// program just built, after the old file is gone (else it would answer from it).
+if (!without.has("code-cache")) {
+  const help = join(dist, "help.txt");
+  rmSync(help, { force: true });
+  const text = execFileSync(process.execPath, [join(dist, "cli.js"), "--help"], {
+    encoding: "utf8",
+    env: { ...process.env, NANOHERMES_CODE_CACHE: "off" },
+  });
+  if (!text.startsWith(`nanohermes ${pkg.version}`)) throw new Error("build: --help did not print the help");
+  writeFileSync(help, text);
+  written.add("help.txt");
+}
+
 // Which modules went into which file, for the tests that guard the bundle's weight.
 writeFileSync(join(dist, "meta.json"), JSON.stringify(result.metafile));
 written.add("meta.json");

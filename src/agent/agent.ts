@@ -1,8 +1,7 @@
 // The engine: runs a user turn as model round trips and parallel tool calls (each step in
 // agent-step.ts), stops only at step boundaries, and keeps the history valid (every assistant tool
 // call has its result) whatever happens. The `!` shell turn and compaction are their own modules.
-import { existingJobs } from "../tools/background.js";
-import type { ToolContext } from "../tools/define.js";
+import { existingJobs } from "../tools/job-store.js";
 
 /** How much of a background job's output travels with its updates (the Jobs tab shows its end). */
 const JOB_TAIL_BYTES = 4096;
@@ -432,7 +431,7 @@ export class Agent {
   /** The end of a background job's output, for the Jobs tab (empty when it is not known). */
   private jobTail(id: string): string {
     try {
-      const job = existingJobs({ session: this.sessionTools } as ToolContext)?.get(id);
+      const job = existingJobs({ session: this.sessionTools })?.get(id);
       if (!job) return "";
       return job.log.read(Math.max(job.log.start, job.log.end - JOB_TAIL_BYTES), JOB_TAIL_BYTES).text;
     } catch {
@@ -442,7 +441,7 @@ export class Agent {
 
   /** Stops a background job as task_kill would; false when there is no such running job. */
   async stopJob(id: string): Promise<boolean> {
-    const job = existingJobs({ session: this.sessionTools } as ToolContext)
+    const job = existingJobs({ session: this.sessionTools })
       ?.list()
       .find((j) => j.id === id);
     if (!job?.stoppable) return false;

@@ -4,14 +4,10 @@ import type { Settings } from "../config/schema.js";
 import type { CommandSandbox } from "../tools/define.js";
 import { instructionChangeNotice, recordInstructionChange } from "../config/instruction-changes.js";
 import type { WriteBoundary } from "../tools/paths.js";
-import {
-  helperPath,
-  noNamespaceNotice,
-  probeLandlock,
-  probeProtect,
-  sandboxArgv,
-  type SandboxHost,
-} from "../sandbox/landlock.js";
+import type { SandboxHost } from "../sandbox/landlock.js";
+
+/** The Landlock front end, loaded by the first command (or the first label), not at start (issue 35). */
+const landlock = () => import("../sandbox/landlock.js");
 
 /** The sandbox mode commands run under, with "auto" resolved by whether Landlock works here. */
 export function effectiveSandboxMode(
@@ -24,8 +20,8 @@ export function effectiveSandboxMode(
 }
 
 /**
- * The command sandbox of a task. Landlock is probed (a helper run, cached) only when a command
- * first runs, so start-up does not pay for it. Contract: `notice` gets one line, once each, when
+ * The command sandbox of a task. Landlock's front end loads and is probed (a helper run, cached)
+ * only when a command first runs, so start-up does not pay for it. Contract: `notice` gets one line, once each, when
  * "auto" falls back to unsandboxed, when no mount namespace can be made for the read-only binds,
  * and when TMPDIR is replaced by a private folder (one-shot and
  * tool runs print it on stderr, the engine turns it into a warning notice). Tests inject `host`.
@@ -51,7 +47,8 @@ export function commandSandbox(
       notice?.(instructionChangeNotice(changed));
       if (home) recordInstructionChange(home, settings.workspace, changed, after);
     },
-    wrap: (argv, options) => {
+    wrap: async (argv, options) => {
+      const { helperPath, noNamespaceNotice, probeLandlock, probeProtect, sandboxArgv } = await landlock();
       const probe = mode === "auto" ? (host?.().probe ?? probeLandlock()) : null;
       const effective = mode === "auto" ? (probe?.available ? "workspace-write" : "off") : mode;
       if (probe && !probe.available)
@@ -80,8 +77,8 @@ export function commandSandbox(
 }
 
 /** What the title bar and /sandbox say about the sandbox (probes Landlock). */
-export function sandboxLabel(settings: Pick<Settings, "sandbox">): string {
-  const probe = settings.sandbox.mode === "off" ? null : probeLandlock();
+export async function sandboxLabel(settings: Pick<Settings, "sandbox">): Promise<string> {
+  const probe = settings.sandbox.mode === "off" ? null : (await landlock()).probeLandlock();
   const mode = effectiveSandboxMode(settings, probe?.available ?? false);
   if (mode === "off") return "unsandboxed";
   const net = settings.sandbox.network ? "" : ", no network";

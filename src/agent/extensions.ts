@@ -16,7 +16,7 @@ import { SkillEvidence } from "./skill-evidence.js";
 import type { SkillState } from "./skill-hooks.js";
 import { knownContextWindow } from "./providers/models.js";
 import type { ToolSource } from "../tools/registry.js";
-import { writableRootsOf } from "../sandbox/landlock.js";
+import { writableRootsOf } from "../sandbox/writable-roots.js";
 import { VERSION } from "../version.js";
 
 export interface Extensions {

@@ -8,7 +8,9 @@ import type { Settings } from "../config/schema.js";
 import { isTrusted } from "../config/trust.js";
 import { loadCustomCommands, workspaceHasCommands, type CustomCommand } from "../config/custom-commands.js";
 import type { WorkspaceSource, WorktreeFile } from "./workspace-view.js";
-import { readWorktreeDiff } from "./worktree-diff.js";
+
+/** The git reader (and the git tool it shares) loads with the first /diff or /review, not at start. */
+const readWorktreeDiff = async (workspace: string) => (await import("./worktree-diff.js")).readWorktreeDiff(workspace);
 
 /** Commands are read again after this long, so a file added while the UI runs appears. */
 const RELOAD_MS = 2_000;

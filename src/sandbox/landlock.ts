@@ -2,12 +2,15 @@
 // binary is, what this kernel enforces, the argv that runs a command under it, and the two
 // `nanohermes sandbox` subcommands. Explicit modes never degrade: they refuse with one line.
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readFileSync, statSync } from "node:fs";
 import { constants as os } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commandTempDir } from "./temp-dir.js";
 import { protectArgs, protectedSet } from "./protected.js";
 import { beginSharedGuard, type GuardEnd } from "./guard-store.js";
+import { writableRootsOf } from "./writable-roots.js";
+
+export { writableRootsOf };
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -42,11 +45,23 @@ export interface SandboxHost {
 export const HELPER_MISSING = "the sandbox helper was not built (no C compiler at install?)";
 
 let root: string | undefined;
-/** The package root: this file runs from src/sandbox under vitest and from dist/ once bundled. */
+/**
+ * The package root: this file runs from src/sandbox under vitest and from dist/ once bundled. The
+ * root's package.json has a name; dist/package.json (`{"type":"commonjs"}`, for dist/cli.js) has not.
+ */
 function packageRoot(): string {
   if (root !== undefined) return root;
+  const named = (dir: string): boolean => {
+    try {
+      return (
+        typeof (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name === "string"
+      );
+    } catch {
+      return false;
+    }
+  };
   let dir = import.meta.dirname;
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  while (!named(dir) && dirname(dir) !== dir) dir = dirname(dir);
   return (root = dir);
 }
 
@@ -161,15 +176,6 @@ export const GAPS = {
 
 const REAPING =
   "reaping: when a foreground command ends (or times out, or is stopped), every process it started ends with it, also those that left its process group or session (nohup, setsid, double forks); a background job's processes end with the job (task_kill, the session's end, exit); in every mode, off included";
-
-/** Every root a workspace-write command may write beneath: where protected paths must be guarded. */
-export function writableRootsOf(policy: Pick<SandboxPolicy, "workspace" | "writableRoots">): string[] {
-  return [
-    resolve(policy.workspace),
-    ...policy.writableRoots.map((r) => resolve(policy.workspace, r)),
-    commandTempDir(policy.workspace).dir,
-  ];
-}
 
 const isFile = (path: string): boolean => {
   try {

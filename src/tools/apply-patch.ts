@@ -3,7 +3,6 @@
 // Where the editor takes writes, new texts go to it (deletions, which ACP has no call for, to the disk).
 import { readlinkSync, symlinkSync } from "node:fs";
 import { fsPath, nameFromBytes } from "../fs/byte-names.js";
-import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError, type PrecheckContext, type ToolContext } from "./define.js";
 import { editorText, writesThroughEditor, writeToEditor, type EditorWriter } from "./editor-files.js";
@@ -14,33 +13,7 @@ import { MAX_READ_BYTES, tooLargeToEdit } from "./read-file.js";
 import { walk, withWalk, type Walked } from "./safe-fs.js";
 import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "./safe-fs-ops.js";
 import { decodeText, detectFormat, encodeText, refuseReplacementChar, type TextFormat } from "./text-format.js";
-
-const params = z.object({
-  patch: z
-    .string()
-    .check(
-      z.describe(
-        'The patch text: "*** Begin Patch" ... "*** End Patch" (Codex format), or a unified diff as `git diff` prints it.',
-      ),
-    ),
-});
-
-const description = `Add, update, rename and delete files with one patch; all files change or none do.
-Codex format:
-*** Begin Patch
-*** Update File: src/app.ts
-@@ function main() {
-   const a = 1;
--  const b = 2;
-+  const b = 3;
-   return a + b;
-*** Add File: docs/notes.md
-+first line of the new file
-*** Delete File: old.txt
-*** End Patch
-In a hunk every line starts with " " (unchanged context), "-" (remove) or "+" (add). Give about 3 unchanged lines around each change, copied exactly from the file you read. Hunks are found by content, not line numbers; keep them in file order. When the context occurs more than once, add an "@@ <line above the change>" line such as the enclosing function or class signature. "*** Move to: <new path>" right after an Update File line renames the file; "*** End of File" after a hunk pins it to the end of the file.
-A unified diff is accepted too ("--- a/path", "+++ b/path", "@@ -12,5 +12,6 @@", /dev/null to add or delete a file).
-Paths are relative to the workspace.`;
+import { applyPatchSpec } from "./specs/apply-patch.js";
 
 /** One file as the patch leaves it. Keyed by real path, so two spellings of a file share an entry. */
 interface Planned {
@@ -346,20 +319,6 @@ function unlinkCreated(w: Walked, to: Target): void {
   }
 }
 
-function summarize(args: { patch: string }): string {
-  let ops: FileOp[];
-  try {
-    ops = parsePatch(args.patch);
-  } catch {
-    return "invalid patch";
-  }
-  const names = ops.map((op) =>
-    op.type === "update" && op.moveTo !== undefined ? `${op.path} -> ${op.moveTo}` : op.path,
-  );
-  const shown = names.slice(0, 3).join(", ") + (names.length > 3 ? `, +${names.length - 3} more` : "");
-  return `${names.length} file${names.length === 1 ? "" : "s"}: ${shown}`;
-}
-
 async function run(args: { patch: string }, ctx: ToolContext): Promise<{ forModel: string; display: string }> {
   let planned: Plan;
   try {
@@ -393,12 +352,4 @@ async function precheck(args: { patch: string }, ctx: PrecheckContext): Promise<
   }
 }
 
-export const applyPatchTool = defineTool({
-  name: "apply_patch",
-  kind: "edit",
-  description,
-  params,
-  summarize,
-  precheck,
-  run,
-});
+export const applyPatchTool = defineTool({ ...applyPatchSpec, precheck, run });

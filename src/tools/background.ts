@@ -12,9 +12,13 @@ import {
   stopGroup,
   type GroupChild,
 } from "./process-group.js";
+import { JOBS_STORE_KEY } from "./job-store.js";
+import { JOB_BUFFER_BYTES } from "./specs/task-tools.js";
 
-/** Output kept per job (stdout and stderr interleaved); older output is dropped. */
-export const JOB_BUFFER_BYTES = 1024 * 1024;
+export { existingJobs } from "./job-store.js";
+
+export { JOB_BUFFER_BYTES };
+
 /** Jobs that may run at once in one session. */
 export const MAX_RUNNING_JOBS = 16;
 /** Jobs remembered per session; the oldest finished ones are forgotten beyond this. */
@@ -27,7 +31,6 @@ const REPORT_COMMAND_CHARS = 500;
 const TAIL_CHARS = 1024;
 /** Bounds the wait for the leader's exit after its group was killed (a process stuck in the kernel). */
 const EXIT_WAIT_MS = 1_000;
-const STORE_KEY = "background";
 
 export type JobState = "running" | "exited" | "killed" | "failed";
 
@@ -324,15 +327,9 @@ export function jobsOf(ctx: ToolContext): BackgroundJobs {
     throw new ToolError(
       "background jobs need a session and this run has none: run the command in the foreground with a timeout",
     );
-  const existing = session.store.get(STORE_KEY);
+  const existing = session.store.get(JOBS_STORE_KEY);
   if (existing instanceof BackgroundJobs) return existing;
   const jobs = new BackgroundJobs(session);
-  session.store.set(STORE_KEY, jobs);
+  session.store.set(JOBS_STORE_KEY, jobs);
   return jobs;
-}
-
-/** The session's jobs if any were started, without creating them. */
-export function existingJobs(ctx: ToolContext): BackgroundJobs | undefined {
-  const existing = ctx.session?.store.get(STORE_KEY);
-  return existing instanceof BackgroundJobs ? existing : undefined;
 }

@@ -99,8 +99,9 @@ export interface CommandSandbox {
    * Puts the sandbox launcher in front of a command's argv, or says why it cannot. `waitOrphans`
    * (background jobs): the launcher waits for what the command leaves instead of killing it.
    * `network`: this command gets the network even when commands have none (the gate approved it).
+   * Async: the Landlock front end loads with the first command, not at start (issue 35).
    */
-  wrap?: (argv: string[], options?: CommandOptions) => { argv: string[] } | { refused: string };
+  wrap?: (argv: string[], options?: CommandOptions) => Promise<{ argv: string[] } | { refused: string }>;
   /**
    * A command changed instruction files (AGENTS.md, CLAUDE.md, skills folders; issue 26.3): the
    * engine warns the user and records it for the next session (config/instruction-changes.ts).
@@ -175,4 +176,14 @@ export type AnyTool = ToolDef<z.ZodMiniObject>;
 
 export function defineTool<P extends z.ZodMiniObject>(def: ToolDef<P>): AnyTool {
   return def as unknown as AnyTool;
+}
+
+/**
+ * What the registry and the model need of a tool before it is called: no handlers. Built-in tools
+ * keep theirs in src/tools/specs/, so a start compiles the schemas and not the implementations.
+ */
+export type ToolSpec<P extends z.ZodMiniObject = z.ZodMiniObject> = Omit<ToolDef<P>, "run" | "precheck">;
+
+export function defineSpec<P extends z.ZodMiniObject>(spec: ToolSpec<P>): ToolSpec<P> {
+  return spec;
 }

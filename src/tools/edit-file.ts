@@ -1,5 +1,4 @@
 // edit_file: replace an exact, unique piece of a file (or every occurrence with replace_all).
-import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError, type ToolOutput } from "./define.js";
 import { createInEditor, editorText, writesThroughEditor, writeToEditor } from "./editor-files.js";
@@ -8,23 +7,7 @@ import type { Walked } from "./safe-fs.js";
 import { readRegular, writeAtomic } from "./safe-fs-ops.js";
 import { decodeText, detectFormat, encodeText, refuseReplacementChar } from "./text-format.js";
 import { MAX_READ_BYTES, tooLargeToEdit } from "./read-file.js";
-
-const params = z.object({
-  path: z
-    .string()
-    .check(
-      z.describe(
-        "File path, relative to the workspace or absolute; a name list_dir or glob shows quoted is taken as shown.",
-      ),
-    ),
-  old_string: z
-    .string()
-    .check(z.describe("Exact text to replace, including indentation. Empty only to create a new file.")),
-  new_string: z.string().check(z.describe("Replacement text.")),
-  replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence instead of requiring exactly one.")),
-});
-
-type EditArgs = z.infer<typeof params>;
+import { type EditArgs, editFileSpec } from "./specs/edit-file.js";
 
 function lineOf(text: string, index: number): number {
   let n = 1;
@@ -77,14 +60,7 @@ function snippet(text: string, startLine: number, lineCount: number): string {
 }
 
 export const editFileTool = defineTool({
-  name: "edit_file",
-  kind: "edit",
-  description:
-    "Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and be " +
-    "unique in the file unless replace_all is true; include surrounding lines to make it unique. " +
-    "With an empty old_string, creates a new file containing new_string.",
-  params,
-  summarize: (a) => `${a.path}${a.replace_all ? " (all occurrences)" : ""}`,
+  ...editFileSpec,
   // Text that is not in the file (or not unique) is known before the user is asked to approve.
   async precheck(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);

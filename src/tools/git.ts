@@ -2,7 +2,6 @@
 // command sandbox, with the repository's own programs (fsmonitor, pager, external diff, textconv)
 // switched off for the reads. Commits run the repository's hooks unless told to skip them.
 import { relative } from "node:path";
-import * as z from "../protocol/zod.js";
 import { neutraliseGit } from "../sandbox/classify-git.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { isInside, resolvePath } from "./paths.js";
@@ -10,6 +9,9 @@ import { commandEnv, sandboxPrefix } from "./process-group.js";
 import { beginGuard } from "./protect-guard.js";
 import { runProcess, type CommandResult } from "./run-command.js";
 import { byteLength, headBytes } from "./truncate.js";
+import { gitCommitSpec, gitDiffSpec, gitLogSpec, gitStatusSpec, LOG_DEFAULT, LOG_MAX } from "./specs/git.js";
+
+export { LOG_DEFAULT, LOG_MAX };
 
 const READ_TIMEOUT_MS = 30_000;
 /** Hooks may run a test suite. */
@@ -18,8 +20,6 @@ const COMMIT_TIMEOUT_MS = 300_000;
 const DIFF_CAP_BYTES = 14 * 1024;
 const STAT_CAP_BYTES = 4 * 1024;
 const STATUS_MAX_LINES = 300;
-export const LOG_DEFAULT = 20;
-export const LOG_MAX = 200;
 
 /** Reads never colour, and print paths as they are rather than octal-escaped. */
 const READ_CONFIG = ["-c", "color.ui=false", "-c", "core.quotePath=false"];
@@ -55,7 +55,7 @@ async function git(ctx: ToolContext, run: GitRun): Promise<CommandResult> {
   // Reads in English, so results read the same everywhere; a commit keeps the user's locale for its hooks.
   const env: NodeJS.ProcessEnv = run.write ? { ...commandEnv(), GIT_EDITOR: "true" } : gitReadEnv();
   for (const name of LOCATING_ENV) delete env[name];
-  const prefix = sandboxPrefix(ctx);
+  const prefix = await sandboxPrefix(ctx);
   // A commit runs the repository's hooks, which could plant more: checked like any command.
   const guard = run.write ? beginGuard(ctx, prefix) : null;
   const r = await runProcess([...prefix, ...argv], {
@@ -115,12 +115,7 @@ function workspacePath(ctx: ToolContext, path: string): string {
 }
 
 export const gitStatusTool = defineTool({
-  name: "git_status",
-  kind: "read",
-  description:
-    "Show the current branch (with upstream, ahead/behind) and the changed, staged and untracked files of the workspace's git repository.",
-  params: z.object({}),
-  summarize: () => "git status",
+  ...gitStatusSpec,
   async run(_args, ctx) {
     const root = await repoRoot(ctx);
     const r = await git(ctx, { args: ["status", "--short", "--branch", "--untracked-files=normal"] });
@@ -139,31 +134,8 @@ export const gitStatusTool = defineTool({
   },
 });
 
-const diffParams = z.object({
-  ref: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1),
-        z.describe('Compare against this commit, branch or range (e.g. "HEAD~3", "main", "main...HEAD").'),
-      ),
-  ),
-  staged: z.optional(
-    z.boolean().check(z.describe("Show staged changes (the index) instead of unstaged ones. Default false.")),
-  ),
-  path: z.optional(z.string().check(z.minLength(1), z.describe("Only this file or directory."))),
-});
-
 export const gitDiffTool = defineTool({
-  name: "git_diff",
-  kind: "read",
-  description:
-    "Show a unified diff of the workspace's git repository: unstaged changes by default, staged ones with staged: true, " +
-    "or against a ref; optionally for one path. Long diffs are cut, with the list of changed files.",
-  params: diffParams,
-  truncate: "head",
-  moreHint: "Pass path to see one file's diff.",
-  summarize: (a) => ["git diff", a.staged ? "--staged" : "", a.ref ?? "", a.path ?? ""].filter(Boolean).join(" "),
+  ...gitDiffSpec,
   async run(args, ctx) {
     // A ref starting with "-" would be read as an option (`--output=FILE` writes a file).
     if (args.ref !== undefined && (args.ref.startsWith("-") || /[\s\0]/.test(args.ref)))
@@ -202,22 +174,7 @@ export const gitDiffTool = defineTool({
 });
 
 export const gitLogTool = defineTool({
-  name: "git_log",
-  kind: "read",
-  description: `List recent commits of the workspace's git repository, one per line: short hash, date, author and subject. Newest first.`,
-  params: z.object({
-    count: z.optional(
-      z
-        .int()
-        .check(
-          z.minimum(1),
-          z.maximum(LOG_MAX),
-          z.describe(`How many commits (default ${LOG_DEFAULT}, at most ${LOG_MAX}).`),
-        ),
-    ),
-    path: z.optional(z.string().check(z.minLength(1), z.describe("Only commits that touched this file or directory."))),
-  }),
-  summarize: (a) => ["git log", a.count !== undefined ? `-n ${a.count}` : "", a.path ?? ""].filter(Boolean).join(" "),
+  ...gitLogSpec,
   async run(args, ctx) {
     await repoRoot(ctx);
     const count = args.count ?? LOG_DEFAULT;
@@ -246,35 +203,7 @@ export const gitLogTool = defineTool({
 });
 
 export const gitCommitTool = defineTool({
-  name: "git_commit",
-  kind: "edit",
-  description:
-    "Commit to the workspace's git repository. With paths: stages exactly those files or directories (new, changed and deleted) " +
-    "and commits only them; other staged changes stay staged. Without paths: commits what is already staged. " +
-    "The repository's hooks run; a hook that fails refuses the commit. Returns the new commit's hash.",
-  params: z.object({
-    message: z
-      .string()
-      .check(
-        z.minLength(1),
-        z.describe("The commit message: a short subject line, optionally a blank line and a body."),
-      ),
-    paths: z.optional(
-      z
-        .array(z.string().check(z.minLength(1)))
-        .check(
-          z.minLength(1),
-          z.maxLength(1000),
-          z.describe("Files or directories to stage and commit (literal paths, no globs)."),
-        ),
-    ),
-    skip_hooks: z.optional(
-      z
-        .boolean()
-        .check(z.describe("Skip the pre-commit and commit-msg hooks (--no-verify). Only when the user asked for it.")),
-    ),
-  }),
-  summarize: (a) => `git commit${a.paths ? ` ${a.paths.join(" ")}` : ""}: ${a.message.split("\n", 1)[0]}`,
+  ...gitCommitSpec,
   async run(args, ctx) {
     if (args.message.trim() === "") throw new ToolError("the commit message is empty");
     if (args.message.includes("\0")) throw new ToolError("the commit message contains a NUL byte");

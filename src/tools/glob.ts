@@ -1,14 +1,14 @@
 // glob: workspace files whose path matches a glob, gitignore honoured; and the glob matcher that
 // grep's `glob` filter shares.
 import picomatch from "picomatch";
-import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { findRg, rgFiles } from "./ripgrep.js";
 import { walk } from "../fs/walk.js";
 import { joinShown, resolveWalkRoot } from "./walk-root.js";
-import { QUOTED_NAMES, showPath } from "./path-escape.js";
+import { showPath } from "./path-escape.js";
+import { globSpec, MAX_GLOB_FILES } from "./specs/glob.js";
 
-export const MAX_GLOB_FILES = 500;
+export { MAX_GLOB_FILES };
 
 /**
  * A matcher for paths relative to the search root, like ripgrep's -g: a pattern without a slash
@@ -31,27 +31,8 @@ export function compileGlob(pattern: string): (rel: string) => boolean {
   return (rel) => match(rel.slice(rel.lastIndexOf("/") + 1));
 }
 
-const params = z.object({
-  pattern: z.string().check(z.describe('Glob, e.g. "*.md" (any depth), "src/**/*.ts", "**/*.{js,ts}".')),
-  path: z
-    .optional(z.string())
-    .check(z.describe("Directory to search, relative to the workspace or absolute (default: the workspace).")),
-});
-
 export const globTool = defineTool({
-  name: "glob",
-  kind: "read",
-  description:
-    'Find files by name. A pattern without a slash matches file names at any depth ("*.test.ts", "README*"); ' +
-    'a pattern with a slash matches the path relative to the search directory ("src/**/*.ts"). ' +
-    "Supports *, **, ?, [abc] and {a,b}; dotfiles are included. Files ignored by .gitignore and the .git " +
-    `directory are skipped. Returns up to ${MAX_GLOB_FILES} paths (relative to the workspace), sorted by path; ` +
-    "directories themselves are not listed (use list_dir for that). " +
-    QUOTED_NAMES,
-  params,
-  truncate: "head",
-  moreHint: "Narrow the pattern or path.",
-  summarize: (a) => `${a.pattern}${a.path ? ` in ${a.path}` : ""}`,
+  ...globSpec,
   async run(args, ctx) {
     const matches = compileGlob(args.pattern);
     const root = await resolveWalkRoot(ctx.workspace, args.path);

@@ -3,7 +3,6 @@
 import { close, closeSync, fstatSync, open, openSync, read, readSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { findRg, rgCandidates, rgGrep } from "./ripgrep.js";
 import { defineTool, ToolError } from "./define.js";
@@ -12,10 +11,11 @@ import { walk } from "../fs/walk.js";
 import { fsPath } from "../fs/byte-names.js";
 import { showPath } from "./path-escape.js";
 import { joinShown, resolveWalkRoot } from "./walk-root.js";
+import { grepSpec, MAX_LINE_CHARS, MAX_MATCHES } from "./specs/grep.js";
 
-export const MAX_MATCHES = 200;
+export { MAX_MATCHES };
+
 export const MAX_GREP_FILE_BYTES = 8 * 1024 * 1024;
-const MAX_LINE_CHARS = 300;
 /** Most source files fit in one read of this size, which saves an fstat per file. */
 const HEAD_BYTES = 64 * 1024;
 /**
@@ -210,45 +210,12 @@ interface Tally {
   unreadable: number;
 }
 
-const params = z.object({
-  pattern: z
-    .string()
-    .check(z.describe("JavaScript regular expression, matched against each line. A leading (?i) ignores case.")),
-  path: z
-    .optional(z.string())
-    .check(z.describe("File or directory to search, relative to the workspace or absolute (default: the workspace).")),
-  glob: z
-    .optional(z.string())
-    .check(
-      z.describe(
-        'Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}" (path from the search directory).',
-      ),
-    ),
-  ignore_case: z.optional(z.boolean()).check(z.describe("Match case-insensitively (default false).")),
-});
-
 function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? "" : "s"}`;
 }
 
 export const grepTool = defineTool({
-  name: "grep",
-  kind: "read",
-  description:
-    "Search file contents with a regular expression (JavaScript syntax, matched line by line). " +
-    "Returns `path:line:text` lines (paths relative to the workspace), sorted by path then line, " +
-    `at most ${MAX_MATCHES} matches; long lines are cut to ${MAX_LINE_CHARS} characters around the match. ` +
-    "Searches the workspace, or the given file or directory. Files ignored by .gitignore, the .git directory, " +
-    "binary files, files over 8 MB and symlinks are skipped. Use `glob` to restrict the file types and " +
-    "ignore_case (or a leading (?i)) for case-insensitive search. Escape regex characters to match them literally, " +
-    "e.g. `foo\\(` for `foo(`.",
-  params,
-  truncate: "head",
-  moreHint: "Narrow the pattern, path or glob.",
-  summarize: (a) => {
-    const extra = [a.glob, a.ignore_case ? "ignore case" : undefined].filter(Boolean).join(", ");
-    return `${JSON.stringify(a.pattern)}${a.path ? ` in ${a.path}` : ""}${extra ? ` (${extra})` : ""}`;
-  },
+  ...grepSpec,
   async run(args, ctx) {
     const re = compilePattern(args.pattern, args.ignore_case);
     const filter = args.glob !== undefined ? compileGlob(args.glob) : null;

@@ -3,22 +3,13 @@
 import { readlink } from "node:fs/promises";
 import { fsPath, nameFromBytes } from "../fs/byte-names.js";
 import { join } from "node:path";
-import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { walk, type WalkEntry } from "../fs/walk.js";
 import { resolveWalkRoot } from "./walk-root.js";
-import { QUOTED_NAMES, showPath } from "./path-escape.js";
+import { showPath } from "./path-escape.js";
+import { listDirSpec, MAX_LIST_ENTRIES } from "./specs/list-dir.js";
 
-export const MAX_LIST_ENTRIES = 1000;
-
-const params = z.object({
-  path: z
-    .optional(z.string())
-    .check(z.describe("Directory to list, relative to the workspace or absolute (default: the workspace).")),
-  depth: z
-    .optional(z.int().check(z.minimum(1), z.maximum(5)))
-    .check(z.describe("How many levels to show, 1-5 (default 1: only the directory's own entries).")),
-});
+export { MAX_LIST_ENTRIES };
 
 async function label(entry: WalkEntry, abs: string): Promise<string> {
   switch (entry.type) {
@@ -36,18 +27,7 @@ async function label(entry: WalkEntry, abs: string): Promise<string> {
 }
 
 export const listDirTool = defineTool({
-  name: "list_dir",
-  kind: "read",
-  description:
-    "List a directory as an indented tree (2 spaces per level). Directories end with `/`, symlinks show " +
-    "`name -> target` and are not followed. Entries are sorted by name. Directories ignored by .gitignore " +
-    "(e.g. node_modules, dist) and .git are shown with `(ignored)` but not entered; ignored files are left out " +
-    `and counted. depth (1-5, default 1) sets how many levels are shown. At most ${MAX_LIST_ENTRIES} entries. ` +
-    QUOTED_NAMES,
-  params,
-  truncate: "head",
-  moreHint: "List a subdirectory, or use a smaller depth.",
-  summarize: (a) => `${a.path ?? "."}${a.depth && a.depth > 1 ? ` (depth ${a.depth})` : ""}`,
+  ...listDirSpec,
   async run(args, ctx) {
     const root = await resolveWalkRoot(ctx.workspace, args.path);
     if (!root.isDir) throw new ToolError(`${root.shown} is a file, not a directory; use read_file to read it`);

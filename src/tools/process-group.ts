@@ -130,14 +130,14 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
  * be applied refuses the command: it never runs unsandboxed. `waitOrphans` (background jobs) keeps
  * the helper waiting for what the command leaves behind instead of killing it at once.
  */
-export function sandboxPrefix(ctx: ToolContext, options: CommandOptions = {}): string[] {
+export async function sandboxPrefix(ctx: ToolContext, options: CommandOptions = {}): Promise<string[]> {
   const sandbox = ctx.sandbox;
   if (!sandbox) return [];
   if (!sandbox.wrap) {
     if (sandbox.mode === "off") return [];
     throw new ToolError(`sandbox ${sandbox.mode} refused: no sandbox launcher is configured`);
   }
-  const result = sandbox.wrap([], options);
+  const result = await sandbox.wrap([], options);
   if ("refused" in result) throw new ToolError(result.refused);
   return result.argv;
 }

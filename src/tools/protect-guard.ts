@@ -2,7 +2,7 @@
 // a snapshot before, changes reverted after, a notice for the model and the user. The baseline is
 // shared by every command of the workspace, across sessions and processes (sandbox/guard-store.ts).
 import { beginSharedGuard, type GuardEnd } from "../sandbox/guard-store.js";
-import { writableRootsOf } from "../sandbox/landlock.js";
+import { writableRootsOf } from "../sandbox/writable-roots.js";
 import { protectedSet } from "../sandbox/protected.js";
 import { SandboxRefusal, type ToolContext } from "./define.js";
 

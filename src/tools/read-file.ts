@@ -1,31 +1,16 @@
 // read_file: numbered lines of a text file, a window of it with offset/limit, binaries refused.
 import { constants, promises as fs } from "node:fs";
 import { fsPath } from "../fs/byte-names.js";
-import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError } from "./define.js";
 import { editorText } from "./editor-files.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { fileType } from "./safe-fs.js";
 import { foreignEncoding } from "./text-format.js";
+import { READ_DEFAULT_LIMIT as DEFAULT_LIMIT, readFileSpec } from "./specs/read-file.js";
 
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
-const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
-
-const params = z.object({
-  path: z
-    .string()
-    .check(
-      z.describe(
-        "File path, relative to the workspace or absolute; a name list_dir or glob shows quoted is taken as shown.",
-      ),
-    ),
-  offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line to read, 1-based (default 1).")),
-  limit: z
-    .optional(z.int().check(z.minimum(1)))
-    .check(z.describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`)),
-});
 
 function formatLine(n: number, line: string): string {
   const text =
@@ -74,17 +59,7 @@ export const tooLargeToEdit = (shown: string) =>
   `${shown} is over ${MAX_READ_BYTES >> 20} MB; edit_file and apply_patch change files up to ${MAX_READ_BYTES >> 20} MB only: change this one with a command (e.g. sed -i, or a short script)`;
 
 export const readFileTool = defineTool({
-  name: "read_file",
-  kind: "read",
-  description:
-    "Read a text file. Returns lines prefixed with their 1-based line numbers (`     1\\tfirst line`). " +
-    `Reads up to ${DEFAULT_LIMIT} lines by default; use offset and limit to page through long files. ` +
-    "Files over 4 MB can only be read in windows (give offset and/or limit). Binary files are refused.",
-  params,
-  truncate: "head",
-  moreHint: "Read the rest with offset/limit.",
-  summarize: (a) =>
-    `${a.path}${a.offset || a.limit ? ` (lines ${a.offset ?? 1}-${a.limit ? (a.offset ?? 1) + a.limit - 1 : "end"})` : ""}`,
+  ...readFileSpec,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, abs);

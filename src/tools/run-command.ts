@@ -1,7 +1,6 @@
 // run_command: a shell command in the workspace, in its own process group, with bounded output,
 // live output events, a timeout and a stop that kills the whole group; or a background job.
 import { StringDecoder } from "node:string_decoder";
-import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type ToolContext } from "./define.js";
 import { BoundedOutput } from "./bounded-output.js";
 import { jobsOf, type Job } from "./background.js";
@@ -9,39 +8,15 @@ import { commandEnv, onExitDrained, sandboxPrefix, SHELL, spawnGroup, stopGroup 
 import { changedInstructions, instructionChangeNotice, instructionState } from "../config/instruction-changes.js";
 import { beginGuard } from "./protect-guard.js";
 
-export { commandEnv, sandboxPrefix } from "./process-group.js";
+import { DEFAULT_TIMEOUT_MS, runCommandSpec } from "./specs/run-command.js";
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const MAX_TIMEOUT_MS = 600_000;
+export { commandEnv, sandboxPrefix } from "./process-group.js";
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from "./specs/run-command.js";
+
 /** Per stream, while reading: the first 64 KB and the last 192 KB are kept. */
 export const STREAM_CAP_BYTES = 256 * 1024;
 const LIVE_INTERVAL_MS = 50;
 const LIVE_CHUNK_CAP = 8 * 1024;
-
-const params = z.object({
-  command: z.string().check(z.minLength(1), z.describe("Shell command (bash -c), run in the workspace directory.")),
-  timeout_ms: z
-    .optional(z.int().check(z.minimum(1), z.maximum(MAX_TIMEOUT_MS)))
-    .check(
-      z.describe(
-        `Kill the command after this long (default ${DEFAULT_TIMEOUT_MS}; background jobs: no limit unless given).`,
-      ),
-    ),
-  background: z
-    .optional(z.boolean())
-    .check(
-      z.describe(
-        "Start it as a background job and return its id at once (servers, watchers, long builds); read it with task_output.",
-      ),
-    ),
-  network: z
-    .optional(z.boolean())
-    .check(
-      z.describe(
-        "Give this command the network (installs, fetches, tests against a server). Commands have none unless the user turned it on; asking for it needs the user's approval.",
-      ),
-    ),
-});
 
 export interface CommandResult {
   exitCode: number | null;
@@ -186,25 +161,13 @@ export function formatCommandResult(command: string, r: CommandResult): string {
 }
 
 export const runCommandTool = defineTool({
-  name: "run_command",
-  kind: "exec",
-  description:
-    "Run a shell command (bash -c) in the workspace directory and return its exit code, stdout and stderr. " +
-    `Stdin is empty; commands time out after ${DEFAULT_TIMEOUT_MS / 1000} s unless timeout_ms is given (max ${MAX_TIMEOUT_MS / 1000} s). ` +
-    "Long output keeps its start and end. Do not start interactive programs. For servers, watchers and long builds " +
-    "use background: true and read the job with task_output, list jobs with task_list, stop one with task_kill.",
-  params,
-  truncate: "head-tail",
-  moreHint: "Re-run with output redirected to a file and grep or read_file it.",
-  summarize: (a) => a.command.split("\n", 1)[0]!.slice(0, 200),
-  // The command's own timeout, plus the time to kill its process group and collect the output.
-  deadlineMs: (a) => (a.background ? 30_000 : (a.timeout_ms ?? DEFAULT_TIMEOUT_MS) + 15_000),
+  ...runCommandSpec,
   async run(args, ctx) {
     if (args.command.includes("\0"))
       throw new ToolError("the command contains a NUL byte, which no program can receive");
     const network = args.network === true;
     if (args.background) return startInBackground(args.command, args.timeout_ms, network, ctx);
-    const prefix = sandboxPrefix(ctx, { network });
+    const prefix = await sandboxPrefix(ctx, { network });
     const guard = beginGuard(ctx, prefix);
     const instructions = watchInstructions(ctx);
     const result = await runShell(args.command, {
@@ -250,8 +213,8 @@ function watchInstructions(ctx: ToolContext): (() => string | null) | null {
 const joinNotices = (a: string | null, b: string | null): string | null => (a && b ? `${a}\n${b}` : (a ?? b));
 
 /** Starts a background job under the same sandbox, cwd and environment as a foreground command. */
-function startInBackground(command: string, timeoutMs: number | undefined, network: boolean, ctx: ToolContext) {
-  const prefix = sandboxPrefix(ctx, { waitOrphans: true, network });
+async function startInBackground(command: string, timeoutMs: number | undefined, network: boolean, ctx: ToolContext) {
+  const prefix = await sandboxPrefix(ctx, { waitOrphans: true, network });
   const guard = beginGuard(ctx, prefix);
   const instructions = watchInstructions(ctx);
   let job: Job;

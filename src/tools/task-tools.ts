@@ -1,13 +1,10 @@
 // task_output, task_list and task_kill: the model's view of the session's background jobs.
 // All three are kind "read": they touch only jobs this session started, which were approved then.
-import * as z from "../protocol/zod.js";
 import { existingJobs, JOB_BUFFER_BYTES, jobsOf, type Job } from "./background.js";
 import { defineTool, ToolError } from "./define.js";
+import { taskKillSpec, taskListSpec, taskOutputSpec, TASK_OUTPUT_BYTES } from "./specs/task-tools.js";
 
-/** Output returned per task_output call; the registry's 20 KB cap leaves room for the notes. */
-export const TASK_OUTPUT_BYTES = 16 * 1024;
-
-const idParam = z.string().check(z.minLength(1), z.describe('The job id run_command returned, e.g. "job-1".'));
+export { TASK_OUTPUT_BYTES };
 
 const commandLine = (job: Job) => {
   const first = job.command.split("\n", 1)[0]!;
@@ -16,22 +13,7 @@ const commandLine = (job: Job) => {
 };
 
 export const taskOutputTool = defineTool({
-  name: "task_output",
-  kind: "read",
-  description:
-    "Read a background job's output (stdout and stderr interleaved). Without `since`, returns what is new since the " +
-    `last task_output call for that job; with \`since\`, from that byte offset. At most ${TASK_OUTPUT_BYTES / 1024} KB per call; ` +
-    "the result gives the next offset, whether the job still runs and its exit code once it ended. " +
-    `Only the last ${JOB_BUFFER_BYTES / (1024 * 1024)} MB of a job's output is kept.`,
-  params: z.object({
-    id: idParam,
-    since: z
-      .optional(z.int().check(z.minimum(0)))
-      .check(
-        z.describe("Byte offset to read from, as given by an earlier result (default: where the last read stopped)."),
-      ),
-  }),
-  summarize: (a) => (a.since !== undefined ? `${a.id} since ${a.since}` : a.id),
+  ...taskOutputSpec,
   async run(args, ctx) {
     const job = jobsOf(ctx).get(args.id);
     const start = args.since ?? job.cursor;
@@ -60,12 +42,7 @@ export const taskOutputTool = defineTool({
 });
 
 export const taskListTool = defineTool({
-  name: "task_list",
-  kind: "read",
-  description:
-    "List this session's background jobs: id, state (running, exited, killed, failed), exit code, runtime, command and last line of output.",
-  params: z.object({}),
-  summarize: () => "background jobs",
+  ...taskListSpec,
   async run(_args, ctx) {
     const jobs = existingJobs(ctx)?.list() ?? [];
     if (jobs.length === 0)
@@ -87,12 +64,7 @@ export const taskListTool = defineTool({
 });
 
 export const taskKillTool = defineTool({
-  name: "task_kill",
-  kind: "read",
-  description:
-    "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s if anything is still alive.",
-  params: z.object({ id: idParam }),
-  summarize: (a) => a.id,
+  ...taskKillSpec,
   async run(args, ctx) {
     const job = jobsOf(ctx).get(args.id);
     if (!job.stoppable)

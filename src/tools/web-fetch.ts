@@ -1,6 +1,5 @@
 // web_fetch: one URL as text for the model. HTML becomes Markdown (turndown, loaded on first use),
 // JSON is pretty-printed, other text passes through, binaries are refused; the GET is web-http's.
-import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, ToolError, type AnyTool } from "./define.js";
 import {
@@ -13,6 +12,7 @@ import {
   type WebLimits,
   type WebToolOptions,
 } from "./web-http.js";
+import { webFetchSpec } from "./specs/web-fetch.js";
 
 /** How a body is shown, from its Content-Type (or its bytes when the type says nothing). */
 type BodyKind = "html" | "json" | "text" | "binary" | "sniff";
@@ -215,19 +215,7 @@ export interface WebFetchDeps {
 
 export function createWebFetchTool(deps: WebFetchDeps = {}): AnyTool {
   return defineTool({
-    name: "web_fetch",
-    kind: "net",
-    description:
-      "Fetch one http(s) URL and return its content as text: HTML pages as Markdown (scripts, styles, navigation, headers and footers removed; links kept as absolute URLs), " +
-      "JSON pretty-printed, other text as sent. Binary files (images, PDFs, archives) are refused. The first line gives the final URL, status, content type and size. " +
-      "Bodies over 2 MB are cut, and results over 20 KB show only their start. Only public internet addresses can be reached.",
-    params: z.object({
-      url: z.string().check(z.minLength(1), z.describe("The absolute http:// or https:// URL to fetch.")),
-    }),
-    truncate: "head",
-    moreHint:
-      "Only the start of the page is shown; fetch a more specific URL (a section, an API endpoint or the raw file) for the rest.",
-    summarize: (a) => a.url,
+    ...webFetchSpec,
     async run(args, ctx) {
       const web = { ...deps.web, ...webOptionsOf(ctx) };
       const res = await guardedGet({

@@ -1,6 +1,5 @@
 // web_search: a query to one of three backends (DuckDuckGo's keyless HTML page by default,
 // a user's SearXNG instance, the Brave Search API), answered as a numbered list of results.
-import * as z from "../protocol/zod.js";
 import { defineTool, ToolError, type AnyTool } from "./define.js";
 import {
   decodeBody,
@@ -13,6 +12,7 @@ import {
   type WebLimits,
   type WebToolOptions,
 } from "./web-http.js";
+import { MAX_RESULTS, webSearchSpec } from "./specs/web-search.js";
 
 export interface SearchResult {
   title: string;
@@ -22,7 +22,6 @@ export interface SearchResult {
 
 export type SearchBackend = NonNullable<WebToolOptions["search"]>["backend"];
 
-const MAX_RESULTS = 10;
 const MAX_SNIPPET = 400;
 const DEFAULT_BASE: Record<SearchBackend, string | null> = {
   duckduckgo: "https://html.duckduckgo.com",
@@ -154,20 +153,7 @@ export interface WebSearchDeps {
 
 export function createWebSearchTool(deps: WebSearchDeps = {}): AnyTool {
   return defineTool({
-    name: "web_search",
-    kind: "net",
-    description:
-      "Search the web. Returns up to 10 results as a numbered list: title, URL and a snippet each. " +
-      "Use web_fetch on a result's URL to read the page.",
-    params: z.object({
-      query: z
-        .string()
-        .check(z.minLength(1), z.describe("What to search for, as you would type it into a search engine.")),
-      limit: z
-        .optional(z.int().check(z.minimum(1), z.maximum(MAX_RESULTS)))
-        .check(z.describe(`How many results (1-${MAX_RESULTS}, default ${MAX_RESULTS}).`)),
-    }),
-    summarize: (a) => a.query,
+    ...webSearchSpec,
     async run(args, ctx) {
       const web = { ...deps.web, ...webOptionsOf(ctx) };
       const backend: SearchBackend = web.search?.backend ?? "duckduckgo";

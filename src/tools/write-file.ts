@@ -1,37 +1,14 @@
 // write_file: create or replace a whole file, atomically, inside the workspace.
-import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
 import { displayPath, resolvePath, writableWalk } from "./paths.js";
 import { binaryKind } from "./binary.js";
 import { createInEditor, writesThroughEditor, writeToEditor } from "./editor-files.js";
 import { readHead, requireRegular, writeAtomic } from "./safe-fs-ops.js";
 import { detectFormat, encodeText, foreignEncoding, formatNote } from "./text-format.js";
-
-const params = z.object({
-  path: z
-    .string()
-    .check(
-      z.describe(
-        "File path, relative to the workspace or absolute (must be inside the workspace); a name list_dir or glob shows quoted is taken as shown.",
-      ),
-    ),
-  content: z.string().check(z.describe("The whole new content of the file.")),
-});
-
-export function countLines(text: string): number {
-  if (text === "") return 0;
-  const n = text.split("\n").length;
-  return text.endsWith("\n") ? n - 1 : n;
-}
+import { countLines, writeFileSpec } from "./specs/write-file.js";
 
 export const writeFileTool = defineTool({
-  name: "write_file",
-  kind: "edit",
-  description:
-    "Create a file or replace its whole content. Parent directories are created. " +
-    "Prefer edit_file or apply_patch to change part of an existing file.",
-  params,
-  summarize: (a) => `${a.path} (${countLines(a.content)} lines)`,
+  ...writeFileSpec,
   async run(args, ctx) {
     const abs = resolvePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, abs);

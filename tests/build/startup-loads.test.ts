@@ -85,6 +85,15 @@ it("a one-shot turn with a tool call runs no source beyond its recorded list", a
     "src/cron/tool-run.ts",
     "src/cron/store.ts",
     "src/cron/schedule.ts",
+    // Tools load on first use and the Landlock front end with the first command (issue 35).
+    "src/sandbox/landlock.ts",
+    "src/tools/run-command.ts",
+    "src/tools/apply-patch.ts",
+    "src/tools/patch-apply.ts",
+    "src/tools/web-http.ts",
+    "src/tools/grep.ts",
+    "src/tools/git.ts",
+    "npm:picomatch",
   ])
     expect(loads.sources).not.toContain(absent);
   check("one-shot turn", loads);
@@ -114,6 +123,12 @@ it("starting the UI and quitting runs no source beyond its recorded list", async
     "npm:croner",
     "src/cron/tool-run.ts",
     "src/cron/store.ts",
+    // No tool runs: no implementation loads, nor the git reader of /diff (issue 35).
+    "src/tools/read-file.ts",
+    "src/tools/run-command.ts",
+    "src/tools/git.ts",
+    "src/tools/web-http.ts",
+    "src/agent/worktree-diff.ts",
   ])
     expect(loads.sources).not.toContain(absent);
   check("UI start and quit", loads);

@@ -290,7 +290,7 @@ describe("TMPDIR", () => {
 });
 
 describe("saying it where it happens", () => {
-  it("auto falling back to unsandboxed says so once, and still reaps with the helper", () => {
+  it("auto falling back to unsandboxed says so once, and still reaps with the helper", async () => {
     const lines: string[] = [];
     const probe = { available: false, abi: 0, reason: "the kernel has no Landlock support (ENOSYS)" };
     const sandbox = commandSandbox(
@@ -298,8 +298,8 @@ describe("saying it where it happens", () => {
       (line) => lines.push(line),
       () => ({ helper: "/h", probe }),
     );
-    expect(sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
-    expect(sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
+    expect(await sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
+    expect(await sandbox.wrap?.(["ls"])).toEqual({ argv: ["/h", "--mode", "off", "--", "ls"] });
     expect(lines).toEqual([
       "sandbox auto: Landlock is unavailable (the kernel has no Landlock support (ENOSYS)); commands run unsandboxed",
     ]);
@@ -308,7 +308,7 @@ describe("saying it where it happens", () => {
       undefined,
       () => ({ helper: null, probe }),
     );
-    expect(bare.wrap?.(["ls"])).toEqual({ argv: ["ls"] });
+    expect(await bare.wrap?.(["ls"])).toEqual({ argv: ["ls"] });
   });
 
   it("one-shot and tool runs say in one line on stderr that auto fell back to unsandboxed", async () => {

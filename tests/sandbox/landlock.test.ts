@@ -296,7 +296,7 @@ describe("the network switch", () => {
     expect(r.status).toBe(0);
   });
 
-  it("where no mount namespace can be made, the first command says so once (issue 26.2, simulated host)", () => {
+  it("where no mount namespace can be made, the first command says so once (issue 26.2, simulated host)", async () => {
     const said: string[] = [];
     const protect = { mountNamespace: false, reason: "simulated: user namespaces are off" };
     const host = () => ({ helper, probe: probeLandlock(), protect });
@@ -305,8 +305,8 @@ describe("the network switch", () => {
       workspace: ws,
     };
     const sandbox = commandSandbox(settings, (line) => said.push(line), host);
-    sandbox.wrap?.(["true"]);
-    sandbox.wrap?.(["true"]);
+    await sandbox.wrap?.(["true"]);
+    await sandbox.wrap?.(["true"]);
     expect(said.filter((l) => l.startsWith("protected paths:"))).toEqual([
       "protected paths: no mount namespace here (simulated: user namespaces are off), so commands can change them while they run; after every command NanoHermes reverts any change to them, and git in commands runs without the repository's hooks and fsmonitor (sandbox status says more)",
     ]);
@@ -314,7 +314,7 @@ describe("the network switch", () => {
       "no mount namespace here (simulated: user namespaces are off), so commands can change them while they run",
     );
     const quiet: string[] = [];
-    commandSandbox(
+    await commandSandbox(
       settings,
       (line) => quiet.push(line),
       () => ({ ...host(), protect: { mountNamespace: true, reason: "unshare" } }),

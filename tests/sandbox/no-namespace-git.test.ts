@@ -72,7 +72,7 @@ const sandboxOf = (ws: string, namespace: boolean): CommandSandbox => ({
   mode: "workspace-write",
   network: false,
   writableRoots: [],
-  wrap: (argv) => {
+  wrap: async (argv) => {
     const result = sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: false }, argv);
     if ("refused" in result || namespace) return result;
     const [bin, ...rest] = result.argv;

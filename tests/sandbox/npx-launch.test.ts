@@ -137,7 +137,8 @@ const sandboxOf = (ws: string): CommandSandbox => ({
   mode: "workspace-write",
   network: false,
   writableRoots: [],
-  wrap: (argv) => sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: false }, argv),
+  wrap: async (argv) =>
+    sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: false }, argv),
 });
 
 describe("an MCP server started with npx -y @scope/server", () => {

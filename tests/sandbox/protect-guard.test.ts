@@ -46,7 +46,7 @@ function checkOnly(ws: string): CommandSandbox {
     mode: "workspace-write",
     network: true,
     writableRoots: [],
-    wrap: (argv) => {
+    wrap: async (argv) => {
       const result = sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: true }, argv);
       if ("refused" in result) return result;
       // --no-namespace: the helper behaves as on a host where no mount namespace can be made.

@@ -72,7 +72,7 @@ function sandboxOf(ws: string, mounts = true): CommandSandbox {
     mode: "workspace-write",
     network: true,
     writableRoots: [],
-    wrap: (argv) => {
+    wrap: async (argv) => {
       const result = sandboxArgv({ mode: "workspace-write", workspace: ws, writableRoots: [], network: true }, argv);
       if ("refused" in result || mounts) return result;
       // --no-namespace: the helper behaves as on a host where no mount namespace can be made.

@@ -222,20 +222,20 @@ describe("run_command background", () => {
     await call(
       runCommandTool,
       { command: "echo sandboxed=$NH_SANDBOXED", background: true },
-      sandbox((argv) => ({ argv: ["env", "NH_SANDBOXED=yes", ...argv] })),
+      sandbox(async (argv) => ({ argv: ["env", "NH_SANDBOXED=yes", ...argv] })),
     );
     await waitFor(() => job("job-1").state === "exited");
     expect(job("job-1").lastLine).toBe("sandboxed=yes");
     const refused = await call(
       runCommandTool,
       { command: "true", background: true },
-      sandbox(() => ({ refused: "sandbox workspace-write refused: no Landlock" })),
+      sandbox(async () => ({ refused: "sandbox workspace-write refused: no Landlock" })),
     );
     expect(refused).toMatchObject({ status: "error", forModel: "sandbox workspace-write refused: no Landlock" });
     await call(
       runCommandTool,
       { command: "true", background: true },
-      sandbox((argv) => ({ argv: ["/nonexistent/nh-helper", ...argv] })),
+      sandbox(async (argv) => ({ argv: ["/nonexistent/nh-helper", ...argv] })),
     );
     await waitFor(() => job("job-2").state !== "running");
     expect(job("job-2").state).toBe("failed");

@@ -304,7 +304,7 @@ describe("git tools outside the happy path", () => {
         mode: "workspace-write",
         network: false,
         writableRoots: [],
-        wrap: () => ({ refused: "sandbox workspace-write refused: no Landlock" }),
+        wrap: async () => ({ refused: "sandbox workspace-write refused: no Landlock" }),
       },
     };
     expect((await call(gitStatusTool, {}, ws, refusing)).forModel).toBe("sandbox workspace-write refused: no Landlock");
@@ -313,7 +313,7 @@ describe("git tools outside the happy path", () => {
         mode: "workspace-write",
         network: false,
         writableRoots: [],
-        wrap: (argv) => ({ argv: ["env", "GIT_AUTHOR_NAME=Sandboxed", ...argv] }),
+        wrap: async (argv) => ({ argv: ["env", "GIT_AUTHOR_NAME=Sandboxed", ...argv] }),
       },
     };
     writeFileSync(join(ws, "z.txt"), "z\n");

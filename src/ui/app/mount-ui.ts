@@ -99,8 +99,13 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
         }),
       )
       .catch((error: unknown) => log("warn", "reading the cron ledger", error));
-  services.sandbox = sandboxLabel(settings);
-  store.updateUi((ui) => ({ ...ui }));
+  void sandboxLabel(settings).then(
+    (label) => {
+      services.sandbox = label;
+      store.updateUi((ui) => ({ ...ui }));
+    },
+    (error: unknown) => log("warn", "probing the sandbox", error),
+  );
   // OpenTelemetry (issue 32) only when asked for: off, nothing is imported and nothing subscribes.
   if (settings.telemetry?.otel)
     void import("../../telemetry/start.js")
