@@ -1,5 +1,6 @@
 // What the user adds to the agent: MCP servers, skills, hooks and AGENTS.md. Loaded once per
 // process and shared by every task; MCP code is only imported when servers are configured.
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { log } from "../config/log.js";
@@ -160,6 +161,12 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   }
   const manager = mcp;
   for (const problem of problems) log("warn", problem);
+  // Skill proposals an earlier run left waiting: announced (global) for the UI's Skills tab; their
+  // code loads only when there are some.
+  if (settings.skills.manage && hasProposals(settings.home))
+    void import("./skill-proposal-commands.js").then(({ announceProposals }) =>
+      announceProposals(settings.home, opts.emit),
+    );
   return {
     tools,
     sources,
@@ -199,4 +206,13 @@ export async function restartMcp(
   if (server && !ext.mcp.serverNames().includes(server))
     return say("error", `no MCP server "${server}" (servers: ${ext.mcp.serverNames().join(", ")})`);
   await ext.mcp.restart(server);
+}
+
+/** Whether skill proposals wait for an answer (~/.nanohermes/skills/.proposals/*.json). */
+function hasProposals(home: string): boolean {
+  try {
+    return readdirSync(join(home, "skills", ".proposals")).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
 }

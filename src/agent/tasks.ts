@@ -4,6 +4,7 @@
 // the state, the turns, approvals, session commands, /rewind and the task index.
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import { promises as fs } from "node:fs";
+import { homedir } from "node:os";
 import { log } from "../config/log.js";
 import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
@@ -249,6 +250,11 @@ export class TaskManager {
           ),
         );
         return;
+      case "proposal.accept":
+      case "proposal.reject":
+      case "proposal.edit":
+        void this.answerProposal(command);
+        return;
       case "session.rewind":
       case "file.revert":
         if (task) void this.rewind(task, command);
@@ -447,6 +453,20 @@ export class TaskManager {
     task.running = compactConversation(agent, command.focus);
     await task.running;
     this.settle(task);
+  }
+
+  /** The Skills tab's answers (skill-proposal-commands.ts, loaded with the first one). */
+  private async answerProposal(
+    command: CommandOf<"proposal.accept" | "proposal.reject" | "proposal.edit">,
+  ): Promise<void> {
+    const [ext, { answerProposal }] = await Promise.all([this.extensions, import("./skill-proposal-commands.js")]);
+    const { workspace, home } = this.opts.settings;
+    await answerProposal(command, {
+      roots: ext.skillState?.roots ?? { workspace, home, userHome: homedir() },
+      evidence: ext.skillState?.evidence ?? null,
+      refresh: () => ext.skillState?.refresh(),
+      emit: (event) => this.emit(event),
+    });
   }
 
   /** Says so when a turn runs: the session commands wait for it. */

@@ -11,20 +11,10 @@ import { SkillEvents, type SkillEvent } from "../session/skill-events.js";
 import { curate, readCuratorState } from "../skills/curator.js";
 import { CuratorBusy } from "../skills/curator-lock.js";
 import { readLedger } from "../skills/ledger.js";
-import {
-  fileProposal,
-  findProposal,
-  pendingProposals,
-  proposalDiff,
-  proposedText,
-  reviseProposal,
-} from "../skills/proposals.js";
-import { checkSkillText, withAgentOrigin } from "../skills/skill-rules.js";
+import { acceptProposal, editProposal, rejectProposal, type Answer } from "../skills/proposal-answer.js";
+import { findProposal, pendingProposals, proposalDiff, proposedText } from "../skills/proposals.js";
 import { rollback, RollbackError } from "../skills/rollback.js";
-import { planSkillChange } from "../skills/skill-manage-run.js";
-import type { SkillManageArgs } from "../skills/skill-manage.js";
 import { archivedSkills, ownedSkills, readSkillText } from "../skills/skill-store.js";
-import { ToolError } from "../tools/define.js";
 import type { Writer } from "./printer.js";
 import { EXIT_FAILED, EXIT_OK } from "./run.js";
 
@@ -45,6 +35,15 @@ function editInEditor(text: string, name: string): { text: string } | { error: s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `edit ID`: the proposal's text in the editor, then the shared checks. */
+async function editWithEditor(home: string, id: string): Promise<Answer> {
+  const proposal = findProposal(home, id);
+  if (!proposal) return editProposal(home, id, "");
+  const edited = editInEditor(proposedText(home, proposal).after, `${proposal.name}-SKILL.md`);
+  if ("error" in edited) return { ok: false, error: `${edited.error}; ${proposal.id} is unchanged` };
+  return editProposal(home, id, edited.text);
 }
 
 interface Io {
@@ -124,67 +123,22 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
         return EXIT_OK;
       }
       case "accept":
-      case "reject": {
-        const proposal = findProposal(settings.home, arg!);
-        if (!proposal) {
-          io.stderr.write(`nanohermes: no waiting proposal "${arg}" (nanohermes skills proposals lists them)\n`);
-          return EXIT_FAILED;
-        }
-        if (verb === "reject") {
-          fileProposal(settings.home, proposal.id, "rejected");
-          record({ skill: proposal.name, event: "proposal_rejected", detail: proposal.id });
-          out(
-            { rejected: proposal.id },
-            `dropped ${proposal.id} (${proposal.kind} ${proposal.name}); kept in .proposals/rejected/\n`,
-          );
-          return EXIT_OK;
-        }
-        const args: SkillManageArgs =
-          proposal.kind !== "patch"
-            ? { action: proposal.kind, name: proposal.name, content: proposal.content ?? "" }
-            : {
-                action: "patch",
-                name: proposal.name,
-                old_string: proposal.old_string ?? "",
-                new_string: proposal.new_string ?? "",
-              };
-        const opts = { roots, record: (e: SkillEvent) => record(e) };
-        let result: string;
-        try {
-          const plan = await planSkillChange(args, opts, new AbortController().signal, undefined);
-          result = (await plan.apply(undefined)).forModel;
-        } catch (error) {
-          if (!(error instanceof ToolError)) throw error;
-          io.stderr.write(
-            `nanohermes: ${proposal.id} cannot be applied: ${error.message}; it stays waiting (reject it to drop it)\n`,
-          );
-          return EXIT_FAILED;
-        }
-        fileProposal(settings.home, proposal.id, "accepted");
-        record({ skill: proposal.name, event: "proposal_accepted", detail: proposal.id });
-        out({ accepted: proposal.id, result }, `accepted ${proposal.id}: ${result}\n`);
-        return EXIT_OK;
-      }
+      case "reject":
       case "edit": {
-        const proposal = findProposal(settings.home, arg!);
-        if (!proposal) {
-          io.stderr.write(`nanohermes: no waiting proposal "${arg}" (nanohermes skills proposals lists them)\n`);
+        const answer =
+          verb === "accept"
+            ? await acceptProposal(roots, arg!, record)
+            : verb === "reject"
+              ? rejectProposal(settings.home, arg!, record)
+              : await editWithEditor(settings.home, arg!);
+        if (!answer.ok) {
+          io.stderr.write(`nanohermes: ${answer.error}\n`);
           return EXIT_FAILED;
         }
-        const edited = editInEditor(proposedText(settings.home, proposal).after, `${proposal.name}-SKILL.md`);
-        if ("error" in edited) {
-          io.stderr.write(`nanohermes: ${edited.error}; ${proposal.id} is unchanged\n`);
-          return EXIT_FAILED;
-        }
-        const checked = checkSkillText(edited.text, proposal.name);
-        if ("problem" in checked) {
-          io.stderr.write(
-            `nanohermes: the edited SKILL.md is refused: ${checked.problem}; ${proposal.id} is unchanged\n`,
-          );
-          return EXIT_FAILED;
-        }
-        const revised = await reviseProposal(settings.home, proposal, withAgentOrigin(edited.text));
-        out(revised, `${proposal.id} now writes your text; accept it with nanohermes skills accept ${proposal.id}\n`);
+        const id = answer.proposal.id;
+        if (verb === "accept") out({ accepted: id, result: answer.result }, `${answer.text}\n`);
+        else if (verb === "reject") out({ rejected: id }, `${answer.text}\n`);
+        else out(answer.proposal, `${answer.text}; accept it with nanohermes skills accept ${id}\n`);
         return EXIT_OK;
       }
       case "curate": {
