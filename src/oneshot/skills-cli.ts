@@ -68,7 +68,11 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
           name: o.skill.name,
           description: o.skill.description,
           dir: o.skill.dir,
-          origin: o.origin ?? (o.skill.source === "workspace" ? "workspace" : "user"),
+          // Where it comes from first: another tool's folder is external whatever its frontmatter says.
+          origin:
+            o.skill.source === "external"
+              ? "external"
+              : (o.origin ?? (o.skill.source === "workspace" ? "workspace" : "user")),
           writable: o.readOnly === null,
           state: o.pinned ? "pinned" : state.stale[o.skill.name] ? "stale" : "active",
         }));
