@@ -19,7 +19,7 @@ import type { Writer } from "./printer.js";
 import { EXIT_FAILED, EXIT_OK } from "./run.js";
 
 const USAGE =
-  "usage: nanohermes skills [list | show NAME | proposals | accept ID | edit ID | reject ID | curate [--dry-run] | rollback ENTRY] [--json]";
+  "usage: nanohermes skills [list | show NAME | proposals | accept ID | edit ID | reject ID | curate [--dry-run] [--consolidate] | rollback ENTRY] [--json]";
 
 /** Opens `text` in $VISUAL / $EDITOR (vi) on the terminal and returns what was saved. */
 function editInEditor(text: string, name: string): { text: string } | { error: string } {
@@ -56,6 +56,8 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
   const json = flags.values.json === true;
   const takesArg = ["show", "accept", "edit", "reject", "rollback"].includes(verb);
   if (extra.length > 0 || (takesArg && !arg) || (!takesArg && arg !== undefined)) throw new UsageError(USAGE);
+  if (flags.values.consolidate === true && verb !== "curate")
+    throw new UsageError("--consolidate goes with skills curate");
   const roots = { workspace: settings.workspace, home: settings.home, userHome: homedir() };
   const out = (value: unknown, text: string) => io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   const events = await SkillEvents.open(join(settings.home, "sessions.db"));
@@ -165,8 +167,19 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
             ? "dry run: nothing changed\n"
             : "";
         const left = report.skipped.map((s) => `left alone: ${s.skill} (${s.why})\n`);
-        out(report, `${head}${lines.join("") || "nothing to change\n"}${left.join("")}`);
-        return EXIT_OK;
+        // Opt-in: the model's merges become proposals (nothing changes), so a dry run makes them too.
+        const consolidation =
+          flags.values.consolidate === true || settings.skills.consolidate === true
+            ? await (await import("../agent/skill-consolidate.js")).consolidateFor(settings, roots)
+            : null;
+        const summary = consolidation
+          ? `${(await import("../agent/skill-consolidate.js")).consolidationSummary(consolidation)}\n`
+          : "";
+        out(
+          consolidation ? { ...report, consolidation } : report,
+          `${head}${lines.join("") || "nothing to change\n"}${left.join("")}${summary}`,
+        );
+        return consolidation?.failed ? EXIT_FAILED : EXIT_OK;
       }
       case "rollback": {
         const { entry, done } = await rollback(settings.home, arg!);

@@ -173,8 +173,12 @@ export const stateEventDefinitions = {
         z.object({
           id: z.string().check(z.describe("`p-xxxxxx`, as `nanohermes skills accept ID` takes it.")),
           kind: z
-            .enum(["create", "patch", "edit"])
-            .check(z.describe("A new skill, a patch of an agent skill, or a patch the user rewrote whole.")),
+            .enum(["create", "patch", "edit", "archive"])
+            .check(
+              z.describe(
+                "A new skill, a patch of an agent skill, a whole rewrite (a patch the user rewrote, a consolidation's umbrella), or an archive (a skill a consolidation folds into another).",
+              ),
+            ),
           name: z.string(),
           reason: z.string().check(z.describe("Why the review proposes it (one line).")),
           createdAt: z.string(),

@@ -37,14 +37,20 @@ export async function acceptProposal(roots: SkillRoots, id: string, record: Reco
   const proposal = findProposal(roots.home, id);
   if (!proposal) return missing(id);
   const args: SkillManageArgs =
-    proposal.kind !== "patch"
-      ? { action: proposal.kind, name: proposal.name, content: proposal.content ?? "" }
-      : {
+    proposal.kind === "patch"
+      ? {
           action: "patch",
           name: proposal.name,
           old_string: proposal.old_string ?? "",
           new_string: proposal.new_string ?? "",
-        };
+        }
+      : proposal.kind === "archive"
+        ? {
+            action: "archive",
+            name: proposal.name,
+            ...(proposal.absorbed_into ? { absorbed_into: proposal.absorbed_into } : {}),
+          }
+        : { action: proposal.kind, name: proposal.name, content: proposal.content ?? "" };
   let result: string;
   try {
     const plan = await planSkillChange(args, { roots, record }, new AbortController().signal, undefined);
@@ -78,6 +84,11 @@ export function rejectProposal(home: string, id: string, record: RecordAnswer): 
 export async function editProposal(home: string, id: string, text: string): Promise<Answer> {
   const proposal = findProposal(home, id);
   if (!proposal) return missing(id);
+  if (proposal.kind === "archive")
+    return {
+      ok: false,
+      error: `${proposal.id} archives ${proposal.name}: there is no text to edit (accept or drop it)`,
+    };
   const checked = checkSkillText(text, proposal.name);
   if ("problem" in checked)
     return { ok: false, error: `the edited SKILL.md is refused: ${checked.problem}; ${proposal.id} is unchanged` };

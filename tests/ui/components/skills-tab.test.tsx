@@ -198,6 +198,42 @@ describe("e: the proposal's text in $EDITOR", () => {
   });
 });
 
+describe("an archive proposal (from a consolidation)", () => {
+  const archive: Proposals[number] = {
+    id: "p-cccccc",
+    kind: "archive",
+    name: "vitest-no-watch",
+    reason: "consolidation: both run vitest once (absorbed into vitest-run)",
+    createdAt: "2026-12-05T11:00:00.000Z",
+    diff: "--- a/vitest-no-watch/SKILL.md\n+++ /dev/null\n@@ -1,2 +0,0 @@\n----\n-Keep vitest out of watch mode.\n",
+    text: "",
+  };
+
+  it("shows the skill's text going away; e says there is nothing to edit and sends nothing", async () => {
+    let opened = 0;
+    mounted = mountPane(<SkillsTab width={60} height={16} focused />, 80, 24, {
+      openEditor: async () => {
+        opened++;
+        return "x";
+      },
+    });
+    mounted.store.updateUi((ui) => ({ ...ui, resultsOpen: true, focus: "results", resultsTab: "skills" }));
+    announce(mounted, [archive]);
+    const text = await mounted.frame();
+    expect(text).toMatch(/archive vitest-no-watch\s+p-cccccc/);
+    expect(text).toContain("vitest-no-watch/SKILL.md (deleted)");
+    expect(text).toContain("- Keep vitest out of watch mode.");
+    mounted.app.stdin.write("e");
+    await mounted.frame();
+    expect(opened).toBe(0);
+    expect(mounted.sent.some((c) => c.type === "proposal.edit")).toBe(false);
+    expect(mounted.store.getState().ui.status?.text).toContain("nothing to edit");
+    mounted.app.stdin.write("a");
+    await mounted.frame();
+    expect(mounted.sent.at(-1)).toEqual({ type: "proposal.accept", taskId: "t0", id: "p-cccccc" });
+  });
+});
+
 describe("the tab bar and the status line", () => {
   it("the Skills tab shows, with its count, only while proposals wait (or while it is the current tab)", async () => {
     mounted = mountPane(<ResultsPane width={80} height={10} />, 120, 24);

@@ -48,6 +48,10 @@ export function skillsTabKey(ctl: Controller, key: Key): boolean {
       ctl.status(`dropping ${proposal.id} (kept under .proposals/rejected/)`);
       return true;
     case "proposalEdit":
+      if (proposal.kind === "archive") {
+        ctl.status(`${proposal.id} archives ${proposal.name}: nothing to edit (a accepts, d drops)`, "warn");
+        return true;
+      }
       void ctl.deps.openEditor(proposal.text).then((text) => {
         if (text === null) ctl.status(`${proposal.id} is unchanged (the editor was closed without saving)`, "warn");
         else if (text === proposal.text) ctl.status(`${proposal.id} is unchanged`);

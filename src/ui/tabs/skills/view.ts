@@ -28,7 +28,7 @@ export function proposalDiffLines(p: Palette, proposal: Proposal, width: number)
       : renderDiff(
           {
             kind: "changes",
-            status: proposal.kind === "create" ? "added" : "modified",
+            status: proposal.kind === "create" ? "added" : proposal.kind === "archive" ? "deleted" : "modified",
             hunks,
             added: count("add"),
             removed: count("del"),
