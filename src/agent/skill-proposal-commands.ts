@@ -1,12 +1,15 @@
 // The engine's side of the Skills tab: the proposal.accept / reject / edit commands, answered
 // with the code behind `nanohermes skills accept|reject|edit`, and `proposals.updated` whenever
 // the waiting list may have changed. Loaded with the first such command or announcement.
+import { homedir } from "node:os";
 import { join } from "node:path";
+import type { Settings } from "../config/schema.js";
 import { log } from "../config/log.js";
 import type { CommandOf } from "../protocol/commands.js";
 import type { BusEvent } from "../protocol/events.js";
 import { acceptProposal, editProposal, proposalViews, rejectProposal } from "../skills/proposal-answer.js";
 import type { SkillRoots } from "../skills/skills.js";
+import type { Extensions } from "./extensions.js";
 import { SkillEvidence } from "./skill-evidence.js";
 
 export type ProposalCommand = CommandOf<"proposal.accept" | "proposal.reject" | "proposal.edit">;
@@ -75,5 +78,21 @@ export function answerProposal(command: ProposalCommand, deps: ProposalDeps): Pr
     } catch (error) {
       log("warn", "listing skill proposals", error);
     }
+  });
+}
+
+/** The task manager's side: the process's skills (once loaded) answer, else the settings' folders. */
+export async function answerWith(
+  command: ProposalCommand,
+  extensions: Promise<Extensions>,
+  settings: Settings,
+  emit: (event: BusEvent) => void,
+): Promise<void> {
+  const ext = await extensions;
+  await answerProposal(command, {
+    roots: ext.skillState?.roots ?? { workspace: settings.workspace, home: settings.home, userHome: homedir() },
+    evidence: ext.skillState?.evidence ?? null,
+    refresh: () => ext.skillState?.refresh(),
+    emit,
   });
 }

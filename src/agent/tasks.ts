@@ -4,7 +4,6 @@
 // the state, the turns, approvals, session commands, /rewind and the task index.
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import { promises as fs } from "node:fs";
-import { homedir } from "node:os";
 import { log } from "../config/log.js";
 import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
@@ -253,7 +252,10 @@ export class TaskManager {
       case "proposal.accept":
       case "proposal.reject":
       case "proposal.edit":
-        void this.answerProposal(command);
+        // The Skills tab's answers: their code loads with the first one.
+        void import("./skill-proposal-commands.js").then(({ answerWith }) =>
+          answerWith(command, this.extensions, this.opts.settings, (event) => this.emit(event)),
+        );
         return;
       case "session.rewind":
       case "file.revert":
@@ -453,20 +455,6 @@ export class TaskManager {
     task.running = compactConversation(agent, command.focus);
     await task.running;
     this.settle(task);
-  }
-
-  /** The Skills tab's answers (skill-proposal-commands.ts, loaded with the first one). */
-  private async answerProposal(
-    command: CommandOf<"proposal.accept" | "proposal.reject" | "proposal.edit">,
-  ): Promise<void> {
-    const [ext, { answerProposal }] = await Promise.all([this.extensions, import("./skill-proposal-commands.js")]);
-    const { workspace, home } = this.opts.settings;
-    await answerProposal(command, {
-      roots: ext.skillState?.roots ?? { workspace, home, userHome: homedir() },
-      evidence: ext.skillState?.evidence ?? null,
-      refresh: () => ext.skillState?.refresh(),
-      emit: (event) => this.emit(event),
-    });
   }
 
   /** Says so when a turn runs: the session commands wait for it. */
