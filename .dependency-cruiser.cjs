@@ -5,12 +5,14 @@
 // The layers, bottom up; a folder imports only from its own layer or below:
 //   protocol, fs          events, commands, messages, the bus; the gitignore-aware walker
 //   config                settings, their schemas and files
-//   sandbox < tools < hooks, memory, mcp, skills < session      the services the engine uses
+//   sandbox < tools < hooks, memory, mcp, skills, cron < session  the services the engine uses
+//                         (cron: the schedule ledger, its scheduler, the `cron` commands and the
+//                         cron tool; beyond the tool's definition only the daemon and cli.ts load it)
 //   agent, remote         the engine; beside it, never importing it, the daemon's client side
 //                         (client, /remote tasks, the wire contract the server shares)
-//   oneshot, daemon, ui,  the front ends; none imports another (cron: the daemon's scheduler and
-//                         the `cron` commands, beside them; only the daemon and cli.ts load it)
-//   acp, mcp-server       (acp: the editor agent; mcp-server: NanoHermes as another agent's tool)
+//   oneshot, daemon, ui,  the front ends; none imports another (the daemon runs each scheduled
+//   acp, mcp-server       run as a task: daemon/cron-runner.ts); acp: the editor agent;
+//                         mcp-server: NanoHermes as another agent's tool
 //   telemetry             observers of the bus (the telemetry file, OpenTelemetry), started by front ends
 //   cli.ts                picks a front end
 // A front end may use any lower layer: the UI reads sessions (the task index, search,
@@ -20,10 +22,10 @@
 // `\\.ts$`): the check cruises .js twins of the .ts files.
 //
 // Every rule says why it exists. A new exception goes in with a comment naming who removes it.
-const SERVICES = "(session|tools|sandbox|mcp|memory|skills|hooks)";
+const SERVICES = "(session|tools|sandbox|mcp|memory|skills|hooks|cron)";
 /** The front ends: peers on the engine, each loaded by cli.ts for its own subcommand. */
 const FRONT_ENDS = "oneshot|daemon|ui|acp|mcp-server";
-const ABOVE_SERVICES = `^src/(agent|remote|cron|${FRONT_ENDS})/|^src/cli\\.`;
+const ABOVE_SERVICES = `^src/(agent|remote|${FRONT_ENDS})/|^src/cli\\.`;
 
 /**
  * The engine's public entry, the only agent modules the UI may import.
@@ -90,9 +92,9 @@ module.exports = {
     {
       name: "leaf-services-apart",
       comment:
-        "Hooks, memory, MCP and skills are separate features over tools; none imports another or session. One exception: skills rank with memory's pure BM25 and tokenizer (issue 30: no duplicate skills, the relevant-skills hint), which import nothing.",
+        "Hooks, memory, MCP, skills and cron are separate features over tools; none imports another or session. One exception: skills rank with memory's pure BM25 and tokenizer (issue 30: no duplicate skills, the relevant-skills hint), which import nothing.",
       severity: "error",
-      from: { path: "^src/(hooks|memory|mcp|skills)/" },
+      from: { path: "^src/(hooks|memory|mcp|skills|cron)/" },
       to: {
         path: `^src/${SERVICES}/`,
         pathNot: ["^src/(tools|sandbox)/", "^src/$1/", "^src/memory/(bm25|tokenize)\\."],
@@ -104,7 +106,7 @@ module.exports = {
         "The engine must not assume a front end (terminal, daemon, one-shot printer); they drive it through the bus.",
       severity: "error",
       from: { path: "^src/agent/" },
-      to: { path: `^src/(remote|cron|${FRONT_ENDS})/|^src/cli\\.` },
+      to: { path: `^src/(remote|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "remote-below-front-ends",
@@ -112,7 +114,7 @@ module.exports = {
         "The daemon's client side is used by the UI (/remote, attach) and shares the wire contract with the server; it runs no engine and shows nothing.",
       severity: "error",
       from: { path: "^src/remote/" },
-      to: { path: `^src/(agent|cron|${FRONT_ENDS})/|^src/cli\\.` },
+      to: { path: `^src/(agent|${FRONT_ENDS})/|^src/cli\\.` },
     },
     {
       name: "front-ends-apart",
@@ -123,20 +125,12 @@ module.exports = {
       to: { path: `^src/(${FRONT_ENDS})/`, pathNot: "^src/$1/" },
     },
     {
-      name: "cron-under-the-daemon",
-      comment:
-        "src/cron is the daemon's scheduler (the ledger, the missed-run rules, one run as a task) and the `cron` commands; it sits with the front ends on the engine. The daemon drives it, so it must not import the daemon (a cycle) or another front end; the commands reach a running daemon over HTTP (remote/wire).",
-      severity: "error",
-      from: { path: "^src/cron/" },
-      to: { path: `^src/(${FRONT_ENDS})/` },
-    },
-    {
       name: "cron-loads-for-the-daemon-and-cron-only",
       comment:
-        "Scheduling loads croner and opens SQLite; only the daemon and `nanohermes cron` (through cli.ts's dynamic import) need them. A UI, one-shot or ACP import would put them on every start (tests/build/cron-chunk.test.ts checks the bundle).",
+        "Scheduling loads croner and opens SQLite; only the daemon and `nanohermes cron` (through cli.ts's dynamic import) need them. Elsewhere only the cron tool's definition (cron/tool.ts: its name, arguments and description, which loads the rest with its first call) and the UI's read of the ledger after its first frame (cron/status.ts) may be imported: a UI, one-shot or ACP import of the ledger would put it on every start (tests/build/cron-chunk.test.ts checks the bundle).",
       severity: "error",
       from: { path: "^src/", pathNot: ["^src/(cron|daemon)/", "^src/cli\\."] },
-      to: { path: "^src/cron/" },
+      to: { path: "^src/cron/", pathNot: "^src/cron/(tool|status)\\." },
     },
     {
       name: "croner-only-in-cron",

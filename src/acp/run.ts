@@ -14,6 +14,7 @@ import { isApproval, isMode } from "./options.js";
 import { AuthRequiredError, PromptContentError, SessionStateError, TurnError, UnknownSessionError } from "./errors.js";
 import type { AcpSession, ClientPort } from "./session.js";
 import type { AcpSessions } from "./sessions.js";
+import { setLockRole } from "../session/session-lock.js";
 
 export interface AcpIO {
   stdin: NodeJS.ReadableStream;
@@ -51,6 +52,7 @@ const guarded =
 
 /** Serves one ACP client on `io` until its input ends; resolves with the exit code. */
 export async function runAcp(settings: Settings, flags: Flags, io: AcpIO, modelClient?: ModelClient): Promise<number> {
+  setLockRole("acp");
   let client: acp.AgentContext | null = null;
   let notices = false;
   let readsFiles = false;

@@ -246,6 +246,7 @@ export function replayUpdates(transcript: readonly HistoryItem[], workspace: str
       case "compaction":
       case "turn-end":
       case "note":
+      case "approval":
         break;
       default:
         item satisfies never;

@@ -47,6 +47,7 @@ export async function runStep(core: AgentCore, turnId: string, step: number, usa
           type: "model.retrying",
           requestId,
           attempt,
+          attempts: settings.maxRetries + 1,
           delayMs,
           error: describeFailure(error),
           model: m,

@@ -7,7 +7,7 @@ import type { ToolContext } from "../tools/define.js";
 /** How much of a background job's output travels with its updates (the Jobs tab shows its end). */
 const JOB_TAIL_BYTES = 4096;
 import { log, redact } from "../config/log.js";
-import type { BusEvent, TurnEndReason } from "../protocol/events.js";
+import type { BusEvent, EventOf, TurnEndReason } from "../protocol/events.js";
 import type { AgentOptions, TurnResult } from "./agent-types.js";
 import { contentText, type ChatMessage, type ContentPart } from "../protocol/messages.js";
 import type { SessionTools } from "../tools/define.js";
@@ -138,6 +138,14 @@ export class Agent {
   private emit(body: EventBody): void {
     const ids = { taskId: this.taskId, ...(this.opts.agentId ? { agentId: this.opts.agentId } : {}) };
     this.send({ ...body, ...ids } as BusEvent);
+  }
+
+  /**
+   * An approval question or answer about this agent's calls (or its subagents'): the task manager
+   * asks and answers them, so they reach the typed history here rather than through send().
+   */
+  recordApproval(event: EventOf<"approval.requested" | "approval.resolved">): void {
+    this.history.onEvent(event);
   }
 
   /** Every event of this agent and its tools; recorded after front ends had it (a snapshot on turn.started is the history before the turn). */

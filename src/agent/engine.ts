@@ -250,18 +250,10 @@ async function openSession(
   let sessionFile = requested;
   let release = await lockSession(sessionFile);
   try {
-    const loaded = await loadSession(sessionFile, settings.workspace, settings.model);
+    let loaded = await loadSession(sessionFile, settings.workspace, settings.model);
     if (loaded.frozen) {
-      const id = newSessionId();
-      const fork = sessionFileFor(settings.sessionDir, id);
-      const previous = release;
-      release = await lockSession(fork);
-      await previous();
-      loaded.data.id = id;
-      const read = loaded.data.messages.length;
-      const note = `session ${requested} is not overwritten: ${loaded.frozen}. ${read > 0 ? `Read ${read} message(s) of it; this` : "This"} run is saved as ${fork}`;
-      loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
-      sessionFile = fork;
+      const forked = await forkRefused(settings, requested, loaded, release);
+      ({ loaded, sessionFile, release } = forked);
     }
     // A folder that cannot take a file (full, over quota) is found now, before a model call is spent.
     await probeWritable(dirname(sessionFile));
@@ -276,6 +268,50 @@ async function openSession(
     await release();
     throw error;
   }
+}
+
+/**
+ * A session file that must not be written over (`loaded.frozen`): the run goes on in the fork made
+ * the first time it was refused (recorded in src/session/forks.ts) when that fork is still there
+ * and usable, else in a new fork, which is recorded. Holds the fork's lock and lets go of the
+ * refused file's. Contract: rejects (SessionBusyError when the fork is in use) with the refused
+ * file's lock still held, for the caller to release.
+ */
+async function forkRefused(
+  settings: Settings,
+  requested: string,
+  refused: LoadedSession,
+  releaseRefused: () => Promise<void>,
+): Promise<{ loaded: LoadedSession; sessionFile: string; release: () => Promise<void> }> {
+  const why = `session ${requested} is not overwritten: ${refused.frozen}`;
+  const say = (loaded: LoadedSession, note: string) => {
+    loaded.warning = loaded.warning ? `${loaded.warning}; ${note}` : note;
+  };
+  // Loaded here only: a refused file is rare.
+  const { recordedFork, recordFork } = await import("../session/forks.js");
+  const earlier = await recordedFork(settings.sessionDir, requested);
+  if (earlier) {
+    const release = await lockSession(earlier);
+    const loaded = await loadSession(earlier, settings.workspace, settings.model).catch(() => null);
+    if (loaded && !loaded.frozen && loaded.resumed) {
+      await releaseRefused();
+      say(loaded, `${why}. This run goes on in ${earlier}, where it was saved when first refused`);
+      return { loaded, sessionFile: earlier, release };
+    }
+    await release();
+  }
+  const id = newSessionId();
+  const fork = sessionFileFor(settings.sessionDir, id);
+  const release = await lockSession(fork);
+  await releaseRefused();
+  refused.data.id = id;
+  const read = refused.data.messages.length;
+  say(refused, `${why}. ${read > 0 ? `Read ${read} message(s) of it; this` : "This"} run is saved as ${fork}`);
+  // Remembered, so the next load of the same file goes on here rather than in one more fork.
+  await recordFork(settings.sessionDir, requested, fork).catch((error: unknown) =>
+    say(refused, `where it went cannot be remembered (${(error as Error).message}): the next run on it forks again`),
+  );
+  return { loaded: refused, sessionFile: fork, release };
 }
 
 /** The system prompt for a task in `mode` (rebuilt when the mode changes). */

@@ -78,6 +78,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     { sessionSearchTool },
     hooksModule,
     memoryModules,
+    { cronTool },
   ] = await Promise.all([
     import("../skills/skills.js"),
     import("../skills/skill-tool.js"),
@@ -86,6 +87,8 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
     import("../session/search-tool.js"),
     specs.length > 0 ? Promise.all([import("../hooks/hooks.js"), import("../tools/process-group.js")]) : null,
     settings.memory.enabled ? Promise.all([import("../memory/store.js"), import("../memory/tools.js")]) : null,
+    // The definition only: the ledger and croner load with the tool's first call.
+    import("../cron/tool.js"),
   ]);
   const env = opts.env ?? process.env;
   const problems: string[] = [];
@@ -133,6 +136,8 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   const openIndex = async () =>
     (await import("../session/search.js")).SessionIndex.open(join(settings.home, "sessions.db"));
   tools.push(sessionSearchTool(() => (index ??= openIndex()), settings.sessionDir));
+  // Scheduled jobs on the daemon; a scheduled run's own task is built without it (daemon/cron-runner.ts).
+  tools.push(cronTool({ home: settings.home }));
   const memory = memoryModules ? new memoryModules[0].MemoryStore(join(settings.home, "memory.json")) : null;
   if (memory && memoryModules) tools.push(...memoryModules[1].memoryTools(memory, { workspace: settings.workspace }));
   const sources: ToolSource[] = [];

@@ -168,6 +168,9 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
+/** SCHEDULING_RULE of sandbox/policy.ts, which loads with the first call that needs it. */
+const SCHEDULING = "scheduling";
+
 /** The flags that would let a call that needs approval run with nobody to ask. */
 function allowHint(
   tool: AnyTool,
@@ -175,6 +178,7 @@ function allowHint(
   verdict: Verdict,
   suggestPrefix: Policy["suggestPrefix"],
 ): string {
+  if (verdict.rule === SCHEDULING) return `--allow ${shellQuote(`tool:${tool.name}`)} or --yolo`;
   if (verdict.danger === "dangerous" && command !== undefined)
     return `--yolo, or --allow ${shellQuote(`command:${command}`)} for exactly this command`;
   if (tool.kind === "mcp") return `--allow ${shellQuote(`tool:${tool.name}`)} or --approval never`;
@@ -203,8 +207,10 @@ export class Gate implements ToolGate {
     who?: AskingChild,
   ): Promise<GateDecision> {
     // Read, network and delegation tools run in every mode and under every policy (decide() says
-    // so first for them): they need no classifier.
-    if (tool.kind === "read" || tool.kind === "net" || tool.kind === "agent") return seal({ allow: true });
+    // so first for them): they need no classifier. So does a call its tool says only reads.
+    const effect = tool.effect?.(args);
+    if (effect === "reads" || tool.kind === "read" || tool.kind === "net" || tool.kind === "agent")
+      return seal({ allow: true });
     const policy = await this.policy();
     const { settings, state } = this.opts;
     const verdict = policy.decide({
@@ -217,6 +223,7 @@ export class Gate implements ToolGate {
       yolo: settings.yolo,
       deny: settings.deny,
       ...(tool.mcp ? { mcp: tool.mcp } : {}),
+      ...(effect === "schedules" ? { schedules: true } : {}),
     });
     const command = policy.commandOf(args);
     const wantsNetwork = settings.yolo || state.remembered.network ? null : networkAsk(tool, args, settings);
@@ -256,7 +263,9 @@ export class Gate implements ToolGate {
         "unattended",
         who,
       );
-    return this.ask(policy, asker, tool, args, call.id, verdict, why, who);
+    // Consent to scheduled work is for the tool, never all file edits, and never beyond this task.
+    const scheduling = effect === "schedules" ? { kind: "tool" as const, tool: tool.name } : undefined;
+    return this.ask(policy, asker, tool, args, call.id, verdict, why, who, scheduling);
   }
 
   /** The policy, with the saved "always" rules added to the state the first time. */
@@ -328,7 +337,7 @@ export class Gate implements ToolGate {
     if (who) card.title = `[${who.agentId} ${who.name}] ${card.title}`;
     // A card for the network offers "always" as the network for the task, never the workspace.
     const always = rule ?? policy.alwaysRuleFor(tool.kind, command, tool.name, dangerous);
-    const taskOnly = dangerous || always.kind === "network";
+    const taskOnly = dangerous || always.kind === "network" || verdict.rule === policy.SCHEDULING_RULE;
     const match = verdict.part ?? (dangerous ? command : undefined);
     who?.waiting(true);
     let answer: Answer;

@@ -17,11 +17,36 @@ export class HistoryRecorder {
     private readonly agentId: string | undefined,
   ) {}
 
-  /** Contract: never throws; events of other agents (subagents) and those the history does not keep are ignored. */
+  /**
+   * Contract: never throws; events of other agents (subagents) and those the history does not keep
+   * are ignored, but for approvals: the task's own history (no `agentId`) keeps its subagents'
+   * questions too, as its transcript showed them.
+   */
   onEvent(event: BusEvent): void {
-    if (event.agentId !== this.agentId) return;
+    const approval = event.type === "approval.requested" || event.type === "approval.resolved";
+    if (event.agentId !== this.agentId && !(approval && this.agentId === undefined)) return;
     const items = this.items();
     switch (event.type) {
+      case "approval.requested":
+        items.push({
+          type: "approval",
+          requestId: event.requestId,
+          callId: event.callId,
+          tool: event.tool,
+          kind: event.kind,
+          title: event.title,
+          ...(event.dangerous ? { dangerous: true } : {}),
+          ...(event.agentId ? { agentId: event.agentId } : {}),
+          decision: null,
+        });
+        return;
+      case "approval.resolved": {
+        const i = items.findLastIndex((it) => it.type === "approval" && it.requestId === event.requestId);
+        const item = items[i];
+        if (item?.type === "approval")
+          items[i] = { ...item, decision: event.decision, ...(event.by ? { by: event.by } : {}) };
+        return;
+      }
       case "turn.started":
         this.segments = [];
         items.push({ type: "user", text: event.prompt });
@@ -132,9 +157,13 @@ export function dropLastHistoryTurns(items: HistoryItem[], n: number): void {
   items.splice(starts.length >= n ? starts[starts.length - n]! : 0);
 }
 
-/** Calls a killed run left running were cut off: they read back as interrupted (as their results do). */
+/**
+ * Calls a killed run left running were cut off: they read back as interrupted (as their results
+ * do); a question it left unanswered, as cancelled (nobody can answer it any more).
+ */
 export function settleRunning(items: HistoryItem[]): void {
   items.forEach((it, i) => {
     if (it.type === "tool" && it.status === "running") items[i] = { ...it, status: "aborted", display: "interrupted" };
+    if (it.type === "approval" && it.decision === null) items[i] = { ...it, decision: "cancelled" };
   });
 }

@@ -45,6 +45,9 @@ export interface Task {
   queuePaused: boolean;
   approvals: Map<string, PendingApproval>;
   remembered: Remembered;
+  /** Another live process holds the session (task-holder.ts looks every second while it does). */
+  heldBy?: NonNullable<TaskSnapshot["heldBy"]>;
+  watchingHolder: boolean;
 }
 
 export interface TaskManagerOptions {
@@ -107,6 +110,7 @@ export function newTask(id: string, init: TaskInit, opts: TaskManagerOptions, pe
     queuePaused: false,
     approvals: new Map(),
     remembered: newRemembered(),
+    watchingHolder: false,
   };
   rememberSaved(task.remembered, permissions, rememberAlways);
   return task;
@@ -129,5 +133,6 @@ export function snapshotOf(task: Task): TaskSnapshot {
     ...(task.context ? { context: { ...task.context } } : {}),
     pendingApprovals: task.approvals.size,
     rules: rulesOf(task.remembered),
+    ...(task.heldBy ? { heldBy: { ...task.heldBy } } : {}),
   };
 }

@@ -5,18 +5,22 @@ import type { TaskStatus } from "../protocol/events.js";
 import type { Agent } from "./agent.js";
 import { buildPrompt } from "./images.js";
 import type { Task } from "./task-state.js";
+import { SessionBusyError } from "../session/session-lock.js";
 
 type Say = (level: "info" | "error", text: string) => void;
 
 /**
  * Runs `text` (and its images) as a turn, on `model` for this turn only when given. Contract: never
  * rejects; a refused image stops the turn before the model sees anything, a throw is reported.
+ * A session another process holds is handed to `busy` (the prompt goes back to the user), not
+ * reported as a failed turn.
  */
 export async function runPromptTurn(
   task: Task,
   load: () => Promise<Agent>,
   turn: { text: string; images: string[]; model: string | undefined; workspace: string },
   say: Say,
+  busy: (error: SessionBusyError) => void,
 ): Promise<TaskStatus> {
   try {
     const agent = await load();
@@ -39,6 +43,10 @@ export async function runPromptTurn(
     if (result.saveError) return "failed";
     return result.reason === "completed" ? "done" : result.reason === "interrupted" ? "idle" : "failed";
   } catch (error) {
+    if (error instanceof SessionBusyError) {
+      busy(error);
+      return "idle";
+    }
     log("error", `task ${task.id} turn failed`, error);
     say("error", `the turn failed: ${(error as Error).message}`);
     return "failed";

@@ -17,11 +17,12 @@ import {
   rulesOf,
   taskAsker,
 } from "./task-approvals.js";
-import { indexTask, unindexTask } from "./task-listing.js";
+import { adoptListed, indexTask, unindexTask } from "./task-listing.js";
 import { runPromptTurn, runShellCommand } from "./task-turns.js";
 import { compactConversation, editConversation, exportSession } from "./task-session.js";
 import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
 import { rewindTask } from "./task-rewind.js";
+import { SessionHolders } from "./task-holder.js";
 import type { Agent } from "./agent.js";
 import { createAgent, systemPromptFor } from "./engine.js";
 import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
@@ -43,6 +44,13 @@ export class TaskManager {
 
   private readonly extensions: Promise<Extensions>;
 
+  /** Who else holds a task's session (another UI, the daemon): said at once, and when it lets go. */
+  private readonly holders = new SessionHolders({
+    emit: (event) => this.emit(event),
+    changed: (task) => this.changed(task),
+    gone: (task) => this.tasks.get(task.id) !== task,
+  });
+
   constructor(opts: TaskManagerOptions) {
     this.opts = opts;
     this.extensions = opts.extensions ?? Promise.resolve(noExtensions());
@@ -52,6 +60,9 @@ export class TaskManager {
 
   private emit(event: BusEvent): void {
     this.opts.bus.emit(event);
+    // Questions are asked and answered here, not by the agent: its typed history keeps them too.
+    if (event.type === "approval.requested" || event.type === "approval.resolved")
+      this.tasks.get(event.taskId)?.agent?.recordApproval(event);
   }
 
   snapshot(task: Task): TaskSnapshot {
@@ -69,6 +80,8 @@ export class TaskManager {
     const task = newTask(id, init, this.opts, this.workspacePermissions);
     this.tasks.set(id, task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
+    // An earlier session may be open elsewhere: said now, before anything is typed.
+    if (init.sessionFile) this.holders.watch(task);
   }
 
   has(id: string): boolean {
@@ -167,10 +180,10 @@ export class TaskManager {
           ...(command.title ? { title: command.title } : {}),
           ...(command.sessionFile ? { sessionFile: command.sessionFile } : {}),
         });
+        if (command.sessionFile && this.opts.index !== false) void this.adopt(command.taskId);
         return;
       case "task.open":
-        if (task && !task.agent)
-          void this.agentFor(task.id).catch((error: unknown) => log("warn", `opening task ${task.id}`, error));
+        if (task && !task.agent) void this.holders.open(task, () => this.agentFor(task.id));
         return;
       case "user.submit":
         if (task && command.resume) this.resumeQueue(task);
@@ -302,7 +315,13 @@ export class TaskManager {
     const turn = { text, images, model, workspace: this.opts.settings.workspace };
     task.running = this.ended(
       task,
-      runPromptTurn(task, () => this.agentFor(task.id), turn, this.sayTo(task)),
+      runPromptTurn(
+        task,
+        () => this.agentFor(task.id),
+        turn,
+        this.sayTo(task),
+        (error) => this.holders.refuse(task, text, error),
+      ),
     );
   }
 
@@ -474,6 +493,13 @@ export class TaskManager {
     await rewindTask(await this.agentFor(task.id), command, (event) =>
       this.emit({ ...event, taskId: task.id } as BusEvent),
     );
+  }
+
+  /** A new task on a listed session file carries that entry's tokens and pin (adoptListed). */
+  private async adopt(id: string): Promise<void> {
+    const task = this.tasks.get(id);
+    if (task && (await adoptListed(this.opts.settings.home, task)) && this.tasks.get(id) === task)
+      this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
   }
 
   private async index(task: Task): Promise<void> {

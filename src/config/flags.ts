@@ -215,7 +215,7 @@ export const flagSpecs: FlagSpec[] = [
     group: "output",
     doc: "Show tool activity on stderr even when stderr is not a terminal.",
   },
-  { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity on stderr." },
+  { name: "quiet", short: "q", type: "boolean", group: "output", doc: "Show no tool activity or retries on stderr." },
   {
     name: "session",
     type: "string",
@@ -319,21 +319,21 @@ export const flagSpecs: FlagSpec[] = [
     type: "string",
     value: "EXPR",
     group: "other",
-    doc: "With `cron add`: 5-field cron, 6 fields with seconds first, or @every 30m.",
+    doc: "With `cron add` / `cron update`: 5-field cron, 6 fields with seconds first, or @every 30m.",
   },
   {
     name: "missed",
     type: "string",
     value: "skip|once|all",
     group: "other",
-    doc: "With `cron add`: what to do with runs missed while the daemon was down (default once for hourly and slower, else skip).",
+    doc: "With `cron add` / `cron update`: what to do with runs missed while the daemon was down (default once for hourly and slower, else skip).",
   },
   {
     name: "tz",
     type: "string",
     value: "ZONE",
     group: "other",
-    doc: "With `cron add`: the schedule's time zone (default this machine's).",
+    doc: "With `cron add` / `cron update`: the schedule's time zone (default this machine's).",
   },
   {
     name: "dry-run",
@@ -474,7 +474,7 @@ const subcommands: [string, string][] = [
   ["nanohermes doctor", "check the terminal: colours, keys, clipboard, tmux"],
   ["nanohermes --daemon [--daemon-port N]", "serve sessions over HTTP (docs/daemon.md)"],
   [
-    "nanohermes cron add|list|runs|run|pause|resume|remove|inbox",
+    "nanohermes cron add|update|list|runs|run|pause|resume|remove|inbox",
     "scheduled runs on the daemon (README: Scheduled runs)",
   ],
   ["nanohermes attach [URL]", "open the UI on a daemon's sessions (default: the local socket)"],

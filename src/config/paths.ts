@@ -12,6 +12,8 @@ export const userConfigPath = (home: string) => join(home, "config.json");
 export const workspaceConfigPath = (workspace: string) => join(workspace, ".nanohermes", "config.json");
 export const defaultSessionDir = (home: string) => join(home, "sessions");
 export const logPath = (home: string) => join(home, "logs", "nanohermes.log");
+/** Where `--daemon` listens and `attach` and `cron` look by default. */
+export const defaultSocketPath = (home: string): string => join(home, "daemon.sock");
 
 /**
  * Why `dir` cannot hold NanoHermes files, or null. /proc and /sys are kernel views, not storage:

@@ -1,12 +1,12 @@
 // `nanohermes cron ...`: jobs, their runs and the inbox, read and written in ~/.nanohermes/cron.db;
 // `cron run` asks the running daemon (over its socket) to start a run now.
-import { request } from "node:http";
 import { UsageError, type Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
-import { defaultSocketPath } from "../remote/wire.js";
-import { addJob, nextRunOf } from "./jobs.js";
-import { CronInputError } from "./schedule.js";
-import { CronStore, cronDbPath, type CronJob, type CronRun } from "./store.js";
+import { runOnDaemon, wakeDaemon } from "./daemon-link.js";
+import { addJob, nextRunOf, updateJob, type JobInput } from "./jobs.js";
+import { inboxLine, jobLine, runLine } from "./lines.js";
+import { CronInputError } from "./errors.js";
+import { CronStore, cronDbPath, type CronJob } from "./store.js";
 
 export interface CronIO {
   stdout: { write(text: string): unknown };
@@ -14,45 +14,8 @@ export interface CronIO {
 }
 
 export const CRON_USAGE = `usage: nanohermes cron add NAME --schedule EXPR --prompt TEXT [-C DIR] [--missed skip|once|all] [--approval P] [--model M] [--tz ZONE]
+       nanohermes cron update NAME [--schedule EXPR] [--prompt TEXT] [-C DIR] [--missed R] [--approval P] [--model M] [--tz ZONE]
        nanohermes cron list | runs NAME | run NAME | pause NAME | resume NAME | remove NAME | inbox   (each with --json)`;
-
-/** One request to the local daemon over its socket; null when no daemon listens there. */
-function askDaemon(
-  home: string,
-  method: string,
-  path: string,
-): Promise<{ status: number; body: Record<string, unknown> } | null> {
-  return new Promise((resolve) => {
-    const req = request({ socketPath: defaultSocketPath(home), path, method }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        let body: Record<string, unknown> = {};
-        try {
-          body = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          // an empty answer
-        }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
-    req.on("error", () => resolve(null));
-    req.end();
-  });
-}
-
-const when = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(".000Z", "Z"));
-
-function jobLine(job: CronJob): string {
-  const state = job.enabled ? `next ${when(nextRunOf(job))}` : `paused (${job.pausedReason ?? "paused"})`;
-  return `${job.name}  ${job.schedule} [${job.tz}]  missed:${job.missed}  ${state}\n    ${job.workspace}: ${job.prompt.split("\n", 1)[0]}`;
-}
-
-function runLine(run: CronRun): string {
-  const detail = run.error ?? (run.response ? run.response.split("\n", 1)[0]!.slice(0, 80) : "");
-  return `${run.id}  ${when(run.scheduledFor)}  ${run.status}${run.manual ? " (manual)" : ""}${run.session ? `  ${run.session}` : ""}${detail ? `  ${detail}` : ""}`;
-}
 
 export async function runCron(settings: Settings, args: string[], flags: Flags, io: CronIO): Promise<number> {
   const [sub, name, ...extra] = args;
@@ -70,18 +33,12 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
   const job = name ?? "";
 
   if (sub === "run") {
-    const answer = await askDaemon(settings.home, "POST", `/v1/cron/jobs/${encodeURIComponent(job)}/run`);
-    if (!answer) {
-      io.stderr.write(
-        `nanohermes: no daemon is running (socket ${defaultSocketPath(settings.home)}); start one with nanohermes --daemon, which runs cron jobs\n`,
-      );
+    const started = await runOnDaemon(settings.home, job);
+    if ("error" in started) {
+      io.stderr.write(`nanohermes: ${started.error}\n`);
       return 1;
     }
-    if (answer.status !== 202) {
-      io.stderr.write(`nanohermes: ${String(answer.body.error ?? `the daemon answered ${answer.status}`)}\n`);
-      return 1;
-    }
-    out(answer.body, `started run ${String(answer.body.run)} of ${job} on the daemon (cron runs ${job} shows it)`);
+    out({ ...started, job }, `started run ${started.run} of ${job} on the daemon (cron runs ${job} shows it)`);
     return 0;
   }
 
@@ -91,31 +48,58 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
       io.stderr.write(`nanohermes: no cron job named "${job}" (cron list shows them)\n`);
       return 1;
     };
+    const str = (key: string) => (typeof flags.values[key] === "string" ? flags.values[key] : undefined);
+    const fields = (): JobInput => ({
+      schedule: str("schedule"),
+      prompt: str("prompt"),
+      tz: str("tz"),
+      missed: str("missed"),
+      approval: str("approval"),
+      model: str("model"),
+    });
+    /** Checks and stores; a refusal is a usage error (exit 2, nothing stored). */
+    const change = (make: () => CronJob): CronJob => {
+      try {
+        return make();
+      } catch (error) {
+        if (error instanceof CronInputError) throw new UsageError(`cron ${sub}: ${error.message}`);
+        throw error;
+      }
+    };
+    /** Wakes the daemon after a change; the team's refusal of it, if any (the note is said here). */
+    const wake = async (name: string | null): Promise<string | null> => {
+      const answer = await wakeDaemon(settings.home, name);
+      if (answer.teamError)
+        io.stderr.write(
+          `nanohermes: the team's database does not answer (${answer.teamError}): the change is kept here and shared when it does\n`,
+        );
+      return answer.refused;
+    };
     switch (sub) {
-      case "add": {
-        const str = (key: string) => (typeof flags.values[key] === "string" ? flags.values[key] : undefined);
-        let added: CronJob;
-        try {
-          added = addJob(store, {
-            name: job,
-            schedule: str("schedule"),
-            prompt: str("prompt"),
-            workspace: settings.workspace,
-            tz: str("tz"),
-            missed: str("missed"),
-            approval: str("approval"),
-            model: str("model"),
-          });
-        } catch (error) {
-          if (error instanceof CronInputError) throw new UsageError(`cron add: ${error.message}`);
-          throw error;
+      case "add":
+      case "update": {
+        const changed = change(() =>
+          sub === "add"
+            ? addJob(store, { ...fields(), name: job, workspace: settings.workspace })
+            : updateJob(store, job, {
+                ...fields(),
+                // -C names the job's new workspace only when given (the default is the current folder).
+                ...(typeof flags.values.cwd === "string" ? { workspace: settings.workspace } : {}),
+              }),
+        );
+        // A running daemon plans the new job now rather than at its next safety tick (a team
+        // daemon shares it first).
+        const refused = await wake(job);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron ${sub} ${job}: ${refused}\n`);
+          return 1;
         }
-        // A running daemon plans the new job now rather than at its next safety tick.
-        await askDaemon(settings.home, "POST", "/v1/cron/wake");
-        out({ ...added, nextRun: nextRunOf(added) }, `added ${jobLine(added)}`);
+        out({ ...changed, nextRun: nextRunOf(changed) }, `${sub === "add" ? "added" : "updated"} ${jobLine(changed)}`);
         return 0;
       }
       case "list": {
+        // A team daemon syncs its ledger with the team's jobs first.
+        await wake(null);
         const jobs = store.jobs();
         out(
           { jobs: jobs.map((j) => ({ ...j, nextRun: nextRunOf(j) })) },
@@ -132,13 +116,19 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
       case "pause":
       case "resume": {
         if (!store.setEnabled(job, sub === "resume", "paused by the user")) return missing();
-        await askDaemon(settings.home, "POST", "/v1/cron/wake");
-        const after = store.job(job)!;
+        const refused = await wake(job);
+        if (refused) {
+          io.stderr.write(`nanohermes: cron ${sub} ${job}: ${refused}\n`);
+          return 1;
+        }
+        const after = store.job(job);
+        if (!after) return missing();
         out({ ...after, nextRun: nextRunOf(after) }, `${sub === "pause" ? "paused" : "resumed"} ${jobLine(after)}`);
         return 0;
       }
       case "remove": {
         if (!store.removeJob(job)) return missing();
+        await wake(job);
         out({ removed: job }, `removed ${job} and its runs`);
         return 0;
       }
@@ -146,9 +136,7 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
         const items = store.inbox(true);
         out(
           { inbox: items },
-          items.length
-            ? items.map((i) => `${i.seen ? " " : "*"} ${when(i.at)}  ${i.text}`).join("\n")
-            : "the inbox is empty: no scheduled run was refused anything",
+          items.length ? items.map(inboxLine).join("\n") : "the inbox is empty: no scheduled run was refused anything",
         );
         return 0;
       }

@@ -2,8 +2,8 @@
 // the clock and whether the daemon has just started, so they are table-tested without timers.
 
 /** What happens to instants the daemon was not there for (down, or the machine asleep). */
-export type MissedPolicy = "skip" | "once" | "all";
-export const MISSED_POLICIES: readonly MissedPolicy[] = ["skip", "once", "all"];
+export const MISSED_POLICIES = ["skip", "once", "all"] as const;
+export type MissedPolicy = (typeof MISSED_POLICIES)[number];
 
 /** Hourly and slower jobs catch up once by default; faster ones only run from now on. */
 export const defaultMissedPolicy = (periodMs: number): MissedPolicy => (periodMs >= 3_600_000 ? "once" : "skip");

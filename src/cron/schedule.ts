@@ -1,9 +1,9 @@
 // A job's schedule: a 5-field cron expression, a 6-field one with seconds, or `@every 30m`, read
 // in a time zone. Instants are computed by croner; this module only validates and enumerates.
 import { Cron } from "croner";
+import { CronInputError } from "./errors.js";
 
-/** A schedule's input was refused; the message says what to write instead. */
-export class CronInputError extends Error {}
+export { CronInputError };
 
 export interface Schedule {
   readonly expr: string;

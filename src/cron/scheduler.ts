@@ -4,9 +4,17 @@
 // catch-up never bursts. Every instant is claimed in the ledger before its run starts.
 import { log } from "../config/log.js";
 import { planDue } from "./plan.js";
-import type { RunResult } from "./runner.js";
 import { compileSchedule, type Schedule } from "./schedule.js";
 import type { CronJob, CronRun, CronStore } from "./store.js";
+
+/** How one run ended (the daemon's runner, src/daemon/cron-runner.ts, makes it). */
+export interface RunResult {
+  status: "completed" | "failed";
+  response: string | null;
+  error: string | null;
+  /** The refusals nobody could answer, one line each. */
+  refused: string[];
+}
 
 export interface SchedulerOptions {
   store: CronStore;

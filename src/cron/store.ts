@@ -1,5 +1,6 @@
 // The cron ledger in SQLite (~/.nanohermes/cron.db): the jobs, one row per scheduled instant of each
-// (UNIQUE(job, scheduled_for), claimed before the run starts), and the inbox of refused calls.
+// (UNIQUE(job, scheduled_for), claimed before the run starts), the inbox of refused calls, and
+// marks (what the one-shot run has told about missed runs).
 // Contract: every schedule decision is written here first; the daemon keeps no schedule state that
 // a restart could lose, and an instant with a row is never run again.
 import { mkdirSync } from "node:fs";
@@ -7,7 +8,7 @@ import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { ApprovalPolicy } from "../protocol/events.js";
 import type { MissedPolicy } from "./plan.js";
-import { CronInputError } from "./schedule.js";
+import { CronInputError } from "./errors.js";
 
 export interface CronJob {
   name: string;
@@ -24,8 +25,25 @@ export interface CronJob {
   pausedReason: string | null;
   /** Failed runs in a row; reset by a completed run or `resume`. */
   failures: number;
+  /** When the job was added or its schedule last changed: no instant before it is due (and `@every` counts from it). */
   createdAt: number;
 }
+
+/** The fields `updateJob` may change. */
+export type JobChange = Partial<
+  Pick<CronJob, "schedule" | "tz" | "prompt" | "workspace" | "model" | "approval" | "missed" | "createdAt">
+>;
+
+const CHANGE_COLUMNS: Record<keyof JobChange, string> = {
+  schedule: "schedule",
+  tz: "tz",
+  prompt: "prompt",
+  workspace: "workspace",
+  model: "model",
+  approval: "approval",
+  missed: "missed",
+  createdAt: "created_at",
+};
 
 /**
  * A run's life: claimed -> running -> completed | failed; interrupted when the daemon died with it
@@ -75,7 +93,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS inbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, job TEXT NOT NULL, run_id INTEGER, at INTEGER NOT NULL,
   text TEXT NOT NULL, seen INTEGER NOT NULL DEFAULT 0
-);`;
+);
+CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, at INTEGER NOT NULL);`;
 
 type Row = Record<string, unknown>;
 
@@ -127,6 +146,11 @@ export class CronStore {
     this.db.close();
   }
 
+  /** The connection, for a team's mirror of the jobs (team-jobs.ts), which syncs this ledger's `jobs`. */
+  get sqlite(): BetterSqlite3.Database {
+    return this.db;
+  }
+
   /** Adds a job; a name in use is refused (nothing stored). */
   addJob(job: Omit<CronJob, "enabled" | "pausedReason" | "failures">): CronJob {
     if (!JOB_NAME.test(job.name))
@@ -152,6 +176,17 @@ export class CronStore {
     if (result.changes === 0)
       throw new CronInputError(`a job named "${job.name}" exists already (cron remove ${job.name} first)`);
     return this.job(job.name)!;
+  }
+
+  /** Changes the given fields of job `name` in one statement; throws CronInputError when there is no such job. */
+  updateJob(name: string, change: JobChange): CronJob {
+    const keys = Object.keys(change) as (keyof JobChange)[];
+    const sets = keys.map((k) => `${CHANGE_COLUMNS[k]} = ?`).join(", ");
+    const result = this.db
+      .prepare(`UPDATE jobs SET ${sets} WHERE name = ?`)
+      .run(...keys.map((k) => change[k] ?? null), name);
+    if (result.changes === 0) throw new CronInputError(`no cron job named "${name}" (cron list shows them)`);
+    return this.job(name)!;
   }
 
   job(name: string): CronJob | null {
@@ -270,6 +305,23 @@ export class CronStore {
       .prepare("SELECT * FROM runs WHERE job = ? AND status IN ('claimed', 'running') LIMIT 1")
       .get(job) as Row | undefined;
     return row ? runOf(row) : null;
+  }
+
+  /** When `name` was last marked (e.g. missed runs told through then), or null. */
+  mark(name: string): number | null {
+    const row = this.db.prepare("SELECT at FROM marks WHERE name = ?").get(name) as { at: number } | undefined;
+    return row?.at ?? null;
+  }
+
+  setMark(name: string, at: number): void {
+    this.db
+      .prepare("INSERT INTO marks (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET at = excluded.at")
+      .run(name, at);
+  }
+
+  /** Inbox items not read yet (`cron inbox` marks them read). */
+  unseen(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM inbox WHERE seen = 0").get() as { n: number }).n;
   }
 
   park(job: string, runId: number | null, text: string): void {

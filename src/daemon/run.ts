@@ -16,6 +16,7 @@ import { startDaemonServer, type DaemonServer } from "./server.js";
 import { startCron } from "./cron.js";
 import { startSkillCurator } from "./skill-curator.js";
 import type { TeamDaemon } from "./team-daemon.js";
+import { setLockRole } from "../session/session-lock.js";
 
 export interface DaemonIO {
   stderr: { write(text: string): unknown };
@@ -50,6 +51,7 @@ export async function startDaemon(
   io: DaemonIO,
   client?: ModelClient,
 ): Promise<RunningDaemon> {
+  setLockRole("daemon");
   const port = intFlag(flags, "daemon-port", 0, 65_535) ?? DEFAULT_DAEMON_PORT;
   const host = typeof flags.values["daemon-host"] === "string" ? flags.values["daemon-host"] : "127.0.0.1";
   const tokenFile = flags.values["daemon-token-file"];
@@ -128,6 +130,7 @@ export async function startDaemon(
     report: (line) => io.stderr.write(`${line}\n`),
     ...(client ? { client } : {}),
     ...(team ? { claimShared: (job: string, instant: number) => team.store.claimInstant(job, instant) } : {}),
+    ...(team?.store.cronJobs ? { sharedJobs: team.store.cronJobs } : {}),
   });
   const server = await startDaemonServer({
     sessions,
@@ -143,7 +146,7 @@ export async function startDaemon(
     },
   });
   // Only a daemon that owns the socket and the port runs the schedule: a second one refused above never does.
-  cron.scheduler.start();
+  cron.start();
   // The agent's own skills are curated while nothing runs (first pass a dry run; `skills curate` by hand).
   const stopCurator = settings.skills.manage
     ? startSkillCurator({ settings, running: () => sessions.running, report: (line) => io.stderr.write(`${line}\n`) })
@@ -167,8 +170,7 @@ export async function startDaemon(
         // Running turns stop and their requests are answered ("interrupted") before the connections close.
         server.stopAccepting();
         stopCurator();
-        await cron.scheduler.stop();
-        cron.store.close();
+        await cron.stop();
         // Turns taken from the team queue end (interrupted) and record that before the database goes.
         await team?.close();
         await sessions.shutdown();

@@ -232,6 +232,11 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
     switch (match[2]) {
       case undefined: {
         only(req, "GET", "DELETE");
+        if (sessions.isScheduled(id))
+          throw new HttpError(
+            409,
+            `session "${id}" is a scheduled run still going; it is served once it ends (nanohermes cron runs shows its state)`,
+          );
         if (req.method === "GET") {
           const detail = await sessions.detail(id);
           if (!detail) throw new HttpError(404, `no session "${id}"`);
@@ -276,7 +281,9 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const body = await readJson(req, cap);
         if (body.force !== undefined && typeof body.force !== "boolean")
           throw new HttpError(400, '"force" must be true or false');
-        const cancelled = opts.team ? await opts.team.cancel(id) : sessions.cancel(id, body.force === true);
+        const cancelled = opts.team
+          ? await opts.team.cancel(id, body.force === true)
+          : sessions.cancel(id, body.force === true);
         if (cancelled) report(`session ${id}: cancel requested${body.force ? " (force)" : ""}`);
         return sendJson(res, 200, { cancelled, session: id });
       }
@@ -319,7 +326,7 @@ export function routeHandler(opts: DaemonServerOptions, viaSocket: boolean) {
         const command = parsed.data as BusCommand;
         if (!SESSION_COMMANDS.has(command.type))
           throw new HttpError(400, `"${command.type}" cannot be sent to a daemon session`);
-        const teamAnswer = opts.team?.command(id, command);
+        const teamAnswer = await opts.team?.command(id, command);
         const refused = teamAnswer === undefined ? sessions.command(id, command) : teamAnswer;
         if (refused) throw new HttpError(409, refused);
         return sendJson(res, 202, { accepted: true });

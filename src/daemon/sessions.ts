@@ -73,7 +73,8 @@ export class DaemonSessions {
     this.opts = opts;
     this.bus = new Bus({ onHandlerError: (error) => log("error", "daemon bus handler threw", error) });
     this.manager = new TaskManager({
-      settings: opts.settings,
+      // A refused session's fork (and the record of it) goes to the daemon's folder, which it serves.
+      settings: { ...opts.settings, sessionDir: opts.sessionDir },
       bus: this.bus,
       // A call that needs approval is asked while a front end is attached, else refused with a reason.
       interactive: (id) => (this.sessions.get(id)?.watchers ?? 0) > 0,
@@ -135,8 +136,25 @@ export class DaemonSessions {
     return session;
   }
 
-  /** Serves a session another runner wrote into the folder (a scheduled run), as if found at start. */
+  /**
+   * Scheduled runs going on now, by session id: their own task manager writes the session, so
+   * they are listed (running) but not served until they end (see adopt).
+   */
+  private readonly scheduled = new Map<string, { title: string; startedAt: string }>();
+
+  /** A scheduled run started writing session `id`: listed from now on, as running. */
+  scheduledStarted(id: string, title: string): void {
+    if (SESSION_ID.test(id)) this.scheduled.set(id, { title, startedAt: new Date().toISOString() });
+  }
+
+  /** Whether `id` is a scheduled run still going (its session is served once it ends). */
+  isScheduled(id: string): boolean {
+    return this.scheduled.has(id);
+  }
+
+  /** Serves a session another runner wrote into the folder (a scheduled run that ended), as if found at start. */
   adopt(id: string): void {
+    this.scheduled.delete(id);
     if (SESSION_ID.test(id)) this.ensure(id).saved = true;
   }
 
@@ -177,7 +195,13 @@ export class DaemonSessions {
     this.opts.telemetry?.continueTrace(id, traceparent);
   }
 
-  async runTurn(id: string, prompt: string, onEvent?: (event: LoggedEvent) => void): Promise<TurnOutcome> {
+  async runTurn(
+    id: string,
+    prompt: string,
+    onEvent?: (event: LoggedEvent) => void,
+    /** Uploads (paths in the upload folder) to attach to the prompt. */
+    images: string[] = [],
+  ): Promise<TurnOutcome> {
     const session = this.ensure(id);
     const previous = session.chain;
     let release: () => void = () => {};
@@ -199,7 +223,7 @@ export class DaemonSessions {
       };
       session.listeners.add(listener);
       try {
-        this.bus.send({ type: "user.submit", taskId: id, text: prompt });
+        this.bus.send({ type: "user.submit", taskId: id, text: prompt, ...(images.length > 0 ? { images } : {}) });
         await this.manager.turn(id);
       } finally {
         session.listeners.delete(listener);
@@ -313,13 +337,26 @@ export class DaemonSessions {
     // Told between what was owed and what is live, so a client can say "reconnected" after the snapshot.
     ready(after === null || after < session.floor || after > this.seq);
     session.listeners.add(send);
+    const release = this.hold(id);
+    return () => {
+      session.listeners.delete(send);
+      release();
+    };
+  }
+
+  /**
+   * Counts a front end as attached to the session (a call that needs approval is asked) until the
+   * returned release; then, when it was the last, waiting approvals are denied after the wait.
+   * `subscribe` holds for its front end; a team daemon holds for front ends on other daemons.
+   */
+  hold(id: string): () => void {
+    const session = this.ensure(id);
     attach(session);
     let attached = true;
     const waitMs = this.opts.approvalWaitMs ?? 15 * 60_000;
     const deny = (requestId: string, note: string) =>
       this.bus.send({ type: "approval.reply", taskId: id, requestId, decision: "deny", note });
     return () => {
-      session.listeners.delete(send);
       if (attached) detach(session, waitMs, deny);
       attached = false;
     };
@@ -349,7 +386,18 @@ export class DaemonSessions {
         };
       }),
     );
-    return infos.filter((i): i is SessionInfo => i !== null).sort((a, b) => byCodeUnit(b.updatedAt, a.updatedAt));
+    const scheduled = [...this.scheduled].map(
+      ([id, run]): SessionInfo => ({
+        id,
+        title: run.title,
+        status: "running",
+        updatedAt: run.startedAt,
+        running: true,
+      }),
+    );
+    return [...infos.filter((i): i is SessionInfo => i !== null && !this.scheduled.has(i.id)), ...scheduled].sort(
+      (a, b) => byCodeUnit(b.updatedAt, a.updatedAt),
+    );
   }
 
   /** The session and its history (loaded if need be); null for a session the daemon does not have. */

@@ -17,6 +17,7 @@ import { approvalPolicies } from "../protocol/enums.js";
 import * as z from "../protocol/zod.js";
 import { VERSION } from "../version.js";
 import { type RunOptions, Threads, type TurnResult } from "./threads.js";
+import { setLockRole } from "../session/session-lock.js";
 
 export interface McpServerIO {
   stdin: NodeJS.ReadableStream;
@@ -97,6 +98,7 @@ export async function runMcpServer(
   io: McpServerIO,
   modelClient?: ModelClient,
 ): Promise<number> {
+  setLockRole("mcp-server");
   const server = new McpServer({ name: "nanohermes", version: VERSION }, { capabilities: { logging: {} } });
   const asker: Asker = {
     present: () => Boolean(server.server.getClientCapabilities()?.elicitation),

@@ -1,6 +1,7 @@
 // The plain-text one-shot front end: assistant text streams to stdout, tool activity and
 // notices go to stderr (when it is a terminal, or with --verbose).
 import type { BusEvent, EventOf } from "../protocol/events.js";
+import { retryText } from "../protocol/retry-note.js";
 
 export interface Writer {
   write(text: string): void;
@@ -9,8 +10,10 @@ export interface Writer {
 export interface PrinterOptions {
   stdout: Writer;
   stderr: Writer;
-  /** Show tool activity and retries on stderr. */
+  /** Show tool activity on stderr. */
   progress: boolean;
+  /** Say every retry on stderr (else only one LONG_RETRY_MS or more away): not with -q. */
+  retries?: boolean;
   color: boolean;
   /** Write deltas as they arrive (stdout is a terminal); otherwise each step's text is written once it is final, so a retried step never leaves partial text in a pipe. */
   live: boolean;
@@ -19,8 +22,7 @@ export interface PrinterOptions {
 /** A retry this far off (a Retry-After) is said even when stderr is no terminal: a silent pause looks like a hang. */
 export const LONG_RETRY_MS = 5_000;
 
-export const retryLine = (event: EventOf<"model.retrying">): string =>
-  `retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.error}`;
+export const retryLine = (event: EventOf<"model.retrying">): string => retryText(event);
 
 /** The "still waiting" line, written to stderr even when it is not a terminal: a silent hang looks like a dead program. */
 export function waitingLine(event: EventOf<"model.waiting">): string {
@@ -81,7 +83,8 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "model.retrying":
         if (opts.live && stepText !== "") out("\n");
         stepText = "";
-        if (opts.progress || event.delayMs >= LONG_RETRY_MS) opts.stderr.write(`${dim(`  ${retryLine(event)}`)}\n`);
+        if (opts.progress || opts.retries || event.delayMs >= LONG_RETRY_MS)
+          opts.stderr.write(`${dim(`  ${retryLine(event)}`)}\n`);
         break;
       case "model.fallback":
         if (opts.live && stepText !== "") out("\n");
@@ -139,6 +142,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "task.updated":
       case "task.removed":
       case "queue.updated":
+      case "prompt.refused":
       case "steer.delivered":
       case "todo.updated":
       case "background.updated":

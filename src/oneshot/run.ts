@@ -1,13 +1,14 @@
 // The one-shot front end: one turn from -p or stdin, printed as text, one JSON object, or NDJSON
 // events; Ctrl-C stops the turn at a step boundary, saves the session and exits 130; SIGTERM and
 // SIGHUP stop it at once (commands killed), save it and exit 128 + signal.
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createAgent } from "../agent/engine.js";
 import { loadExtensions } from "../agent/extensions.js";
 import { signalExitCode, withSigint, withTermination, type TerminationSignal } from "../agent/interrupt.js";
 import type { Agent } from "../agent/agent.js";
 import type { Extensions } from "../agent/extensions.js";
-import { SessionBusyError, SessionUnwritableError } from "../session/session-lock.js";
+import { SessionBusyError, SessionUnwritableError, setLockRole } from "../session/session-lock.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Flags } from "../config/flags.js";
 import type { Settings } from "../config/schema.js";
@@ -83,6 +84,7 @@ export async function runOneShot(
   client?: ModelClient,
   sessionFile?: string,
 ): Promise<number> {
+  setLockRole("run");
   // The openai SDK (every mode but Anthropic's, and any fallback) compiles while the turn is set up.
   if (!client && (settings.api !== "anthropic" || (settings.fallback?.length ?? 0) > 0)) preloadSdk();
   const mode = flags.values["stream-json"] ? "stream-json" : flags.values.json ? "json" : "text";
@@ -134,13 +136,22 @@ async function oneShot(
   } else if (mode === "text") {
     const progress = flags.values.quiet !== true && (flags.values.verbose === true || Boolean(io.stderr.isTTY));
     bus.subscribe(
-      createTextPrinter({ stdout: io.stdout, stderr: io.stderr, progress, color, live: Boolean(io.stdout.isTTY) }),
+      createTextPrinter({
+        stdout: io.stdout,
+        stderr: io.stderr,
+        progress,
+        // A retry is said even to a stderr that is no terminal: a silent pause looks like a hang.
+        retries: flags.values.quiet !== true,
+        color,
+        live: Boolean(io.stdout.isTTY),
+      }),
     );
   } else {
     bus.subscribe((event: BusEvent) => {
       if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.level}: ${event.text}\n`);
       if (event.type === "model.waiting") io.stderr.write(`${waitingLine(event)}\n`);
-      if (event.type === "model.retrying" && event.delayMs >= LONG_RETRY_MS) io.stderr.write(`${retryLine(event)}\n`);
+      if (event.type === "model.retrying" && (flags.values.quiet !== true || event.delayMs >= LONG_RETRY_MS))
+        io.stderr.write(`${retryLine(event)}\n`);
     });
   }
 
@@ -266,6 +277,7 @@ async function runTurn(
   await agent.close({ memoryWaitMs: ONE_SHOT_MEMORY_WAIT_MS });
   await extensions.close();
   await recordInIndex(settings, agent, prompt, result.usage, run.keep);
+  await tellMissedRuns(settings.home, io);
   if (result.saveError) io.stderr.write(`nanohermes: ${result.saveError}\n`);
   if (state.signalled) return signalExitCode(state.signalled);
   if (result.reason === "interrupted") return EXIT_INTERRUPTED;
@@ -275,4 +287,19 @@ async function runTurn(
     return EXIT_FAILED;
   }
   return EXIT_OK;
+}
+
+/**
+ * Scheduled runs missed with no daemon, told once on stderr after the turn (each missed instant
+ * once, so a script calling -p in a loop hears of it once). Only where a ledger exists
+ * (~/.nanohermes/cron.db, src/cron/store.ts): without one, nothing loads.
+ */
+async function tellMissedRuns(home: string, io: OneShotIO): Promise<void> {
+  if (!existsSync(join(home, "cron.db"))) return;
+  try {
+    const line = await (await import("../cron/status.js")).missedOnce(home);
+    if (line) io.stderr.write(`nanohermes: ${line}\n`);
+  } catch (error) {
+    log("warn", "reading the cron ledger", error);
+  }
 }

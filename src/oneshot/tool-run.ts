@@ -39,7 +39,9 @@ export async function runToolCommand(
         }),
       ]
     : [];
-  const registry = new ToolRegistry([...builtinTools(), ...extra]);
+  // cron runs here as in a turn: listing reads, every change is asked about (or refused without a terminal).
+  const { cronTool } = await import("../cron/tool.js");
+  const registry = new ToolRegistry([...builtinTools(), ...extra, cronTool({ home: settings.home })]);
   try {
     return await runOne(settings, registry, args, io);
   } finally {

@@ -1,6 +1,6 @@
 // The events of a turn and the engine (one zod definition per event) joined with the state events
 // (state-events.ts): from them the TypeScript union, the boundary validator and docs/events.md.
-import { toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
+import { approvalAnswerers, approvalDecisions, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
 import { HistoryItemSchema } from "./history.js";
 import { ChatMessageSchema } from "./messages.js";
 import { OBSERVER_SCHEMA } from "./observer.js";
@@ -121,6 +121,11 @@ export const eventDefinitions = {
       ...base,
       requestId: z.optional(z.string()).check(z.describe("The step's request (model.requested).")),
       attempt: z.int().check(z.positive(), z.describe("The retry about to be made (1 = first retry).")),
+      attempts: z.optional(
+        z
+          .int()
+          .check(z.positive(), z.describe("How many times the request is sent in all: the first try and its retries.")),
+      ),
       status: z.optional(z.int()).check(z.describe("HTTP status, absent for network errors.")),
       error: z.string(),
       delayMs: z.int().check(z.nonnegative()),
@@ -287,10 +292,10 @@ export const eventDefinitions = {
     shape: {
       ...base,
       requestId: z.string(),
-      decision: z.enum(["once", "always", "deny", "cancelled"]),
+      decision: z.enum(approvalDecisions),
       callId: z.optional(z.string()).check(z.describe("The tool call that asked.")),
       by: z
-        .optional(z.enum(["user", "turn-stopped", "subagent-stopped"]))
+        .optional(z.enum(approvalAnswerers))
         .check(z.describe("Who answered: a person at a front end, or the stop that withdrew the question.")),
       waitedMs: z
         .optional(z.number().check(z.nonnegative()))

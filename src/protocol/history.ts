@@ -2,7 +2,7 @@
 // transcript exactly as it was shown live (codex's RolloutItem is the model). The engine appends
 // one item per fact it knows (a prompt, a tool call with its kind and summary, a compaction, a
 // memory block), in the order the events were emitted; nothing is recovered from message text.
-import { toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
+import { approvalAnswerers, approvalDecisions, toolKinds, toolStatuses, turnEndReasons } from "./enums.js";
 import * as z from "./zod.js";
 
 /** Per tool call: what the card showed. `args` and `forModel` live in the messages (see below). */
@@ -53,6 +53,24 @@ export const HistoryItemSchema = z.discriminatedUnion("type", [
     summary: z.string(),
     focus: z.optional(z.string()),
     error: z.optional(z.string()),
+  }),
+  /**
+   * An approval question and its answer (approval.requested, then approval.resolved), where the
+   * transcript showed the card: before the call it asked about. A subagent's question carries its
+   * `agentId` (the title names the child). `decision` is null while unanswered: a file written
+   * while the question waited (a killed run) reads it back as cancelled.
+   */
+  z.object({
+    type: z.literal("approval"),
+    requestId: z.string(),
+    callId: z.optional(z.string()),
+    tool: z.string(),
+    kind: z.enum(toolKinds),
+    title: z.string(),
+    dangerous: z.optional(z.boolean()),
+    agentId: z.optional(z.string()),
+    decision: z.nullable(z.enum(approvalDecisions)),
+    by: z.optional(z.enum(approvalAnswerers)),
   }),
   /** A turn that did not complete: why. */
   z.object({ type: z.literal("turn-end"), reason: z.enum(turnEndReasons), error: z.optional(z.string()) }),

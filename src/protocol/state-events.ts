@@ -1,7 +1,7 @@
 // The events that report state around the turn rather than the turn itself: memory, subagents,
 // the plan, background jobs, the task list and queue, checkpoints, MCP servers, hooks, skill
 // proposals and steering. events.ts joins them to the turn's events, in this order, for the union and the docs.
-import { approvalPolicies, permissionModes, taskStatuses } from "./enums.js";
+import { approvalPolicies, lockRoles, permissionModes, taskStatuses } from "./enums.js";
 import { base, usage } from "./event-base.js";
 import * as z from "./zod.js";
 
@@ -89,7 +89,33 @@ export const stateEventDefinitions = {
         rules: z
           .array(z.string())
           .check(z.describe('What "always" answers allow in this task (edits, prefix: …, command: …).')),
+        heldBy: z
+          .optional(
+            z.object({
+              pid: z.int(),
+              host: z.string(),
+              role: z
+                .nullable(z.enum(lockRoles))
+                .check(
+                  z.describe("What kind of NanoHermes process; null when its lock does not say (an older version)."),
+                ),
+              text: z.string().check(z.describe("Who holds it and what to do, as one line for the user.")),
+            }),
+          )
+          .check(
+            z.describe(
+              "Another live process holds the task's session (its lock): a prompt cannot run here until it lets go. Absent when nobody else does.",
+            ),
+          ),
       }),
+    },
+  },
+  "prompt.refused": {
+    doc: "A prompt was not run because another process holds the task's session: the front end gives the text back to the user.",
+    shape: {
+      ...base,
+      text: z.string().check(z.describe("The prompt as sent.")),
+      reason: z.string().check(z.describe("Why, as one line for the user.")),
     },
   },
   "task.removed": {

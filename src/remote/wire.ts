@@ -2,7 +2,7 @@
 // token a client looks for, the commands a session accepts, and the shapes of the listings. Kept
 // apart from both ends so the server never imports client code and the client no server code.
 import { readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { registerSecret } from "../config/log.js";
 import type { BusCommand } from "../protocol/commands.js";
 import type { TaskStatus } from "../protocol/events.js";
@@ -12,8 +12,7 @@ import type { ChatMessage } from "../protocol/messages.js";
 /** What a session id may look like: it names a file, so nothing that could leave the folder. */
 export const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Where `--daemon` listens and `attach` looks by default. */
-export const defaultSocketPath = (home: string): string => join(home, "daemon.sock");
+export { defaultSocketPath } from "../config/paths.js";
 
 /** Commands a front end may send to a daemon session (`turn.interrupt` has its own endpoint too). */
 export const SESSION_COMMANDS: ReadonlySet<BusCommand["type"]> = new Set<BusCommand["type"]>([

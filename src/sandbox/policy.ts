@@ -39,6 +39,35 @@ export interface PolicyInput {
   deny?: readonly string[];
   /** For kind "mcp": the server marks the tool read-only, or the user trusts the server. */
   mcp?: { readOnly: boolean; trusted: boolean };
+  /** The call leaves work that runs later unattended (a cron job): see decideScheduling. */
+  schedules?: boolean;
+}
+
+/** The rule a scheduling verdict names: its "always" covers the tool for the task only. */
+export const SCHEDULING_RULE = "scheduling";
+
+/**
+ * A call that schedules work (creates, changes, starts or removes a cron job) consents to runs
+ * nobody will watch, so it is asked about under every policy and in every mode but plan (refused)
+ * like a dangerous command: only --yolo, an "always" answer for the tool in this task or
+ * `--allow tool:NAME` let it through unasked.
+ */
+function decideScheduling(input: PolicyInput): Verdict {
+  if (input.mode === "plan")
+    return {
+      decision: "deny",
+      reason: "plan mode is read-only: describe the scheduled job instead of changing it",
+      rule: "mode:plan",
+    };
+  if (input.yolo) return { decision: "allow", reason: "--yolo: no approvals" };
+  if (input.remembered.tools.has(input.tool))
+    return { decision: "allow", reason: "allowed always for this task", rule: SCHEDULING_RULE };
+  return {
+    decision: "ask",
+    reason:
+      "a scheduled job runs later with nobody to answer for it, so changing one is asked about under every policy",
+    rule: SCHEDULING_RULE,
+  };
 }
 
 export function commandOf(args: Record<string, unknown>): string | undefined {
@@ -339,6 +368,7 @@ export function decide(input: PolicyInput): Verdict {
       ...withPart(denied.part, command),
     };
   }
+  if (input.schedules) return decideScheduling(input);
   if (mode === "plan" && (kind === "edit" || kind === "exec"))
     return {
       decision: "deny",

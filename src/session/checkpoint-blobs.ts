@@ -13,6 +13,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { fsPath } from "../fs/byte-names.js";
 import { join } from "node:path";
 import { randomId } from "../protocol/ids.js";
 
@@ -32,7 +33,7 @@ const chunkSize = (size: number, total: number, limit: number) =>
 
 /** A regular file's content and mode, or "too-large" past `limit` bytes (read to EOF: the file may be growing). */
 export async function readBounded(path: string, limit: number): Promise<Read> {
-  const handle = await fs.open(path, READ_FLAGS);
+  const handle = await fs.open(fsPath(path), READ_FLAGS);
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new Error(`${path} is not a regular file`);
@@ -55,7 +56,7 @@ export async function readBounded(path: string, limit: number): Promise<Read> {
 
 /** readBounded, synchronously: for snapshots, where thousands of small reads cost 3x more as promises. */
 export function readBoundedSync(path: string, limit: number): Read {
-  const fd = openSync(path, READ_FLAGS);
+  const fd = openSync(fsPath(path), READ_FLAGS);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error(`${path} is not a regular file`);

@@ -1,6 +1,7 @@
 // Command snapshots for checkpoints: a bounded, deterministic stat walk of the tracked roots, the
 // snapshot taken before a command (content into the blob store) and the diff after it.
 import { lstatSync, promises as fs, type Dirent } from "node:fs";
+import { fsPath, nameFromBytes, readdirExact } from "../fs/byte-names.js";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errorCode, readBoundedSync, sha256, slicer, type BlobStore } from "./checkpoint-blobs.js";
 import type { DirWatch } from "./dir-watch.js";
@@ -52,7 +53,7 @@ export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>
  */
 export function lstatStamp(path: string): FileStamp | null {
   try {
-    const st = lstatSync(path, { throwIfNoEntry: false });
+    const st = lstatSync(fsPath(path), { throwIfNoEntry: false });
     if (!st?.isFile()) return null;
     return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode & 0o7777 };
   } catch {
@@ -107,7 +108,7 @@ async function walkDir(dir: string, ctx: WalkCtx): Promise<boolean> {
   else {
     ctx.watch?.willList(dir);
     try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
+      entries = await readdirExact(dir);
     } catch {
       return true;
     }
@@ -323,7 +324,7 @@ export async function canonicalPath(abs: string): Promise<string> {
   let head = abs;
   for (;;) {
     try {
-      return join(await fs.realpath(head), ...tail.reverse());
+      return join(nameFromBytes(await fs.realpath(fsPath(head), { encoding: "buffer" })), ...tail.reverse());
     } catch (error) {
       const code = errorCode(error);
       if (code !== "ENOENT" && code !== "ENOTDIR") throw error;

@@ -1,6 +1,7 @@
 // File checkpoints for /rewind: the state each file had before the first turn that changed it
 // (file tools report paths; commands are caught by a stat walk before and after), kept per session.
 import { promises as fs } from "node:fs";
+import { fsPath } from "../fs/byte-names.js";
 import { dirname, join, resolve, sep } from "node:path";
 import { log } from "../config/log.js";
 import * as z from "../protocol/zod.js";
@@ -385,7 +386,7 @@ export class Checkpoints {
   private async capture(path: string): Promise<Pre | null> {
     let st;
     try {
-      st = await fs.lstat(path);
+      st = await fs.lstat(fsPath(path));
     } catch (error) {
       if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR") throw error;
       let top: string | undefined;
@@ -518,7 +519,7 @@ function preOf(old: Cached): Pre {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return fs.lstat(path).then(
+  return fs.lstat(fsPath(path)).then(
     () => true,
     () => false,
   );

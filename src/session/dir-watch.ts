@@ -3,6 +3,7 @@
 // in a big workspace no longer pays two full stat walks. Any doubt (a watch that cannot be set, an
 // error, every Nth walk) means a full walk.
 import { watch, type FSWatcher } from "node:fs";
+import { fsPath } from "../fs/byte-names.js";
 
 /** A full walk every this many walks anyway: writes that inotify does not see (another hard link, mmap). */
 const FULL_WALK_EVERY = 20;
@@ -42,7 +43,7 @@ export class DirWatch {
     if (!this.healthy || this.watchers.has(dir)) return;
     if (this.watchers.size >= MAX_WATCHED) return this.fail();
     try {
-      const w = watch(dir, { persistent: false }, () => this.dirty.add(dir));
+      const w = watch(fsPath(dir), { persistent: false }, () => this.dirty.add(dir));
       w.on("error", () => this.fail());
       this.watchers.set(dir, w);
     } catch {

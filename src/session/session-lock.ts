@@ -3,11 +3,18 @@
 import { readlinkSync, unlinkSync, promises as fs } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { lockRoles, type LockRole } from "../protocol/enums.js";
 import { randomId } from "../protocol/ids.js";
 import { systemErrorMeaning } from "../tools/errno.js";
 
-/** The session is held by another live process. */
-export class SessionBusyError extends Error {}
+/** The session is held by another live process (`holder`, when its lock names one). */
+export class SessionBusyError extends Error {
+  readonly holder: SessionHolder | null;
+  constructor(message: string, opts: { holder?: SessionHolder } = {}) {
+    super(message);
+    this.holder = opts.holder ?? null;
+  }
+}
 
 /** The session's folder cannot hold it (not a folder, dangling, read-only, full): nothing could be saved. */
 export class SessionUnwritableError extends Error {}
@@ -41,10 +48,67 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** `pid@host@token` -> its parts; null for anything else. */
-function parseTarget(target: string): { pid: number; host: string } | null {
-  const match = /^(\d+)@(.*)@[A-Za-z0-9_-]+$/.exec(target);
-  return match ? { pid: Number(match[1]), host: match[2]! } : null;
+/** What kind of NanoHermes process holds a lock: set once by each front end, written into its locks. */
+let role: LockRole | null = null;
+
+/** Names this process's kind in the locks it takes (the token's prefix: `pid@host@ui_token`), so a second front end can say who holds a session. */
+export function setLockRole(kind: LockRole): void {
+  role = kind;
+}
+
+/** `pid@host@token` -> its parts; null for anything else. Older versions wrote no role: `role` is null then. */
+function parseTarget(target: string): { pid: number; host: string; role: LockRole | null } | null {
+  const match = /^(\d+)@(.*)@([A-Za-z0-9_-]+)$/.exec(target);
+  if (!match) return null;
+  const prefix = match[3]!.slice(0, match[3]!.lastIndexOf("_"));
+  const known = (lockRoles as readonly string[]).includes(prefix) ? (prefix as LockRole) : null;
+  return { pid: Number(match[1]), host: match[2]!, role: known };
+}
+
+/** Another live process that holds a session's lock. */
+export interface SessionHolder {
+  pid: number;
+  host: string;
+  role: LockRole | null;
+}
+
+/**
+ * Contract: resolves with the process that holds `file`'s lock when that is another process than
+ * this one and it may be alive (on this host: its pid answers; on another host: always, as nothing
+ * here can tell); null when nobody holds it, this process does, or its holder is dead (the next
+ * lockSession takes it over). Never rejects: an unreadable lock reads as not held.
+ */
+export async function sessionHolder(file: string): Promise<SessionHolder | null> {
+  let target: string;
+  try {
+    target = await fs.readlink(sessionLockPath(file));
+  } catch {
+    return null;
+  }
+  if (held.get(file)?.target === target) return null;
+  const holder = parseTarget(target);
+  if (!holder) return null;
+  if (holder.host === hostname() && (holder.pid === process.pid || !pidAlive(holder.pid))) return null;
+  return holder;
+}
+
+/** "another NanoHermes UI (pid 812@box)": who holds a session, in the user's words. */
+export function describeHolder(holder: SessionHolder): string {
+  const at = `pid ${holder.pid}@${holder.host}`;
+  switch (holder.role) {
+    case "ui":
+      return `another NanoHermes UI (${at})`;
+    case "daemon":
+      return `the NanoHermes daemon (${at})`;
+    case "run":
+      return `a one-shot NanoHermes run (${at})`;
+    case "acp":
+      return `an editor's NanoHermes agent (nanohermes acp, ${at})`;
+    case "mcp-server":
+      return `nanohermes mcp-server (${at})`;
+    default:
+      return `another NanoHermes process (${at})`;
+  }
 }
 
 /**
@@ -72,7 +136,7 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
   const host = hostname();
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const target = `${process.pid}@${host}@${randomId(10)}`;
+    const target = `${process.pid}@${host}@${role ? `${role}_` : ""}${randomId(10)}`;
     try {
       await fs.symlink(target, lockPath);
       // Another agent of this process may have taken it while we waited.
@@ -111,6 +175,7 @@ export async function lockSession(file: string, waitMs = SESSION_LOCK_WAIT_MS): 
       const who = holder ? `pid ${holder.pid}${holder.host === host ? "" : ` on ${holder.host}`}` : "another process";
       throw new SessionBusyError(
         `session ${file} is in use by another NanoHermes run (${who}); try again when it has finished (or remove ${lockPath} if that run is gone)`,
+        holder ? { holder } : {},
       );
     }
     await sleep(40 + Math.random() * 60);

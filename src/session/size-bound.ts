@@ -40,6 +40,8 @@ export function historyItemChars(it: HistoryItem): number {
       return n;
     case "turn-end":
       return n + (it.error?.length ?? 0);
+    case "approval":
+      return n + it.requestId.length + (it.callId?.length ?? 0) + it.tool.length + it.title.length;
     default:
       return it satisfies never;
   }

@@ -2,6 +2,7 @@
 // nothing: every new content is computed in memory first, and a failed write restores what was written.
 // Where the editor takes writes, new texts go to it (deletions, which ACP has no call for, to the disk).
 import { readlinkSync, symlinkSync } from "node:fs";
+import { fsPath, nameFromBytes } from "../fs/byte-names.js";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError, type PrecheckContext, type ToolContext } from "./define.js";
@@ -141,7 +142,7 @@ async function refuseLink(workspace: string, path: string, action: string): Prom
 }
 
 function readlinkOf(w: Walked): string {
-  return readlinkSync(w.at());
+  return nameFromBytes(readlinkSync(w.at(), { encoding: "buffer" }));
 }
 
 /** The editor's part in a patch: where texts are read from and written to. */
@@ -310,7 +311,7 @@ async function rollback(done: Planned[], made: string[], to: Target): Promise<st
     try {
       const w = rewalk(f, to, f.original === null || f.link !== undefined);
       try {
-        if (f.link !== undefined) symlinkSync(f.link, w.at());
+        if (f.link !== undefined) symlinkSync(fsPath(f.link), w.at());
         else if (f.original === null) unlinkCreated(w, to);
         // What went to the editor goes back through it; a deletion is undone on disk, as it was made.
         else if (to.editor && f.text !== null && f.loaded !== null)

@@ -156,6 +156,14 @@ export interface ToolDef<P extends z.ZodMiniObject = z.ZodMiniObject> {
    * checks again, since the file may change while the question waits.
    */
   precheck?(args: z.infer<P>, ctx: PrecheckContext): Promise<void>;
+  /**
+   * Per call, for a tool whose actions differ in weight (cron: `list` reads, `create` leaves work
+   * that runs later with nobody watching). "reads" passes the gate like a read tool; "schedules"
+   * is asked about under every policy and mode but --yolo, like a dangerous command, and plan mode
+   * refuses it; an "always" answer or `--allow tool:NAME` covers the tool, for the task only.
+   * Absent: the tool's kind decides.
+   */
+  effect?(args: z.infer<P>): "reads" | "schedules";
   run(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 

@@ -9,6 +9,8 @@ import { findRg, rgCandidates, rgGrep } from "./ripgrep.js";
 import { defineTool, ToolError } from "./define.js";
 import { compileGlob } from "./glob.js";
 import { walk } from "../fs/walk.js";
+import { fsPath } from "../fs/byte-names.js";
+import { showPath } from "./path-escape.js";
 import { joinShown, resolveWalkRoot } from "./walk-root.js";
 
 export const MAX_MATCHES = 200;
@@ -141,7 +143,7 @@ async function rgSkipped(
   let sliceStart = performance.now();
   for (const path of listed.items) {
     try {
-      const fd = openSync(join(root, path), "r");
+      const fd = openSync(fsPath(join(root, path)), "r");
       try {
         if (fstatSync(fd).size > MAX_GREP_FILE_BYTES) tally.large++;
         else if (binaryKind(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) tally.binary++;
@@ -161,7 +163,7 @@ async function rgSkipped(
 }
 
 async function isBinaryFile(path: string): Promise<boolean> {
-  const fd = await openP(path, "r");
+  const fd = await openP(fsPath(path), "r");
   try {
     const head = Buffer.alloc(8192);
     const { bytesRead } = await readP(fd, head, 0, head.length, 0);
@@ -175,7 +177,7 @@ async function isBinaryFile(path: string): Promise<boolean> {
 
 /** The file's bytes, or "large" past MAX_GREP_FILE_BYTES; `scratch` (HEAD_BYTES long) is reused. */
 function readCapped(path: string, scratch: Buffer): FileRead {
-  const fd = openSync(path, "r");
+  const fd = openSync(fsPath(path), "r");
   try {
     const bytesRead = readSync(fd, scratch, 0, HEAD_BYTES, 0);
     if (bytesRead < HEAD_BYTES) return { bytes: scratch.subarray(0, bytesRead) };
@@ -273,7 +275,7 @@ export const grepTool = defineTool({
         out.items = out.items.filter((m) => !binary.get(m.path));
         const lines = out.items.map(
           (m) =>
-            `${joinShown(root.shown, m.path)}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`,
+            `${showPath(joinShown(root.shown, m.path))}:${m.line}:${searchText(m.text, re, 1)[0]?.text ?? m.text.slice(0, MAX_LINE_CHARS)}`,
         );
         const files = new Set(out.items.map((m) => m.path)).size;
         const body = lines.length === 0 ? "no matches" : lines.join("\n");
@@ -328,7 +330,7 @@ export const grepTool = defineTool({
         // Files are searched in path order, so once past the cap every later file would sort after
         // the matches already found: stop.
         if (tally.matches > MAX_MATCHES) break;
-        searchFile(join(root.abs, entry.path), joinShown(root.shown, entry.path), order++);
+        searchFile(join(root.abs, entry.path), showPath(joinShown(root.shown, entry.path)), order++);
         if (performance.now() - sliceStart > SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           ctx.signal.throwIfAborted();

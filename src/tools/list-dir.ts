@@ -1,6 +1,7 @@
 // list_dir: a directory as an indented tree a few levels deep; ignored directories are named but
 // not entered, so the model learns that node_modules exists without reading it.
 import { readlink } from "node:fs/promises";
+import { fsPath, nameFromBytes } from "../fs/byte-names.js";
 import { join } from "node:path";
 import * as z from "../protocol/zod.js";
 import { defineTool, ToolError } from "./define.js";
@@ -24,7 +25,7 @@ async function label(entry: WalkEntry, abs: string): Promise<string> {
     case "dir":
       return `${showPath(entry.name)}/${entry.ignored ? " (ignored)" : ""}`;
     case "symlink": {
-      const target = await readlink(abs).catch(() => "?");
+      const target = await readlink(fsPath(abs), { encoding: "buffer" }).then(nameFromBytes, () => "?");
       return `${showPath(entry.name)} -> ${showPath(target)}`;
     }
     case "file":

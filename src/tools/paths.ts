@@ -1,5 +1,6 @@
 // Path handling shared by the file tools: resolve against the workspace, and the write boundary.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { fsPath, nameFromBytes } from "../fs/byte-names.js";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { protectedReason } from "../sandbox/protected.js";
 import { SandboxRefusal, ToolError } from "./define.js";
@@ -31,12 +32,13 @@ export function isInside(root: string, path: string): boolean {
  */
 export function realPathOf(path: string, depth = 0): string {
   try {
-    return realpathSync(path);
+    return nameFromBytes(realpathSync(fsPath(path), { encoding: "buffer" }));
   } catch {
     if (depth > 40) return path;
     try {
-      if (lstatSync(path).isSymbolicLink()) {
-        return realPathOf(resolve(dirname(path), readlinkSync(path)), depth + 1);
+      if (lstatSync(fsPath(path)).isSymbolicLink()) {
+        const target = nameFromBytes(readlinkSync(fsPath(path), { encoding: "buffer" }));
+        return realPathOf(resolve(dirname(path), target), depth + 1);
       }
     } catch {
       // missing: fall through to the parent

@@ -1,5 +1,6 @@
 // read_file: numbered lines of a text file, a window of it with offset/limit, binaries refused.
 import { constants, promises as fs } from "node:fs";
+import { fsPath } from "../fs/byte-names.js";
 import * as z from "../protocol/zod.js";
 import { binaryKind } from "./binary.js";
 import { defineTool, type EditorFiles, ToolError } from "./define.js";
@@ -91,7 +92,7 @@ export const readFileTool = defineTool({
     // FIFO between a stat and an open cannot hang the call.
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+      handle = await fs.open(fsPath(abs), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") throw new ToolError(`no such file: ${shown}`);

@@ -2,6 +2,7 @@
 // (.gitignore everywhere, hidden files but not .git, no files over 8 MB, sorted by path), several
 // times faster on big trees. A pattern ripgrep cannot parse (lookaround, backreferences) falls back.
 import { spawn } from "node:child_process";
+import { nameFromBytes } from "../fs/byte-names.js";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 
@@ -65,24 +66,29 @@ function runRg<T>(
   limit: number,
   /** What ends one item: a line, or NUL for file names (`--null`: a name may hold a newline). */
   end = "\n",
+  /** Each line is a file name (decoded exactly, as with NUL). */
+  names = false,
 ): Promise<RgOutcome<T>> {
   return new Promise((resolve) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const items: T[] = [];
     let capped = false;
-    let buffer = "";
     let stderr = "";
     const stop = () => child.kill("SIGKILL");
     const onAbort = () => stop();
     signal.addEventListener("abort", onAbort, { once: true });
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
+    // Bytes until an item ends: a file name is given exactly (byte-names.ts), even when not UTF-8.
+    let pending: Buffer = Buffer.alloc(0);
+    const endByte = end.charCodeAt(0);
+    const decode = end === "\0" || names ? nameFromBytes : (b: Buffer) => b.toString("utf8");
+    child.stdout.on("data", (chunk: Buffer) => {
       if (capped) return;
-      buffer += chunk;
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let from = 0;
       let nl: number;
-      while ((nl = buffer.indexOf(end)) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
+      while ((nl = pending.indexOf(endByte, from)) !== -1) {
+        const line = decode(pending.subarray(from, nl));
+        from = nl + 1;
         const item = parse(line);
         if (item === null) continue;
         if (items.length >= limit) {
@@ -92,6 +98,7 @@ function runRg<T>(
         }
         items.push(item);
       }
+      pending = pending.subarray(from);
     });
     child.stderr.on("data", (d: Buffer) => {
       if (stderr.length < 4096) stderr += d.toString();
@@ -108,7 +115,7 @@ function runRg<T>(
 
 interface RgJson {
   type: string;
-  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number };
+  data?: { path?: { text?: string; bytes?: string }; lines?: { text?: string; bytes?: string }; line_number?: number };
 }
 
 /** Matching lines, in path order, at most `limit` (+ whether more exist). */
@@ -165,7 +172,9 @@ function rgGrepOnce(
   const parse = (line: string): RgMatch | null => {
     if (!line.startsWith('{"type":"match"')) return null;
     const event = JSON.parse(line) as RgJson;
-    const path = event.data?.path?.text;
+    // A path that is not UTF-8 comes as base64 bytes: kept exact (byte-names.ts).
+    const raw = event.data?.path;
+    const path = raw?.text ?? (raw?.bytes !== undefined ? nameFromBytes(Buffer.from(raw.bytes, "base64")) : undefined);
     // Lines that are not valid UTF-8 come as base64 bytes; decode them the way the built-in path does.
     const lines = event.data?.lines;
     const text =
@@ -193,6 +202,8 @@ export function rgCandidates(
     o.signal,
     (line) => (line ? (line.startsWith("./") ? line.slice(2) : line) : null),
     Number.POSITIVE_INFINITY,
+    "\n",
+    true,
   );
 }
 

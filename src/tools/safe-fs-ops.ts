@@ -101,7 +101,7 @@ export async function writeAtomic(
  * after can bring back the old file (or none). A file system that cannot sync a directory
  * (EINVAL, EISDIR on some) is taken as one that needs no such step.
  */
-async function syncDir(dir: string): Promise<void> {
+async function syncDir(dir: string | Buffer): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(dir, "r");

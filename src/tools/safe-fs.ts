@@ -3,6 +3,7 @@
 // followed by the kernel and a directory swapped for a link mid-call cannot redirect a write.
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { fsPath, nameFromBytes } from "../fs/byte-names.js";
 import { ToolError } from "./define.js";
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
@@ -49,9 +50,9 @@ interface Dir {
   path: string;
 }
 
-/** The path the kernel resolves as `name` inside `dir`, following nothing. */
-function inDir(dir: Dir, name: string): string {
-  return dir.fd === null ? join(dir.path, name) : `/proc/self/fd/${dir.fd}/${name}`;
+/** The path the kernel resolves as `name` inside `dir`, following nothing; bytes exact for a name that is not UTF-8. */
+function inDir(dir: Dir, name: string): string | Buffer {
+  return fsPath(dir.fd === null ? join(dir.path, name) : `/proc/self/fd/${dir.fd}/${name}`);
 }
 
 function openDir(parent: Dir | null, name: string, path: string): Dir {
@@ -110,7 +111,7 @@ export class Walked {
   }
 
   /** A path for `name` (default: the target) in the target's directory that follows nothing. */
-  at(name = this.target()): string {
+  at(name = this.target()): string | Buffer {
     if (this.missing.length > 0) {
       throw Object.assign(new Error(`ENOENT: no such directory, ${join(this.dir.path, this.missing[0]!)}`), {
         code: "ENOENT",
@@ -221,7 +222,7 @@ export function walk(abs: string, opts: WalkOptions): Walked {
         if (++links > MAX_LINKS) throw new ToolError(`cannot resolve ${abs}: too many levels of symbolic links`);
         let target: string;
         try {
-          target = readlinkSync(inDir(cur, name));
+          target = nameFromBytes(readlinkSync(inDir(cur, name), { encoding: "buffer" }));
         } catch (error) {
           // EINVAL/ENOENT: no longer a link (swapped back, or removed) between the lstat and the read.
           const code = (error as NodeJS.ErrnoException).code;

@@ -81,6 +81,10 @@ it("a one-shot turn with a tool call runs no source beyond its recorded list", a
     "npm:@modelcontextprotocol/sdk",
     "npm:@agentclientprotocol/sdk",
     "npm:croner",
+    // The cron tool is offered by its definition alone (src/cron/tool.ts); the ledger loads with its first call.
+    "src/cron/tool-run.ts",
+    "src/cron/store.ts",
+    "src/cron/schedule.ts",
   ])
     expect(loads.sources).not.toContain(absent);
   check("one-shot turn", loads);
@@ -103,7 +107,14 @@ it("starting the UI and quitting runs no source beyond its recorded list", async
   await app.exit();
   const loads = loadsOf(report);
   expect(loads.sources).toEqual(expect.arrayContaining(["npm:ink", "npm:react"]));
-  for (const absent of ["npm:openai", "npm:@modelcontextprotocol/sdk", "npm:@agentclientprotocol/sdk", "npm:croner"])
+  for (const absent of [
+    "npm:openai",
+    "npm:@modelcontextprotocol/sdk",
+    "npm:@agentclientprotocol/sdk",
+    "npm:croner",
+    "src/cron/tool-run.ts",
+    "src/cron/store.ts",
+  ])
     expect(loads.sources).not.toContain(absent);
   check("UI start and quit", loads);
 });

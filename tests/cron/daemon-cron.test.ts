@@ -72,6 +72,38 @@ it("runs a job every 2 seconds, each run its own session, listed by the daemon",
   for (const id of [...sessions].slice(0, 3)) expect(listed).toContain(id);
 }, 60_000);
 
+it("a run's session is listed by the daemon while it runs, and served once it ends", async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const model = await mock(async () => {
+    await held;
+    return textReply("done at last");
+  });
+  const d = await daemon({ modelUrl: model.url });
+  await addJob(d, { name: "slowly", schedule: "0 0 1 1 *", prompt: "p", workspace: d.workspace });
+  const started = await http(d.url, "/v1/cron/jobs/slowly/run", { body: "{}" });
+  expect(started.status).toBe(202);
+  const id = `cron-slowly-${started.json.run}`;
+  const listed = await until("the running session in the list", async () =>
+    (await http(d.url, "/v1/sessions")).json.sessions.find((s: WireJson) => s.id === id),
+  );
+  expect(listed).toMatchObject({ title: "cron:slowly", status: "running", running: true });
+  // Its own task writes the session meanwhile: not served until the run ends, and said so.
+  const early = await http(d.url, `/v1/sessions/${id}`);
+  expect(early.status).toBe(409);
+  expect(early.json.error).toMatch(/scheduled run still going/);
+  release();
+  await until("the completed run", async () =>
+    (await runsOf(d, "slowly")).some((r: WireJson) => r.status === "completed"),
+  );
+  const after = (await http(d.url, "/v1/sessions")).json.sessions.filter((s: WireJson) => s.id === id);
+  expect(after).toHaveLength(1);
+  expect(after[0].running).toBe(false);
+  const detail = await http(d.url, `/v1/sessions/${id}`);
+  expect(detail.status).toBe(200);
+  expect(detail.json.messages.at(-1).content).toBe("done at last");
+}, 60_000);
+
 it("after 10 seconds down, a once job runs exactly once for the missed instants and a skip job not at all", async () => {
   const model = await mock(() => textReply("ok"));
   const first = await daemon({ modelUrl: model.url });

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { addJob } from "../../src/cron/jobs.js";
-import type { RunResult } from "../../src/cron/runner.js";
-import { CronScheduler } from "../../src/cron/scheduler.js";
+import { CronScheduler, type RunResult } from "../../src/cron/scheduler.js";
 import { CronStore } from "../../src/cron/store.js";
 
 const open: CronStore[] = [];

@@ -62,7 +62,7 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
-    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 1\)/);
+    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 5\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
     const embedded = await startDaemonProcess({ modelUrl: model.url });
@@ -141,10 +141,10 @@ describe("daemons sharing one PostgreSQL", () => {
     const ends = () => follow.events.filter((e) => e.type === "turn.completed");
     await expect.poll(() => ends().length, { timeout: 20_000 }).toBe(2);
     expect(ends()[1].reason).toBe("interrupted");
-    // What a team cannot do yet is refused with a reason, not dropped.
-    const steer = await send(a, { type: "user.submit", text: "x", mode: "steer" });
-    expect(steer.status).toBe(409);
-    expect(steer.json.error).toMatch(/cannot steer a running turn yet/);
+    // An image that is not this daemon's upload is refused with a reason, not dropped.
+    const image = await send(a, { type: "user.submit", text: "x", images: ["/tmp/x.png"] });
+    expect(image.status).toBe(409);
+    expect(image.json.error).toMatch(/images must be uploaded first/);
     follow.close();
   });
 
@@ -248,14 +248,13 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("checked"));
     const t = await team(model);
     const daemons = [await t.start(), await t.start(), await t.start()];
-    // Each daemon has its own home (its own cron.db, as on three machines) and the same job.
-    for (const d of daemons) {
-      const added = await http(d.url, "/v1/cron/jobs", {
-        body: JSON.stringify({ name: "tick", schedule: "*/2 * * * * *", prompt: "check it", workspace: t.workspace }),
-        headers: auth,
-      });
-      expect(added.status).toBe(201);
-    }
+    // Each daemon has its own home (its own cron.db, as on three machines); the job is added on
+    // one of them and the team's table gives it to the others.
+    const added = await http(daemons[0]!.url, "/v1/cron/jobs", {
+      body: JSON.stringify({ name: "tick", schedule: "*/2 * * * * *", prompt: "check it", workspace: t.workspace }),
+      headers: auth,
+    });
+    expect(added.status).toBe(201);
     type Run = { scheduledFor: number; status: string; error: string | null };
     const runsOf = async () =>
       Promise.all(

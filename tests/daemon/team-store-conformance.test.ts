@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TeamStore, TurnJob, TurnResult } from "../../src/daemon/team/contract.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/daemon/team/migrations.js";
 import { openTeamStore } from "../../src/daemon/team/open.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import { tempDir } from "../helpers/cli.js";
@@ -104,6 +105,11 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     await store.sessions.saveStep("a", session("first", "the quick brown fox jumps over pelicans"));
     const text = await store.sessions.load("a");
     expect(JSON.parse(text!).messages[1].content).toBe("the quick brown fox jumps over pelicans");
+    // The seq of the last event a save reflects comes back with it; a save without one has none.
+    expect(await store.sessions.loadAt("a")).toEqual({ text, eventsSeq: null });
+    await store.sessions.saveStep("a", text!, 42);
+    expect(await store.sessions.loadAt("a")).toEqual({ text, eventsSeq: 42 });
+    expect(await store.sessions.loadAt("none")).toBeNull();
     expect((await store.sessions.list()).map((s) => [s.id, s.title, s.messages])).toEqual([
       ["a", "first", 2],
       ["b", "second", 2],
@@ -160,6 +166,37 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     expect((await store.turns.wait(y)).reason).toBe("completed");
   });
 
+  it("gives a turn's images, in order and byte for byte, to the daemon that takes it", async () => {
+    const { open } = await backend.fresh();
+    const [a, b] = [await open(), await open()];
+    const seen: { prompt: string; images: { name: string; data: string }[] }[] = [];
+    b.turns.work(1, async (job) => {
+      seen.push({
+        prompt: job.prompt,
+        images: (job.images ?? []).map((i) => ({ name: i.name, data: i.data.toString("hex") })),
+      });
+      return ok(job);
+    });
+    const bytes = [Buffer.from([0, 1, 2, 255]), Buffer.from("second image")];
+    const withImages = await a.turns.enqueue("pics", "look", [
+      { name: "one.png", data: bytes[0]! },
+      { name: "two.png", data: bytes[1]! },
+    ]);
+    const without = await a.turns.enqueue("pics", "and now");
+    expect((await a.turns.wait(withImages)).reason).toBe("completed");
+    expect((await a.turns.wait(without)).reason).toBe("completed");
+    expect(seen).toEqual([
+      {
+        prompt: "look",
+        images: [
+          { name: "one.png", data: "000102ff" },
+          { name: "two.png", data: bytes[1]!.toString("hex") },
+        ],
+      },
+      { prompt: "and now", images: [] },
+    ]);
+  });
+
   it("cancels a running turn from the other daemon, and says so when none runs", async () => {
     const { open } = await backend.fresh();
     const [a, b] = [await open(), await open()];
@@ -184,10 +221,12 @@ describe.each(backends)("team store conformance: $name", (backend) => {
     const seen: { seq: number; event: BusEvent }[] = [];
     const following = await b.events.follow("e", null, (e) => seen.push(e));
     const note = (text: string): BusEvent => ({ type: "notice", taskId: "e", level: "info", text });
-    for (const text of ["one", "two", "three"]) await a.events.publish("e", note(text));
+    // Published together (one batch on PostgreSQL), each resolves with its own seq, in order.
+    const published = await Promise.all(["one", "two", "three"].map((text) => a.events.publish("e", note(text))));
     await a.events.publish("other", note("not mine"));
     await following.caughtUp();
     expect(seen.length).toBe(3);
+    expect(seen.map((e) => e.seq)).toEqual(published);
     expect(seen.map((e) => (e.event as { text: string }).text)).toEqual(["one", "two", "three"]);
     expect(seen[0]!.seq).toBeLessThan(seen[1]!.seq);
     following.stop();
@@ -223,13 +262,13 @@ describe("team store on PostgreSQL", () => {
     await client.connect();
     try {
       const { rows } = await client.query("SELECT version FROM nh_schema ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
       await client.query("INSERT INTO nh_schema (version) VALUES (99)");
     } finally {
       await client.end();
     }
     await expect(openTeamStore({ databaseUrl: url, sessionDir: "" })).rejects.toThrow(
-      /schema is version 99, newer than this nanohermes knows \(1\): upgrade nanohermes/,
+      new RegExp(`schema is version 99, newer than this nanohermes knows \\(${SCHEMA_VERSION}\\): upgrade nanohermes`),
     );
   });
 
@@ -334,5 +373,62 @@ describe("team store on PostgreSQL", () => {
     cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
     expect(attempts).toEqual([1, 2]);
+  });
+
+  it("relays a command to the daemon that serves it and brings its answer back; withdraws one nobody answers", async () => {
+    const url = await cluster.createDatabase("relay");
+    const [a, b] = await Promise.all(
+      ["r1", "r2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node, answerMs: 500 })),
+    );
+    opened.push(a!, b!);
+    const applied: string[] = [];
+    await b!.relay!.serve((session, command) => {
+      applied.push(`${session}:${command.type}`);
+      return command.type === "approval.reply" ? `no approval ${command.requestId} is waiting` : null;
+    });
+    const steer = { type: "user.submit", taskId: "s", text: "and the docs", mode: "steer" } as const;
+    expect(await a!.relay!.send("r2", "s", steer)).toBeNull();
+    const reply = { type: "approval.reply", taskId: "s", requestId: "q1", decision: "once" } as const;
+    expect(await a!.relay!.send("r2", "s", reply)).toBe("no approval q1 is waiting");
+    expect(applied).toEqual(["s:user.submit", "s:approval.reply"]);
+    // A daemon that never answers: the command is withdrawn, never applied later.
+    expect(await a!.relay!.send("gone:1", "s", steer)).toMatch(
+      /^the daemon running this turn \(gone:1\) did not answer/,
+    );
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query("SELECT count(*)::int AS n FROM nh_commands")).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+    expect(await a!.relay!.runningOn("s")).toBeNull();
+  });
+
+  it("counts a front end attached on one daemon on every daemon, until it detaches", async () => {
+    const url = await cluster.createDatabase("attached");
+    const [a, b] = await Promise.all(
+      ["t1", "t2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node })),
+    );
+    opened.push(a!, b!);
+    const seen: string[][] = [];
+    b!.relay!.onAttached((sessions) => seen.push([...sessions]));
+    const detach = await a!.relay!.attach("watched");
+    await b!.relay!.refresh();
+    expect(seen.at(-1)).toEqual(["watched"]);
+    // A second front end on the same daemon: detaching one leaves the session attached.
+    const second = await a!.relay!.attach("watched");
+    detach();
+    detach();
+    await b!.relay!.refresh();
+    expect(seen.at(-1)).toEqual(["watched"]);
+    second();
+    await expect
+      .poll(async () => {
+        await b!.relay!.refresh();
+        return seen.at(-1);
+      })
+      .toEqual([]);
   });
 });

@@ -160,7 +160,7 @@ describe("Anthropic Messages mode", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("finally\n");
     expect(server.requests).toHaveLength(3);
-    expect(r.stderr.match(/retrying in .*529/g)).toHaveLength(2);
+    expect(r.stderr.match(/retrying, attempt [23] of 3 in .*529/g)).toHaveLength(2);
   });
 
   it("fails at once on a 401, saying why", async () => {

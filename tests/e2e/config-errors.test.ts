@@ -45,7 +45,7 @@ describe("configuration errors", () => {
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr.split("\n").filter((l) => l.includes("retrying"))).toEqual([
-        expect.stringMatching(/^\s*retrying in 5\.0 s: 429 /),
+        expect.stringMatching(/^\s*retrying, attempt 2 of 3 in 5\.0 s: 429 /),
       ]);
     },
     20_000,

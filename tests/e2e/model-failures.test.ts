@@ -26,7 +26,22 @@ describe("model failures", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("recovered\n");
     expect(server.requests).toHaveLength(2);
-    expect(r.stderr).toMatch(/retrying in 0\.1 s: 503/);
+    expect(r.stderr).toMatch(/retrying, attempt 2 of 3 in 0\.1 s: 503/);
+  });
+
+  it("says each retry on a stderr that is no terminal (issue 28), and -q keeps it quiet", async () => {
+    server = await startMockServer([{ status: 503 }, { status: 502 }, textReply("recovered")]);
+    const r = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "50"], { env: envFor(server) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("recovered\n");
+    expect(r.stderr.split("\n").filter((l) => l.includes("retrying"))).toEqual([
+      expect.stringMatching(/^\s*retrying, attempt 2 of 3 in 0\.1 s: 503/),
+      expect.stringMatching(/^\s*retrying, attempt 3 of 3 in 0\.1 s: 502/),
+    ]);
+    server.push({ status: 503 }, textReply("quiet"));
+    const q = await runCli(["-p", "hi", "-C", tempDir(), "--retry-base-ms", "50", "-q"], { env: envFor(server) });
+    expect(q.code).toBe(0);
+    expect(q.stderr).not.toContain("retrying");
   });
 
   it("backs off on 429 with base * 2^(n-1)", async () => {
@@ -121,7 +136,9 @@ describe("model failures", () => {
       env: envFor(server),
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^nanohermes: model request failed: the reply was not (valid JSON|a chat completion)/);
+    // The retry is said first, then the failure, each one line.
+    expect(r.stderr).toMatch(/^\s*retrying, attempt 2 of 2 in 0\.0 s: /);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: the reply was not (valid JSON|a chat completion)/m);
     expect(r.stderr).not.toMatch(/at .*\.js/);
   });
 
@@ -135,6 +152,7 @@ describe("model failures", () => {
       env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }),
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^nanohermes: model request failed: connection error: connect ECONNREFUSED/);
+    expect(r.stderr).toMatch(/^\s*retrying, attempt 2 of 2 in 0\.0 s: connection error/);
+    expect(r.stderr).toMatch(/^nanohermes: model request failed: connection error: connect ECONNREFUSED/m);
   });
 });

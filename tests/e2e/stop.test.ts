@@ -1,9 +1,10 @@
 // Ctrl-C (SIGINT) during a one-shot turn: the turn stops at a step boundary, the session is
 // saved with a valid history, the program exits 130, and the next turn works.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, startCli, runCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
+import { waitFor } from "../helpers/mcp.js";
 import { alive } from "../helpers/proc.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 
@@ -96,13 +97,19 @@ describe("stopping a turn", () => {
       ]),
       textReply("after force stop"),
     ]);
-    const child = startCli(["-p", "run it", "-C", ws, "--session", session, "--stream-json"], { env: envFor(server) });
+    const child = startCli(["-p", "run it", "-C", ws, "--session", session], { env: envFor(server) });
     const done = collect(child);
-    await waitForOutput(child, (all) => all.includes('"tool.started"'));
-    await new Promise((res) => setTimeout(res, 300));
+    // Both processes are up once the shell has written their pids (a fixed wait raced under load).
+    await waitFor(
+      () =>
+        ["bg.pid", "sh.pid"].every((f) => existsSync(join(ws, f)) && readFileSync(join(ws, f), "utf8").trim() !== ""),
+      15_000,
+      "pid files",
+    );
     const started = performance.now();
+    const stopping = waitForOutput(child, (all) => all.includes("stopping after this step"));
     child.kill("SIGINT");
-    await new Promise((res) => setTimeout(res, 100));
+    await stopping;
     child.kill("SIGINT");
     const r = await done;
     expect(r.code).toBe(130);

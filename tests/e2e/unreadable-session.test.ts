@@ -9,13 +9,14 @@ import {
   chownSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, collect, runCli, tempDir, testEnv, type CliResult } from "../helpers/cli.js";
 import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
@@ -160,6 +161,80 @@ describe("a session file the run cannot use is never written over", () => {
     expect(daemon.stderr()).toMatch(/session linked: warning: session .*linked\.json is not overwritten/);
     expect(readlinkSync(join(sessionDir, "linked.json"))).toBe(target);
     expect(readFileSync(target, "utf8")).toBe(session(elsewhere, "elsewhere"));
+  });
+});
+
+describe("a refused session is forked once", () => {
+  it("the daemon, started again, goes on in the fork it made the first time (not one more), and says so", async () => {
+    server = await startMockServer((req) =>
+      textReply(`${String((req.messages as { content?: unknown }[]).at(-1)?.content)} done`),
+    );
+    const elsewhere = tempDir();
+    const target = join(elsewhere, "target.json");
+    writeFileSync(target, session(elsewhere, "elsewhere"));
+    const sessionDir = join(tempDir("nh-sessions-"), "sessions");
+    mkdirSync(sessionDir, { mode: 0o700 });
+    symlinkSync(target, join(sessionDir, "linked.json"));
+    const home = tempDir("nh-home-");
+    const workspace = tempDir("nh-ws-");
+    const turn = (prompt: string) =>
+      http(daemon!.url, "/", {
+        headers: { "X-Session-Id": "linked", "Content-Type": "application/json" },
+        body: JSON.stringify({ prompt }),
+      });
+    const forks = () => readdirSync(sessionDir).filter((n) => n.endsWith(".json") && n !== "linked.json");
+
+    daemon = await startDaemonProcess({ modelUrl: server.url, sessionDir, home, workspace });
+    const first = await turn("one");
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.warnings).toEqual([
+      expect.stringMatching(/linked\.json is not overwritten: .*symbolic link.*This run is saved as \S+\.json$/),
+    ]);
+    const fork = /saved as (\S+\.json)$/.exec(first.json.warnings[0])![1]!;
+    expect(await daemon.stop()).toBe(0);
+
+    // Loaded again by a new daemon: the same fork goes on, with the first turn in it.
+    daemon = await startDaemonProcess({ modelUrl: server.url, sessionDir, home, workspace });
+    const second = await turn("two");
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `linked\\.json is not overwritten: .*This run goes on in ${fork}, where it was saved when first refused$`,
+        ),
+      ),
+    ]);
+    expect(daemon.stderr()).toMatch(/session linked: warning: .*goes on in .*where it was saved when first refused/);
+    const sent = server.requests.at(-1)!.messages as { role: string; content?: unknown }[];
+    expect(sent.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["one", "two"]);
+    // One fork, in the daemon's own folder (so it serves it too).
+    expect(forks()).toEqual([basename(fork)]);
+    expect(dirname(fork)).toBe(sessionDir);
+    // The refused link and what it points at are as they were.
+    expect(readlinkSync(join(sessionDir, "linked.json"))).toBe(target);
+    expect(readFileSync(target, "utf8")).toBe(session(elsewhere, "elsewhere"));
+  });
+
+  it("a one-shot run on the same refused --session FILE goes on in its first fork", async () => {
+    server = await startMockServer((req) =>
+      textReply(`${String((req.messages as { content?: unknown }[]).at(-1)?.content)} done`),
+    );
+    const ws = tempDir();
+    const file = join(ws, "s.json");
+    mkdirSync(file);
+    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const one = await runCli(["-p", "one", "-C", ws, "--session", file, "--json"], { env });
+    expect(one.code, one.stderr).toBe(0);
+    const forkFile = (JSON.parse(one.stdout) as { sessionFile: string }).sessionFile;
+    const two = await runCli(["-p", "two", "-C", ws, "--session", file, "--json"], { env });
+    expect(two.code, two.stderr).toBe(0);
+    expect((JSON.parse(two.stdout) as { sessionFile: string }).sessionFile).toBe(forkFile);
+    expect(two.stderr).toMatch(
+      /is not overwritten: .*a directory.*This run goes on in .*where it was saved when first refused/,
+    );
+    const saved = JSON.parse(readFileSync(forkFile, "utf8")) as { messages: { role: string; content?: unknown }[] };
+    expect(saved.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["one", "two"]);
+    expect(lstatSync(file).isDirectory()).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 // Odd files through the real registry: names with a newline or a tab are listed quoted (a JSON
 // string) by list_dir and glob and taken back in that form by read_file, edit_file and write_file;
-// a name that is not UTF-8 is listed quoted and refused with what to do; UTF-16 and UTF-32 text is
-// named by its byte-order mark; a file over the edit limit gets one answer from every editing tool.
+// names that are not UTF-8 are in tests/tools/byte-names.test.ts; UTF-16 and UTF-32 text is named
+// by its byte-order mark; a file over the edit limit gets one answer from every editing tool.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,10 +28,6 @@ describe("showPath / readPathArg", () => {
   ])("%j is shown as %s and read back", (name, shown) => {
     expect(showPath(name)).toBe(shown);
     expect(readPathArg(shown)).toBe(name);
-  });
-
-  it("refuses a name readdir could not decode, and says what to do", () => {
-    expect(() => readPathArg('"a\\ufffd.txt"')).toThrow(/bytes that are not UTF-8.*rename it with a command/);
   });
 });
 
@@ -63,18 +59,6 @@ describe("names with a newline or a tab", () => {
     const write = await callTool(writeFileTool, { path: '"new\\nname.txt"', content: "x" }, ws);
     expect(write.status, write.forModel).toBe("ok");
     expect(readdirSync(ws)).toContain("new\nname.txt");
-  });
-});
-
-describe("a name that is not UTF-8", () => {
-  it("is listed quoted, and the file tools say what to do with it", async () => {
-    const ws = tempDir();
-    writeFileSync(Buffer.concat([Buffer.from(`${ws}/a`), Buffer.from([0xff]), Buffer.from(".txt")]), "x");
-    const listed = await callTool(listDirTool, {}, ws);
-    expect(listed.forModel.split("\n")[1]).toBe('  "a\\ufffd.txt"');
-    const read = await callTool(readFileTool, { path: '"a\\ufffd.txt"' }, ws);
-    expect(read.status).toBe("error");
-    expect(read.forModel).toMatch(/holds bytes that are not UTF-8 .*rename it with a command/);
   });
 });
 

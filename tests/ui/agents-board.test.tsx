@@ -183,7 +183,7 @@ describe("a captured screen", () => {
       "│     fix the failing parser tests in src/parser.…",
       "│ 5 ○ agent-5 worker queued",
       "│     review the lexer",
-      "│ 6 ✗ agent-6 worker failed                     3s",
+      "│ 6 ✗ agent-6 worker failed                   3.0s",
       "│     model error: 500 internal",
       "│",
       "│",

@@ -1,6 +1,8 @@
 // The three seams a team of daemons shares (issue 34): where sessions are kept, how turns reach a
 // daemon, and how a session's events reach every daemon that follows it. Each has an embedded
 // implementation (files, SQLite, in-process: one machine) and a PostgreSQL one (many machines).
+import type { SharedJobTable } from "../../cron/team-jobs.js";
+import type { BusCommand } from "../../protocol/commands.js";
 import type { BusEvent } from "../../protocol/events.js";
 
 export type StoreKind = "embedded" | "postgres";
@@ -28,7 +30,12 @@ export interface SessionSearchHit {
 export interface SessionStore {
   readonly kind: StoreKind;
   load(id: string): Promise<string | null>;
-  saveStep(id: string, sessionFileText: string): Promise<void>;
+  /**
+   * The session with the fan-out's seq of the last event its text reflects (null when saved
+   * without one): a follower that starts after it sees each step once, in the text or as events.
+   */
+  loadAt(id: string): Promise<{ text: string; eventsSeq: number | null } | null>;
+  saveStep(id: string, sessionFileText: string, eventsSeq?: number): Promise<void>;
   /** Newest first. */
   list(): Promise<SessionSummary[]>;
   /** Full-text search over the sessions' messages, best first. */
@@ -36,10 +43,18 @@ export interface SessionStore {
   remove(id: string): Promise<boolean>;
 }
 
+/** An image sent with a prompt: its bytes, so the daemon that takes the turn can attach it. */
+export interface TurnImage {
+  name: string;
+  data: Buffer;
+}
+
 export interface TurnJob {
   turnId: string;
   session: string;
   prompt: string;
+  /** The prompt's images, in order (absent: none). */
+  images?: TurnImage[];
   /** 1 for the first run; more when the daemon that ran it died and its lease ran out. */
   attempt: number;
   /** The fan-out's head when an earlier attempt started (markStart): its events come after it. */
@@ -59,7 +74,7 @@ export type TurnHandler = (job: TurnJob, signal: AbortSignal) => Promise<TurnRes
  * the running turn's signal on whichever daemon runs it.
  */
 export interface TurnQueue {
-  enqueue(session: string, prompt: string): Promise<string>;
+  enqueue(session: string, prompt: string, images?: TurnImage[]): Promise<string>;
   /** Starts taking turns; `stop` ends that (turns running are aborted and left to their leases). */
   work(concurrency: number, handler: TurnHandler): void;
   /** Records where the turn's events start (the fan-out's head), for an attempt that resumes it. */
@@ -94,7 +109,8 @@ export interface Following {
  * node can read the event.
  */
 export interface EventFanout {
-  publish(session: string, event: BusEvent): Promise<void>;
+  /** Resolves with the event's seq once followers on any node can read it. */
+  publish(session: string, event: BusEvent): Promise<number>;
   follow(session: string, after: number | null, send: (event: FannedEvent) => void): Promise<Following>;
   /** The newest seq now (a follower starting after it sees only what comes next). */
   head(): Promise<number>;
@@ -113,7 +129,33 @@ export interface TeamStore {
    * daemon, whose own ledger already says so: always null.
    */
   claimInstant(job: string, instant: number): Promise<string | null>;
+  /** The team's cron jobs, which every daemon's ledger mirrors; null for the embedded store (its ledger is all). */
+  cronJobs: SharedJobTable | null;
+  /** Commands and attachments across daemons; null for the embedded store (one daemon has them all). */
+  relay: CommandRelay | null;
   /** For /health: whether the database answers, and how many turns wait. */
   health(): Promise<{ database: "ok" | "embedded" | string; queueDepth: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Contract: commands for the daemon running a session's turn, and the front ends attached to a
+ * session on any daemon. `send` resolves with the receiving daemon's answer (null: accepted, else
+ * why it refused), or a refusal saying that daemon did not answer; a command is applied at most
+ * once. An attachment lasts while its daemon renews it: a daemon that died stops counting.
+ */
+export interface CommandRelay {
+  /** This daemon's name (what `runningOn` returns for a turn running here). */
+  readonly node: string;
+  /** The daemon whose lease holds the session's running turn, or null. */
+  runningOn(session: string): Promise<string | null>;
+  send(node: string, session: string, command: BusCommand): Promise<string | null>;
+  /** Applies the commands sent to this daemon, in order, with `handler`'s answer sent back. */
+  serve(handler: (session: string, command: BusCommand) => string | null): Promise<void>;
+  /** A front end attached here to `session` (written before it resolves); the call returned detaches it. */
+  attach(session: string): Promise<() => void>;
+  /** Reads the attachments again; `onChange` gets every session with a front end on any daemon. */
+  refresh(): Promise<void>;
+  onAttached(onChange: (sessions: ReadonlySet<string>) => void): void;
   close(): Promise<void>;
 }

@@ -12,7 +12,7 @@ export class EmbeddedEventFanout implements EventFanout {
   /** Per session: the seq of the running turn's turn.started, while it runs. */
   private readonly turnStart = new Map<string, number>();
 
-  async publish(session: string, event: BusEvent): Promise<void> {
+  async publish(session: string, event: BusEvent): Promise<number> {
     const fanned: FannedEvent = { seq: ++this.seq, event };
     const log = this.logs.get(session) ?? [];
     log.push(fanned);
@@ -21,6 +21,7 @@ export class EmbeddedEventFanout implements EventFanout {
     if (event.type === "turn.started" && event.agentId === undefined) this.turnStart.set(session, fanned.seq);
     if (event.type === "turn.completed" && event.agentId === undefined) this.turnStart.delete(session);
     for (const listener of this.listeners.get(session) ?? []) listener(fanned);
+    return fanned.seq;
   }
 
   async head(): Promise<number> {

@@ -12,6 +12,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export class EmbeddedSessionStore implements SessionStore {
   readonly kind = "embedded" as const;
   private index: Promise<SessionIndex> | null = null;
+  private readonly seqs = new Map<string, number>();
 
   constructor(
     private readonly dir: string,
@@ -31,10 +32,18 @@ export class EmbeddedSessionStore implements SessionStore {
     });
   }
 
-  async saveStep(id: string, text: string): Promise<void> {
+  async loadAt(id: string): Promise<{ text: string; eventsSeq: number | null } | null> {
+    const text = await this.load(id);
+    return text === null ? null : { text, eventsSeq: this.seqs.get(id) ?? null };
+  }
+
+  async saveStep(id: string, text: string, eventsSeq?: number): Promise<void> {
     parseSessionText(text);
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     await writeSessionText(this.file(id), text);
+    // The in-process fan-out's seqs mean nothing to a later process: kept in memory only.
+    if (eventsSeq === undefined) this.seqs.delete(id);
+    else this.seqs.set(id, eventsSeq);
   }
 
   async list(): Promise<SessionSummary[]> {
@@ -72,6 +81,7 @@ export class EmbeddedSessionStore implements SessionStore {
   }
 
   async remove(id: string): Promise<boolean> {
+    this.seqs.delete(id);
     return fs.unlink(this.file(id)).then(
       () => true,
       (error: NodeJS.ErrnoException) => {

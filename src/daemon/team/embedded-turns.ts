@@ -1,7 +1,7 @@
 // TurnQueue in one process: a FIFO per session, sessions in parallel up to the concurrency. No
 // lease is needed: a turn lives and dies with the only daemon that could run it.
 import { randomUUID } from "node:crypto";
-import type { TurnHandler, TurnJob, TurnQueue, TurnResult } from "./contract.js";
+import type { TurnHandler, TurnImage, TurnJob, TurnQueue, TurnResult } from "./contract.js";
 
 interface Entry {
   job: TurnJob;
@@ -22,12 +22,12 @@ export class EmbeddedTurnQueue implements TurnQueue {
   private stopped = false;
   private readonly runs = new Set<Promise<void>>();
 
-  async enqueue(session: string, prompt: string): Promise<string> {
+  async enqueue(session: string, prompt: string, images: TurnImage[] = []): Promise<string> {
     const turnId = randomUUID();
     let resolve: (result: TurnResult) => void = () => {};
     const done = new Promise<TurnResult>((r) => (resolve = r));
     const entry: Entry = {
-      job: { turnId, session, prompt, attempt: 1, eventsFrom: null },
+      job: { turnId, session, prompt, ...(images.length > 0 ? { images } : {}), attempt: 1, eventsFrom: null },
       done,
       resolve,
       control: null,

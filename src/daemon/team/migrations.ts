@@ -50,6 +50,69 @@ CREATE TABLE nh_cron_fired (
 );
 `,
   },
+  {
+    // The cron jobs themselves, shared (version 1 shared only their fired instants).
+    version: 2,
+    sql: `
+CREATE TABLE nh_cron_jobs (
+  name text PRIMARY KEY,
+  schedule text NOT NULL,
+  tz text NOT NULL,
+  prompt text NOT NULL,
+  workspace text NOT NULL,
+  model text,
+  approval text NOT NULL,
+  missed text NOT NULL,
+  enabled boolean NOT NULL,
+  paused_reason text,
+  created_at bigint NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
+  {
+    // Commands for the daemon running a session's turn (steering, approvals, a forced stop), and
+    // which daemons have a front end attached to which session (so the turn's daemon asks).
+    version: 3,
+    sql: `
+CREATE TABLE nh_commands (
+  id bigserial PRIMARY KEY,
+  node text NOT NULL,
+  session text NOT NULL,
+  command jsonb NOT NULL,
+  state text NOT NULL DEFAULT 'sent' CHECK (state IN ('sent', 'taken', 'answered')),
+  refused text,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX nh_commands_waiting ON nh_commands (node, id) WHERE state = 'sent';
+CREATE TABLE nh_attached (
+  session text NOT NULL,
+  node text NOT NULL,
+  until timestamptz NOT NULL,
+  PRIMARY KEY (session, node)
+);
+`,
+  },
+  {
+    // The fan-out's seq of the last event a stored session reflects: where a follower starts.
+    version: 4,
+    sql: "ALTER TABLE nh_sessions ADD COLUMN events_seq bigint;",
+  },
+  {
+    // A prompt's images travel with its turn to whichever daemon takes it (kept until it ends).
+    version: 5,
+    sql: `
+ALTER TABLE nh_turns ADD COLUMN images integer NOT NULL DEFAULT 0;
+CREATE TABLE nh_turn_images (
+  turn_id text NOT NULL REFERENCES nh_turns (id) ON DELETE CASCADE,
+  n integer NOT NULL,
+  name text NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (turn_id, n)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

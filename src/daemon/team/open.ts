@@ -20,6 +20,8 @@ export interface TeamStoreOptions {
   pollMs?: number;
   /** PostgreSQL: this daemon's name in the turn table (default host:pid). */
   node?: string;
+  /** PostgreSQL: how long a relayed command waits for its answer (default 10 s). */
+  answerMs?: number;
 }
 
 /** The URL without its password, for messages. */
@@ -47,6 +49,8 @@ export async function openTeamStore(opts: TeamStoreOptions): Promise<TeamStore> 
       turns,
       events: new EmbeddedEventFanout(),
       claimInstant: async () => null,
+      cronJobs: null,
+      relay: null,
       health: async () => ({ database: "embedded", queueDepth: await turns.depth() }),
       close: async () => {
         await turns.stop();
@@ -60,5 +64,6 @@ export async function openTeamStore(opts: TeamStoreOptions): Promise<TeamStore> 
     node: opts.node ?? `${hostname()}:${process.pid}`,
     ...(opts.leaseMs ? { leaseMs: opts.leaseMs } : {}),
     ...(opts.pollMs ? { pollMs: opts.pollMs } : {}),
+    ...(opts.answerMs ? { answerMs: opts.answerMs } : {}),
   });
 }

@@ -42,36 +42,37 @@ export class PgEventFanout implements EventFanout {
   }
 
   /** Events waiting for their session's next insert (a busy session's events go in batches). */
-  private readonly pending = new Map<string, { events: string[]; written: Promise<void> }>();
+  private readonly pending = new Map<string, { events: string[]; written: Promise<number[]> }>();
 
-  publish(session: string, event: BusEvent): Promise<void> {
+  publish(session: string, event: BusEvent): Promise<number> {
     const waiting = this.pending.get(session);
     if (waiting) {
-      waiting.events.push(JSON.stringify(event));
-      return waiting.written;
+      const index = waiting.events.push(JSON.stringify(event)) - 1;
+      return waiting.written.then((seqs) => seqs[index]!);
     }
-    const batch = { events: [JSON.stringify(event)], written: Promise.resolve() };
+    const batch = { events: [JSON.stringify(event)], written: Promise.resolve([] as number[]) };
     this.pending.set(session, batch);
     const previous = this.chains.get(session) ?? Promise.resolve();
     // One insert per batch, after the session's previous one: order is kept, round trips shared.
-    batch.written = previous.then(() => {
+    // The seqs come back in insertion order (the batch's order): the i-th event has the i-th.
+    batch.written = previous.then(async () => {
       this.pending.delete(session);
-      return this.pool
-        .query(
-          `WITH e AS (INSERT INTO nh_events (session, event) SELECT $1, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n)
-           SELECT pg_notify('nh_events', $1)`,
-          [session, batch.events],
-        )
-        .then(() => {});
+      const { rows } = await this.pool.query<{ seqs: string[] }>(
+        `WITH e AS (INSERT INTO nh_events (session, event) SELECT $1, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n RETURNING seq)
+         SELECT (SELECT array_agg(seq ORDER BY seq) FROM e) AS seqs, pg_notify('nh_events', $1)`,
+        [session, batch.events],
+      );
+      return (rows[0]?.seqs ?? []).map(Number);
     });
-    const settled = batch.written.catch((error: unknown) =>
-      log("warn", `team store: publishing events of ${session}`, error),
+    const settled = batch.written.then(
+      () => {},
+      (error: unknown) => log("warn", `team store: publishing events of ${session}`, error),
     );
     this.chains.set(session, settled);
     void settled.then(() => {
       if (this.chains.get(session) === settled) this.chains.delete(session);
     });
-    return batch.written;
+    return batch.written.then((seqs) => seqs[0]!);
   }
 
   private read(follower: Follower): void {

@@ -17,13 +17,22 @@ export class PgSessionStore implements SessionStore {
     return rows[0]?.data ?? null;
   }
 
-  async saveStep(id: string, text: string): Promise<void> {
+  async loadAt(id: string): Promise<{ text: string; eventsSeq: number | null } | null> {
+    const { rows } = await this.pool.query<{ data: string; events_seq: string | null }>(
+      "SELECT data::text AS data, events_seq FROM nh_sessions WHERE id = $1",
+      [id],
+    );
+    const row = rows[0];
+    return row ? { text: row.data, eventsSeq: row.events_seq === null ? null : Number(row.events_seq) } : null;
+  }
+
+  async saveStep(id: string, text: string, eventsSeq?: number): Promise<void> {
     const parsed = parseSessionText(text);
     await this.pool.query(
-      `INSERT INTO nh_sessions (id, data, title, messages, updated_at, body) VALUES ($1, $2::jsonb, $3, $4, now(), $5)
+      `INSERT INTO nh_sessions (id, data, title, messages, updated_at, body, events_seq) VALUES ($1, $2::jsonb, $3, $4, now(), $5, $6)
        ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, title = EXCLUDED.title, messages = EXCLUDED.messages,
-         updated_at = now(), body = EXCLUDED.body`,
-      [id, text, parsed.title, parsed.messages, parsed.body],
+         updated_at = now(), body = EXCLUDED.body, events_seq = EXCLUDED.events_seq`,
+      [id, text, parsed.title, parsed.messages, parsed.body, eventsSeq ?? null],
     );
   }
 

@@ -3,8 +3,10 @@
 import { log } from "../../config/log.js";
 import type { TeamStore } from "./contract.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
+import { PgCronJobs } from "./pg-cron-jobs.js";
 import { PgEventFanout } from "./pg-events.js";
 import { PgListener } from "./pg-listen.js";
+import { PgRelay } from "./pg-relay.js";
 import { PgSessionStore } from "./pg-sessions.js";
 import { PgTurnQueue } from "./pg-turns.js";
 import { safeUrl } from "./open.js";
@@ -14,6 +16,7 @@ export interface PgStoreOptions {
   node: string;
   leaseMs?: number;
   pollMs?: number;
+  answerMs?: number;
 }
 
 export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
@@ -49,12 +52,19 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
   await turns.init();
   const events = new PgEventFanout(pool, listener);
   await events.init();
+  const relay = new PgRelay(pool, listener, {
+    node: opts.node,
+    ...(opts.answerMs ? { answerMs: opts.answerMs } : {}),
+  });
+  await relay.init();
   return {
     kind: "postgres",
     describe: `PostgreSQL ${where} (schema ${SCHEMA_VERSION})`,
     sessions: new PgSessionStore(pool),
     turns,
     events,
+    cronJobs: new PgCronJobs(pool, listener, opts.node),
+    relay,
     async claimInstant(job, instant) {
       const won = await pool.query(
         "INSERT INTO nh_cron_fired (job, instant, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
@@ -79,6 +89,7 @@ export async function openPgStore(opts: PgStoreOptions): Promise<TeamStore> {
     },
     async close() {
       await turns.stop();
+      await relay.close();
       events.close();
       await listener.close();
       await pool.end();

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Pool } from "pg";
 import { log } from "../../config/log.js";
-import type { TurnHandler, TurnJob, TurnQueue, TurnResult } from "./contract.js";
+import type { TurnHandler, TurnImage, TurnJob, TurnQueue, TurnResult } from "./contract.js";
 import type { PgListener } from "./pg-listen.js";
 
 export interface PgTurnQueueOptions {
@@ -27,6 +27,7 @@ interface TurnRow {
   prompt: string;
   attempt: number;
   events_from: string | null;
+  images: number;
 }
 
 export class PgTurnQueue implements TurnQueue {
@@ -62,13 +63,25 @@ export class PgTurnQueue implements TurnQueue {
     await this.listener.on("nh_turn_done", () => this.kick());
   }
 
-  async enqueue(session: string, prompt: string): Promise<string> {
+  async enqueue(session: string, prompt: string, images: TurnImage[] = []): Promise<string> {
     const id = randomUUID();
+    // One statement: the turn is never visible without its images.
     await this.pool.query(
-      "WITH t AS (INSERT INTO nh_turns (id, session, prompt) VALUES ($1, $2, $3)) SELECT pg_notify('nh_turn_new', $2)",
-      [id, session, prompt],
+      `WITH t AS (INSERT INTO nh_turns (id, session, prompt, images) VALUES ($1, $2, $3, $4) RETURNING id),
+            i AS (INSERT INTO nh_turn_images (turn_id, n, name, data)
+                  SELECT (SELECT id FROM t), n::int, name, data FROM unnest($5::text[], $6::bytea[]) WITH ORDINALITY AS x(name, data, n))
+       SELECT pg_notify('nh_turn_new', $2)`,
+      [id, session, prompt, images.length, images.map((i) => i.name), images.map((i) => i.data)],
     );
     return id;
+  }
+
+  private async imagesOf(turnId: string): Promise<TurnImage[]> {
+    const { rows } = await this.pool.query<{ name: string; data: Buffer }>(
+      "SELECT name, data FROM nh_turn_images WHERE turn_id = $1 ORDER BY n",
+      [turnId],
+    );
+    return rows.map((r) => ({ name: r.name, data: r.data }));
   }
 
   work(concurrency: number, handler: TurnHandler): void {
@@ -121,7 +134,7 @@ export class PgTurnQueue implements TurnQueue {
          UPDATE nh_turns t SET state = 'running', node = $1, attempt = t.attempt + 1,
            lease_until = now() + make_interval(secs => $2::double precision / 1000)
          WHERE t.id = (SELECT id FROM head WHERE state = 'queued' OR lease_until < now() ORDER BY seq LIMIT 1)
-         RETURNING t.id, t.session, t.prompt, t.attempt, t.events_from`,
+         RETURNING t.id, t.session, t.prompt, t.attempt, t.events_from, t.images`,
         [this.opts.node, this.leaseMs],
       );
       await client.query("COMMIT");
@@ -135,10 +148,12 @@ export class PgTurnQueue implements TurnQueue {
         });
         return this.claim();
       }
+      const images = row.images > 0 ? await this.imagesOf(row.id) : [];
       return {
         turnId: row.id,
         session: row.session,
         prompt: row.prompt,
+        ...(images.length > 0 ? { images } : {}),
         attempt: row.attempt,
         eventsFrom: row.events_from === null ? null : Number(row.events_from),
       };
@@ -211,7 +226,9 @@ export class PgTurnQueue implements TurnQueue {
     await this.pool.query(
       // Only by the daemon that holds it: one whose lease was taken over has no say in the result.
       `WITH t AS (UPDATE nh_turns SET state = 'done', result = $2::jsonb, ended_at = now(), lease_until = NULL
-         WHERE id = $1 AND node = $3 AND state <> 'done') SELECT pg_notify('nh_turn_done', $1)`,
+         WHERE id = $1 AND node = $3 AND state <> 'done' RETURNING id),
+            i AS (DELETE FROM nh_turn_images WHERE turn_id IN (SELECT id FROM t))
+       SELECT pg_notify('nh_turn_done', $1)`,
       [id, JSON.stringify(result), this.opts.node],
     );
   }

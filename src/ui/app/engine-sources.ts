@@ -51,6 +51,7 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
         title: e.title,
         workspace: e.workspace,
         updatedAt: e.updatedAt,
+        taskId: e.id,
       }));
     },
     async search(query, all) {
@@ -62,19 +63,21 @@ export function sessionSource(settings: Settings, ready: Promise<unknown>): Sess
       });
       // A session file without a title is named after its first user message, which is the
       // engine's memory block when memory is on: the task index's title is the better name.
-      const titles = new Map((await readTaskIndex(settings.home)).map((e) => [e.sessionFile, e.title]));
+      const listed = new Map((await readTaskIndex(settings.home)).map((e) => [e.sessionFile, e]));
       const titleOf = (file: string, title: string) =>
-        titles.get(file) ?? (title.startsWith(MEMORY_BLOCK_START) ? "(untitled)" : title);
-      return hits.map(
-        (h): SessionRow => ({
+        listed.get(file)?.title ?? (title.startsWith(MEMORY_BLOCK_START) ? "(untitled)" : title);
+      return hits.map((h): SessionRow => {
+        const taskId = listed.get(h.file)?.id;
+        return {
           file: h.file,
           sessionId: h.sessionId,
           title: titleOf(h.file, h.title),
           workspace: h.workspace,
           updatedAt: h.updatedAt,
           snippet: h.snippet,
-        }),
-      );
+          ...(taskId ? { taskId } : {}),
+        };
+      });
     },
     async lastPrompt(file) {
       const [{ readSessionFile }, { lastPromptOf }] = await Promise.all([

@@ -1,6 +1,7 @@
 // Puts the UI on screen: the first frame as text before Ink loads, then the Ink app, the one-second
 // tick of elapsed times, and what loads after the first frame (the terminal handshake, tmux's
-// clipboard route, remembered remote tasks, the sandbox probe, extensions, full Markdown when wanted).
+// clipboard route, remembered remote tasks, the sandbox probe, scheduled runs, extensions, full
+// Markdown when wanted).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxLabel } from "../../agent/confinement.js";
@@ -86,6 +87,18 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
       .then(async ({ restoreRemoteTasks }) => restoreRemoteTasks(await rt.remoteTasks(), rt.remoteContext))
       .catch((error: unknown) => log("warn", "listing remote tasks", error));
   }
+  // Scheduled runs: missed ones with no daemon, or the daemon's inbox. Their code only where a
+  // ledger (~/.nanohermes/cron.db, src/cron/store.ts) exists.
+  if (!rt.opts.attach && existsSync(join(settings.home, "cron.db")))
+    void import("./cron-watch.js")
+      .then(({ watchCron }) =>
+        watchCron({
+          home: settings.home,
+          update: (cron) => store.updateUi((ui) => ({ ...ui, cron })),
+          say: (text, level) => ctl.status(text, level, 20_000),
+        }),
+      )
+      .catch((error: unknown) => log("warn", "reading the cron ledger", error));
   services.sandbox = sandboxLabel(settings);
   store.updateUi((ui) => ({ ...ui }));
   // OpenTelemetry (issue 32) only when asked for: off, nothing is imported and nothing subscribes.

@@ -32,7 +32,7 @@ export function mountInk(services: AppServices, opts: MountOptions): InkHandle {
       if (name === themeName) return services;
       themeName = name;
       services.palette = opts.themeFor(name);
-      services.markdown = markdownStyles(services.palette);
+      services.markdown = markdownStyles(services.palette, services.ascii);
       services.renderer.setStyles(services.palette, services.markdown);
       return { ...services };
     }, [name]);

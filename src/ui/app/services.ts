@@ -36,6 +36,7 @@ import { markdownStyles } from "../view/panes.js";
 import { TranscriptRenderer } from "../view/transcript-view.js";
 import { listWorkspaceFiles } from "./workspace-files.js";
 import type { InkHandle } from "./mount.js";
+import { setLockRole } from "../../session/session-lock.js";
 
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 
@@ -100,6 +101,8 @@ export interface UiOptions {
 
 export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   const { settings, stdin, stdout, env } = opts;
+  // A second front end on a session this UI holds names "another NanoHermes UI".
+  setLockRole("ui");
   const overSsh = Boolean(env.SSH_CONNECTION || env.SSH_TTY);
   const store = new Store({ frameMs: overSsh ? 66 : 33 }, { columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const bus = new Bus({ onHandlerError: (error) => log("error", "bus handler threw", error) });
@@ -281,11 +284,11 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     store,
     ctl,
     palette: theme.palette,
-    markdown: markdownStyles(theme.palette),
+    markdown: markdownStyles(theme.palette, !theme.unicode || screenReader),
     // A screen reader gets ASCII for the glyphs the linear layout keeps (the composer's prompt, dialogs).
     renderer: new TranscriptRenderer(
       theme.palette,
-      markdownStyles(theme.palette),
+      markdownStyles(theme.palette, !theme.unicode || screenReader),
       !theme.unicode || screenReader,
       screenReader,
     ),

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { notify } from "../terminal/osc.js";
 import { readSmall, type UiRuntime } from "./services.js";
 import type { AppState } from "../state/store.js";
+import { giveBack } from "../controller/composer-keys.js";
 
 /**
  * The terminal's window title (OSC 2) names the task on screen and whether any task waits for an
@@ -80,6 +81,7 @@ export function wireBus(rt: UiRuntime): void {
     if (forward) store.updateUi(forward);
     if (event.type === "session.started" && event.resumed && !remoteTask) readTurns(event.taskId);
     if (event.type === "turn.started") rt.rewinding.delete(event.taskId);
+    if (event.type === "prompt.refused") giveBack(ctl, event.text, event.reason);
     if (event.type === "notice" && rt.rewinding.has(event.taskId) && !remoteTask) readTurns(event.taskId);
     // An answer from the Skills tab: the status line says what it did (the pane may hide the transcript).
     if (event.type === "proposals.updated" && event.answer)

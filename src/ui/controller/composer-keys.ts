@@ -81,6 +81,12 @@ export function send(ctl: Controller): void {
     ctl.status(`not sent (your text is still in the input): ${missing}`, "error", 12_000);
     return;
   }
+  // Nor one whose session another process holds (a second UI, the daemon): it would wait, then fail.
+  const held = slash === null ? ctl.currentTask()?.snapshot.heldBy : undefined;
+  if (held && !ctl.isRunning()) {
+    ctl.status(`not sent (your text is still in the input): ${held.text}`, "error", 12_000);
+    return;
+  }
   ctl.setUi((ui) => ({ ...ui, composer: createEditor(), completion: null }));
   ctl.deps.history.reset();
   if (slash === null) {
@@ -105,6 +111,16 @@ export function send(ctl: Controller): void {
   }
   ctl.deps.remember(text);
   runSlash(ctl, slash, text.trim());
+}
+
+/**
+ * A prompt the engine did not run (another process holds the session) comes back to the input:
+ * alone when the input is empty, above what was typed since.
+ */
+export function giveBack(ctl: Controller, text: string, reason: string): void {
+  const now = editorText(ctl.ui.composer);
+  setComposer(ctl, createEditor(now.trim() === "" ? text : `${text}\n${now}`), false);
+  ctl.status(`not sent (your text is back in the input): ${reason}`, "error", 12_000);
 }
 
 /** `/model` alone: the provider's models, listed once, offered in the input as `/model NAME` completions. */

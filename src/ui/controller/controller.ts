@@ -354,8 +354,8 @@ export class Controller {
     }));
   }
 
-  newTask(sessionFile?: string, title?: string): void {
-    const id = this.deps.newTaskId();
+  /** A new task (on `sessionFile` when given), selected; `id` when the index already names it. */
+  newTask(sessionFile?: string, title?: string, id = this.deps.newTaskId()): void {
     this.send({
       type: "task.create",
       taskId: id,

@@ -114,7 +114,10 @@ export function closePicker(ctl: Controller, d: SessionsDialog): void {
   if (d.startup) ctl.newTask();
 }
 
-/** Opens a session: its task when one is on that file, else a new task that resumes it. */
+/**
+ * Opens a session: its task when one is on that file, else a new task that resumes it, under the
+ * id the task index lists the session with (so it keeps one entry there, with its tokens).
+ */
 export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow): void {
   closePicker(ctl, { ...d, startup: false });
   const existing = Object.values(ctl.state.tasks).find((t) => t.snapshot.sessionFile === row.file);
@@ -124,7 +127,9 @@ export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow)
     ctl.status(`switched to "${existing.snapshot.title}"`);
     return;
   }
-  ctl.newTask(row.file, row.title && row.title !== "(untitled)" ? row.title : undefined);
+  // Under the id the index lists it with (the engine adds that entry's tokens): still one entry.
+  const listedId = row.taskId && !ctl.state.tasks[row.taskId] ? row.taskId : undefined;
+  ctl.newTask(row.file, row.title && row.title !== "(untitled)" ? row.title : undefined, listedId);
   ctl.status(`opened "${row.title}"`);
 }
 

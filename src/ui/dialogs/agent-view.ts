@@ -8,7 +8,14 @@ import type { AppState, FollowTop } from "../state/store.js";
 import type { TranscriptMeasure } from "../view/measures.js";
 import { keyLabel } from "../controller/agents.js";
 import { agentApproval } from "../state/children.js";
-import { agentElapsed, agentGlyph, agentGlyphAscii, agentLabel, agentPaint, silentFor } from "../view/agent-board.js";
+import {
+  agentElapsedText,
+  agentGlyph,
+  agentGlyphAscii,
+  agentLabel,
+  agentPaint,
+  silentFor,
+} from "../view/agent-board.js";
 import { approvalLines } from "../view/cards.js";
 import { fit, formatDuration, formatTokens, type Segment } from "../view/chrome.js";
 import { computeViewport, settleFollow } from "../view/transcript-view.js";
@@ -45,7 +52,7 @@ export function agentViewPane(
     { text: p.borderFocused(p.title(`${dialog.agentId}${row ? ` ${row.name}` : ""}`)), priority: 100 },
   ];
   if (row) {
-    const elapsed = agentElapsed(row, now);
+    const elapsed = agentElapsedText(row, now);
     const silent = silentFor(row, now);
     const tokens = row.usage.prompt + row.usage.completion;
     head.push({
@@ -56,7 +63,7 @@ export function agentViewPane(
       priority: 90,
     });
     if (silent !== null) head.push({ text: p.warning(`silent ${formatDuration(silent)}`), priority: 85 });
-    if (elapsed !== null) head.push({ text: p.dim(formatDuration(elapsed)), priority: 80 });
+    if (elapsed !== null) head.push({ text: p.dim(elapsed), priority: 80 });
     if (tokens > 0) head.push({ text: p.dim(`${formatTokens(tokens)} tok`), priority: 50 });
     if (row.files.length)
       head.push({ text: p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`), priority: 40 });

@@ -17,8 +17,11 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     ? (s.transcripts[s.current]?.blocks.find((b) => b.kind === "approval" && b.resolved === null) ?? null)
     : null;
   let text: string;
-  // An open dialog may say what it is about instead of the usual keys (its keys are in its footer).
-  const hint = s.ui.dialog ? (dialogSpec(s.ui.dialog).hint?.(s, sv, s.ui.dialog, width) ?? null) : null;
+  // An open dialog may say what it is about instead of the usual keys (its keys are in its
+  // footer); one that does not has its own keys here, never the composer's it has taken over.
+  const hint = s.ui.dialog
+    ? (dialogSpec(s.ui.dialog).hint?.(s, sv, s.ui.dialog, width) ?? dialogKeys(s, sv, width))
+    : null;
   // The controller's clock set `until`, so it is the one to compare with.
   const now = sv.ctl.deps.now();
   // While a second Ctrl-C would quit, the line says so, whatever else it had to say.
@@ -87,6 +90,14 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     text = p.dim(wholeHints(ctx ? [ctx, ...hints] : hints, width));
   }
   return padToWidth(truncateToWidth(text, width), width);
+}
+
+/** The open dialog's keys as its footer says them for this width (for /rewind: the step it is at), dimmed. */
+function dialogKeys(s: AppState, sv: AppServices, width: number): string | null {
+  const d = s.ui.dialog;
+  if (!d) return null;
+  const view = dialogSpec(d).view(s, sv, d, width, Math.max(3, s.ui.rows - 2));
+  return "footer" in view && view.footer ? sv.palette.dim(view.footer) : null;
 }
 
 /** Key hints, most needed first: a narrow terminal shows the first ones whole. */

@@ -1,4 +1,4 @@
-// The title bar: brand, model, mode, sandbox, policy, tokens, the approval inbox, workspace.
+// The title bar: brand, model, mode, sandbox, policy, tokens, the approval inbox, scheduled runs, workspace.
 import type { AppServices } from "../context/services.js";
 import type { AppState } from "../state/store.js";
 import { titleBar } from "../view/chrome.js";
@@ -19,7 +19,7 @@ export function titleLine(s: AppState, sv: AppServices, width: number): string {
   return titleBar(
     palette,
     task,
-    { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending, mcp: s.mcp },
+    { workspace, sandbox, totals: { prompt, completion }, pendingApprovals: pending, mcp: s.mcp, cron: s.ui.cron },
     width,
   );
 }

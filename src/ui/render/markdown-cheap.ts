@@ -1,7 +1,7 @@
 // The cheap Markdown renderer: one regex pass per line, no parser. It draws blocks before the
 // full renderer has loaded and always draws the unfinished tail, which changes on every delta.
 import type { MarkdownStyles } from "./markdown.js";
-import { headingLine } from "./markdown-heading.js";
+import { headingLine, taskBoxOf } from "./markdown-heading.js";
 import { CODE, RULE, type RenderedBlock } from "./markdown-layout.js";
 import { closesFence, fenceOpener } from "./markdown-split.js";
 
@@ -72,9 +72,13 @@ export function renderCheapLine(
   const item = ITEM.exec(text);
   if (item) {
     const marker = item[2] ?? "-";
-    const bullet = /\d/.test(marker) ? `${marker.slice(0, -1)}.` : "•";
-    const task = item[3] === undefined ? "" : item[3] === " " ? "[ ] " : "[x] ";
-    return { out: `${item[1] ?? ""}${styles.listBullet(bullet)} ${task}${cheapInline(item[4] ?? "", styles)}`, state };
+    const ordered = /\d/.test(marker);
+    const box = item[3] === undefined ? "" : `${taskBoxOf(styles, item[3] !== " ")} `;
+    // A task item's box stands in for the bullet, as in the full renderer.
+    const head = ordered
+      ? `${styles.listBullet(`${marker.slice(0, -1)}.`)} ${box}`
+      : box || `${styles.listBullet("•")} `;
+    return { out: `${item[1] ?? ""}${head}${cheapInline(item[4] ?? "", styles)}`, state };
   }
   const q = QUOTE.exec(text);
   if (q) {

@@ -1,4 +1,4 @@
-// A heading line, the same for the cheap and the full renderer.
+// A heading line and a task item's box, the same for the cheap and the full renderer.
 import type { MarkdownStyles } from "./markdown.js";
 
 /**
@@ -7,7 +7,13 @@ import type { MarkdownStyles } from "./markdown.js";
  */
 export function headingLine(text: string, depth: number, styles: MarkdownStyles): string {
   const marks = "#".repeat(Math.min(6, Math.max(1, depth)));
-  if (text === "") return styles.heading(marks);
-  const styled = styles.heading(text);
+  // A title over its sections: H1 has its own style, so it never reads as one of them.
+  const style = depth <= 1 ? (styles.heading1 ?? styles.heading) : styles.heading;
+  if (text === "") return style(marks);
+  const styled = style(text);
   return styled === text ? `${marks} ${text}` : styled;
 }
+
+/** The box of a task-list item: the styles' own, or ASCII. */
+export const taskBoxOf = (styles: MarkdownStyles, checked: boolean): string =>
+  styles.taskBox ? styles.taskBox(checked) : checked ? "[x]" : "[ ]";

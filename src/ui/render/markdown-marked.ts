@@ -7,7 +7,7 @@ import { DEFAULT_THEME, highlight, supportsLanguage, type Theme } from "cli-high
 import { Marked, type RendererObject, type Tokens } from "marked";
 // @ts-expect-error marked-terminal ships no types; the one function used is typed below.
 import { markedTerminal as untypedMarkedTerminal } from "marked-terminal";
-import { headingLine } from "./markdown-heading.js";
+import { headingLine, taskBoxOf } from "./markdown-heading.js";
 import type { MarkdownStyles, SyntaxStyles } from "./markdown.js";
 import { CODE, RULE, TABLE, TABLE_END, type RenderedBlock, type TableData } from "./markdown-layout.js";
 import { splitAnsiLines, visibleWidth } from "./wrap.js";
@@ -117,15 +117,15 @@ const overrides: RendererObject = {
     const { styles } = current();
     let n = typeof token.start === "number" ? token.start : 1;
     const items = token.items.map((item) => {
-      const marker = token.ordered ? `${n++}.` : "•";
-      const task = item.task ? (item.checked ? "[x] " : "[ ] ") : "";
+      // A task item's box stands in for the bullet (an ordered item keeps its number before it).
+      const box = item.task ? `${taskBoxOf(styles, item.checked === true)} ` : "";
+      const marker = token.ordered ? `${n++}.` : box ? "" : "•";
+      const head = `${marker ? `${styles.listBullet(marker)} ` : ""}${box}`;
       // Token by token: marked joins a tight item's text and a nested list with no line break.
       const parts = item.tokens.map((t) => trimBlock(this.parser.parse([t], item.loose))).filter((p) => p !== "");
       const body = splitAnsiLines(parts.join(item.loose ? "\n\n" : "\n"));
-      const pad = " ".repeat(marker.length + 1);
-      return body
-        .map((l, k) => (k === 0 ? `${styles.listBullet(marker)} ${task}${l}` : l === "" ? "" : pad + l))
-        .join("\n");
+      const pad = " ".repeat((marker ? marker.length + 1 : 0) + visibleWidth(box));
+      return body.map((l, k) => (k === 0 ? `${head}${l}` : l === "" ? "" : pad + l)).join("\n");
     });
     return `${items.join(token.loose ? "\n\n" : "\n")}\n\n`;
   },

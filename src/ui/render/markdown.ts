@@ -16,7 +16,10 @@ export type SyntaxStyles = Readonly<Record<string, StyleFn>>;
 
 /** The looks Markdown is drawn with; the app derives them from its theme. */
 export interface MarkdownStyles {
+  /** Headings of level 2 and below. */
   heading: StyleFn;
+  /** A level-1 heading: set apart from the others (underlined in the built-in themes); default `heading`. */
+  heading1?: StyleFn;
   strong: StyleFn;
   em: StyleFn;
   /** Inline code. */
@@ -28,6 +31,11 @@ export interface MarkdownStyles {
   /** Block-quote text. */
   quote: StyleFn;
   listBullet: StyleFn;
+  /**
+   * A task-list item's box (`- [ ]`, `- [x]`), drawn in place of its bullet; default `[ ]` and
+   * `[x]` (the app draws `☐`/`☑`, and `[ ]`/`[x]` where the terminal has no Unicode).
+   */
+  taskBox?: (checked: boolean) => string;
   hr: StyleFn;
   tableBorder: StyleFn;
   /** Secondary text: quote bars, raw HTML, the code of an open fence. */
@@ -66,6 +74,7 @@ export const plainStyles: MarkdownStyles = {
 export function defaultStyles(chalk: ChalkInstance): MarkdownStyles {
   return {
     heading: chalk.bold,
+    heading1: chalk.bold.underline,
     strong: chalk.bold,
     em: chalk.italic,
     code: chalk.cyan,

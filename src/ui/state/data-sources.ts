@@ -13,6 +13,8 @@ export interface SessionRow {
   updatedAt: string;
   /** For a search hit: about 160 characters around the match, the matched words in [ ]. */
   snippet?: string;
+  /** The task the index lists this session under: a task opened on it keeps that id (one entry per session). */
+  taskId?: string;
 }
 
 /**

@@ -8,6 +8,12 @@ import type { Block } from "./transcript.js";
 export const turnEndText = (reason: TurnEndReason, error: string | undefined) =>
   reason === "interrupted" ? "stopped" : (error ?? reason);
 
+/** The child's configured name from the `[agent-N name] ` the engine puts first in its question. */
+function agentNameIn(title: string, agentId: string): { agentName?: string } {
+  const name = title.startsWith(`[${agentId} `) ? title.slice(agentId.length + 2, title.indexOf("]")).trim() : "";
+  return name ? { agentName: name } : {};
+}
+
 /** The block a history item shows as; null for items the live transcript shows none for either (memory). */
 export function blockOf(it: HistoryItem, id: string): Block | null {
   switch (it.type) {
@@ -55,6 +61,25 @@ export function blockOf(it: HistoryItem, id: string): Block | null {
         : { kind: "turn-end", id, reason: it.reason, text: turnEndText(it.reason, it.error) };
     case "note":
       return { kind: "notice", id, level: "info", text: it.text };
+    case "approval":
+      return {
+        kind: "approval",
+        id,
+        requestId: it.requestId,
+        tool: it.tool,
+        toolKind: it.kind,
+        title: it.title,
+        detail: "",
+        reason: "",
+        rule: null,
+        dangerous: it.dangerous ?? false,
+        match: null,
+        always: null,
+        alwaysWorkspace: false,
+        ...(it.agentId ? { agentId: it.agentId, ...agentNameIn(it.title, it.agentId) } : {}),
+        // Never waiting again: whoever could have answered is gone.
+        resolved: it.decision ?? "cancelled",
+      };
     case "memory":
       return null;
     default:

@@ -3,6 +3,7 @@
 // cache by identity.
 import type { BusEvent, EventOf, ToolKind, ToolStatus } from "../../protocol/events.js";
 import type { HistoryItem } from "../../protocol/history.js";
+import { retryText } from "../../protocol/retry-note.js";
 import { SHELL_CALL_PREFIX } from "../../protocol/shell-note.js";
 import { resultsOf, blockOf, turnEndText } from "./history-blocks.js";
 import { keepExistingTurns, withPrompts, type CheckpointTurn } from "./turns.js";
@@ -242,7 +243,8 @@ export function reduceTranscript(
       return closed;
     }
     case "model.retrying":
-      return dropLive(notWaiting(state));
+      // Said, not silent: the pause before the next attempt would look like a hang.
+      return add(dropLive(notWaiting(state)), (id) => ({ kind: "notice", id, level: "warn", text: retryText(event) }));
     case "model.fallback":
       // A switch of model or provider stays in the transcript: the rest of the turn comes from elsewhere.
       return add(dropLive(notWaiting(state)), (id) => ({

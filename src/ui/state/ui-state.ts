@@ -156,6 +156,19 @@ export interface UiState {
   typedAt: number;
   /** Ctrl-F: the focused pane (task list, results, or the transcript) takes the full width. */
   zoom: boolean;
+  /** Scheduled runs, as the ledger said after the first frame (app/cron-watch.ts); null: no ledger. */
+  cron: CronLine | null;
+}
+
+/** What the title bar says about scheduled runs (src/cron/status.ts reads it). */
+export interface CronLine {
+  /** A daemon runs them. */
+  daemon: boolean;
+  /** Instants that passed with no daemon to run them; `more`: over the count's cap. */
+  missed: number;
+  more: boolean;
+  /** Refusals of scheduled runs not read yet. */
+  inbox: number;
 }
 
 export function initialUi(columns: number, rows: number): UiState {
@@ -190,6 +203,7 @@ export function initialUi(columns: number, rows: number): UiState {
     cardShown: null,
     typedAt: 0,
     zoom: false,
+    cron: null,
   };
 }
 

@@ -33,6 +33,7 @@ export const tokenNames = [
   "link",
   "code",
   "heading",
+  "heading1",
   "syntaxKeyword",
   "syntaxString",
   "syntaxComment",

@@ -58,6 +58,17 @@ export function agentElapsed(row: AgentRow, now: number): number | null {
   return row.durationMs > 0 ? row.durationMs : null;
 }
 
+/**
+ * The running time as the board shows it: whole seconds while it ticks; once ended, under ten
+ * seconds with a tenth (a child done in 0.4 s read "0s", as if it had never run).
+ */
+export function agentElapsedText(row: AgentRow, now: number): string | null {
+  const ms = agentElapsed(row, now);
+  if (ms === null) return null;
+  const ended = row.endedAt !== null || row.startedAt === null;
+  return ended && ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : formatDuration(ms);
+}
+
 /** How long a running child has been quiet, once that is more than SILENT_AFTER_MS. */
 export function silentFor(row: AgentRow, now: number): number | null {
   if (row.status !== "running") return null;
@@ -117,7 +128,7 @@ function headLine(p: Palette, row: AgentRow, index: number, v: BoardView, width:
   const glyph = agentPaint(p, row.status)((v.ascii ? agentGlyphAscii : agentGlyph)[row.status]);
   const lead = `${index < 9 ? p.dim(String(index + 1)) : " "} ${indent}${glyph} `;
   const room = width - visibleWidth(lead);
-  const elapsed = agentElapsed(row, v.now);
+  const elapsed = agentElapsedText(row, v.now);
   const silent = silentFor(row, v.now);
   const tokens = row.usage.prompt + row.usage.completion;
   const segments: Segment[] = [
@@ -130,7 +141,7 @@ function headLine(p: Palette, row: AgentRow, index: number, v: BoardView, width:
     ...(row.files.length
       ? [{ text: p.dim(`${row.files.length} file${row.files.length === 1 ? "" : "s"}`), priority: 40, right: true }]
       : []),
-    ...(elapsed !== null ? [{ text: p.dim(formatDuration(elapsed)), priority: 80, right: true }] : []),
+    ...(elapsed !== null ? [{ text: p.dim(elapsed), priority: 80, right: true }] : []),
   ];
   const kept = segments.slice();
   const total = () => kept.reduce((n, s) => n + visibleWidth(s.text), 0) + kept.length - 1;

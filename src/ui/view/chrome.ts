@@ -85,6 +85,31 @@ export interface TitleInfo {
   pendingApprovals: number;
   /** MCP servers by state; absent or empty when none are configured. */
   mcp?: { state: string }[];
+  /** Scheduled runs: missed ones while no daemon runs, else the inbox's unread refusals. */
+  cron?: { daemon: boolean; missed: number; more: boolean; inbox: number } | null;
+}
+
+/**
+ * Runs missed with no daemon (how to start one, while there is room), or the unread inbox of a
+ * running daemon's scheduled runs; null when there is nothing to say.
+ */
+function cronSegment(p: Palette, cron: TitleInfo["cron"]): Segment | null {
+  if (!cron) return null;
+  if (!cron.daemon && cron.missed > 0) {
+    const n = `${cron.missed}${cron.more ? "+" : ""}`;
+    return {
+      text: p.warning(`${n} cron run${n === "1" ? "" : "s"} missed: start nanohermes --daemon`),
+      shorter: [{ text: p.warning(`cron ${n} missed`), priority: 72 }],
+      priority: 90,
+    };
+  }
+  if (cron.daemon && cron.inbox > 0)
+    return {
+      text: p.statusWaiting(`cron inbox ${cron.inbox}`),
+      shorter: [{ text: p.statusWaiting(`inbox ${cron.inbox}`), priority: 52 }],
+      priority: 85,
+    };
+  return null;
 }
 
 /** `mcp 2/3`: ready of configured; a warning while some connect, an error when one failed. */
@@ -106,7 +131,8 @@ export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo,
     : /unsandboxed|unavailable/.test(info.sandbox)
       ? p.warning(info.sandbox)
       : p.dim(info.sandbox);
-  const segments = [
+  const cron = cronSegment(p, info.cron);
+  const segments: Segment[] = [
     { text: p.title("NanoHermes"), priority: 100 },
     ...(info.pendingApprovals
       ? [
@@ -116,6 +142,7 @@ export function titleBar(p: Palette, task: TaskSnapshot | null, info: TitleInfo,
           },
         ]
       : []),
+    ...(cron ? [cron] : []),
     ...(task ? [{ text: p.accent(task.model), priority: 80 }] : []),
     ...(task
       ? [{ text: task.mode === "default" ? p.dim("mode default") : p.warning(`mode ${task.mode}`), priority: 70 }]

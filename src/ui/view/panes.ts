@@ -7,9 +7,12 @@ import type { TaskEntry } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
 import { formatTokens, statusGlyph, statusGlyphAscii, statusPaint } from "./chrome.js";
 
-export function markdownStyles(p: Palette): MarkdownStyles {
+/** `ascii`: the terminal has no Unicode (LANG=C), so a task item's box is `[ ]` / `[x]`. */
+export function markdownStyles(p: Palette, ascii = false): MarkdownStyles {
   return {
     heading: p.heading,
+    heading1: p.heading1,
+    taskBox: (checked) => (checked ? p.success(ascii ? "[x]" : "☑") : p.accent(ascii ? "[ ]" : "☐")),
     strong: (s) => p.title(s),
     em: p.reasoning,
     code: p.code,

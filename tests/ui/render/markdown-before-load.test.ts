@@ -32,7 +32,7 @@ describe("cheap rendering before loadMarkdown()", () => {
   });
 
   it("draws list bullets, numbers and tasks", () => {
-    expect(renderBlock("- a\n  * b\n3. c\n- [ ] d", plain(80))).toEqual(["• a", "  • b", "3. c", "• [ ] d"]);
+    expect(renderBlock("- a\n  * b\n3. c\n- [ ] d", plain(80))).toEqual(["• a", "  • b", "3. c", "[ ] d"]);
     expect(renderBlock("- a", { width: 80, styles: tagStyles, highlight: true })).toEqual(["<li>•</li> a"]);
   });
 

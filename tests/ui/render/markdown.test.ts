@@ -57,7 +57,7 @@ describe("renderBlock with the full renderer", () => {
 
   it("numbers an ordered list from its start and marks tasks", () => {
     expect(renderBlock("7. seven\n8. eight", plain(40))).toEqual(["7. seven", "8. eight"]);
-    expect(renderBlock("- [x] done\n- [ ] todo", plain(40))).toEqual(["• [x] done", "• [ ] todo"]);
+    expect(renderBlock("- [x] done\n- [ ] todo", plain(40))).toEqual(["[x] done", "[ ] todo"]);
   });
 
   it("hangs wrapped list text under the item's text", () => {
@@ -153,7 +153,8 @@ describe("with colours on", () => {
 
   it("styles headings, inline code and links with ANSI named colours", () => {
     const [heading] = renderBlock("# Title", { width: 40, styles, highlight: true });
-    expect(heading).toBe("\x1b[1mTitle\x1b[22m");
+    expect(heading).toBe("\x1b[1m\x1b[4mTitle\x1b[24m\x1b[22m");
+    expect(renderBlock("## Part", { width: 40, styles, highlight: true })).toEqual(["\x1b[1mPart\x1b[22m"]);
     const [line] = renderBlock("`x` [t](http://u)", { width: 40, styles, highlight: true });
     expect(line).toBe("\x1b[36mx\x1b[39m t (\x1b[36m\x1b[4mhttp://u\x1b[24m\x1b[39m)");
   });

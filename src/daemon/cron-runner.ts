@@ -11,7 +11,9 @@ import type { Settings } from "../config/schema.js";
 import { Bus } from "../protocol/bus.js";
 import type { BusEvent } from "../protocol/events.js";
 import { sessionFileFor } from "../session/store.js";
-import type { CronJob } from "./store.js";
+import type { RunResult } from "../cron/scheduler.js";
+import { CRON_TOOL } from "../cron/tool.js";
+import type { CronJob } from "../cron/store.js";
 
 export interface RunContext {
   /** The daemon's settings; the job's workspace, model and policy replace theirs. */
@@ -21,14 +23,6 @@ export interface RunContext {
   client?: ModelClient;
   /** Every event of the run (the daemon logs them to the session like its own). */
   onEvent?: (event: BusEvent) => void;
-}
-
-export interface RunResult {
-  status: "completed" | "failed";
-  response: string | null;
-  error: string | null;
-  /** The refusals nobody could answer, one line each. */
-  refused: string[];
 }
 
 /** The marker of the gate's refusal when nobody can answer (agent/gate.ts). */
@@ -45,6 +39,13 @@ export function preflight(job: CronJob, settings: Settings): string | null {
   if (missing) return missing;
   return null;
 }
+
+/**
+ * The daemon's extensions without the cron tool: a scheduled run, which nobody watches, never
+ * creates, changes or starts jobs (the tool is not offered to it or its subagents).
+ */
+const withoutCronTool = (extensions: Promise<Extensions>): Promise<Extensions> =>
+  extensions.then((ext) => ({ ...ext, tools: ext.tools.filter((tool) => tool.name !== CRON_TOOL) }));
 
 /** The session id of a run: listed by the daemon like any other session. */
 export const runSessionId = (job: string, runId: number) => `cron-${job}-${runId}`;
@@ -71,7 +72,7 @@ export async function runJob(
     interactive: false,
     approval: job.approval,
     mode: settings.mode,
-    extensions: ctx.extensions,
+    extensions: withoutCronTool(ctx.extensions),
     index: false,
     ...(ctx.client ? { client: ctx.client } : {}),
   });
