@@ -1,5 +1,6 @@
 // What the user adds to the agent: MCP servers, skills, hooks and AGENTS.md. Loaded once per
 // process and shared by every task; MCP code is only imported when servers are configured.
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { log } from "../config/log.js";
@@ -70,7 +71,7 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   const { hookSpecs } = await import("../config/hooks.js");
   const specs = hookSpecs(settings.hooks);
   const [
-    { discoverSkills, skillsPromptSection },
+    { discoverSkills, EXTERNAL_SKILL_DIRS, skillsPromptSection },
     { skillTool },
     manageModule,
     { loadAgentsMd },
@@ -95,16 +96,16 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   // (or the UI's trust question) releases them; until then the workspace's skills folder is skipped.
   const { heldForSession } = await import("../config/instruction-changes.js");
   const held = heldForSession(settings.home, settings.workspace, settings.trustFlag === true);
-  const heldWorkspace = held.includes(".agents/skills");
-  if (heldWorkspace)
+  const heldWorkspace = EXTERNAL_SKILL_DIRS.filter((d) => held.includes(d));
+  for (const dir of heldWorkspace)
     problems.push(
-      `${join(settings.workspace, ".agents", "skills")} was changed by a command, not by you; its skills are left out until you read them and take them back: answer y to the trust question, or rerun once with --trust`,
+      `${join(settings.workspace, ...dir.split("/"))} was changed by a command, not by you; its skills are left out until you read them and take them back: answer y to the trust question, or rerun once with --trust`,
     );
   const roots = {
     workspace: settings.workspace,
     home: settings.home,
     userHome: opts.userHome ?? homedir(),
-    ...(heldWorkspace ? { heldWorkspace } : {}),
+    ...(heldWorkspace.length ? { heldWorkspace } : {}),
   };
   const { skills, problems: skillProblems } = discoverSkills(roots);
   problems.push(...skillProblems);
@@ -179,6 +180,12 @@ export async function loadExtensions(settings: Settings, opts: ExtensionOptions)
   }
   const manager = mcp;
   for (const problem of problems) log("warn", problem);
+  // Skill proposals an earlier run left waiting: announced (global) for the UI's Skills tab; their
+  // code loads only when there are some.
+  if (settings.skills.manage && hasProposals(settings.home))
+    void import("./skill-proposal-commands.js").then(({ announceProposals }) =>
+      announceProposals(settings.home, opts.emit),
+    );
   return {
     tools,
     sources,
@@ -218,4 +225,13 @@ export async function restartMcp(
   if (server && !ext.mcp.serverNames().includes(server))
     return say("error", `no MCP server "${server}" (servers: ${ext.mcp.serverNames().join(", ")})`);
   await ext.mcp.restart(server);
+}
+
+/** Whether skill proposals wait for an answer (~/.nanohermes/skills/.proposals/*.json). */
+function hasProposals(home: string): boolean {
+  try {
+    return readdirSync(join(home, "skills", ".proposals")).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
 }

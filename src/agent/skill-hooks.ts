@@ -106,13 +106,17 @@ export function skillHooks(opts: SkillHookOptions): SkillHooks {
             live: state.live(),
             signal: AbortSignal.any([AbortSignal.timeout(REVIEW_TIMEOUT_MS), abort.signal]),
           });
-          if (proposal)
+          if (proposal) {
             opts.emit({
               type: "notice",
               taskId: opts.taskId,
               level: "info",
-              text: `skill proposal ${proposal.id}: ${proposal.kind} ${proposal.name} (${why}); review it with nanohermes skills proposals`,
+              text: `skill proposal ${proposal.id}: ${proposal.kind} ${proposal.name} (${why}); review it in the Skills tab of the results pane or with nanohermes skills proposals`,
             });
+            // The Skills tab follows the waiting list: the new one shows without a restart.
+            const { announceProposals } = await import("./skill-proposal-commands.js");
+            await announceProposals(state.roots.home, opts.emit);
+          }
         } catch (error) {
           log("warn", "skill review failed", error);
         }

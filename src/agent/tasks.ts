@@ -262,6 +262,14 @@ export class TaskManager {
           ),
         );
         return;
+      case "proposal.accept":
+      case "proposal.reject":
+      case "proposal.edit":
+        // The Skills tab's answers: their code loads with the first one.
+        void import("./skill-proposal-commands.js").then(({ answerWith }) =>
+          answerWith(command, this.extensions, this.opts.settings, (event) => this.emit(event)),
+        );
+        return;
       case "session.rewind":
       case "file.revert":
         if (task) void this.rewind(task, command);

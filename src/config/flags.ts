@@ -342,6 +342,12 @@ export const flagSpecs: FlagSpec[] = [
     doc: "With `skills curate`: say what the curator would change and change nothing.",
   },
   {
+    name: "consolidate",
+    type: "boolean",
+    group: "other",
+    doc: "With `skills curate`: also ask the review model to group overlapping agent skills; each merge becomes proposals (a rewrite and archives) to accept or drop, never a change.",
+  },
+  {
     name: "schema",
     type: "boolean",
     group: "other",

@@ -117,6 +117,21 @@ export const actions = {
     doc: "Turns tab: revert the selected file to how it was before its turn (asks first)",
     group: "lists",
   },
+  proposalAccept: {
+    keys: ["a"],
+    doc: "Skills tab: accept the selected proposal (it becomes a live skill)",
+    group: "lists",
+  },
+  proposalEdit: {
+    keys: ["e"],
+    doc: "Skills tab: edit what the selected proposal would write, in $VISUAL / $EDITOR",
+    group: "lists",
+  },
+  proposalDrop: {
+    keys: ["d", "x"],
+    doc: "Skills tab: drop the selected proposal (kept under .proposals/rejected/)",
+    group: "lists",
+  },
   nextHunk: { keys: ["]"], doc: "next diff hunk", group: "lists" },
   prevHunk: { keys: ["["], doc: "previous diff hunk", group: "lists" },
   pickerScope: {

@@ -286,6 +286,7 @@ export function loadSettings({ flags, env = process.env, cwd = process.cwd() }: 
       hints: file.skills?.hints ?? true,
       staleAfterDays: file.skills?.staleAfterDays ?? 30,
       archiveAfterDays: file.skills?.archiveAfterDays ?? 90,
+      ...(file.skills?.consolidate ? { consolidate: true } : {}),
     },
     contextWindow: file.contextWindow,
   };

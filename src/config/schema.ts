@@ -211,11 +211,12 @@ export const ConfigFileSchema = z.strictObject({
         hints: z.optional(z.boolean()),
         staleAfterDays: z.optional(z.int().check(z.minimum(1))),
         archiveAfterDays: z.optional(z.int().check(z.minimum(1))),
+        consolidate: z.optional(z.boolean()),
       }),
     )
     .check(
       z.describe(
-        "Skills that learn from work: manage (the skill_manage tool, default true), review (background proposals after turns that recovered from an error or were corrected, default true), reviewModel (the auxiliary model for that review; default the task's model), hints (the relevant-skills line on each prompt, default true), staleAfterDays / archiveAfterDays (the curator's, default 30 / 90).",
+        "Skills that learn from work: manage (the skill_manage tool, default true), review (background proposals after turns that recovered from an error or were corrected, default true), reviewModel (the auxiliary model for that review; default the task's model), hints (the relevant-skills line on each prompt, default true), staleAfterDays / archiveAfterDays (the curator's, default 30 / 90), consolidate (each curator pass also asks the review model to group overlapping agent skills; its merges become proposals, never changes; default false).",
       ),
     ),
   contextWindow: z
@@ -310,6 +311,8 @@ export interface SkillSettings {
   hints: boolean;
   staleAfterDays: number;
   archiveAfterDays: number;
+  /** Curator passes also ask the model for consolidation proposals (opt-in). */
+  consolidate?: boolean;
 }
 
 /** A resolved fallback: where to send the request and with which key. */

@@ -36,7 +36,14 @@ export async function curatorPass(settings: Settings): Promise<string> {
       for (const t of report.transitions)
         if (t.entry && t.to === "archived") events.record([{ skill: t.skill, event: "archived", detail: t.entry }]);
       const what = report.transitions.map((t) => `${t.skill} ${t.to}`).join(", ") || "nothing to change";
-      return `skills curator${report.dryRun ? " (first run: dry run, nothing changed)" : ""}: ${what}`;
+      // skills.consolidate (opt-in): the model's merges wait as proposals; nothing else changes.
+      let merged = "";
+      if (settings.skills.consolidate) {
+        const { consolidateFor, consolidationSummary } = await import("../agent/skill-consolidate.js");
+        const roots = { workspace: settings.workspace, home: settings.home, userHome: homedir() };
+        merged = `; ${consolidationSummary(await consolidateFor(settings, roots))}`;
+      }
+      return `skills curator${report.dryRun ? " (first run: dry run, nothing changed)" : ""}: ${what}${merged}`;
     } finally {
       events.close();
     }

@@ -147,6 +147,7 @@ export function createTextPrinter(opts: PrinterOptions): (event: BusEvent) => vo
       case "todo.updated":
       case "background.updated":
       case "checkpoints.updated":
+      case "proposals.updated":
         break;
       default:
         event satisfies never;

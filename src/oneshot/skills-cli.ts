@@ -11,25 +11,15 @@ import { SkillEvents, type SkillEvent } from "../session/skill-events.js";
 import { curate, readCuratorState } from "../skills/curator.js";
 import { CuratorBusy } from "../skills/curator-lock.js";
 import { readLedger } from "../skills/ledger.js";
-import {
-  fileProposal,
-  findProposal,
-  pendingProposals,
-  proposalDiff,
-  proposedText,
-  reviseProposal,
-} from "../skills/proposals.js";
-import { checkSkillText, withAgentOrigin } from "../skills/skill-rules.js";
+import { acceptProposal, editProposal, rejectProposal, type Answer } from "../skills/proposal-answer.js";
+import { findProposal, pendingProposals, proposalDiff, proposedText } from "../skills/proposals.js";
 import { rollback, RollbackError } from "../skills/rollback.js";
-import { planSkillChange } from "../skills/skill-manage-run.js";
-import type { SkillManageArgs } from "../skills/skill-manage.js";
 import { archivedSkills, ownedSkills, readSkillText } from "../skills/skill-store.js";
-import { ToolError } from "../tools/define.js";
 import type { Writer } from "./printer.js";
 import { EXIT_FAILED, EXIT_OK } from "./run.js";
 
 const USAGE =
-  "usage: nanohermes skills [list | show NAME | proposals | accept ID | edit ID | reject ID | curate [--dry-run] | rollback ENTRY] [--json]";
+  "usage: nanohermes skills [list | show NAME | proposals | accept ID | edit ID | reject ID | curate [--dry-run] [--consolidate] | rollback ENTRY] [--json]";
 
 /** Opens `text` in $VISUAL / $EDITOR (vi) on the terminal and returns what was saved. */
 function editInEditor(text: string, name: string): { text: string } | { error: string } {
@@ -47,6 +37,15 @@ function editInEditor(text: string, name: string): { text: string } | { error: s
   }
 }
 
+/** `edit ID`: the proposal's text in the editor, then the shared checks. */
+async function editWithEditor(home: string, id: string): Promise<Answer> {
+  const proposal = findProposal(home, id);
+  if (!proposal) return editProposal(home, id, "");
+  const edited = editInEditor(proposedText(home, proposal).after, `${proposal.name}-SKILL.md`);
+  if ("error" in edited) return { ok: false, error: `${edited.error}; ${proposal.id} is unchanged` };
+  return editProposal(home, id, edited.text);
+}
+
 interface Io {
   stdout: Writer;
   stderr: Writer;
@@ -57,6 +56,8 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
   const json = flags.values.json === true;
   const takesArg = ["show", "accept", "edit", "reject", "rollback"].includes(verb);
   if (extra.length > 0 || (takesArg && !arg) || (!takesArg && arg !== undefined)) throw new UsageError(USAGE);
+  if (flags.values.consolidate === true && verb !== "curate")
+    throw new UsageError("--consolidate goes with skills curate");
   const roots = { workspace: settings.workspace, home: settings.home, userHome: homedir() };
   const out = (value: unknown, text: string) => io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   const events = await SkillEvents.open(join(settings.home, "sessions.db"));
@@ -69,7 +70,11 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
           name: o.skill.name,
           description: o.skill.description,
           dir: o.skill.dir,
-          origin: o.origin ?? (o.skill.source === "workspace" ? "workspace" : "user"),
+          // Where it comes from first: another tool's folder is external whatever its frontmatter says.
+          origin:
+            o.skill.source === "external"
+              ? "external"
+              : (o.origin ?? (o.skill.source === "workspace" ? "workspace" : "user")),
           writable: o.readOnly === null,
           state: o.pinned ? "pinned" : state.stale[o.skill.name] ? "stale" : "active",
         }));
@@ -124,67 +129,22 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
         return EXIT_OK;
       }
       case "accept":
-      case "reject": {
-        const proposal = findProposal(settings.home, arg!);
-        if (!proposal) {
-          io.stderr.write(`nanohermes: no waiting proposal "${arg}" (nanohermes skills proposals lists them)\n`);
-          return EXIT_FAILED;
-        }
-        if (verb === "reject") {
-          fileProposal(settings.home, proposal.id, "rejected");
-          record({ skill: proposal.name, event: "proposal_rejected", detail: proposal.id });
-          out(
-            { rejected: proposal.id },
-            `dropped ${proposal.id} (${proposal.kind} ${proposal.name}); kept in .proposals/rejected/\n`,
-          );
-          return EXIT_OK;
-        }
-        const args: SkillManageArgs =
-          proposal.kind !== "patch"
-            ? { action: proposal.kind, name: proposal.name, content: proposal.content ?? "" }
-            : {
-                action: "patch",
-                name: proposal.name,
-                old_string: proposal.old_string ?? "",
-                new_string: proposal.new_string ?? "",
-              };
-        const opts = { roots, record: (e: SkillEvent) => record(e) };
-        let result: string;
-        try {
-          const plan = await planSkillChange(args, opts, new AbortController().signal, undefined);
-          result = (await plan.apply(undefined)).forModel;
-        } catch (error) {
-          if (!(error instanceof ToolError)) throw error;
-          io.stderr.write(
-            `nanohermes: ${proposal.id} cannot be applied: ${error.message}; it stays waiting (reject it to drop it)\n`,
-          );
-          return EXIT_FAILED;
-        }
-        fileProposal(settings.home, proposal.id, "accepted");
-        record({ skill: proposal.name, event: "proposal_accepted", detail: proposal.id });
-        out({ accepted: proposal.id, result }, `accepted ${proposal.id}: ${result}\n`);
-        return EXIT_OK;
-      }
+      case "reject":
       case "edit": {
-        const proposal = findProposal(settings.home, arg!);
-        if (!proposal) {
-          io.stderr.write(`nanohermes: no waiting proposal "${arg}" (nanohermes skills proposals lists them)\n`);
+        const answer =
+          verb === "accept"
+            ? await acceptProposal(roots, arg!, record)
+            : verb === "reject"
+              ? rejectProposal(settings.home, arg!, record)
+              : await editWithEditor(settings.home, arg!);
+        if (!answer.ok) {
+          io.stderr.write(`nanohermes: ${answer.error}\n`);
           return EXIT_FAILED;
         }
-        const edited = editInEditor(proposedText(settings.home, proposal).after, `${proposal.name}-SKILL.md`);
-        if ("error" in edited) {
-          io.stderr.write(`nanohermes: ${edited.error}; ${proposal.id} is unchanged\n`);
-          return EXIT_FAILED;
-        }
-        const checked = checkSkillText(edited.text, proposal.name);
-        if ("problem" in checked) {
-          io.stderr.write(
-            `nanohermes: the edited SKILL.md is refused: ${checked.problem}; ${proposal.id} is unchanged\n`,
-          );
-          return EXIT_FAILED;
-        }
-        const revised = await reviseProposal(settings.home, proposal, withAgentOrigin(edited.text));
-        out(revised, `${proposal.id} now writes your text; accept it with nanohermes skills accept ${proposal.id}\n`);
+        const id = answer.proposal.id;
+        if (verb === "accept") out({ accepted: id, result: answer.result }, `${answer.text}\n`);
+        else if (verb === "reject") out({ rejected: id }, `${answer.text}\n`);
+        else out(answer.proposal, `${answer.text}; accept it with nanohermes skills accept ${id}\n`);
         return EXIT_OK;
       }
       case "curate": {
@@ -207,8 +167,19 @@ export async function runSkills(settings: Settings, words: string[], flags: Flag
             ? "dry run: nothing changed\n"
             : "";
         const left = report.skipped.map((s) => `left alone: ${s.skill} (${s.why})\n`);
-        out(report, `${head}${lines.join("") || "nothing to change\n"}${left.join("")}`);
-        return EXIT_OK;
+        // Opt-in: the model's merges become proposals (nothing changes), so a dry run makes them too.
+        const consolidation =
+          flags.values.consolidate === true || settings.skills.consolidate === true
+            ? await (await import("../agent/skill-consolidate.js")).consolidateFor(settings, roots)
+            : null;
+        const summary = consolidation
+          ? `${(await import("../agent/skill-consolidate.js")).consolidationSummary(consolidation)}\n`
+          : "";
+        out(
+          consolidation ? { ...report, consolidation } : report,
+          `${head}${lines.join("") || "nothing to change\n"}${left.join("")}${summary}`,
+        );
+        return consolidation?.failed ? EXIT_FAILED : EXIT_OK;
       }
       case "rollback": {
         const { entry, done } = await rollback(settings.home, arg!);

@@ -132,6 +132,18 @@ export const commandDefinitions = {
     doc: "Reconnect an MCP server now (all servers without `server`), resetting its retry count.",
     shape: { ...base, server: z.optional(z.string()) },
   },
+  "proposal.accept": {
+    doc: "Accept a waiting skill proposal (as `nanohermes skills accept ID`): it is applied through skill_manage's checks and becomes a live skill; a notice to `taskId` says what was written, or why it stays waiting.",
+    shape: { ...base, id: z.string() },
+  },
+  "proposal.reject": {
+    doc: "Drop a waiting skill proposal (as `nanohermes skills reject ID`): filed under `.proposals/rejected/`, never deleted.",
+    shape: { ...base, id: z.string() },
+  },
+  "proposal.edit": {
+    doc: "Replace what a waiting skill proposal would write with `content`, the whole SKILL.md (as `nanohermes skills edit ID`); refused with a notice when it fails the checks, leaving the proposal as it was.",
+    shape: { ...base, id: z.string(), content: z.string() },
+  },
 } as const;
 
 type Defs = typeof commandDefinitions;

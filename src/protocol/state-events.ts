@@ -1,6 +1,6 @@
 // The events that report state around the turn rather than the turn itself: memory, subagents,
-// the plan, background jobs, the task list and queue, checkpoints, MCP servers, hooks and
-// steering. events.ts joins them to the turn's events, in this order, for the union and the docs.
+// the plan, background jobs, the task list and queue, checkpoints, MCP servers, hooks, skill
+// proposals and steering. events.ts joins them to the turn's events, in this order, for the union and the docs.
 import { approvalPolicies, lockRoles, permissionModes, taskStatuses } from "./enums.js";
 import { base, usage } from "./event-base.js";
 import * as z from "./zod.js";
@@ -189,6 +189,44 @@ export const stateEventDefinitions = {
       outcome: z.enum(["passed", "blocked", "warned"]),
       output: z.string().check(z.describe("stdout and stderr, trimmed (capped).")),
       durationMs: z.number().check(z.nonnegative()),
+    },
+  },
+  "proposals.updated": {
+    doc: "The skill proposals waiting for an answer changed (the background review made one, or one was accepted, edited or dropped): the whole list as it is now. A global event: `taskId` is empty.",
+    shape: {
+      ...base,
+      proposals: z.array(
+        z.object({
+          id: z.string().check(z.describe("`p-xxxxxx`, as `nanohermes skills accept ID` takes it.")),
+          kind: z
+            .enum(["create", "patch", "edit", "archive"])
+            .check(
+              z.describe(
+                "A new skill, a patch of an agent skill, a whole rewrite (a patch the user rewrote, a consolidation's umbrella), or an archive (a skill a consolidation folds into another).",
+              ),
+            ),
+          name: z.string(),
+          reason: z.string().check(z.describe("Why the review proposes it (one line).")),
+          createdAt: z.string(),
+          diff: z
+            .string()
+            .check(z.describe("A unified diff against the skill as it is now (a new file for a create).")),
+          text: z
+            .string()
+            .check(
+              z.describe(
+                "The whole SKILL.md as accepting would leave it (what an edit starts from); at most 100,000 characters.",
+              ),
+            ),
+        }),
+      ),
+      answer: z
+        .optional(z.object({ id: z.string(), ok: z.boolean(), text: z.string() }))
+        .check(
+          z.describe(
+            "When an answer (proposal.accept / reject / edit) changed the list: what it did, or why the proposal stays as it was (also sent as a notice to the answering task).",
+          ),
+        ),
     },
   },
   "steer.delivered": {

@@ -101,7 +101,14 @@ export async function curate(opts: CuratorOptions): Promise<CuratorReport> {
       if (owned.readOnly) {
         skipped.push({
           skill: name,
-          why: owned.origin === "hub" ? "hub" : owned.skill.source === "workspace" ? "workspace" : "not agent-written",
+          why:
+            owned.skill.source === "external"
+              ? "external"
+              : owned.origin === "hub"
+                ? "hub"
+                : owned.skill.source === "workspace"
+                  ? "workspace"
+                  : "not agent-written",
         });
         continue;
       }

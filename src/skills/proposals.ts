@@ -16,14 +16,19 @@ export const ProposalSchema = z.object({
   createdAt: z.string(),
   /** The session whose turn it was learned from ("" when unknown). */
   sessionId: z.string(),
-  /** edit: a patch the user rewrote whole (`nanohermes skills edit ID`). */
-  kind: z.enum(["create", "patch", "edit"]),
+  /**
+   * edit: a whole rewrite (a patch the user rewrote with `nanohermes skills edit ID`, or the
+   * umbrella skill of a consolidation); archive: a skill a consolidation folds into another.
+   */
+  kind: z.enum(["create", "patch", "edit", "archive"]),
   name: z.string(),
   /** create / edit: the whole SKILL.md. */
   content: z.optional(z.string()),
   /** patch: exact text of SKILL.md and its replacement. */
   old_string: z.optional(z.string()),
   new_string: z.optional(z.string()),
+  /** archive: the skill that absorbs it. */
+  absorbed_into: z.optional(z.string()),
   /** Why the reviewer proposes it (one line). */
   reason: z.string(),
 });
@@ -79,10 +84,15 @@ export function fileProposal(home: string, id: string, answer: "accepted" | "rej
   renameSync(join(proposalsDir(home), `${id}.json`), join(dir, `${id}.json`));
 }
 
-/** The skill's SKILL.md now ("" for a create) and as the proposal would leave it. */
+/** The skill's SKILL.md now ("" for a create) and as the proposal would leave it ("" for an archive). */
 export function proposedText(home: string, p: Proposal): { before: string; after: string } {
   const before = p.kind === "create" ? "" : (readSkillText(join(agentRoot(home), p.name, SKILL_FILE)) ?? "");
-  const after = p.kind === "patch" ? before.replace(p.old_string ?? "", () => p.new_string ?? "") : (p.content ?? "");
+  const after =
+    p.kind === "patch"
+      ? before.replace(p.old_string ?? "", () => p.new_string ?? "")
+      : p.kind === "archive"
+        ? ""
+        : (p.content ?? "");
   return { before, after };
 }
 
@@ -100,7 +110,7 @@ export function proposalDiff(home: string, p: Proposal): string {
   const shown = `${p.name}/${SKILL_FILE}`;
   const lines = createTwoFilesPatch(
     p.kind === "create" ? "/dev/null" : `a/${shown}`,
-    `b/${shown}`,
+    p.kind === "archive" ? "/dev/null" : `b/${shown}`,
     before,
     after,
     "",

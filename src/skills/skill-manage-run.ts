@@ -66,8 +66,12 @@ export function createProblem(candidate: SkillDoc, existing: readonly OwnedSkill
   if (archivedSkills(home).some((a) => a.name === candidate.name))
     return `an archived skill is named "${candidate.name}": bring it back with restore, or choose another name`;
   const close = closestSkill(candidate, existing.map(docOf));
-  if (close && close.similarity >= DUPLICATE_THRESHOLD)
+  if (close && close.similarity >= DUPLICATE_THRESHOLD) {
+    // A skill the agent may not change (the user's, the project's, another tool's) is used as it is.
+    if (existing.find((o) => o.skill.name === close.name)?.readOnly)
+      return `\`${close.name}\` already covers this (similarity ${close.similarity.toFixed(2)}) and is read-only to you: load it with the skill tool and follow it instead of writing a copy`;
     return `patch \`${close.name}\` instead: it already covers this (similarity ${close.similarity.toFixed(2)}); load it with the skill tool, then patch or edit it`;
+  }
   return null;
 }
 

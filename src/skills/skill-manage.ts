@@ -58,7 +58,7 @@ export function skillManageTool(opts: SkillManageOptions): AnyTool {
       "file_path to patch a supporting file), edit {name, content} (full rewrite), write_file {name, file_path, " +
       "file_content} / remove_file {name, file_path} (files under references/, templates/, scripts/, assets/), " +
       "archive {name, absorbed_into?} (moved aside, never deleted), restore {name} (back from the archive). " +
-      "Load a skill with the skill tool before changing it. Only skills you wrote can change; the user's are read-only. " +
+      "Load a skill with the skill tool before changing it. Only skills you wrote can change; the user's, the project's and other tools' (.agents/skills, .claude/skills) are read-only. " +
       "Create a skill only when the user asks or a procedure is clearly reusable; patch the closest skill rather than creating a near-duplicate.",
     params: skillManageParams,
     summarize: (a) => `${a.action} ${a.name}${a.file_path ? ` ${a.file_path}` : ""}`,

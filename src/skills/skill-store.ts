@@ -1,6 +1,6 @@
 // Where agent-written skills live and who owns a skill: the agent may change only the skills it
 // wrote itself (~/.nanohermes/skills/NAME with origin: agent); every other skill (the user's, a
-// hub's, the workspace's, ~/.agents/skills) is read-only to it. Archiving moves a folder aside,
+// hub's, the workspace's, and external ones in .agents/skills or .claude/skills) is read-only to it. Archiving moves a folder aside,
 // never deletes it.
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
@@ -37,6 +37,8 @@ export function readOnlyReason(skill: Skill, text: string | null, home: string):
   if (dirname(skill.dir) !== root) {
     if (skill.source === "workspace")
       return `"${skill.name}" is a workspace skill (${skill.dir}): it belongs to the project and is read-only to you`;
+    if (skill.source === "external")
+      return `"${skill.name}" is an external skill, shared with other tools (${skill.dir}): it is read-only to you; load and follow it, and if it needs a change, tell the user what to change there (or create a skill of your own under another name)`;
     if (skill.dir.startsWith(root + sep))
       return `"${skill.name}" sits in a category folder (${skill.dir}) the user made; it is read-only to you`;
     return `"${skill.name}" is an external skill (${skill.dir}); it is read-only to you`;

@@ -23,26 +23,42 @@ export interface Skill {
   dir: string;
   /** Its SKILL.md. */
   file: string;
-  source: "workspace" | "user";
+  /**
+   * workspace: the project's `.nanohermes/skills`; user: `~/.nanohermes/skills`; external: another
+   * tool's folder (`.agents/skills`, `.claude/skills`, in the workspace or the home folder), read
+   * and loaded like the others, never changed by the agent or the curator.
+   */
+  source: "workspace" | "user" | "external";
 }
 
 export interface SkillRoots {
   workspace: string;
   /** The settings folder (~/.nanohermes). */
   home: string;
-  /** The OS home folder (for ~/.agents/skills). */
+  /** The OS home folder (for ~/.agents/skills and ~/.claude/skills). */
   userHome: string;
-  /** The workspace's .agents/skills still holds what a command left there (issue 26.3): left out. */
-  heldWorkspace?: boolean;
+  /** The workspace's skills folders (of EXTERNAL_SKILL_DIRS) that still hold what a command left there (issue 26.3): left out. */
+  heldWorkspace?: readonly string[];
 }
 
-/** Where skills are looked for, most specific first: the first skill of a name wins. */
+/** Other tools' skill folders, read where a workspace or the home folder has them. */
+export const EXTERNAL_SKILL_DIRS = [".agents/skills", ".claude/skills"] as const;
+
+/**
+ * Where skills are looked for, most specific first (the workspace's before the home folder's, ours
+ * before other tools'): the first skill of a name wins.
+ */
 export function skillRoots(opts: SkillRoots): { dir: string; source: Skill["source"] }[] {
+  const external = (base: string, held: readonly string[] = []) =>
+    EXTERNAL_SKILL_DIRS.filter((d) => !held.includes(d)).map((d) => ({
+      dir: join(base, ...d.split("/")),
+      source: "external" as const,
+    }));
   return [
-    { dir: join(opts.workspace, ".nanohermes", "skills"), source: "workspace" as const },
-    ...(opts.heldWorkspace ? [] : [{ dir: join(opts.workspace, ".agents", "skills"), source: "workspace" as const }]),
-    { dir: join(opts.home, "skills"), source: "user" as const },
-    { dir: join(opts.userHome, ".agents", "skills"), source: "user" as const },
+    { dir: join(opts.workspace, ".nanohermes", "skills"), source: "workspace" },
+    ...external(opts.workspace, opts.heldWorkspace),
+    { dir: join(opts.home, "skills"), source: "user" },
+    ...external(opts.userHome),
   ];
 }
 

@@ -292,13 +292,19 @@ describe("skill_manage on an existing skill", () => {
     expect(readFileSync(join(t.dir("mine"), "SKILL.md"), "utf8")).toContain("Body.");
   });
 
-  it("workspace and ~/.agents skills are read-only even with origin: agent", async () => {
+  it("workspace, .agents and ~/.agents skills are read-only even with origin: agent", async () => {
     const t = setup();
-    write(join(t.roots.workspace, ".agents", "skills", "ws", "SKILL.md"), md("ws", "W", "Body.", "origin: agent\n"));
+    write(
+      join(t.roots.workspace, ".nanohermes", "skills", "ws", "SKILL.md"),
+      md("ws", "W", "Body.", "origin: agent\n"),
+    );
+    write(join(t.roots.workspace, ".agents", "skills", "wsa", "SKILL.md"), md("wsa", "A", "Body.", "origin: agent\n"));
     write(join(t.roots.userHome, ".agents", "skills", "ext", "SKILL.md"), md("ext", "E", "Body.", "origin: agent\n"));
     await t.load("ws");
     await t.load("ext");
+    await t.load("wsa");
     expect((await t.call({ action: "archive", name: "ws" })).forModel).toContain("workspace skill");
+    expect((await t.call({ action: "archive", name: "wsa" })).forModel).toContain("external skill");
     expect((await t.call({ action: "archive", name: "ext" })).forModel).toContain("external skill");
   });
 });

@@ -57,9 +57,9 @@ describe("skill discovery", () => {
     expect(problems).toEqual([]);
     expect(skills.map((s) => [s.name, s.description, s.source])).toEqual([
       ["lint", "from workspace .nanohermes", "workspace"],
-      ["review", "from workspace .agents", "workspace"],
+      ["review", "from workspace .agents", "external"],
       ["deploy", "from ~/.nanohermes", "user"],
-      ["only-user", "from ~/.agents", "user"],
+      ["only-user", "from ~/.agents", "external"],
     ]);
     expect(skills[0]).toMatchObject({ dir: join(r.nh, "lint"), file: join(r.nh, "lint", "SKILL.md") });
   });

@@ -25,7 +25,7 @@ describe("the focus and tab lists", () => {
 
   it("the plain lists have no keys of their own; the others do", () => {
     const withKeys = resultsTabs.filter((t) => resultsTabDefs[t].keys !== undefined);
-    expect(withKeys).toEqual(["changes", "diff", "turns", "jobs", "agents"]);
+    expect(withKeys).toEqual(["changes", "diff", "turns", "jobs", "agents", "skills"]);
   });
 
   it("the bar lists the tabs in the order of the list", () => {

@@ -117,6 +117,8 @@ export interface RenderOptions {
   remoteFile?: ControllerDeps["remoteFile"];
   /** What /status, /diff and /review read (default: none, as in a one-shot run). */
   workspace?: ControllerDeps["workspace"];
+  /** $EDITOR (Ctrl-G, the Skills tab's e); default: closed without saving. */
+  openEditor?: ControllerDeps["openEditor"];
 }
 
 /** The services an app (or one component of it) runs on, with the engine replaced by a bus the test drives. */
@@ -148,7 +150,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
         return { ok: true };
       },
       exit: () => void state.exits++,
-      openEditor: async () => null,
+      openEditor: options.openEditor ?? (async () => null),
       paths: () => ["README.md", "src/cli.ts", "src/ui/App.tsx"],
       newTaskId: () => `t${++n}`,
       themes: () => ["dark", "light", "high-contrast"],

@@ -83,5 +83,8 @@ export function wireBus(rt: UiRuntime): void {
     if (event.type === "turn.started") rt.rewinding.delete(event.taskId);
     if (event.type === "prompt.refused") giveBack(ctl, event.text, event.reason);
     if (event.type === "notice" && rt.rewinding.has(event.taskId) && !remoteTask) readTurns(event.taskId);
+    // An answer from the Skills tab: the status line says what it did (the pane may hide the transcript).
+    if (event.type === "proposals.updated" && event.answer)
+      ctl.status(event.answer.text, event.answer.ok ? "info" : "error", event.answer.ok ? 6000 : 15_000);
   });
 }

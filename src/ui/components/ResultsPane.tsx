@@ -14,7 +14,7 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
   const [tab, focused] = useSlices((s) => [s.ui.resultsTab, s.ui.focus === "results"]) as [TabId, boolean];
   const counts = useSlices((s) => {
     const t = taskOf(s);
-    return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads, s.ui.worktreeDiff === null];
+    return [tab, t?.checkpoints, t?.jobs, t?.agents, t?.changed, t?.reads, s.ui.worktreeDiff === null, s.proposals];
   });
   const inner = width - 2;
   const bar = useMemo(

@@ -26,10 +26,22 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
     case "prevTab": {
       const id = ctl.state.current;
       const turns = Boolean(id && ctl.state.transcripts[id]?.checkpoints.length);
-      const tabs = shownTabs(ui.resultsTab, turns, ui.worktreeDiff !== null);
+      const tabs = shownTabs(ui.resultsTab, {
+        turns,
+        diff: ui.worktreeDiff !== null,
+        skills: ctl.state.proposals.length > 0,
+      });
       const i = tabs.indexOf(ui.resultsTab);
       const tab = tabs[(i + (action === "nextTab" ? 1 : tabs.length - 1)) % tabs.length]!;
-      ctl.setUi((u) => ({ ...u, resultsTab: tab, resultsIndex: 0, diffPath: null, diffHunk: 0, turnDiff: null }));
+      ctl.setUi((u) => ({
+        ...u,
+        resultsTab: tab,
+        resultsIndex: 0,
+        diffPath: null,
+        diffHunk: 0,
+        turnDiff: null,
+        proposalOpen: null,
+      }));
       ctl.agentsForward.picked(id);
       return true;
     }

@@ -10,7 +10,7 @@ import { taskOf } from "../tabs/tab.js";
 import { isActive } from "../view/agent-board.js";
 import type { ResultsMeasure } from "../view/measures.js";
 
-/** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents). */
+/** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents, waiting proposals). */
 export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string[] {
   const t = taskOf(s);
   const turns = t?.checkpoints.length ?? 0;
@@ -22,13 +22,14 @@ export function resultsTabBar(s: AppState, sv: AppServices, inner: number): stri
     reads: t?.reads.length ?? 0,
     ...(running ? { jobs: running } : {}),
     ...(active ? { agents: active } : {}),
+    skills: s.proposals.length,
   };
   return tabBar(
     sv.palette,
     s.ui.resultsTab,
     counts,
     inner,
-    shownTabs(s.ui.resultsTab, turns > 0, s.ui.worktreeDiff !== null),
+    shownTabs(s.ui.resultsTab, { turns: turns > 0, diff: s.ui.worktreeDiff !== null, skills: s.proposals.length > 0 }),
   );
 }
 

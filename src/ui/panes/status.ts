@@ -66,6 +66,8 @@ export function statusLine(s: AppState, sv: AppServices, width: number): string 
     );
   else if (focus === "results" && s.ui.resultsTab === "agents") text = p.dim(wholeHints(HINTS.agents, width));
   else if (focus === "results" && s.ui.resultsTab === "jobs") text = p.dim(wholeHints(HINTS.jobs, width));
+  else if (focus === "results" && s.ui.resultsTab === "skills" && s.proposals.length > 0)
+    text = p.dim(wholeHints(s.ui.proposalOpen ? HINTS.skillsOpen : HINTS.skills, width));
   else if (focus === "results") text = p.dim(wholeHints(HINTS.results, width));
   else if (approval?.kind === "approval" && approval.dangerous) text = p.error(wholeHints(HINTS.dangerous, width));
   else if (approval) text = p.statusWaiting(wholeHints(HINTS.approval, width));
@@ -102,6 +104,8 @@ function dialogKeys(s: AppState, sv: AppServices, width: number): string | null 
 export const HINTS = {
   agents: ["Enter open", "x stop", "1-9 ↑↓ select", "Esc back", "←→ tabs"],
   jobs: ["↑↓ pick a job", "x stop it", "←→ tabs", "Esc back"],
+  skills: ["a accept", "e edit", "d drop", "Enter diff", "↑↓ pick", "←→ tabs", "Esc back"],
+  skillsOpen: ["a accept", "e edit", "d drop", "↑↓ PgUp PgDn scroll", "[ ] hunks", "Esc list"],
   results: ["←→ tabs", "↑↓ move", "Enter diff", "[ ] hunks", "Esc back"],
   // Denying comes before the wider grants: at 50 columns the line still says how to say no.
   // n denies and stops the turn; d denies with a note and lets the model go on.

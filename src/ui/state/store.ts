@@ -33,6 +33,8 @@ export interface AppState {
   ui: UiState;
   /** Every configured MCP server's state (global, from mcp.updated). */
   mcp: McpServers;
+  /** Skill proposals waiting for an answer (global, from proposals.updated): the Skills tab. */
+  proposals: SkillProposals;
   /**
    * Where follow mode last jumped to, per transcript on screen (a task id, or task/agent for a
    * subagent's view), with the size it was computed for. Settled before each frame (app/settle.ts).
@@ -56,6 +58,7 @@ export interface ShownFile {
 }
 
 export type McpServers = EventOf<"mcp.updated">["servers"];
+export type SkillProposals = EventOf<"proposals.updated">["proposals"];
 
 export type UiAction = { type: "ui.select"; taskId: string } | ({ taskId: string } & TranscriptAction);
 
@@ -66,6 +69,7 @@ export const initialState = (columns = 80, rows = 24): AppState => ({
   transcripts: {},
   ui: initialUi(columns, rows),
   mcp: [],
+  proposals: [],
   follow: {},
   shown: {},
 });
@@ -116,6 +120,7 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
     return { ...state, tasks, transcripts, order, current };
   }
   if (event.type === "mcp.updated") return { ...state, mcp: event.servers };
+  if (event.type === "proposals.updated") return { ...state, proposals: event.proposals };
   if (event.type === "queue.updated") {
     const entry = state.tasks[event.taskId];
     return entry

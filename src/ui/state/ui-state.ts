@@ -31,16 +31,30 @@ export interface CardShown {
   deliberate: boolean;
 }
 
-export type ResultsTab = "files" | "changes" | "diff" | "turns" | "reads" | "todo" | "jobs" | "agents";
+export type ResultsTab = "files" | "changes" | "diff" | "turns" | "reads" | "todo" | "jobs" | "agents" | "skills";
 /**
  * "turns" is shown (and reached by ←→) only once the task has checkpointed turns, "diff" once /diff
- * ran; each also while it is the current tab.
+ * ran, "skills" while skill proposals wait for an answer; each also while it is the current tab.
  */
-export const resultsTabs: ResultsTab[] = ["files", "changes", "diff", "turns", "reads", "todo", "jobs", "agents"];
-export const shownTabs = (current: ResultsTab, hasTurns: boolean, hasDiff = false): ResultsTab[] =>
-  resultsTabs.filter(
-    (t) => (t !== "turns" || hasTurns || current === "turns") && (t !== "diff" || hasDiff || current === "diff"),
-  );
+export const resultsTabs: ResultsTab[] = [
+  "files",
+  "changes",
+  "diff",
+  "turns",
+  "reads",
+  "todo",
+  "jobs",
+  "agents",
+  "skills",
+];
+/** Which of the tabs that come and go have something to show. */
+export interface TabsWithContent {
+  turns: boolean;
+  diff: boolean;
+  skills: boolean;
+}
+export const shownTabs = (current: ResultsTab, has: TabsWithContent): ResultsTab[] =>
+  resultsTabs.filter((t) => (t !== "turns" && t !== "diff" && t !== "skills") || has[t] || current === t);
 
 /** Every focus area; each has its keys in ../focus/ (listed in ../focus/index.ts). */
 export const focusAreas = ["composer", "browse", "tasks", "results"] as const;
@@ -115,6 +129,8 @@ export interface UiState {
   turnDiff: TurnDiff | null;
   /** The Diff tab: the working tree's diff as /diff last read it (null until /diff runs). */
   worktreeDiff: WorktreeView | null;
+  /** The Skills tab's selected proposal diff over the whole tab, from line `offset` (null: the list). */
+  proposalOpen: { offset: number } | null;
   scroll: Record<string, Scroll>;
   /** Block cursor per task in browse mode. */
   cursor: Record<string, number>;
@@ -173,6 +189,7 @@ export function initialUi(columns: number, rows: number): UiState {
     diffHunk: 0,
     turnDiff: null,
     worktreeDiff: null,
+    proposalOpen: null,
     scroll: {},
     cursor: {},
     search: null,

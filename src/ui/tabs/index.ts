@@ -8,6 +8,7 @@ import { diffTab } from "./diff/index.js";
 import { filesTab } from "./files/index.js";
 import { jobsTab } from "./jobs/index.js";
 import { readsTab } from "./reads/index.js";
+import { skillsTab } from "./skills/index.js";
 import type { ResultsTabDef } from "./tab.js";
 import { todoTab } from "./todo/index.js";
 import { turnsTab } from "./turns/index.js";
@@ -21,4 +22,5 @@ export const resultsTabDefs: Record<ResultsTab, ResultsTabDef> = {
   todo: todoTab,
   jobs: jobsTab,
   agents: agentsTab,
+  skills: skillsTab,
 };
