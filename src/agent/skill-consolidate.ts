@@ -9,6 +9,7 @@ import { checkSkillText, withAgentOrigin } from "../skills/skill-rules.js";
 import { ownedSkills, readSkillText } from "../skills/skill-store.js";
 import { splitFrontmatter, type SkillRoots } from "../skills/skills.js";
 import type { ModelClient } from "./model-client.js";
+import { firstJsonObject } from "./reply-json.js";
 
 export interface ConsolidateOptions {
   roots: SkillRoots;
@@ -37,19 +38,6 @@ const INSTRUCTIONS = `You maintain a coding agent's library of skills (SKILL.md 
 Answer with one JSON object and nothing else:
 {"groups": [{"into": "name-of-the-skill-that-stays", "absorb": ["other-name", "..."], "content": "the whole merged SKILL.md of the skill that stays, frontmatter included (its name unchanged)", "reason": "one short line"}]}
 "into" and every name in "absorb" must be skills listed below. Merge only skills that truly cover the same kind of task; keep every step that matters; keep it short. When nothing should be merged, answer {"groups": []}.`;
-
-/** The first JSON object in a reply (a model may wrap it in a code fence). */
-function parseJson(text: string): Record<string, unknown> | null {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end <= start) return null;
-  try {
-    const value: unknown = JSON.parse(text.slice(start, end + 1));
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 const oneLine = (text: string, max: number) => {
   const one = text.replace(/\s+/g, " ").trim();
@@ -87,7 +75,7 @@ export async function consolidateSkills(opts: ConsolidateOptions): Promise<Conso
     { onText: () => {}, onReasoning: () => {} },
   );
   if (!outcome.ok) return { ...report, failed: `the model failed: ${outcome.error.message}` };
-  const answer = parseJson(outcome.reply.content);
+  const answer = firstJsonObject(outcome.reply.content);
   const groups = answer?.groups;
   if (!Array.isArray(groups)) return { ...report, failed: "the model did not answer with a groups list" };
   const taken = new Set<string>();

@@ -11,6 +11,7 @@ import { ownedSkills, readSkillText } from "../skills/skill-store.js";
 import { splitFrontmatter, type Skill, type SkillRoots } from "../skills/skills.js";
 import type { TurnRecord } from "./agent-types.js";
 import type { ModelClient } from "./model-client.js";
+import { firstJsonObject } from "./reply-json.js";
 
 export interface ReviewOptions {
   turn: TurnRecord;
@@ -56,19 +57,6 @@ export function describeTurn(turn: TurnRecord): string {
   return text.length > TURN_CHARS ? `${text.slice(0, TURN_CHARS)}\n[turn cut]` : text;
 }
 
-/** The first JSON object in a reply (a model may wrap it in a code fence). */
-function parseAnswer(text: string): Record<string, unknown> | null {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end <= start) return null;
-  try {
-    const value: unknown = JSON.parse(text.slice(start, end + 1));
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** Asks the reviewer; returns the saved proposal, or null (nothing to learn, or an answer that fails the checks). */
@@ -95,7 +83,7 @@ export async function reviewTurn(opts: ReviewOptions): Promise<Proposal | null> 
     { onText: () => {}, onReasoning: () => {} },
   );
   if (!outcome.ok) return null;
-  const answer = parseAnswer(outcome.reply.content);
+  const answer = firstJsonObject(outcome.reply.content);
   const action = str(answer?.action);
   const name = str(answer?.name) ?? "";
   const reason = line(str(answer?.reason) ?? opts.why, 300);
