@@ -237,7 +237,11 @@ describe("commands under the sandbox", () => {
     const result = (server.requests[1]!.messages as { role: string; content: string }[]).find(
       (m) => m.role === "tool",
     )!.content;
-    expect(result).toMatch(/\[protected paths\].*\.git\/commondir \(created, removed\)/s);
+    // Protected before the fact (issue 26): the writes fail inside the command, and the model reads why.
+    expect(result).toMatch(/\.git\/commondir: Read-only file system/);
+    expect(result).toMatch(/\.git\/hooks\/post-checkout: Read-only file system/);
+    // The read-only placeholder that stood for the absent commondir is gone once the command ended.
+    expect(existsSync(join(ws, ".git", "commondir"))).toBe(false);
     execFileSync("git", ["status"], { cwd: ws, env: gitEnv, stdio: "ignore" });
     execFileSync("git", ["checkout", "-q", "-b", "later"], { cwd: ws, env: gitEnv, stdio: "ignore" });
     expect(readdirSync(marks)).toEqual([]);
