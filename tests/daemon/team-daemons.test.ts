@@ -62,7 +62,7 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
-    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 5\)/);
+    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 6\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
     const embedded = await startDaemonProcess({ modelUrl: model.url });
