@@ -91,7 +91,7 @@ export class PgCronLedger implements SharedLedger {
           text: r.text as string,
         }),
       ),
-      cursor: Math.max(cursor, ...seqs),
+      cursor: seqs.reduce((a, b) => Math.max(a, b), cursor),
     };
   }
 
