@@ -108,6 +108,8 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
         return 0;
       }
       case "runs": {
+        // A team daemon takes the other daemons' runs first.
+        await wake(null);
         if (!store.job(job)) return missing();
         const runs = store.runs(job);
         out({ runs }, runs.length ? runs.map(runLine).join("\n") : `${job} has not run yet`);
@@ -133,6 +135,7 @@ export async function runCron(settings: Settings, args: string[], flags: Flags, 
         return 0;
       }
       case "inbox": {
+        await wake(null);
         const items = store.inbox(true);
         out(
           { inbox: items },

@@ -12,7 +12,7 @@ export function jobLine(job: CronJob): string {
 
 export function runLine(run: CronRun): string {
   const detail = run.error ?? (run.response ? run.response.split("\n", 1)[0]!.slice(0, 80) : "");
-  return `${run.id}  ${when(run.scheduledFor)}  ${run.status}${run.manual ? " (manual)" : ""}${run.session ? `  ${run.session}` : ""}${detail ? `  ${detail}` : ""}`;
+  return `${run.id}  ${when(run.scheduledFor)}  ${run.status}${run.manual ? " (manual)" : ""}${run.session ? `  ${run.session}` : ""}${run.node ? `  on ${run.node}` : ""}${detail ? `  ${detail}` : ""}`;
 }
 
 export const inboxLine = (item: InboxItem) => `${item.seen ? " " : "*"} ${when(item.at)}  ${item.text}`;

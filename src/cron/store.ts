@@ -62,6 +62,8 @@ export interface CronRun {
   endedAt: number | null;
   response: string | null;
   error: string | null;
+  /** In a team: the daemon (`HOST:PID`) that ran it, for a row another daemon wrote (cron/team-ledger.ts). */
+  node?: string;
 }
 
 export interface InboxItem {
@@ -71,6 +73,8 @@ export interface InboxItem {
   at: number;
   text: string;
   seen: boolean;
+  /** In a team: the daemon whose run parked it, for an item another daemon wrote. */
+  node?: string;
 }
 
 export const JOB_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
@@ -124,6 +128,7 @@ const runOf = (r: Row): CronRun => ({
   endedAt: (r.ended_at as number | null) ?? null,
   response: (r.response as string | null) ?? null,
   error: (r.error as string | null) ?? null,
+  ...(typeof r.node === "string" ? { node: r.node } : {}),
 });
 
 /** Why a claim was refused: the instant has a row already, or the job has a run going. */
@@ -131,6 +136,13 @@ export type Claim = { id: number } | { refused: "recorded" | "busy" };
 
 export class CronStore {
   private constructor(private readonly db: BetterSqlite3.Database) {}
+
+  /** A team daemon's ledger also holds the other daemons' runs and inbox (cron/team-ledger.ts). */
+  private get team(): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_inbox'").get() !== undefined
+    );
+  }
 
   /** Opens (creating) the ledger; better-sqlite3 loads here, only for the daemon and `cron`. */
   static async open(file: string): Promise<CronStore> {
@@ -211,6 +223,7 @@ export class CronStore {
   removeJob(name: string): boolean {
     return this.db.transaction(() => {
       this.db.prepare("DELETE FROM runs WHERE job = ?").run(name);
+      if (this.team) this.db.prepare("DELETE FROM team_runs WHERE job = ?").run(name);
       return this.db.prepare("DELETE FROM jobs WHERE name = ?").run(name).changes > 0;
     })();
   }
@@ -291,13 +304,16 @@ export class CronStore {
       .run(Date.now()).changes;
   }
 
-  /** The job's runs, newest first. */
+  /** The job's runs, newest first; in a team, every daemon's (an instant has a row from each that claimed it). */
   runs(job: string, limit = 50): CronRun[] {
-    return (
-      this.db
-        .prepare("SELECT * FROM runs WHERE job = ? ORDER BY scheduled_for DESC, id DESC LIMIT ?")
-        .all(job, limit) as Row[]
-    ).map(runOf);
+    const sql = this.team
+      ? `SELECT * FROM (
+           SELECT id, job, scheduled_for, manual, status, session, started_at, ended_at, response, error, NULL AS node FROM runs WHERE job = ?
+           UNION ALL SELECT id, job, scheduled_for, manual, status, session, started_at, ended_at, response, error, node FROM team_runs WHERE job = ?)
+         ORDER BY scheduled_for DESC, node IS NOT NULL, id DESC LIMIT ?`
+      : "SELECT * FROM runs WHERE job = ? ORDER BY scheduled_for DESC, id DESC LIMIT ?";
+    const args = this.team ? [job, job, limit] : [job, limit];
+    return (this.db.prepare(sql).all(...args) as Row[]).map(runOf);
   }
 
   running(job: string): CronRun | null {
@@ -321,16 +337,24 @@ export class CronStore {
 
   /** Inbox items not read yet (`cron inbox` marks them read). */
   unseen(): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM inbox WHERE seen = 0").get() as { n: number }).n;
+    const sql = this.team
+      ? "SELECT (SELECT COUNT(*) FROM inbox WHERE seen = 0) + (SELECT COUNT(*) FROM team_inbox WHERE seen = 0) AS n"
+      : "SELECT COUNT(*) AS n FROM inbox WHERE seen = 0";
+    return (this.db.prepare(sql).get() as { n: number }).n;
   }
 
   park(job: string, runId: number | null, text: string): void {
     this.db.prepare("INSERT INTO inbox (job, run_id, at, text) VALUES (?, ?, ?, ?)").run(job, runId, Date.now(), text);
   }
 
-  /** The inbox, newest first; `markSeen` marks what it returns as read. */
+  /** The inbox, newest first (in a team, every daemon's); `markSeen` marks what it returns as read. */
   inbox(markSeen = false): InboxItem[] {
-    const rows = (this.db.prepare("SELECT * FROM inbox ORDER BY id DESC LIMIT 200").all() as Row[]).map(
+    const team = this.team;
+    const sql = team
+      ? `SELECT * FROM (SELECT id, job, run_id, at, text, seen, NULL AS node FROM inbox UNION ALL
+         SELECT id, job, run_id, at, text, seen, node FROM team_inbox) ORDER BY at DESC, id DESC LIMIT 200`
+      : "SELECT * FROM inbox ORDER BY id DESC LIMIT 200";
+    const rows = (this.db.prepare(sql).all() as Row[]).map(
       (r): InboxItem => ({
         id: r.id as number,
         job: r.job as string,
@@ -338,9 +362,11 @@ export class CronStore {
         at: r.at as number,
         text: r.text as string,
         seen: r.seen === 1,
+        ...(typeof r.node === "string" ? { node: r.node } : {}),
       }),
     );
     if (markSeen) this.db.prepare("UPDATE inbox SET seen = 1 WHERE seen = 0").run();
+    if (markSeen && team) this.db.prepare("UPDATE team_inbox SET seen = 1 WHERE seen = 0").run();
     return rows;
   }
 }

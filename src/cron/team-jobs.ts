@@ -9,6 +9,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { log } from "../config/log.js";
 import type { CronJob, CronStore } from "./store.js";
+import { type SharedLedger, TeamLedgerMirror } from "./team-ledger.js";
 
 /** A job as the team keeps it: everything but its failure count (each daemon counts its own runs). */
 export type SharedJob = Omit<CronJob, "failures">;
@@ -27,6 +28,8 @@ export interface SharedJobTable {
   remove(name: string, createdAt: number): Promise<void>;
   /** `onChange` when another daemon (may have) changed the table; returns the unsubscribe. */
   watch(onChange: () => void): Promise<() => void>;
+  /** The team's runs and inbox, shared at every sync after the jobs (cron/team-ledger.ts). */
+  readonly ledger?: SharedLedger;
 }
 
 /** What one sync did. */
@@ -63,6 +66,7 @@ export class TeamJobMirror {
   private unwatch: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly ledger: TeamLedgerMirror | null;
 
   /** `changed` runs after a sync that changed the ledger's jobs (the scheduler plans again). */
   constructor(
@@ -72,6 +76,7 @@ export class TeamJobMirror {
   ) {
     this.db = store.sqlite;
     this.db.exec("CREATE TABLE IF NOT EXISTS team_jobs (name TEXT PRIMARY KEY, job TEXT NOT NULL)");
+    this.ledger = table.ledger ? new TeamLedgerMirror(this.db, table.ledger) : null;
   }
 
   /** The first sync (before the scheduler plans), then one on every change and every `everyMs`. */
@@ -140,6 +145,13 @@ export class TeamJobMirror {
       report.error = (error as Error).message;
       log("warn", "cron: syncing the jobs with the team's database", error);
     }
+    // The runs and inbox go after the jobs: an inbox item parked below goes at the next sync.
+    if (this.ledger)
+      await this.ledger.sync().catch((error: unknown) => {
+        // The outbox keeps what was not sent; the next sync sends it.
+        report.error ??= (error as Error).message;
+        log("warn", "cron: sharing the runs and inbox with the team's database", error);
+      });
     for (const { name, reason } of report.lost) {
       const mine = local.get(name);
       // The inbox is this ledger's: a note that cannot be written is logged instead.

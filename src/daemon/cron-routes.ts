@@ -47,8 +47,8 @@ export async function cronRoute(
   cap: number,
 ): Promise<void> {
   const { store, scheduler } = cron;
-  // The team's jobs as they are now, not as of the last sync (a job added on another daemon).
-  if (cron.team && path !== "/v1/cron/inbox" && path !== "/v1/cron/wake") await cron.team.sync();
+  // The team's jobs, runs and inbox as they are now, not as of the last sync (a job added on another daemon).
+  if (cron.team && path !== "/v1/cron/wake") await cron.team.sync();
   if (path === "/v1/cron/jobs") {
     only(req, "GET", "POST");
     if (req.method === "GET")

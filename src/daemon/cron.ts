@@ -36,6 +36,8 @@ export async function startCron(opts: CronStart): Promise<CronService> {
     run: async (job, runId, signal) => {
       const session = runSessionId(job.name, runId);
       store.markRunning(runId, session);
+      // In a team the other daemons see the run going at once, not at the next sync.
+      void team?.sync();
       opts.sessions.scheduledStarted(session, `cron:${job.name}`);
       const ctx = {
         settings: opts.settings,
@@ -47,6 +49,7 @@ export async function startCron(opts: CronStart): Promise<CronService> {
     },
     onRunEnd: (run) => {
       if (run.session) opts.sessions.adopt(run.session);
+      void team?.sync();
     },
   });
   let planning = false;

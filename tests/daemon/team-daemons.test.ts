@@ -62,7 +62,7 @@ describe("daemons sharing one PostgreSQL", () => {
     const model = await mock(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
-    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 5\)/);
+    expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 6\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
     const embedded = await startDaemonProcess({ modelUrl: model.url });
@@ -255,11 +255,12 @@ describe("daemons sharing one PostgreSQL", () => {
       headers: auth,
     });
     expect(added.status).toBe(201);
-    type Run = { scheduledFor: number; status: string; error: string | null };
+    type Run = { scheduledFor: number; status: string; error: string | null; node?: string };
+    const viewOf = async (d: (typeof daemons)[number]) =>
+      (await http(d.url, "/v1/cron/jobs/tick/runs", { headers: auth })).json.runs as Run[];
+    // Each daemon's own rows (its view also holds the others', with their node).
     const runsOf = async () =>
-      Promise.all(
-        daemons.map(async (d) => (await http(d.url, "/v1/cron/jobs/tick/runs", { headers: auth })).json.runs as Run[]),
-      );
+      Promise.all(daemons.map(async (d) => (await viewOf(d)).filter((r) => r.node === undefined)));
     // Instants every daemon has settled (none still claimed or running).
     const settled = (all: Run[][]) => {
       const by = new Map<number, Run[]>();
@@ -283,6 +284,20 @@ describe("daemons sharing one PostgreSQL", () => {
       expect(runs.filter((r) => r.status === "completed")).toHaveLength(1);
       for (const r of runs.filter((x) => x.status === "skipped")) expect(r.error).toMatch(/^fired by \S+:\d+$/);
     }
+    // Any daemon's view has the three rows of an instant: the team's runs.
+    const first = instants[0]![0]!.scheduledFor;
+    await expect
+      .poll(
+        async () =>
+          (await viewOf(daemons[1]!))
+            .filter((r) => r.scheduledFor === first)
+            .map((r) => r.status)
+            .sort(),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toEqual(["completed", "skipped", "skipped"]);
     // One model request per fired instant, not three.
     const fired = settled(await runsOf()).length;
     expect(model.requests.length).toBeLessThanOrEqual(fired + 3);

@@ -113,6 +113,42 @@ CREATE TABLE nh_turn_images (
 );
 `,
   },
+  {
+    // The cron ledger's runs and inbox, every daemon's (src/cron/team-ledger.ts): one seq over
+    // both, taken again on every change, is where a daemon reads the others' rows from.
+    version: 6,
+    sql: `
+CREATE SEQUENCE nh_cron_ledger_seq;
+CREATE TABLE nh_cron_runs (
+  node text NOT NULL,
+  id bigint NOT NULL,
+  job text NOT NULL,
+  scheduled_for bigint NOT NULL,
+  manual boolean NOT NULL,
+  status text NOT NULL,
+  session text,
+  started_at bigint,
+  ended_at bigint,
+  response text,
+  error text,
+  seq bigint NOT NULL DEFAULT nextval('nh_cron_ledger_seq'),
+  at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (node, id)
+);
+CREATE INDEX nh_cron_runs_seq ON nh_cron_runs (seq);
+CREATE TABLE nh_cron_inbox (
+  node text NOT NULL,
+  id bigint NOT NULL,
+  job text NOT NULL,
+  run_id bigint,
+  at bigint NOT NULL,
+  text text NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('nh_cron_ledger_seq'),
+  PRIMARY KEY (node, id)
+);
+CREATE INDEX nh_cron_inbox_seq ON nh_cron_inbox (seq);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -2,6 +2,7 @@
 // (src/cron/team-jobs.ts). Every change notifies `nh_cron_jobs`, so the other daemons sync at once.
 import type { Pool } from "pg";
 import type { SharedJob, SharedJobTable } from "../../cron/team-jobs.js";
+import { PgCronLedger } from "./pg-cron-ledger.js";
 import type { PgListener } from "./pg-listen.js";
 
 type Row = Record<string, unknown>;
@@ -21,11 +22,15 @@ const jobOf = (r: Row): SharedJob => ({
 });
 
 export class PgCronJobs implements SharedJobTable {
+  readonly ledger: PgCronLedger;
+
   constructor(
     private readonly pool: Pool,
     private readonly listener: PgListener,
     private readonly node: string,
-  ) {}
+  ) {
+    this.ledger = new PgCronLedger(pool, node);
+  }
 
   async all(): Promise<SharedJob[]> {
     const { rows } = await this.pool.query<Row>("SELECT * FROM nh_cron_jobs ORDER BY name");
@@ -61,6 +66,7 @@ export class PgCronJobs implements SharedJobTable {
        SELECT pg_notify('nh_cron_jobs', name) FROM gone`,
       [name, createdAt],
     );
+    await this.ledger.forget(name);
   }
 
   watch(onChange: () => void): Promise<() => void> {
