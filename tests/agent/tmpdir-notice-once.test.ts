@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 describe("the TMPDIR notice", () => {
-  it("comes with the first command of a task and never again", () => {
+  it("comes with the first command of a task and never again", async () => {
     const said: string[] = [];
     const host = () => ({
       helper: "/nonexistent/nh-sandbox",
@@ -31,7 +31,7 @@ describe("the TMPDIR notice", () => {
     };
     const sandbox = commandSandbox(settings, (line) => said.push(line), host);
     for (const command of ["npm test", "ls", "git status", "echo done"]) {
-      const wrapped = sandbox.wrap?.(["sh", "-c", command]);
+      const wrapped = await sandbox.wrap?.(["sh", "-c", command]);
       expect(wrapped && "argv" in wrapped ? wrapped.argv : wrapped).toContain("--tmpdir");
     }
     expect(said).toHaveLength(1);
