@@ -32,6 +32,13 @@ export interface StartupRow {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
+ * Node itself printing the prompt's text in a tmux pane: the floor for any Node program there.
+ * Node starts slower in a tmux pane than in the bench's own pty (~100 ms here, with the same
+ * node -e), so the shell's echo alone understates what tmux costs a Node program.
+ */
+const NODE_FLOOR = `-e "process.stdout.write('Ask anything');setTimeout(()=>{},30000)"`;
+
+/**
  * Time from starting the program in a tmux pane to its input prompt on the captured screen. `cli`
  * null: a shell printing the prompt's text, the floor tmux itself sets. A tmux server is kept up
  * around these (holdTmux): killing the only session ends the server, and each start then paid for
@@ -105,7 +112,7 @@ export async function benchStartupBase(opts: {
     if (bad) throw new Error(`startup-base: exit code ${bad.code}`);
 
     const frame = { base: [] as number[], head: [] as number[] };
-    const prompt = { base: [] as number[], head: [] as number[], floor: [] as number[] };
+    const prompt = { base: [] as number[], head: [] as number[], floor: [] as number[], node: [] as number[] };
     const home = () => mkdtempSync(join(tmpdir(), "nh-bench-h-"));
     const release = holdTmux();
     try {
@@ -115,6 +122,7 @@ export async function benchStartupBase(opts: {
         prompt.base.push(tmuxPrompt(base.cli, { ...env, NANOHERMES_HOME: home() }, ws));
         prompt.head.push(tmuxPrompt(bundled, { ...env, NANOHERMES_HOME: home() }, ws));
         prompt.floor.push(tmuxPrompt(null, env, ws));
+        prompt.node.push(tmuxPrompt(NODE_FLOOR, env, ws));
       }
     } finally {
       release();
@@ -173,6 +181,13 @@ export async function benchStartupBase(opts: {
         measure: "  a shell's echo seen in tmux (same run)",
         base: med(prompt.floor),
         head: med(prompt.floor),
+        unit: "ms",
+        target: "",
+      },
+      {
+        measure: "  node -e printing it in tmux (same run)",
+        base: med(prompt.node),
+        head: med(prompt.node),
         unit: "ms",
         target: "",
       },
