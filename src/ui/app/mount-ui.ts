@@ -8,7 +8,7 @@ import { sandboxLabel } from "../../agent/confinement.js";
 import { loadExtensions, noExtensions } from "../../agent/extensions.js";
 import { log } from "../../config/log.js";
 import { isLive } from "../state/store.js";
-import type { Probe } from "../terminal/probe.js";
+import type { Capabilities, Probe } from "../terminal/probe.js";
 import type { ScreenSession } from "../terminal/screen.js";
 import { clipboardRoute, readTmux } from "../terminal/tmux.js";
 import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js";
@@ -67,12 +67,21 @@ export async function mountUi(
 function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
   const { store, services, ctl, bus, theme } = rt;
   const { settings, stdout, env } = rt.opts;
+  // Nothing on screen waits for these replies: the first frame is already drawn, and what the
+  // terminal says is applied when it says it (the next frame draws with it). A sentinel that comes
+  // after the timeout (a slow link, tmux asking the outer terminal) still counts.
   stdout.write(probe.queries);
-  void probe.result.then((caps) => {
+  const themeAtStart = store.getState().ui.theme;
+  const apply = (caps: Capabilities) => {
     terminalHints.synchronizedOutput = caps.syncOutput === true;
-    // Without a configured theme, a light terminal background gets the light theme.
+    // Without a configured theme, a light terminal background gets the light theme, unless the
+    // user picked a theme while the reply was on its way.
     if (!settings.theme && caps.isDark === false && theme.names().includes("light"))
-      store.updateUi((ui) => ({ ...ui, theme: "light" }));
+      store.updateUi((ui) => (ui.theme === themeAtStart ? { ...ui, theme: "light" } : ui));
+  };
+  void probe.result.then((caps) => {
+    apply(caps);
+    if (!caps.answered) void probe.answer.then(apply);
   });
   if (env.TMUX)
     void readTmux({ env }).then((info) => {

@@ -123,11 +123,17 @@ export function da1Features(da1: string | undefined): number[] {
 export interface Probe {
   /** Write these to the terminal once. */
   queries: string;
-  /** Hand over every string read from the terminal while the probe runs; ignored once settled. */
+  /** Hand over every string read from the terminal; kept until the sentinel, then ignored. */
   feed(reply: string): void;
   /** Settles on the sentinel DA1 reply or on the timeout, whichever is first; never rejects. */
   result: Promise<Capabilities>;
-  /** Settle now with what has arrived (e.g. the app is exiting). */
+  /**
+   * Settles only on the sentinel, however late (a slow link, a multiplexer that asks the outer
+   * terminal first): what `result` would have said had it waited. Stays pending when the sentinel
+   * never comes or after `cancel`.
+   */
+  answer: Promise<Capabilities>;
+  /** Settle now with what has arrived (e.g. the app is exiting); later bytes are ignored. */
   cancel(): void;
 }
 
@@ -139,8 +145,11 @@ export function createProbe(options: ProbeOptions = {}): Probe {
   const timeoutMs = options.timeoutMs ?? 200;
   let buffer = "";
   let settled = false;
+  let closed = false;
   let resolve: (c: Capabilities) => void = () => {};
+  let resolveAnswer: (c: Capabilities) => void = () => {};
   const result = new Promise<Capabilities>((r) => (resolve = r));
+  const answer = new Promise<Capabilities>((r) => (resolveAnswer = r));
   const settle = (answered: boolean) => {
     if (settled) return;
     settled = true;
@@ -151,12 +160,19 @@ export function createProbe(options: ProbeOptions = {}): Probe {
   return {
     queries: buildQueries(options),
     feed(reply) {
-      if (settled) return;
+      if (closed) return;
       buffer += reply;
-      if (parseReplies(buffer).da1 !== undefined) settle(true);
+      if (parseReplies(buffer).da1 === undefined) return;
+      closed = true;
+      settle(true);
+      resolveAnswer({ ...parseReplies(buffer), answered: true });
     },
     result,
-    cancel: () => settle(false),
+    answer,
+    cancel: () => {
+      closed = true;
+      settle(false);
+    },
   };
 }
 

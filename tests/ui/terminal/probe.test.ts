@@ -147,6 +147,37 @@ describe("createProbe", () => {
     probe.feed(DA1);
     expect(await probe.result).toEqual({ answered: false, bracketedPaste: true, rest: "" });
   });
+
+  it("still gives the answer when the sentinel comes after the timeout (issue 35: nothing waits for it)", async () => {
+    vi.useFakeTimers();
+    const probe = createProbe({ timeoutMs: 200 });
+    let answered = false;
+    void probe.answer.then(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await probe.result).toEqual({ answered: false, rest: "" });
+    expect(answered).toBe(false);
+    probe.feed(ALL);
+    expect(await probe.answer).toMatchObject({ answered: true, version: "xterm(390)", syncOutput: true, isDark: true });
+    // The timed-out result stays what it was.
+    expect(await probe.result).toEqual({ answered: false, rest: "" });
+  });
+
+  it("answers with the same capabilities as the result when the sentinel is in time", async () => {
+    const probe = createProbe({ timeoutMs: 10_000 });
+    probe.feed(ALL);
+    expect(await probe.answer).toEqual(await probe.result);
+  });
+
+  it("never answers after cancel, whatever comes later", async () => {
+    vi.useFakeTimers();
+    const probe = createProbe({ timeoutMs: 200 });
+    let answered = false;
+    void probe.answer.then(() => (answered = true));
+    probe.cancel();
+    probe.feed(ALL);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(answered).toBe(false);
+  });
 });
 
 type FakeStdin = PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode(mode: boolean): FakeStdin };
