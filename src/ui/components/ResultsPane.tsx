@@ -31,7 +31,9 @@ export function ResultsPane({ width, height, plain = false }: { width: number; h
       <Lines lines={border} width={2} />
       <Box width={inner} height={height} flexDirection="column">
         <Lines lines={bar} width={inner} />
-        <ResultsTab tab={tab} width={inner} height={height - bar.length} focused={focused} />
+        {/* Keyed by tab: each tab names its own store slices, so another tab is another component
+            (one instance would change its hooks' dependency lists in size between renders). */}
+        <ResultsTab key={tab} tab={tab} width={inner} height={height - bar.length} focused={focused} />
       </Box>
     </Box>
   );
