@@ -25,6 +25,7 @@ import { rewindTask } from "./task-rewind.js";
 import { SessionHolders } from "./task-holder.js";
 import type { Agent } from "./agent.js";
 import { createAgent, systemPromptFor } from "./engine.js";
+import { settleSaved } from "./gate.js";
 import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
 import { addUsage } from "./providers/usage.js";
 
@@ -79,7 +80,11 @@ export class TaskManager {
     if (this.tasks.has(id)) return;
     const task = newTask(id, init, this.opts, this.workspacePermissions);
     this.tasks.set(id, task);
+    // The workspace's saved "always" rules join the task's at once when the classifier that judges
+    // them is loaded, else once it is (it stays out of the first frame).
+    const settled = settleSaved(task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
+    if (task.saved) void settled.then((added) => added && this.changed(task));
     // An earlier session may be open elsewhere: said now, before anything is typed.
     if (init.sessionFile) this.holders.watch(task);
   }
@@ -229,8 +234,11 @@ export class TaskManager {
         return;
       case "permissions.remove":
         if (task) {
-          forgetRule(task.remembered, command.rule);
-          this.changed(task);
+          // A saved rule not yet settled would come back after this: settled first.
+          void settleSaved(task).then(() => {
+            forgetRule(task.remembered, command.rule);
+            this.changed(task);
+          });
         }
         return;
       case "queue.update":

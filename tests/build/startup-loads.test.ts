@@ -129,6 +129,11 @@ it("starting the UI and quitting runs no source beyond its recorded list", async
     "src/tools/git.ts",
     "src/tools/web-http.ts",
     "src/agent/worktree-diff.ts",
+    // Nothing asks for approval and no "always" rule is saved: the gate's command classifier stays
+    // out (a task judged saved rules with it when it was added).
+    "src/sandbox/policy.ts",
+    "src/sandbox/dangerous.ts",
+    "src/sandbox/classify.ts",
   ])
     expect(loads.sources).not.toContain(absent);
   check("UI start and quit", loads);
