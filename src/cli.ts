@@ -279,9 +279,6 @@ async function main(argv: string[]): Promise<number> {
     if (!opened) return 1;
     let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
     if (prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
-      // yoga (Ink's layout engine) is WebAssembly; V8's background tier-up of it costs start-up
-      // CPU for no gain here, so the baseline compiler does it all.
-      (await import("node:v8")).setFlagsFromString("--liftoff-only");
       const { runUi } = await import("./ui/run.js");
       return await runUi({
         settings,
