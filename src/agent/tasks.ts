@@ -24,7 +24,6 @@ import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions,
 import { rewindTask } from "./task-rewind.js";
 import { SessionHolders } from "./task-holder.js";
 import type { Agent } from "./agent.js";
-import { createAgent, systemPromptFor } from "./engine.js";
 import { settleSaved } from "./gate.js";
 import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
 import { addUsage } from "./providers/usage.js";
@@ -36,6 +35,12 @@ const tracedBy =
   (traceparent: NonNullable<TaskManagerOptions["traceparent"]>, taskId: string) =>
   (callId: string): string | undefined =>
     traceparent(taskId, callId);
+
+/**
+ * The engine (the agent, its tools and the model's wire) loads with the first agent a task builds,
+ * not with the manager: the UI draws its first frame without it and warms it just after.
+ */
+const loadEngine = () => import("./engine.js");
 
 export class TaskManager {
   private readonly tasks = new Map<string, Task>();
@@ -57,6 +62,11 @@ export class TaskManager {
     this.extensions = opts.extensions ?? Promise.resolve(noExtensions());
     this.workspacePermissions = loadPermissions(opts.settings.home, opts.settings.workspace);
     opts.bus.onCommand((command) => this.handle(command));
+  }
+
+  /** Loads the engine ahead of the first agent (the UI calls it once its first frame is out). */
+  warm(): Promise<void> {
+    return loadEngine().then(() => undefined);
   }
 
   private emit(event: BusEvent): void {
@@ -133,8 +143,8 @@ export class TaskManager {
     const task = this.tasks.get(id);
     if (!task) return Promise.reject(new Error(`no task ${id}`));
     if (task.agent) return Promise.resolve(task.agent);
-    task.loading ??= Promise.all([this.extensions, task.closing])
-      .then(([extensions]) =>
+    task.loading ??= Promise.all([this.extensions, task.closing, loadEngine()])
+      .then(([extensions, , { createAgent }]) =>
         createAgent({
           settings: { ...this.opts.settings, model: task.model },
           extensions,
@@ -440,7 +450,10 @@ export class TaskManager {
     if (command.approval) task.approval = command.approval;
     if (command.mode && command.mode !== task.mode) {
       task.mode = command.mode;
-      task.agent?.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode, await this.extensions));
+      if (task.agent) {
+        const { systemPromptFor } = await loadEngine();
+        task.agent.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode, await this.extensions));
+      }
     }
     this.changed(task);
   }
