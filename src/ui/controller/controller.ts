@@ -26,7 +26,6 @@ import type { Slash } from "./slash.js";
 import { customCommands } from "./workspace-slash.js";
 
 export type { ControllerDeps } from "./deps.js";
-export type { AreaKeys, KeyLayers } from "./host.js";
 
 /** Lines one notch of the mouse wheel scrolls. */
 const WHEEL_LINES = 3;
