@@ -39,9 +39,9 @@ export const agentsTab: ResultsTabDef = {
   lines,
   // The board shows elapsed times: it follows the UI state, which the one-second tick renews.
   slices: (s) => [s.ui, taskOf(s)?.agents, taskOf(s)?.blocks],
-  keys(ctl, key) {
-    const action = paneAction(ctl, key);
-    return action !== undefined && agentsTabKey(ctl, action, key);
+  keys(host, key) {
+    const action = paneAction(host, key);
+    return action !== undefined && agentsTabKey(host, action, key);
   },
   spin: (rows) => rows.flatMap((line, i) => (i > 0 && RUNNING.test(line.replace(SGR, "")) ? [i] : [])),
 };
