@@ -3,7 +3,6 @@ import { hookModules, viteDepPatches } from "./scripts/dep-patches.mjs";
 
 const root = import.meta.dirname;
 
-
 export default defineConfig({
   // The hook modules our dependency patches import, and `#ink-reconciler` (the build maps them too).
   resolve: { alias: hookModules(root) },
@@ -23,7 +22,15 @@ export default defineConfig({
     // the built program check them, tests/build/openai-chunk.test.ts and yoga-no-fetch.test.ts).
     server: {
       deps: {
-        inline: ["ink", "ink-testing-library", "ink-text-input", "ink-spinner", "string-width", "widest-line", "wrap-ansi"],
+        inline: [
+          "ink",
+          "ink-testing-library",
+          "ink-text-input",
+          "ink-spinner",
+          "string-width",
+          "widest-line",
+          "wrap-ansi",
+        ],
       },
     },
   },

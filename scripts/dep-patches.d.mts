@@ -1,6 +1,7 @@
 // Types of scripts/dep-patches.mjs for the TypeScript that imports it (vitest.config.ts, tests).
 import type { Plugin as EsbuildPlugin } from "esbuild";
 import type { Plugin as VitePlugin } from "vite";
+import type { Hunk } from "./unified-diff.mjs";
 
 export interface DepPatch {
   /** `patches/<package>@<version>/<n>-<change>.diff` */
@@ -11,7 +12,7 @@ export interface DepPatch {
   file: string;
   /** The diff's header: its reason and its test. */
   header: string;
-  hunks: unknown[];
+  hunks: Hunk[];
 }
 export function hookModules(root: string): Record<string, string>;
 export function inkReconcilerPath(root: string): string;

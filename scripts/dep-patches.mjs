@@ -68,6 +68,8 @@ export function dependencyPatches(root, dir = join(root, "patches")) {
   /** @type {Map<string, Set<string>>} package -> "version at folder" loaded */
   const seen = new Map();
   const owners = new Map();
+  /** Diffs that threw (reported where they failed, not again at the end). */
+  const failed = new Set();
   /** The package a file belongs to: the nearest package.json with a name and a version. */
   function ownerOf(path) {
     const dirs = [];
@@ -94,9 +96,9 @@ export function dependencyPatches(root, dir = join(root, "patches")) {
     return found;
   }
   const files = [...new Set(patches.map((p) => p.file))];
-  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("/", "[/\\\\]");
+  const asPattern = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("/", "[/\\\\]");
   /** Paths that may be a patched module (the package is checked after). */
-  const filter = new RegExp(`[/\\\\](${files.map(escape).join("|")})$`);
+  const filter = new RegExp(`[/\\\\](${files.map(asPattern).join("|")})$`);
   function patchedText(path) {
     if (!filter.test(path)) return undefined;
     const owner = ownerOf(path);
@@ -110,11 +112,18 @@ export function dependencyPatches(root, dir = join(root, "patches")) {
     if (forThis.length === 0) return undefined;
     let text = readFileSync(path, "utf8");
     for (const p of forThis) {
-      text = applyDiff(
-        text,
-        p,
-        `${p.name} (for ${p.pkg}@${p.version} ${p.file}; installed: ${owner.version} at ${owner.dir}); its reason is in its header, remake or drop it as patches/README.md says`,
-      );
+      try {
+        text = applyDiff(
+          text,
+          p,
+          `${p.name} (for ${p.pkg}@${p.version} ${p.file}; installed: ${owner.version} at ${owner.dir})`,
+        );
+      } catch (e) {
+        failed.add(p.name);
+        throw new Error(
+          `${e.message}. Read the diff's reason in its header, then remake or drop it (patches/README.md)`,
+        );
+      }
       applied[p.name]++;
     }
     return text;
@@ -122,7 +131,7 @@ export function dependencyPatches(root, dir = join(root, "patches")) {
   /** The diffs that did not apply, each with the versions of its package that were loaded instead. */
   function missing() {
     return patches
-      .filter((p) => applied[p.name] === 0)
+      .filter((p) => applied[p.name] === 0 && !failed.has(p.name))
       .map((p) => {
         const versions = [...(seen.get(p.pkg) ?? [])].filter((v) => !v.startsWith(`${p.version} at `));
         const loaded = versions.length > 0 ? `loaded instead: ${p.pkg} ${versions.join(", ")}` : "module not loaded";

@@ -32,7 +32,10 @@ export function parseDiff(text, name) {
     hunk.newNoEol = false;
     i++;
     let last = "";
-    while (i < lines.length && (hunk.oldLines.length < oldCount || hunk.newLines.length < newCount || lines[i][0] === "\\")) {
+    while (
+      i < lines.length &&
+      (hunk.oldLines.length < oldCount || hunk.newLines.length < newCount || lines[i][0] === "\\")
+    ) {
       const line = lines[i];
       const kind = line[0];
       if (kind === "\\") {
@@ -89,7 +92,9 @@ export function applyDiff(text, diff, where) {
           `${name} no longer applies: line ${at + k + 1} reads ${quote(lines[at + k])} where the diff expects ${quote(expected)}`,
         );
     if (hunk.oldNoEol && (finalNewline || at + hunk.oldLines.length !== lines.length))
-      throw new Error(`${name} no longer applies: it ends at the file's last line, without a newline; the file does not`);
+      throw new Error(
+        `${name} no longer applies: it ends at the file's last line, without a newline; the file does not`,
+      );
     out.push(...lines.slice(from, at), ...hunk.newLines);
     from = at + hunk.oldLines.length;
     if (hunk.newNoEol) finalNewline = false;

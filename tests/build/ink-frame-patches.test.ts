@@ -155,7 +155,9 @@ describe("the streamed-frame patches", () => {
     expect(callsOn("split", first, () => patched.measureText(first))).toBe(0);
     for (let i = 0; i < 300; i++) patched.measureText(`flood ${i}\nline`);
     // Measured again, not answered from a map that grew without end.
-    expect(callsOn("split", first, () => expect(patched.measureText(first)).toEqual({ width: 12, height: 2 }))).toBeGreaterThan(0);
+    expect(
+      callsOn("split", first, () => expect(patched.measureText(first)).toEqual({ width: 12, height: 2 })),
+    ).toBeGreaterThan(0);
   });
 
   it("measure widths as before, remembered or not", () => {
