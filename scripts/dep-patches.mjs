@@ -119,7 +119,8 @@ export function dependencyPatches(root, dir = join(root, "patches")) {
           `${p.name} (for ${p.pkg}@${p.version} ${p.file}; installed: ${owner.version} at ${owner.dir})`,
         );
       } catch (e) {
-        failed.add(p.name);
+        // The module's later diffs build on this one: none of them is reported again.
+        for (const q of forThis) failed.add(q.name);
         throw new Error(
           `${e.message}. Read the diff's reason in its header, then remake or drop it (patches/README.md)`,
         );

@@ -36,9 +36,9 @@ async function bundle(swap?: Plugin): Promise<void> {
   });
 }
 
-/** Ink's renderer gets `output.js` from a copy of Ink's build folder: `text` and `version`. */
-function inkReleaseLater(name: string, text: string, version: string): Plugin {
-  const copy = join(dir, name, "node_modules/ink/build/output.js");
+/** Ink's `module` (imported as `./module` by Ink's own modules) comes from a copy: `text` and `version`. */
+function inkReleaseLater(name: string, text: string, version: string, module = "output.js"): Plugin {
+  const copy = join(dir, name, "node_modules/ink/build", module);
   mkdirSync(dirname(copy), { recursive: true });
   writeFileSync(copy, text);
   const pkg = JSON.parse(readFileSync(join(inkBuild, "../package.json"), "utf8")) as { version: string };
@@ -46,9 +46,11 @@ function inkReleaseLater(name: string, text: string, version: string): Plugin {
   return {
     name: "ink-release-later",
     setup(b) {
-      b.onResolve({ filter: /^\.\/output\.js$/ }, (a) =>
-        a.importer.endsWith(join("ink", "build", "renderer.js")) ? { path: copy } : undefined,
-      );
+      b.onResolve({ filter: /^\.\// }, (a) => {
+        // The copy's own relative imports are Ink's; Ink's imports of the module get the copy.
+        if (a.importer === copy) return { path: join(inkBuild, a.path) };
+        return a.path === `./${module}` && a.importer.startsWith(inkBuild) ? { path: copy } : undefined;
+      });
     },
   };
 }
@@ -83,4 +85,15 @@ it("fails, naming the diff and the version found, when Ink's version moved", asy
   await expect(failure).rejects.toThrow(
     /patches\/ink@6\.8\.0\/7-output-rect-path\.diff \(ink@6\.8\.0 build\/output\.js; loaded instead: ink 6\.9\.0 at [^)]*moved/,
   );
+});
+
+it("names only the diff that failed when a module's later diffs build on it", async () => {
+  const text = readFileSync(join(inkBuild, "log-update.js"), "utf8");
+  const line = "buffer.push(ansiEscapes.cursorUp(previousVisible - 1));";
+  expect(text).toContain(line);
+  const failure = bundle(
+    inkReleaseLater("first-of-two", text.replace(line, line.replace("- 1", "- 2")), "6.8.0", "log-update.js"),
+  );
+  await expect(failure).rejects.toThrow(/patches\/ink@6\.8\.0\/1-cursor-up-count\.diff .*hunk 1 of 1/);
+  await expect(failure).rejects.not.toThrow(/2-cell-writer/);
 });
