@@ -1,13 +1,14 @@
-import { realpathSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { hookModules, viteDepPatches } from "./scripts/dep-patches.mjs";
 
-/** `#ink-reconciler`: the module Ink imports (src/ui/terminal/ink-updates.ts; the build maps it too). */
-const inkReconciler = realpathSync(join(dirname(createRequire(import.meta.url).resolve("ink")), "reconciler.js"));
+const root = import.meta.dirname;
 
 export default defineConfig({
-  resolve: { alias: { "#ink-reconciler": inkReconciler } },
+  // The hook modules our dependency patches import, and `#ink-reconciler` (the build maps them too).
+  resolve: { alias: hookModules(root) },
+  // Tests run the dependencies that ship: the diffs of patches/ applied as vite loads Ink and the
+  // modules it measures text with (scripts/dep-patches.mjs, the build's list and applier).
+  plugins: [viteDepPatches(root)],
   test: {
     include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
     testTimeout: 30_000,
@@ -15,5 +16,22 @@ export default defineConfig({
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
     pool: "forks",
     globalSetup: ["tests/global-setup.ts"],
+    // Vite loads (and so patches) only what it inlines; Node loads the rest as installed. Ink's
+    // companions go through vite too, so everything holds one Ink (its React contexts). The
+    // openai SDK's and yoga's diffs are start-up savings of the bundle: not inlined (the tests of
+    // the built program check them, tests/build/openai-chunk.test.ts and yoga-no-fetch.test.ts).
+    server: {
+      deps: {
+        inline: [
+          "ink",
+          "ink-testing-library",
+          "ink-text-input",
+          "ink-spinner",
+          "string-width",
+          "widest-line",
+          "wrap-ansi",
+        ],
+      },
+    },
   },
 });

@@ -8,7 +8,7 @@ import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { builtinFacades } from "./builtin-facades.mjs";
-import { inkPatches } from "./ink-patches.mjs";
+import { depPatches } from "./dep-patches.mjs";
 import { BANNER, programFiles } from "./as-scripts.mjs";
 import { openaiSlim, UNUSED_OPENAI_HELPERS, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
@@ -16,7 +16,7 @@ const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
-const { plugin: patches } = inkPatches(root);
+const { plugin: patches } = depPatches(root);
 const slim = openaiSlim();
 // For measuring what each start-up measure still buys (`npm run bench`, section patches): a build
 // without some of them. NANOHERMES_BUILD_WITHOUT=openai-slim,builtin-facades,code-cache.

@@ -1,4 +1,4 @@
-// The Headers the bundled openai SDK gets instead of the global one (scripts/ink-patches.mjs): the
+// The Headers the bundled openai SDK gets instead of the global one (patches/openai@6.49.0/): the
 // behaviour of the methods the SDK uses, next to the global's.
 import { describe, expect, it } from "vitest";
 import { Headers as Ours } from "../../src/agent/providers/sdk-headers.js";

@@ -1,6 +1,6 @@
-// The build-time patches that cut the cost of a streamed frame (scripts/ink-patches.mjs) still
+// The diffs that cut the cost of a streamed frame (patches/, applied by scripts/dep-patches.mjs) still
 // apply, and change what they claim to change only: Ink's ANSI sanitizing, its text measurements,
-// string-width's remembered widths, and the frame drawn at once for a key (src/ui/terminal/frame-now.ts).
+// string-width's and widest-line's remembered widths, and the frame drawn at once for a key (src/ui/terminal/frame-now.ts).
 // Ink's modules are bundled here with the build's plugin, then run.
 import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,22 +8,19 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import unpatchedWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { depPatches } from "../../scripts/dep-patches.mjs";
+import { stockModule } from "../helpers/stock-module.js";
+
+const { default: unpatchedWidth } = await stockModule<typeof import("string-width")>("string-width");
 
 const root = resolve(import.meta.dirname, "../..");
-// @ts-expect-error a plain .mjs build script without types
-const { inkPatches } = (await import("../../scripts/ink-patches.mjs")) as {
-  inkPatches: (
-    root: string,
-    o: { strict: boolean },
-  ) => { plugin: import("esbuild").Plugin; applied: Record<string, number> };
-};
 
 interface Bundle {
   sanitizeAnsi(text: string): string;
   measureText(text: string): { width: number; height: number };
   stringWidth(text: string, options?: { countAnsiEscapeCodes?: boolean }): number;
+  widestLine(text: string): number;
   frameNow: { pending: boolean };
   render: typeof import("ink").render;
   Text: typeof import("ink").Text;
@@ -44,12 +41,13 @@ beforeAll(async () => {
       from("sanitizeAnsi", join(ink, "sanitize-ansi.js")),
       from("measureText", join(ink, "measure-text.js")),
       from("stringWidth", join(root, "node_modules/string-width/index.js")),
+      from("widestLine", join(root, "node_modules/widest-line/index.js")),
       `export { render, Text } from ${JSON.stringify(join(ink, "index.js"))};`,
       `export { createElement } from "react";`,
       `export { frameNow } from ${JSON.stringify(join(root, "src/ui/terminal/frame-now.ts"))};`,
     ].join("\n"),
   );
-  const patches = inkPatches(root, { strict: false });
+  const patches = depPatches(root, { strict: false });
   await build({
     entryPoints: [join(dir, "entry.mjs")],
     outfile: join(dir, "patched.mjs"),
@@ -83,14 +81,37 @@ function ttyOut(columns: number, rows: number, writes: string[]): NodeJS.WriteSt
   }) as unknown as NodeJS.WriteStream;
 }
 
+/**
+ * How many times `run` calls String.prototype[method] on `text`: what a patched module skips (a
+ * remembered result, a tokenizer not run) shows as calls that no longer happen.
+ */
+function callsOn(method: "includes" | "split", text: string, run: () => void): number {
+  const proto = String.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const original = proto[method]!;
+  let calls = 0;
+  proto[method] = function (this: unknown, ...args: unknown[]) {
+    if (this === text) calls++;
+    return original.apply(this, args);
+  };
+  try {
+    run();
+  } finally {
+    proto[method] = original;
+  }
+  return calls;
+}
+
 describe("the streamed-frame patches", () => {
   it("apply to the installed Ink and string-width", () => {
-    expect(applied.inkSanitize).toBe(1);
-    expect(applied.inkMeasureCache).toBe(1);
-    expect(applied.inkFrameNow).toBe(1);
-    expect(applied.inkOwnSync).toBe(1);
-    expect(applied.widestLine).toBe(1);
-    expect(applied.stringWidthCache).toBeGreaterThan(0);
+    for (const diff of [
+      "ink@6.8.0/3-frame-now",
+      "ink@6.8.0/4-own-sync-markers",
+      "ink@6.8.0/5-sanitize-sgr-fast-path",
+      "ink@6.8.0/6-measure-cache-bound",
+      "widest-line@6.0.0/1-remembered-widths",
+      "string-width@8.3.0/4-remembered-widths",
+    ])
+      expect(applied[`patches/${diff}.diff`], diff).toBe(1);
   });
 
   it("keep SGR-only text as it is, and still strip cursor moves and other controls", () => {
@@ -105,6 +126,38 @@ describe("the streamed-frame patches", () => {
     expect(patched.sanitizeAnsi(link)).toBe(link);
     // A C1 CSI (0x9b) is a control even without ESC.
     expect(patched.sanitizeAnsi("p\u009b2Jq")).toBe("pq");
+  });
+
+  it("run no tokenizer over SGR-only text (Ink's own check reads it with includes, then tokenizes)", () => {
+    const styled = "\x1b[1mbold\x1b[22m and \x1b[38;5;245mgrey\x1b[39m, once";
+    expect(callsOn("includes", styled, () => patched.sanitizeAnsi(styled))).toBe(0);
+    // Text with a cursor move still takes Ink's path.
+    const moving = "a\x1b[2Jb, once";
+    expect(callsOn("includes", moving, () => patched.sanitizeAnsi(moving))).toBeGreaterThan(0);
+  });
+
+  it("string-width measures a string once, then answers from memory (not with options)", () => {
+    const line = "\x1b[2m│\x1b[22m remembered 中文 line";
+    expect(callsOn("includes", line, () => patched.stringWidth(line))).toBeGreaterThan(0);
+    expect(callsOn("includes", line, () => patched.stringWidth(line))).toBe(0);
+    expect(callsOn("includes", line, () => patched.stringWidth(line, {}))).toBeGreaterThan(0);
+  });
+
+  it("widest-line splits a text once, then answers from memory", () => {
+    const text = "widest\nline 中文 remembered";
+    expect(callsOn("split", text, () => expect(patched.widestLine(text)).toBe(20))).toBe(1);
+    expect(callsOn("split", text, () => expect(patched.widestLine(text)).toBe(20))).toBe(0);
+  });
+
+  it("Ink's text measurements forget old texts once 256 are kept", () => {
+    const first = "kept first\nthen flooded";
+    patched.measureText(first);
+    expect(callsOn("split", first, () => patched.measureText(first))).toBe(0);
+    for (let i = 0; i < 300; i++) patched.measureText(`flood ${i}\nline`);
+    // Measured again, not answered from a map that grew without end.
+    expect(
+      callsOn("split", first, () => expect(patched.measureText(first)).toEqual({ width: 12, height: 2 })),
+    ).toBeGreaterThan(0);
   });
 
   it("measure widths as before, remembered or not", () => {

@@ -1,7 +1,7 @@
 // What a one-shot turn through the openai SDK makes Node load: none of the built-ins a model
 // request does not need (issue 19's start-up budget). Node's web streams come with the first touch
 // of `globalThis.ReadableStream` and its fetch (undici) with `fetch`, `FormData` or `Headers`;
-// the bundle's patches (scripts/ink-patches.mjs) keep the SDK's client from touching them. Web
+// the bundle's diffs (patches/openai@6.49.0/) keep the SDK's client from touching them. Web
 // Crypto and the report module come with an ESM import of node:crypto or node:process, which the
 // bundle replaces (scripts/builtin-facades.mjs).
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
-// A small Headers for the openai SDK's own modules, swapped in at build time (scripts/ink-patches.mjs):
-// touching the global Headers loads undici (~10 MB, tens of ms) although the SDK's requests go
+// A small Headers for the openai SDK's own modules, swapped in at build time (patches/openai@6.49.0/
+// import it as `#nanohermes-sdk-headers`): touching the global Headers loads undici (~10 MB, tens of ms) although the SDK's requests go
 // through node:http (node-fetch.ts). Only the SDK sees it; the global stays as it is.
 
 type Init = Iterable<readonly [string, string]> | Record<string, string | readonly string[]> | undefined;

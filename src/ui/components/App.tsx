@@ -1,7 +1,7 @@
 // The Ink app: the title bar, the panes side by side, the status line. Each pane is a component
 // that subscribes to the store slices it draws, so a streamed token re-renders the transcript
 // alone; each draws width-exact lines in a Box of its size, which keeps Ink's output stage on its
-// fast path (scripts/ink-patches.mjs). Geometry: layout/screen-layout.ts. In screen-reader mode
+// fast path (patches/ink@6.8.0/7-output-rect-path.diff). Geometry: layout/screen-layout.ts. In screen-reader mode
 // the app is the linear layout instead (components/LinearLayout.tsx).
 import { Box } from "ink";
 import { DialogArea } from "./DialogArea.js";

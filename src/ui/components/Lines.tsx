@@ -1,5 +1,5 @@
 // A pane's width-exact lines in a Box of their size: one text node, which Ink's output stage
-// places as one rectangle (the fast path in scripts/ink-patches.mjs). Rows in `spin` carry a
+// places as one rectangle (the fast path of patches/ink@6.8.0/7-output-rect-path.diff). Rows in `spin` carry a
 // running-work glyph; the first of them is split around it so the spinner is its own small node
 // and the rectangles still do not overlap. Under a non-UTF-8 locale the lines become ASCII here,
 // the one place every pane's text passes through (the first frame: ../app/text-frame.ts).

@@ -1,5 +1,6 @@
-// The terminal writer that replaces Ink's log-update (wired in by scripts/ink-patches.mjs): it keeps
-// a model of the cells on screen and writes only the cells each frame changes (issue 17 item 4).
+// The terminal writer that replaces Ink's log-update (wired in by patches/ink@6.8.0/2-cell-writer.diff,
+// which imports this module as `#nanohermes-ink-writer`): it keeps a model of the cells on screen
+// and writes only the cells each frame changes (issue 17 item 4).
 import { type CellRow, parseLine } from "./cells.js";
 import { Painter, paintRow } from "./frame-diff.js";
 
@@ -33,7 +34,7 @@ export interface LogUpdate {
   willRender(str: string): boolean;
   /**
    * Set when the writer wraps its own frames in synchronized-update markers where they matter;
-   * Ink's patched renderer (scripts/ink-patches.mjs) then leaves its own out.
+   * Ink's patched renderer (patches/ink@6.8.0/4-own-sync-markers.diff) then leaves its own out.
    */
   synchronizesFrames?: boolean;
 }

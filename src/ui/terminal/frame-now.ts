@@ -2,8 +2,9 @@
 // a commit that comes sooner for the rest of that frame's time (up to 34 ms at 30 fps); while the
 // model streams, a typed key would often wait behind that, and behind the store's own frame
 // pacing before it. The store raises this flag when it notifies for a UI change (a key), and Ink's
-// render step, patched at build time (scripts/ink-patches.mjs), draws the commit that follows at
-// once. Its own module, imported by the patched Ink and by the store alike.
+// render step draws the commit that follows at once (patches/ink@6.8.0/3-frame-now.diff, which
+// imports this module as `#nanohermes-frame-now`). Its own module, imported by the patched Ink and
+// by the store alike.
 
 /** Contract: `pending` is true from a UI change's notification until Ink's next commit takes it. */
 export const frameNow = { pending: false };

@@ -4,7 +4,7 @@
 // and cursor, so a second key edits the old state (tests/deps/ink-text-input-burst.test.tsx).
 // Given inside `applyNow`, the key renders at once and the field takes the next key fresh.
 // Ink's package exports only its index: `#ink-reconciler` names the module Ink imports, mapped by
-// the build (scripts/ink-patches.mjs) and the tests (vitest.config.ts), so both hold one
+// the build and the tests (scripts/dep-patches.mjs, also read by vitest.config.ts), so both hold one
 // reconciler (tests/build/ink-reconciler-once.test.ts checks); its types: ink-reconciler.d.ts.
 import reconciler from "#ink-reconciler";
 

@@ -1,11 +1,14 @@
 // visibleWidth's fast path counts one column per UTF-16 unit for the characters of NARROW_TEXT:
 // right only if string-width agrees for each, and if the set is the one string-width's patched
-// fast path uses (scripts/narrow-chars.json), so the two measures never disagree.
+// fast path uses (scripts/narrow-chars.json), so the two measures never disagree. "By string-width"
+// means the installed one, not the one patched to agree (tests/helpers/stock-module.ts).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { NARROW_TEXT, visibleWidth } from "../../../src/ui/render/wrap.js";
+import { stockModule } from "../../helpers/stock-module.js";
+
+const { default: stringWidth } = await stockModule<typeof import("string-width")>("string-width");
 
 const root = resolve(import.meta.dirname, "../../..");
 const { ranges } = JSON.parse(readFileSync(resolve(root, "scripts/narrow-chars.json"), "utf8")) as {
