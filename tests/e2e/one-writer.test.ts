@@ -12,6 +12,7 @@ import {
   type MockServer,
   type RecordedRequest,
 } from "../helpers/mock-openai.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -115,7 +116,7 @@ describe("one writer per session", () => {
     newer.kill("SIGKILL");
     await newerDone;
     // The orphaned command is not this test's subject: end its group.
-    for (let i = 0; i < 100 && !existsSync(join(ws, "sh.pid")); i++) await new Promise((res) => setTimeout(res, 20));
+    await waitFor(() => existsSync(join(ws, "sh.pid")), { what: "the orphaned command wrote sh.pid" });
     try {
       process.kill(-Number(readFileSync(join(ws, "sh.pid"), "utf8")), "SIGKILL");
     } catch {
