@@ -3,6 +3,20 @@ import { hookModules, viteDepPatches } from "./scripts/dep-patches.mjs";
 
 const root = import.meta.dirname;
 
+/**
+ * The slow part (`npm run test:slow`): the built program (in a pseudo-terminal or as a process),
+ * the build itself, the real sandbox helper, daemons, PostgreSQL clusters, MCP servers started with
+ * npx, and the whole-project type check. A slow file in another folder is named `*.slow.test.ts`.
+ * Everything else is the fast part (`npm run test:fast`): in-process, no dist/ needed.
+ */
+const slowFolders = ["e2e", "build", "sandbox", "daemon", "cron", "remote", "mcp", "mcp-server", "acp", "telemetry"];
+const slow = [
+  ...slowFolders.map((folder) => `tests/${folder}/**/*.test.{ts,tsx}`),
+  "tests/typecheck.test.ts",
+  "tests/**/*.slow.test.ts",
+];
+const all = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
+
 export default defineConfig({
   // The hook modules our dependency patches import, and `#ink-reconciler` (the build maps them too).
   resolve: { alias: hookModules(root) },
@@ -10,12 +24,11 @@ export default defineConfig({
   // modules it measures text with (scripts/dep-patches.mjs, the build's list and applier).
   plugins: [viteDepPatches(root)],
   test: {
-    include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: ["default", ["json", { outputFile: "test-results.json" }]],
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results.json" },
     pool: "forks",
-    globalSetup: ["tests/global-setup.ts"],
     // Vite loads (and so patches) only what it inlines; Node loads the rest as installed. Ink's
     // companions go through vite too, so everything holds one Ink (its React contexts). The
     // openai SDK's and yoga's diffs are start-up savings of the bundle: not inlined (the tests of
@@ -33,5 +46,14 @@ export default defineConfig({
         ],
       },
     },
+    projects: [
+      // The native helper only (quick when it is current): in-process commands run under it.
+      {
+        extends: true,
+        test: { name: "fast", include: all, exclude: slow, globalSetup: ["tests/global-setup-fast.ts"] },
+      },
+      // dist/ and the helper, built once before the suite, so the program tested is the current source.
+      { extends: true, test: { name: "slow", include: slow, globalSetup: ["tests/global-setup.ts"] } },
+    ],
   },
 });

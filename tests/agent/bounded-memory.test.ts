@@ -2,7 +2,7 @@
 // error the model sees, the history keeps capped arguments, a session too big to save trims its
 // archive or refuses, tool calls of one step run at most TOOL_CONCURRENCY at once, and repeated
 // call ids get unique ones.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Agent, TOOL_CONCURRENCY } from "../../src/agent/agent.js";
 import type { ModelClient } from "../../src/agent/model-client.js";
 import { OpenAIChatClient as OpenAIModelClient } from "../../src/agent/providers/openai-chat.js";
@@ -17,6 +17,7 @@ import { newSession } from "../../src/session/store.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { ScriptedClient } from "../helpers/scripted-client.js";
 import { testGate } from "../helpers/gate.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -101,7 +102,7 @@ describe("an endless model stream", () => {
     expect(typeof last.content === "string" && last.content.length).toBeLessThan(50_200);
     expect(last.content).toMatch(/\[cut: the answer passed the cap of 50,000 characters/);
     // The client hung up rather than reading on.
-    await vi.waitFor(() => expect(server!.aborted).toBe(1));
+    await waitFor(() => server!.aborted === 1, { what: "server.aborted is 1" });
   });
 
   it("does not run a call whose arguments passed the cap, tells the model, and the turn goes on", async () => {

@@ -11,6 +11,7 @@ import type { ChatMessage } from "../../src/protocol/messages.js";
 import { loadSession } from "../../src/session/store.js";
 import { fail, reply, ScriptedClient } from "../helpers/scripted-client.js";
 import { testSettings } from "../helpers/settings.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
 
 /** A history of `turns` user/assistant pairs, each about `size` characters. */
 function history(turns: number, size: number): ChatMessage[] {
@@ -107,7 +108,7 @@ describe("compaction in a turn", () => {
     const { agent, events } = await agentWith(client, history(30, 5_000));
     const before = agent.messages.length;
     const run = agent.run("this will be stopped");
-    await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => client.requests.length === 1, { what: "the summary call reached the model" });
     agent.stop();
     release();
     const result = await run;
@@ -129,10 +130,11 @@ describe("/compact and resuming", () => {
     const agent = await manager.agentFor("a");
     agent.messages.push(...history(8, 200));
     bus.send({ type: "user.submit", taskId: "a", text: "a turn" });
-    await waitUntil(() => events.some((e) => e.type === "turn.completed"));
+    await waitUntil(() => events.some((e) => e.type === "turn.completed"), { what: "turn.completed" });
     bus.send({ type: "session.compact", taskId: "a", focus: "the parser" });
     await waitUntil(
       () => compacted(events).length === 1 && events.some((e) => e.type === "session.saved" && e.messages < 14),
+      { what: "the compaction and the save of the shorter history" },
     );
     const request = client.requests[1]!;
     expect(JSON.stringify(request.messages)).toContain("the parser");
@@ -149,11 +151,3 @@ describe("/compact and resuming", () => {
     await manager.shutdown();
   });
 });
-
-async function waitUntil(check: () => boolean, ms = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -1,11 +1,12 @@
 // Model requests have deadlines: an idle limit that only content resets (keep-alive comments do
 // not), an overall deadline per attempt, "still waiting" reports, and a stop that stays a stop.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest, StreamHandlers } from "../../src/agent/model-client.js";
 import { OpenAIChatClient as OpenAIModelClient } from "../../src/agent/providers/openai-chat.js";
 import { completeWithRetry, isRetryable } from "../../src/agent/retry.js";
 import type { WaitInfo } from "../../src/agent/watchdog.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -43,7 +44,7 @@ describe("model request deadlines", () => {
     expect(waits[0]).toMatchObject({ idleLimitMs: 400, deadlineMs: 60_000 });
     expect(waits.every((w) => w.idleMs >= 50 && w.idleMs <= w.elapsedMs)).toBe(true);
     // The connection was closed by the client, not left open.
-    await vi.waitFor(() => expect(server!.aborted).toBe(1));
+    await waitFor(() => server!.aborted === 1, { what: "server.aborted is 1" });
   });
 
   it("ends an attempt whose server accepted the request and then hangs (before and after headers)", async () => {

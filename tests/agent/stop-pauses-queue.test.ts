@@ -6,6 +6,7 @@ import { Bus } from "../../src/protocol/bus.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
 import { testSettings } from "../helpers/settings.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
 
 function setup(client: ScriptedClient) {
   const bus = new Bus();
@@ -50,6 +51,8 @@ describe("a stop pauses the queue", () => {
     await t.waitFor("turn.completed", (e) => e.reason === "interrupted");
     const paused = await t.waitFor("queue.updated", (e) => e.paused === true);
     expect(paused.items.map((i) => i.text)).toEqual(["then write docs"]);
+    // A deliberate window: a queue that ignored the pause would start its turn in it; nothing
+    // marks a turn that does not start.
     await new Promise((r) => setTimeout(r, 100));
     expect(t.events.filter((e) => e.type === "turn.started")).toHaveLength(1);
 
@@ -106,10 +109,7 @@ describe("job.stop", () => {
     new TaskManager({ settings: testSettings(), bus, interactive: false, approval: "never", client });
     bus.send({ type: "task.create", taskId: "a" });
     bus.send({ type: "user.submit", taskId: "a", text: "start the server" });
-    const seen = async (pred: (e: BusEvent) => boolean) => {
-      for (let i = 0; i < 400 && !events.some(pred); i++) await new Promise((r) => setTimeout(r, 10));
-      return events.find(pred);
-    };
+    const seen = (pred: (e: BusEvent) => boolean) => waitUntil(() => events.find(pred), { what: pred.toString() });
     const running = await seen(
       (e) => e.type === "background.updated" && e.job.state === "running" && (e.job.tail ?? "").includes("job-started"),
     );

@@ -43,7 +43,11 @@ const toolNames = (req: RecordedRequest) =>
   ((req.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
 async function setup(
-  script: (req: RecordedRequest, child: RegExpExecArray | null, index: number) => ScriptedReply,
+  script: (
+    req: RecordedRequest,
+    child: RegExpExecArray | null,
+    index: number,
+  ) => ScriptedReply | Promise<ScriptedReply>,
   opts: { subagents?: SubagentsConfig; approval?: "never" | "on-request" } = {},
 ) {
   server = await startMockServer((req, i) => script(req, childOf(req), i));
@@ -117,11 +121,20 @@ describe("preview and gate", () => {
 
 describe("delegation through the task manager", () => {
   it("runs ten delegations from one step with never more than four child requests in flight", async () => {
+    // The first four children answer only once all four asked (a fixed delay raced under load): four
+    // at once is shown, not hoped for; a fifth while they wait would break the cap.
+    let children = 0;
+    let fourAsked: () => void = () => {};
+    const four = new Promise<void>((resolve) => (fourAsked = resolve));
     const t = await setup((req, child) => {
-      if (child)
-        return textReply(`answer from ${child[2]}: ${String((req.messages[1] as ChatMessage).content)}`, {
+      if (child) {
+        children += 1;
+        if (children === 4) fourAsked();
+        const answer = textReply(`answer from ${child[2]}: ${String((req.messages[1] as ChatMessage).content)}`, {
           delayMs: 120,
         });
+        return children <= 4 ? four.then(() => answer) : answer;
+      }
       const answered = req.messages.some((m) => (m as ChatMessage).role === "tool");
       if (answered) return textReply("all ten are done");
       return toolReply(

@@ -9,6 +9,7 @@ import type { BusCommand, CommandOf } from "../../src/protocol/commands.js";
 import type { BusEvent, EventOf, EventType } from "../../src/protocol/events.js";
 import { testSettings } from "../helpers/settings.js";
 import { reply, ScriptedClient } from "../helpers/scripted-client.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
 
 function setup(
   client: ScriptedClient,
@@ -233,7 +234,7 @@ describe("task manager", () => {
     const sessionFile = (await t.waitFor("session.saved")).sessionFile;
     // The rename's save follows the turn's own saves: wait for it to land.
     const saved = () => JSON.parse(readFileSync(sessionFile, "utf8")) as { title?: string; pinned?: boolean };
-    for (let i = 0; i < 200 && saved().title !== "Renamed"; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => saved().title === "Renamed", { what: "the rename saved to the session file" });
     expect(saved()).toMatchObject({ title: "Renamed", pinned: true });
     // The index is written in the background, under its lock: wait for the rename to land.
     const readIndex = () =>
@@ -243,8 +244,9 @@ describe("task manager", () => {
             e.title,
           ])
         : [];
-    for (let i = 0; i < 200 && JSON.stringify(readIndex()) !== JSON.stringify([["a", "Renamed"]]); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => JSON.stringify(readIndex()) === JSON.stringify([["a", "Renamed"]]), {
+      what: "the rename in the task index",
+    });
     expect(readIndex()).toEqual([["a", "Renamed"]]);
     t.send({ type: "task.delete", taskId: "a" });
     await t.waitFor("task.removed");
@@ -261,6 +263,8 @@ describe("task manager", () => {
     t.send({ type: "session.undo", taskId: "a", n: 1 });
     t.send({ type: "task.delete", taskId: "a" });
     await t.waitFor("task.removed");
+    // A deliberate window: the undo's save, had it outlived the delete, would land in it; no event
+    // follows a save that does not happen.
     await new Promise((r) => setTimeout(r, 100));
     expect(existsSync(sessionFile)).toBe(false);
   });

@@ -4,6 +4,7 @@
 import { afterEach, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { http, openEvents, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
+import { waitFor } from "../helpers/wait.js";
 import {
   startMockServer,
   textReply,
@@ -24,16 +25,9 @@ async function mock(script: Parameters<typeof startMockServer>[0]): Promise<Mock
   return server;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + 40_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+/** Asks every 250 ms until `probe` has an answer (the schedule runs on real time). */
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>) =>
+  waitFor(probe, { what, timeoutMs: 40_000, everyMs: 250 }) as Promise<T>;
 
 type Message = { role: string; content: unknown };
 const messagesOf = (req: RecordedRequest) => req.messages as Message[];

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { http, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
+import { waitFor } from "../helpers/wait.js";
 import {
   startMockServer,
   textReply,
@@ -32,22 +33,11 @@ async function daemon(opts: Parameters<typeof startDaemonProcess>[0]): Promise<R
 }
 
 const EVERY_2S = "*/2 * * * * *";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const json = (body: object) => JSON.stringify(body);
 
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  deadlineMs = 40_000,
-): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+/** Asks the daemon every 250 ms until `probe` has an answer (the schedule runs on real time). */
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, deadlineMs = 40_000) =>
+  waitFor(probe, { what, timeoutMs: deadlineMs, everyMs: 250 }) as Promise<T>;
 
 const runsOf = async (d: RunningDaemonProcess, name: string): Promise<WireJson[]> =>
   (await http(d.url, `/v1/cron/jobs/${name}/runs`)).json.runs;
@@ -118,7 +108,8 @@ it("after 10 seconds down, a once job runs exactly once for the missed instants 
   );
   await first.stop();
   const downAt = Date.now();
-  await sleep(10_000);
+  // The scenario, not a wait for something: the daemon stays down across five 2-second instants.
+  await new Promise((r) => setTimeout(r, 10_000));
   const upAt = Date.now();
   const second = await daemon({ modelUrl: model.url, home, workspace });
   const since = (runs: WireJson[]) =>

@@ -6,6 +6,7 @@ import { afterEach, expect, it } from "vitest";
 import { addJob } from "../../src/cron/jobs.js";
 import { CronScheduler, type RunResult } from "../../src/cron/scheduler.js";
 import { CronStore } from "../../src/cron/store.js";
+import { waitFor } from "../helpers/wait.js";
 
 const open: CronStore[] = [];
 afterEach(() => {
@@ -72,9 +73,9 @@ it("marks what a dead daemon left running as interrupted, and never runs that in
       return ok();
     },
   });
+  // start() marks the leftovers and plans synchronously; stop() waits for the runs it started.
   scheduler.start();
   await scheduler.stop();
-  await new Promise((r) => setTimeout(r, 50));
   const rows = next.runs("a");
   expect(rows.find((r) => r.id === claim.id)?.status).toBe("interrupted");
   expect(rows.filter((r) => r.scheduledFor === now - 3000)).toHaveLength(1);
@@ -122,7 +123,7 @@ it("pauses a job after repeated failures, with the reason", async () => {
   });
   for (let i = 0; i < 2; i++) {
     expect("id" in scheduler.runNow("a")).toBe(true);
-    for (let t = 0; t < 50 && scheduler.isRunning("a"); t++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => !scheduler.isRunning("a"), { what: `failed run ${i + 1} ended` });
   }
   const job = store.job("a")!;
   expect(job.enabled).toBe(false);

@@ -12,6 +12,7 @@ import { tempDir } from "../helpers/cli.js";
 import { http, openEvents } from "../helpers/daemon.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: DaemonServer | undefined;
 let sessions: DaemonSessions | undefined;
@@ -105,11 +106,7 @@ describe("the daemon's session view", () => {
     ]);
 
     // The stream's end reaches the daemon a moment after close(): until then the session is watched.
-    let unloaded = 0;
-    for (let i = 0; i < 50 && unloaded === 0; i++) {
-      await new Promise((r) => setTimeout(r, 40));
-      unloaded = await sessions.unloadIdle(0);
-    }
+    const unloaded = await waitFor(() => sessions!.unloadIdle(0), { what: "the idle session unloaded" });
     expect(unloaded).toBe(1);
     expect(cards(await attach())).toEqual(expected);
     const detail = await http(url, "/v1/sessions/h");

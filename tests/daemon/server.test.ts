@@ -10,6 +10,7 @@ import { tempDir } from "../helpers/cli.js";
 import { http, openEvents } from "../helpers/daemon.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
+import { waitFor } from "../helpers/wait.js";
 import type { Settings } from "../../src/config/schema.js";
 
 let server: DaemonServer | undefined;
@@ -46,7 +47,14 @@ describe("the daemon server", () => {
   it("sends a keep-alive comment on an idle event stream", async () => {
     const d = await start(() => textReply("x"), 50);
     const stream = await openEvents(d.url, "/v1/sessions/quiet/events");
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => stream.messages.some((m) => m.event === "ready"), { what: "the catch-up's end" });
+    // A second, raw connection opened later sees the pings: once it has two, the first one (pinged
+    // as often, for longer) has had its pings too.
+    const res = await fetch(`${d.url}/v1/sessions/quiet/events`);
+    const reader = res.body!.getReader();
+    let text = "";
+    while ((text.match(/^: ping/gm) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
     stream.close();
     // The snapshot (task.updated, session.loaded) is all the data; pings are comments, not events.
     expect(stream.events.map((e) => e.type)).toEqual(["task.updated", "session.started", "session.loaded"]);
@@ -60,11 +68,6 @@ describe("the daemon server", () => {
     ]);
     expect(JSON.parse(stream.messages[0]!.data)).toMatchObject({ schema: "nanohermes.observer.v1", taskId: "quiet" });
     expect(JSON.parse(stream.messages[4]!.data)).toEqual({ snapshot: true });
-    const res = await fetch(`${d.url}/v1/sessions/quiet/events`);
-    const reader = res.body!.getReader();
-    let text = "";
-    while (!text.includes(": ping")) text += new TextDecoder().decode((await reader.read()).value);
-    await reader.cancel();
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
   });
@@ -131,10 +134,13 @@ describe("the daemon server", () => {
     const turn = http(d.url, "/", { body: JSON.stringify({ prompt: "go" }), headers: { "X-Session-Id": "b" } });
     await first.waitFor((e) => e.type === "approval.requested");
     first.close();
+    // A deliberate window: the daemon sees the detach and starts the approval's clock (nothing
+    // public tells when it has).
     await new Promise((r) => setTimeout(r, 100));
     // Reattached: the snapshot replays the question, and the answer still counts.
     const second = await openEvents(d.url, "/v1/sessions/b/events");
     const asked = await second.waitFor((e) => e.type === "approval.requested");
+    // A deliberate window longer than approvalWaitMs (300): the approval must outlast it.
     await new Promise((r) => setTimeout(r, 400));
     expect(
       (

@@ -4,7 +4,7 @@
 import { request, createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { noExtensions } from "../../src/agent/extensions.js";
 import { startDaemonServer, type DaemonServer } from "../../src/daemon/server.js";
 import { DaemonSessions } from "../../src/daemon/sessions.js";
@@ -14,6 +14,7 @@ import { tempDir } from "../helpers/cli.js";
 import { http, openEvents, type WireJson } from "../helpers/daemon.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: DaemonServer | undefined;
 let sessions: DaemonSessions | undefined;
@@ -145,11 +146,14 @@ describe("daemon event streams", () => {
     expect(fourth.status).toBe(503);
     // A closed stream frees its place.
     a.close();
-    await vi.waitFor(async () => {
-      const next = await openEvents(d.url, "/v1/sessions/one/events");
-      expect(next.status).toBe(200);
-      next.close();
-    });
+    await waitFor(
+      async () => {
+        const next = await openEvents(d.url, "/v1/sessions/one/events");
+        next.close();
+        return next.status === 200;
+      },
+      { what: "a stream opens in the place the closed one freed" },
+    );
     b.close();
     c.close();
   });
@@ -167,7 +171,9 @@ describe("daemon event streams", () => {
     await new Promise<void>((r) => extra.on("close", () => r()));
     expect(answer).toBe("");
     for (const h of held) h.close();
-    await vi.waitFor(async () => expect((await http(d.url, "/health")).status).toBe(200));
+    await waitFor(async () => (await http(d.url, "/health")).status === 200, {
+      what: "an answer once the held connections closed",
+    });
   });
 
   it("backpressuredWriter destroys a stream whose queue passes the backlog, however small each write", async () => {
@@ -197,7 +203,7 @@ describe("daemon event streams", () => {
       req.on("error", () => resolve());
       req.end();
     });
-    await vi.waitFor(() => expect(writes).toBeGreaterThan(0));
+    await waitFor(() => writes > 0, { what: "writes above 0" });
     await destroyed;
     // Stopped within the kernel's buffers plus the backlog, not after millions of queued writes.
     expect(writes).toBeLessThan(200_000);

@@ -9,6 +9,7 @@ import { tempDir } from "../helpers/cli.js";
 import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { waitFor } from "../helpers/wait.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef0123456789abcdef";
 const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -215,23 +216,18 @@ describe("daemons sharing one PostgreSQL", () => {
     const follow = await openEvents(a.url, "/v1/sessions/crash/events", { headers: auth });
     void http(a.url, "/", { body: prompt("build it"), headers: { ...auth, "X-Session-Id": "crash" } }).catch(() => {});
     await follow.waitFor((e) => e.type === "tool.started", 20_000);
-    for (let i = 0; i < 200; i++) {
-      try {
-        if (readFileSync(join(t.workspace, marker), "utf8")) break;
-      } catch {
-        // not yet
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitFor(() => readFileSync(join(t.workspace, marker), "utf8"), { what: `the command wrote ${marker}` });
     follow.close();
     await a.stop("SIGKILL");
     const b = await t.start();
     // B takes the turn once A's lease runs out, and finishes it.
-    let detail = await http(b.url, "/v1/sessions/crash", { headers: auth });
-    for (let i = 0; i < 400 && detail.json.messages?.at(-1)?.content !== "finished after the restart"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      detail = await http(b.url, "/v1/sessions/crash", { headers: auth });
-    }
+    const detail = await waitFor(
+      async () => {
+        const d = await http(b.url, "/v1/sessions/crash", { headers: auth });
+        return d.json.messages?.at(-1)?.content === "finished after the restart" ? d : null;
+      },
+      { what: "B finished the turn after A's lease ran out", timeoutMs: 20_000, everyMs: 50 },
+    );
     const messages = detail.json.messages as { role: string; content: string | null; tool_call_id?: string }[];
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
     expect(messages[0]!.content).toBe("build it");

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
 import {
   startMockServer,
@@ -14,6 +14,7 @@ import {
   type MockServer,
   type RecordedRequest,
 } from "../helpers/mock-openai.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -101,7 +102,7 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
     const r = await done;
     expect(r.code).toBe(130);
     // The client hung up mid-stream (2,000 chunks were planned), not after reading it all.
-    await vi.waitFor(() => expect(server!.aborted).toBe(1));
+    await waitFor(() => server!.aborted === 1, { what: "server.aborted is 1" });
   });
 
   it("sends an image as input", async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
 import { alive } from "../helpers/proc.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -16,11 +17,10 @@ afterEach(async () => {
 
 type Msg = { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string };
 
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
-
 async function waitForFiles(paths: string[]): Promise<void> {
-  for (let i = 0; i < 200 && !paths.every((p) => existsSync(p) && readFileSync(p, "utf8").trim() !== ""); i++)
-    await sleep(25);
+  await waitFor(() => paths.every((p) => existsSync(p) && readFileSync(p, "utf8").trim() !== ""), {
+    what: `the command wrote ${paths.join(", ")}`,
+  });
 }
 
 const pidIn = (file: string) => Number(readFileSync(file, "utf8"));

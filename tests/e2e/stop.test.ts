@@ -52,8 +52,7 @@ describe("stopping a turn", () => {
     expect(r.code).toBe(130);
     const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { type: string; reason: string };
     expect(last).toMatchObject({ type: "turn.completed", reason: "interrupted" });
-    await new Promise((res) => setTimeout(res, 50));
-    expect(server.aborted).toBe(1);
+    await waitFor(() => server!.aborted === 1, 10_000, "the mock saw the model request aborted");
     expect(sessionMessages(session).map((m) => m.role)).toEqual(["system", "user"]);
 
     const next = await runCli(["-p", "continue", "-C", ws, "--session", session], { env: envFor(server) });
@@ -106,14 +105,13 @@ describe("stopping a turn", () => {
       15_000,
       "pid files",
     );
-    const started = performance.now();
     const stopping = waitForOutput(child, (all) => all.includes("stopping after this step"));
     child.kill("SIGINT");
     await stopping;
     child.kill("SIGINT");
     const r = await done;
+    // 130 before the commands' own 30 s were up (the test's timeout): the group was killed.
     expect(r.code).toBe(130);
-    expect(performance.now() - started).toBeLessThan(10_000);
     const messages = sessionMessages(session);
     assertValidHistory(messages);
     expect(String(messages.at(-1)!.content)).toMatch(/^\[interrupted\]/);

@@ -18,9 +18,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A lone Esc is only known to be Esc when nothing follows it for a moment. */
-const pause = () => new Promise((r) => setTimeout(r, 100));
-
 function start(s: MockServer, ws: string, home: string, cols = 120, rows = 40): PtyApp {
   return new PtyApp({
     cols,
@@ -92,13 +89,13 @@ describe("MCP in the UI", () => {
     app.type("/mcp");
     app.type(keys.enter);
     await app.waitFor(/cannot start \/nonexistent\/mcp-ghost/);
-    app.type(keys.esc);
-    await pause();
+    // A lone Esc is only known to be Esc when nothing follows it for a moment: type on once the
+    // screen shows it closed the dialog.
+    await app.typeAndWait(keys.esc);
     app.type("/skills");
     app.type(keys.enter);
     await app.waitFor("notes: Keep notes tidy");
-    app.type(keys.esc);
-    await pause();
+    await app.typeAndWait(keys.esc);
     app.type("hello");
     app.type(keys.enter);
     await app.waitFor("no MCP needed");

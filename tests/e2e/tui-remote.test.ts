@@ -85,6 +85,7 @@ describe.each([
     second.type(keys.ctrl("c"));
     await second.waitFor("stopping after this step");
     screen = await second.waitFor(/■ stopped/, 15_000);
+    // A deliberate window: a request after the stop would come in it; nothing marks one that does not.
     await new Promise((r) => setTimeout(r, 500));
     // Stopped at the step boundary: the model was not asked again after the command.
     expect(model.requests).toHaveLength(3);

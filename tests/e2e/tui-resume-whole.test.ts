@@ -74,8 +74,7 @@ describe("resume is whole", () => {
     expect(screen).toMatch(/1\/2/);
     expect(screen).toMatch(/[AM] summary\.txt/);
     // Rename it in the task list.
-    app.type(keys.ctrl("t"));
-    await new Promise((r) => setTimeout(r, 200));
+    await app.typeAndWait(keys.ctrl("t"));
     app.type("r");
     await app.waitFor(/Rename/);
     app.type(`${keys.ctrl("u")}notes work`);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
+import { waitFor } from "../helpers/wait.js";
 
 let server: MockServer | undefined;
 let app: PtyApp | undefined;
@@ -142,8 +143,7 @@ describe("the UI", () => {
     await app.waitFor(/running/);
     // The first request must be the slow task's: "running" shows before its request is sent (the
     // session is saved and the sandbox probed first), so wait until the server has it.
-    for (const end = Date.now() + 10_000; server.requests.length === 0 && Date.now() < end; )
-      await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => server!.requests.length > 0, { what: "the slow task's model request" });
     expect(server.requests[0]?.messages.at(-1)).toMatchObject({
       role: "user",
       content: expect.stringContaining("slow one"),

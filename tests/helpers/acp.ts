@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CLI } from "./cli.js";
+import { waitFor } from "./wait.js";
 
 export type PermissionAnswer = (
   request: acp.RequestPermissionRequest,
@@ -114,9 +115,5 @@ export async function initialize(
 
 /** Resolves once `predicate` holds for the log (polled; the updates arrive on the child's pipe). */
 export async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(predicate, { what, timeoutMs });
 }

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { waitFor as waitUntil } from "./wait.js";
 
 const modules = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol");
 export const everythingJs = join(modules, "server-everything/dist/index.js");
@@ -60,10 +61,7 @@ export async function startEverythingHttp(
   return { url: `http://127.0.0.1:${port}${path}`, child, close: () => void child.kill("SIGKILL") };
 }
 
+/** The shared wait (./wait.ts) with this file's older argument order, kept for its callers. */
 export async function waitFor(check: () => boolean, ms = 15_000, what = "condition"): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitUntil(check, { what, timeoutMs: ms, everyMs: 25 });
 }

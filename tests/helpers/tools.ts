@@ -5,7 +5,10 @@ import { ToolRegistry, type ExecuteEnv, type ToolCallResult } from "../../src/to
 import { testGate } from "./gate.js";
 
 /** What a call may carry besides the workspace and signal: session state, sandbox, boundary, the editor's files. */
-export type CallExtras = Partial<Pick<ExecuteEnv, "session" | "sandbox" | "boundary" | "gate" | "editorFiles">>;
+/** `emit` sees each event as it happens (they are also returned, all at the end). */
+export type CallExtras = Partial<
+  Pick<ExecuteEnv, "session" | "sandbox" | "boundary" | "gate" | "editorFiles" | "emit">
+>;
 
 export async function callTool(
   tool: AnyTool,
@@ -16,9 +19,20 @@ export async function callTool(
 ): Promise<ToolCallResult & { events: BusEvent[] }> {
   const events: BusEvent[] = [];
   const registry = new ToolRegistry([tool]);
+  const { emit, ...rest } = extras;
   const result = await registry.execute(
     { id: "t", name: tool.name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
-    { workspace, taskId: "test", signal, emit: (e) => events.push(e), gate: testGate({ workspace }), ...extras },
+    {
+      workspace,
+      taskId: "test",
+      signal,
+      emit: (e) => {
+        events.push(e);
+        emit?.(e);
+      },
+      gate: testGate({ workspace }),
+      ...rest,
+    },
   );
   return { ...result, events };
 }

@@ -111,7 +111,6 @@ describe("runHook", () => {
     );
     expect(run.exitCode).toBe(-2);
     expect(run.timedOut).toBe(true);
-    expect(run.durationMs).toBeLessThan(10_000);
     const pid = Number(readFileSync(join(ws, "child.pid"), "utf8"));
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
@@ -122,7 +121,6 @@ describe("runHook", () => {
     const command = "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > $NANOHERMES_WORKSPACE/child.pid; sleep 30";
     const run = await runHook(pre(command, "*", 300), {}, opts(ws));
     expect(run.exitCode).toBe(-2);
-    expect(run.durationMs).toBeLessThan(10_000);
     expect(alive(Number(readFileSync(join(ws, "child.pid"), "utf8")))).toBe(false);
   });
 
@@ -154,7 +152,6 @@ describe("runHook", () => {
     );
     expect(run.exitCode).toBe(-1);
     expect(run.timedOut).toBe(false);
-    expect(run.durationMs).toBeLessThan(10_000);
     expect(alive(Number(readFileSync(join(ws, "child.pid"), "utf8")))).toBe(false);
   });
 

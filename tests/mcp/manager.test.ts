@@ -130,10 +130,9 @@ describe("MCP over stdio with real servers", () => {
     await ready(m, "everything");
     const slow = find(mcpToolSource(m).tools(), "mcp__everything__trigger-long-running-operation")!;
     const abort = new AbortController();
-    const started = Date.now();
     setTimeout(() => abort.abort(), 300);
-    await expect(run(slow, { duration: 20, steps: 4 }, abort.signal)).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // A minute-long operation: a call that did not stop would outlast the test's timeout.
+    await expect(run(slow, { duration: 60, steps: 4 }, abort.signal)).rejects.toThrow();
     // The server is still there for the next call.
     expect(
       (await run(find(mcpToolSource(m).tools(), "mcp__everything__echo"), { message: "still here" })).forModel,

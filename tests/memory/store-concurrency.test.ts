@@ -92,9 +92,8 @@ describe("MemoryStore with concurrent writers", () => {
     const file = join(dir, "memory.json");
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: hostname(), time: Date.now(), token: "x" }));
-    const started = Date.now();
+    // A lock it could not take over would end in "is held by" after the lock's timeout.
     await new MemoryStore(file).save("fact", "after a crash");
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(existsSync(`${file}.lock`)).toBe(false);
     expect(leftovers(dir)).toEqual([]);
   });
@@ -129,6 +128,7 @@ describe("MemoryStore with concurrent writers", () => {
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: "someone" }));
     let done = false;
     const saving = new MemoryStore(file).save("fact", "patient").then((r) => ((done = true), r));
+    // A deliberate window: a save that ignored the live lock would be done in it.
     await new Promise((r) => setTimeout(r, 300));
     expect(done).toBe(false);
     const { rmSync } = await import("node:fs");

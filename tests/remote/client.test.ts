@@ -14,6 +14,7 @@ import type { BusEvent } from "../../src/protocol/events.js";
 import { tempDir } from "../helpers/cli.js";
 import { startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { waitFor } from "../helpers/wait.js";
 
 describe("SseParser", () => {
   it("parses messages split anywhere, with any line ending, skipping comments", () => {
@@ -137,14 +138,7 @@ describe("RemoteTasks against a real daemon", () => {
     bus.subscribe((e) => events.push(e));
     const client = new DaemonClient(parseAddress(`unix:${first.socket}`, "/"), null);
     const remote = new RemoteTasks({ bus, claim: client, refreshMs: 0 });
-    const until = async (pred: (e: BusEvent) => boolean, what: string) => {
-      for (let i = 0; i < 400; i++) {
-        const found = events.find(pred);
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`no ${what}; got ${events.map((e) => e.type).join(", ")}`);
-    };
+    const until = (pred: (e: BusEvent) => boolean, what: string) => waitFor(() => events.find(pred), { what });
 
     bus.send({ type: "task.create", taskId: "work1" });
     const created = events.find((e) => e.type === "task.updated");
@@ -231,8 +225,7 @@ describe("RemoteTasks against a real daemon", () => {
     remote.add("L1", client, "default", { title: "hi" });
     // /export writes the daemon's copy of the conversation here.
     bus.send({ type: "task.export", taskId: "L1", format: "markdown", path: "remote.md" });
-    for (let i = 0; i < 200 && !events.some((e) => e.type === "notice"); i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => events.some((e) => e.type === "notice"), { what: "the export's notice" });
     expect(events.find((e) => e.type === "notice")).toMatchObject({
       level: "info",
       text: `exported to ${join(ws, "remote.md")}`,

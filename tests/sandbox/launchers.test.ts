@@ -7,6 +7,7 @@ import { HookRunner } from "../../src/hooks/hooks.js";
 import { McpManager } from "../../src/mcp/manager.js";
 import { launcherCwd, launcherPath, launcherProblem } from "../../src/sandbox/launchers.js";
 import { tempDir } from "../helpers/cli.js";
+import { waitFor } from "../helpers/wait.js";
 
 /** A script that leaves a marker when it runs. */
 function planted(dir: string, name: string, marker: string): string {
@@ -107,7 +108,10 @@ describe("MCP servers", () => {
       { logDir: null, version: "test", workspace: ws, roots: [ws], retry: { baseMs: 10, maxAttempts: 1 } },
     );
     manager.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Every server settled (refused or failed to start): none of them can run "ran" afterwards.
+    await waitFor(() => manager.statuses().every((s) => s.state !== "connecting" && s.state !== "restarting"), {
+      what: "the three servers settled",
+    });
     const statuses = manager.statuses();
     await manager.close();
     expect(existsSync(join(marks, "ran"))).toBe(false);

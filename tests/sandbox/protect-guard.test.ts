@@ -10,6 +10,7 @@ import { helperPath, sandboxArgv } from "../../src/sandbox/landlock.js";
 import type { CommandSandbox } from "../../src/tools/define.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
 import { callTool, testSession } from "../helpers/tools.js";
+import { waitFor } from "../helpers/wait.js";
 
 const repo = join(import.meta.dirname, "../..");
 const dirs: string[] = [];
@@ -119,7 +120,7 @@ describe("one guard per workspace", () => {
   it("a second session's command does not put back what the first one's check removed", async () => {
     const ws = newRepo();
     const a = run(ws, "echo ../../evil > .git/commondir; sleep 2");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await waitFor(() => existsSync(join(ws, ".git/commondir")), { what: "the first command planted .git/commondir" });
     const b = run(ws, "sleep 2.5");
     const [ra] = await Promise.all([a, b]);
     expect(ra.forModel).toMatch(/\.git\/commondir \(created, removed\)/);
@@ -132,7 +133,7 @@ describe("one guard per workspace", () => {
     // Without the binds in the other process too: its own helper gets --protect, so plant in a
     // path the binds do not cover before it exists (.git/commondir) from the in-process command.
     const a = run(ws, "echo ../../evil > .git/commondir; sleep 2");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await waitFor(() => existsSync(join(ws, ".git/commondir")), { what: "the first command planted .git/commondir" });
     const other = spawn(
       process.execPath,
       [cli, "sandbox", "run", "--mode", "workspace-write", "-C", ws, "--", "sleep", "2.5"],

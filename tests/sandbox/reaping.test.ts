@@ -12,6 +12,7 @@ import { runCommandTool } from "../../src/tools/run-command.js";
 import { taskKillTool } from "../../src/tools/task-tools.js";
 import { tempDir } from "../helpers/cli.js";
 import { callTool, testSession } from "../helpers/tools.js";
+import { waitFor } from "../helpers/wait.js";
 
 const repo = resolve(import.meta.dirname, "../..");
 beforeAll(() => {
@@ -51,7 +52,15 @@ time.sleep(1); open("${file}", "w").write("late")' ${mark} > /dev/null 2>&1`,
 const sandboxFor = (mode: "workspace-write" | "read-only" | "off", ws: string): CommandSandbox =>
   commandSandbox({ sandbox: { mode, network: true, writableRoots: [] }, workspace: ws });
 
-/** Asserts, two seconds after the tool returned, that nothing wrote `files` and nothing with `marks` runs. */
+/** A process of `mark` runs (the command got as far as starting what it leaves behind). */
+const appears = (mark: string) => waitFor(() => running(mark).length > 0, { what: `a process of ${mark} runs` });
+
+/**
+ * Asserts, two seconds after the tool returned, that nothing wrote `files` and nothing with `marks`
+ * runs. A deliberate window, not a wait for something: each form writes its file one second after
+ * it starts, so a form that survived would have written by then (the control test below shows it
+ * does, without the helper); no later event could prove a write that never comes.
+ */
 async function expectNothingLeft(ws: string, files: string[], marks: string[]): Promise<void> {
   await sleep(2_000);
   for (const file of files) expect(existsSync(join(ws, file)), file).toBe(false);
@@ -106,7 +115,7 @@ describe.each(["workspace-write", "off"] as const)("foreground commands under %s
         sandbox: sandboxFor(mode, ws),
       },
     );
-    while (running(mark).length === 0) await sleep(20);
+    await appears(mark);
     controller.abort();
     expect((await call).forModel).toContain("[interrupted]");
     await expectNothingLeft(ws, ["late.txt"], [mark]);
@@ -160,9 +169,9 @@ describe("the helper holds", () => {
       ["-c", `${helperPath()} --mode workspace-write --workspace ${ws} -- sh -c "${inner}" & wait`],
       { cwd: ws, stdio: "ignore" },
     );
-    while (running(mark).length === 0) await sleep(20);
+    await appears(mark);
     agent.kill("SIGKILL");
-    for (let i = 0; i < 250 && running(mark).length > 0; i++) await sleep(20);
+    await waitFor(() => running(mark).length === 0, { what: `the helper ended ${mark} after its parent died` });
     expect(running(mark)).toEqual([]);
   });
 
@@ -171,8 +180,8 @@ describe("the helper holds", () => {
     const mark = marker();
     const r = await callTool(runCommandTool, { command: `${forms.setsid("late.txt", mark)}\necho started` }, ws);
     expect(r.forModel).toMatch(/\nexit code 0 /);
-    await sleep(2_000);
-    expect(readFileSync(join(ws, "late.txt"), "utf8")).toBe("late\n");
+    await waitFor(() => existsSync(join(ws, "late.txt")), { what: "the orphan wrote late.txt" });
+    await waitFor(() => readFileSync(join(ws, "late.txt"), "utf8") === "late\n", { what: "late.txt says late" });
   });
 });
 
@@ -190,8 +199,9 @@ describe("background jobs", () => {
       extras,
     );
     expect(started.forModel).toMatch(/^started job-1/);
-    while (running(mark).length === 0) await sleep(20);
-    // The job's own shell has ended; what it left still runs: the job lasts as long.
+    await appears(mark);
+    // The job's own shell ends at once (echo); what it left still runs: the job lasts as long. A
+    // deliberate window: no event marks "the orphan was not reaped", so give a reaper the time to.
     await sleep(300);
     expect(running(mark).length).toBe(1);
     await callTool(taskKillTool, { id: "job-1" }, ws, undefined, extras);
@@ -211,7 +221,7 @@ describe("background jobs", () => {
       undefined,
       extras,
     );
-    while (running(mark).length === 0) await sleep(20);
+    await appears(mark);
     await s.close();
     expect(running(mark)).toEqual([]);
   });

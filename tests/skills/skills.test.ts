@@ -130,9 +130,7 @@ describe("skill discovery", () => {
     );
     // A multi-byte character straddling the 8 KB boundary must not count as invalid UTF-8.
     write(join(r.nh, "wide", "SKILL.md"), `---\nname: wide\ndescription: wide chars\n---\n${"é".repeat(10_000)}\n`);
-    const started = performance.now();
     const { skills, problems } = discoverSkills(r.opts);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(problems).toEqual([]);
     expect(skills.map((s) => [s.name, s.description])).toEqual([
       ["huge", "A very large skill"],

@@ -11,6 +11,7 @@ import { settle, DeadlineExceeded, StopAbandoned } from "../../src/tools/deadlin
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import { testGate } from "../helpers/gate.js";
+import { turn } from "../helpers/wait.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nh-deadline-"));
 const fifo = join(dir, "pipe");
@@ -161,7 +162,7 @@ describe("many calls on one stop signal", () => {
         ),
       );
       expect(results.every((r) => r.status === "ok")).toBe(true);
-      await new Promise((r) => setTimeout(r, 10));
+      await turn(); // process warnings are emitted on the next tick
       expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
       process.off("warning", onWarning);

@@ -203,6 +203,8 @@ describe("web_fetch content", () => {
     expect(r.forModel).toMatch(/deep words$/);
   });
 
+  // A quadratic converter would not get through 2 MB of these within the test's timeout; how fast
+  // the linear one is belongs to a benchmark, not to an assertion on a shared machine.
   it("converts hostile markup in linear time", async () => {
     for (const html of [
       "<script".repeat(300_000),
@@ -211,9 +213,7 @@ describe("web_fetch content", () => {
       "<title>".repeat(200_000),
       "<div><span>".repeat(150_000),
     ]) {
-      const started = Date.now();
-      await htmlToMarkdown(html, "http://a.test/");
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(typeof (await htmlToMarkdown(html, "http://a.test/")).markdown).toBe("string");
     }
   });
 
@@ -271,10 +271,9 @@ describe("web_fetch limits", () => {
   it("gives up on a server that stalls, before or after its headers, at the total timeout", async () => {
     const quick = createWebFetchTool({ web: { allowPrivate: true }, limits: { totalTimeoutMs: 300 } });
     for (const path of ["/stall-headers", "/stall-body"]) {
-      const started = Date.now();
+      // The message comes from the total timeout (0.3 s), not from the stalled server ending.
       const r = await fetchUrl(`${server.origin}${path}`, quick);
       expect(r).toMatchObject({ status: "error", forModel: `timed out after 0.3 s fetching ${server.origin}${path}` });
-      expect(Date.now() - started).toBeLessThan(3000);
     }
   });
 
@@ -284,10 +283,8 @@ describe("web_fetch limits", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const port = (silent.address() as { port: number }).port;
     const tool = createWebFetchTool({ web: { allowPrivate: true }, limits: { connectTimeoutMs: 200 } });
-    const started = Date.now();
     const r = await fetchUrl(`https://127.0.0.1:${port}/`, tool);
     expect(r.forModel).toBe(`could not connect to 127.0.0.1:${port} within 0.2 s`);
-    expect(Date.now() - started).toBeLessThan(3000);
     for (const socket of sockets) socket.destroy();
     silent.close();
   });
@@ -301,10 +298,9 @@ describe("web_fetch limits", () => {
   it("stops when the signal aborts", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
-    const started = Date.now();
+    // The body stalls for good: only the abort can end the fetch.
     const r = await fetchUrl(`${server.origin}/stall-body`, local, controller.signal);
     expect(r.status).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it("comes back through the registry at 20 KB or less, with the note", async () => {

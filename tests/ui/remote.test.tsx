@@ -3,14 +3,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { keys } from "../helpers/pty.js";
 import { renderUi, snapshot, type Harness, until } from "./harness.js";
+import { waitFor } from "../helpers/wait.js";
 
 let h: Harness | undefined;
 afterEach(() => {
   h?.unmount();
   h = undefined;
 });
-
-const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe.each([50, 80, 120])("a remote task at %i columns", (columns) => {
   it("shows ⇄ remote instead of the local sandbox and workspace", async () => {
@@ -43,7 +42,7 @@ describe("/remote", () => {
       },
     });
     h.keys("/remote http://127.0.0.1:8787 ~/.nh/token work\r");
-    await settle();
+    await waitFor(() => calls.length === 1, { what: "the first /remote asked to attach" });
     expect(calls).toEqual([
       { kind: "remote", address: "http://127.0.0.1:8787", tokenFile: "~/.nh/token", session: "work" },
     ]);
@@ -51,7 +50,7 @@ describe("/remote", () => {
     expect(h.store.getState().current).toBe("rX");
     expect(screen).toContain("remote task on http://127.0.0.1:8787");
     h.keys("/remote unix:/run/nh.sock -\r");
-    await settle();
+    await waitFor(() => calls.length === 2, { what: "the second /remote asked to attach" });
     expect(calls[1]).toEqual({ kind: "remote", address: "unix:/run/nh.sock", tokenFile: null, session: null });
   });
 
@@ -61,8 +60,7 @@ describe("/remote", () => {
     expect((await h.lines()).join("\n")).toContain("usage: /remote ADDRESS [TOKEN-FILE] [SESSION]");
     // The refused command stays in the input to be fixed: clear it first.
     h.keys("\x15/remote http://127.0.0.1:1\r");
-    await settle();
-    expect((await h.lines()).join("\n")).toContain("/remote: no daemon here");
+    await until(h, (f) => f.includes("/remote: no daemon here"), 10_000);
     expect(Object.keys(h.store.getState().tasks)).toEqual(["t0"]);
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SessionRow, SessionSource } from "../../src/ui/state/data-sources.js";
 import { keys } from "../helpers/pty.js";
 import { renderUi, snapshot, type Harness, until } from "./harness.js";
+import { waitFor } from "../helpers/wait.js";
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -174,8 +175,7 @@ describe("the session picker's keys", () => {
     const frame = await until(h, (f) => f.includes("2 sessions in this workspace"));
     expect(frame).toContain("Resume a session (Esc starts a new one)");
     h.keys(keys.esc);
-    await new Promise((r) => setTimeout(r, 40));
-    expect(h.store.getState().ui.dialog).toBeNull();
+    await waitFor(() => h!.store.getState().ui.dialog === null, { what: "Esc closed the picker" });
     expect(h.sent.find((c) => c.type === "task.create")).toEqual({ type: "task.create", taskId: "t1" });
   });
 });

@@ -9,6 +9,7 @@ import { DialogArea } from "../../../src/ui/components/DialogArea.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { snapshot } from "../harness.js";
 import { mountPane } from "./mount.js";
+import { waitFor } from "../../helpers/wait.js";
 
 let mounted: ReturnType<typeof mountPane> | undefined;
 afterEach(() => {
@@ -83,8 +84,7 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
     // Long enough to be drawn first on a loaded machine; then polled for (up to 5 s), not timed.
     mounted.ctl.status("short-lived", "info", 500);
     expect(await mounted.frame()).toContain("short-lived");
-    for (let i = 0; i < 250 && mounted.store.getState().ui.status; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(mounted.store.getState().ui.status).toBeNull();
+    await waitFor(() => mounted!.store.getState().ui.status === null, { what: "the status message expired" });
     const frame = await mounted.frame();
     expect(frame).not.toContain("short-lived");
     expect(frame).toContain("Enter send");

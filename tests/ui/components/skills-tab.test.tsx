@@ -9,6 +9,7 @@ import { tabComponent } from "../../../src/ui/components/ResultsTab.js";
 import { statusLine } from "../../../src/ui/panes/status.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { mountPane } from "./mount.js";
+import { waitFor } from "../../helpers/wait.js";
 
 const SkillsTab = tabComponent("skills");
 
@@ -147,10 +148,9 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
     expect(m.store.getState().ui.proposalOpen).toEqual({ offset: 0 });
     expect(lines[0]).toMatch(/run-unit-tests\/SKILL\.md/);
     expect(lines.join("\n")).not.toContain("patch deploy");
-    m.app.stdin.write("\x1b");
-    await new Promise((r) => setTimeout(r, 60)); // a lone Esc is told from an Alt chord by a pause
+    m.app.stdin.write("\x1b"); // a lone Esc is told from an Alt chord by a pause: wait for its effect
+    await waitFor(() => m.store.getState().ui.proposalOpen === null, { what: "Esc closed the proposal" });
     lines = await frame();
-    expect(m.store.getState().ui.proposalOpen).toBeNull();
     expect(lines.join("\n")).toContain("patch deploy");
   });
 });

@@ -174,9 +174,7 @@ describe("whole-file cases", () => {
 
   it("summarises inputs over 1 MB without diffing them", () => {
     const big = "x".repeat(DIFF_LIMITS.bytes + 10);
-    const started = performance.now();
     const d = diffFile("small\n", big);
-    expect(performance.now() - started).toBeLessThan(500);
     expect(d).toMatchObject({ kind: "too-large" });
     expect(render("small\n", big).lines[1]).toBe("too large to diff (1.0 MB, 1 lines)");
   });
