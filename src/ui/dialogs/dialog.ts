@@ -9,17 +9,25 @@ import type { DialogView } from "../view/dialog-frame.js";
 import type { Dialog } from "../state/dialogs.js";
 
 /**
- * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from the state alone;
+ * What a dialog's view reads of the app state (../panes/dialog-area.ts selects it): the UI state,
+ * the clock, the files a diff shows, and of the task it is about (the dialog's `taskId`, else the
+ * current task) its transcript, its entry and, for a subagent's view, its follow jump; nothing of
+ * other tasks.
+ */
+export type DialogScope = Pick<AppState, "ui" | "current" | "transcripts" | "tasks" | "follow" | "shown" | "clock">;
+
+/**
+ * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from its scope alone;
  * `keys` gets every key while the dialog is open and returns whether it used it: Esc or Ctrl-C
  * it leaves unused close the dialog (back to the one it was opened over).
  */
 export interface DialogSpec<S> {
-  view(s: AppState, sv: AppServices, d: S, width: number, height: number): DialogView;
+  view(s: DialogScope, sv: AppServices, d: S, width: number, height: number): DialogView;
   keys(ctl: Controller, d: S, event: InputEvent): boolean;
   /** Takes the whole width (side panes hidden): lists of long rows. A question over it keeps it wide. */
   wide?: boolean;
   /** What the status line says while it is open (instead of the usual keys); null: the usual. */
-  hint?(s: AppState, sv: AppServices, d: S, width: number): string | null;
+  hint?(s: DialogScope, sv: AppServices, d: S, width: number): string | null;
 }
 
 /** A plain key: `name` without Ctrl or Alt. */
