@@ -17,7 +17,7 @@ import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
 import { resolveKeymap } from "../../src/ui/input/keymap.js";
-import { manualClock } from "../../src/ui/state/clock.js";
+import { manualClock, type ManualClock } from "../../src/ui/state/clock.js";
 import { Store } from "../../src/ui/state/store.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
@@ -81,6 +81,8 @@ export interface Harness {
   keys(bytes: string): void;
   /** Moves the default clock on by `ms` (default: past the approval card's type-ahead guard). */
   later(ms?: number): void;
+  /** The store's clock: `advance` moves the times on screen (its one-second ticks run on the way). */
+  clock: ManualClock;
   frame(): Promise<string>;
   lines(): Promise<string[]>;
   unmount(): void;
@@ -203,7 +205,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
 }
 
 export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
-  const { store, bus, ctl, services, sent, copied, state, later } = createTestServices(columns, rows, options);
+  const { store, bus, ctl, services, sent, copied, state, later, clock } = createTestServices(columns, rows, options);
   const stdout = new SizedStdout(columns, rows);
   const instance = render(
     <AppContext.Provider value={services}>
@@ -231,6 +233,7 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
       for (const e of [...parser.feed(bytes), ...parser.flush()]) ctl.handle(e);
     },
     later,
+    clock,
     frame: async () => {
       for (let i = 0; i < 4; i++) await tick();
       return stdout.frames.at(-1) ?? "";

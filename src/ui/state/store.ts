@@ -45,7 +45,7 @@ export interface AppState {
   shown: Record<string, ShownFile>;
   /**
    * The time the UI shows (ms), the store's clock as last read: renewed once a second while
-   * something on screen counts time ({@link isLive}) and with each change of the UI state. Panes
+   * something on screen counts time ({@link isLive}), else with each change of the UI state. Panes
    * read it instead of the wall clock, so a pane whose model holds it draws again when it moves.
    */
   clock: number;
@@ -206,11 +206,16 @@ export class Store {
     this.view = this.state;
   }
 
-  /** Changes the UI's own state (focus, composer, dialogs, panes); the clock is read with it. */
+  /**
+   * Changes the UI's own state (focus, composer, dialogs, panes). An idle clock is read with it
+   * (a dialog's ages, a status message's expiry are then current); a ticking one is left to its
+   * tick, so a key does not redraw every running time on screen.
+   */
   updateUi(change: (ui: UiState) => UiState): void {
     const ui = change(this.state.ui);
     if (ui === this.state.ui) return;
-    this.state = { ...this.state, ui, clock: this.clock.now() };
+    const clock = this.stopTicking ? this.state.clock : this.clock.now();
+    this.state = { ...this.state, ui, clock };
     this.schedule(true);
   }
 

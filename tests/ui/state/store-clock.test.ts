@@ -77,12 +77,26 @@ describe("the store's clock", () => {
     expect(heard()).toBe(after);
   });
 
-  it("is read again with each change of the UI state (a key), so its times are current", async () => {
+  it("is read again with each change of the UI state (a key) while idle, so its times are current", async () => {
     const { clock, store } = started();
     clock.advance(60_000);
     store.updateUi((ui) => ({ ...ui, focus: "tasks" }));
     await microtasks();
     expect(store.getView().clock).toBe(T0 + 60_000);
+  });
+
+  it("is left to its tick while it ticks: a key does not move the running times on screen", async () => {
+    const { clock, store } = started();
+    store.dispatch(task);
+    store.dispatch(turn);
+    await microtasks();
+    clock.advance(CLOCK_TICK_MS / 2);
+    store.updateUi((ui) => ({ ...ui, focus: "tasks" }));
+    await microtasks();
+    expect(store.getView().clock).toBe(T0);
+    clock.advance(CLOCK_TICK_MS / 2);
+    await microtasks();
+    expect(store.getView().clock).toBe(T0 + CLOCK_TICK_MS);
   });
 
   it("redraw() is a change every pane's model holds, and nothing else", async () => {
