@@ -228,6 +228,14 @@ module.exports = {
       from: { path: "^src/ui/[^/]+$" },
       to: { path: "^src/ui/[^/]+$", circular: true },
     },
+    {
+      name: "key-layers-through-the-host",
+      comment:
+        "Dialogs, focus areas and results tabs use the controller through the narrow interfaces of src/ui/controller/host.ts (what they may read and do, the ports they need by name), never the Controller class: a dialog is then read, and tested with a fake host, without the 300 lines of key routing behind it (issue 33).",
+      severity: "error",
+      from: { path: "^src/ui/(dialogs|focus|tabs)/" },
+      to: { path: "^src/ui/controller/controller\\." },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -121,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const { parseFlags, helpText, UsageError } = await import("./config/flags.js");
+  const { parseFlags, UsageError } = await import("./config/flags.js");
   // `policy check` has its own options; config deny rules apply (passed as --deny).
   if (argv[0] === "policy") {
     if (argv[1] !== "check") {
@@ -160,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const flags = parseFlags(argv);
     if (flags.values.help) {
+      const { helpText } = await import("./config/help.js");
       process.stdout.write(`${helpText(VERSION)}\n`);
       return 0;
     }
@@ -279,9 +280,6 @@ async function main(argv: string[]): Promise<number> {
     if (!opened) return 1;
     let prompt = typeof flags.values.prompt === "string" ? flags.values.prompt : undefined;
     if (prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
-      // yoga (Ink's layout engine) is WebAssembly; V8's background tier-up of it costs start-up
-      // CPU for no gain here, so the baseline compiler does it all.
-      (await import("node:v8")).setFlagsFromString("--liftoff-only");
       const { runUi } = await import("./ui/run.js");
       return await runUi({
         settings,

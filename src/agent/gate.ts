@@ -94,6 +94,8 @@ export function gateState(
 type Policy = typeof import("../sandbox/policy.js") &
   Pick<typeof import("../sandbox/classify.js"), "trustedCommandArgv">;
 let policyModules: Promise<Policy> | null = null;
+/** The policy once loaded, so later tasks settle their saved rules at once. */
+let policyLoaded: Policy | null = null;
 
 /**
  * The policy and the classifier, loaded with the first call that needs them: a run whose calls
@@ -101,9 +103,31 @@ let policyModules: Promise<Policy> | null = null;
  */
 function loadPolicy(): Promise<Policy> {
   policyModules ??= Promise.all([import("../sandbox/policy.js"), import("../sandbox/classify.js")]).then(
-    ([policy, classify]) => ({ ...policy, trustedCommandArgv: classify.trustedCommandArgv }),
+    ([policy, classify]) => {
+      policyLoaded = { ...policy, trustedCommandArgv: classify.trustedCommandArgv };
+      return policyLoaded;
+    },
   );
   return policyModules;
+}
+
+function settleWith(policy: Policy, state: GateState): boolean {
+  if (!state.saved) return false;
+  rememberSaved(state.remembered, state.saved, policy.rememberAlways);
+  delete state.saved;
+  return true;
+}
+
+/**
+ * Adds the state's saved "always" rules to `remembered` (loading the classifier that judges them);
+ * true when it added some. The gate does it before its first verdict; a front end that lists the
+ * rules (/permissions) does it as soon as it may, without holding up its first frame. Once the
+ * classifier is loaded the rules are added before this returns.
+ */
+export function settleSaved(state: GateState): Promise<boolean> {
+  if (!state.saved) return Promise.resolve(false);
+  if (policyLoaded) return Promise.resolve(settleWith(policyLoaded, state));
+  return loadPolicy().then((policy) => settleWith(policy, state));
 }
 
 /** Adds saved "always" rules to `remembered` as an answer of the user would have. */
@@ -271,11 +295,7 @@ export class Gate implements ToolGate {
   /** The policy, with the saved "always" rules added to the state the first time. */
   private async policy(): Promise<Policy> {
     const policy = await loadPolicy();
-    const { state } = this.opts;
-    if (state.saved) {
-      rememberSaved(state.remembered, state.saved, policy.rememberAlways);
-      delete state.saved;
-    }
+    settleWith(policy, this.opts.state);
     return policy;
   }
 

@@ -1,7 +1,7 @@
 // What the task manager keeps per task and what it is built from: a new task's state (with the
 // workspace's saved permissions), and the snapshot task.updated reports.
 import type { ApprovalPolicy, PermissionMode, TaskSnapshot, TaskStatus } from "../protocol/events.js";
-import { newRemembered, rememberAlways, type Remembered } from "../sandbox/policy.js";
+import { newRemembered, type Remembered } from "../sandbox/remembered.js";
 import type { SavedPermission } from "../session/permissions.js";
 import { newSessionId, sessionFileFor } from "../session/store.js";
 import type { Settings } from "../config/schema.js";
@@ -12,7 +12,6 @@ import type { Extensions } from "./extensions.js";
 import type { ModelClient } from "./model-client.js";
 import type { UsageTotals } from "./providers/usage.js";
 import { type PendingApproval, rulesOf } from "./task-approvals.js";
-import { rememberSaved } from "./gate.js";
 
 export interface QueueItem {
   id: string;
@@ -45,6 +44,11 @@ export interface Task {
   queuePaused: boolean;
   approvals: Map<string, PendingApproval>;
   remembered: Remembered;
+  /**
+   * The workspace's saved "always" rules not yet in `remembered`: they are judged by the command
+   * classifier, which loads after the first frame (`settleSaved` in gate.ts), not with the task.
+   */
+  saved?: readonly SavedPermission[];
   /** Another live process holds the session (task-holder.ts looks every second while it does). */
   heldBy?: NonNullable<TaskSnapshot["heldBy"]>;
   watchingHolder: boolean;
@@ -110,9 +114,9 @@ export function newTask(id: string, init: TaskInit, opts: TaskManagerOptions, pe
     queuePaused: false,
     approvals: new Map(),
     remembered: newRemembered(),
+    ...(permissions.length > 0 ? { saved: permissions } : {}),
     watchingHolder: false,
   };
-  rememberSaved(task.remembered, permissions, rememberAlways);
   return task;
 }
 

@@ -1,40 +1,28 @@
 // The task manager: several independent tasks (each its own session, model, mode and approval
 // policy), driven only by bus commands and reporting only through bus events. Owns approvals
 // (awaited by request id) and the steer/queue items of running turns. The work is in task-*.ts:
-// the state, the turns, approvals, session commands, /rewind and the task index.
+// the state, building the agent, the turns, the queue, approvals, session commands, /rewind and
+// the task index.
 import { missingCredentials, setupHint } from "../config/credentials.js";
 import { promises as fs } from "node:fs";
 import { log } from "../config/log.js";
-import { randomId } from "../protocol/ids.js";
 import type { BusCommand, CommandOf } from "../protocol/commands.js";
 import type { BusEvent, TaskSnapshot, TaskStatus } from "../protocol/events.js";
 import { loadPermissions, type SavedPermission } from "../session/permissions.js";
-import {
-  cancelApprovals,
-  denyChildApprovals,
-  forgetRule,
-  replyToApproval,
-  rulesOf,
-  taskAsker,
-} from "./task-approvals.js";
+import { cancelApprovals, denyChildApprovals, forgetRule, replyToApproval, rulesOf } from "./task-approvals.js";
+import { type AgentHost, loadEngine, loadTaskAgent } from "./task-agent.js";
 import { adoptListed, indexTask, unindexTask } from "./task-listing.js";
 import { runPromptTurn, runShellCommand } from "./task-turns.js";
+import { announceQueue, enqueue, nextAfterTurn, resumeQueue, takeSteering } from "./task-queue.js";
 import { compactConversation, editConversation, exportSession } from "./task-session.js";
 import { newTask, snapshotOf, type Task, type TaskInit, type TaskManagerOptions, titleFrom } from "./task-state.js";
 import { rewindTask } from "./task-rewind.js";
 import { SessionHolders } from "./task-holder.js";
 import type { Agent } from "./agent.js";
-import { createAgent, systemPromptFor } from "./engine.js";
+import { settleSaved } from "./gate.js";
 import { noExtensions, restartMcp, type Extensions } from "./extensions.js";
-import { addUsage } from "./providers/usage.js";
 
 export type { QueueItem, TaskManagerOptions } from "./task-state.js";
-
-/** The engine's per-task `traceparent` from the manager's. */
-const tracedBy =
-  (traceparent: NonNullable<TaskManagerOptions["traceparent"]>, taskId: string) =>
-  (callId: string): string | undefined =>
-    traceparent(taskId, callId);
 
 export class TaskManager {
   private readonly tasks = new Map<string, Task>();
@@ -43,6 +31,8 @@ export class TaskManager {
   private workspacePermissions: SavedPermission[] = [];
 
   private readonly extensions: Promise<Extensions>;
+  /** What building a task's agent (task-agent.ts) needs of the manager. */
+  private readonly agentHost: AgentHost;
 
   /** Who else holds a task's session (another UI, the daemon): said at once, and when it lets go. */
   private readonly holders = new SessionHolders({
@@ -54,16 +44,29 @@ export class TaskManager {
   constructor(opts: TaskManagerOptions) {
     this.opts = opts;
     this.extensions = opts.extensions ?? Promise.resolve(noExtensions());
+    this.agentHost = {
+      opts,
+      extensions: this.extensions,
+      emit: this.emit,
+      changed: (task) => this.changed(task),
+      takeSteering: (task) => takeSteering(task, this.emit),
+    };
     this.workspacePermissions = loadPermissions(opts.settings.home, opts.settings.workspace);
     opts.bus.onCommand((command) => this.handle(command));
   }
 
-  private emit(event: BusEvent): void {
+  /** Loads the engine ahead of the first agent (the UI calls it once its first frame is out). */
+  warm(): Promise<void> {
+    return loadEngine().then(() => undefined);
+  }
+
+  /** Onto the bus. A bound arrow, handed as is to the task-*.ts helpers. */
+  private readonly emit = (event: BusEvent): void => {
     this.opts.bus.emit(event);
     // Questions are asked and answered here, not by the agent: its typed history keeps them too.
     if (event.type === "approval.requested" || event.type === "approval.resolved")
       this.tasks.get(event.taskId)?.agent?.recordApproval(event);
-  }
+  };
 
   snapshot(task: Task): TaskSnapshot {
     return snapshotOf(task);
@@ -79,7 +82,11 @@ export class TaskManager {
     if (this.tasks.has(id)) return;
     const task = newTask(id, init, this.opts, this.workspacePermissions);
     this.tasks.set(id, task);
+    // The workspace's saved "always" rules join the task's at once when the classifier that judges
+    // them is loaded, else once it is (it stays out of the first frame).
+    const settled = settleSaved(task);
     this.emit({ type: "task.updated", taskId: id, task: this.snapshot(task) });
+    if (task.saved) void settled.then((added) => added && this.changed(task));
     // An earlier session may be open elsewhere: said now, before anything is typed.
     if (init.sessionFile) this.holders.watch(task);
   }
@@ -128,48 +135,8 @@ export class TaskManager {
     const task = this.tasks.get(id);
     if (!task) return Promise.reject(new Error(`no task ${id}`));
     if (task.agent) return Promise.resolve(task.agent);
-    task.loading ??= Promise.all([this.extensions, task.closing])
-      .then(([extensions]) =>
-        createAgent({
-          settings: { ...this.opts.settings, model: task.model },
-          extensions,
-          taskId: id,
-          emit: (event) => this.onAgentEvent(task, event),
-          sessionFile: task.sessionFile,
-          mode: task.mode,
-          ...(this.opts.client ? { client: this.opts.client } : {}),
-          ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
-          // The gate reads the task's policy, mode and rules live; the task's card is who it asks.
-          gateState: task,
-          asker: this.askerFor(task),
-          takeSteering: () => this.takeSteering(task),
-          ...(this.opts.traceparent ? { traceparent: tracedBy(this.opts.traceparent, id) } : {}),
-        }),
-      )
-      .then((agent) => {
-        task.agent = agent;
-        if (agent.messages.length > 1) this.emit({ type: "session.loaded", taskId: id, ...agent.loadedView() });
-        if (agent.session.title && !task.titleFromUser) {
-          task.title = agent.session.title;
-          task.titleFromUser = true;
-        }
-        return agent;
-      });
+    task.loading ??= loadTaskAgent(task, this.agentHost);
     return task.loading;
-  }
-
-  private onAgentEvent(task: Task, event: BusEvent): void {
-    if (event.type === "usage.updated") {
-      addUsage(task.usage, event);
-      if (event.agentId === undefined) {
-        if (event.contextWindow) task.context = { used: event.prompt, window: event.contextWindow };
-        else delete task.context;
-      }
-      this.emit(event);
-      this.changed(task);
-      return;
-    }
-    this.emit(event);
   }
 
   private handle(command: BusCommand): void {
@@ -196,7 +163,7 @@ export class TaskManager {
         if (task) this.interrupt(task, command.force ?? false);
         return;
       case "approval.reply": {
-        const answered = replyToApproval(this.tasks.values(), command, (event) => this.emit(event));
+        const answered = replyToApproval(this.tasks.values(), command, this.emit);
         if (!answered) return;
         this.changed(answered.task);
         // Deny means stop: the turn (or the child that asked) ends at its step boundary instead of
@@ -229,21 +196,24 @@ export class TaskManager {
         return;
       case "permissions.remove":
         if (task) {
-          forgetRule(task.remembered, command.rule);
-          this.changed(task);
+          // A saved rule not yet settled would come back after this: settled first.
+          void settleSaved(task).then(() => {
+            forgetRule(task.remembered, command.rule);
+            this.changed(task);
+          });
         }
         return;
       case "queue.update":
         if (task) {
           task.items = command.items.map((i) => ({ ...i }));
-          this.queueChanged(task);
+          announceQueue(task, this.emit);
         }
         return;
       case "subagent.stop":
         if (task) {
           const stopped = task.agent?.subagents?.stop(command.agentId, { force: command.force ?? false }) ?? false;
           // A child blocked on a question would never reach the step boundary where it stops.
-          if (stopped && denyChildApprovals(task, command.agentId, (event) => this.emit(event)) > 0) this.changed(task);
+          if (stopped && denyChildApprovals(task, command.agentId, this.emit) > 0) this.changed(task);
           if (!stopped)
             this.emit({ type: "notice", taskId: task.id, level: "warn", text: `${command.agentId} is not running` });
         }
@@ -267,7 +237,7 @@ export class TaskManager {
       case "proposal.edit":
         // The Skills tab's answers: their code loads with the first one.
         void import("./skill-proposal-commands.js").then(({ answerWith }) =>
-          answerWith(command, this.extensions, this.opts.settings, (event) => this.emit(event)),
+          answerWith(command, this.extensions, this.opts.settings, this.emit),
         );
         return;
       case "session.rewind":
@@ -291,11 +261,7 @@ export class TaskManager {
     images: string[] = [],
     model?: string,
   ): void {
-    if (task.running) {
-      task.items.push({ id: randomId(12), text, mode: mode === "queue" ? "queue" : "steer" });
-      this.queueChanged(task);
-      return;
-    }
+    if (task.running) return enqueue(task, text, mode, this.emit);
     if (!this.opts.client && missingCredentials(this.opts.settings)) {
       // Nothing is sent: the default endpoint would refuse it, or a typo'd host would say "DNS".
       this.emit({
@@ -359,45 +325,14 @@ export class TaskManager {
     task.running = null;
     this.changed(task);
     void this.index(task);
-    // Queued messages become the next turn; steering left over (the turn ended first) too. After
-    // a stop they wait, shown as paused, until the user sends them on (resumeQueue).
-    if (task.queuePaused && task.items.length > 0) {
-      this.queueChanged(task);
-      return;
-    }
-    task.queuePaused = false;
-    const next = task.items.shift();
-    if (next) {
-      this.queueChanged(task);
-      this.submit(task, next.text, "turn");
-    }
-  }
-
-  private queueChanged(task: Task): void {
-    if (task.items.length === 0) task.queuePaused = false;
-    this.emit({
-      type: "queue.updated",
-      taskId: task.id,
-      items: task.items.map((i) => ({ ...i })),
-      ...(task.queuePaused ? { paused: true } : {}),
-    });
-  }
-
-  /** A paused queue goes on: its first item becomes the next turn (the rest follow as usual). */
-  private resumeQueue(task: Task): void {
-    task.queuePaused = false;
-    if (task.running) return this.queueChanged(task);
-    const next = task.items.shift();
-    this.queueChanged(task);
+    const next = nextAfterTurn(task, this.emit);
     if (next) this.submit(task, next.text, "turn");
   }
 
-  private takeSteering(task: Task): string[] {
-    const steer = task.items.filter((i) => i.mode === "steer");
-    if (steer.length === 0) return [];
-    task.items = task.items.filter((i) => i.mode !== "steer");
-    this.queueChanged(task);
-    return steer.map((i) => i.text);
+  /** A paused queue goes on (task-queue.ts). */
+  private resumeQueue(task: Task): void {
+    const next = resumeQueue(task, this.emit);
+    if (next) this.submit(task, next.text, "turn");
   }
 
   private interrupt(task: Task, force: boolean): void {
@@ -405,19 +340,7 @@ export class TaskManager {
     // Whoever stopped the turn decides what comes next: what was queued waits for them.
     task.queuePaused = true;
     task.agent?.stop({ force });
-    cancelApprovals(task, (event) => this.emit(event));
-  }
-
-  private askerFor(task: Task) {
-    const interactive = this.opts.interactive;
-    return taskAsker(
-      {
-        present: () => (typeof interactive === "function" ? interactive(task.id) : interactive),
-        emit: (event) => this.emit(event),
-        changed: () => this.changed(task),
-      },
-      task,
-    );
+    cancelApprovals(task, this.emit);
   }
 
   rules(task: Task): string[] {
@@ -432,7 +355,10 @@ export class TaskManager {
     if (command.approval) task.approval = command.approval;
     if (command.mode && command.mode !== task.mode) {
       task.mode = command.mode;
-      task.agent?.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode, await this.extensions));
+      if (task.agent) {
+        const { systemPromptFor } = await loadEngine();
+        task.agent.setSystemPrompt(systemPromptFor(this.opts.settings, task.mode, await this.extensions));
+      }
     }
     this.changed(task);
   }

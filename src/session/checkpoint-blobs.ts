@@ -22,6 +22,10 @@ export const sha256 = (data: Uint8Array): string => createHash("sha256").update(
 export const errorCode = (error: unknown): string | undefined =>
   error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
 
+/** An error in a few words for a skip reason: its code (ENOSPC, EACCES) when it has one, else its message. */
+export const describeError = (error: unknown): string =>
+  errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+
 export type Read = { data: Buffer; mode: number } | "too-large";
 
 /** Never follow a symlink swapped in since the lstat, never block on a FIFO. */

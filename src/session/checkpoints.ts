@@ -1,27 +1,29 @@
 // File checkpoints for /rewind: the state each file had before the first turn that changed it
 // (file tools report paths; commands are caught by a stat walk before and after), kept per session.
+// This is the store's front: when to capture, one operation at a time. The records and their file
+// are checkpoint-manifest.ts, putting files back checkpoint-restore.ts, the command snapshots
+// checkpoint-snapshot.ts, the content checkpoint-blobs.ts.
 import { promises as fs } from "node:fs";
 import { fsPath } from "../fs/byte-names.js";
 import { dirname, join, resolve, sep } from "node:path";
 import { log } from "../config/log.js";
-import * as z from "../protocol/zod.js";
-import { atomicWriteFile } from "../tools/fs-atomic.js";
 import { systemErrorMeaning } from "../tools/errno.js";
 import { withWalk } from "../tools/safe-fs.js";
-import { readRegular, rmdirTarget, unlinkTarget, writeAtomic } from "../tools/safe-fs-ops.js";
-import { BlobStore, errorCode, mapLimit } from "./checkpoint-blobs.js";
+import { readRegular } from "../tools/safe-fs-ops.js";
+import { BlobStore, describeError, errorCode } from "./checkpoint-blobs.js";
+import { preOf, type Pre, type Rec, TurnRecords } from "./checkpoint-manifest.js";
+import { restoreRecords, type RewindResult } from "./checkpoint-restore.js";
 import {
   canonicalPath,
   diffSnapshot,
   takeSnapshot,
   type Bounds,
-  type Cached,
   type Incremental,
   type Snapshot,
 } from "./checkpoint-snapshot.js";
 import { DirWatch } from "./dir-watch.js";
 
-export { SKIPPED_DIRS } from "./checkpoint-snapshot.js";
+export type { RewindResult } from "./checkpoint-restore.js";
 
 export interface CheckpointOptions {
   /** Where checkpoints live, e.g. ~/.nanohermes/checkpoints/<sessionId>/ (created on first write, mode 700). */
@@ -51,31 +53,6 @@ export interface FileChange {
   by: string;
 }
 
-export interface RewindResult {
-  /** Files holding their pre-turn content again. */
-  restored: string[];
-  /** Files that did not exist before the turn and no longer do. */
-  removed: string[];
-  skipped: { path: string; why: string }[];
-}
-
-const Pre = z.discriminatedUnion("state", [
-  /** `dirsFrom`: the topmost parent directory that did not exist either, removed again if empty. */
-  z.object({ state: z.literal("absent"), dirsFrom: z.optional(z.string()) }),
-  z.object({ state: z.literal("kept"), sha: z.string().check(z.regex(/^[0-9a-f]{64}$/)), mode: z.number() }),
-  z.object({ state: z.literal("too-large"), why: z.string() }),
-]);
-type Pre = z.infer<typeof Pre>;
-
-const RecordSchema = z.object({ path: z.string(), by: z.string(), pre: Pre });
-type Rec = z.infer<typeof RecordSchema>;
-
-/** manifest.json; blobs/<sha256> holds the content the `kept` records name. */
-const ManifestSchema = z.object({
-  version: z.literal(1),
-  turns: z.array(z.object({ turn: z.number(), records: z.array(RecordSchema) })),
-});
-
 export class Checkpoints {
   private readonly dir: string;
   private readonly bounds: Bounds;
@@ -83,7 +60,7 @@ export class Checkpoints {
   private roots: string[] = [];
   /** The checkpoint folder, resolved, in case it lies inside a root: never walked. */
   private ownDir = new Set<string>();
-  private byTurn = new Map<number, Map<string, Rec>>();
+  private readonly records = new TurnRecords();
   private snap: Snapshot | null = null;
   /** The last walk and the directory watches that let the next walk reuse it. */
   private readonly inc: Incremental = { prev: null, watch: new DirWatch() };
@@ -117,21 +94,21 @@ export class Checkpoints {
         let path: string | null;
         try {
           path = await this.canonical(p);
-          if (path === null || this.byTurn.get(turn)?.has(path)) continue;
+          if (path === null || this.records.has(turn, path)) continue;
           pre = await this.capture(path);
         } catch (error) {
           if (!(error instanceof StoreError)) {
             log("warn", `checkpoints: could not record ${p} before ${by}`, error);
             continue;
           }
-          return `its content could not be kept in ${this.dir} (${systemErrorMeaning(error.cause) ?? describe(error.cause)})`;
+          return `its content could not be kept in ${this.dir} (${systemErrorMeaning(error.cause) ?? describeError(error.cause)})`;
         }
-        if (pre) added = this.add(turn, { path, by, pre }) || added;
+        if (pre) added = this.records.add(turn, { path, by, pre }) || added;
       }
       try {
         if (added) await this.save();
       } catch (error) {
-        return `the checkpoint record could not be written in ${this.dir} (${systemErrorMeaning(error) ?? describe(error)})`;
+        return `the checkpoint record could not be written in ${this.dir} (${systemErrorMeaning(error) ?? describeError(error)})`;
       }
       return null;
     });
@@ -184,7 +161,7 @@ export class Checkpoints {
         pre: c.before ? preOf(c.before) : ({ state: "absent", dirsFrom: c.dirsFrom } satisfies Pre),
       }));
       let added = false;
-      for (const f of found) added = this.add(turn, { path: f.path, by, pre: f.pre }) || added;
+      for (const f of found) added = this.records.add(turn, { path: f.path, by, pre: f.pre }) || added;
       if (added) await this.save();
       return found.map((f) => ({
         path: f.path,
@@ -199,10 +176,10 @@ export class Checkpoints {
   turns(): Promise<{ turn: number; changes: FileChange[] }[]> {
     return this.serial("turns", [], async () => {
       const out: { turn: number; changes: FileChange[] }[] = [];
-      for (const turn of this.sortedTurns()) {
+      for (const turn of this.records.sortedTurns()) {
         const changes: FileChange[] = [];
-        for (const rec of this.byTurn.get(turn)?.values() ?? []) {
-          const next = this.earliest(turn + 1, rec.path);
+        for (const rec of this.records.of(turn)) {
+          const next = this.records.earliest(turn + 1, rec.path);
           const present = next ? next.pre.state !== "absent" : await exists(rec.path);
           changes.push({
             path: rec.path,
@@ -221,7 +198,7 @@ export class Checkpoints {
   contentBefore(turn: number, path: string): Promise<Buffer | null | undefined> {
     return this.serial("contentBefore", undefined, async () => {
       const canon = await this.canonical(path);
-      const rec = canon === null ? undefined : this.earliest(turn, canon);
+      const rec = canon === null ? undefined : this.records.earliest(turn, canon);
       if (!rec || rec.pre.state === "too-large") return undefined;
       if (rec.pre.state === "absent") return null;
       return (await this.blobs.get(rec.pre.sha)) ?? undefined;
@@ -231,20 +208,13 @@ export class Checkpoints {
   /** Contract: never rejects; a file that cannot be put back is listed in `skipped` and the others still are. */
   rewind(turn: number): Promise<RewindResult> {
     const empty: RewindResult = { restored: [], removed: [], skipped: [] };
-    return this.serial("rewind", empty, async () => {
-      const targets = new Map<string, Rec>();
-      for (const t of this.sortedTurns().reverse()) {
-        if (t < turn) break;
-        for (const [path, rec] of this.byTurn.get(t) ?? []) targets.set(path, rec);
-      }
-      return this.restore([...targets.values()]);
-    });
+    return this.serial("rewind", empty, async () => this.restore(this.records.since(turn)));
   }
 
   revertFile(turn: number, path: string): Promise<"restored" | "removed" | { skipped: string }> {
     return this.serial("revertFile", { skipped: "checkpoints unavailable (see the log)" }, async () => {
       const canon = await this.canonical(path);
-      const rec = canon === null ? undefined : this.earliest(turn, canon);
+      const rec = canon === null ? undefined : this.records.earliest(turn, canon);
       if (!rec) return { skipped: `no checkpoint of this file from turn ${turn} on` };
       const result = await this.restore([rec]);
       if (result.restored.length > 0) return "restored";
@@ -256,9 +226,7 @@ export class Checkpoints {
   /** Forgets turns >= `turn` and deletes content no longer referenced (the snapshot's kept). */
   forget(turn: number): Promise<void> {
     return this.serial("forget", undefined, async () => {
-      const before = this.byTurn.size;
-      for (const t of [...this.byTurn.keys()]) if (t >= turn) this.byTurn.delete(t);
-      if (this.byTurn.size === before) return;
+      if (!this.records.forgetFrom(turn)) return;
       await this.save();
       await this.blobs.prune(this.inUse());
     });
@@ -297,38 +265,12 @@ export class Checkpoints {
     // A root inside another is walked once, as part of the outer one.
     this.roots = [...new Set(roots)].filter((r) => !roots.some((o) => o !== r && r.startsWith(o + sep)));
     this.ownDir = new Set([this.dir, await canonicalPath(this.dir).catch(() => this.dir)]);
-    const file = join(this.dir, "manifest.json");
-    let text: string;
-    try {
-      text = await fs.readFile(file, "utf8");
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT") log("warn", `checkpoints: cannot read ${file}`, error);
-      return;
-    }
-    let parsed: z.infer<typeof ManifestSchema> | null = null;
-    try {
-      const result = ManifestSchema.safeParse(JSON.parse(text));
-      if (result.success) parsed = result.data;
-    } catch {
-      parsed = null;
-    }
-    if (!parsed) {
-      const aside = `${file}.corrupt-${Date.now()}`;
-      log("warn", `checkpoints: ${file} is not a checkpoint manifest; moved to ${aside}`);
-      await fs.rename(file, aside).catch(() => {});
-      return;
-    }
-    for (const { turn, records } of parsed.turns) {
-      const map = this.byTurn.get(turn) ?? new Map<string, Rec>();
-      for (const rec of records) if (!map.has(rec.path)) map.set(rec.path, rec);
-      this.byTurn.set(turn, map);
-    }
+    await this.records.load(this.dir);
   }
 
   private async save(): Promise<void> {
     await this.ensureDir();
-    const turns = this.sortedTurns().map((turn) => ({ turn, records: [...(this.byTurn.get(turn)?.values() ?? [])] }));
-    await atomicWriteFile(join(this.dir, "manifest.json"), `${JSON.stringify({ version: 1, turns })}\n`, 0o600);
+    await this.records.save(this.dir);
   }
 
   private async ensureDir(): Promise<void> {
@@ -338,34 +280,9 @@ export class Checkpoints {
     this.dirReady = true;
   }
 
-  /** Adds a record unless the turn has one for the path (the first one is the pre-turn state). */
-  private add(turn: number, rec: Rec): boolean {
-    let map = this.byTurn.get(turn);
-    if (!map) this.byTurn.set(turn, (map = new Map()));
-    if (map.has(rec.path)) return false;
-    map.set(rec.path, rec);
-    return true;
-  }
-
-  private sortedTurns(): number[] {
-    return [...this.byTurn.keys()].sort((a, b) => a - b);
-  }
-
-  /** The record holding `path`'s state before `turn`: the earliest at or after it. */
-  private earliest(turn: number, path: string): Rec | undefined {
-    for (const t of this.sortedTurns()) {
-      if (t < turn) continue;
-      const rec = this.byTurn.get(t)?.get(path);
-      if (rec) return rec;
-    }
-    return undefined;
-  }
-
   /** The blobs the manifest or the snapshot names. */
   private inUse(): Set<string> {
-    const keep = new Set<string>();
-    for (const map of this.byTurn.values())
-      for (const rec of map.values()) if (rec.pre.state === "kept") keep.add(rec.pre.sha);
+    const keep = this.records.keptShas(new Set<string>());
     for (const f of this.snap?.files.values() ?? []) if (f.sha) keep.add(f.sha);
     return keep;
   }
@@ -410,112 +327,10 @@ export class Checkpoints {
     return { state: "kept", sha, mode: read.mode };
   }
 
-  /** Puts files back: removals first (a path may have turned from a file into a directory or back), then writes. */
-  /**
-   * All or nothing (issue 26.7): a file whose place changed shape since (a parent is now a link or
-   * a file, the file a directory) cannot be put back, so nothing is, and each path says why; the
-   * workspace is never left half as it was before the turn. Permanent skips (outside the roots,
-   * content not kept) do not call the rewind off. A change between this check and the restore is
-   * still refused path by path below.
-   */
-  private async blockers(recs: Rec[]): Promise<{ path: string; why: string }[]> {
-    const blocked: { path: string; why: string }[] = [];
-    for (const { path, pre } of recs) {
-      if (!this.inRoots(path) || pre.state === "too-large") continue;
-      const why = await withWalk(path, { followFinal: false }, (w) => {
-        if (w.real !== path) return "a parent directory is now a symlink; not touched";
-        const parent = w.blockedParent();
-        if (parent) return pre.state === "kept" ? `${parent} is a file now; not touched` : null;
-        if (w.lstat()?.isDirectory())
-          return pre.state === "kept" ? "is a directory now; not overwritten" : "is a directory now; not removed";
-        return null;
-      }).catch((error: unknown) => `cannot reach it: ${describe(error)}`);
-      if (why !== null) blocked.push({ path, why });
-    }
-    return blocked;
+  /** Puts the records' files back (checkpoint-restore.ts), inside the roots only. */
+  private restore(recs: Rec[]): Promise<RewindResult> {
+    return restoreRecords(recs, { inRoots: (path) => this.inRoots(path), blobs: this.blobs });
   }
-
-  private async restore(recs: Rec[]): Promise<RewindResult> {
-    const result: RewindResult = { restored: [], removed: [], skipped: [] };
-    const skip = (path: string, why: string) => result.skipped.push({ path, why });
-    const blocked = await this.blockers(recs);
-    if (blocked.length > 0) {
-      const stop = new Set(blocked.map((b) => b.path));
-      const off = `not touched: the rewind was called off because ${blocked[0]!.path} cannot be put back`;
-      for (const { path, pre } of recs) {
-        if (stop.has(path)) continue;
-        skip(path, !this.inRoots(path) ? "outside the tracked roots" : pre.state === "too-large" ? pre.why : off);
-      }
-      result.skipped.push(...blocked);
-      result.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      return result;
-    }
-    const writes: Rec[] = [];
-    const dirs = new Set<string>();
-    for (const rec of recs) {
-      const { path, pre } = rec;
-      if (!this.inRoots(path)) skip(path, "outside the tracked roots");
-      else if (pre.state === "too-large") skip(path, pre.why);
-      else if (pre.state === "kept") writes.push(rec);
-      else {
-        try {
-          const gone = await withWalk(path, { followFinal: false }, (w) => {
-            if (w.real !== path) return "a parent directory is now a symlink; not touched";
-            const st = w.lstat();
-            if (st?.isDirectory()) return "is a directory now; not removed";
-            if (st) unlinkTarget(w);
-            return null;
-          });
-          if (gone !== null) skip(path, gone);
-          else {
-            result.removed.push(path);
-            const top = pre.dirsFrom;
-            if (top)
-              for (let d = dirname(path); this.inRoots(d) && (d === top || d.startsWith(top + sep)); d = dirname(d))
-                dirs.add(d);
-          }
-        } catch (error) {
-          skip(path, `cannot remove: ${describe(error)}`);
-        }
-      }
-    }
-    // Directories the turn created, deepest first; ones still holding files stay.
-    for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
-      await withWalk(d, { followFinal: false }, (w) => w.real === d && rmdirTarget(w)).catch(() => false);
-    }
-    await mapLimit(writes, 8, async ({ path, pre }) => {
-      if (pre.state !== "kept") return;
-      try {
-        const data = await this.blobs.get(pre.sha);
-        if (!data) return skip(path, "checkpoint content missing or corrupt");
-        // Read, compare and write through one no-follow walk: a parent swapped for a link cannot
-        // lead the restore out of the roots (safe-fs.ts).
-        const why = await withWalk(path, { followFinal: false }, async (w) => {
-          if (w.real !== path) return "a parent directory is now a symlink; not touched";
-          const st = w.lstat();
-          if (st?.isDirectory()) return "is a directory now; not overwritten";
-          const current = st?.isFile() ? await readRegular(w, path, data.length).catch(() => null) : null;
-          if (current && current.mode === pre.mode && current.data.equals(data)) return null;
-          w.makeParents();
-          await writeAtomic(w, data, path, pre.mode);
-          return null;
-        });
-        if (why !== null) return skip(path, why);
-        result.restored.push(path);
-      } catch (error) {
-        skip(path, `cannot write: ${describe(error)}`);
-      }
-    });
-    result.restored.sort();
-    result.removed.sort();
-    return result;
-  }
-}
-
-function preOf(old: Cached): Pre {
-  return old.sha
-    ? { state: "kept", sha: old.sha, mode: old.mode }
-    : { state: "too-large", why: old.why ?? "content not kept" };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -523,10 +338,6 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function describe(error: unknown): string {
-  return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Writing to the checkpoint store failed (not reading the file it was to keep). */

@@ -42,7 +42,6 @@ export async function runAttach(
     throw new UsageError(
       "attach needs a terminal (the daemon answers: use its HTTP API from scripts, see docs/daemon.md)",
     );
-  (await import("node:v8")).setFlagsFromString("--liftoff-only");
   const { runUi } = await import("./run.js");
   return runUi({ settings, stdin: io.stdin, stdout: io.stdout, env: io.env, attach: { client, sessions } });
 }

@@ -3,22 +3,12 @@
 // written, and never in the way of the run itself. Each test runs a private copy of dist/, so the
 // cache it looks at is its own.
 import { spawn } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { copyOfBuild } from "../helpers/build-copy.js";
 import { tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-
-const root = resolve(import.meta.dirname, "../..");
 
 interface Report {
   dir: string | null;
@@ -33,18 +23,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** A copy of the build beside the repository's node_modules and native helper. */
-function copyOfBuild(): string {
-  const install = tempDir("nh-codecache-");
-  cpSync(join(root, "dist"), join(install, "dist"), {
-    recursive: true,
-    filter: (src) => !src.includes(".code-cache"),
-  });
-  symlinkSync(join(root, "node_modules"), join(install, "node_modules"));
-  if (existsSync(join(root, "dist-native"))) symlinkSync(join(root, "dist-native"), join(install, "dist-native"));
-  return join(install, "dist");
-}
 
 /** One one-shot turn with a tool call; resolves with its output and the loader's report. */
 async function turn(dist: string, env: Record<string, string | undefined> = {}) {

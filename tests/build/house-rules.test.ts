@@ -110,6 +110,28 @@ it("rejects a cycle between two folders inside src/ui, closed by a type-only imp
   expect(report!.violations.filter((v) => v.from.startsWith("src/ui/view"))).toEqual([]);
 });
 
+it("rejects a dialog, focus area or tab that imports the Controller instead of its host interface", () => {
+  const dir = tree({
+    "src/ui/controller/host.ts": `export interface UiHost { setUi(change: (ui: object) => object): void }\n`,
+    "src/ui/controller/controller.ts": `import type { UiHost } from "./host.js";\nexport class Controller implements UiHost { setUi() {} }\n`,
+    // the Controller whole, by a type-only import: caught
+    "src/ui/dialogs/confirm.ts": `import type { Controller } from "../controller/controller.js";\nexport const close = (c: Controller) => c.setUi((ui) => ui);\n`,
+    "src/ui/focus/tasks.ts": `import type { Controller } from "../controller/controller.js";\nexport const keys = (c: Controller) => c;\n`,
+    "src/ui/tabs/diff/keys.ts": `import { Controller } from "../../controller/controller.js";\nexport const make = () => Controller;\n`,
+    // the narrow interface: allowed
+    "src/ui/dialogs/queue.ts": `import type { UiHost } from "../controller/host.js";\nexport const close = (h: UiHost) => h.setUi((ui) => ui);\n`,
+  });
+  const { status, report } = check("--min-modules", "1", dir);
+  expect(status).toBe(1);
+  const caught = report!.violations.filter((v) => v.rule === "key-layers-through-the-host");
+  expect(caught.map((v) => `${v.from} -> ${v.to}`).sort()).toEqual([
+    "src/ui/dialogs/confirm.ts -> src/ui/controller/controller.ts",
+    "src/ui/focus/tasks.ts -> src/ui/controller/controller.ts",
+    "src/ui/tabs/diff/keys.ts -> src/ui/controller/controller.ts",
+  ]);
+  expect(report!.violations.filter((v) => v.from === "src/ui/dialogs/queue.ts")).toEqual([]);
+});
+
 it("fails rather than passes when it cruised too few modules to have looked", () => {
   const dir = tree({ "src/protocol/events.ts": `export type BusEvent = { type: "x" };\n` });
   const { status, stderr } = check(dir);

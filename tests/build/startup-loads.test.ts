@@ -129,7 +129,56 @@ it("starting the UI and quitting runs no source beyond its recorded list", async
     "src/tools/git.ts",
     "src/tools/web-http.ts",
     "src/agent/worktree-diff.ts",
+    // Nothing asks for approval and no "always" rule is saved: the gate's command classifier stays
+    // out (a task judged saved rules with it when it was added).
+    "src/sandbox/policy.ts",
+    "src/sandbox/dangerous.ts",
+    "src/sandbox/classify.ts",
   ])
     expect(loads.sources).not.toContain(absent);
   check("UI start and quit", loads);
+});
+
+it("the UI's first frame runs no source beyond its recorded list, and not the engine", async () => {
+  // The run stops as the first frame with the input prompt is written: what ran until then.
+  const dir = tempDir();
+  const stop = join(dir, "stop-at-first-frame.cjs");
+  writeFileSync(
+    stop,
+    `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const done = write(chunk, ...rest);
+  if (typeof chunk === "string" && chunk.includes("Ask anything")) process.exit(0);
+  return done;
+};
+`,
+  );
+  const report = join(dir, "report.json");
+  const app = new PtyApp({
+    cols: 100,
+    rows: 30,
+    cwd: tempDir(),
+    env: testEnv({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      NANOHERMES_CODE_CACHE_REPORT: report,
+      NODE_OPTIONS: `--require ${stop}`,
+    }),
+  });
+  await app.exit();
+  const loads = loadsOf(report);
+  expect(loads.sources).toEqual(expect.arrayContaining(["src/ui/app/text-frame.ts", "src/agent/tasks.ts"]));
+  for (const absent of [
+    // The engine loads just after the first frame (TaskManager.warm), Ink with the second.
+    "src/agent/engine.ts",
+    "src/agent/agent.ts",
+    "src/tools/registry.ts",
+    "src/tools/specs/git.ts",
+    "src/agent/providers/openai-chat.ts",
+    "npm:ink",
+    "npm:react",
+    "src/sandbox/policy.ts",
+  ])
+    expect(loads.sources).not.toContain(absent);
+  check("UI first frame", loads);
 });

@@ -1,7 +1,8 @@
 // Issue 18 item 10: --help at 80 columns (no line wider, no column running into the next) and the
 // subcommands a user looks for.
 import { describe, expect, it } from "vitest";
-import { flagSpecs, HELP_WIDTH, helpText } from "../../src/config/flags.js";
+import { flagSpecs } from "../../src/config/flag-table.js";
+import { HELP_WIDTH, helpText } from "../../src/config/help.js";
 
 describe("--help", () => {
   const text = helpText("0.0.0");

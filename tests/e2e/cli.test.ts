@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
-import { flagSpecs } from "../../src/config/flags.js";
+import { flagSpecs } from "../../src/config/flag-table.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
 

@@ -82,6 +82,9 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
       rt.tmuxRoute = clipboardRoute(info);
       rt.wrapForTmux = rt.tmuxRoute.wrap;
     });
+  // The engine (agent, tools, the model's wire) loads now, before anything is typed, not with the
+  // first frame nor with the first prompt.
+  void rt.manager?.warm().catch((error: unknown) => log("warn", "loading the engine", error));
   // Remote tasks added with /remote in earlier runs (listed only; each connects when opened).
   // After the first frame, and their code only when there are some.
   if (!rt.opts.attach && existsSync(join(settings.home, "remotes.json"))) {

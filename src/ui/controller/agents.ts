@@ -7,32 +7,33 @@ import { agentApproval, boardRows } from "../state/children.js";
 import type { AgentRow } from "../state/transcript.js";
 import { movePosition, settleFollow } from "../view/transcript-view.js";
 import { followScroll } from "../state/scroll.js";
-import { fitsFrom, type Controller } from "./controller.js";
+import type { DialogHost, UiHost } from "./host.js";
+import { fitsFrom } from "./scroll.js";
 import type { AgentDialog } from "../state/dialogs.js";
 import type { ConfirmDialog } from "../state/dialogs.js";
 import type { Dialog } from "../state/dialogs.js";
 
 /** The current task's board in display order. */
-export function boardOf(ctl: Controller): AgentRow[] {
+export function boardOf(ctl: UiHost): AgentRow[] {
   const id = ctl.state.current;
   const t = id ? ctl.state.transcripts[id] : undefined;
   return t ? boardRows(t) : [];
 }
 
 /** Which of `action`'s keys `key` is (0-based), or -1: digits 1-9 pick the Nth item. */
-export function bindingIndex(ctl: Controller, action: Action, key: Key): number {
-  return ctl.deps.keymap[action].findIndex((spec) => matches(key, spec));
+export function bindingIndex(ctl: UiHost, action: Action, key: Key): number {
+  return ctl.keymap[action].findIndex((spec) => matches(key, spec));
 }
 
 /** The first key of `action` as hints show it: a plain letter stays lower-case ("x", not "X"). */
-export function keyLabel(ctl: Controller, action: Action): string {
-  const spec = ctl.deps.keymap[action][0];
+export function keyLabel(ctl: UiHost, action: Action): string {
+  const spec = ctl.keymap[action][0];
   if (!spec) return "";
   return !spec.ctrl && !spec.alt && !spec.shift && spec.name.length === 1 ? spec.name : formatKeySpec(spec);
 }
 
 /** The keys of a subagent's view for the status line, most needed first. */
-export function agentViewHints(ctl: Controller, live: boolean): string[] {
+export function agentViewHints(ctl: UiHost, live: boolean): string[] {
   return [
     "Esc close",
     ...(live ? [`${keyLabel(ctl, "agentStop")} stop`] : []),
@@ -42,7 +43,7 @@ export function agentViewHints(ctl: Controller, live: boolean): string[] {
   ];
 }
 
-export function openAgentView(ctl: Controller, row: AgentRow): void {
+export function openAgentView(ctl: UiHost, row: AgentRow): void {
   const taskId = ctl.state.current;
   if (!taskId) return;
   ctl.setUi((ui) => ({ ...ui, dialog: { kind: "agent", taskId, agentId: row.id, scroll: followScroll() } }));
@@ -51,7 +52,7 @@ export function openAgentView(ctl: Controller, row: AgentRow): void {
 const stoppable = (row: AgentRow) => row.status === "queued" || row.status === "running" || row.status === "waiting";
 
 /** Asks before stopping a queued or running child (`back`: the view to return to). */
-export function askStopAgent(ctl: Controller, row: AgentRow, back?: Dialog): void {
+export function askStopAgent(ctl: UiHost, row: AgentRow, back?: Dialog): void {
   const taskId = ctl.state.current;
   if (!taskId) return;
   if (!stoppable(row)) {
@@ -68,7 +69,7 @@ export function askStopAgent(ctl: Controller, row: AgentRow, back?: Dialog): voi
   }));
 }
 
-function scrollView(ctl: Controller, dialog: AgentDialog, move: number | "top" | "bottom"): void {
+function scrollView(ctl: DialogHost, dialog: AgentDialog, move: number | "top" | "bottom"): void {
   const view = ctl.agentView;
   if (!view || view.count === 0) return;
   let scroll = dialog.scroll;
@@ -83,7 +84,7 @@ function scrollView(ctl: Controller, dialog: AgentDialog, move: number | "top" |
 }
 
 /** Keys while a subagent's view is open; false for a key it does not use (Esc: the dialog layer closes it). */
-export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: InputEvent): boolean {
+export function handleAgentViewKey(ctl: DialogHost, dialog: AgentDialog, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
   const key = event.key;
   const pending = agentApproval(ctl.state, dialog.taskId, dialog.agentId);
@@ -135,7 +136,7 @@ export function handleAgentViewKey(ctl: Controller, dialog: AgentDialog, event: 
 }
 
 /** The Agents tab's own keys (results pane focused): digits pick, Enter opens, x stops. */
-export function agentsTabKey(ctl: Controller, action: Action, _key: Key): boolean {
+export function agentsTabKey(ctl: UiHost, action: Action, _key: Key): boolean {
   const rows = boardOf(ctl);
   const index = Math.min(ctl.ui.resultsIndex, Math.max(0, rows.length - 1));
   const row = rows[index];
@@ -152,7 +153,7 @@ export function agentsTabKey(ctl: Controller, action: Action, _key: Key): boolea
 }
 
 /** Answers the stop question: y stops at the next step, f also kills the running command. */
-export function confirmStopAgent(ctl: Controller, dialog: ConfirmDialog, force: boolean): void {
+export function confirmStopAgent(ctl: UiHost, dialog: ConfirmDialog, force: boolean): void {
   const taskId = dialog.taskId ?? ctl.state.current;
   if (!taskId) return;
   ctl.send({ type: "subagent.stop", taskId, agentId: dialog.target, ...(force ? { force: true } : {}) });

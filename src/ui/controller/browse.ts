@@ -1,7 +1,7 @@
 // Browse mode's shared pieces: what a block copies as, search matches, moving the cursor. Its keys
 // are in ../focus/browse.ts; the search dialog (dialogs/input.ts) uses these too.
 import type { Block } from "../state/transcript.js";
-import type { Controller } from "./controller.js";
+import type { UiHost } from "./host.js";
 
 /** The text a block stands for: what `y` copies and what search looks in. */
 export function blockSource(block: Block): string {
@@ -58,7 +58,7 @@ export function findMatches(blocks: Block[], query: string): number[] {
 }
 
 /** Puts browse mode's cursor on block `index` (clamped) and scrolls it into view. */
-export function moveCursor(ctl: Controller, index: number): void {
+export function moveCursor(ctl: UiHost, index: number): void {
   const id = ctl.state.current;
   const blocks = ctl.currentBlocks();
   if (!id || blocks.length === 0) return;
@@ -67,7 +67,7 @@ export function moveCursor(ctl: Controller, index: number): void {
   ctl.revealBlock(clamped);
 }
 
-export function gotoMatch(ctl: Controller, direction: 1 | -1): void {
+export function gotoMatch(ctl: UiHost, direction: 1 | -1): void {
   const search = ctl.ui.search;
   if (!search || search.matches.length === 0) {
     ctl.status(search ? `no matches for "${search.query}"` : "no search: press / to search", "warn");

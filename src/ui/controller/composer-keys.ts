@@ -14,6 +14,8 @@ import { downOrHistory, upOrHistory } from "../input/history.js";
 import type { InputEvent } from "../input/keys.js";
 import { findAction } from "../input/keymap.js";
 import type { Controller } from "./controller.js";
+import { scrollTo } from "./scroll.js";
+import { missingSetup, queueText, runShell, submitText } from "./submit.js";
 import { existsSync } from "node:fs";
 import { looksLikeImagePath } from "../../protocol/images.js";
 import { attachImage, runSlash } from "./run-slash.js";
@@ -70,13 +72,13 @@ export function send(ctl: Controller): void {
     const task = ctl.currentTask();
     if (task?.queuePaused && task.queue.length > 0 && !ctl.isRunning()) {
       ctl.send({ type: "user.submit", taskId: task.id, text: "", resume: true });
-      ctl.scrollTo("bottom");
+      scrollTo(ctl, "bottom");
     }
     return;
   }
   const slash = parseSlash(text, customCommands(ctl));
   // Nothing typed is lost: a prompt that cannot be sent (no key set) stays in the input.
-  const missing = slash === null && shellCommand(text) === null ? ctl.missingSetup() : null;
+  const missing = slash === null && shellCommand(text) === null ? missingSetup(ctl) : null;
   if (missing) {
     ctl.status(`not sent (your text is still in the input): ${missing}`, "error", 12_000);
     return;
@@ -91,11 +93,11 @@ export function send(ctl: Controller): void {
   ctl.deps.history.reset();
   if (slash === null) {
     const shell = shellCommand(text);
-    if (shell !== null) ctl.runShell(text, shell);
+    if (shell !== null) runShell(ctl, text, shell);
     else {
       // @path attaches the file (the history keeps what was typed).
       const sent = withAttachments(ctl, text);
-      ctl.submitText(sent.text, sent.attached.length ? { typed: text } : {});
+      submitText(ctl, sent.text, sent.attached.length ? { typed: text } : {});
       if (sent.attached.length) ctl.deps.remember(text);
     }
     return;
@@ -218,7 +220,7 @@ export function handleComposerKey(ctl: Controller, event: InputEvent): boolean {
       if (ctl.isRunning()) {
         if (text.trim() === "") return true;
         ctl.setUi((u) => ({ ...u, composer: createEditor(), completion: null }));
-        ctl.queueText(text);
+        queueText(ctl, text);
         ctl.status("queued: it runs as the next turn");
         return true;
       }

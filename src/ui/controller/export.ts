@@ -1,6 +1,6 @@
 // Exporting a task: without a path given, ask where (the field starts with a file in the home
 // folder), so an export never lands silently in the repository's root.
-import type { Controller } from "./controller.js";
+import type { DialogHost, UiHost } from "./host.js";
 
 const slug = (title: string) =>
   title
@@ -10,10 +10,10 @@ const slug = (title: string) =>
     .slice(0, 40) || "task";
 
 /** Opens the "Export to" question for `taskId`, prefilled with `~/nanohermes-TITLE-DATE.md|json`. */
-export function askExport(ctl: Controller, taskId: string, format: "markdown" | "json"): void {
+export function askExport(ctl: UiHost, taskId: string, format: "markdown" | "json"): void {
   const task = ctl.state.tasks[taskId];
   if (!task) return;
-  const date = new Date(ctl.deps.now()).toISOString().slice(0, 10);
+  const date = new Date(ctl.now()).toISOString().slice(0, 10);
   const name = `nanohermes-${slug(task.snapshot.title)}-${date}.${format === "markdown" ? "md" : "json"}`;
   ctl.setUi((ui) => ({
     ...ui,
@@ -29,11 +29,11 @@ export function askExport(ctl: Controller, taskId: string, format: "markdown" | 
 }
 
 /** The answer: `~/` is the home folder; a relative path is relative to the workspace, as with /export PATH. */
-export function exportTo(ctl: Controller, target: string, path: string): void {
+export function exportTo(ctl: DialogHost, target: string, path: string): void {
   const [format, ...rest] = target.split(":");
   const taskId = rest.join(":");
   if (!path || (format !== "markdown" && format !== "json")) return;
-  const home = ctl.deps.home;
+  const home = ctl.home;
   const file = path === "~" || path.startsWith("~/") ? (home ? home + path.slice(1) : null) : path;
   if (file === null) {
     ctl.status("export: no home folder known here; give a full path", "error");

@@ -6,6 +6,8 @@ import type { Key } from "../input/keys.js";
 import type { PermissionMode } from "../../protocol/enums.js";
 import { orderedTasks } from "../state/store.js";
 import type { Controller } from "./controller.js";
+import { scrollPage, scrollTo } from "./scroll.js";
+import { interrupt, quit, stopTurn } from "./stop.js";
 
 /** The modes Shift-Tab goes through, in order. */
 const CYCLED_MODES: readonly PermissionMode[] = ["default", "accept-edits", "plan"];
@@ -44,15 +46,15 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
   const emptyInput = isEmpty(ctl.ui.composer);
   switch (action) {
     case "interrupt":
-      ctl.interrupt();
+      interrupt(ctl);
       return true;
     case "exit":
       if (!emptyInput) return false;
-      ctl.quit();
+      quit(ctl);
       return true;
     case "stop":
       if (ctl.isRunning()) {
-        ctl.stopTurn();
+        stopTurn(ctl);
         return true;
       }
       if (ctl.ui.completion) {
@@ -135,12 +137,12 @@ export function handleGlobalKey(ctl: Controller, key: Key): boolean {
       return true;
     case "scrollUp":
     case "scrollDown":
-      ctl.scrollPage(action === "scrollUp" ? -1 : 1);
+      scrollPage(ctl, action === "scrollUp" ? -1 : 1);
       return true;
     case "scrollTop":
     case "scrollBottom":
       if (!emptyInput) return false;
-      ctl.scrollTo(action === "scrollTop" ? "top" : "bottom");
+      scrollTo(ctl, action === "scrollTop" ? "top" : "bottom");
       return true;
     default: {
       const n = Number(action.replace("task", ""));

@@ -1,25 +1,28 @@
-import type { Controller } from "./controller.js";
+import type { DialogHost, UiHost } from "./host.js";
 import type { MemoryRow } from "../state/data-sources.js";
 import type { MemoryDialog } from "../state/dialogs.js";
 import { patchDialog } from "../state/ui-state.js";
 
 export const FILTER_DEBOUNCE_MS = 150;
 
-const timers = new WeakMap<Controller, NodeJS.Timeout>();
+/** What the memory dialog's actions use: the store, the status line and the memory port. */
+export type MemoryHost = UiHost & Pick<DialogHost, "memory">;
 
-function dialogOf(ctl: Controller): MemoryDialog | null {
+const timers = new WeakMap<MemoryHost, NodeJS.Timeout>();
+
+function dialogOf(ctl: MemoryHost): MemoryDialog | null {
   const d = ctl.ui.dialog;
   return d?.kind === "memory" ? d : null;
 }
 
-export function updateMemory(ctl: Controller, change: (d: MemoryDialog) => MemoryDialog): void {
+export function updateMemory(ctl: MemoryHost, change: (d: MemoryDialog) => MemoryDialog): void {
   ctl.setUi((ui) => {
     const dialog = patchDialog(ui.dialog, "memory", change);
     return dialog === ui.dialog ? ui : { ...ui, dialog };
   });
 }
 
-export function openMemory(ctl: Controller): void {
+export function openMemory(ctl: MemoryHost): void {
   const dialog: MemoryDialog = {
     kind: "memory",
     query: "",
@@ -29,7 +32,7 @@ export function openMemory(ctl: Controller): void {
     seq: 0,
   };
   ctl.setUi((ui) => ({ ...ui, dialog, focus: "composer" }));
-  if (ctl.deps.memory.enabled) reloadMemory(ctl);
+  if (ctl.memory.enabled) reloadMemory(ctl);
 }
 
 export function selectedEntry(d: MemoryDialog): MemoryRow | null {
@@ -40,7 +43,7 @@ export function selectedEntry(d: MemoryDialog): MemoryRow | null {
  * Reads the entries again (all of them, or the filter's matches) and keeps the selection on the
  * same entry (or on `select`) when it is still listed. `delay`: wait for a pause in typing.
  */
-export function reloadMemory(ctl: Controller, opts: { select?: string; delay?: number } = {}): void {
+export function reloadMemory(ctl: MemoryHost, opts: { select?: string; delay?: number } = {}): void {
   const d = dialogOf(ctl);
   if (!d) return;
   const seq = d.seq + 1;
@@ -50,7 +53,7 @@ export function reloadMemory(ctl: Controller, opts: { select?: string; delay?: n
   const pending = timers.get(ctl);
   if (pending) clearTimeout(pending);
   const run = () => {
-    const source = ctl.deps.memory;
+    const source = ctl.memory;
     (query ? source.search(query) : source.list()).then(
       (entries) =>
         updateMemory(ctl, (x) => {
@@ -75,7 +78,7 @@ export function reloadMemory(ctl: Controller, opts: { select?: string; delay?: n
 
 /** Runs a change to the store, then shows the list as it is now; a failure goes to the status line. */
 export function changeMemory(
-  ctl: Controller,
+  ctl: MemoryHost,
   work: Promise<unknown>,
   done: string,
   select?: (result: unknown) => string | undefined,
@@ -94,33 +97,33 @@ export function changeMemory(
 }
 
 /** The text of an entry, edited in the input dialog (purpose memoryEdit). */
-export function memoryEdited(ctl: Controller, id: string, text: string): void {
-  changeMemory(ctl, ctl.deps.memory.update(id, { text }), "memory updated");
+export function memoryEdited(ctl: MemoryHost, id: string, text: string): void {
+  changeMemory(ctl, ctl.memory.update(id, { text }), "memory updated");
 }
 
 /** The kind a new entry gets: the last one (a fact). */
-export const newKind = (ctl: Controller) => ctl.deps.memory.kinds.at(-1) ?? "fact";
+export const newKind = (ctl: MemoryHost) => ctl.memory.kinds.at(-1) ?? "fact";
 
 /** A new entry from the input dialog (purpose memoryNew). */
-export function memoryAdded(ctl: Controller, text: string): void {
+export function memoryAdded(ctl: MemoryHost, text: string): void {
   const kind = newKind(ctl);
   // The filter would hide the new entry: the whole list shows, with it selected.
   updateMemory(ctl, (x) => ({ ...x, query: "", filtering: false }));
   changeMemory(
     ctl,
-    ctl.deps.memory.save(kind, text),
+    ctl.memory.save(kind, text),
     `saved as a ${kind} (k changes the kind)`,
     (row) => (row as MemoryRow).id,
   );
 }
 
 /** Deletion after its y/n confirmation. */
-export function memoryForgotten(ctl: Controller, id: string): void {
-  changeMemory(ctl, ctl.deps.memory.remove(id), "memory deleted");
+export function memoryForgotten(ctl: MemoryHost, id: string): void {
+  changeMemory(ctl, ctl.memory.remove(id), "memory deleted");
 }
 
 /** Closes the dialog and drops a filter search still waiting for a pause in typing. */
-export function closeMemory(ctl: Controller): void {
+export function closeMemory(ctl: MemoryHost): void {
   const pending = timers.get(ctl);
   if (pending) clearTimeout(pending);
   ctl.setUi((ui) => ({ ...ui, dialog: null }));

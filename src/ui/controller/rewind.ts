@@ -3,7 +3,7 @@
 // turn, "revert this file only" -> file.revert).
 import type { Key } from "../input/keys.js";
 import { displayPath, turnsOf, turnsTabRows, type FileChange, type TurnRow } from "../state/turns.js";
-import type { Controller } from "./controller.js";
+import type { AreaHost, UiHost } from "./host.js";
 import type { ConfirmDialog } from "../state/dialogs.js";
 import type { Dialog } from "../state/dialogs.js";
 import type { RewindDialog, RewindWhat } from "../state/dialogs.js";
@@ -16,7 +16,7 @@ export const rewindChoices: RewindWhat[] = ["files", "conversation", "both"];
 export const defaultWhat = (row: TurnRow | undefined): RewindWhat => (row?.folded ? "files" : "both");
 
 /** Opens /rewind on the current task; with `turn`, straight at the question of what to restore. */
-export function openRewind(ctl: Controller, turn?: number): void {
+export function openRewind(ctl: UiHost, turn?: number): void {
   const task = ctl.currentTask();
   if (!task) return;
   const rows = turnsOf(ctl.state.transcripts[task.id]).rows;
@@ -25,18 +25,18 @@ export function openRewind(ctl: Controller, turn?: number): void {
   ctl.setUi((ui) => ({ ...ui, dialog: { kind: "rewind", taskId: task.id, index: Math.max(0, at), pick } }));
 }
 
-export function updateRewind(ctl: Controller, change: (d: RewindDialog) => Dialog): void {
+export function updateRewind(ctl: UiHost, change: (d: RewindDialog) => Dialog): void {
   ctl.setUi((ui) => {
     const dialog = patchDialog(ui.dialog, "rewind", change);
     return dialog === ui.dialog ? ui : { ...ui, dialog };
   });
 }
 
-export const closeRewind = (ctl: Controller) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
+export const closeRewind = (ctl: UiHost) => ctl.setUi((ui) => ({ ...ui, dialog: null }));
 
-export function rewindTo(ctl: Controller, d: RewindDialog, turn: number, what: RewindWhat): void {
+export function rewindTo(ctl: UiHost, d: RewindDialog, turn: number, what: RewindWhat): void {
   closeRewind(ctl);
-  ctl.deps.store.dispatch({ type: "ui.reloading", taskId: d.taskId });
+  ctl.dispatch({ type: "ui.reloading", taskId: d.taskId });
   ctl.send({ type: "session.rewind", taskId: d.taskId, turn, what });
   // A diff of a turn the conversation drops would show a checkpoint the engine forgets.
   if (what !== "files")
@@ -47,14 +47,14 @@ export function rewindTo(ctl: Controller, d: RewindDialog, turn: number, what: R
 }
 
 /** Asks before putting one file back to how it was before `turn`. */
-function confirmRevert(ctl: Controller, taskId: string, turn: number, path: string): void {
+function confirmRevert(ctl: UiHost, taskId: string, turn: number, path: string): void {
   const name = displayPath(path, ctl.state.transcripts[taskId]?.workspace ?? null);
   const title = `Revert ${name} to how it was before turn ${turn}? Only this file changes. (y/n)`;
   ctl.setUi((ui) => ({ ...ui, dialog: { kind: "confirm", title, action: "revertFile", target: path, taskId, turn } }));
 }
 
 /** After y on the revert question. */
-export function revertConfirmed(ctl: Controller, dialog: ConfirmDialog): void {
+export function revertConfirmed(ctl: UiHost, dialog: ConfirmDialog): void {
   if (!dialog.taskId || dialog.turn === undefined) return;
   ctl.send({ type: "file.revert", taskId: dialog.taskId, turn: dialog.turn, path: dialog.target });
   ctl.status(
@@ -63,7 +63,7 @@ export function revertConfirmed(ctl: Controller, dialog: ConfirmDialog): void {
 }
 
 /** Shows a file's diff since before `turn`; its earlier content comes from the checkpoint store. */
-function openTurnDiff(ctl: Controller, taskId: string, turn: number, change: FileChange): void {
+function openTurnDiff(ctl: AreaHost, taskId: string, turn: number, change: FileChange): void {
   if (ctl.state.tasks[taskId]?.snapshot.location === "remote") return openRemoteTurnDiff(ctl, taskId, turn, change);
   const sessionId = ctl.state.transcripts[taskId]?.sessionId ?? null;
   const load = change.before === "kept" && sessionId !== null;
@@ -83,11 +83,11 @@ function openTurnDiff(ctl: Controller, taskId: string, turn: number, change: Fil
         ? { ...ui, turnDiff: { ...ui.turnDiff, before, loading: false } }
         : ui,
     );
-  ctl.deps.checkpoints.contentBefore(sessionId, turn, change.path).then(done, () => done(undefined));
+  ctl.checkpoints.contentBefore(sessionId, turn, change.path).then(done, () => done(undefined));
 }
 
 /** The same for a remote task: the daemon reads the file and its checkpoint. */
-function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, change: FileChange): void {
+function openRemoteTurnDiff(ctl: AreaHost, taskId: string, turn: number, change: FileChange): void {
   ctl.setUi((ui) => ({
     ...ui,
     turnDiff: { taskId, turn, path: change.path, before: undefined, loading: true, offset: 0 },
@@ -99,7 +99,7 @@ function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, chang
         ? { ...ui, turnDiff: { ...ui.turnDiff, loading: false, before: got?.before, ...(got ? { now: got.now } : {}) } }
         : ui,
     );
-  ctl.deps.remoteFile(taskId, turn, change.path).then(done, (error: unknown) => {
+  ctl.remoteFile(taskId, turn, change.path).then(done, (error: unknown) => {
     done(null);
     ctl.status(
       `the daemon did not send ${displayPath(change.path, ctl.state.transcripts[taskId]?.workspace ?? null)}: ${(error as Error).message}`,
@@ -109,7 +109,7 @@ function openRemoteTurnDiff(ctl: Controller, taskId: string, turn: number, chang
 }
 
 /** The Turns tab's own keys (results focus); false for the ones the pane handles for every tab. */
-export function turnsTabKey(ctl: Controller, key: Key): boolean {
+export function turnsTabKey(ctl: AreaHost, key: Key): boolean {
   const ui = ctl.ui;
   const taskId = ctl.state.current;
   if (!taskId) return false;

@@ -3,6 +3,8 @@ import { askExport } from "./export.js";
 import { askTrust } from "./trust.js";
 import { openModelPicker } from "./composer-keys.js";
 import type { Controller } from "./controller.js";
+import type { AreaHost } from "./host.js";
+import { quit } from "./stop.js";
 import type { Slash } from "./slash.js";
 import type { McpServers } from "../state/store.js";
 import { openMemory } from "./memory-dialog.js";
@@ -20,8 +22,8 @@ export function lastReply(ctl: Controller): string | null {
   return null;
 }
 
-export function copyText(ctl: Controller, text: string, what: string): void {
-  const result = ctl.deps.copy(text);
+export function copyText(ctl: Pick<AreaHost, "copy" | "status">, text: string, what: string): void {
+  const result = ctl.copy(text);
   if (result.ok && result.note)
     ctl.status(`copied ${what} (${text.length} characters): ${result.note}`, "warn", 10_000);
   else if (result.ok) ctl.status(`copied ${what} (${text.length} characters) to the clipboard`);
@@ -198,7 +200,7 @@ export function runSlash(ctl: Controller, slash: Slash, typed = ""): void {
       if (!askTrust(ctl)) ctl.status("nothing here waits for trust: this folder is trusted, or has nothing of its own");
       return;
     case "quit":
-      ctl.quit();
+      quit(ctl);
       return;
     case "mcp":
       if (slash.restart !== null) {

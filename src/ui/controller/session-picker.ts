@@ -1,5 +1,5 @@
 import { moveIndex, type ListStep } from "../input/list-nav.js";
-import type { Controller } from "./controller.js";
+import type { DialogHost } from "./host.js";
 import type { SessionRow } from "../state/data-sources.js";
 import type { SessionsDialog } from "../state/dialogs.js";
 import { patchDialog } from "../state/ui-state.js";
@@ -9,27 +9,27 @@ export const SEARCH_DEBOUNCE_MS = 150;
 /** The selection rests this long before its last prompt is read from the session file. */
 export const PREVIEW_DELAY_MS = 80;
 
-const timers = new WeakMap<Controller, { search?: NodeJS.Timeout; preview?: NodeJS.Timeout }>();
-const timersOf = (ctl: Controller) => {
+const timers = new WeakMap<DialogHost, { search?: NodeJS.Timeout; preview?: NodeJS.Timeout }>();
+const timersOf = (ctl: DialogHost) => {
   let t = timers.get(ctl);
   if (!t) timers.set(ctl, (t = {}));
   return t;
 };
 
-function picker(ctl: Controller): SessionsDialog | null {
+function picker(ctl: DialogHost): SessionsDialog | null {
   const d = ctl.ui.dialog;
   return d?.kind === "sessions" ? d : null;
 }
 
 /** Changes the picker if it is still open, perhaps under a question (answers may arrive after it closed). */
-export function updatePicker(ctl: Controller, change: (d: SessionsDialog) => SessionsDialog): void {
+export function updatePicker(ctl: DialogHost, change: (d: SessionsDialog) => SessionsDialog): void {
   ctl.setUi((ui) => {
     const dialog = patchDialog(ui.dialog, "sessions", change);
     return dialog === ui.dialog ? ui : { ...ui, dialog };
   });
 }
 
-export function openPicker(ctl: Controller, opts: { startup?: boolean } = {}): void {
+export function openPicker(ctl: DialogHost, opts: { startup?: boolean } = {}): void {
   const dialog: SessionsDialog = {
     kind: "sessions",
     query: "",
@@ -56,7 +56,7 @@ export const isSearching = (d: SessionsDialog): boolean => d.answered !== d.seq;
  * Asks for the rows of the current query: the task index at once when the field is empty, a
  * full-text search after SEARCH_DEBOUNCE_MS otherwise. Rows for an older query are dropped.
  */
-export function refreshPicker(ctl: Controller): void {
+export function refreshPicker(ctl: DialogHost): void {
   const d = picker(ctl);
   if (!d) return;
   const seq = d.seq + 1;
@@ -66,7 +66,7 @@ export function refreshPicker(ctl: Controller): void {
   const t = timersOf(ctl);
   if (t.search) clearTimeout(t.search);
   const run = () => {
-    const source = ctl.deps.sessions;
+    const source = ctl.sessions;
     (query ? source.search(query, all) : source.list(all))
       .then(
         (rows) =>
@@ -89,7 +89,7 @@ export function refreshPicker(ctl: Controller): void {
 }
 
 /** Reads the selected session's last prompt once the selection rests (search hits have a snippet). */
-function schedulePreview(ctl: Controller): void {
+function schedulePreview(ctl: DialogHost): void {
   const t = timersOf(ctl);
   if (t.preview) clearTimeout(t.preview);
   t.preview = setTimeout(() => {
@@ -98,14 +98,14 @@ function schedulePreview(ctl: Controller): void {
     if (!d || !row || row.snippet || row.file in d.previews) return;
     const file = row.file;
     updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: null } }));
-    ctl.deps.sessions.lastPrompt(file).then(
+    ctl.sessions.lastPrompt(file).then(
       (text) => updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: text ?? "" } })),
       () => updatePicker(ctl, (x) => ({ ...x, previews: { ...x.previews, [file]: "" } })),
     );
   }, PREVIEW_DELAY_MS);
 }
 
-export function closePicker(ctl: Controller, d: SessionsDialog): void {
+export function closePicker(ctl: DialogHost, d: SessionsDialog): void {
   const t = timersOf(ctl);
   if (t.search) clearTimeout(t.search);
   if (t.preview) clearTimeout(t.preview);
@@ -118,7 +118,7 @@ export function closePicker(ctl: Controller, d: SessionsDialog): void {
  * Opens a session: its task when one is on that file, else a new task that resumes it, under the
  * id the task index lists the session with (so it keeps one entry there, with its tokens).
  */
-export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow): void {
+export function openSession(ctl: DialogHost, d: SessionsDialog, row: SessionRow): void {
   closePicker(ctl, { ...d, startup: false });
   const existing = Object.values(ctl.state.tasks).find((t) => t.snapshot.sessionFile === row.file);
   if (existing) {
@@ -134,7 +134,7 @@ export function openSession(ctl: Controller, d: SessionsDialog, row: SessionRow)
 }
 
 /** Moves the selection; its preview is read once it rests. */
-export function moveSelection(ctl: Controller, d: SessionsDialog, step: ListStep): void {
+export function moveSelection(ctl: DialogHost, d: SessionsDialog, step: ListStep): void {
   const n = d.rows?.length ?? 0;
   if (n === 0) return;
   const index = moveIndex(d.index, n, step);

@@ -1,6 +1,7 @@
 // The slash commands that look at the workspace or start a fixed model turn: /status, /diff,
 // /init, /review and custom (Markdown) commands.
 import type { Controller } from "./controller.js";
+import { missingSetup, submitText } from "./submit.js";
 import { expandCommand, type CustomCommand } from "../../config/custom-commands.js";
 import { openWorktreeDiff } from "./worktree-diff.js";
 import { INIT_PROMPT, reviewPrompt } from "../view/fixed-prompts.js";
@@ -21,7 +22,7 @@ export function statusLines(ctl: Controller): string[] {
   const lines = [
     row("model", s?.model ?? "?"),
     row("endpoint", remote ? "a daemon (this task runs there)" : (ws?.endpoint ?? "?")),
-    ...(remote ? [] : [row("key", ctl.missingSetup() ?? "set")]),
+    ...(remote ? [] : [row("key", missingSetup(ctl) ?? "set")]),
     row("policy", s?.approval ?? "?"),
     row("mode", s?.mode ?? "?"),
     // The title bar's label says "sandbox workspace-write"; here the row's name says "sandbox".
@@ -76,10 +77,10 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
       }));
       return;
     case "init":
-      ctl.submitText(INIT_PROMPT, { typed });
+      submitText(ctl, INIT_PROMPT, { typed });
       return;
     case "custom":
-      ctl.submitText(expandCommand(slash.command.body, slash.args), {
+      submitText(ctl, expandCommand(slash.command.body, slash.args), {
         typed,
         ...(slash.command.model ? { model: slash.command.model } : {}),
       });
@@ -98,7 +99,7 @@ export function runWorkspaceSlash(ctl: Controller, slash: WorkspaceSlash, typed:
           ctl.status("nothing to review: the working tree has no uncommitted change", "warn");
         else {
           ctl.status("reviewing the uncommitted change");
-          ctl.submitText(reviewPrompt(got.text, slash.focus), { typed });
+          submitText(ctl, reviewPrompt(got.text, slash.focus), { typed });
         }
       });
       return;

@@ -3,6 +3,7 @@
 import { confirmStopAgent } from "../controller/agents.js";
 import { memoryForgotten } from "../controller/memory-dialog.js";
 import { revertConfirmed } from "../controller/rewind.js";
+import type { DialogHost, UiHost } from "../controller/host.js";
 import { wrapLine } from "../render/wrap.js";
 import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
 import type { ConfirmDialog } from "../state/dialogs.js";
@@ -13,7 +14,10 @@ const footers: Partial<Record<ConfirmDialog["action"], string>> = {
   quit: "y quit · n or Esc stay",
 };
 
-export const confirmDialog: DialogSpec<ConfirmDialog> = {
+/** What the question's answers use: the store, the bus, the status line and three ports by name. */
+export type ConfirmHost = UiHost & Pick<DialogHost, "memory" | "exit" | "trustWorkspace">;
+
+export const confirmDialog: DialogSpec<ConfirmDialog, ConfirmHost> = {
   view(_s, sv, d, width) {
     const p = sv.palette;
     return {
@@ -24,21 +28,21 @@ export const confirmDialog: DialogSpec<ConfirmDialog> = {
       footer: footers[d.action] ?? "y yes · n or Esc no",
     };
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind !== "key") return false;
     const key = event.key;
     if (isKey(key, "y") || (d.action === "stopAgent" && isKey(key, "f"))) {
-      closeDialog(ctl);
-      if (d.action === "delete") ctl.send({ type: "task.delete", taskId: d.target });
-      else if (d.action === "stopAgent") confirmStopAgent(ctl, d, key.name === "f");
-      else if (d.action === "forgetMemory") memoryForgotten(ctl, d.target);
-      else if (d.action === "revertFile") revertConfirmed(ctl, d);
-      else if (d.action === "quit") ctl.deps.exit();
-      else ctl.deps.trustWorkspace();
+      closeDialog(host);
+      if (d.action === "delete") host.send({ type: "task.delete", taskId: d.target });
+      else if (d.action === "stopAgent") confirmStopAgent(host, d, key.name === "f");
+      else if (d.action === "forgetMemory") memoryForgotten(host, d.target);
+      else if (d.action === "revertFile") revertConfirmed(host, d);
+      else if (d.action === "quit") host.exit();
+      else host.trustWorkspace();
       return true;
     }
     if (isKey(key, "n")) {
-      closeDialog(ctl);
+      closeDialog(host);
       return true;
     }
     return false;

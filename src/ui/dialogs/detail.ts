@@ -1,6 +1,6 @@
 // A long read-only text (a command's full detail, /status, /cost, a compaction summary, MCP
 // servers, skills): scrolled by line and page, closed with Esc, q or Enter.
-import type { Controller } from "../controller/controller.js";
+import type { UiHost } from "../controller/host.js";
 import type { InputEvent } from "../input/keys.js";
 import { wrapLine } from "../render/wrap.js";
 import type { Dialog } from "../state/dialogs.js";
@@ -8,19 +8,15 @@ import { closeDialog, isKey, setDialog, type DialogSpec } from "./dialog.js";
 import type { DetailDialog } from "../state/dialogs.js";
 
 /** The keys of a scrolled text (this dialog and the shortcut sheet); true when `event` was one. */
-export function scrollTextKeys<D extends Dialog & { offset: number }>(
-  ctl: Controller,
-  d: D,
-  event: InputEvent,
-): boolean {
+export function scrollTextKeys<D extends Dialog & { offset: number }>(host: UiHost, d: D, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
   const step = { up: -1, down: 1, k: -1, j: 1, pageup: -10, pagedown: 10 }[event.key.name] ?? 0;
   if (step) {
-    setDialog(ctl, { ...d, offset: Math.max(0, d.offset + step) } as D);
+    setDialog(host, { ...d, offset: Math.max(0, d.offset + step) } as D);
     return true;
   }
   if (isKey(event.key, "q") || isKey(event.key, "?") || isKey(event.key, "enter")) {
-    closeDialog(ctl);
+    closeDialog(host);
     return true;
   }
   return false;

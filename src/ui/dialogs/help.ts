@@ -1,9 +1,8 @@
 // The shortcut sheet and the full reference of keys and commands (? or F1): scrolled like a
 // detail, closed with Esc, q, ? or Enter.
 import { actions, type Action } from "../../config/keybindings.js";
-import type { Controller } from "../controller/controller.js";
+import type { DialogHost } from "../controller/host.js";
 import { slashCommands } from "../controller/slash.js";
-import { customCommands } from "../controller/workspace-slash.js";
 import { formatKeySpec } from "../input/keymap.js";
 import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
@@ -19,7 +18,7 @@ function keyList(keys: string[]): string {
   return digits ? `${keys[0]}-${keys.at(-1)}` : keys.join(" ");
 }
 
-export function helpLines(ctl: Controller, p: Palette, width: number): string[] {
+export function helpLines(host: DialogHost, p: Palette, width: number): string[] {
   const out: string[] = [];
   const wide = width >= 60;
   const entry = (keys: string, doc: string) => {
@@ -48,13 +47,13 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
     out.push(p.heading(title));
     for (const [name, info] of Object.entries(actions) as [Action, { doc: string; group: string }][]) {
       if (info.group !== group) continue;
-      const keys = keyList(ctl.deps.keymap[name].map(formatKeySpec));
+      const keys = keyList(host.keymap[name].map(formatKeySpec));
       if (keys) entry(keys, info.doc);
     }
     out.push("");
   }
   // A subagent's view reuses the keys above; listed here so they can be found.
-  const keysOf = (...names: Action[]) => keyList(names.flatMap((n) => ctl.deps.keymap[n].map(formatKeySpec)));
+  const keysOf = (...names: Action[]) => keyList(names.flatMap((n) => host.keymap[n].map(formatKeySpec)));
   out.push(p.heading("Subagent view (Enter on the Agents tab)"));
   entry(keysOf("cursorUp", "cursorDown"), "scroll a line");
   entry(keysOf("scrollUp", "scrollDown"), "scroll a page");
@@ -66,7 +65,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
   out.push("");
   out.push(p.heading("Commands"));
   for (const c of slashCommands) entry(c.name, c.description);
-  for (const c of customCommands(ctl))
+  for (const c of host.customCommands())
     entry(c.name, `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope} command)`);
   out.push(
     "",
@@ -78,7 +77,7 @@ export function helpLines(ctl: Controller, p: Palette, width: number): string[] 
 export const helpDialog: DialogSpec<HelpDialog> = {
   view(_s, sv, d, width, height) {
     const all = [
-      ...shortcutSheet(sv.ctl.deps.keymap, sv.palette, width - 2),
+      ...shortcutSheet(sv.ctl.keymap, sv.palette, width - 2),
       "",
       ...helpLines(sv.ctl, sv.palette, width - 2),
     ];

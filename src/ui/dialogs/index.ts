@@ -2,7 +2,7 @@
 // dialog's `keys` through it, and DialogArea.tsx and the first frame draw the open dialog's `view`.
 // A new dialog is a new file in this folder (its DialogSpec), its state type in
 // ../state/dialogs.ts (the `Dialog` union the store holds) and its line here.
-import type { Controller } from "../controller/controller.js";
+import type { DialogHost } from "../controller/host.js";
 import type { InputEvent } from "../input/keys.js";
 import type { Dialog, DialogKind } from "../state/dialogs.js";
 import { agentDialog } from "./agent.js";
@@ -42,7 +42,7 @@ export function dialogSpec<D extends Dialog>(d: D): DialogSpec<D> {
  * A key while a dialog is open: to the dialog's own handler first; Esc or Ctrl-C it did not use
  * close it (back to the dialog it was opened over). Nothing else reaches the panes under it.
  */
-export function handleDialogKey(ctl: Controller, dialog: Dialog, event: InputEvent): void {
-  if (dialogSpec(dialog).keys(ctl, dialog, event)) return;
-  if (event.kind === "key" && (isKey(event.key, "escape") || ctl.is("interrupt", event.key))) closeDialog(ctl);
+export function handleDialogKey(host: DialogHost, dialog: Dialog, event: InputEvent): void {
+  if (dialogSpec(dialog).keys(host, dialog, event)) return;
+  if (event.kind === "key" && (isKey(event.key, "escape") || host.is("interrupt", event.key))) closeDialog(host);
 }

@@ -1,7 +1,7 @@
 // A one-line question: rename a task, a note with a denial, the task filter, a transcript search,
 // the prompt history search (with its matches listed under the field), a memory's text, where to export.
 import { findMatches, gotoMatch } from "../controller/browse.js";
-import type { Controller } from "../controller/controller.js";
+import type { DialogHost } from "../controller/host.js";
 import { memoryAdded, memoryEdited } from "../controller/memory-dialog.js";
 import { exportTo } from "../controller/export.js";
 import { createEditor } from "../input/editor.js";
@@ -12,17 +12,17 @@ import { listTextWidth } from "../view/select-list.js";
 import { closeDialog, setDialog, type DialogSpec } from "./dialog.js";
 import type { InputDialog } from "../state/dialogs.js";
 
-function confirmInput(ctl: Controller, d: InputDialog): void {
+function confirmInput(host: DialogHost, d: InputDialog): void {
   const text = d.value.trim();
-  closeDialog(ctl);
-  const taskId = ctl.state.current ?? "";
+  closeDialog(host);
+  const taskId = host.state.current ?? "";
   switch (d.purpose) {
     case "rename":
-      if (text) ctl.send({ type: "task.update", taskId: d.target ?? taskId, title: text });
+      if (text) host.send({ type: "task.update", taskId: d.target ?? taskId, title: text });
       return;
     case "note":
       if (d.target)
-        ctl.send({
+        host.send({
           type: "approval.reply",
           taskId,
           requestId: d.target,
@@ -31,38 +31,38 @@ function confirmInput(ctl: Controller, d: InputDialog): void {
         });
       return;
     case "filter":
-      ctl.setUi((ui) => ({ ...ui, taskFilter: text, taskIndex: 0 }));
+      host.setUi((ui) => ({ ...ui, taskFilter: text, taskIndex: 0 }));
       return;
     case "search": {
       if (!text) {
-        ctl.setUi((ui) => ({ ...ui, search: null }));
+        host.setUi((ui) => ({ ...ui, search: null }));
         return;
       }
-      const matches = findMatches(ctl.currentBlocks(), text);
-      const id = ctl.state.current;
-      const cursor = id ? (ctl.ui.cursor[id] ?? 0) : 0;
+      const matches = findMatches(host.currentBlocks(), text);
+      const id = host.state.current;
+      const cursor = id ? (host.ui.cursor[id] ?? 0) : 0;
       const first = matches.findIndex((m) => m >= cursor);
-      ctl.setUi((ui) => ({
+      host.setUi((ui) => ({
         ...ui,
         focus: "browse",
         search: { query: text, matches, index: (first === -1 ? 0 : first) - 1 },
       }));
-      gotoMatch(ctl, 1);
+      gotoMatch(host, 1);
       return;
     }
     case "history": {
-      const found = ctl.deps.history.search(text)[d.index];
-      if (found !== undefined) ctl.setUi((ui) => ({ ...ui, composer: createEditor(found), focus: "composer" }));
+      const found = host.history.search(text)[d.index];
+      if (found !== undefined) host.setUi((ui) => ({ ...ui, composer: createEditor(found), focus: "composer" }));
       return;
     }
     case "memoryEdit":
-      if (text && d.target) memoryEdited(ctl, d.target, text);
+      if (text && d.target) memoryEdited(host, d.target, text);
       return;
     case "memoryNew":
-      if (text) memoryAdded(ctl, text);
+      if (text) memoryAdded(host, text);
       return;
     case "export":
-      if (d.target) exportTo(ctl, d.target, text);
+      if (d.target) exportTo(host, d.target, text);
       return;
     default:
       d.purpose satisfies never;
@@ -70,14 +70,14 @@ function confirmInput(ctl: Controller, d: InputDialog): void {
 }
 
 /** The open input dialog's field changed: the value, and the history search starts over. */
-function typed(ctl: Controller, value: string): void {
-  ctl.setUi((ui) => (ui.dialog?.kind === "input" ? { ...ui, dialog: { ...ui.dialog, value, index: 0 } } : ui));
+function typed(host: DialogHost, value: string): void {
+  host.setUi((ui) => (ui.dialog?.kind === "input" ? { ...ui, dialog: { ...ui.dialog, value, index: 0 } } : ui));
 }
 
 /** Enter in the field: the open input dialog's answer. */
-function submitted(ctl: Controller): void {
-  const d = ctl.ui.dialog;
-  if (d?.kind === "input") confirmInput(ctl, d);
+function submitted(host: DialogHost): void {
+  const d = host.ui.dialog;
+  if (d?.kind === "input") confirmInput(host, d);
 }
 
 export const inputDialog: DialogSpec<InputDialog> = {
@@ -98,7 +98,7 @@ export const inputDialog: DialogSpec<InputDialog> = {
     ];
     if (history) {
       const text = listTextWidth(width - 2);
-      const items = sv.ctl.deps.history.search(d.value).map((h) => truncateToWidth(h.replace(/\n/g, " ⏎ "), text));
+      const items = sv.ctl.history.search(d.value).map((h) => truncateToWidth(h.replace(/\n/g, " ⏎ "), text));
       body.push(
         { kind: "lines", lines: [""] },
         { kind: "list", list: { items, selected: d.index, height: Math.max(1, height - 5), empty: "no match" } },
@@ -106,17 +106,17 @@ export const inputDialog: DialogSpec<InputDialog> = {
     }
     return { title: d.title, body, footer: "Enter confirm · Esc cancel" };
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind === "key") {
-      if (ctl.is("interrupt", event.key)) return false;
+      if (host.is("interrupt", event.key)) return false;
       const step = d.purpose === "history" ? listStep(event.key, { field: true }) : null;
       if (step) {
-        const n = ctl.deps.history.search(d.value).length;
-        if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step) });
+        const n = host.history.search(d.value).length;
+        if (n) setDialog(host, { ...d, index: moveIndex(d.index, n, step) });
         return true;
       }
     }
     // Text, the cursor keys and Enter are the field's (it answers through `submitted`).
-    return ctl.fields.route(event);
+    return host.fields.route(event);
   },
 };

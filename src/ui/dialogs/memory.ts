@@ -16,7 +16,7 @@ import { padToWidth, truncateToWidth, wrapLine } from "../render/wrap.js";
 import type { Palette } from "../theme/palette.js";
 import { fitting, formatAge, shortPath } from "../view/row-text.js";
 import { listTextWidth } from "../view/select-list.js";
-import type { Controller } from "../controller/controller.js";
+import type { DialogHost } from "../controller/host.js";
 import { isKey, setDialog, type DialogSpec } from "./dialog.js";
 import type { MemoryDialog } from "../state/dialogs.js";
 
@@ -33,51 +33,51 @@ function kindPaint(p: Palette, kind: string): (s: string) => string {
 }
 
 /** The list takes the keys again (Esc, ↓, Backspace in an empty filter, Enter in the field). */
-function leaveFilter(ctl: Controller): void {
-  ctl.fields.drop();
-  updateMemory(ctl, (x) => ({ ...x, filtering: false }));
+function leaveFilter(host: DialogHost): void {
+  host.fields.drop();
+  updateMemory(host, (x) => ({ ...x, filtering: false }));
 }
 
-function filterKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
+function filterKey(host: DialogHost, d: MemoryDialog, event: InputEvent): boolean {
   if (
     event.kind === "key" &&
     (isKey(event.key, "escape") ||
       isKey(event.key, "down") ||
-      (isKey(event.key, "backspace") && d.query === "" && !ctl.fields.pending))
+      (isKey(event.key, "backspace") && d.query === "" && !host.fields.pending))
   ) {
-    leaveFilter(ctl);
+    leaveFilter(host);
     return true;
   }
   // Text, the cursor keys and Enter are the filter field's (it answers through `filtered`).
-  return ctl.fields.route(event);
+  return host.fields.route(event);
 }
 
 /** The filter field changed: the list again from its first row, after a pause in typing. */
-function filtered(ctl: Controller, query: string): void {
-  const d = ctl.ui.dialog;
+function filtered(host: DialogHost, query: string): void {
+  const d = host.ui.dialog;
   if (d?.kind !== "memory" || d.query === query) return;
-  updateMemory(ctl, (x) => ({ ...x, query, index: 0 }));
-  reloadMemory(ctl, { delay: FILTER_DEBOUNCE_MS });
+  updateMemory(host, (x) => ({ ...x, query, index: 0 }));
+  reloadMemory(host, { delay: FILTER_DEBOUNCE_MS });
 }
 
-function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
-  if (event.kind !== "key" || !ctl.deps.memory.enabled) return false;
+function listKey(host: DialogHost, d: MemoryDialog, event: InputEvent): boolean {
+  if (event.kind !== "key" || !host.memory.enabled) return false;
   const key = event.key;
   const step = listStep(key);
   if (step) {
     const n = d.entries?.length ?? 0;
-    if (n > 0) updateMemory(ctl, (x) => ({ ...x, index: moveIndex(x.index, n, step) }));
+    if (n > 0) updateMemory(host, (x) => ({ ...x, index: moveIndex(x.index, n, step) }));
     return true;
   }
   const entry = selectedEntry(d);
   const back = d;
-  switch (ctl.action(key, ["memoryFilter", "memoryEdit", "memoryKind", "memoryDelete", "memoryNew"])) {
+  switch (host.action(key, ["memoryFilter", "memoryEdit", "memoryKind", "memoryDelete", "memoryNew"])) {
     case "memoryFilter":
-      updateMemory(ctl, (x) => ({ ...x, filtering: true }));
+      updateMemory(host, (x) => ({ ...x, filtering: true }));
       return true;
     case "memoryEdit":
       if (entry)
-        setDialog(ctl, {
+        setDialog(host, {
           kind: "input",
           purpose: "memoryEdit",
           title: `Edit this ${entry.kind}`,
@@ -89,15 +89,15 @@ function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
       return true;
     case "memoryKind": {
       if (!entry) return true;
-      const kinds = ctl.deps.memory.kinds;
+      const kinds = host.memory.kinds;
       const next = kinds[(kinds.indexOf(entry.kind) + 1) % kinds.length] ?? entry.kind;
-      changeMemory(ctl, ctl.deps.memory.update(entry.id, { kind: next }), `now a ${next}`);
+      changeMemory(host, host.memory.update(entry.id, { kind: next }), `now a ${next}`);
       return true;
     }
     case "memoryDelete":
       if (entry) {
         const text = entry.text.length > 60 ? `${entry.text.slice(0, 59)}…` : entry.text;
-        setDialog(ctl, {
+        setDialog(host, {
           kind: "confirm",
           title: `Delete this ${entry.kind}: "${text}"? (y/n)`,
           action: "forgetMemory",
@@ -107,10 +107,10 @@ function listKey(ctl: Controller, d: MemoryDialog, event: InputEvent): boolean {
       }
       return true;
     case "memoryNew":
-      setDialog(ctl, {
+      setDialog(host, {
         kind: "input",
         purpose: "memoryNew",
-        title: `New memory (saved as a ${newKind(ctl)}; then k in the list changes its kind)`,
+        title: `New memory (saved as a ${newKind(host)}; then k in the list changes its kind)`,
         value: "",
         index: 0,
         back,
@@ -126,7 +126,7 @@ export const memoryDialog: DialogSpec<MemoryDialog> = {
   view(s, sv, d, width, height) {
     const p = sv.palette;
     const inner = Math.max(4, width - 2);
-    if (!sv.ctl.deps.memory.enabled) {
+    if (!sv.ctl.memory.enabled) {
       const body = [
         "memory is off (--no-memory)",
         "",
@@ -211,12 +211,12 @@ export const memoryDialog: DialogSpec<MemoryDialog> = {
       footer,
     };
   },
-  keys(ctl, d, event) {
-    if (event.kind === "key" && (ctl.is("interrupt", event.key) || (!d.filtering && isKey(event.key, "escape")))) {
-      closeMemory(ctl);
+  keys(host, d, event) {
+    if (event.kind === "key" && (host.is("interrupt", event.key) || (!d.filtering && isKey(event.key, "escape")))) {
+      closeMemory(host);
       return true;
     }
-    return d.filtering ? filterKey(ctl, d, event) : listKey(ctl, d, event);
+    return d.filtering ? filterKey(host, d, event) : listKey(host, d, event);
   },
   hint: (_s, sv) =>
     sv.palette.dim(

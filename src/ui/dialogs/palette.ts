@@ -1,10 +1,8 @@
 // The command palette (Ctrl-P): every slash command, custom command and global action, filtered
 // by what is typed; Enter runs the selected one.
 import { actions, type Action } from "../../config/keybindings.js";
-import type { Controller } from "../controller/controller.js";
-import { runSlash } from "../controller/run-slash.js";
+import type { DialogHost } from "../controller/host.js";
 import { parseSlash, slashCommands } from "../controller/slash.js";
-import { customCommands } from "../controller/workspace-slash.js";
 import { createEditor } from "../input/editor.js";
 import { formatKeySpec } from "../input/keymap.js";
 import { listStep, moveIndex } from "../input/list-nav.js";
@@ -16,21 +14,21 @@ import type { PaletteDialog } from "../state/dialogs.js";
 export interface PaletteItem {
   label: string;
   hint: string;
-  run(ctl: Controller): void;
+  run(host: DialogHost): void;
 }
 
 /** Everything the palette offers: slash commands and the global actions, with their keys. */
-export function paletteItems(ctl: Controller): PaletteItem[] {
+export function paletteItems(host: DialogHost): PaletteItem[] {
   const items: PaletteItem[] = slashCommands.map((c) => ({
     label: c.name,
     hint: c.description,
-    run: (x: Controller) => {
+    run: (x: DialogHost) => {
       const parsed = parseSlash(c.name);
-      if (parsed && !("error" in parsed)) runSlash(x, parsed);
+      if (parsed && !("error" in parsed)) x.runSlash(parsed);
     },
   }));
   // A custom command goes into the input, where its arguments are typed.
-  for (const c of customCommands(ctl)) {
+  for (const c of host.customCommands()) {
     items.push({
       label: c.name,
       hint: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description}`,
@@ -48,13 +46,13 @@ export function paletteItems(ctl: Controller): PaletteItem[] {
     "externalEditor",
   ];
   for (const name of global) {
-    const keys = ctl.deps.keymap[name].map(formatKeySpec).join(", ");
+    const keys = host.keymap[name].map(formatKeySpec).join(", ");
     items.push({
       label: actions[name].doc,
       hint: keys,
       run: (x) => {
         x.setUi((ui) => ({ ...ui, dialog: null }));
-        const spec = x.deps.keymap[name][0];
+        const spec = x.keymap[name][0];
         if (spec)
           x.handle({
             kind: "key",
@@ -73,17 +71,17 @@ export function filterPalette(items: PaletteItem[], query: string): PaletteItem[
 }
 
 /** The filter changed: the list from its first row. */
-function typed(ctl: Controller, query: string): void {
-  ctl.setUi((ui) => (ui.dialog?.kind === "palette" ? { ...ui, dialog: { ...ui.dialog, query, index: 0 } } : ui));
+function typed(host: DialogHost, query: string): void {
+  host.setUi((ui) => (ui.dialog?.kind === "palette" ? { ...ui, dialog: { ...ui.dialog, query, index: 0 } } : ui));
 }
 
 /** Enter in the filter: run the selected entry. */
-function chosen(ctl: Controller): void {
-  const d = ctl.ui.dialog;
+function chosen(host: DialogHost): void {
+  const d = host.ui.dialog;
   if (d?.kind !== "palette") return;
-  const item = filterPalette(paletteItems(ctl), d.query)[d.index];
-  closeDialog(ctl);
-  item?.run(ctl);
+  const item = filterPalette(paletteItems(host), d.query)[d.index];
+  closeDialog(host);
+  item?.run(host);
 }
 
 export const paletteDialog: DialogSpec<PaletteDialog> = {
@@ -111,16 +109,16 @@ export const paletteDialog: DialogSpec<PaletteDialog> = {
       footer: "type to filter · ↑↓ · Enter run · Esc close",
     };
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind === "key") {
       const step = listStep(event.key, { field: true });
       if (step) {
-        const n = filterPalette(paletteItems(ctl), d.query).length;
-        if (n) setDialog(ctl, { ...d, index: moveIndex(d.index, n, step, { wrap: true }) });
+        const n = filterPalette(paletteItems(host), d.query).length;
+        if (n) setDialog(host, { ...d, index: moveIndex(d.index, n, step, { wrap: true }) });
         return true;
       }
     }
     // Text, the cursor keys and Enter are the filter field's (it answers through `typed`, `chosen`).
-    return ctl.fields.route(event);
+    return host.fields.route(event);
   },
 };

@@ -16,15 +16,15 @@ export const permissionsDialog: DialogSpec<PermissionsDialog> = {
       "↑↓ · x remove · Esc close",
     );
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind !== "key") return false;
-    const task = ctl.currentTask();
+    const task = host.currentTask();
     const rules = task?.snapshot.rules ?? [];
     const i = Math.min(d.index, Math.max(0, rules.length - 1));
     const step = listStep(event.key);
-    if (step) setDialog(ctl, { ...d, index: moveIndex(i, rules.length, step) });
+    if (step) setDialog(host, { ...d, index: moveIndex(i, rules.length, step) });
     else if ((isKey(event.key, "x") || isKey(event.key, "delete")) && task && rules[i])
-      ctl.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
+      host.send({ type: "permissions.remove", taskId: task.id, rule: rules[i] });
     else return false;
     return true;
   },

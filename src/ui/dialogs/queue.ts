@@ -25,31 +25,31 @@ export const queueDialog: DialogSpec<QueueDialog> = {
       "↑↓ · e edit · x drop · K/J move · m steer/queue · Esc close",
     );
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind !== "key") return false;
-    const task = ctl.currentTask();
+    const task = host.currentTask();
     const items = task?.queue ?? [];
     const key = event.key;
     if (!task || items.length === 0) {
-      closeDialog(ctl);
+      closeDialog(host);
       return true;
     }
     const i = Math.min(d.index, items.length - 1);
-    const update = (next: typeof items) => ctl.send({ type: "queue.update", taskId: task.id, items: next });
+    const update = (next: typeof items) => host.send({ type: "queue.update", taskId: task.id, items: next });
     const step = listStep(key);
-    if (step) setDialog(ctl, { ...d, index: moveIndex(i, items.length, step) });
+    if (step) setDialog(host, { ...d, index: moveIndex(i, items.length, step) });
     else if ((key.shift && (key.name === "up" || key.name === "down")) || key.text === "K" || key.text === "J") {
       const j = key.name === "up" || key.text === "K" ? i - 1 : i + 1;
       if (j < 0 || j >= items.length) return true;
       const next = items.slice();
       [next[i], next[j]] = [next[j]!, next[i]!];
       update(next);
-      setDialog(ctl, { ...d, index: j });
+      setDialog(host, { ...d, index: j });
     } else if (isKey(key, "x") || isKey(key, "delete")) update(items.filter((_, k) => k !== i));
     else if (isKey(key, "e") || isKey(key, "enter")) {
       update(items.filter((_, k) => k !== i));
-      ctl.setUi((ui) => ({ ...ui, dialog: null, composer: createEditor(items[i]!.text), focus: "composer" }));
-      ctl.status("edit it, then Enter to steer or Tab to queue");
+      host.setUi((ui) => ({ ...ui, dialog: null, composer: createEditor(items[i]!.text), focus: "composer" }));
+      host.status("edit it, then Enter to steer or Tab to queue");
     } else if (isKey(key, "m"))
       update(items.map((it, k) => (k === i ? { ...it, mode: it.mode === "steer" ? "queue" : "steer" } : it)));
     else return false;

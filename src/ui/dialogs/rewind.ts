@@ -177,31 +177,31 @@ export const rewindDialog: DialogSpec<RewindDialog> = {
       ),
     };
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind !== "key") return false;
     const key = event.key;
-    if (ctl.is("interrupt", key)) {
-      closeRewind(ctl);
+    if (host.is("interrupt", key)) {
+      closeRewind(host);
       return true;
     }
-    const rows = turnsOf(ctl.state.transcripts[d.taskId]).rows;
-    const move = ctl.action(key, ["listUp", "listDown"]);
+    const rows = turnsOf(host.state.transcripts[d.taskId]).rows;
+    const move = host.action(key, ["listUp", "listDown"]);
     // j and k move as ↑↓ do (the list's keys); ← → and Tab go through the choices too.
     const step = move === "listUp" ? "up" : move === "listDown" ? "down" : listStep(key);
     if (d.pick) {
       const pick = d.pick;
       if (isKey(key, "escape")) {
-        updateRewind(ctl, (x) => ({ ...x, pick: null }));
+        updateRewind(host, (x) => ({ ...x, pick: null }));
         return true;
       }
-      const chosen = ctl.action(key, ["rewindFiles", "rewindConversation", "rewindBoth"]);
+      const chosen = host.action(key, ["rewindFiles", "rewindConversation", "rewindBoth"]);
       if (chosen) {
         const what = chosen === "rewindFiles" ? "files" : chosen === "rewindConversation" ? "conversation" : "both";
-        rewindTo(ctl, d, pick.turn, what);
+        rewindTo(host, d, pick.turn, what);
         return true;
       }
       if (isKey(key, "enter")) {
-        rewindTo(ctl, d, pick.turn, pick.what);
+        rewindTo(host, d, pick.turn, pick.what);
         return true;
       }
       const at = rewindChoices.indexOf(pick.what);
@@ -215,22 +215,22 @@ export const rewindDialog: DialogSpec<RewindDialog> = {
               ? moveIndex(at, n, step)
               : -1;
       if (next < 0) return false;
-      updateRewind(ctl, (x) => ({ ...x, pick: { turn: pick.turn, what: rewindChoices[next]! } }));
+      updateRewind(host, (x) => ({ ...x, pick: { turn: pick.turn, what: rewindChoices[next]! } }));
       return true;
     }
     if (isKey(key, "escape")) {
-      closeRewind(ctl);
+      closeRewind(host);
       return true;
     }
     if (rows.length === 0) return false;
     const index = Math.min(d.index, rows.length - 1);
     if (step) {
-      updateRewind(ctl, (x) => ({ ...x, index: moveIndex(index, rows.length, step) }));
+      updateRewind(host, (x) => ({ ...x, index: moveIndex(index, rows.length, step) }));
       return true;
     }
     if (isKey(key, "enter")) {
       const row = rows[index]!;
-      updateRewind(ctl, (x) => ({ ...x, index, pick: { turn: row.turn, what: defaultWhat(row) } }));
+      updateRewind(host, (x) => ({ ...x, index, pick: { turn: row.turn, what: defaultWhat(row) } }));
       return true;
     }
     return false;

@@ -10,7 +10,7 @@ import {
   closePicker,
   updatePicker,
 } from "../controller/session-picker.js";
-import type { Controller } from "../controller/controller.js";
+import type { DialogHost } from "../controller/host.js";
 import type { SessionRow } from "../state/data-sources.js";
 import { listStep } from "../input/list-nav.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../render/wrap.js";
@@ -22,20 +22,20 @@ import type { SessionsDialog } from "../state/dialogs.js";
 const AGE_WIDTH = 9;
 
 /** The search field changed: a new query from the first row (a search after a pause in typing). */
-function searched(ctl: Controller, query: string): void {
-  const d = ctl.ui.dialog;
+function searched(host: DialogHost, query: string): void {
+  const d = host.ui.dialog;
   if (d?.kind !== "sessions" || d.query === query) return;
   const same = d.query.trim() === query.trim();
-  updatePicker(ctl, (x) => ({ ...x, query, ...(same ? {} : { index: 0 }) }));
-  if (!same) refreshPicker(ctl);
+  updatePicker(host, (x) => ({ ...x, query, ...(same ? {} : { index: 0 }) }));
+  if (!same) refreshPicker(host);
 }
 
 /** Enter in the search field: open the selected session. */
-function opened(ctl: Controller): void {
-  const d = ctl.ui.dialog;
+function opened(host: DialogHost): void {
+  const d = host.ui.dialog;
   if (d?.kind !== "sessions") return;
   const row = selectedRow(d);
-  if (row) openSession(ctl, d, row);
+  if (row) openSession(host, d, row);
 }
 
 export const sessionsDialog: DialogSpec<SessionsDialog> = {
@@ -124,27 +124,27 @@ export const sessionsDialog: DialogSpec<SessionsDialog> = {
       ),
     };
   },
-  keys(ctl, d, event) {
+  keys(host, d, event) {
     if (event.kind === "key") {
       const key = event.key;
       // Closing here, not by the dialog layer: a bare --resume starts a new task on the way out.
-      if (isKey(key, "escape") || ctl.is("interrupt", key)) {
-        closePicker(ctl, d);
+      if (isKey(key, "escape") || host.is("interrupt", key)) {
+        closePicker(host, d);
         return true;
       }
       const step = listStep(key, { field: true });
       if (step) {
-        moveSelection(ctl, d, step);
+        moveSelection(host, d, step);
         return true;
       }
-      if (ctl.is("pickerScope", key)) {
-        updatePicker(ctl, (x) => ({ ...x, all: !x.all, index: 0 }));
-        refreshPicker(ctl);
+      if (host.is("pickerScope", key)) {
+        updatePicker(host, (x) => ({ ...x, all: !x.all, index: 0 }));
+        refreshPicker(host);
         return true;
       }
     }
     // Text, the cursor keys and Enter are the search field's (it answers through `searched`, `opened`).
-    return ctl.fields.route(event);
+    return host.fields.route(event);
   },
   // Its keys are in its footer; the status line says which session the selection is (--resume takes its id).
   hint(_s, sv, d) {

@@ -3,18 +3,17 @@
 // copies as, search matches, moving the cursor) stay in controller/browse.ts: dialogs use them too.
 import { fixedPromptHeader } from "../view/fixed-prompt-view.js";
 import { blockSource, codeBlocks, compactionDetail, gotoMatch, moveCursor } from "../controller/browse.js";
-import type { Controller } from "../controller/controller.js";
-import { handleComposerKey } from "../controller/composer-keys.js";
+import type { AreaHost } from "../controller/host.js";
 import { copyText } from "../controller/run-slash.js";
 import type { InputEvent } from "../input/keys.js";
 import type { Block } from "../state/transcript.js";
 import type { FocusSpec } from "./focus.js";
 
 export const browseFocus: FocusSpec = {
-  keys: (ctl, event) => handleBrowseKey(ctl, event),
-  typing: (ctl, event) => {
-    if (event.kind === "key" && event.key.text) ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
-    handleComposerKey(ctl, event);
+  keys: (host, event) => handleBrowseKey(host, event),
+  typing: (host, event) => {
+    if (event.kind === "key" && event.key.text) host.setUi((ui) => ({ ...ui, focus: "composer" }));
+    host.composerKey(event);
   },
 };
 
@@ -29,22 +28,22 @@ const kinds: Record<string, (b: Block) => boolean> = {
   ApprovalCard: (b) => b.kind === "approval",
 };
 
-function jump(ctl: Controller, from: number, direction: 1 | -1, pred: (b: Block) => boolean, what: string): void {
-  const blocks = ctl.currentBlocks();
+function jump(host: AreaHost, from: number, direction: 1 | -1, pred: (b: Block) => boolean, what: string): void {
+  const blocks = host.currentBlocks();
   for (let i = from + direction; i >= 0 && i < blocks.length; i += direction) {
-    if (pred(blocks[i]!)) return moveCursor(ctl, i);
+    if (pred(blocks[i]!)) return moveCursor(host, i);
   }
-  ctl.status(`no ${direction > 0 ? "next" : "previous"} ${what}`);
+  host.status(`no ${direction > 0 ? "next" : "previous"} ${what}`);
 }
 
-export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
+export function handleBrowseKey(host: AreaHost, event: InputEvent): boolean {
   if (event.kind !== "key") return false;
-  const id = ctl.state.current;
-  const blocks = ctl.currentBlocks();
+  const id = host.state.current;
+  const blocks = host.currentBlocks();
   if (!id) return false;
-  const cursor = Math.min(ctl.ui.cursor[id] ?? blocks.length - 1, blocks.length - 1);
+  const cursor = Math.min(host.ui.cursor[id] ?? blocks.length - 1, blocks.length - 1);
   const block = blocks[cursor];
-  const action = ctl.action(event.key, [
+  const action = host.action(event.key, [
     "cursorUp",
     "cursorDown",
     "toggleBlock",
@@ -67,31 +66,31 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
   ]);
   switch (action) {
     case "cursorUp":
-      moveCursor(ctl, cursor - 1);
+      moveCursor(host, cursor - 1);
       return true;
     case "cursorDown":
-      moveCursor(ctl, cursor + 1);
+      moveCursor(host, cursor + 1);
       return true;
     case "toggleBlock":
       if (block?.kind === "tool" || block?.kind === "reasoning")
-        ctl.deps.store.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
+        host.dispatch({ type: "ui.toggle", taskId: id, blockId: block.id });
       else if (block?.kind === "approval")
-        ctl.setUi((ui) => ({
+        host.setUi((ui) => ({
           ...ui,
           dialog: { kind: "detail", title: block.title, lines: block.detail.split("\n"), offset: 0 },
         }));
       else if (block?.kind === "user" && fixedPromptHeader(block.text))
-        ctl.setUi((ui) => ({
+        host.setUi((ui) => ({
           ...ui,
           dialog: { kind: "detail", title: "The prompt sent", lines: block.text.split("\n"), offset: 0 },
         }));
       else if (block?.kind === "compaction")
-        ctl.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
+        host.setUi((ui) => ({ ...ui, dialog: { kind: "detail", ...compactionDetail(block), offset: 0, words: true } }));
       return true;
     case "copyBlock":
       if (block)
         copyText(
-          ctl,
+          host,
           blockSource(block),
           block.kind === "tool"
             ? "the command"
@@ -103,16 +102,16 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
     case "copyCode": {
       const code = block?.kind === "assistant" ? codeBlocks(block.text) : [];
       if (code.length === 0) {
-        ctl.status("this block has no code block", "warn");
+        host.status("this block has no code block", "warn");
         return true;
       }
-      const i = ctl.ui.codeIndex % code.length;
-      copyText(ctl, code[i]!, `code block ${i + 1} of ${code.length}`);
-      ctl.setUi((ui) => ({ ...ui, codeIndex: i + 1 }));
+      const i = host.ui.codeIndex % code.length;
+      copyText(host, code[i]!, `code block ${i + 1} of ${code.length}`);
+      host.setUi((ui) => ({ ...ui, codeIndex: i + 1 }));
       return true;
     }
     case "search":
-      ctl.setUi((ui) => ({
+      host.setUi((ui) => ({
         ...ui,
         dialog: {
           kind: "input",
@@ -124,13 +123,13 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
       }));
       return true;
     case "searchNext":
-      gotoMatch(ctl, 1);
+      gotoMatch(host, 1);
       return true;
     case "searchPrev":
-      gotoMatch(ctl, -1);
+      gotoMatch(host, -1);
       return true;
     case "leaveBrowse":
-      ctl.setUi((ui) => ({ ...ui, focus: "composer" }));
+      host.setUi((ui) => ({ ...ui, focus: "composer" }));
       return true;
     case undefined:
       return false;
@@ -138,7 +137,7 @@ export function handleBrowseKey(ctl: Controller, event: InputEvent): boolean {
       const forward = action.startsWith("next");
       const kind = action.replace(/^(next|prev)/, "");
       jump(
-        ctl,
+        host,
         cursor,
         forward ? 1 : -1,
         kinds[kind] ?? (() => false),

@@ -1,4 +1,4 @@
-import type { AreaKeys } from "../controller/controller.js";
+import type { AreaKeys } from "../controller/host.js";
 
 /**
  * What one focus area does with keys while it has focus. The controller asks, in order: the open

@@ -1,7 +1,7 @@
 // The results pane: the current tab's own keys first (../tabs/), then Esc back to the input
 // and the keys every tab shares: ←→ between tabs, ↑↓ and digits in the list, hunks in an open diff.
 import { bindingIndex } from "../controller/agents.js";
-import type { Controller } from "../controller/controller.js";
+import type { AreaHost } from "../controller/host.js";
 import { leaveListPane } from "../controller/lists.js";
 import { shownTabs } from "../state/ui-state.js";
 import type { InputEvent } from "../input/keys.js";
@@ -10,30 +10,30 @@ import { resultsTabDefs } from "../tabs/index.js";
 import { paneActions } from "../tabs/tab.js";
 
 export const resultsFocus: FocusSpec = {
-  keys: (ctl, event) =>
+  keys: (host, event) =>
     event.kind === "key" &&
-    (resultsTabDefs[ctl.ui.resultsTab].keys?.(ctl, event.key) ||
-      leaveListPane(ctl, event.key) ||
-      resultsKey(ctl, event)),
+    (resultsTabDefs[host.ui.resultsTab].keys?.(host, event.key) ||
+      leaveListPane(host, event.key) ||
+      resultsKey(host, event)),
 };
 
-function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>): boolean {
-  const ui = ctl.ui;
-  const measure = ctl.results;
-  const action = ctl.action(event.key, paneActions);
+function resultsKey(host: AreaHost, event: Extract<InputEvent, { kind: "key" }>): boolean {
+  const ui = host.ui;
+  const measure = host.results;
+  const action = host.action(event.key, paneActions);
   switch (action) {
     case "nextTab":
     case "prevTab": {
-      const id = ctl.state.current;
-      const turns = Boolean(id && ctl.state.transcripts[id]?.checkpoints.length);
+      const id = host.state.current;
+      const turns = Boolean(id && host.state.transcripts[id]?.checkpoints.length);
       const tabs = shownTabs(ui.resultsTab, {
         turns,
         diff: ui.worktreeDiff !== null,
-        skills: ctl.state.proposals.length > 0,
+        skills: host.state.proposals.length > 0,
       });
       const i = tabs.indexOf(ui.resultsTab);
       const tab = tabs[(i + (action === "nextTab" ? 1 : tabs.length - 1)) % tabs.length]!;
-      ctl.setUi((u) => ({
+      host.setUi((u) => ({
         ...u,
         resultsTab: tab,
         resultsIndex: 0,
@@ -42,19 +42,19 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
         turnDiff: null,
         proposalOpen: null,
       }));
-      ctl.agentsForward.picked(id);
+      host.agentsForward.picked(id);
       return true;
     }
     case "listUp":
     case "listDown": {
       const count = measure?.count ?? 0;
       const next = Math.max(0, Math.min(Math.max(0, count - 1), ui.resultsIndex + (action === "listUp" ? -1 : 1)));
-      ctl.setUi((u) => ({ ...u, resultsIndex: next }));
+      host.setUi((u) => ({ ...u, resultsIndex: next }));
       return true;
     }
     case "listPick": {
-      const n = bindingIndex(ctl, "listPick", event.key);
-      if (n >= 0 && n < (measure?.count ?? 0)) ctl.setUi((u) => ({ ...u, resultsIndex: n }));
+      const n = bindingIndex(host, "listPick", event.key);
+      if (n >= 0 && n < (measure?.count ?? 0)) host.setUi((u) => ({ ...u, resultsIndex: n }));
       return true;
     }
     case "listSelect":
@@ -66,8 +66,8 @@ function resultsKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>
       const hunks = measure?.hunks ?? 0;
       if (hunks === 0) return true;
       const next = (ui.diffHunk + (action === "nextHunk" ? 1 : hunks - 1)) % hunks;
-      ctl.setUi((u) => ({ ...u, diffHunk: next }));
-      ctl.status(`hunk ${next + 1} of ${hunks}`);
+      host.setUi((u) => ({ ...u, diffHunk: next }));
+      host.status(`hunk ${next + 1} of ${hunks}`);
       return true;
     }
     default:

@@ -1,19 +1,19 @@
 // The task list: move, open, rename, pin, delete, filter and export tasks; Esc back to the input.
-import type { Controller } from "../controller/controller.js";
+import type { AreaHost } from "../controller/host.js";
 import { leaveListPane } from "../controller/lists.js";
 import type { InputEvent } from "../input/keys.js";
 import { askExport } from "../controller/export.js";
 import type { FocusSpec } from "./focus.js";
 
 export const tasksFocus: FocusSpec = {
-  keys: (ctl, event) => event.kind === "key" && (leaveListPane(ctl, event.key) || taskListKey(ctl, event)),
+  keys: (host, event) => event.kind === "key" && (leaveListPane(host, event.key) || taskListKey(host, event)),
 };
 
-function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }>): boolean {
-  const tasks = ctl.visibleTasks();
-  const index = Math.min(ctl.ui.taskIndex, Math.max(0, tasks.length - 1));
+function taskListKey(host: AreaHost, event: Extract<InputEvent, { kind: "key" }>): boolean {
+  const tasks = host.visibleTasks();
+  const index = Math.min(host.ui.taskIndex, Math.max(0, tasks.length - 1));
   const task = tasks[index];
-  const action = ctl.action(event.key, [
+  const action = host.action(event.key, [
     "listUp",
     "listDown",
     "listSelect",
@@ -28,16 +28,16 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
     case "listUp":
     case "listDown": {
       const next = Math.max(0, Math.min(tasks.length - 1, index + (action === "listUp" ? -1 : 1)));
-      ctl.setUi((ui) => ({ ...ui, taskIndex: next }));
+      host.setUi((ui) => ({ ...ui, taskIndex: next }));
       return true;
     }
     case "listSelect":
-      if (task) ctl.selectTask(task.id);
-      ctl.setUi((ui) => ({ ...ui, focus: "composer", taskListOpen: ui.columns >= 80 ? ui.taskListOpen : false }));
+      if (task) host.selectTask(task.id);
+      host.setUi((ui) => ({ ...ui, focus: "composer", taskListOpen: ui.columns >= 80 ? ui.taskListOpen : false }));
       return true;
     case "listRename":
       if (task)
-        ctl.setUi((ui) => ({
+        host.setUi((ui) => ({
           ...ui,
           dialog: {
             kind: "input",
@@ -50,11 +50,11 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
         }));
       return true;
     case "listPin":
-      if (task) ctl.send({ type: "task.update", taskId: task.id, pinned: !task.snapshot.pinned });
+      if (task) host.send({ type: "task.update", taskId: task.id, pinned: !task.snapshot.pinned });
       return true;
     case "listDelete":
       if (task)
-        ctl.setUi((ui) => ({
+        host.setUi((ui) => ({
           ...ui,
           dialog: {
             kind: "confirm",
@@ -65,7 +65,7 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
         }));
       return true;
     case "listFilter":
-      ctl.setUi((ui) => ({
+      host.setUi((ui) => ({
         ...ui,
         dialog: {
           kind: "input",
@@ -78,7 +78,7 @@ function taskListKey(ctl: Controller, event: Extract<InputEvent, { kind: "key" }
       return true;
     case "listExport":
     case "listExportJson":
-      if (task) askExport(ctl, task.id, action === "listExport" ? "markdown" : "json");
+      if (task) askExport(host, task.id, action === "listExport" ? "markdown" : "json");
       return true;
     default:
       return false;

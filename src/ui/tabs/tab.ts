@@ -2,7 +2,7 @@
 // model), its rows and its keys. Each tab is a folder here; ./index.ts lists them, one line each.
 import type { Action } from "../../config/keybindings.js";
 import type { AppServices } from "../context/services.js";
-import type { Controller } from "../controller/controller.js";
+import type { AreaHost, UiHost } from "../controller/host.js";
 import type { Key } from "../input/keys.js";
 import type { AppState } from "../state/store.js";
 import type { ResultsMeasure } from "../view/measures.js";
@@ -22,7 +22,7 @@ export type TabLines<M> = (m: M, sv: AppServices, inner: number, height: number,
  * whose Esc is its own (closing an open diff) takes it here; one that leaves Esc to the pane
  * returns false for it (`paneAction`).
  */
-export type TabKeys = (ctl: Controller, key: Key) => boolean;
+export type TabKeys = (host: AreaHost, key: Key) => boolean;
 
 /** Contract: one results tab. Everything but `select` and `lines` is optional. */
 export interface ResultsTabDef<M extends object = object> {
@@ -61,8 +61,8 @@ export const paneActions: readonly Action[] = [
  * The pane action `key` stands for, as the pane reads it; undefined for Esc (the pane's: back to the
  * input) and for keys the pane does not know.
  */
-export function paneAction(ctl: Controller, key: Key): Action | undefined {
-  return ctl.is("stop", key) ? undefined : ctl.action(key, paneActions);
+export function paneAction(host: UiHost, key: Key): Action | undefined {
+  return host.is("stop", key) ? undefined : host.action(key, paneActions);
 }
 
 /** The current task's transcript state, which most tabs read. */

@@ -60,9 +60,9 @@ export const agentsTab = defineTab({
   short: "Agt",
   select,
   lines,
-  keys(ctl, key) {
-    const action = paneAction(ctl, key);
-    return action !== undefined && agentsTabKey(ctl, action, key);
+  keys(host, key) {
+    const action = paneAction(host, key);
+    return action !== undefined && agentsTabKey(host, action, key);
   },
   spin: (rows) => rows.flatMap((line, i) => (i > 0 && RUNNING.test(line.replace(SGR, "")) ? [i] : [])),
 });

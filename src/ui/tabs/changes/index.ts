@@ -78,11 +78,11 @@ export const changesTab = defineTab({
   short: "Chg",
   select,
   lines,
-  keys(ctl, key) {
-    if (paneAction(ctl, key) !== "listSelect") return false;
-    const id = ctl.state.current;
-    const path = id ? ctl.state.transcripts[id]?.changed[ctl.ui.resultsIndex] : undefined;
-    if (path) ctl.setUi((u) => ({ ...u, diffPath: u.diffPath === path ? null : path, diffHunk: 0 }));
+  keys(host, key) {
+    if (paneAction(host, key) !== "listSelect") return false;
+    const id = host.state.current;
+    const path = id ? host.state.transcripts[id]?.changed[host.ui.resultsIndex] : undefined;
+    if (path) host.setUi((u) => ({ ...u, diffPath: u.diffPath === path ? null : path, diffHunk: 0 }));
     return true;
   },
 });

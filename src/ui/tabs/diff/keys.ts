@@ -1,20 +1,20 @@
 // The Diff tab's keys: ↑↓ pick a file, Enter opens or closes its diff, hunk keys jump (from the
 // list too), PgUp/PgDn scroll an open diff, Esc closes it (then the pane's Esc: back to the input).
-import type { Controller } from "../../controller/controller.js";
+import type { AreaHost } from "../../controller/host.js";
 import type { Key } from "../../input/keys.js";
 import type { WorktreeView } from "../../state/ui-state.js";
 
 /** The Diff tab's keys while the results pane has focus; false leaves the key to the pane. */
-export function diffTabKey(ctl: Controller, key: Key): boolean {
-  const view = ctl.ui.worktreeDiff;
+export function diffTabKey(host: AreaHost, key: Key): boolean {
+  const view = host.ui.worktreeDiff;
   if (!view?.result?.ok) return false;
   const count = view.result.files.length;
-  const m = ctl.results;
+  const m = host.results;
   const set = (change: Partial<WorktreeView>) =>
-    ctl.setUi((u) => (u.worktreeDiff ? { ...u, worktreeDiff: { ...u.worktreeDiff, ...change } } : u));
+    host.setUi((u) => (u.worktreeDiff ? { ...u, worktreeDiff: { ...u.worktreeDiff, ...change } } : u));
   const last = Math.max(0, (m?.lines ?? 0) - (m?.height ?? 0));
   const clamp = (offset: number) => Math.max(0, Math.min(last, offset));
-  const action = ctl.action(key, [
+  const action = host.action(key, [
     "stop",
     "listSelect",
     "listUp",
@@ -51,14 +51,14 @@ export function diffTabKey(ctl: Controller, key: Key): boolean {
       // From the list too: the selected file opens at the hunk.
       const starts = m?.hunkStarts ?? [];
       if (starts.length === 0) {
-        ctl.status("no hunks in this file");
+        host.status("no hunks in this file");
         return true;
       }
       const from = view.open ? view.hunk : action === "nextHunk" ? -1 : 0;
       const next = (from + (action === "nextHunk" ? 1 : starts.length - 1)) % starts.length;
       // Measured on the list, `last` is not the open view's: clamp again when drawn (view.ts).
       set({ open: true, hunk: next, offset: view.open ? clamp(starts[next]!) : starts[next]! });
-      ctl.status(`hunk ${next + 1} of ${starts.length}`);
+      host.status(`hunk ${next + 1} of ${starts.length}`);
       return true;
     }
     default:

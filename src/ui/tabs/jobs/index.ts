@@ -50,18 +50,18 @@ export const jobsTab = defineTab({
   short: "Jobs",
   select,
   lines,
-  keys(ctl, key) {
-    if (paneAction(ctl, key) !== "agentStop") return false;
-    const task = ctl.currentTask();
-    const jobs = task ? (ctl.state.transcripts[task.id]?.jobs ?? []) : [];
-    const job = jobs[Math.min(ctl.ui.resultsIndex, Math.max(0, jobs.length - 1))];
+  keys(host, key) {
+    if (paneAction(host, key) !== "agentStop") return false;
+    const task = host.currentTask();
+    const jobs = task ? (host.state.transcripts[task.id]?.jobs ?? []) : [];
+    const job = jobs[Math.min(host.ui.resultsIndex, Math.max(0, jobs.length - 1))];
     if (!task || !job) return true;
     if (job.state !== "running") {
-      ctl.status(`${job.id} is not running (${job.state})`);
+      host.status(`${job.id} is not running (${job.state})`);
       return true;
     }
-    ctl.send({ type: "job.stop", taskId: task.id, jobId: job.id });
-    ctl.status(`stopping ${job.id}: ${job.command}`, "warn");
+    host.send({ type: "job.stop", taskId: task.id, jobId: job.id });
+    host.status(`stopping ${job.id}: ${job.command}`, "warn");
     return true;
   },
 });

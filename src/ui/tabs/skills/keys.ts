@@ -1,27 +1,27 @@
 // The Skills tab's keys: a accepts the selected proposal, e edits what it would write in $EDITOR
 // (the composer's Ctrl-G editor), d or x drops it; Enter opens its diff over the tab (↑↓ PgUp PgDn
 // scroll, [ ] hunks), Esc closes it. Every answer is a bus command the engine carries out.
-import type { Controller } from "../../controller/controller.js";
+import type { AreaHost } from "../../controller/host.js";
 import type { Key } from "../../input/keys.js";
 import type { SkillProposals } from "../../state/store.js";
 
 /** The proposal the list has selected (the index is clamped: the list shrinks as answers land). */
-export function selectedProposal(ctl: Controller): SkillProposals[number] | undefined {
-  const list = ctl.state.proposals;
-  return list[Math.min(ctl.ui.resultsIndex, list.length - 1)];
+export function selectedProposal(host: AreaHost): SkillProposals[number] | undefined {
+  const list = host.state.proposals;
+  return list[Math.min(host.ui.resultsIndex, list.length - 1)];
 }
 
 /** The Skills tab's keys while the results pane has focus; false leaves the key to the pane. */
-export function skillsTabKey(ctl: Controller, key: Key): boolean {
-  const proposal = selectedProposal(ctl);
+export function skillsTabKey(host: AreaHost, key: Key): boolean {
+  const proposal = selectedProposal(host);
   if (!proposal) return false;
-  const open = ctl.ui.proposalOpen;
-  const m = ctl.results;
+  const open = host.ui.proposalOpen;
+  const m = host.results;
   const last = Math.max(0, (m?.lines ?? 0) - (m?.height ?? 0));
   const scrollTo = (offset: number) =>
-    ctl.setUi((u) => ({ ...u, proposalOpen: { offset: Math.max(0, Math.min(last, offset)) } }));
-  const taskId = ctl.currentTask()?.id ?? "";
-  const action = ctl.action(key, [
+    host.setUi((u) => ({ ...u, proposalOpen: { offset: Math.max(0, Math.min(last, offset)) } }));
+  const taskId = host.currentTask()?.id ?? "";
+  const action = host.action(key, [
     "proposalAccept",
     "proposalEdit",
     "proposalDrop",
@@ -36,37 +36,37 @@ export function skillsTabKey(ctl: Controller, key: Key): boolean {
   ]);
   switch (action) {
     case "proposalAccept":
-      ctl.send({ type: "proposal.accept", taskId, id: proposal.id });
-      ctl.setUi((u) => ({ ...u, proposalOpen: null }));
-      ctl.status(
+      host.send({ type: "proposal.accept", taskId, id: proposal.id });
+      host.setUi((u) => ({ ...u, proposalOpen: null }));
+      host.status(
         `accepting ${proposal.id}: ${proposal.kind === "create" ? "new skill" : proposal.kind} ${proposal.name}`,
       );
       return true;
     case "proposalDrop":
-      ctl.send({ type: "proposal.reject", taskId, id: proposal.id });
-      ctl.setUi((u) => ({ ...u, proposalOpen: null }));
-      ctl.status(`dropping ${proposal.id} (kept under .proposals/rejected/)`);
+      host.send({ type: "proposal.reject", taskId, id: proposal.id });
+      host.setUi((u) => ({ ...u, proposalOpen: null }));
+      host.status(`dropping ${proposal.id} (kept under .proposals/rejected/)`);
       return true;
     case "proposalEdit":
       if (proposal.kind === "archive") {
-        ctl.status(`${proposal.id} archives ${proposal.name}: nothing to edit (a accepts, d drops)`, "warn");
+        host.status(`${proposal.id} archives ${proposal.name}: nothing to edit (a accepts, d drops)`, "warn");
         return true;
       }
-      void ctl.deps.openEditor(proposal.text).then((text) => {
-        if (text === null) ctl.status(`${proposal.id} is unchanged (the editor was closed without saving)`, "warn");
-        else if (text === proposal.text) ctl.status(`${proposal.id} is unchanged`);
+      void host.openEditor(proposal.text).then((text) => {
+        if (text === null) host.status(`${proposal.id} is unchanged (the editor was closed without saving)`, "warn");
+        else if (text === proposal.text) host.status(`${proposal.id} is unchanged`);
         else {
-          ctl.send({ type: "proposal.edit", taskId, id: proposal.id, content: text });
-          ctl.status(`${proposal.id}: checking your text`);
+          host.send({ type: "proposal.edit", taskId, id: proposal.id, content: text });
+          host.status(`${proposal.id}: checking your text`);
         }
       });
       return true;
     case "stop":
       if (!open) return false;
-      ctl.setUi((u) => ({ ...u, proposalOpen: null }));
+      host.setUi((u) => ({ ...u, proposalOpen: null }));
       return true;
     case "listSelect":
-      ctl.setUi((u) => ({ ...u, proposalOpen: u.proposalOpen ? null : { offset: 0 } }));
+      host.setUi((u) => ({ ...u, proposalOpen: u.proposalOpen ? null : { offset: 0 } }));
       return true;
     case "listUp":
     case "listDown":
@@ -88,7 +88,7 @@ export function skillsTabKey(ctl: Controller, key: Key): boolean {
         action === "nextHunk"
           ? (starts.find((s) => s > at) ?? starts[0]!)
           : ([...starts].reverse().find((s) => s < at) ?? starts.at(-1)!);
-      ctl.setUi((u) => ({ ...u, proposalOpen: { offset: next } }));
+      host.setUi((u) => ({ ...u, proposalOpen: { offset: next } }));
       return true;
     }
     default:
