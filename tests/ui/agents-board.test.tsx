@@ -84,8 +84,8 @@ describe("the board", () => {
     expect(frame).toMatch(/5 ● agent-5 worker running/);
     expect(frame).toContain("read_file src/lexer.ts");
     expect(count(frame)).toBe(before);
-    vi.setSystemTime(T0 + 7_000);
-    h.store.updateUi((ui) => ({ ...ui })); // what run.ts does once a second
+    // The store's clock ticks while children run: seven seconds on, with no forced update.
+    h.clock.advance(7_000);
     frame = await h.frame();
     expect(frame).toMatch(/agent-5 worker running .*7s/);
     expect(frame).toMatch(/agent-1 worker running .*1m12s/);
@@ -98,8 +98,7 @@ describe("the board", () => {
     h.emit(board(row("agent-1", { lastActivityAt: iso(T0 - 30_000) })));
     await openAgentsTab(h);
     expect(await h.frame()).not.toContain("silent");
-    vi.setSystemTime(T0 + 45_000);
-    h.store.updateUi((ui) => ({ ...ui }));
+    h.clock.advance(45_000);
     expect(await h.frame()).toMatch(/silent 1m15s/);
     h.emit(board(row("agent-1", { lastActivityAt: iso(T0 + 45_000) })));
     expect(await h.frame()).not.toContain("silent");

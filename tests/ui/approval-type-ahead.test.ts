@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CARD_GUARD_MS, TYPING_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
 import { editorText } from "../../src/ui/input/editor.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
-import { transcriptFrame } from "../../src/ui/panes/transcript.js";
+import { selectTranscript, transcriptFrame } from "../../src/ui/panes/transcript.js";
 import { createTestServices, snapshot } from "./harness.js";
 
 const ev = { taskId: "t0" };
@@ -176,7 +176,7 @@ describe.each([50, 80, 120])("the card with type-ahead kept, %i columns wide", (
     w.keys("yes do it, and then run the whole test suite again please");
     await new Promise((r) => setTimeout(r, 0));
     const s = w.store.getView();
-    const lines = transcriptFrame(s, w.services, width, 22).lines;
+    const lines = transcriptFrame(selectTranscript(s), w.services, width, 22).lines;
     expect(lines).toHaveLength(22);
     expect(Math.max(...lines.map((l) => [...l].length))).toBe(width);
     const top = lines.findIndex((l) => l.includes("Approval needed"));

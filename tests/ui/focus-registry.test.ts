@@ -16,10 +16,10 @@ describe("the focus and tab lists", () => {
     expect(typing).toEqual(["composer", "browse"]);
   });
 
-  it.each(resultsTabs)("the %s tab has its rows, the slices they read and a name", (tab) => {
+  it.each(resultsTabs)("the %s tab has its model, its rows and a name", (tab) => {
     const def = resultsTabDefs[tab];
     expect(typeof def.lines).toBe("function");
-    expect(typeof def.slices).toBe("function");
+    expect(typeof def.select).toBe("function");
     expect(def.label.length).toBeGreaterThan(def.short.length - 1);
   });
 

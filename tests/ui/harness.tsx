@@ -17,6 +17,7 @@ import { editorKeyDefaults } from "../../src/ui/input/editor.js";
 import { History } from "../../src/ui/input/history.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
 import { resolveKeymap } from "../../src/ui/input/keymap.js";
+import { manualClock, type ManualClock } from "../../src/ui/state/clock.js";
 import { Store } from "../../src/ui/state/store.js";
 import { builtinTheme } from "../../src/ui/theme/load.js";
 import { makePalette } from "../../src/ui/theme/palette.js";
@@ -80,6 +81,8 @@ export interface Harness {
   keys(bytes: string): void;
   /** Moves the default clock on by `ms` (default: past the approval card's type-ahead guard). */
   later(ms?: number): void;
+  /** The store's clock: `advance` moves the times on screen (its one-second ticks run on the way). */
+  clock: ManualClock;
   frame(): Promise<string>;
   lines(): Promise<string[]>;
   unmount(): void;
@@ -123,7 +126,14 @@ export interface RenderOptions {
 
 /** The services an app (or one component of it) runs on, with the engine replaced by a bus the test drives. */
 export function createTestServices(columns: number, rows: number, options: RenderOptions = {}) {
-  const store = new Store({ frameMs: 0 }, { columns, rows });
+  // Real time, which a test moves on (a person reading an approval card) instead of sleeping.
+  let skew = 0;
+  const later = (ms = CARD_GUARD_MS) => void (skew += ms);
+  const now = options.now ?? (() => Date.now() + skew);
+  // The store's clock reads the controller's time (status messages expire by it) and ticks only
+  // when the test advances it (`clock.advance`), never on its own.
+  const clock = manualClock(now);
+  const store = new Store({ frameMs: 0, clock }, { columns, rows });
   const bus = new Bus();
   bus.subscribe((e) => store.dispatch(e));
   const sent: BusCommand[] = [];
@@ -134,9 +144,6 @@ export function createTestServices(columns: number, rows: number, options: Rende
   const copied: string[] = [];
   const state = { exits: 0 };
   let n = 0;
-  // Real time, which a test moves on (a person reading an approval card) instead of sleeping.
-  let skew = 0;
-  const later = (ms = CARD_GUARD_MS) => void (skew += ms);
   const ctl = new Controller(
     {
       store,
@@ -162,7 +169,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
       sessions: options.sessions ?? noSessions,
       memory: options.memory ?? noMemory,
       checkpoints: options.checkpoints ?? noCheckpoints,
-      now: options.now ?? (() => Date.now() + skew),
+      now,
       addRemote:
         options.addRemote ??
         (async () => {
@@ -194,11 +201,11 @@ export function createTestServices(columns: number, rows: number, options: Rende
   bus.subscribe((e) => {
     if (e.type === "tool.completed" || e.type === "checkpoints.updated" || e.type === "notice") settle.filesChanged();
   });
-  return { store, bus, ctl, services, sent, copied, state, later };
+  return { store, bus, ctl, services, sent, copied, state, later, clock };
 }
 
 export async function renderUi(columns: number, rows: number, options: RenderOptions = {}): Promise<Harness> {
-  const { store, bus, ctl, services, sent, copied, state, later } = createTestServices(columns, rows, options);
+  const { store, bus, ctl, services, sent, copied, state, later, clock } = createTestServices(columns, rows, options);
   const stdout = new SizedStdout(columns, rows);
   const instance = render(
     <AppContext.Provider value={services}>
@@ -226,6 +233,7 @@ export async function renderUi(columns: number, rows: number, options: RenderOpt
       for (const e of [...parser.feed(bytes), ...parser.flush()]) ctl.handle(e);
     },
     later,
+    clock,
     frame: async () => {
       for (let i = 0; i < 4; i++) await tick();
       return stdout.frames.at(-1) ?? "";

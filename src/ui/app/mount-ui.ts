@@ -1,5 +1,5 @@
-// Puts the UI on screen: the first frame as text before Ink loads, then the Ink app, the one-second
-// tick of elapsed times, and what loads after the first frame (the terminal handshake, tmux's
+// Puts the UI on screen: the first frame as text before Ink loads, then the Ink app, and what loads
+// after the first frame (the terminal handshake, tmux's
 // clipboard route, remembered remote tasks, the sandbox probe, scheduled runs, extensions, full
 // Markdown when wanted).
 import { existsSync } from "node:fs";
@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { sandboxLabel } from "../../agent/confinement.js";
 import { loadExtensions, noExtensions } from "../../agent/extensions.js";
 import { log } from "../../config/log.js";
-import { isLive } from "../state/store.js";
 import type { Capabilities, Probe } from "../terminal/probe.js";
 import type { ScreenSession } from "../terminal/screen.js";
 import { clipboardRoute, readTmux } from "../terminal/tmux.js";
@@ -46,12 +45,7 @@ export async function mountUi(
     themeFor: (name) => theme.paletteFor(name) ?? theme.palette,
     ...(frameLog ? { onRender: (ms: number) => void frameLog.push(ms) } : {}),
   });
-  // Elapsed times of turns, running tools and running subagents tick once a second.
-  setInterval(() => {
-    if (!isLive(store.getState())) return;
-    services.renderer.tick++;
-    store.updateUi((ui) => ({ ...ui }));
-  }, 1000).unref();
+  // Elapsed times need no timer here: the store's clock ticks while something counts time.
   screen.claimSignals();
   setTimeout(() => afterFirstFrame(rt, probe), 20);
   // Full Markdown rendering (and highlighting) loads after the first frame, once a reply is on
@@ -59,7 +53,7 @@ export async function mountUi(
   setTimeout(() => {
     loadMarkdownWhenWanted(store, () => {
       services.renderer.invalidate();
-      store.updateUi((ui) => ({ ...ui }));
+      store.redraw();
     });
   }, 50);
 }
@@ -114,7 +108,7 @@ function afterFirstFrame(rt: UiRuntime, probe: Probe): void {
   void sandboxLabel(settings).then(
     (label) => {
       services.sandbox = label;
-      store.updateUi((ui) => ({ ...ui }));
+      store.redraw();
     },
     (error: unknown) => log("warn", "probing the sandbox", error),
   );

@@ -154,6 +154,8 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
   let files: string[] = [];
   void listWorkspaceFiles(settings.workspace).then((list) => {
     files = list;
+    // The Files tab draws the listing (a service, not state).
+    store.redraw();
   });
 
   // Earlier tasks of this workspace from the index (without loading them); the picker waits for
@@ -224,7 +226,7 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
       openEditor: (text) =>
         openInEditor(text, env, stdin, stdout, () => {
           rt.ink?.clear();
-          store.updateUi((ui) => ({ ...ui }));
+          store.redraw();
         }),
       paths: () => files,
       models: async () => (await ws.models?.()) ?? [],

@@ -5,10 +5,10 @@
 // on screen, computed from the same functions.
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
-import { resultsTabBar } from "../panes/results.js";
-import { resultsTabDefs } from "../tabs/index.js";
+import { resultsTabBar, selectResultsBar, tabBody } from "../panes/results.js";
 import { agentViewPane } from "../dialogs/agent-view.js";
-import { carryFrames, transcriptFrame } from "../panes/transcript.js";
+import { dialogScope, selectDialog } from "../panes/dialog-area.js";
+import { carryFrames, selectTranscript, transcriptFrame } from "../panes/transcript.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
 import type { Measures } from "../view/measures.js";
 import { noteCardShown } from "../layout/card-on-screen.js";
@@ -19,7 +19,7 @@ export function measuresOf(sv: AppServices): Measures {
     view: () => {
       const s = state();
       const g = screenLayoutOf(s.ui);
-      return g.centreWidth > 0 ? transcriptFrame(s, sv, g.centreWidth, g.bodyHeight).measure : null;
+      return g.centreWidth > 0 ? transcriptFrame(selectTranscript(s), sv, g.centreWidth, g.bodyHeight).measure : null;
     },
     results: () => {
       const s = state();
@@ -27,15 +27,16 @@ export function measuresOf(sv: AppServices): Measures {
       const width = g.sideResults || (g.centre === "results" ? g.centreWidth : 0);
       if (width <= 2) return null;
       // The tab bar takes one or two rows (../tabs/tab-bar.ts); the tab gets the rest, as when drawn.
-      const bar = resultsTabBar(s, sv, width - 2).length;
-      return resultsTabDefs[s.ui.resultsTab].lines(s, sv, width - 2, g.bodyHeight - bar, s.ui.focus === "results")
-        .measure;
+      const bar = resultsTabBar(selectResultsBar(s), sv, width - 2).length;
+      return tabBody(s, sv, width - 2, g.bodyHeight - bar).measure;
     },
     agentView: () => {
       const s = state();
       const d = s.ui.dialog;
       const g = screenLayoutOf(s.ui);
-      return d?.kind === "agent" ? agentViewPane(s, sv, d, g.centreWidth, g.bodyHeight).measure : null;
+      return d?.kind === "agent"
+        ? agentViewPane(dialogScope(selectDialog(s)), sv, d, g.centreWidth, g.bodyHeight).measure
+        : null;
     },
   };
 }
@@ -88,17 +89,17 @@ export function createSettle(sv: AppServices): Settle {
         changed = true;
     };
     if (g.centre === "transcript" && next.current) {
-      const f = transcriptFrame(next, sv, g.centreWidth, g.bodyHeight).follow;
+      const f = transcriptFrame(selectTranscript(next), sv, g.centreWidth, g.bodyHeight).follow;
       if (f) keep(next.current, f);
     }
     const d = next.ui.dialog;
     if (d?.kind === "agent") {
-      const f = agentViewPane(next, sv, d, g.centreWidth, g.bodyHeight).follow;
+      const f = agentViewPane(dialogScope(selectDialog(next)), sv, d, g.centreWidth, g.bodyHeight).follow;
       if (f) keep(f.key, f.top);
     }
     if (!changed) return next;
     const settled = { ...next, follow };
-    carryFrames(next, settled);
+    carryFrames(selectTranscript(next), selectTranscript(settled));
     return settled;
   };
   return Object.assign(settle, { filesChanged: () => void (stale = true) });

@@ -1,8 +1,9 @@
-// One results tab, whichever it is (../tabs/): its rows, recomputed only when the slices its
-// definition names change, and the spinner rows it marks.
+// One results tab, whichever it is (../tabs/): its rows, drawn from its model (its definition's
+// `select`), so recomputed only when a part of it changes, and the spinner rows it marks.
 import { useMemo } from "react";
-import { useApp, useSlices } from "../context/useStore.js";
+import { useApp, useStore } from "../context/useStore.js";
 import { tabRows } from "../panes/results.js";
+import { sameParts } from "../state/select.js";
 import type { ResultsTab as TabId } from "../state/ui-state.js";
 import { resultsTabDefs } from "../tabs/index.js";
 import { Lines } from "./Lines.js";
@@ -16,10 +17,10 @@ export interface TabProps {
 export function ResultsTab({ tab, width, height, focused }: TabProps & { tab: TabId }) {
   const sv = useApp();
   const def = resultsTabDefs[tab];
-  const slices = useSlices(def.slices);
+  const model = useStore(def.select, sameParts);
   const rows = useMemo(
-    () => tabRows(def.lines(sv.store.getView(), sv, width, height, focused).body, width, height),
-    [sv, def, width, height, focused, ...slices],
+    () => tabRows(def.lines(model, sv, width, height, focused).body, width, height),
+    [def, model, sv, width, height, focused],
   );
   const spin = useMemo(() => def.spin?.(rows), [def, rows]);
   return <Lines lines={rows} width={width} {...(spin ? { spin } : {})} />;

@@ -1,29 +1,22 @@
 // The task list: status glyphs (a spinner on running tasks), numbers for Alt-1..9, pins, tokens.
 import { useMemo } from "react";
-import { useApp, useSlices } from "../context/useStore.js";
+import { useApp, useStore } from "../context/useStore.js";
 import { linearTaskListPane } from "../panes/linear-task-list.js";
-import { taskListPane } from "../panes/task-list.js";
+import { selectTaskList, taskListPane } from "../panes/task-list.js";
+import { sameParts } from "../state/select.js";
 import { Lines } from "./Lines.js";
 
 /** `linear`: the screen-reader form (words, no glyphs or border, no spinner). */
 export function TaskList({ width, height, linear = false }: { width: number; height: number; linear?: boolean }) {
   const sv = useApp();
   // The plans' progress is a string, so a streamed token (a new transcript) is no change here.
-  const slices = useSlices((s) => [
-    s.tasks,
-    s.order,
-    s.current,
-    s.ui,
-    Object.values(s.transcripts)
-      .map((t) => `${t.todo.filter((i) => i.status === "completed").length}/${t.todo.length}`)
-      .join(),
-  ]);
+  const model = useStore(selectTaskList, sameParts);
   const { lines, spin } = useMemo(
     () =>
       linear
-        ? { lines: linearTaskListPane(sv.store.getView(), sv, width, height), spin: [] }
-        : taskListPane(sv.store.getView(), sv, width, height),
-    [sv, width, height, linear, ...slices],
+        ? { lines: linearTaskListPane(model, sv, width, height), spin: [] }
+        : taskListPane(model, sv, width, height),
+    [model, sv, width, height, linear],
   );
   return <Lines lines={lines} width={width} spin={spin} />;
 }

@@ -1,11 +1,13 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items and the
-// composer (or the approval card). Owns the terminal cursor (the composer's). Re-renders for its
-// task's transcript and the UI state, so a streamed token re-renders this pane alone.
+// composer (or the approval card). Owns the terminal cursor (the composer's). Draws from its model
+// (selectTranscript: the current task's parts and the composer's), so a streamed token re-renders
+// this pane alone, and the clock only while its task counts time.
 import { useCursor } from "ink";
-import { useApp, useSlices } from "../context/useStore.js";
-import { transcriptFrame } from "../panes/transcript.js";
-import { Lines } from "./Lines.js";
 import { useMemo } from "react";
+import { useApp, useStore } from "../context/useStore.js";
+import { selectTranscript, transcriptFrame } from "../panes/transcript.js";
+import { sameParts } from "../state/select.js";
+import { Lines } from "./Lines.js";
 
 export interface TranscriptProps {
   width: number;
@@ -17,11 +19,8 @@ export interface TranscriptProps {
 
 export function Transcript({ width, height, left, top }: TranscriptProps) {
   const sv = useApp();
-  const slices = useSlices((s) => {
-    const id = s.current ?? "";
-    return [id, s.transcripts[id], s.tasks[id], s.ui, s.follow[id]];
-  });
-  const frame = useMemo(() => transcriptFrame(sv.store.getView(), sv, width, height), [sv, width, height, ...slices]);
+  const model = useStore(selectTranscript, sameParts);
+  const frame = useMemo(() => transcriptFrame(model, sv, width, height), [model, sv, width, height]);
   const { setCursorPosition } = useCursor();
   setCursorPosition(frame.cursor && { x: left + frame.cursor.x, y: top + frame.cursor.y });
   return <Lines lines={frame.lines} width={width} spin={frame.spinning} />;

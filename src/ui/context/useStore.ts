@@ -1,8 +1,8 @@
-// Subscribes a component to one slice of the store: it re-renders only when the slice changes.
-// Slices come from the settled view of the last notification (Store.getView), never from updates
-// applied since, so every component of a frame draws the same state.
-// Slices are compared by identity, or element by element for an array of slices (`useSlices`), so
-// a streamed token (a new transcript) re-renders only the components that read that transcript.
+// Subscribes a component to its model of the store: it re-renders only when the model changes.
+// Models come from the settled view of the last notification (Store.getView), never from updates
+// applied since, so every component of a frame draws the same state. A component's model is a
+// selector's (../state/select.ts: a plain object of parts, compared part by part with `sameParts`),
+// so a streamed token (a new transcript) re-renders only the components whose model holds it.
 import { useContext, useRef, useSyncExternalStore } from "react";
 import type { AppState } from "../state/store.js";
 import { AppContext } from "./services.js";
@@ -17,14 +17,6 @@ export function useStore<T>(select: (state: AppState) => T, equal: (a: T, b: T) 
     return value;
   };
   return useSyncExternalStore(store.subscribe, snapshot);
-}
-
-const sameItems = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-
-/** Several slices at once; a new array of the same slices counts as no change. */
-export function useSlices(select: (state: AppState) => readonly unknown[]): readonly unknown[] {
-  return useStore(select, sameItems);
 }
 
 export function useApp() {

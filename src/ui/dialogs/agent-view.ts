@@ -4,7 +4,8 @@
 import type { Dialog } from "../state/ui-state.js";
 import type { AppServices } from "../context/services.js";
 import { padToWidth, truncateToWidth, visibleWidth } from "../render/wrap.js";
-import type { AppState, FollowTop } from "../state/store.js";
+import type { FollowTop } from "../state/store.js";
+import type { DialogScope } from "./dialog.js";
 import type { TranscriptMeasure } from "../view/measures.js";
 import { keyLabel } from "../controller/agents.js";
 import { agentApproval } from "../state/children.js";
@@ -34,7 +35,7 @@ export interface AgentViewFrame {
 export const agentFollowKey = (d: AgentDialog): string => `${d.taskId}/${d.agentId}`;
 
 export function agentViewPane(
-  s: AppState,
+  s: DialogScope,
   sv: AppServices,
   dialog: AgentDialog,
   width: number,
@@ -45,7 +46,7 @@ export function agentViewPane(
   const t = s.transcripts[dialog.taskId];
   const row = t?.agents.find((a) => a.id === dialog.agentId);
   const blocks = t?.children[dialog.agentId]?.blocks ?? [];
-  const now = Date.now();
+  const now = s.clock;
 
   // Header: who, how it is doing, what it costs; the numbers go first when narrow.
   const head: Segment[] = [

@@ -9,19 +9,27 @@ import type { DialogView } from "../view/dialog-frame.js";
 import type { Dialog } from "../state/dialogs.js";
 
 /**
- * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from the state alone;
+ * What a dialog's view reads of the app state (../panes/dialog-area.ts selects it): the UI state,
+ * the clock, the files a diff shows, and of the task it is about (the dialog's `taskId`, else the
+ * current task) its transcript, its entry and, for a subagent's view, its follow jump; nothing of
+ * other tasks.
+ */
+export type DialogScope = Pick<AppState, "ui" | "current" | "transcripts" | "tasks" | "follow" | "shown" | "clock">;
+
+/**
+ * Contract: one dialog kind. `view` is pure (no writes, no I/O) and draws from its scope alone;
  * `keys` gets every key while the dialog is open and returns whether it used it: Esc or Ctrl-C
  * it leaves unused close the dialog (back to the one it was opened over). `H` is what its keys use
  * of the controller (../controller/host.ts): `DialogHost` at most; a dialog that needs less says
  * so (the confirm question: `UiHost` and three ports), and a test can drive it with that alone.
  */
 export interface DialogSpec<S, H extends UiHost = DialogHost> {
-  view(s: AppState, sv: AppServices, d: S, width: number, height: number): DialogView;
+  view(s: DialogScope, sv: AppServices, d: S, width: number, height: number): DialogView;
   keys(host: H, d: S, event: InputEvent): boolean;
   /** Takes the whole width (side panes hidden): lists of long rows. A question over it keeps it wide. */
   wide?: boolean;
   /** What the status line says while it is open (instead of the usual keys); null: the usual. */
-  hint?(s: AppState, sv: AppServices, d: S, width: number): string | null;
+  hint?(s: DialogScope, sv: AppServices, d: S, width: number): string | null;
 }
 
 /** A plain key: `name` without Ctrl or Alt. */

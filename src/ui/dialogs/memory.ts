@@ -123,7 +123,7 @@ function listKey(host: DialogHost, d: MemoryDialog, event: InputEvent): boolean 
 
 export const memoryDialog: DialogSpec<MemoryDialog> = {
   wide: true,
-  view(_s, sv, d, width, height) {
+  view(s, sv, d, width, height) {
     const p = sv.palette;
     const inner = Math.max(4, width - 2);
     if (!sv.ctl.memory.enabled) {
@@ -140,7 +140,7 @@ export const memoryDialog: DialogSpec<MemoryDialog> = {
     }
     const query = d.query.trim();
     const entries = d.entries ?? [];
-    const now = sv.ctl.now();
+    const now = s.clock;
     let info: string;
     if (d.entries === null) info = p.dim("loading…");
     else if (d.error) info = p.error(`memory: ${d.error}`);

@@ -40,7 +40,7 @@ function opened(host: DialogHost): void {
 
 export const sessionsDialog: DialogSpec<SessionsDialog> = {
   wide: true,
-  view(_s, sv, d, width, height) {
+  view(s, sv, d, width, height) {
     const p = sv.palette;
     const inner = Math.max(4, width - 2);
     const query = d.query.trim();
@@ -69,7 +69,7 @@ export const sessionsDialog: DialogSpec<SessionsDialog> = {
     const titleWidth = d.all
       ? Math.min(titleRoom, Math.max(0, ...rows.map((r) => visibleWidth(titleOf(r)))))
       : titleRoom;
-    const now = sv.ctl.now();
+    const now = s.clock;
     const items = rows.map((row) => {
       const age = padToWidth(formatAge(row.updatedAt, now), AGE_WIDTH);
       const title = truncateToWidth(titleOf(row), titleWidth);

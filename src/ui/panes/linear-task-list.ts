@@ -1,35 +1,37 @@
 // The task list of the screen-reader layout: one task a line, its number, title and state in words
 // (no glyphs, no border), the selection marked with "> " as well as colour.
 import type { AppServices } from "../context/services.js";
-import type { AppState } from "../state/store.js";
+import { visibleTasks } from "../state/store.js";
+import type { TaskListModel } from "./task-list.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { formatTokens, statusPaint } from "../view/chrome.js";
 import { taskStatusWord } from "../view/linear-cards.js";
 import { windowAround } from "../view/panes.js";
 
 /** Exactly `height` lines of `width` columns. */
-export function linearTaskListPane(s: AppState, sv: AppServices, width: number, height: number): string[] {
-  const { palette: p, ctl } = sv;
+export function linearTaskListPane(m: TaskListModel, sv: AppServices, width: number, height: number): string[] {
+  const { palette: p } = sv;
   if (width <= 0 || height <= 0) return [];
-  const tasks = ctl.visibleTasks();
-  const index = s.ui.taskIndex;
-  const head = `Tasks: ${tasks.length}${s.ui.taskFilter ? `, filter ${s.ui.taskFilter}` : ""}. Enter opens, r renames, p pins, x deletes, / filters, Ctrl-T closes.`;
+  const tasks = visibleTasks(m, m.filter);
+  const index = m.index;
+  const head = `Tasks: ${tasks.length}${m.filter ? `, filter ${m.filter}` : ""}. Enter opens, r renames, p pins, x deletes, / filters, Ctrl-T closes.`;
   const rows = tasks.map((t, i) => {
     const snap = t.snapshot;
-    const todo = s.transcripts[t.id]?.todo ?? [];
+    const plan = m.progress[t.id];
+    const [done, total] = plan ? plan.split("/") : [];
     const parts = [
       `${i + 1}. ${snap.title}`,
       statusPaint(p, snap.status)(taskStatusWord[snap.status]),
-      ...(t.id === s.current ? ["open"] : []),
+      ...(t.id === m.current ? ["open"] : []),
       ...(snap.pinned ? ["pinned"] : []),
       ...(snap.location === "remote" ? ["remote"] : []),
-      ...(todo.length ? [`plan ${todo.filter((x) => x.status === "completed").length} of ${todo.length} done`] : []),
+      ...(plan ? [`plan ${done} of ${total} done`] : []),
       `${formatTokens(snap.usage.prompt + snap.usage.completion)} tokens`,
     ];
     const line = padToWidth(truncateToWidth(`${i === index ? "> " : "  "}${parts.join(", ")}`, width), width);
     return i === index ? p.selectionStyle(line) : line;
   });
-  if (rows.length === 0) rows.push(p.dim(s.ui.taskFilter ? "No task matches." : "No tasks."));
+  if (rows.length === 0) rows.push(p.dim(m.filter ? "No task matches." : "No tasks."));
   const body = windowAround(rows, index, Math.max(1, height - 1)).lines;
   const lines = [p.title(truncateToWidth(head, width)), ...body].map((l) =>
     padToWidth(truncateToWidth(l, width), width),

@@ -3,33 +3,61 @@
 import type { AppServices } from "../context/services.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import type { AppState } from "../state/store.js";
-import { shownTabs } from "../state/ui-state.js";
+import { selector } from "../state/select.js";
+import { shownTabs, type ResultsTab } from "../state/ui-state.js";
 import { resultsTabDefs } from "../tabs/index.js";
 import { tabBar } from "../tabs/tab-bar.js";
-import { taskOf } from "../tabs/tab.js";
+import { taskOf, type TabBody } from "../tabs/tab.js";
 import { isActive } from "../view/agent-board.js";
 import type { ResultsMeasure } from "../view/measures.js";
 
-/** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents, waiting proposals). */
-export function resultsTabBar(s: AppState, sv: AppServices, inner: number): string[] {
+/** What the tab bar reads: the current tab, each tab's count, and which tabs show. */
+export interface ResultsBarModel {
+  tab: ResultsTab;
+  changes: number;
+  turns: number;
+  reads: number;
+  /** Running jobs, active subagents, waiting proposals. */
+  jobs: number;
+  agents: number;
+  skills: number;
+  diff: boolean;
+  focused: boolean;
+  plain: boolean;
+}
+
+export const selectResultsBar = selector((s: AppState): ResultsBarModel => {
   const t = taskOf(s);
-  const turns = t?.checkpoints.length ?? 0;
-  const running = t?.jobs.filter((j) => j.state === "running").length ?? 0;
-  const active = t?.agents.filter(isActive).length ?? 0;
-  const counts = {
+  return {
+    tab: s.ui.resultsTab,
     changes: t?.changed.length ?? 0,
-    turns,
+    turns: t?.checkpoints.length ?? 0,
     reads: t?.reads.length ?? 0,
-    ...(running ? { jobs: running } : {}),
-    ...(active ? { agents: active } : {}),
+    jobs: t?.jobs.filter((j) => j.state === "running").length ?? 0,
+    agents: t?.agents.filter(isActive).length ?? 0,
     skills: s.proposals.length,
+    diff: s.ui.worktreeDiff !== null,
+    focused: s.ui.focus === "results",
+    plain: s.ui.screenReader,
+  };
+});
+
+/** The tab bar, one or two rows: every shown tab with its count (changed files, turns, running jobs, active subagents, waiting proposals). */
+export function resultsTabBar(m: ResultsBarModel, sv: AppServices, inner: number): string[] {
+  const counts = {
+    changes: m.changes,
+    turns: m.turns,
+    reads: m.reads,
+    ...(m.jobs ? { jobs: m.jobs } : {}),
+    ...(m.agents ? { agents: m.agents } : {}),
+    skills: m.skills,
   };
   return tabBar(
     sv.palette,
-    s.ui.resultsTab,
+    m.tab,
     counts,
     inner,
-    shownTabs(s.ui.resultsTab, { turns: turns > 0, diff: s.ui.worktreeDiff !== null, skills: s.proposals.length > 0 }),
+    shownTabs(m.tab, { turns: m.turns > 0, diff: m.diff, skills: m.skills > 0 }),
   );
 }
 
@@ -46,7 +74,16 @@ export function tabRows(body: string[], inner: number, height: number): string[]
   return rows;
 }
 
-/** The whole pane as lines (the text frame), and the measure of its current tab. */
+/** The current tab's rows and measure, from its model (its definition's `select`). */
+export function tabBody(s: AppState, sv: AppServices, inner: number, height: number): TabBody {
+  const def = resultsTabDefs[s.ui.resultsTab];
+  return def.lines(def.select(s), sv, inner, height, s.ui.focus === "results");
+}
+
+/**
+ * The whole pane as lines (the text frame), and the measure of its current tab: the selectors and
+ * pane functions components/ResultsPane.tsx and ResultsTab.tsx draw with.
+ */
 export function resultsPane(
   s: AppState,
   sv: AppServices,
@@ -55,10 +92,10 @@ export function resultsPane(
 ): { lines: string[]; measure: ResultsMeasure } {
   if (width <= 2 || height <= 0) return { lines: [], measure: { count: 0, hunks: 0 } };
   const inner = width - 2;
-  const focused = s.ui.focus === "results";
-  const tabs = resultsTabBar(s, sv, inner).slice(0, height);
+  const m = selectResultsBar(s);
+  const tabs = resultsTabBar(m, sv, inner).slice(0, height);
   const room = height - tabs.length;
-  const { body, measure } = resultsTabDefs[s.ui.resultsTab].lines(s, sv, inner, room, focused);
-  const bar = resultsBorder(sv, focused, s.ui.screenReader);
+  const { body, measure } = tabBody(s, sv, inner, room);
+  const bar = resultsBorder(sv, m.focused, m.plain);
   return { lines: [...tabs, ...tabRows(body, inner, room)].map((l) => bar + l), measure };
 }

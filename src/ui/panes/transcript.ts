@@ -1,9 +1,13 @@
 // The centre column: the task bar, the virtualised transcript, pending steer/queue items, and at
-// the bottom either the approval card or the composer (with completions). Pure: the scroll it
-// follows comes from the state (s.follow), and what it measured goes back as values.
+// the bottom either the approval card or the composer (with completions). Pure: it draws from its
+// model (`selectTranscript`), the scroll it follows included (s.follow), and what it measured goes
+// back as values.
 import { editorText, layout as editorLayout, isEmpty } from "../input/editor.js";
 import type { AppServices } from "../context/services.js";
-import type { AppState, FollowTop } from "../state/store.js";
+import type { AppState, FollowTop, TaskEntry } from "../state/store.js";
+import type { TranscriptState } from "../state/transcript.js";
+import type { UiState } from "../state/ui-state.js";
+import { selector } from "../state/select.js";
 import type { TranscriptMeasure } from "../view/measures.js";
 import { padToWidth, truncateToWidth } from "../render/wrap.js";
 import { approvalLines } from "../view/cards.js";
@@ -16,7 +20,46 @@ import type { Scroll } from "../state/scroll.js";
 const MAX_COMPOSER_ROWS = 8;
 const MAX_COMPLETIONS_SHOWN = 6;
 
-/** The centre column as drawn for one state and size, and what the controller scrolls by. */
+/** What the centre column reads: the current task's parts and the composer's. */
+export interface TranscriptModel {
+  id: string | null;
+  transcript: TranscriptState | undefined;
+  task: TaskEntry | undefined;
+  focus: UiState["focus"];
+  composer: UiState["composer"];
+  completion: UiState["completion"];
+  attachments: UiState["attachments"];
+  screenReader: boolean;
+  /** Its scroll and browse cursor (UiState.scroll, .cursor), its last follow jump (AppState.follow). */
+  scroll: Scroll | undefined;
+  cursor: number | undefined;
+  follow: FollowTop | undefined;
+  /** The store's clock while the task counts time (a turn, a wait), else 0: idle, the clock is no change here. */
+  clock: number;
+  redraws: number;
+}
+
+export const selectTranscript = selector((s: AppState): TranscriptModel => {
+  const id = s.current;
+  const transcript = id ? s.transcripts[id] : undefined;
+  return {
+    id,
+    transcript,
+    task: id ? s.tasks[id] : undefined,
+    focus: s.ui.focus,
+    composer: s.ui.composer,
+    completion: s.ui.completion,
+    attachments: s.ui.attachments,
+    screenReader: s.ui.screenReader,
+    scroll: id ? s.ui.scroll[id] : undefined,
+    cursor: id ? s.ui.cursor[id] : undefined,
+    follow: id ? s.follow[id] : undefined,
+    clock: transcript && (transcript.running || transcript.waitingSince !== null) ? s.clock : 0,
+    redraws: s.redraws,
+  };
+});
+
+/** The centre column as drawn for one model and size, and what the controller scrolls by. */
 export interface TranscriptFrame {
   /** Exactly `height` lines, each `width` columns. */
   lines: string[];
@@ -30,16 +73,16 @@ export interface TranscriptFrame {
 }
 
 type FrameKey = Pick<AppServices, "palette" | "renderer" | "ascii"> & { width: number; height: number };
-const frames = new WeakMap<AppState, (FrameKey & { frame: TranscriptFrame })[]>();
+const frames = new WeakMap<TranscriptModel, (FrameKey & { frame: TranscriptFrame })[]>();
 
 /**
- * The same frame for the same state, size and the services it draws with (palette, renderer,
- * ascii), computed once: the settle step and the render both ask, with services objects that
- * may differ (the context's copy after a theme switch).
+ * The same frame for the same model, size and the services it draws with (palette, renderer,
+ * ascii), computed once: the settle step and the render both ask (the selector hands both the
+ * same model object), with services objects that may differ (the context's copy after a theme switch).
  */
-export function transcriptFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {
-  let seen = frames.get(s);
-  if (!seen) frames.set(s, (seen = []));
+export function transcriptFrame(m: TranscriptModel, sv: AppServices, width: number, height: number): TranscriptFrame {
+  let seen = frames.get(m);
+  if (!seen) frames.set(m, (seen = []));
   const hit = seen.find(
     (f) =>
       f.palette === sv.palette &&
@@ -49,7 +92,7 @@ export function transcriptFrame(s: AppState, sv: AppServices, width: number, hei
       f.height === height,
   );
   if (hit) return hit.frame;
-  const frame = computeFrame(s, sv, width, height);
+  const frame = computeFrame(m, sv, width, height);
   seen.push({ palette: sv.palette, renderer: sv.renderer, ascii: sv.ascii, width, height, frame });
   return frame;
 }
@@ -59,19 +102,15 @@ export function transcriptFrame(s: AppState, sv: AppServices, width: number, hei
  * Drawing from a remembered jump lands on the same rows, so `to`'s frames are `from`'s: the render
  * after the settle step does not compute the transcript again.
  */
-export function carryFrames(from: AppState, to: AppState): void {
+export function carryFrames(from: TranscriptModel, to: TranscriptModel): void {
   const seen = frames.get(from);
-  if (seen && !frames.has(to)) frames.set(to, [...seen]);
+  if (seen && from !== to && !frames.has(to)) frames.set(to, [...seen]);
 }
 
-function computeFrame(s: AppState, sv: AppServices, width: number, height: number): TranscriptFrame {
+function computeFrame(m: TranscriptModel, sv: AppServices, width: number, height: number): TranscriptFrame {
   const { palette: p, renderer, ascii } = sv;
-  const current = s.current;
-  const transcript = s.current ? s.transcripts[s.current] : undefined;
-  const task = s.current ? s.tasks[s.current] : undefined;
-  const { focus, composer, completion } = s.ui;
-  const stored = s.current ? s.ui.scroll[s.current] : undefined;
-  const cursor = s.current ? s.ui.cursor[s.current] : undefined;
+  const { id: current, transcript, task, focus, composer, completion, cursor, clock: now } = m;
+  const stored = m.scroll;
   const running = transcript?.running ?? false;
   const blocks = transcript?.blocks ?? [];
   const empty: TranscriptFrame = {
@@ -85,12 +124,14 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
 
   const pending = blocks.find((b) => b.kind === "approval" && b.resolved === null);
   const agents = transcript?.agents.length ? agentSummary(p, transcript.agents, ascii) : null;
-  const linear = s.ui.screenReader;
+  const linear = m.screenReader;
+  // The clock reads 0 unless the task counts time; then it may lag an event by up to a tick.
+  const since = (at: number | null | undefined) => (at ? Math.max(0, now - at) : null);
   const barInfo = {
     running,
     stopping: transcript?.stopping ?? false,
-    elapsedMs: transcript?.turnStartedAt ? Date.now() - transcript.turnStartedAt : null,
-    waitingMs: transcript?.waitingSince ? Date.now() - transcript.waitingSince : null,
+    elapsedMs: since(transcript?.turnStartedAt),
+    waitingMs: since(transcript?.waitingSince),
     agents,
   };
   const bar = linear
@@ -104,7 +145,7 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
       item.mode === "steer" ? p.accent(linear ? "Steer: " : "↳ steer ") : p.info(linear ? "Queued: " : "⏎ queued ");
     bottom.push(truncateToWidth(label + item.text.replace(/\n/g, " "), width));
   }
-  const attachments = s.ui.attachments;
+  const attachments = m.attachments;
   if (attachments.length)
     bottom.push(p.info(truncateToWidth(`images for the next message: ${attachments.join(", ")}`, width)));
   if ((task?.queue.length ?? 0) > 0)
@@ -137,7 +178,7 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
     bottom.push(
       ...card(
         pending,
-        { p, width, now: Date.now(), focused: false, ascii },
+        { p, width, now, focused: false, ascii },
         Math.max(6, Math.min(24, height - 3 - bottom.length - (held ? 1 : 0))),
       ),
     );
@@ -169,11 +210,11 @@ function computeFrame(s: AppState, sv: AppServices, width: number, height: numbe
 
   const viewportHeight = Math.max(1, height - 1 - bottom.length);
   const browsing = focus === "browse";
-  const linesOf = (i: number) => renderer.lines(blocks[i]!, width, browsing && cursor === i);
+  const linesOf = (i: number) => renderer.lines(blocks[i]!, width, browsing && cursor === i, now);
   let scroll: Scroll;
   if (stored && !stored.follow) scroll = stored;
   else {
-    const remembered = current ? s.follow[current] : undefined;
+    const remembered = m.follow;
     scroll =
       remembered && remembered.width === width && remembered.height === viewportHeight
         ? { follow: true, top: remembered.top }

@@ -54,7 +54,7 @@ function withParent(t: TranscriptState, row: AgentRow): TranscriptState {
 const orderCache = new WeakMap<AgentRow[], { parents: Record<string, string>; rows: AgentRow[] }>();
 
 /** The board's rows with each nested child right after its parent (otherwise first-seen order). */
-export function boardRows(t: TranscriptState): AgentRow[] {
+export function boardRows(t: Pick<TranscriptState, "agents" | "parents">): AgentRow[] {
   const hit = orderCache.get(t.agents);
   if (hit && hit.parents === t.parents) return hit.rows;
   const known = new Set(t.agents.map((a) => a.id));

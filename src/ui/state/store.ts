@@ -7,6 +7,7 @@ import { reduceTask } from "./children.js";
 import { emptyTranscript, reduceTranscript, type TranscriptAction, type TranscriptState } from "./transcript.js";
 import type { Position } from "./scroll.js";
 import { frameNow } from "../terminal/frame-now.js";
+import { systemClock, type StoreClock } from "./clock.js";
 
 export interface QueueItem {
   id: string;
@@ -42,6 +43,18 @@ export interface AppState {
   follow: Record<string, FollowTop>;
   /** Workspace files a diff view shows, as the controller last read them (never read while rendering). */
   shown: Record<string, ShownFile>;
+  /**
+   * The time the UI shows (ms), the store's clock as last read: renewed once a second while
+   * something on screen counts time ({@link isLive}), else with each change of the UI state. Panes
+   * read it instead of the wall clock, so a pane whose model holds it draws again when it moves.
+   */
+  clock: number;
+  /**
+   * Bumped when something panes draw with that is not in the state changed (the full Markdown
+   * renderer loaded, the sandbox label, the workspace's file list, a screen cleared by an editor):
+   * every pane's model holds it, so all draw again (Store.redraw).
+   */
+  redraws: number;
 }
 
 export interface FollowTop {
@@ -72,11 +85,20 @@ export const initialState = (columns = 80, rows = 24): AppState => ({
   proposals: [],
   follow: {},
   shown: {},
+  clock: 0,
+  redraws: 0,
 });
 
-export function orderedTasks(state: AppState): TaskEntry[] {
+export function orderedTasks(state: Pick<AppState, "order" | "tasks">): TaskEntry[] {
   const all = state.order.map((id) => state.tasks[id]).filter((t): t is TaskEntry => t !== undefined);
   return [...all.filter((t) => t.snapshot.pinned), ...all.filter((t) => !t.snapshot.pinned)];
+}
+
+/** The tasks the task list shows: pinned first, then by creation, those whose title has `filter`. */
+export function visibleTasks(state: Pick<AppState, "order" | "tasks">, filter: string): TaskEntry[] {
+  const all = orderedTasks(state);
+  const f = filter.toLowerCase();
+  return f ? all.filter((t) => t.snapshot.title.toLowerCase().includes(f)) : all;
 }
 
 export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Date.now()): AppState {
@@ -142,7 +164,7 @@ export function reduceApp(state: AppState, event: BusEvent | UiAction, now = Dat
   return next === transcript ? state : { ...state, transcripts: { ...state.transcripts, [taskId]: next } };
 }
 
-/** Something on screen counts time (a turn, a running tool, a running subagent): tick each second. */
+/** Something on screen counts time (a turn, a running tool, a running subagent): the clock ticks each second. */
 export function isLive(state: AppState): boolean {
   return Object.values(state.transcripts).some(
     (t) => t.running || t.agents.some((a) => a.status === "running" || a.status === "waiting"),
@@ -152,7 +174,12 @@ export function isLive(state: AppState): boolean {
 export interface StoreOptions {
   /** Minimum time between notifications; 0 notifies on the next microtask (tests). */
   frameMs: number;
+  /** The time the state carries (`AppState.clock`); default: the wall clock. */
+  clock?: StoreClock;
 }
+
+/** How often elapsed times move while something counts time. */
+export const CLOCK_TICK_MS = 1000;
 
 export class Store {
   private state: AppState;
@@ -165,21 +192,39 @@ export class Store {
   private urgent = false;
   private lastNotify = 0;
   private settle: ((state: AppState) => AppState) | null = null;
+  private readonly clock: StoreClock;
+  /** Stops the clock's one-second timer; set while the state is live. */
+  private stopTicking: (() => void) | null = null;
   notifications = 0;
 
   constructor(
     private readonly options: StoreOptions = { frameMs: 33 },
     size: { columns: number; rows: number } = { columns: 80, rows: 24 },
   ) {
-    this.state = initialState(size.columns, size.rows);
+    this.clock = options.clock ?? systemClock;
+    this.state = { ...initialState(size.columns, size.rows), clock: this.clock.now() };
     this.view = this.state;
   }
 
-  /** Changes the UI's own state (focus, composer, dialogs, panes). */
+  /**
+   * Changes the UI's own state (focus, composer, dialogs, panes). An idle clock is read with it
+   * (a dialog's ages, a status message's expiry are then current); a ticking one is left to its
+   * tick, so a key does not redraw every running time on screen.
+   */
   updateUi(change: (ui: UiState) => UiState): void {
     const ui = change(this.state.ui);
     if (ui === this.state.ui) return;
-    this.state = { ...this.state, ui };
+    const clock = this.stopTicking ? this.state.clock : this.clock.now();
+    this.state = { ...this.state, ui, clock };
+    this.schedule(true);
+  }
+
+  /**
+   * Draws every pane again: something they draw with that is not in the state changed (a
+   * service: the Markdown renderer, the sandbox label, the file list; or the screen was cleared).
+   */
+  redraw(): void {
+    this.state = { ...this.state, redraws: this.state.redraws + 1 };
     this.schedule(true);
   }
 
@@ -210,7 +255,8 @@ export class Store {
   };
 
   dispatch(event: BusEvent | UiAction): void {
-    const next = reduceApp(this.state, event);
+    // Events are stamped by the same clock the state shows, so elapsed times start at 0.
+    const next = reduceApp(this.state, event, this.clock.now());
     if (next === this.state) return;
     this.state = next;
     this.schedule();
@@ -234,10 +280,31 @@ export class Store {
     this.timer = null;
     this.lastNotify = Date.now();
     this.notifications++;
+    this.keepTime();
     if (this.settle) this.state = this.settle(this.state);
     this.view = this.state;
     if (this.urgent) frameNow.pending = true;
     this.urgent = false;
     for (const listener of this.listeners) listener();
+  };
+
+  /**
+   * The clock ticks only while something counts time: it starts (read at once, so a turn that just
+   * began shows 0s) when the state becomes live, and stops when it no longer is.
+   */
+  private keepTime(): void {
+    const live = isLive(this.state);
+    if (live && !this.stopTicking) {
+      this.state = { ...this.state, clock: this.clock.now() };
+      this.stopTicking = this.clock.every(CLOCK_TICK_MS, this.tick);
+    } else if (!live && this.stopTicking) {
+      this.stopTicking();
+      this.stopTicking = null;
+    }
+  }
+
+  private tick = (): void => {
+    this.state = { ...this.state, clock: this.clock.now() };
+    this.schedule();
   };
 }

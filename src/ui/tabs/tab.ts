@@ -1,5 +1,5 @@
-// What one results tab is (`ResultsTabDef`): its name in the bar, its rows, the state they read
-// and its keys. Each tab is a folder here; ./index.ts lists them, one line each.
+// What one results tab is (`ResultsTabDef`): its name in the bar, what it reads of the state (its
+// model), its rows and its keys. Each tab is a folder here; ./index.ts lists them, one line each.
 import type { Action } from "../../config/keybindings.js";
 import type { AppServices } from "../context/services.js";
 import type { AreaHost, UiHost } from "../controller/host.js";
@@ -13,8 +13,8 @@ export interface TabBody {
   measure: ResultsMeasure;
 }
 
-/** Contract: a tab draws `height` rows (or fewer) of `inner` columns from the state alone. */
-export type TabLines = (s: AppState, sv: AppServices, inner: number, height: number, focused: boolean) => TabBody;
+/** Contract: a tab draws `height` rows (or fewer) of `inner` columns from its model alone. */
+export type TabLines<M> = (m: M, sv: AppServices, inner: number, height: number, focused: boolean) => TabBody;
 
 /**
  * The tab's own keys while the results pane has focus, asked before the pane's (Esc back to the
@@ -24,16 +24,20 @@ export type TabLines = (s: AppState, sv: AppServices, inner: number, height: num
  */
 export type TabKeys = (host: AreaHost, key: Key) => boolean;
 
-/** Contract: one results tab. Everything but `lines` and `slices` is optional. */
-export interface ResultsTabDef {
+/** Contract: one results tab. Everything but `select` and `lines` is optional. */
+export interface ResultsTabDef<M extends object = object> {
   /** Its name in the tab bar, and the short form a narrow bar uses (./tab-bar.ts). */
   label: string;
   short: string;
   /** The last resort of a very narrow bar when the initial is ambiguous ("Tu": Turns is not Todo). */
   letter?: string;
-  lines: TabLines;
-  /** Every part of the state `lines` reads: the component draws again when one of them changes. */
-  slices(s: AppState): readonly unknown[];
+  /**
+   * What the tab reads of the state, as its model: a plain object of parts, memoised per part
+   * (`selector`, ../state/select.ts). The component draws again exactly when a part changes.
+   */
+  select(s: AppState): M;
+  /** Its rows, from its model alone. */
+  lines(m: M, sv: AppServices, inner: number, height: number, focused: boolean): TabBody;
   /** Absent: a plain list, the pane's list keys only. */
   keys?: TabKeys;
   /** Rows of the drawn tab where a spinner turns (the Agents tab's running children). */
@@ -62,4 +66,8 @@ export function paneAction(host: UiHost, key: Key): Action | undefined {
 }
 
 /** The current task's transcript state, which most tabs read. */
-export const taskOf = (s: AppState) => (s.current ? s.transcripts[s.current] : undefined);
+export const taskOf = (s: Pick<AppState, "current" | "transcripts">) =>
+  s.current ? s.transcripts[s.current] : undefined;
+
+/** A tab's definition, checked against its own model and listed with the others (./index.ts). */
+export const defineTab = <M extends object>(def: ResultsTabDef<M>): ResultsTabDef => def;

@@ -103,7 +103,7 @@ function argsSummary(args: unknown): string {
 
 export function toolLines(block: Of<"tool">, c: CardContext): string[] {
   const caret = block.expanded ? "▾" : "▸";
-  const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
+  const elapsed = block.durationMs ?? (block.status === "running" ? Math.max(0, c.now - block.startedAt) : null);
   const time =
     elapsed !== null
       ? c.p.dim(` ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`)

@@ -55,7 +55,7 @@ export function linearAssistantLines(body: readonly string[], c: CardContext): s
 }
 
 export function linearToolLines(block: Of<"tool">, c: CardContext): string[] {
-  const elapsed = block.durationMs ?? (block.status === "running" ? c.now - block.startedAt : null);
+  const elapsed = block.durationMs ?? (block.status === "running" ? Math.max(0, c.now - block.startedAt) : null);
   const time =
     elapsed !== null
       ? `, ${block.status === "running" ? formatDuration(elapsed) : `${(elapsed / 1000).toFixed(1)}s`}`

@@ -4,7 +4,8 @@
 import type { StatusMessage } from "../state/ui-state.js";
 import type { AppState } from "../state/store.js";
 
-export function statusHolds(s: AppState, status: StatusMessage, now = Date.now()): boolean {
+/** `now`: the store's clock (AppState.clock), which the controller's `until` was set by. */
+export function statusHolds(s: Pick<AppState, "transcripts">, status: StatusMessage, now: number): boolean {
   if (status.until <= now) return false;
   const cond = status.while;
   if (!cond) return true;

@@ -33,15 +33,14 @@ interface CacheEntry {
   block: Block;
   width: number;
   focused: boolean;
-  tick: number;
+  /** The clock it was drawn at: a running tool's lines show its elapsed time. */
+  now: number;
   lines: string[];
 }
 
 export class TranscriptRenderer {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly markdown = new Map<string, IncrementalMarkdown>();
-  /** Bumped once a second while tools run, so their elapsed time ticks. */
-  tick = 0;
   constructor(
     private p: Palette,
     private md: MarkdownStyles,
@@ -53,12 +52,11 @@ export class TranscriptRenderer {
   private side: TranscriptRenderer | null = null;
 
   /**
-   * A second renderer with the same styles and tick, for a transcript shown beside this one (a
+   * A second renderer with the same styles, for a transcript shown beside this one (a
    * subagent's): block ids repeat across transcripts, so one cache would evict the other's lines.
    */
   get other(): TranscriptRenderer {
     this.side ??= new TranscriptRenderer(this.p, this.md, this.ascii, this.linear);
-    this.side.tick = this.tick;
     return this.side;
   }
 
@@ -76,19 +74,14 @@ export class TranscriptRenderer {
     this.side?.invalidate();
   }
 
-  lines(block: Block, width: number, focused = false, now = Date.now()): string[] {
+  /** `now`: the store's clock (AppState.clock; 0: none); a running tool's lines are drawn again when it moves. */
+  lines(block: Block, width: number, focused = false, now = 0): string[] {
     const live = block.kind === "tool" && block.status === "running";
     const hit = this.cache.get(block.id);
-    if (
-      hit &&
-      hit.block === block &&
-      hit.width === width &&
-      hit.focused === focused &&
-      (!live || hit.tick === this.tick)
-    )
+    if (hit && hit.block === block && hit.width === width && hit.focused === focused && (!live || hit.now === now))
       return hit.lines;
     const lines = this.render(block, width, focused, now);
-    this.cache.set(block.id, { block, width, focused, tick: this.tick, lines });
+    this.cache.set(block.id, { block, width, focused, now, lines });
     return lines;
   }
 

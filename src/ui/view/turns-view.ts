@@ -5,7 +5,9 @@ import type { ResultsMeasure } from "./measures.js";
 import type { TurnDiff } from "../state/ui-state.js";
 import { diffFile, renderDiff, type RenderedDiff } from "../render/diff.js";
 import { truncateToWidth, wrapLine } from "../render/wrap.js";
-import type { AppState } from "../state/store.js";
+import type { AppState, ShownFile } from "../state/store.js";
+import type { TranscriptState } from "../state/transcript.js";
+import { selector } from "../state/select.js";
 import { changeMark, displayPath, turnsTabRows } from "../state/turns.js";
 import { diffStyles, listLines } from "./panes.js";
 import { truncatePath } from "./row-text.js";
@@ -20,20 +22,34 @@ const REMOTE_FILES = "this task runs on a daemon: its files are there, and the d
 export const REMOTE_CHANGES =
   "this task runs on a daemon: its files are there; the Turns tab shows each turn's diff, read on the daemon";
 
-function turnDiffLines(s: AppState, sv: Look, d: TurnDiff, inner: number): RenderedDiff {
-  const t = s.transcripts[d.taskId];
-  const key = [
-    d.taskId,
-    d.turn,
-    d.path,
-    d.before,
-    d.now,
-    d.loading,
-    s.shown[d.path],
-    t?.checkpoints,
-    inner,
-    sv.palette,
-  ];
+/** What the Turns tab reads: the current task's turns, the open diff and the file it shows. */
+export interface TurnsModel {
+  current: string | null;
+  transcript: TranscriptState | undefined;
+  turnDiff: TurnDiff | null;
+  index: number;
+  /** The open diff's task runs on a daemon. */
+  remote: boolean;
+  /** The open diff's file as the settle step read it (AppState.shown). */
+  file: ShownFile | undefined;
+}
+
+export const selectTurns = selector((s: AppState): TurnsModel => {
+  const d = s.ui.turnDiff;
+  return {
+    current: s.current,
+    transcript: s.current ? s.transcripts[s.current] : undefined,
+    turnDiff: d,
+    index: s.ui.resultsIndex,
+    remote: Boolean(d && s.tasks[d.taskId]?.snapshot.location === "remote"),
+    file: d ? s.shown[d.path] : undefined,
+  };
+});
+
+/** `d` is the current task's (turnsTab checks): its transcript is the model's. */
+function turnDiffLines(m: TurnsModel, sv: Look, d: TurnDiff, inner: number): RenderedDiff {
+  const t = m.transcript;
+  const key = [d.taskId, d.turn, d.path, d.before, d.now, d.loading, m.file, t?.checkpoints, inner, sv.palette];
   const hit = diffCache.get(sv);
   if (hit && hit.key.every((k, i) => k === key[i])) return hit.diff;
   const { palette: p } = sv;
@@ -44,8 +60,8 @@ function turnDiffLines(s: AppState, sv: Look, d: TurnDiff, inner: number): Rende
   });
   const change = t?.checkpoints.find((c) => c.turn === d.turn)?.changes.find((c) => c.path === d.path);
   // A remote task's file is read on the daemon, with its checkpoint (`now` comes with `before`).
-  const remote = s.tasks[d.taskId]?.snapshot.location === "remote";
-  const now = remote ? (d.now ?? null) : (s.shown[d.path]?.now ?? null);
+  const remote = m.remote;
+  const now = remote ? (d.now ?? null) : (m.file?.now ?? null);
   let diff: RenderedDiff;
   if (d.loading) diff = note(remote ? "reading the file on the daemon…" : "reading the checkpoint…");
   else if (remote && d.now === undefined) diff = note(REMOTE_FILES);
@@ -62,17 +78,17 @@ function turnDiffLines(s: AppState, sv: Look, d: TurnDiff, inner: number): Rende
 
 /** The Turns tab's body (`height` rows) and what the controller needs to move in it. */
 export function turnsTab(
-  s: AppState,
+  m: TurnsModel,
   sv: Look,
   inner: number,
   height: number,
   focused: boolean,
 ): { body: string[]; measure: ResultsMeasure } {
   const { palette: p, ascii } = sv;
-  const t = s.current ? s.transcripts[s.current] : undefined;
-  const d = s.ui.turnDiff;
-  if (d && d.taskId === s.current) {
-    const diff = turnDiffLines(s, sv, d, inner);
+  const t = m.transcript;
+  const d = m.turnDiff;
+  if (d && d.taskId === m.current) {
+    const diff = turnDiffLines(m, sv, d, inner);
     const room = Math.max(1, height - 1);
     const offset = Math.max(0, Math.min(Math.max(0, diff.lines.length - room), d.offset));
     const head = `${p.accent(`Turn ${d.turn}`)} ${p.dim(`· before it ${ascii ? "->" : "→"} now`)}`;
@@ -96,14 +112,6 @@ export function turnsTab(
     const path = truncatePath(displayPath(r.change.path, workspace), Math.max(4, inner - 4 - tooLarge.length));
     return `  ${changeMark(r.change)} ${path}${p.dim(tooLarge)}`;
   });
-  const body = listLines(
-    p,
-    items,
-    s.ui.resultsIndex,
-    focused,
-    inner,
-    height,
-    "no turn of this task has changed files yet",
-  );
+  const body = listLines(p, items, m.index, focused, inner, height, "no turn of this task has changed files yet");
   return { body, measure: { count: rows.length, hunks: 0 } };
 }

@@ -46,8 +46,8 @@ describe.each([40, 80, 120])("at %i columns", (columns) => {
       Object.freeze(ctl);
       Object.freeze(services);
       for (let i = 0; i < 20; i++) bus.emit({ type: "assistant.delta", ...ev, text: `token ${i} ` });
-      // A new UI state re-renders every component (a token alone re-renders only the transcript).
-      store.updateUi((ui) => ({ ...ui }));
+      // A redraw is a part of every component's model (a token alone re-renders only the transcript).
+      store.redraw();
       const frame = await mounted.frame();
       // Below 120 columns the results pane covers the transcript.
       if (columns >= 120) expect(frame).toContain("token 19");

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EventOf } from "../../../src/protocol/events.js";
 import { ResultsPane } from "../../../src/ui/components/ResultsPane.js";
 import { tabComponent } from "../../../src/ui/components/ResultsTab.js";
-import { statusLine } from "../../../src/ui/panes/status.js";
+import { selectStatus, statusLine } from "../../../src/ui/panes/status.js";
 import { visibleWidth } from "../../../src/ui/render/wrap.js";
 import { mountPane } from "./mount.js";
 import { waitFor } from "../../helpers/wait.js";
@@ -257,12 +257,13 @@ describe("the tab bar and the status line", () => {
     mounted.store.updateUi((ui) => ({ ...ui, resultsOpen: true, focus: "results", resultsTab: "skills" }));
     announce(mounted, proposals);
     await mounted.frame();
-    const line = statusLine(mounted.store.getState(), mounted.services, columns);
+    const line = statusLine(selectStatus(mounted.store.getState()), mounted.services, columns);
     expect(visibleWidth(line)).toBe(columns);
     expect(line).toContain("a accept · e edit · d drop");
     if (columns >= 80) expect(line).toContain("Enter diff");
     mounted.store.updateUi((ui) => ({ ...ui, proposalOpen: { offset: 0 } }));
-    expect(statusLine(mounted.store.getState(), mounted.services, columns)).toMatch(/a accept.*d drop/);
-    if (columns >= 80) expect(statusLine(mounted.store.getState(), mounted.services, columns)).toContain("Esc list");
+    expect(statusLine(selectStatus(mounted.store.getState()), mounted.services, columns)).toMatch(/a accept.*d drop/);
+    if (columns >= 80)
+      expect(statusLine(selectStatus(mounted.store.getState()), mounted.services, columns)).toContain("Esc list");
   });
 });

@@ -2,7 +2,7 @@
 // (the trust question, a bare --resume): its text must be the screen Ink then draws, row for row.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Dialog } from "../../../src/ui/state/ui-state.js";
-import { dialogArea } from "../../../src/ui/panes/dialog-area.js";
+import { dialogArea, selectDialog } from "../../../src/ui/panes/dialog-area.js";
 import { snapshot } from "../harness.js";
 import { mountDialog, type MountedDialog, widths } from "./mount-dialog.js";
 
@@ -50,7 +50,7 @@ describe.each(widths)("at %i columns", (columns) => {
     m.store.updateUi((ui) => ({ ...ui, dialog }));
     const ink = (await m.rows()).map((r) => r.trimEnd());
     const s = m.store.getState();
-    const text = dialogArea(s, m.services, s.ui.dialog!, columns, 16).map((r) => r.trimEnd());
+    const text = dialogArea(selectDialog(s), m.services, columns, 16).map((r) => r.trimEnd());
     expect(ink).toEqual(text);
     expect(text.filter((r) => r).length).toBeGreaterThan(2);
   });

@@ -2,10 +2,12 @@
 // agent's view, x stops it (../../controller/agents.ts).
 import { agentsTabKey } from "../../controller/agents.js";
 import { boardRows } from "../../state/children.js";
-import type { Block } from "../../state/transcript.js";
-import { boardLines } from "../../view/agent-board.js";
+import { selector } from "../../state/select.js";
+import type { AppState } from "../../state/store.js";
+import type { Block, TranscriptState } from "../../state/transcript.js";
+import { boardLines, isActive } from "../../view/agent-board.js";
 import { approvalTitle } from "../../view/cards.js";
-import { paneAction, taskOf, type ResultsTabDef, type TabLines } from "../tab.js";
+import { defineTab, paneAction, taskOf, type TabLines } from "../tab.js";
 
 /** The unanswered questions of subagents, by agent id. */
 function asksOf(blocks: readonly Block[]): Record<string, string> {
@@ -16,12 +18,32 @@ function asksOf(blocks: readonly Block[]): Record<string, string> {
   return out;
 }
 
-const lines: TabLines = (s, sv, inner, height, focused) => {
+interface AgentsModel {
+  agents: TranscriptState["agents"] | undefined;
+  parents: TranscriptState["parents"] | undefined;
+  /** Its subagents' unanswered questions are approval blocks of the task. */
+  blocks: TranscriptState["blocks"] | undefined;
+  index: number;
+  /** Elapsed times show while a child runs or waits: the store's clock then, else 0. */
+  clock: number;
+}
+
+const select = selector((s: AppState): AgentsModel => {
   const t = taskOf(s);
-  const rows = t ? boardRows(t) : [];
+  return {
+    agents: t?.agents,
+    parents: t?.parents,
+    blocks: t?.blocks,
+    index: s.ui.resultsIndex,
+    clock: t?.agents.some(isActive) ? s.clock : 0,
+  };
+});
+
+const lines: TabLines<AgentsModel> = (m, sv, inner, height, focused) => {
+  const rows = m.agents && m.parents ? boardRows({ agents: m.agents, parents: m.parents }) : [];
   const body = boardLines(
     sv.palette,
-    { rows, selected: s.ui.resultsIndex, focused, now: Date.now(), ascii: sv.ascii, asks: t ? asksOf(t.blocks) : {} },
+    { rows, selected: m.index, focused, now: m.clock, ascii: sv.ascii, asks: m.blocks ? asksOf(m.blocks) : {} },
     inner,
     height,
   );
@@ -33,15 +55,14 @@ const SGR = /\x1b\[[0-9;:]*m/g;
 const RUNNING = /^[0-9 ] (?: {2})*[●*] /;
 
 /** The Agents tab (the subagent board): Enter opens an agent's view, x stops it (controller/agents.ts). */
-export const agentsTab: ResultsTabDef = {
+export const agentsTab = defineTab({
   label: "Agents",
   short: "Agt",
+  select,
   lines,
-  // The board shows elapsed times: it follows the UI state, which the one-second tick renews.
-  slices: (s) => [s.ui, taskOf(s)?.agents, taskOf(s)?.blocks],
   keys(host, key) {
     const action = paneAction(host, key);
     return action !== undefined && agentsTabKey(host, action, key);
   },
   spin: (rows) => rows.flatMap((line, i) => (i > 0 && RUNNING.test(line.replace(SGR, "")) ? [i] : [])),
-};
+});

@@ -8,7 +8,6 @@ import type { WorktreeView } from "../../state/ui-state.js";
 import { renderDiff, type RenderedDiff } from "../../render/diff.js";
 import { parseHunks } from "../../render/patch-hunks.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../../render/wrap.js";
-import type { AppState } from "../../state/store.js";
 import type { Palette } from "../../theme/palette.js";
 import { diffStyles, listLines } from "../../view/panes.js";
 import { truncatePath } from "../../view/row-text.js";
@@ -75,16 +74,21 @@ function headLines(p: Palette, v: WorktreeView, files: WorktreeFile[], notes: st
   return [truncateToWidth(head, width), ...notes.flatMap((n) => wrapLine(p.warning(n), width, { words: true }))];
 }
 
+/** What the Diff tab reads: the working tree's diff as /diff read it, and where it is in it. */
+export interface DiffModel {
+  worktreeDiff: WorktreeView | null;
+}
+
 /** The Diff tab's body (`height` rows) and what the controller moves through in it. */
 export function diffLines(
-  s: AppState,
+  m: DiffModel,
   sv: Look,
   inner: number,
   height: number,
   focused: boolean,
 ): { body: string[]; measure: ResultsMeasure } {
   const { palette: p, ascii } = sv;
-  const v = s.ui.worktreeDiff;
+  const v = m.worktreeDiff;
   const say = (text: string) => ({
     body: wrapLine(p.dim(text), inner, { words: true }).slice(0, Math.max(1, height)),
     measure: { count: 0, hunks: 0 },

@@ -1,24 +1,34 @@
 // The Jobs tab: this task's background commands, the selected one's output under the list.
 import { truncateToWidth } from "../../render/wrap.js";
+import { selector } from "../../state/select.js";
+import type { AppState } from "../../state/store.js";
+import type { TranscriptState } from "../../state/transcript.js";
 import { listLines } from "../../view/panes.js";
-import { paneAction, taskOf, type ResultsTabDef, type TabLines } from "../tab.js";
+import { defineTab, paneAction, taskOf, type TabLines } from "../tab.js";
 
-const lines: TabLines = (s, sv, inner, height, focused) => {
+interface JobsModel {
+  jobs: TranscriptState["jobs"] | undefined;
+  index: number;
+}
+
+const select = selector((s: AppState): JobsModel => ({ jobs: taskOf(s)?.jobs, index: s.ui.resultsIndex }));
+
+const lines: TabLines<JobsModel> = (m, sv, inner, height, focused) => {
   const p = sv.palette;
-  const jobs = taskOf(s)?.jobs ?? [];
+  const jobs = m.jobs ?? [];
   if (jobs.length === 0) return { body: [p.dim("no background commands")], measure: { count: 0, hunks: 0 } };
   // The list on top (a third of the pane at most), the selected job's output under it.
   const listRows = Math.max(1, Math.min(jobs.length, Math.floor(height / 3)));
   const list = listLines(
     p,
     jobs.map((j) => `${j.id} ${j.state}${j.exitCode !== null ? ` ${j.exitCode}` : ""} ${j.command}`),
-    s.ui.resultsIndex,
+    m.index,
     focused,
     inner,
     listRows,
     "",
   );
-  const job = jobs[Math.min(s.ui.resultsIndex, jobs.length - 1)]!;
+  const job = jobs[Math.min(m.index, jobs.length - 1)]!;
   const room = Math.max(0, height - list.length - 2);
   const output = (job.tail ?? job.lastLine)
     .replace(/\n+$/, "")
@@ -35,11 +45,11 @@ const lines: TabLines = (s, sv, inner, height, focused) => {
 };
 
 /** The Jobs tab: ↑↓ pick a background command (its output shows under the list), x stops it. */
-export const jobsTab: ResultsTabDef = {
+export const jobsTab = defineTab({
   label: "Jobs",
   short: "Jobs",
+  select,
   lines,
-  slices: (s) => [s.ui.resultsIndex, taskOf(s)?.jobs],
   keys(host, key) {
     if (paneAction(host, key) !== "agentStop") return false;
     const task = host.currentTask();
@@ -54,4 +64,4 @@ export const jobsTab: ResultsTabDef = {
     host.status(`stopping ${job.id}: ${job.command}`, "warn");
     return true;
   },
-};
+});

@@ -1,18 +1,26 @@
 // The Reads tab: the files this task read (a plain list).
+import { selector } from "../../state/select.js";
+import type { AppState } from "../../state/store.js";
+import type { TranscriptState } from "../../state/transcript.js";
 import { listLines } from "../../view/panes.js";
-import { taskOf, type ResultsTabDef, type TabLines } from "../tab.js";
+import { defineTab, taskOf, type TabLines } from "../tab.js";
 
-const lines: TabLines = (s, sv, inner, height, focused) => {
-  const reads = taskOf(s)?.reads ?? [];
+interface ReadsModel {
+  reads: TranscriptState["reads"] | undefined;
+  index: number;
+}
+
+const lines: TabLines<ReadsModel> = (m, sv, inner, height, focused) => {
+  const reads = m.reads ?? [];
   return {
-    body: listLines(sv.palette, reads, s.ui.resultsIndex, focused, inner, height, "no files read by this task yet"),
+    body: listLines(sv.palette, reads, m.index, focused, inner, height, "no files read by this task yet"),
     measure: { count: reads.length, hunks: 0 },
   };
 };
 
-export const readsTab: ResultsTabDef = {
+export const readsTab = defineTab({
   label: "Reads",
   short: "Rds",
+  select: selector((s: AppState): ReadsModel => ({ reads: taskOf(s)?.reads, index: s.ui.resultsIndex })),
   lines,
-  slices: (s) => [s.ui.resultsIndex, taskOf(s)?.reads],
-};
+});

@@ -1,14 +1,18 @@
 // The Skills tab: skill proposals from the background review, each as a diff, answered with a
 // (accept), e (edit in $EDITOR) and d or x (drop). Shown while proposals wait (../../state/ui-state.ts
 // `shownTabs`); the list is the engine's proposals.updated.
-import type { ResultsTabDef } from "../tab.js";
+import { selector } from "../../state/select.js";
+import type { AppState } from "../../state/store.js";
+import { defineTab } from "../tab.js";
 import { skillsTabKey } from "./keys.js";
-import { skillsLines } from "./view.js";
+import { skillsLines, type SkillsModel } from "./view.js";
 
-export const skillsTab: ResultsTabDef = {
+export const skillsTab = defineTab({
   label: "Skills",
   short: "Skl",
+  select: selector(
+    (s: AppState): SkillsModel => ({ proposals: s.proposals, index: s.ui.resultsIndex, open: s.ui.proposalOpen }),
+  ),
   lines: skillsLines,
-  slices: (s) => [s.proposals, s.ui.resultsIndex, s.ui.proposalOpen],
   keys: skillsTabKey,
-};
+});

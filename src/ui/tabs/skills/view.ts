@@ -4,13 +4,21 @@
 import { renderDiff, type RenderedDiff } from "../../render/diff.js";
 import { parseHunks } from "../../render/patch-hunks.js";
 import { padToWidth, truncateToWidth, visibleWidth, wrapLine } from "../../render/wrap.js";
-import type { AppState, SkillProposals } from "../../state/store.js";
+import type { SkillProposals } from "../../state/store.js";
+import type { UiState } from "../../state/ui-state.js";
 import type { Look } from "../../theme/look.js";
 import type { Palette } from "../../theme/palette.js";
 import type { ResultsMeasure } from "../../view/measures.js";
 import { diffStyles, listLines } from "../../view/panes.js";
 
 type Proposal = SkillProposals[number];
+
+/** What the Skills tab reads: the proposals, the selected one, and whether its diff is open. */
+export interface SkillsModel {
+  proposals: SkillProposals;
+  index: number;
+  open: UiState["proposalOpen"];
+}
 
 /** Rendered diffs by proposal, for the width and palette they were drawn at. */
 const cache = new WeakMap<Proposal, { width: number; palette: Palette; diff: RenderedDiff }>();
@@ -49,20 +57,20 @@ function row(proposal: Proposal, width: number): string {
 
 /** The Skills tab's body (`height` rows) and what the controller moves through in it. */
 export function skillsLines(
-  s: AppState,
+  m: SkillsModel,
   sv: Look,
   inner: number,
   height: number,
   focused: boolean,
 ): { body: string[]; measure: ResultsMeasure } {
   const { palette: p, ascii } = sv;
-  const proposals = s.proposals;
+  const proposals = m.proposals;
   if (proposals.length === 0)
     return {
       body: wrapLine(p.dim("no skill proposals waiting"), inner, { words: true }).slice(0, Math.max(1, height)),
       measure: { count: 0, hunks: 0 },
     };
-  const index = Math.min(s.ui.resultsIndex, proposals.length - 1);
+  const index = Math.min(m.index, proposals.length - 1);
   const proposal = proposals[index]!;
   const width = Math.max(1, inner);
   const diff = proposalDiffLines(p, proposal, width);
@@ -73,7 +81,7 @@ export function skillsLines(
     height: room,
     hunkStarts: diff.hunkStarts,
   });
-  const open = s.ui.proposalOpen;
+  const open = m.open;
   if (open) {
     const room = Math.max(1, height);
     const offset = Math.max(0, Math.min(Math.max(0, diff.lines.length - room), open.offset));

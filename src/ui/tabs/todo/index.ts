@@ -1,10 +1,18 @@
 // The Todo tab: the task's plan (todo_write), done items dimmed (a plain list).
+import { selector } from "../../state/select.js";
+import type { AppState } from "../../state/store.js";
+import type { TranscriptState } from "../../state/transcript.js";
 import { listLines } from "../../view/panes.js";
-import { taskOf, type ResultsTabDef, type TabLines } from "../tab.js";
+import { defineTab, taskOf, type TabLines } from "../tab.js";
 
-const lines: TabLines = (s, sv, inner, height, focused) => {
+interface TodoModel {
+  todo: TranscriptState["todo"] | undefined;
+  index: number;
+}
+
+const lines: TabLines<TodoModel> = (m, sv, inner, height, focused) => {
   const { palette: p, ascii } = sv;
-  const todo = taskOf(s)?.todo ?? [];
+  const todo = m.todo ?? [];
   const mark = {
     pending: ascii ? "[ ]" : "○",
     in_progress: ascii ? "[>]" : "▸",
@@ -16,14 +24,14 @@ const lines: TabLines = (s, sv, inner, height, focused) => {
     return i.status === "completed" ? p.dim(text) : i.status === "in_progress" ? p.accent(text) : text;
   });
   const body = todo.length
-    ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, s.ui.resultsIndex, focused, inner, height - 1, "")]
+    ? [p.dim(`${done}/${todo.length} done`), ...listLines(p, rows, m.index, focused, inner, height - 1, "")]
     : [p.dim("no plan yet")];
   return { body, measure: { count: todo.length, hunks: 0 } };
 };
 
-export const todoTab: ResultsTabDef = {
+export const todoTab = defineTab({
   label: "Todo",
   short: "Todo",
+  select: selector((s: AppState): TodoModel => ({ todo: taskOf(s)?.todo, index: s.ui.resultsIndex })),
   lines,
-  slices: (s) => [s.ui.resultsIndex, taskOf(s)?.todo],
-};
+});

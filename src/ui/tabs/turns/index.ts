@@ -2,14 +2,14 @@
 // or opens a file's diff, u reverts a file (../../controller/rewind.ts). Drawn by
 // ../../view/turns-view.ts, which /rewind's dialog shares.
 import { turnsTabKey } from "../../controller/rewind.js";
-import { turnsTab as lines } from "../../view/turns-view.js";
-import { taskOf, type ResultsTabDef } from "../tab.js";
+import { selectTurns, turnsTab as lines } from "../../view/turns-view.js";
+import { defineTab } from "../tab.js";
 
-export const turnsTab: ResultsTabDef = {
+export const turnsTab = defineTab({
   label: "Turns",
   short: "Trn",
   letter: "Tu",
+  select: selectTurns,
   lines,
-  slices: (s) => [s.ui.resultsIndex, s.ui.turnDiff, s.current, taskOf(s), s.shown],
   keys: turnsTabKey,
-};
+});
