@@ -5,7 +5,7 @@ import { exitPath } from "./app/exit-path.js";
 import { openFirstTask } from "./app/first-task.js";
 import { wireInput } from "./app/input.js";
 import { mountUi } from "./app/mount-ui.js";
-import { createServices, type UiOptions } from "./app/services.js";
+import { createServices, type UiOptions } from "./app/runtime.js";
 import { wireBus } from "./app/wire-bus.js";
 import { createProbe } from "./terminal/probe.js";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CARD_GUARD_MS, TYPING_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
 import { editorText } from "../../src/ui/input/editor.js";
 import { KeyParser } from "../../src/ui/input/keys.js";
-import { selectTranscript, transcriptFrame } from "../../src/ui/panes/transcript.js";
+import { selectTranscript, transcriptFrame } from "../../src/ui/panes/transcript-pane.js";
 import { createTestServices, snapshot } from "./harness.js";
 
 const ev = { taskId: "t0" };

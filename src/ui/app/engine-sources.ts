@@ -1,6 +1,6 @@
 // The engine's session index, memory store and file checkpoints, adapted to what the /resume
 // picker, the /memory dialog and the Turns tab ask for (../state/data-sources.ts). Only the
-// composition root (services.ts) builds these.
+// composition root (runtime.ts) builds these.
 import { basename, join } from "node:path";
 import type { Settings } from "../../config/schema.js";
 import type { MemoryEntry, MemoryStore } from "../../memory/store.js";

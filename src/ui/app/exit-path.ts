@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { log } from "../../config/log.js";
 import { enterScreen, type ScreenSession } from "../terminal/screen.js";
 import { writerTiming } from "../terminal/writer-choice.js";
-import type { UiRuntime } from "./services.js";
+import type { UiRuntime } from "./runtime.js";
 
 export interface ExitPath {
   screen: ScreenSession;

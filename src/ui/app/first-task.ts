@@ -4,7 +4,7 @@ import { showWelcome } from "../controller/welcome.js";
 import { askTrust } from "../controller/trust.js";
 import type { RemoteTasks } from "../../remote/remote-tasks.js";
 import { openPicker } from "../controller/session-picker.js";
-import type { UiRuntime } from "./services.js";
+import type { UiRuntime } from "./runtime.js";
 import { readTaskIndex } from "../../session/task-index.js";
 
 export async function openFirstTask(rt: UiRuntime): Promise<void> {

@@ -3,7 +3,7 @@
 import { log } from "../../config/log.js";
 import { KeyParser } from "../input/keys.js";
 import type { Probe } from "../terminal/probe.js";
-import type { UiRuntime } from "./services.js";
+import type { UiRuntime } from "./runtime.js";
 
 /** How long a lone Esc waits for the rest of a sequence (an Alt chord, an arrow) before it is one. */
 const ESC_WAIT_MS = 25;

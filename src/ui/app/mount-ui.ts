@@ -13,7 +13,7 @@ import { clipboardRoute, readTmux } from "../terminal/tmux.js";
 import { lineWriterSelected, terminalHints } from "../terminal/writer-choice.js";
 import { composeTextFrame } from "./text-frame.js";
 import { loadMarkdownWhenWanted } from "./markdown-when-wanted.js";
-import type { UiRuntime } from "./services.js";
+import type { UiRuntime } from "./runtime.js";
 
 export async function mountUi(
   rt: UiRuntime,

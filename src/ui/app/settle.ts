@@ -8,7 +8,7 @@ import { screenLayoutOf } from "../layout/screen-layout.js";
 import { resultsTabBar, selectResultsBar, tabBody } from "../panes/results.js";
 import { agentViewPane } from "../dialogs/agent-view.js";
 import { dialogScope, selectDialog } from "../panes/dialog-area.js";
-import { carryFrames, selectTranscript, transcriptFrame } from "../panes/transcript.js";
+import { carryFrames, selectTranscript, transcriptFrame } from "../panes/transcript-pane.js";
 import type { AppState, FollowTop, ShownFile } from "../state/store.js";
 import type { Measures } from "../view/measures.js";
 import { noteCardShown } from "../layout/card-on-screen.js";

@@ -10,7 +10,7 @@ import { selectStatus, statusLine } from "../panes/status.js";
 import { linearTaskListPane } from "../panes/linear-task-list.js";
 import { selectTaskList, taskListPane } from "../panes/task-list.js";
 import { selectTitle, titleLine } from "../panes/title.js";
-import { selectTranscript, transcriptFrame } from "../panes/transcript.js";
+import { selectTranscript, transcriptFrame } from "../panes/transcript-pane.js";
 import type { AppState } from "../state/store.js";
 
 export interface TextFrame {

@@ -3,7 +3,7 @@
 // checkpointed turns after a resume or a rewind, and fresh reads of the files a diff shows.
 import { resolve } from "node:path";
 import { notify } from "../terminal/osc.js";
-import { readSmall, type UiRuntime } from "./services.js";
+import { readSmall, type UiRuntime } from "./runtime.js";
 import type { AppState } from "../state/store.js";
 import { giveBack } from "../controller/composer-keys.js";
 

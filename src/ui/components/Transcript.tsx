@@ -5,7 +5,7 @@
 import { useCursor } from "ink";
 import { useMemo } from "react";
 import { useApp, useStore } from "../context/useStore.js";
-import { selectTranscript, transcriptFrame } from "../panes/transcript.js";
+import { selectTranscript, transcriptFrame } from "../panes/transcript-pane.js";
 import { sameParts } from "../state/select.js";
 import { Lines } from "./Lines.js";
 

@@ -1,4 +1,4 @@
-// What the controller is built with (app/services.ts, the test harness): the store, the bus, the
+// What the controller is built with (app/runtime.ts, the test harness): the store, the bus, the
 // keymaps and the ports to everything outside the UI (files, the clipboard, $EDITOR, sessions,
 // memory, checkpoints, a daemon). Key handlers above the controller see none of it whole: they get
 // the few parts they use by name through ./host.ts.

@@ -115,7 +115,7 @@ export interface AreaKeys {
 }
 
 /**
- * Contract: the key layers above the controller, given by whoever builds it (app/services.ts, the
+ * Contract: the key layers above the controller, given by whoever builds it (app/runtime.ts, the
  * test harness: `keyLayers` of ../focus/index.ts): the open dialog's keys and the focused area's.
  * Passed in, so the controller imports neither the dialogs nor the focus areas, and they import
  * only these interfaces.

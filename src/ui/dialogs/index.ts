@@ -12,7 +12,7 @@ import { closeDialog, isKey, type DialogSpec } from "./dialog.js";
 import { helpDialog } from "./help.js";
 import { inputDialog } from "./input.js";
 import { memoryDialog } from "./memory.js";
-import { paletteDialog } from "./palette.js";
+import { paletteDialog } from "./command-palette.js";
 import { permissionsDialog } from "./permissions.js";
 import { queueDialog } from "./queue.js";
 import { rewindDialog } from "./rewind.js";

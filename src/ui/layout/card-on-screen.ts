@@ -4,7 +4,7 @@ import type { AppState } from "../state/store.js";
 import { screenLayoutOf } from "./screen-layout.js";
 
 /**
- * The approval card over the input, as drawn (panes/transcript.ts) and answered
+ * The approval card over the input, as drawn (panes/transcript-pane.ts) and answered
  * (Controller.handleApproval): the current task's oldest unanswered approval while the input has
  * focus, no dialog is open and no overlay pane covers the centre column.
  */

@@ -73,7 +73,7 @@ export interface MemoryDialog {
   error?: string;
 }
 
-/** Its keys and drawing: ../dialogs/palette.ts. */
+/** Its keys and drawing: ../dialogs/command-palette.ts. */
 export interface PaletteDialog {
   kind: "palette";
   query: string;

@@ -4,7 +4,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { wireInput } from "../../../src/ui/app/input.js";
-import type { UiRuntime } from "../../../src/ui/app/services.js";
+import type { UiRuntime } from "../../../src/ui/app/runtime.js";
 import type { InputEvent } from "../../../src/ui/input/keys.js";
 
 function wired() {
