@@ -197,7 +197,7 @@ export function createTestServices(columns: number, rows: number, options: Rende
     before: new Map(),
     readFile: options.readFile ?? (() => null),
   };
-  const settle = connectScreen(services);
+  const settle = connectScreen(services, ctl);
   bus.subscribe((e) => {
     if (e.type === "tool.completed" || e.type === "checkpoints.updated" || e.type === "notice") settle.filesChanged();
   });

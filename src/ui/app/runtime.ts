@@ -318,6 +318,6 @@ export async function createServices(opts: UiOptions): Promise<UiRuntime> {
     before: new Map<string, string | null>(),
     readFile: (path) => readSmall(resolve(settings.workspace, path)),
   };
-  rt.settle = connectScreen(rt.services);
+  rt.settle = connectScreen(rt.services, ctl);
   return rt;
 }

@@ -3,6 +3,7 @@
 // to in the transcript on screen, the workspace files an open diff shows (read here, not in a
 // render) and since when the approval card is on screen. Also the controller's measures of what is
 // on screen, computed from the same functions.
+import type { Controller } from "../controller/controller.js";
 import type { AppServices } from "../context/services.js";
 import { screenLayoutOf } from "../layout/screen-layout.js";
 import { resultsTabBar, selectResultsBar, tabBody } from "../panes/results.js";
@@ -61,7 +62,7 @@ export function createSettle(sv: AppServices): Settle {
   let stale = false;
   const settle = (s: AppState): AppState => {
     // Settled right before the frame that draws it: the card's time on screen starts here.
-    let next = noteCardShown(s, sv.ctl.deps.now());
+    let next = noteCardShown(s, sv.ctl.now());
     // Files first: a diff's length changes what the measures see.
     const paths = shownPaths(s);
     const known = Object.keys(s.shown);
@@ -106,9 +107,9 @@ export function createSettle(sv: AppServices): Settle {
 }
 
 /** Wires the screen's derived state: the controller's measures and the store's settle step. */
-export function connectScreen(sv: AppServices): Settle {
+export function connectScreen(sv: AppServices, ctl: Controller): Settle {
   const settle = createSettle(sv);
-  sv.ctl.measures = measuresOf(sv);
+  ctl.measures = measuresOf(sv);
   sv.store.setSettle(settle);
   return settle;
 }

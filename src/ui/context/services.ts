@@ -1,6 +1,6 @@
 // What every component may reach: the store, the controller, the palette and shared renderers.
 import { createContext } from "react";
-import type { Controller } from "../controller/controller.js";
+import type { AreaHost, DialogHost } from "../controller/host.js";
 import type { Store } from "../state/store.js";
 import type { Palette } from "../theme/palette.js";
 import type { TranscriptRenderer } from "../view/transcript-view.js";
@@ -8,7 +8,11 @@ import type { MarkdownStyles } from "../render/markdown.js";
 
 export interface AppServices {
   store: Store;
-  ctl: Controller;
+  /**
+   * The controller as views and components may use it: what dialog and area keys get (the
+   * `Controller` itself is the runtime's, app/runtime.ts).
+   */
+  ctl: DialogHost & AreaHost;
   palette: Palette;
   markdown: MarkdownStyles;
   renderer: TranscriptRenderer;

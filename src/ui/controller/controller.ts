@@ -10,7 +10,7 @@ import { FieldRouter } from "../input/field-router.js";
 import type { InputEvent, Key } from "../input/keys.js";
 import { findAction, matchesAny, type ResolvedKeymap } from "../input/keymap.js";
 import type { CheckpointSource, MemorySource, SessionSource } from "../state/data-sources.js";
-import { orderedTasks, type AppState, type TaskEntry, type UiAction } from "../state/store.js";
+import { visibleTasks, type AppState, type TaskEntry, type UiAction } from "../state/store.js";
 import type { Block } from "../state/transcript.js";
 import type { StatusCondition, StatusMessage, UiState } from "../state/ui-state.js";
 import type { Measures, ResultsMeasure, TranscriptMeasure } from "../view/measures.js";
@@ -202,9 +202,7 @@ export class Controller implements DialogHost, AreaHost {
   }
 
   visibleTasks(): TaskEntry[] {
-    const filter = this.ui.taskFilter.toLowerCase();
-    const all = orderedTasks(this.state);
-    return filter ? all.filter((t) => t.snapshot.title.toLowerCase().includes(filter)) : all;
+    return visibleTasks(this.state, this.ui.taskFilter);
   }
 
   enterBrowse(): void {
@@ -249,6 +247,10 @@ export class Controller implements DialogHost, AreaHost {
 
   get sessions(): SessionSource {
     return this.deps.sessions;
+  }
+
+  paths(): readonly string[] {
+    return this.deps.paths();
   }
 
   get checkpoints(): CheckpointSource {

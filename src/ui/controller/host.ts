@@ -53,7 +53,7 @@ export interface UiHost {
 /** Contract: what a dialog's keys (and the actions behind them) may use besides. */
 export interface DialogHost extends UiHost {
   /** The dialog's one-line field: keys that edit or submit a line go to it (`route`). */
-  readonly fields: Pick<FieldRouter, "route" | "drop" | "pending">;
+  readonly fields: Pick<FieldRouter, "route" | "drop" | "pending" | "attach">;
   /** Sent prompts (the history search). */
   readonly history: Pick<History, "search">;
   /** Long-term memory (/memory). */
@@ -98,6 +98,8 @@ export interface AreaHost extends UiHost {
   openEditor(text: string): Promise<string | null>;
   /** The engine's file checkpoints (the Turns tab's diffs). */
   readonly checkpoints: CheckpointSource;
+  /** Workspace files (the Files tab, `@path` completion). */
+  paths(): readonly string[];
   /** A remote task's file before `turn` and now, as its daemon reads them. */
   remoteFile(
     taskId: string,

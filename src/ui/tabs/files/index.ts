@@ -22,7 +22,7 @@ function fileTreeOf(paths: readonly string[]): string[] {
 }
 
 const lines: TabLines<FilesModel> = (m, sv, inner, height, focused) => {
-  const tree = fileTreeOf(sv.ctl.deps.paths());
+  const tree = fileTreeOf(sv.ctl.paths());
   return {
     body: listLines(sv.palette, tree, m.index, focused, inner, height, "no files (or still listing)"),
     measure: { count: tree.length, hunks: 0 },
