@@ -10,6 +10,13 @@ import { TitleBar } from "../../../src/ui/components/TitleBar.js";
 import { frameNow } from "../../../src/ui/terminal/frame-now.js";
 import { mountPane } from "../components/mount.js";
 
+// Ink draws only its last frame when it believes it runs in CI (is-in-ci reads CI as it is
+// imported, before any test): these tests watch the frames a terminal gets, so not in CI.
+vi.hoisted(() => {
+  process.env.CI = "false";
+  process.env.CONTINUOUS_INTEGRATION = "false";
+});
+
 const root = resolve(import.meta.dirname, "../../..");
 // Ink's output stage, the very module Ink's renderer imports (one id for vite, so one instance).
 const { default: Output } = (await import(join(dirname(inkReconcilerPath(root)), "output.js"))) as {
