@@ -65,8 +65,10 @@ it("the UI's first frame and a turn load no OpenTelemetry module with telemetry 
   });
   await app.waitFor("Ask anything", 20_000);
   app.type("hi\r");
-  await app.waitFor("Hello from the model.", 20_000);
-  // The report is written as the program exits: Ctrl-D twice on an empty input.
+  // The reply shows while the turn is still saving; Ctrl-D then asks whether to quit a running
+  // task. The task's bar saying done is the turn's end.
+  await app.waitFor((s) => s.includes("Hello from the model.") && s.includes("· done ·"), 20_000);
+  // The report is written as the program exits: Ctrl-D on an empty input with nothing running.
   app.type("\x04");
   await app.exit();
   const { sources } = loadedSources(log.file);
