@@ -4,7 +4,7 @@
 // which may sit under a folder only root may enter). Missing binaries fail the test with a
 // message naming the package: tests that need PostgreSQL are never skipped silently.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,7 +66,27 @@ export async function startPgCluster(): Promise<PgCluster> {
   // fsync off is safe for a killed server (the OS keeps what was written); synchronous_commit off
   // is not: `kill` would lose committed rows.
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => run(pgCtl, ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "60", "start"]);
+  // A restart right after `kill` can meet the old server's last processes still exiting: pg_ctl
+  // then waits in vain. It waits 20 s at most; a start that did not come up is stopped and tried
+  // again, and the error of the last try carries the end of the server's log.
+  const start = () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        run(pgCtl, ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "20", "start"]);
+        return;
+      } catch (error) {
+        try {
+          run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+        } catch {
+          // it was not running
+        }
+        if (attempt === 3) {
+          const log = existsSync(join(root, "log")) ? readFileSync(join(root, "log"), "utf8").slice(-2000) : "";
+          throw new Error(`PostgreSQL did not start (3 tries): ${(error as Error).message}\n${log}`);
+        }
+      }
+    }
+  };
   start();
   let stopped = false;
   const stop = () => {
