@@ -3,36 +3,19 @@
 // touches the global FormData or ReadableStream; each of those globals loads undici or Node's web
 // streams on first touch. The modules are bundled with the build's plugin, and without it for
 // comparison; tests/e2e/startup-modules.test.ts checks the built program loads none of it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { dirname, join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { depPatches } from "../../scripts/dep-patches.mjs";
+import { bundleModule, resolveDependency } from "../helpers/stock-module.js";
 
-const root = resolve(import.meta.dirname, "../..");
-const sdk = dirname(createRequire(join(root, "package.json")).resolve("openai"));
+const sdk = dirname(resolveDependency("openai"));
 const dir = mkdtempSync(join(tmpdir(), "nh-openai-patches-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Bundles one of the SDK's modules, with the diffs or as installed; returns the output's path. */
-async function bundled(module: string, patched: boolean): Promise<{ file: string; applied: Record<string, number> }> {
-  const name = `${module.replaceAll("/", "-")}-${patched ? "patched" : "stock"}`;
-  writeFileSync(join(dir, `${name}-entry.mjs`), `export * from ${JSON.stringify(join(sdk, module))};\n`);
-  const patches = depPatches(root, { strict: false });
-  await build({
-    entryPoints: [join(dir, `${name}-entry.mjs`)],
-    outfile: join(dir, `${name}.mjs`),
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    plugins: patched ? [patches.plugin] : [],
-    logLevel: "silent",
-  });
-  return { file: join(dir, `${name}.mjs`), applied: patches.applied };
-}
+/** Bundles one of the SDK's modules, with the diffs or as installed. */
+const bundled = (module: string, patched: boolean) =>
+  bundleModule(join(sdk, module), dir, { patched, exports: "named" });
 
 /** Runs `f` with the global Headers behind a getter that counts its reads. */
 async function headersReads(f: () => unknown): Promise<number> {
@@ -67,10 +50,10 @@ it.each([
 ])("%s builds and reads headers without the global Headers", async (module, diff, use) => {
   const patched = await bundled(module, true);
   expect(patched.applied[`patches/openai@6.49.0/${diff}.diff`]).toBe(1);
-  const mine = (await import(pathToFileURL(patched.file).href)) as Record<string, (x: unknown) => unknown>;
+  const mine = (await import(patched.url)) as Record<string, (x: unknown) => unknown>;
   expect(await headersReads(() => use(mine))).toBe(0);
   // As installed, the same call reads the global (which loads undici).
-  const stock = (await import(pathToFileURL((await bundled(module, false)).file).href)) as typeof mine;
+  const stock = (await import((await bundled(module, false)).url)) as typeof mine;
   expect(await headersReads(() => use(stock))).toBeGreaterThan(0);
 });
 
