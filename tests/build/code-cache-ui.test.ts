@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { copyOfBuild } from "../helpers/build-copy.js";
 import { tempDir, testEnv } from "../helpers/cli.js";
-import { PtyApp } from "../helpers/pty.js";
+import { uiStartReport } from "../helpers/ui-start.js";
 
 interface Report {
   loaded: number;
@@ -19,22 +19,7 @@ interface Report {
 
 /** Starts the UI of the copy in a pty, quits once its prompt shows; the loader's report. */
 async function startUi(dist: string, home: string): Promise<Report> {
-  const report = join(tempDir(), "report.json");
-  const app = new PtyApp({
-    cols: 100,
-    rows: 30,
-    cwd: tempDir(),
-    cli: join(dist, "cli.js"),
-    env: testEnv({
-      HOME: home,
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      NANOHERMES_CODE_CACHE_REPORT: report,
-    }),
-  });
-  await app.waitFor((s) => s.includes("Ask anything"), 20_000);
-  app.type("\x04");
-  await app.exit();
+  const report = await uiStartReport({ cli: join(dist, "cli.js"), env: { HOME: home } });
   return JSON.parse(readFileSync(report, "utf8")) as Report;
 }
 

@@ -9,8 +9,8 @@ import { join, resolve } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { tempDir, testEnv } from "../helpers/cli.js";
 import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { PtyApp } from "../helpers/pty.js";
 import { loadedSources } from "../helpers/loaded-sources.js";
+import { uiStartReport } from "../helpers/ui-start.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const listFile = join(import.meta.dirname, "startup-loads.json");
@@ -100,21 +100,7 @@ it("a one-shot turn with a tool call runs no source beyond its recorded list", a
 });
 
 it("starting the UI and quitting runs no source beyond its recorded list", async () => {
-  const report = join(tempDir(), "report.json");
-  const app = new PtyApp({
-    cols: 100,
-    rows: 30,
-    cwd: tempDir(),
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      NANOHERMES_CODE_CACHE_REPORT: report,
-    }),
-  });
-  await app.waitFor((s) => s.includes("Ask anything"), 20_000);
-  app.type("\x04");
-  await app.exit();
-  const loads = loadsOf(report);
+  const loads = loadsOf(await uiStartReport());
   expect(loads.sources).toEqual(expect.arrayContaining(["npm:ink", "npm:react"]));
   for (const absent of [
     "npm:openai",
@@ -153,20 +139,7 @@ process.stdout.write = (chunk, ...rest) => {
 };
 `,
   );
-  const report = join(dir, "report.json");
-  const app = new PtyApp({
-    cols: 100,
-    rows: 30,
-    cwd: tempDir(),
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      NANOHERMES_CODE_CACHE_REPORT: report,
-      NODE_OPTIONS: `--require ${stop}`,
-    }),
-  });
-  await app.exit();
-  const loads = loadsOf(report);
+  const loads = loadsOf(await uiStartReport({ env: { NODE_OPTIONS: `--require ${stop}` }, quit: false }));
   expect(loads.sources).toEqual(expect.arrayContaining(["src/ui/app/text-frame.ts", "src/agent/tasks.ts"]));
   for (const absent of [
     // The engine loads just after the first frame (TaskManager.warm), Ink with the second.
