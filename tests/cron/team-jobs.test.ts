@@ -3,55 +3,17 @@
 // writes a ledger (the API, `nanohermes cron`, the scheduler's own pause) is shared at the next
 // sync; a change the team refuses leaves the team's job in place and the loser's in the inbox.
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { CronStore } from "../../src/cron/store.js";
-import { TeamJobMirror } from "../../src/cron/team-jobs.js";
-import type { TeamStore } from "../../src/daemon/team/contract.js";
-import { openTeamStore } from "../../src/daemon/team/open.js";
 import { tempDir } from "../helpers/cli.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { cronJob, teamCronBench } from "../helpers/team-cron.js";
 
-let cluster: PgCluster;
-let databases = 0;
-const opened: { team: TeamStore; ledger: CronStore; mirror: TeamJobMirror }[] = [];
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  for (const o of opened.splice(0)) {
-    await o.mirror.stop();
-    o.ledger.close();
-    await Promise.race([o.team.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
-  }
-  cluster?.stop();
-});
-
-/** A daemon's side: its own cron.db, its team store, the mirror between them (no timer, no watch). */
-async function daemon(url: string, node: string, home = tempDir("nh-home-")) {
-  const team = await openTeamStore({ databaseUrl: url, sessionDir: "", node });
-  const ledger = await CronStore.open(join(home, "cron.db"));
-  const changes: number[] = [];
-  const mirror = new TeamJobMirror(ledger, team.cronJobs!, () => changes.push(Date.now()));
-  opened.push({ team, ledger, mirror });
-  return { team, ledger, mirror, changes, home };
-}
-
-const job = (name: string, prompt: string, createdAt = Date.now()) => ({
-  name,
-  schedule: "0 9 * * *",
-  tz: "UTC",
-  prompt,
-  workspace: "/srv/repo",
-  model: null,
-  approval: "never" as const,
-  missed: "once" as const,
-  createdAt,
-});
+const bench = teamCronBench("jobs");
+const job = (name: string, prompt: string, createdAt = Date.now()) => cronJob(name, prompt, createdAt);
 
 it("shares a job added, paused, resumed and removed on either daemon; failures stay each daemon's own", async () => {
-  const url = await cluster.createDatabase(`jobs${++databases}`);
-  const [a, b] = [await daemon(url, "a:1"), await daemon(url, "b:2")];
+  const url = await bench.database();
+  const [a, b] = [await bench.daemon(url, "a:1"), await bench.daemon(url, "b:2")];
   a.ledger.addJob(job("nightly", "run the slow tests"));
   expect(await a.mirror.sync()).toEqual({ lost: [] });
   expect(b.ledger.job("nightly")).toBeNull();
@@ -92,8 +54,8 @@ it("shares a job added, paused, resumed and removed on either daemon; failures s
 }, 30_000);
 
 it("a name added on two daemons at once: the first to sync keeps it, the other gets it back and an inbox note", async () => {
-  const url = await cluster.createDatabase(`jobs${++databases}`);
-  const [a, b] = [await daemon(url, "a:1"), await daemon(url, "b:2")];
+  const url = await bench.database();
+  const [a, b] = [await bench.daemon(url, "a:1"), await bench.daemon(url, "b:2")];
   a.ledger.addJob(job("triage", "triage the new issues"));
   b.ledger.addJob(job("triage", "label the pull requests", Date.now() + 1));
   expect((await a.mirror.sync()).lost).toEqual([]);
@@ -108,8 +70,8 @@ it("a name added on two daemons at once: the first to sync keeps it, the other g
 }, 30_000);
 
 it("a change to a job the team removed meanwhile is refused; a job removed and added again is a new job", async () => {
-  const url = await cluster.createDatabase(`jobs${++databases}`);
-  const [a, b] = [await daemon(url, "a:1"), await daemon(url, "b:2")];
+  const url = await bench.database();
+  const [a, b] = [await bench.daemon(url, "a:1"), await bench.daemon(url, "b:2")];
   a.ledger.addJob(job("report", "write the weekly report", 1_000));
   await a.mirror.sync();
   await b.mirror.sync();
@@ -129,27 +91,27 @@ it("a change to a job the team removed meanwhile is refused; a job removed and a
 }, 30_000);
 
 it("shares at start a ledger written while the daemon was down, and keeps a change while the database is away", async () => {
-  const url = await cluster.createDatabase(`jobs${++databases}`);
-  const a = await daemon(url, "a:1");
+  const url = await bench.database();
+  const a = await bench.daemon(url, "a:1");
   // B's machine: jobs added with `nanohermes cron add` before its daemon ever joined the team.
   const home = tempDir("nh-home-");
   const offline = await CronStore.open(join(home, "cron.db"));
   offline.addJob(job("backup", "back up the wiki"));
   offline.close();
-  const b = await daemon(url, "b:2", home);
+  const b = await bench.daemon(url, "b:2", home);
   await b.mirror.sync();
   await a.mirror.sync();
   expect(a.ledger.job("backup")?.prompt).toBe("back up the wiki");
 
   // The database goes away: a change made meanwhile is kept here, and shared once it is back.
-  cluster.kill();
+  bench.cluster.kill();
   try {
     a.ledger.setEnabled("backup", false, "paused by the user");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
     expect(a.ledger.job("backup")?.enabled).toBe(false);
   } finally {
-    cluster.start();
+    bench.cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.

@@ -3,52 +3,16 @@
 // and the real PgCronJobs/PgCronLedger. Each ledger keeps its own rows as before; `runs` and `inbox`
 // also show the other daemon's, named by its node.
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { CronStore } from "../../src/cron/store.js";
-import { TeamJobMirror } from "../../src/cron/team-jobs.js";
-import type { TeamStore } from "../../src/daemon/team/contract.js";
-import { openTeamStore } from "../../src/daemon/team/open.js";
 import { tempDir } from "../helpers/cli.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { cronJob, teamCronBench } from "../helpers/team-cron.js";
 
-let cluster: PgCluster;
-let databases = 0;
-const opened: { team: TeamStore; ledger: CronStore; mirror: TeamJobMirror }[] = [];
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  for (const o of opened.splice(0)) {
-    await o.mirror.stop();
-    o.ledger.close();
-    await Promise.race([o.team.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
-  }
-  cluster?.stop();
-});
-
-async function daemon(url: string, node: string, home = tempDir("nh-home-")) {
-  const team = await openTeamStore({ databaseUrl: url, sessionDir: "", node });
-  const ledger = await CronStore.open(join(home, "cron.db"));
-  const mirror = new TeamJobMirror(ledger, team.cronJobs!);
-  opened.push({ team, ledger, mirror });
-  return { ledger, mirror };
-}
-
-const job = (name: string) => ({
-  name,
-  schedule: "0 9 * * *",
-  tz: "UTC",
-  prompt: "check it",
-  workspace: "/srv/repo",
-  model: null,
-  approval: "never" as const,
-  missed: "once" as const,
-  createdAt: 1_000,
-});
+const bench = teamCronBench("ledger");
+const job = (name: string) => cronJob(name, "check it", 1_000);
 
 it("each daemon's runs and inbox show on the other, every change of a run's status included, a read item stays read", async () => {
-  const url = await cluster.createDatabase(`ledger${++databases}`);
+  const url = await bench.database();
   // A's machine ran the job before its daemon joined the team: that run is shared too.
   const home = tempDir("nh-home-");
   const before = await CronStore.open(join(home, "cron.db"));
@@ -56,8 +20,8 @@ it("each daemon's runs and inbox show on the other, every change of a run's stat
   const old = before.claim("nightly", 5_000, false) as { id: number };
   before.finish(old.id, "completed", "all green", null);
   before.close();
-  const a = await daemon(url, "a:1", home);
-  const b = await daemon(url, "b:2");
+  const a = await bench.daemon(url, "a:1", home);
+  const b = await bench.daemon(url, "b:2");
   expect(await a.mirror.sync()).toEqual({ lost: [] });
   expect(await b.mirror.sync()).toEqual({ lost: [] });
   expect(b.ledger.runs("nightly")).toMatchObject([
@@ -104,19 +68,19 @@ it("each daemon's runs and inbox show on the other, every change of a run's stat
 }, 30_000);
 
 it("a run that ends while the database is away is kept and shared once it is back", async () => {
-  const url = await cluster.createDatabase(`ledger${++databases}`);
-  const [a, b] = [await daemon(url, "a:1"), await daemon(url, "b:2")];
+  const url = await bench.database();
+  const [a, b] = [await bench.daemon(url, "a:1"), await bench.daemon(url, "b:2")];
   a.ledger.addJob(job("backup"));
   await a.mirror.sync();
   await b.mirror.sync();
   const run = a.ledger.claim("backup", 7_000, false) as { id: number };
-  cluster.kill();
+  bench.cluster.kill();
   try {
     a.ledger.finish(run.id, "failed", null, "the model did not answer");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
   } finally {
-    cluster.start();
+    bench.cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.
