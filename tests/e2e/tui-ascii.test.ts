@@ -3,19 +3,10 @@
 // item 7), at 120x40, 80x24 and 50x20.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 /** The first character outside printable ASCII on the screen, with its row, or null. */
 function nonAscii(screen: string): string | null {
@@ -33,22 +24,16 @@ describe.each([
   [50, 20],
 ])("LANG=C at %ix%i", (cols, rows) => {
   it("draws only ASCII through a turn with a tool call, an approval and browse mode", async () => {
-    const ws = tempDir();
-    writeFileSync(join(ws, "notes.txt"), "one\ntwo\n");
-    server = await startMockServer([
-      toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-      toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
-      textReply("Read the notes and made the file - all done."),
-    ]);
-    const env = testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
-      LANG: "C",
-      LC_ALL: undefined,
-      LC_CTYPE: undefined,
-    });
-    app = new PtyApp({ cols, rows, cwd: ws, env });
+    const { workspace, pty } = await e2eEnv(
+      [
+        toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
+        toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
+        textReply("Read the notes and made the file - all done."),
+      ],
+      { model: "mock-model", env: { LANG: "C", LC_ALL: undefined, LC_CTYPE: undefined } },
+    );
+    writeFileSync(join(workspace, "notes.txt"), "one\ntwo\n");
+    const app = pty({ cols, rows });
     const screens: string[] = [];
     screens.push(await app.waitFor("Ask anything"));
 

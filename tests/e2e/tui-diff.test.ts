@@ -2,20 +2,12 @@
 // results pane's Diff tab, focused; at 50 columns the pane takes the width. Outside git: a status.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { gitRepo } from "../helpers/git-repo.js";
-import { startMockServer, type MockServer } from "../helpers/mock-openai.js";
+import { type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
 
 function repo(): string {
   const { ws } = gitRepo({ "notes.txt": "first line\nsecond line\n" });
@@ -24,13 +16,12 @@ function repo(): string {
   return ws;
 }
 
-async function start(cols: number, rows: number, ws: string): Promise<PtyApp> {
-  server = await startMockServer([]);
-  const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model", OPENAI_BASE_URL: server.url });
-  const a = new PtyApp({ cols, rows, cwd: ws, env });
-  await a.waitFor("Ask anything");
-  await sendDiff(a);
-  return a;
+async function start(cols: number, rows: number, ws: string): Promise<{ app: PtyApp; mock: MockServer }> {
+  const { mock, pty } = await e2eEnv([], { model: "mock-model" });
+  const app = pty({ cols, rows, cwd: ws });
+  await app.waitFor("Ask anything");
+  await sendDiff(app);
+  return { app, mock };
 }
 
 /**
@@ -52,14 +43,14 @@ describe.each([
 ])("/diff at %ix%i", (cols, rows) => {
   it("shows the modified and the untracked file in the focused Diff tab; Enter opens one, /diff again reads again", async () => {
     const ws = repo();
-    app = await start(cols, rows, ws);
+    const { app, mock } = await start(cols, rows, ws);
     const screen = await app.waitFor("[Diff]");
     expect(screen).toMatch(/M notes\.txt\s+\+1 -1/);
     expect(screen).toMatch(/\? todo\.md\s+\+1 -0/);
     // The first file's diff under the list, with the changed line's words intact.
     await app.waitFor("second line changed");
     expect(app.screen()).toContain("/diff: 2 files (+2 -1), untracked included");
-    expect(server!.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
 
     // ↓ selects the untracked file, Enter opens its diff over the whole tab.
     app.type(keys.down);
@@ -81,7 +72,7 @@ describe.each([
 });
 
 it("at 50x20 the pane takes the width: its border in the first column, the tab bar and the list beside it", async () => {
-  app = await start(50, 20, repo());
+  const { app } = await start(50, 20, repo());
   await app.waitFor("second line changed");
   const lines = app.lines();
   const bar = lines.findIndex((l) => l.includes("[Diff]"));
@@ -94,7 +85,7 @@ it("at 50x20 the pane takes the width: its border in the first column, the tab b
 });
 
 it("outside a git repository: a status line says so, and no pane opens", async () => {
-  app = await start(80, 24, tempDir());
+  const { app } = await start(80, 24, tempDir());
   await app.waitFor("/diff: not a git repository");
   expect(app.screen()).not.toContain("[Diff]");
 });

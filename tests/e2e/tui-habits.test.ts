@@ -1,32 +1,18 @@
 // Habits in a real terminal (issue 28, item 5): the UI turns SGR mouse reporting on (and off at
 // exit), so the wheel scrolls the transcript; the window title (OSC 2) names the task and says when
 // an approval waits.
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 describe("habits at 80x24", () => {
   it("reports the wheel, names the task in the title, and restores both at exit", async () => {
-    server = await startMockServer([
-      toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
-      textReply("made it"),
-    ]);
-    app = new PtyApp({
-      cols: 80,
-      rows: 24,
-      cwd: tempDir(),
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-    });
+    const { pty } = await e2eEnv(
+      [toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]), textReply("made it")],
+      { model: "mock-model" },
+    );
+    const app = pty({ cols: 80, rows: 24 });
     const titles: string[] = [];
     app.term.onTitleChange((t) => titles.push(t));
     await app.waitFor("Ask anything");

@@ -4,28 +4,16 @@
 // task, however many starts came between.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 describe("empty tasks", () => {
   it("are not kept: three starts left unused add nothing to the list, the index or the sessions", async () => {
-    const ws = tempDir();
-    server = await startMockServer([textReply("noted")]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
-    const home = env.NANOHERMES_HOME!;
-    const start = () => new PtyApp({ cols: 80, rows: 24, cwd: ws, env });
-    app = start();
+    const { home, pty } = await e2eEnv([textReply("noted")], { model: "mock-model" });
+    const start = () => pty({ cols: 80, rows: 24 });
+    let app = start();
     await app.waitFor("Ask anything");
     app.type("remember the milk");
     app.type(keys.enter);

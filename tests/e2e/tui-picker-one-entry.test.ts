@@ -4,39 +4,35 @@
 // Now the task is opened under the entry's id with its tokens, and the entry keeps both.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 type Entry = { id: string; sessionFile: string; usage?: { prompt: number; completion: number }; oneShot?: boolean };
 const entries = (home: string) => JSON.parse(readFileSync(join(home, "tasks.json"), "utf8")) as Entry[];
 
 describe("the /resume picker and the task index", () => {
   it("opens a listed session under its entry's id and tokens, and keeps one entry", async () => {
-    const ws = tempDir();
     // Usage as the mock reports it: fixed, so the sums are exact.
-    server = await startMockServer([
-      textReply("first answer", { usage: { prompt: 1200, completion: 30 } }),
-      textReply("second answer", { usage: { prompt: 2500, completion: 40 } }),
-    ]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
-    const r = await runCli(["-p", "plan the release", "-C", ws], { env });
+    const {
+      workspace: ws,
+      home,
+      run,
+      pty,
+    } = await e2eEnv(
+      [
+        textReply("first answer", { usage: { prompt: 1200, completion: 30 } }),
+        textReply("second answer", { usage: { prompt: 2500, completion: 40 } }),
+      ],
+      { model: "mock-model" },
+    );
+    const r = await run(["-p", "plan the release", "-C", ws]);
     expect(r.code, r.stderr).toBe(0);
-    const home = env.NANOHERMES_HOME!;
     const [shot] = entries(home);
     expect(shot).toMatchObject({ oneShot: true, usage: { prompt: 1200, completion: 30 } });
 
-    app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env });
+    const app = pty({ cols: 120, rows: 40 });
     await app.waitFor("Ask anything");
     app.type("/resume");
     await app.waitFor("/resume");

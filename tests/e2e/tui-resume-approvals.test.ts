@@ -3,33 +3,24 @@
 // they were asked; none comes back as a card waiting for a key.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 describe("approvals in a resumed transcript", () => {
   it("shows each question with its answer after a restart", async () => {
-    const ws = tempDir();
-    server = await startMockServer([
-      toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
-      toolReply([{ name: "run_command", args: { command: "touch second.txt" } }]),
-      textReply("left as it is"),
-    ]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
+    const { workspace: ws, pty } = await e2eEnv(
+      [
+        toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
+        toolReply([{ name: "run_command", args: { command: "touch second.txt" } }]),
+        textReply("left as it is"),
+      ],
+      { model: "mock-model" },
+    );
     // The on-request policy asks before a command that is not read-only.
-    const start = (args: string[] = []) =>
-      new PtyApp({ cols: 120, rows: 40, cwd: ws, env, args: ["--approval", "on-request", ...args] });
-    app = start();
+    const start = (args: string[] = []) => pty({ cols: 120, rows: 40, args: ["--approval", "on-request", ...args] });
+    let app = start();
     await app.waitFor("Ask anything");
     app.type("make the files");
     app.type(keys.enter);

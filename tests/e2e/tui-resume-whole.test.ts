@@ -3,19 +3,10 @@
 // list survives, and the Todo, Reads and Changes tabs are rebuilt from the history.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const entries = (home: string) =>
   JSON.parse(readFileSync(join(home, "tasks.json"), "utf8")) as {
@@ -27,28 +18,33 @@ const entries = (home: string) =>
 
 describe("resume is whole", () => {
   it("keeps the title, usage, one index entry, a rename, and the results tabs across restarts", async () => {
-    const ws = tempDir();
-    writeFileSync(join(ws, "notes.txt"), "hello notes\n");
-    server = await startMockServer([
-      toolReply([
-        { name: "read_file", args: { path: "notes.txt" } },
-        {
-          name: "todo_write",
-          args: {
-            items: [
-              { content: "read the notes", status: "completed" },
-              { content: "write the summary", status: "pending" },
-            ],
+    const {
+      workspace: ws,
+      home,
+      pty,
+    } = await e2eEnv(
+      [
+        toolReply([
+          { name: "read_file", args: { path: "notes.txt" } },
+          {
+            name: "todo_write",
+            args: {
+              items: [
+                { content: "read the notes", status: "completed" },
+                { content: "write the summary", status: "pending" },
+              ],
+            },
           },
-        },
-        { name: "write_file", args: { path: "summary.txt", content: "sum\n" } },
-      ]),
-      textReply("wrote the summary"),
-      textReply("second answer"),
-    ]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
-    const start = (args: string[] = []) => new PtyApp({ cols: 120, rows: 40, cwd: ws, env, args: ["-y", ...args] });
-    app = start();
+          { name: "write_file", args: { path: "summary.txt", content: "sum\n" } },
+        ]),
+        textReply("wrote the summary"),
+        textReply("second answer"),
+      ],
+      { model: "mock-model" },
+    );
+    writeFileSync(join(ws, "notes.txt"), "hello notes\n");
+    const start = (args: string[] = []) => pty({ cols: 120, rows: 40, args: ["-y", ...args] });
+    let app = start();
     await app.waitFor("Ask anything");
     app.type("summarise the notes");
     app.type(keys.enter);
@@ -56,7 +52,6 @@ describe("resume is whole", () => {
     await app.waitFor("Ask anything");
     app.kill("SIGTERM");
     await app.exit();
-    const home = env.NANOHERMES_HOME!;
     const first = entries(home);
     expect(first).toHaveLength(1);
     expect(first[0]!.title).toBe("summarise the notes");

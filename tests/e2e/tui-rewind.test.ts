@@ -4,19 +4,10 @@
 // At 120x40, 80x24 and 50x20.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const TURN1 = "one\ntwo\nthree\n";
 const TURN2 = "one\nTWO\nthree\n";
@@ -27,22 +18,18 @@ describe.each([
   [50, 20],
 ])("/rewind at %ix%i", (cols, rows) => {
   it("shows turn 2's diff in the Turns tab, and rewinding its files puts the turn-1 content back", async () => {
-    const ws = tempDir();
+    const { workspace: ws, pty } = await e2eEnv(
+      [
+        toolReply([{ name: "write_file", args: { path: "notes.txt", content: TURN1 } }]),
+        textReply("wrote the notes"),
+        toolReply([{ name: "run_command", args: { command: "sed -i 's/two/TWO/' notes.txt" } }]),
+        textReply("shouted two"),
+      ],
+      { model: "mock-model" },
+    );
     const notes = join(ws, "notes.txt");
-    server = await startMockServer([
-      toolReply([{ name: "write_file", args: { path: "notes.txt", content: TURN1 } }]),
-      textReply("wrote the notes"),
-      toolReply([{ name: "run_command", args: { command: "sed -i 's/two/TWO/' notes.txt" } }]),
-      textReply("shouted two"),
-    ]);
     // -y: approval policy never, so neither call waits for a y.
-    app = new PtyApp({
-      cols,
-      rows,
-      cwd: ws,
-      args: ["-y"],
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-    });
+    const app = pty({ cols, rows, args: ["-y"] });
     await app.waitFor("Ask anything");
     await app.typeSlowly("write the notes");
     app.type(keys.enter);

@@ -1,34 +1,19 @@
 // --screen-reader in a real pseudo-terminal against the mock model: a turn with a tool call that
 // asks for approval, read as a screen reader would get it: one pane, a role first on each item,
 // states in words, no box drawing at any step.
-import { afterEach, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const BOX = /[\u2500-\u257f]/;
 
 it("runs a turn with a tool call in the linear layout", async () => {
-  server = await startMockServer([
-    toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]),
-    textReply("made the file for you"),
-  ]);
-  app = new PtyApp({
-    cols: 80,
-    rows: 24,
-    cwd: tempDir(),
-    args: ["--screen-reader"],
-    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-  });
+  const { pty } = await e2eEnv(
+    [toolReply([{ name: "run_command", args: { command: "touch made.txt" } }]), textReply("made the file for you")],
+    { model: "mock-model" },
+  );
+  const app = pty({ cols: 80, rows: 24, args: ["--screen-reader"] });
   await app.waitFor("Ask anything");
   // At 80 columns the other layout puts the task list beside the transcript; this one does not.
   expect(app.screen()).not.toMatch(/Tasks 1/);

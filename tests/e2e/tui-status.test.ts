@@ -2,19 +2,10 @@
 // ended; a second Ctrl-C kills the running command for as long as that hint is shown (here 3 s
 // after the first, past the 2 s double-press window); "press Ctrl-C again to exit" goes when it
 // stops being true instead of staying until something else redraws.
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,17 +14,14 @@ describe.each([
   [80, 24],
 ])("status at %ix%i", (cols, rows) => {
   it("keeps the stop hint while stopping, kills on the second Ctrl-C after 3 s, and clears stale hints", async () => {
-    server = await startMockServer([
-      toolReply([{ name: "run_command", args: { command: 'echo sta""rted; sleep 60; echo nev""er-printed' } }]),
-      textReply("after"),
-    ]);
-    app = new PtyApp({
-      cols,
-      rows,
-      cwd: tempDir(),
-      args: ["-y"],
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-    });
+    const { pty } = await e2eEnv(
+      [
+        toolReply([{ name: "run_command", args: { command: 'echo sta""rted; sleep 60; echo nev""er-printed' } }]),
+        textReply("after"),
+      ],
+      { model: "mock-model" },
+    );
+    const app = pty({ cols, rows, args: ["-y"] });
     await app.waitFor("Ask anything");
     app.type("run the long command");
     await app.waitFor(/run the long command/);

@@ -3,41 +3,33 @@
 // the card), the command does not run; after a pause `y` answers the card.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TYPING_GUARD_MS } from "../../src/ui/controller/approval-guard.js";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("type-ahead in a real terminal", () => {
   it("keys typed while the model streams never answer the card that appears; y after a pause does", async () => {
-    const ws = tempDir();
-    server = await startMockServer([
-      {
-        content: "Let me look at the build folder before cleaning it up, one moment please.",
-        chunkSize: 4,
-        chunkDelayMs: 40,
-        toolCalls: [{ name: "run_command", arguments: JSON.stringify({ command: "touch typed-ahead.txt" }) }],
-      },
-      textReply("made the file"),
-    ]);
-    app = new PtyApp({
-      cols: 80,
-      rows: 24,
-      cwd: ws,
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-    });
+    const {
+      mock,
+      workspace: ws,
+      pty,
+    } = await e2eEnv(
+      [
+        {
+          content: "Let me look at the build folder before cleaning it up, one moment please.",
+          chunkSize: 4,
+          chunkDelayMs: 40,
+          toolCalls: [{ name: "run_command", arguments: JSON.stringify({ command: "touch typed-ahead.txt" }) }],
+        },
+        textReply("made the file"),
+      ],
+      { model: "mock-model" },
+    );
+    const app = pty({ cols: 80, rows: 24 });
     await app.waitFor("Ask anything");
     await app.typeSlowly("clean up the build");
     app.type(keys.enter);
@@ -52,7 +44,7 @@ describe("type-ahead in a real terminal", () => {
     const typing = (async () => {
       for (let i = 0; afterCard === null || typed.length < afterCard + 8; i++) {
         const ch = phrase[i % phrase.length]!;
-        app!.type(ch);
+        app.type(ch);
         typed += ch;
         await sleep(40);
       }
@@ -71,7 +63,7 @@ describe("type-ahead in a real terminal", () => {
     // How to answer is on the card; what was typed waits under it.
     expect(card).toMatch(/y once/);
     expect(card).toContain(`› ${typed.slice(0, 30).trimEnd()}`);
-    expect(server.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(1);
     expect(existsSync(join(ws, "typed-ahead.txt"))).toBe(false);
 
     // The typing stopped well over a second ago (room for a busy machine) and the card has been
@@ -82,6 +74,6 @@ describe("type-ahead in a real terminal", () => {
     expect(existsSync(join(ws, "typed-ahead.txt"))).toBe(true);
     // Nothing typed was lost: the input holds all of it, in order, for the user to send or clear.
     await app.waitFor(`› ${typed.slice(0, 40).trimEnd()}`);
-    expect(server.requests).toHaveLength(2);
+    expect(mock.requests).toHaveLength(2);
   });
 });

@@ -1,19 +1,10 @@
 // The cell writer in the built program: the composer's cursor sits right after the typed text
 // and shows, a streamed reply reaches the screen without a single screen clear, and the reply's
 // text is on screen whole. At 120x40 and 50x20.
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 import { PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
 
 const cursorHidden = (a: PtyApp) =>
   (a.term as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core.coreService.isCursorHidden;
@@ -23,13 +14,8 @@ describe.each([
   [50, 20],
 ])("the terminal writer at %ix%i", (cols, rows) => {
   it("puts the cursor after the typed text and streams without clearing the screen", async () => {
-    server = await startMockServer([]);
-    app = new PtyApp({
-      cols,
-      rows,
-      cwd: tempDir(),
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" }),
-    });
+    const { mock, pty } = await e2eEnv([], { model: "mock-model" });
+    const app = pty({ cols, rows });
     await app.waitFor("Ask anything");
     await app.typeSlowly("hello wor");
     await app.waitFor("hello wor");
@@ -41,7 +27,7 @@ describe.each([
 
     let raw = "";
     const sub = app.pty.onData((d) => void (raw += d));
-    server.push({ ...textReply(`streamed ${"token ".repeat(60)}omega`), chunkSize: 5, chunkDelayMs: 10 });
+    mock.push({ ...textReply(`streamed ${"token ".repeat(60)}omega`), chunkSize: 5, chunkDelayMs: 10 });
     app.type("ld\r");
     const done = await app.waitFor(/✓ hello world · done/, 20_000);
     sub.dispose();
