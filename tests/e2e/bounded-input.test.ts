@@ -1,18 +1,11 @@
 // The built program with inputs that used to be taken whole: piped stdin over the cap is refused
 // with a message, and an endless model answer ends at the answer cap with an error instead of
 // growing until the process dies.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { CLI, collect, runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const envFor = (s: MockServer) => testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "m" });
+import { CLI, collect, runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 /** `head -c BYTES /dev/zero | tr '\0' CHAR | nanohermes ARGS`: a real pipe on stdin, as from a shell. */
 function piped(bytes: number, char: string, args: string[], env: Record<string, string | undefined>) {
@@ -27,33 +20,35 @@ function piped(bytes: number, char: string, args: string[], env: Record<string, 
 
 describe("bounded inputs (built program)", () => {
   it("refuses piped stdin over 1 MB with a message, before any model request", async () => {
-    server = await startMockServer([textReply("never")]);
+    const { mock, envWith } = await e2eEnv([textReply("never")], { model: "m" });
     for (const args of [
       ["-p", "summarise", "-C", tempDir()],
       ["-C", tempDir()],
     ]) {
-      const r = await piped(3 * 1024 * 1024, "z", args, envFor(server));
+      const r = await piped(3 * 1024 * 1024, "z", args, envWith());
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
         "nanohermes: stdin is larger than 1 MB; save it to a file and name the file in the prompt (the agent reads files in parts)\n",
       );
     }
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
   });
 
   it("still takes piped stdin under the cap, as the prompt or next to it", async () => {
-    server = await startMockServer([textReply("ok one"), textReply("ok two")]);
-    const a = await runCli(["-C", tempDir()], { env: envFor(server), input: "question from stdin" });
+    const { mock, envWith } = await e2eEnv([textReply("ok one"), textReply("ok two")], { model: "m" });
+    const a = await runCli(["-C", tempDir()], { env: envWith(), input: "question from stdin" });
     expect(a.stdout).toBe("ok one\n");
-    const b = await piped(900 * 1024, "k", ["-p", "look", "-C", tempDir()], envFor(server));
+    const b = await piped(900 * 1024, "k", ["-p", "look", "-C", tempDir()], envWith());
     expect(b.code).toBe(0);
-    const sent = JSON.stringify(server.requests[1]!.messages);
+    const sent = JSON.stringify(mock.requests[1]!.messages);
     expect(sent).toContain(`<stdin>\\n${"k".repeat(1000)}`);
   });
 
   it("ends an endless answer at the answer cap with an error (exit 1), not a crash", async () => {
-    server = await startMockServer([textReply("go ", { endless: "content", chunkSize: 16_384 })]);
-    const r = await runCli(["-p", "hi", "-C", tempDir(), "--json"], { env: envFor(server), timeoutMs: 60_000 });
+    const { run } = await e2eEnv([textReply("go ", { endless: "content", chunkSize: 16_384 })], {
+      model: "m",
+    });
+    const r = await run(["-p", "hi", "-C", tempDir(), "--json"], { timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { reason: string; error: string };
     expect(out).toMatchObject({

@@ -5,25 +5,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
-import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { describe, expect, it } from "vitest";
+import { collect, runCli, startCli, tempDir, waitForOutput } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 import { waitFor } from "../helpers/wait.js";
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const envFor = (s: MockServer) =>
-  testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "main-model" });
+const mainModel = { model: "main-model" };
 
 /** The tool results a request carries, as [call id, output], whichever the wire. */
 function toolResults(req: RecordedRequest): [string, string][] {
@@ -45,41 +33,47 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
     const ws = tempDir();
     writeFileSync(join(ws, "a.txt"), "alpha\n");
     writeFileSync(join(ws, "b.txt"), "beta\n");
-    server = await startMockServer([
-      toolReply([
-        { id: "call_a", name: "read_file", args: { path: "a.txt" } },
-        { id: "call_b", name: "read_file", args: { path: "b.txt" } },
-      ]),
-      textReply("both read"),
-    ]);
-    const r = await runCli(["-p", "read both", "-C", ws, "--api", api], { env: envFor(server) });
+    const { mock, run } = await e2eEnv(
+      [
+        toolReply([
+          { id: "call_a", name: "read_file", args: { path: "a.txt" } },
+          { id: "call_b", name: "read_file", args: { path: "b.txt" } },
+        ]),
+        textReply("both read"),
+      ],
+      mainModel,
+    );
+    const r = await run(["-p", "read both", "-C", ws, "--api", api]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("both read\n");
-    expect(server.requests.map((q) => q.wire)).toEqual([api, api]);
-    const results = toolResults(server.requests[1]!);
+    expect(mock.requests.map((q) => q.wire)).toEqual([api, api]);
+    const results = toolResults(mock.requests[1]!);
     expect(results.map(([id]) => id)).toEqual(["call_a", "call_b"]);
     expect(results[0]![1]).toContain("alpha");
     expect(results[1]![1]).toContain("beta");
-    expect(server.connections).toBe(1);
+    expect(mock.connections).toBe(1);
   });
 
   it("retries a dropped stream and answers from the next attempt", async () => {
-    server = await startMockServer([
-      textReply("this reply is lost halfway", { dropAfterChunks: 4 }),
-      textReply("recovered"),
-    ]);
+    const { mock, envWith } = await e2eEnv(
+      [textReply("this reply is lost halfway", { dropAfterChunks: 4 }), textReply("recovered")],
+      mainModel,
+    );
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10"], {
-      env: envFor(server),
+      env: envWith(),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("recovered\n");
-    expect(server.requests).toHaveLength(2);
+    expect(mock.requests).toHaveLength(2);
   });
 
   it("waits for a 429's Retry-After rather than the shorter backoff", async () => {
-    server = await startMockServer([{ status: 429, headers: { "retry-after": "1" } }, textReply("ok")]);
+    const { mock, envWith } = await e2eEnv(
+      [{ status: 429, headers: { "retry-after": "1" } }, textReply("ok")],
+      mainModel,
+    );
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--api", api, "--retry-base-ms", "10", "--stream-json"], {
-      env: envFor(server),
+      env: envWith(),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(
@@ -87,14 +81,17 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
         .filter((e) => e.type === "model.retrying")
         .map((e) => [e.status, e.delayMs]),
     ).toEqual([[429, 1000]]);
-    expect(server.requests).toHaveLength(2);
+    expect(mock.requests).toHaveLength(2);
     // The SDK's own retries are off: exactly one request per attempt.
-    expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(mock.requests[1]!.receivedAt - mock.requests[0]!.receivedAt).toBeGreaterThanOrEqual(950);
   });
 
   it("ends the request at once on a second Ctrl-C", async () => {
-    server = await startMockServer([textReply("x".repeat(4000), { chunkSize: 2, chunkDelayMs: 10 })]);
-    const child = startCli(["-p", "hi", "-C", tempDir(), "--api", api, "--stream-json"], { env: envFor(server) });
+    const { mock, envWith } = await e2eEnv(
+      [textReply("x".repeat(4000), { chunkSize: 2, chunkDelayMs: 10 })],
+      mainModel,
+    );
+    const child = startCli(["-p", "hi", "-C", tempDir(), "--api", api, "--stream-json"], { env: envWith() });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"assistant.delta"'));
     child.kill("SIGINT");
@@ -102,7 +99,7 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
     const r = await done;
     expect(r.code).toBe(130);
     // The client hung up mid-stream (2,000 chunks were planned), not after reading it all.
-    await waitFor(() => server!.aborted === 1, { what: "server.aborted is 1" });
+    await waitFor(() => mock.aborted === 1, { what: "server.aborted is 1" });
   });
 
   it("sends an image as input", async () => {
@@ -110,13 +107,13 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
     await sharp({ create: { width: 20, height: 10, channels: 3, background: "red" } })
       .png()
       .toFile(join(ws, "red.png"));
-    server = await startMockServer([textReply("a red box")]);
+    const { mock, envWith } = await e2eEnv([textReply("a red box")], mainModel);
     const r = await runCli(["-p", "what is this?", "-i", "red.png", "-C", ws, "--api", api], {
       cwd: ws,
-      env: envFor(server),
+      env: envWith(),
     });
     expect(r.code, r.stderr).toBe(0);
-    const last = server.requests[0]!.messages.at(-1) as { content: Record<string, unknown>[] };
+    const last = mock.requests[0]!.messages.at(-1) as { content: Record<string, unknown>[] };
     const image = last.content.find((p) => p.type === (api === "chat" ? "image_url" : "input_image"))!;
     const url = api === "chat" ? (image.image_url as { url: string }).url : image.image_url;
     expect(url).toMatch(/^data:image\/png;base64,/);
@@ -125,18 +122,21 @@ describe.each(["chat", "responses"] as const)("--api %s", (api) => {
 
 describe("--api responses", () => {
   it("sends the first step's encrypted reasoning back with the next step, and no server-side state", async () => {
-    server = await startMockServer([
-      toolReply([{ id: "call_1", name: "list_dir", args: { path: "." } }], {
-        reasoning: "look first",
-        encryptedReasoning: "ENC-STEP-1",
-      }),
-      textReply("done", { reasoning: "then answer", encryptedReasoning: "ENC-STEP-2" }),
-    ]);
+    const { mock, envWith } = await e2eEnv(
+      [
+        toolReply([{ id: "call_1", name: "list_dir", args: { path: "." } }], {
+          reasoning: "look first",
+          encryptedReasoning: "ENC-STEP-1",
+        }),
+        textReply("done", { reasoning: "then answer", encryptedReasoning: "ENC-STEP-2" }),
+      ],
+      mainModel,
+    );
     const r = await runCli(["-p", "look around", "-C", tempDir(), "--api", "responses", "--thinking", "high"], {
-      env: envFor(server),
+      env: envWith(),
     });
     expect(r.code, r.stderr).toBe(0);
-    const [first, second] = server.requests;
+    const [first, second] = mock.requests;
     expect(first!.body).toMatchObject({
       store: false,
       include: ["reasoning.encrypted_content"],

@@ -2,23 +2,14 @@
 // saved with a valid history, the program exits 130, and the next turn works.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { collect, startCli, runCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { collect, startCli, runCli, tempDir, waitForOutput } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { waitFor } from "../helpers/mcp.js";
 import { alive } from "../helpers/proc.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 type Msg = { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string };
-
-function envFor(s: MockServer) {
-  return testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url });
-}
 
 /** Every assistant tool call is followed by exactly its results. */
 function assertValidHistory(messages: Msg[]): void {
@@ -38,12 +29,12 @@ describe("stopping a turn", () => {
   it("stops mid-stream: the request is aborted and nothing partial is kept", async () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
-    server = await startMockServer([
+    const { mock, envWith } = await e2eEnv([
       { content: "partial ".repeat(200), chunkSize: 8, chunkDelayMs: 40 },
       textReply("second turn works"),
     ]);
     const child = startCli(["-p", "write a lot", "-C", ws, "--session", session, "--stream-json"], {
-      env: envFor(server),
+      env: envWith(),
     });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"assistant.delta"'));
@@ -52,13 +43,13 @@ describe("stopping a turn", () => {
     expect(r.code).toBe(130);
     const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { type: string; reason: string };
     expect(last).toMatchObject({ type: "turn.completed", reason: "interrupted" });
-    await waitFor(() => server!.aborted === 1, 10_000, "the mock saw the model request aborted");
+    await waitFor(() => mock.aborted === 1, 10_000, "the mock saw the model request aborted");
     expect(sessionMessages(session).map((m) => m.role)).toEqual(["system", "user"]);
 
-    const next = await runCli(["-p", "continue", "-C", ws, "--session", session], { env: envFor(server) });
+    const next = await runCli(["-p", "continue", "-C", ws, "--session", session], { env: envWith() });
     expect(next.code).toBe(0);
     expect(next.stdout).toBe("second turn works\n");
-    const sent = server.requests[1]!.messages as Msg[];
+    const sent = mock.requests[1]!.messages as Msg[];
     expect(sent.map((m) => m.role)).toEqual(["system", "user", "user"]);
     expect(JSON.stringify(sent)).not.toContain("partial");
   });
@@ -66,37 +57,37 @@ describe("stopping a turn", () => {
   it("stops during a command: the command finishes, its result is kept, no further model call", async () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
-    server = await startMockServer([
+    const { mock, envWith } = await e2eEnv([
       toolReply([{ name: "run_command", args: { command: "sleep 1; echo finished-ok" } }]),
       textReply("next turn"),
     ]);
-    const child = startCli(["-p", "run it", "-C", ws, "--session", session, "--stream-json"], { env: envFor(server) });
+    const child = startCli(["-p", "run it", "-C", ws, "--session", session, "--stream-json"], { env: envWith() });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"tool.started"'));
     child.kill("SIGINT");
     const r = await done;
     expect(r.code).toBe(130);
-    expect(server.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(1);
     const messages = sessionMessages(session);
     assertValidHistory(messages);
     expect(messages.at(-1)).toMatchObject({ role: "tool" });
     expect(messages.at(-1)!.content).toContain("finished-ok");
 
-    const next = await runCli(["-p", "go on", "-C", ws, "--session", session], { env: envFor(server) });
+    const next = await runCli(["-p", "go on", "-C", ws, "--session", session], { env: envWith() });
     expect(next.code).toBe(0);
-    assertValidHistory(server.requests[1]!.messages as Msg[]);
+    assertValidHistory(mock.requests[1]!.messages as Msg[]);
   });
 
   it("a second Ctrl-C kills the running command's process group and records [interrupted]", async () => {
     const ws = tempDir();
     const session = join(ws, "session.json");
-    server = await startMockServer([
+    const { envWith } = await e2eEnv([
       toolReply([
         { name: "run_command", args: { command: "sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; sleep 30" } },
       ]),
       textReply("after force stop"),
     ]);
-    const child = startCli(["-p", "run it", "-C", ws, "--session", session], { env: envFor(server) });
+    const child = startCli(["-p", "run it", "-C", ws, "--session", session], { env: envWith() });
     const done = collect(child);
     // Both processes are up once the shell has written their pids (a fixed wait raced under load).
     await waitFor(
@@ -119,22 +110,22 @@ describe("stopping a turn", () => {
       const pid = Number(readFileSync(join(ws, f), "utf8"));
       expect(alive(pid), `${f} ${pid} still alive`).toBe(false);
     }
-    const next = await runCli(["-p", "go on", "-C", ws, "--session", session], { env: envFor(server) });
+    const next = await runCli(["-p", "go on", "-C", ws, "--session", session], { env: envWith() });
     expect(next.code).toBe(0);
     expect(next.stdout).toBe("after force stop\n");
   });
 
   it("Ctrl-C while waiting to retry stops at once", async () => {
     const ws = tempDir();
-    server = await startMockServer([{ status: 503 }, textReply("never")]);
+    const { mock, envWith } = await e2eEnv([{ status: 503 }, textReply("never")]);
     const child = startCli(["-p", "hi", "-C", ws, "--retry-base-ms", "20000", "--stream-json"], {
-      env: envFor(server),
+      env: envWith(),
     });
     const done = collect(child);
     await waitForOutput(child, (all) => all.includes('"model.retrying"'));
     child.kill("SIGINT");
     const r = await done;
     expect(r.code).toBe(130);
-    expect(server.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(1);
   });
 });

@@ -4,20 +4,12 @@
 // n keeps them out, y takes them back for the sessions after.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { heldInstructions, instructionState, recordInstructionChange } from "../../src/config/instruction-changes.js";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, type MockServer } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
 
 const systemPrompt = (s: MockServer, i: number) =>
   JSON.stringify((s.requests[i]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "system"));
@@ -37,25 +29,25 @@ describe("instruction files a command changed, at the next start", () => {
       join(ws, ".agents/skills/deploy/SKILL.md"),
       "---\nname: deploy\ndescription: MARKER-SKILL push to production\n---\nDo it.\n",
     );
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model" });
-    const home = env.NANOHERMES_HOME!;
+    const { mock, home, pty } = await e2eEnv([textReply("first answer"), textReply("third answer")], {
+      model: "mock-model",
+    });
     // A trusted folder: nothing else waits for trust, only what the command changed.
     writeFileSync(join(home, "trusted.json"), JSON.stringify([ws]));
     // What the engine records when a sandboxed command changes them (tests/agent/instruction-changes.test.ts).
     recordInstructionChange(home, ws, ["AGENTS.md", ".agents/skills"], instructionState(ws));
-    server = await startMockServer([textReply("first answer"), textReply("third answer")]);
-    const start = () => new PtyApp({ cols: 120, rows: 40, cwd: ws, env: { ...env, OPENAI_BASE_URL: server!.url } });
+    const start = () => pty({ cols: 120, rows: 40, cwd: ws });
 
     // First start: asked, one key; n leaves them out of this session's prompt.
-    app = start();
+    let app = start();
     const screen = await app.waitFor("Trust it?");
     // (The question wraps inside its box, between the other panes.)
     expect(screen).toContain("instruction files a command changed (AGENTS.md,");
     expect(screen).toContain(".agents/skills), left out of this session until you take them back");
     await app.answer("n");
     await ask(app, "hello", "first answer");
-    expect(systemPrompt(server, 0)).not.toContain("MARKER-AGENTS");
-    expect(systemPrompt(server, 0)).not.toContain("MARKER-SKILL");
+    expect(systemPrompt(mock, 0)).not.toContain("MARKER-AGENTS");
+    expect(systemPrompt(mock, 0)).not.toContain("MARKER-SKILL");
     app.kill("SIGKILL");
     expect(heldInstructions(home, ws)).toEqual(["AGENTS.md", ".agents/skills"]);
 
@@ -72,7 +64,7 @@ describe("instruction files a command changed, at the next start", () => {
     await app.waitFor("Ask anything");
     expect(app.screen()).not.toContain("Trust it?");
     await ask(app, "again", "third answer");
-    expect(systemPrompt(server, 1)).toContain("MARKER-AGENTS");
-    expect(systemPrompt(server, 1)).toContain("MARKER-SKILL");
+    expect(systemPrompt(mock, 1)).toContain("MARKER-AGENTS");
+    expect(systemPrompt(mock, 1)).toContain("MARKER-SKILL");
   });
 });

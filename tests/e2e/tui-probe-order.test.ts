@@ -4,9 +4,8 @@
 // (this pty's xterm does not, nothing carries its replies back) still gets the prompt and a live
 // input, and a terminal that answers late gets the frame redrawn with what it said (here a light
 // background: the light theme). Order of events only, no timings.
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, type MockServer } from "../helpers/mock-openai.js";
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { PtyApp } from "../helpers/pty.js";
 import { cells } from "../helpers/xterm-screen.js";
 
@@ -15,32 +14,16 @@ const FIRST_QUERY = "\x1b[>0q";
 const SENTINEL_QUERY = "\x1b[c";
 const PROMPT = "Ask anything";
 
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
-
 /** Starts the UI and records everything it writes, in order. */
 async function start(extra: Record<string, string | undefined> = {}): Promise<{ app: PtyApp; raw: () => string }> {
-  server = await startMockServer([]);
-  const env = testEnv({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: server.url,
-    NANOHERMES_MODEL: "mock-model",
-    ...extra,
-  });
+  const { env, pty } = await e2eEnv([], { model: "mock-model", env: extra });
   // Colours on, so a theme change shows in the cells.
   delete env.NO_COLOR;
-  const started = new PtyApp({ cols: 120, rows: 40, cwd: tempDir(), env });
+  const started = pty({ cols: 120, rows: 40 });
   let raw = "";
   started.pty.onData((data) => {
     raw += data;
   });
-  app = started;
   return { app: started, raw: () => raw };
 }
 

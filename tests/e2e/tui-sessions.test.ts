@@ -2,38 +2,31 @@
 // picker over sessions made by one-shot runs, a search finds one, Enter opens it with its earlier
 // turn (and the next prompt continues it); /memory lists two saved entries and deletes one.
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/memory/store.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 describe.each([
   [80, 24],
   [50, 20],
 ])("the session picker at %ix%i", (cols, rows) => {
   it("a bare --resume lists the workspace's sessions; a search finds one; Enter opens it with its earlier turn", async () => {
-    server = await startMockServer([
-      textReply("Pelican plan: three steps."),
-      textReply("Walrus fixed."),
-      textReply("Step one is done."),
-    ]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
-    const ws = tempDir();
-    expect((await runCli(["-p", "plan the pelican migration", "-C", ws], { env })).code).toBe(0);
-    expect((await runCli(["-p", "fix the walrus bug", "-C", ws], { env })).code).toBe(0);
+    const {
+      mock,
+      workspace: ws,
+      run,
+      pty,
+    } = await e2eEnv(
+      [textReply("Pelican plan: three steps."), textReply("Walrus fixed."), textReply("Step one is done.")],
+      { model: "mock-model" },
+    );
+    expect((await run(["-p", "plan the pelican migration", "-C", ws])).code).toBe(0);
+    expect((await run(["-p", "fix the walrus bug", "-C", ws])).code).toBe(0);
 
-    app = new PtyApp({ cols, rows, cwd: ws, env, args: ["--resume"] });
+    const app = pty({ cols, rows, args: ["--resume"] });
     let screen = await app.waitFor("2 sessions in this workspace");
     expect(screen).toContain("Resume a session");
     // Newest first.
@@ -52,9 +45,7 @@ describe.each([
     await app.typeSlowly("do step one");
     app.type(keys.enter);
     await app.waitFor("Step one is done.");
-    const users = (server.requests[2]!.messages as ChatMessage[])
-      .filter((m) => m.role === "user")
-      .map((m) => m.content);
+    const users = (mock.requests[2]!.messages as ChatMessage[]).filter((m) => m.role === "user").map((m) => m.content);
     expect(users).toEqual(["plan the pelican migration", "do step one"]);
     app.type(keys.ctrl("d"));
     expect(await app.exit()).toBe(0);
@@ -63,8 +54,7 @@ describe.each([
 
 describe("the memory dialog", () => {
   it("lists the saved memories and deletes one after y", async () => {
-    server = await startMockServer([]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
+    const { env, pty } = await e2eEnv([], { model: "mock-model" });
     // Memory on: node-pty would pass an undefined value on as the string "undefined".
     delete env.NANOHERMES_NO_MEMORY;
     const file = join(env.NANOHERMES_HOME!, "memory.json");
@@ -73,7 +63,7 @@ describe("the memory dialog", () => {
     await store.save("preference", "The user prefers tabs over spaces");
     await store.save("lesson", "The e2e suite needs a built dist/ first");
 
-    app = new PtyApp({ cols: 80, rows: 24, cwd: tempDir(), env });
+    const app = pty({ cols: 80, rows: 24 });
     await app.waitFor("Ask anything");
     await app.typeSlowly("/memory");
     app.type(keys.enter);
