@@ -3,15 +3,10 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, collect, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { CLI, collect, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 describe("atomicWriteFile durability", () => {
   it("fsyncs the session's temp file before the rename and its folder after it", async () => {
@@ -19,8 +14,7 @@ describe("atomicWriteFile durability", () => {
     const dir = join(ws, "sessions");
     const session = join(dir, "s.json");
     const trace = join(ws, "trace.txt");
-    server = await startMockServer([textReply("saved")]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { env } = await e2eEnv([textReply("saved")]);
     const child = spawn(
       "strace",
       [

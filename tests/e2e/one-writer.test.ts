@@ -3,21 +3,10 @@
 // is lost; parallel new sessions all keep their task-index entries; --continue takes the newest.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { collect, runCli, startCli, tempDir, waitForOutput } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
 type Msg = { role: string; content?: unknown };
 
@@ -32,12 +21,11 @@ describe("one writer per session", () => {
   it("a second run while the first holds the session too long fails with a clear message; nothing is lost", async () => {
     const ws = tempDir();
     // The first turn outlasts the second run's wait for the lock.
-    server = await startMockServer((req) =>
+    const { mock, env } = await e2eEnv((req) =>
       lastPrompt(req) === "first"
         ? { ...textReply("first done"), delayMs: 6_000 }
         : textReply(`${lastPrompt(req)} done`),
     );
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const session = join(ws, "s.json");
     const first = startCli(["-p", "first", "-C", ws, "--session", session, "--stream-json"], { env });
     const firstDone = collect(first);
@@ -53,7 +41,7 @@ describe("one writer per session", () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ reason: "session_busy" });
     expect((await firstDone).code).toBe(0);
     // The refused run asked the model nothing; the first turn is whole; a later run appends.
-    expect(server.requests.map(lastPrompt)).toEqual(["first"]);
+    expect(mock.requests.map(lastPrompt)).toEqual(["first"]);
     const third = await runCli(["-p", "third", "-C", ws, "--session", session], { env });
     expect(third.code, third.stderr).toBe(0);
     expect(userTurns(session)).toEqual(["first", "third"]);
@@ -62,10 +50,9 @@ describe("one writer per session", () => {
 
   it("a second run that starts while a short first turn runs waits for it and appends after it", async () => {
     const ws = tempDir();
-    server = await startMockServer((req) =>
+    const { mock, env } = await e2eEnv((req) =>
       lastPrompt(req) === "first" ? { ...textReply("first done"), delayMs: 800 } : textReply(`${lastPrompt(req)} done`),
     );
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const session = join(ws, "s.json");
     const first = startCli(["-p", "first", "-C", ws, "--session", session, "--stream-json"], { env });
     const firstDone = collect(first);
@@ -76,7 +63,7 @@ describe("one writer per session", () => {
     // Both turns are in the file: today one of them was silently overwritten.
     expect(userTurns(session)).toEqual(["first", "second"]);
     // The second run's request carried the first turn: it read the session after the first saved it.
-    expect((server.requests[1]!.messages as Msg[]).filter((m) => m.role === "user").map((m) => m.content)).toEqual([
+    expect((mock.requests[1]!.messages as Msg[]).filter((m) => m.role === "user").map((m) => m.content)).toEqual([
       "first",
       "second",
     ]);
@@ -84,8 +71,7 @@ describe("one writer per session", () => {
 
   it("6 sessions started in parallel keep all 6 task-index entries (two rounds)", async () => {
     const ws = tempDir();
-    server = await startMockServer((req) => textReply(`${lastPrompt(req)} done`));
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { env } = await e2eEnv((req) => textReply(`${lastPrompt(req)} done`));
     for (const round of [1, 2]) {
       const runs = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
@@ -102,12 +88,11 @@ describe("one writer per session", () => {
 
   it("--continue takes the newest session even when its run was killed before updating the index", async () => {
     const ws = tempDir();
-    server = await startMockServer((req) =>
+    const { mock, env } = await e2eEnv((req) =>
       lastPrompt(req) === "newer"
         ? toolReply([{ name: "run_command", args: { command: "echo $$ > sh.pid; sleep 30" } }])
         : textReply(`${lastPrompt(req)} done`),
     );
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     expect((await runCli(["-p", "older", "-C", ws], { env })).code).toBe(0);
     const newer = startCli(["-p", "newer", "-C", ws, "--stream-json"], { env });
     const newerDone = collect(newer);
@@ -124,7 +109,7 @@ describe("one writer per session", () => {
     }
     const next = await runCli(["-p", "go on", "-C", ws, "--continue"], { env });
     expect(next.code, next.stderr).toBe(0);
-    const sent = server.requests.at(-1)!.messages as Msg[];
+    const sent = mock.requests.at(-1)!.messages as Msg[];
     expect(sent.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["newer", "go on"]);
   });
 });

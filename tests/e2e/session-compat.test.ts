@@ -3,23 +3,17 @@
 // ordinary file survive a turn.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 type Msg = { role: string; content?: unknown };
 
 describe("session files from other versions, end to end", () => {
   it("a version 2 session: the turn runs on what could be read, the file is untouched, the run is saved anew", async () => {
     const ws = tempDir();
-    server = await startMockServer([textReply("answered")]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv([textReply("answered")]);
     const file = join(ws, "future.json");
     const body = {
       version: 2,
@@ -42,7 +36,7 @@ describe("session files from other versions, end to end", () => {
       /^warn: session .*future\.json is not overwritten: it was written by a newer NanoHermes \(session file version 2\)\. Read 2 message\(s\) of it; this run is saved as .*\.json$/m,
     );
     expect(readFileSync(file, "utf8")).toBe(before);
-    const sent = server.requests[0]!.messages as Msg[];
+    const sent = mock.requests[0]!.messages as Msg[];
     expect(sent.map((m) => m.content).slice(1)).toEqual(["earlier question", "earlier answer", "next"]);
     const out = JSON.parse(r.stdout) as { sessionFile: string; reason: string };
     expect(out.reason).toBe("completed");
@@ -61,8 +55,7 @@ describe("session files from other versions, end to end", () => {
 
   it("an ordinary session with unknown fields keeps them after a turn", async () => {
     const ws = tempDir();
-    server = await startMockServer([textReply("answered")]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv([textReply("answered")]);
     const file = join(ws, "s.json");
     writeFileSync(
       file,
@@ -89,6 +82,6 @@ describe("session files from other versions, end to end", () => {
     expect(saved.labels).toEqual(["x"]);
     expect(saved.messages.find((m) => m.content === "q")!.pinnedBy).toBe("me");
     // The model is sent only the fields it knows.
-    expect(JSON.stringify(server.requests[0]!.messages)).not.toContain("pinnedBy");
+    expect(JSON.stringify(mock.requests[0]!.messages)).not.toContain("pinnedBy");
   });
 });

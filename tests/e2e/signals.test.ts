@@ -3,17 +3,12 @@
 // interrupted, and the program exits 128 + signal. The same for `nanohermes tool` runs.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collect, runCli, startCli, tempDir, testEnv, waitForOutput } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { alive } from "../helpers/proc.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 import { waitFor } from "../helpers/wait.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 type Msg = { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string };
 
@@ -31,14 +26,13 @@ describe.each([
 ] as const)("%s during a one-shot turn", (signal, code) => {
   it(`kills the commands, saves the turn as interrupted, exits ${code}, and --continue resumes it`, async () => {
     const ws = tempDir();
-    server = await startMockServer([
+    const { mock, env } = await e2eEnv([
       toolReply([{ name: "run_command", args: { command: "echo $$ > job.pid; exec sleep 300", background: true } }]),
       toolReply([
         { name: "run_command", args: { command: "echo $$ > sh.pid; sleep 300 & echo $! > child.pid; sleep 300" } },
       ]),
       textReply("picked up again"),
     ]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     const child = startCli(["-p", "start a server, then a long build", "-C", ws, "--stream-json"], { env });
     const done = collect(child);
     await waitForOutput(child, (all) => all.split('"tool.started"').length > 2);
@@ -69,7 +63,7 @@ describe.each([
     const next = await runCli(["-p", "go on", "-C", ws, "--continue"], { env });
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toBe("picked up again\n");
-    const sent = server.requests[2]!.messages as Msg[];
+    const sent = mock.requests[2]!.messages as Msg[];
     expect(sent.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "user"]);
   });
 });

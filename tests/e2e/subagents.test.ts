@@ -3,23 +3,12 @@
 // event valid in --stream-json, at most four child requests at once, and clear config errors.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
 const agents = { agents: { scout: { prompt: "You look around and report.", description: "reads files" } } };
 const isChild = (req: RecordedRequest) =>
@@ -28,17 +17,20 @@ const answered = (req: RecordedRequest) => req.messages.some((m) => (m as ChatMe
 
 /** Parent: delegate `n` tasks, then answer. Children: read README.md, then answer. */
 async function fanOut(n: number) {
-  return startMockServer((req) => {
-    if (isChild(req))
+  return e2eEnv(
+    (req) => {
+      if (isChild(req))
+        return answered(req)
+          ? textReply("CHILD TEXT the readme says hi", { delayMs: 50 })
+          : toolReply([{ name: "read_file", args: { path: "README.md" } }]);
       return answered(req)
-        ? textReply("CHILD TEXT the readme says hi", { delayMs: 50 })
-        : toolReply([{ name: "read_file", args: { path: "README.md" } }]);
-    return answered(req)
-      ? textReply("PARENT: all scouts reported")
-      : toolReply(
-          Array.from({ length: n }, (_, i) => ({ name: "subagent", args: { agent: "scout", task: `look ${i}` } })),
-        );
-  });
+        ? textReply("PARENT: all scouts reported")
+        : toolReply(
+            Array.from({ length: n }, (_, i) => ({ name: "subagent", args: { agent: "scout", task: `look ${i}` } })),
+          );
+    },
+    { model: "m" },
+  );
 }
 
 function workspace(): { ws: string; file: string } {
@@ -51,11 +43,9 @@ function workspace(): { ws: string; file: string } {
 
 describe("subagents, one-shot", () => {
   it("prints only the parent's answer, labels the children's tool activity, and keeps four at once", async () => {
-    server = await fanOut(6);
+    const { mock, run } = await fanOut(6);
     const { ws, file } = workspace();
-    const r = await runCli(["-p", "scout around", "-C", ws, "--subagents", file, "--verbose"], {
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }),
-    });
+    const r = await run(["-p", "scout around", "-C", ws, "--subagents", file, "--verbose"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("PARENT: all scouts reported\n");
     expect(r.stderr).toMatch(/▸ subagent scout: look 0/);
@@ -68,14 +58,13 @@ describe("subagents, one-shot", () => {
         .filter((l) => l.includes("CHILD TEXT"))
         .every((l) => /✓ agent-\d done: CHILD TEXT/.test(l)),
     ).toBe(true);
-    expect(server.maxInFlight).toBeLessThanOrEqual(4);
-    expect(server.requests.filter(isChild)).toHaveLength(12);
+    expect(mock.maxInFlight).toBeLessThanOrEqual(4);
+    expect(mock.requests.filter(isChild)).toHaveLength(12);
   });
 
   it("every event in --stream-json is valid, children's carry their agentId, and the config key works too", async () => {
-    server = await fanOut(2);
+    const { env } = await fanOut(2);
     const { ws } = workspace();
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" });
     writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ subagents: agents }));
     const r = await runCli(["-p", "scout", "-C", ws, "--stream-json"], { env });
     expect(r.code).toBe(0);
@@ -96,12 +85,11 @@ describe("subagents, one-shot", () => {
   });
 
   it("without subagents there are no delegation tools; a bad file is one clear line", async () => {
-    server = await startMockServer([textReply("plain")]);
+    const { mock, env } = await e2eEnv([textReply("plain")], { model: "m" });
     const { ws } = workspace();
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" });
     const plain = await runCli(["-p", "hi", "-C", ws], { env });
     expect(plain.code).toBe(0);
-    const names = ((server.requests[0]!.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+    const names = ((mock.requests[0]!.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
     expect(names).not.toContain("subagent");
     expect(names).not.toContain("agent_list");
     const bad = join(tempDir(), "bad.json");
