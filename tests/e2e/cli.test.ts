@@ -3,16 +3,11 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { flagSpecs } from "../../src/config/flag-table.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 describe("help, version and usage errors", () => {
   it("--help documents every flag", async () => {
@@ -81,8 +76,7 @@ describe("config files", () => {
   });
 
   it("merges user config < workspace config < environment < flags", async () => {
-    server = await startMockServer(() => textReply("ok"));
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv(() => textReply("ok"));
     const ws = tempDir();
     writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ model: "from-user", thinking: "low" }));
     mkdirSync(join(ws, ".nanohermes"));
@@ -90,8 +84,8 @@ describe("config files", () => {
     await runCli(["-p", "a", "-C", ws], { env });
     await runCli(["-p", "b", "-C", ws], { env: { ...env, NANOHERMES_MODEL: "from-env" } });
     await runCli(["-p", "c", "-C", ws, "-m", "from-flag"], { env: { ...env, NANOHERMES_MODEL: "from-env" } });
-    expect(server.requests.map((r) => r.model)).toEqual(["from-workspace", "from-env", "from-flag"]);
-    expect(server.requests[0]!.body.reasoning_effort).toBe("low");
+    expect(mock.requests.map((r) => r.model)).toEqual(["from-workspace", "from-env", "from-flag"]);
+    expect(mock.requests[0]!.body.reasoning_effort).toBe("low");
   });
 });
 
@@ -163,13 +157,12 @@ describe("nanohermes tool", () => {
 
 describe("session files", () => {
   it("resumes a session: the next turn sees the earlier messages", async () => {
-    server = await startMockServer([textReply("first"), textReply("second")]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv([textReply("first"), textReply("second")]);
     const ws = tempDir();
     const file = join(ws, "s.json");
     await runCli(["-p", "one", "-C", ws, "--session", file], { env });
     await runCli(["-p", "two", "-C", ws, "--session", file], { env });
-    const sent = server.requests[1]!.messages as { role: string; content: string }[];
+    const sent = mock.requests[1]!.messages as { role: string; content: string }[];
     expect(sent.map((m) => [m.role, m.role === "system" ? "" : m.content])).toEqual([
       ["system", ""],
       ["user", "one"],
@@ -179,8 +172,9 @@ describe("session files", () => {
   });
 
   it("saves new sessions under ~/.nanohermes/sessions with no secrets in them", async () => {
-    server = await startMockServer([textReply("the key is sk-test-very-secret-key-42")]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test-very-secret-key-42", OPENAI_BASE_URL: server.url });
+    const { env } = await e2eEnv([textReply("the key is sk-test-very-secret-key-42")], {
+      key: "sk-test-very-secret-key-42",
+    });
     await runCli(["-p", "hi", "-C", tempDir()], { env });
     const dir = join(env.NANOHERMES_HOME!, "sessions");
     const files = readdirSync(dir);
@@ -191,8 +185,7 @@ describe("session files", () => {
   });
 
   it("an unreadable session starts fresh with a warning and keeps the bad file", async () => {
-    server = await startMockServer([textReply("fresh")]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv([textReply("fresh")]);
     const ws = tempDir();
     const file = join(ws, "s.json");
     writeFileSync(file, '{"version":1,"messages":[{"role":"user"');
@@ -202,7 +195,7 @@ describe("session files", () => {
       /^warn: session .*s\.json is unreadable \(not valid JSON.*\); it was kept as .*s\.json\.corrupt-\d+ and a new session started\n$/,
     );
     expect(readdirSync(ws).some((f) => f.startsWith("s.json.corrupt-"))).toBe(true);
-    expect((server.requests[0]!.messages as unknown[]).length).toBe(2);
+    expect((mock.requests[0]!.messages as unknown[]).length).toBe(2);
   });
 
   it("a session write killed mid-way leaves the old file intact", async () => {

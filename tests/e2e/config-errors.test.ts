@@ -2,15 +2,10 @@
 // (exit 2), not retried as a broken connection; a lock that cannot be made is said in the user's
 // terms; a long Retry-After wait is one line on stderr even when stderr is no terminal.
 import { spawn } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLI, collect, runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 describe("configuration errors", () => {
   it.each([
@@ -39,10 +34,8 @@ describe("configuration errors", () => {
   it.each([["text"], ["--json"]])(
     "a long Retry-After wait is one line on a stderr that is no terminal (%s)",
     async (mode) => {
-      server = await startMockServer([{ status: 429, headers: { "retry-after": "5" } }, textReply("fine")]);
-      const r = await runCli(["-p", "hi", "-C", tempDir(), ...(mode === "text" ? [] : [mode])], {
-        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }),
-      });
+      const { run } = await e2eEnv([{ status: 429, headers: { "retry-after": "5" } }, textReply("fine")]);
+      const r = await run(["-p", "hi", "-C", tempDir(), ...(mode === "text" ? [] : [mode])]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr.split("\n").filter((l) => l.includes("retrying"))).toEqual([
         expect.stringMatching(/^\s*retrying, attempt 2 of 3 in 5\.0 s: 429 /),

@@ -3,15 +3,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, collect, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { CLI, collect, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 describe("disk full", () => {
   it("a failed session save and a failed write_file are reported, and the old files survive", async () => {
@@ -32,7 +27,7 @@ describe("disk full", () => {
     // The disk fills while the first request is out (the run found room when it started): the
     // model asks the script to fill it and answers once it has.
     const filled = join(outDir, "filled");
-    server = await startMockServer([
+    const { env } = await e2eEnv([
       async () => {
         writeFileSync(join(outDir, "fill"), "");
         while (!existsSync(filled)) await new Promise((r) => setTimeout(r, 20));
@@ -56,7 +51,7 @@ describe("disk full", () => {
     // Asynchronous: the mock model lives in this process and must keep answering.
     const r = await collect(
       spawn("unshare", ["-m", "sh", join(outDir, "script.sh")], {
-        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }) as NodeJS.ProcessEnv,
+        env: env as NodeJS.ProcessEnv,
       }),
     );
     expect(r.code, r.stderr).toBe(0);
@@ -99,7 +94,7 @@ describe("disk full", () => {
     const mnt = join(outDir, "mnt");
     mkdirSync(mnt);
     const old = { version: 1, id: "s", createdAt: "t", updatedAt: "t", workspace: mnt, model: "m", messages: [] };
-    server = await startMockServer([textReply("never sent")]);
+    const { mock, env } = await e2eEnv([textReply("never sent")]);
     const script = [
       `mount -t tmpfs -o size=64k tmpfs ${mnt}`,
       `printf '%s' '${JSON.stringify(old)}' > ${mnt}/s.json`,
@@ -110,7 +105,7 @@ describe("disk full", () => {
     writeFileSync(join(outDir, "script.sh"), script);
     const r = await collect(
       spawn("unshare", ["-m", "sh", join(outDir, "script.sh")], {
-        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }) as NodeJS.ProcessEnv,
+        env: env as NodeJS.ProcessEnv,
       }),
     );
     expect(r.code, r.stderr).toBe(0);
@@ -118,7 +113,7 @@ describe("disk full", () => {
     expect(readFileSync(join(outDir, "err.txt"), "utf8")).toMatch(
       /^nanohermes: cannot save the session: .*: no space left on the device \(ENOSPC\)$/m,
     );
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
     expect(JSON.parse(r.stdout.split("--session--\n")[1]!.split("\n--ls--")[0]!)).toEqual(old);
     expect(r.stdout.split("--ls--\n")[1]).not.toMatch(/\.tmp-/);
   });
@@ -129,7 +124,7 @@ describe("disk full", () => {
     mkdirSync(home);
     mkdirSync(ws);
     writeFileSync(join(ws, "a.txt"), "precious");
-    server = await startMockServer([
+    const { envWith } = await e2eEnv([
       toolReply([{ name: "write_file", args: { path: "a.txt", content: "changed" } }]),
       textReply("done"),
     ]);
@@ -142,7 +137,7 @@ describe("disk full", () => {
     writeFileSync(join(outDir, "script.sh"), script);
     const r = await collect(
       spawn("unshare", ["-m", "sh", join(outDir, "script.sh")], {
-        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }) as NodeJS.ProcessEnv,
+        env: envWith({ NANOHERMES_HOME: home }) as NodeJS.ProcessEnv,
       }),
     );
     expect(r.code, r.stderr).toBe(0);

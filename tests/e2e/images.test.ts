@@ -3,15 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 describe("images", () => {
   it("sends a resized image as a data URL beside the text", async () => {
@@ -22,15 +17,15 @@ describe("images", () => {
     await sharp({ create: { width: 300, height: 200, channels: 3, background: "blue" } })
       .jpeg()
       .toFile(join(ws, "small.jpg"));
-    server = await startMockServer([textReply("a red rectangle")]);
+    const { mock, env } = await e2eEnv([textReply("a red rectangle")]);
     // -i paths are relative to where the command runs (here: the workspace), like any CLI argument.
     const r = await runCli(["-p", "what is this?", "-i", "wide.png", "-i", "small.jpg", "-C", ws], {
       cwd: ws,
-      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url }),
+      env,
     });
     expect(r.code).toBe(0);
     const content = (
-      server.requests[0]!.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] }
+      mock.requests[0]!.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] }
     ).content;
     expect(content[0]).toEqual({ type: "text", text: "what is this?" });
     const [png, jpg] = content.slice(1).map((p) => p.image_url!.url);
@@ -49,8 +44,7 @@ describe("images", () => {
     await sharp({ create: { width: 10, height: 10, channels: 3, background: "red" } })
       .png()
       .toFile(join(ws, "a.png"));
-    server = await startMockServer([]);
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
+    const { mock, env } = await e2eEnv([]);
     const cases: [string[], RegExp][] = [
       [["-i", "missing.png"], /image refused: no such file: missing\.png/],
       [["-i", "notes.png"], /image refused: notes\.png is not an image that can be decoded/],
@@ -65,6 +59,6 @@ describe("images", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(message);
     }
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
   });
 });

@@ -3,27 +3,24 @@
 // time limit is stopped with its session saved.
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-function envWith(s: MockServer, config: Record<string, unknown>) {
-  const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "m" });
+/** The environment with `config` (and no retries) in its home's config.json. */
+function configured(env: Record<string, string | undefined>, config: Record<string, unknown>) {
   writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ maxRetries: 0, ...config }));
   return env;
 }
 
 describe("model deadlines (built program)", () => {
   it("a server that only trickles keep-alive comments ends the run, and stderr (a pipe) says it waited", async () => {
-    server = await startMockServer([textReply("hello", { trickleAfterChunks: 1, keepAliveMs: 20 })]);
+    const { env } = await e2eEnv([textReply("hello", { trickleAfterChunks: 1, keepAliveMs: 20 })], {
+      model: "m",
+    });
     const r = await runCli(["-p", "hi", "-C", tempDir()], {
-      env: envWith(server, { requestTimeoutMs: 800, waitNoticeMs: 100 }),
+      env: configured(env, { requestTimeoutMs: 800, waitNoticeMs: 100 }),
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/waiting for the model \(m\): nothing for \d+ s, gives up after 1 s without output/);
@@ -33,9 +30,9 @@ describe("model deadlines (built program)", () => {
   });
 
   it("--json mode also reports the wait on stderr and the failure in the result", async () => {
-    server = await startMockServer([{ status: 200, delayMs: 60_000, raw: "" }]);
+    const { env } = await e2eEnv([{ status: 200, delayMs: 60_000, raw: "" }], { model: "m" });
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--json"], {
-      env: envWith(server, { requestTimeoutMs: 600, waitNoticeMs: 100 }),
+      env: configured(env, { requestTimeoutMs: 600, waitNoticeMs: 100 }),
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("waiting for the model (m)");
@@ -46,9 +43,9 @@ describe("model deadlines (built program)", () => {
   });
 
   it("--stream-json carries model.waiting events", async () => {
-    server = await startMockServer([textReply("x", { hangAfterChunks: 0 })]);
+    const { env } = await e2eEnv([textReply("x", { hangAfterChunks: 0 })], { model: "m" });
     const r = await runCli(["-p", "hi", "-C", tempDir(), "--stream-json"], {
-      env: envWith(server, { requestTimeoutMs: 500, waitNoticeMs: 100 }),
+      env: configured(env, { requestTimeoutMs: 500, waitNoticeMs: 100 }),
     });
     const waits = r.stdout
       .trim()
@@ -60,13 +57,13 @@ describe("model deadlines (built program)", () => {
   });
 
   it("a turn past turnTimeoutMs is stopped (its command killed), ends with an error and is saved", async () => {
-    server = await startMockServer([
-      toolReply([{ name: "run_command", args: { command: "sleep 30" } }]),
-      textReply("never reached"),
-    ]);
+    const { mock, env } = await e2eEnv(
+      [toolReply([{ name: "run_command", args: { command: "sleep 30" } }]), textReply("never reached")],
+      { model: "m" },
+    );
     const ws = tempDir();
     const r = await runCli(["-p", "hi", "-C", ws, "-y", "--sandbox", "off", "--json"], {
-      env: envWith(server, { turnTimeoutMs: 1_000 }),
+      env: configured(env, { turnTimeoutMs: 1_000 }),
       timeoutMs: 20_000,
     });
     expect(r.code).toBe(1);
@@ -80,6 +77,6 @@ describe("model deadlines (built program)", () => {
     };
     // The history stays valid: the killed command has its result.
     expect(saved.messages.at(-1)).toMatchObject({ role: "tool" });
-    expect(server.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(1);
   });
 });

@@ -2,19 +2,14 @@
 // result for it (providers refuse a call without a result), and the user is told.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 describe("resuming a session with a dangling tool call", () => {
   it("repairs it before the first request", async () => {
-    server = await startMockServer([textReply("continuing")]);
+    const { mock, run } = await e2eEnv([textReply("continuing")], { model: "m" });
     const ws = tempDir();
     const file = join(tempDir(), "s.json");
     const now = new Date().toISOString();
@@ -38,12 +33,10 @@ describe("resuming a session with a dangling tool call", () => {
         ],
       }),
     );
-    const r = await runCli(["-p", "go on", "-C", ws, "--session", file], {
-      env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" }),
-    });
+    const r = await run(["-p", "go on", "-C", ws, "--session", file]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("the session's history was repaired: 1 tool call(s) without a result");
-    const sent = server.requests[0]!.messages as { role: string; tool_call_id?: string; content?: string }[];
+    const sent = mock.requests[0]!.messages as { role: string; tool_call_id?: string; content?: string }[];
     const i = sent.findIndex((m) => m.role === "tool");
     expect(sent[i - 1]).toMatchObject({ role: "assistant" });
     expect(sent[i]).toMatchObject({ tool_call_id: "call_x", content: expect.stringMatching(/^\[interrupted\]/) });

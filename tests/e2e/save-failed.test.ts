@@ -3,19 +3,13 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, collect, runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { CLI, collect, runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 /** A home whose config points the session folder at `sessionDir`. */
-function envWithSessionDir(url: string, sessionDir: string) {
-  const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: url });
+function withSessionDir(env: Record<string, string | undefined>, sessionDir: string) {
   writeFileSync(join(env.NANOHERMES_HOME!, "config.json"), JSON.stringify({ sessionDir }));
   return env;
 }
@@ -23,16 +17,16 @@ function envWithSessionDir(url: string, sessionDir: string) {
 type JsonResult = { reason: string; error?: string; saveError?: string; response: string };
 
 async function expectSaveFailed(sessionDir: string, problem: RegExp): Promise<void> {
-  server = await startMockServer([textReply("never asked")]);
+  const { mock, env } = await e2eEnv([textReply("never asked")]);
   const ws = tempDir();
-  const r = await runCli(["-p", "hello", "-C", ws, "--json"], { env: envWithSessionDir(server.url, sessionDir) });
+  const r = await runCli(["-p", "hello", "-C", ws, "--json"], { env: withSessionDir(env, sessionDir) });
   expect(r.code, r.stderr).toBe(1);
   const body = JSON.parse(r.stdout) as JsonResult;
   expect(body.reason).toBe("save_failed");
   expect(body.error).toMatch(problem);
   expect(r.stderr).toMatch(new RegExp(`^nanohermes: cannot save the session: .*${problem.source}`, "m"));
   // Found before the turn: no model call was spent on a turn that could not be kept.
-  expect(server.requests).toHaveLength(0);
+  expect(mock.requests).toHaveLength(0);
 }
 
 describe("a failed save fails the run", () => {
@@ -50,8 +44,8 @@ describe("a failed save fails the run", () => {
 
   it("an unwritable session folder (a read-only mount: root ignores mode bits)", async () => {
     const dir = tempDir("nh-ro-");
-    server = await startMockServer([textReply("never asked")]);
-    const env = envWithSessionDir(server.url, dir);
+    const { mock, env } = await e2eEnv([textReply("never asked")]);
+    withSessionDir(env, dir);
     const ws = tempDir();
     const script = `mount -t tmpfs -o ro,size=64k tmpfs ${dir} && ${process.execPath} ${CLI} -p hello -C ${ws} --json; echo "exit=$?"`;
     const r = await collect(spawn("unshare", ["-m", "sh", "-c", script], { env: env as NodeJS.ProcessEnv }));
@@ -60,13 +54,13 @@ describe("a failed save fails the run", () => {
     expect(body.reason).toBe("save_failed");
     expect(body.error).toMatch(/EROFS/);
     expect(r.stderr).toMatch(/^nanohermes: cannot save the session: .*EROFS/m);
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
   });
 
   it('a full disk at start: no model call, --json says "save_failed" and the exit is 1', async () => {
     const mnt = tempDir("nh-full-");
-    server = await startMockServer([textReply(`answer ${"y".repeat(20_000)}`)]);
-    const env = envWithSessionDir(server.url, join(mnt, "sessions"));
+    const { mock, env } = await e2eEnv([textReply(`answer ${"y".repeat(20_000)}`)]);
+    withSessionDir(env, join(mnt, "sessions"));
     const ws = tempDir();
     const script = [
       `mount -t tmpfs -o size=64k tmpfs ${mnt}`,
@@ -83,7 +77,7 @@ describe("a failed save fails the run", () => {
     expect(r.stderr).toMatch(
       /^nanohermes: cannot save the session: .*sessions: no space left on the device \(ENOSPC\)$/m,
     );
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
     // Neither a temp file (the probe) nor the lock is left behind.
     expect(r.stdout.split("exit=1\n")[1]!.trim().split("\n").sort()).toEqual([".", ".."]);
   });
@@ -91,8 +85,8 @@ describe("a failed save fails the run", () => {
   it("a session folder that works: exit 0 and reason completed (the same run, nothing failing)", async () => {
     const dir = join(tempDir(), "sessions");
     mkdirSync(dir);
-    server = await startMockServer([textReply("fine")]);
-    const r = await runCli(["-p", "hello", "-C", tempDir(), "--json"], { env: envWithSessionDir(server.url, dir) });
+    const { env } = await e2eEnv([textReply("fine")]);
+    const r = await runCli(["-p", "hello", "-C", tempDir(), "--json"], { env: withSessionDir(env, dir) });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as JsonResult).reason).toBe("completed");
     expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toHaveLength(1);

@@ -2,28 +2,24 @@
 // `nanohermes sessions [WORDS]`, the session_search tool, and `nanohermes export --format sharegpt`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 async function twoSessions() {
-  server = await startMockServer([textReply("Pelicans nest near the lake."), textReply("上下文压缩已经完成。")]);
-  const env = testEnv({
-    OPENAI_API_KEY: "sk-test-secret-value-999",
-    OPENAI_BASE_URL: server.url,
-    NANOHERMES_MODEL: "m",
+  const {
+    mock,
+    env,
+    workspace: ws,
+  } = await e2eEnv([textReply("Pelicans nest near the lake."), textReply("上下文压缩已经完成。")], {
+    model: "m",
+    key: "sk-test-secret-value-999",
   });
-  const ws = tempDir();
   expect((await runCli(["-p", "tell me about the pelican colony", "-C", ws], { env })).code).toBe(0);
   expect((await runCli(["-p", "请解释上下文压缩 (key sk-test-secret-value-999)", "-C", ws], { env })).code).toBe(0);
-  return { env, ws };
+  return { mock, env, ws };
 }
 
 describe("finding sessions", () => {
@@ -51,10 +47,10 @@ describe("finding sessions", () => {
   });
 
   it("the agent finds an earlier session with session_search", async () => {
-    const { env, ws } = await twoSessions();
-    server!.push(toolReply([{ name: "session_search", args: { query: "pelican colony" } }]), textReply("found it"));
+    const { mock, env, ws } = await twoSessions();
+    mock.push(toolReply([{ name: "session_search", args: { query: "pelican colony" } }]), textReply("found it"));
     expect((await runCli(["-p", "what did we say about birds?", "-C", ws], { env })).code).toBe(0);
-    const tool = (server!.requests.at(-1)!.messages as ChatMessage[]).find((m) => m.role === "tool")!;
+    const tool = (mock.requests.at(-1)!.messages as ChatMessage[]).find((m) => m.role === "tool")!;
     expect(String(tool.content)).toMatch(/tell me about the pelican colony/);
     expect(String(tool.content)).toMatch(/--resume/);
   });

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
 import { e2eEnv } from "../helpers/e2e-env.js";
 import { gitRepo } from "../helpers/git-repo.js";
-import { type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import type { MockServer } from "../helpers/mock-openai.js";
+import { keys, type PtyApp } from "../helpers/pty.js";
 
 function repo(): string {
   const { ws } = gitRepo({ "notes.txt": "first line\nsecond line\n" });

@@ -9,7 +9,7 @@ import { heldInstructions, instructionState, recordInstructionChange } from "../
 import { tempDir } from "../helpers/cli.js";
 import { e2eEnv } from "../helpers/e2e-env.js";
 import { textReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import { keys, type PtyApp } from "../helpers/pty.js";
 
 const systemPrompt = (s: MockServer, i: number) =>
   JSON.stringify((s.requests[i]!.messages as { role: string; content: unknown }[]).filter((m) => m.role === "system"));

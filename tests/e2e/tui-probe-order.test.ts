@@ -6,7 +6,7 @@
 // background: the light theme). Order of events only, no timings.
 import { describe, expect, it } from "vitest";
 import { e2eEnv } from "../helpers/e2e-env.js";
-import { PtyApp } from "../helpers/pty.js";
+import type { PtyApp } from "../helpers/pty.js";
 import { cells } from "../helpers/xterm-screen.js";
 
 /** The first of the handshake's queries (XTVERSION) and the last (DA1, the sentinel). */

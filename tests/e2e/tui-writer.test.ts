@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { e2eEnv } from "../helpers/e2e-env.js";
 import { textReply } from "../helpers/mock-openai.js";
-import { PtyApp } from "../helpers/pty.js";
+import type { PtyApp } from "../helpers/pty.js";
 
 const cursorHidden = (a: PtyApp) =>
   (a.term as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core.coreService.isCursorHidden;

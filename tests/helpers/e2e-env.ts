@@ -5,7 +5,13 @@
 import type { ChildProcess } from "node:child_process";
 import { onTestFinished } from "vitest";
 import { type CliOptions, type CliResult, runCli, startCli, tempDir, testEnv } from "./cli.js";
-import { type MockServer, type MockServerOptions, type Responder, type ScriptFn, startMockServer } from "./mock-openai.js";
+import {
+  type MockServer,
+  type MockServerOptions,
+  type Responder,
+  type ScriptFn,
+  startMockServer,
+} from "./mock-openai.js";
 import { PtyApp, type PtyOptions } from "./pty.js";
 
 type Env = Record<string, string | undefined>;
