@@ -2,23 +2,17 @@
 // command, a failed edit that is never asked about nor counted, and a denied command whose card keeps the command.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { gitRepo } from "../helpers/git-repo.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import { type MockServer, type Responder, textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys, type PtyApp } from "../helpers/pty.js";
 
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-/** A git repository with one commit and one uncommitted change, trusted, with a custom command. */
-function workspace(): { ws: string; env: Record<string, string | undefined> } {
+/**
+ * A git repository with one commit and one uncommitted change, trusted, with a custom command; the
+ * mock model answers with `script`.
+ */
+async function trustedRepo(script: Responder[]) {
   const { ws } = gitRepo({ "notes.txt": "first line\n" });
   writeFileSync(join(ws, "notes.txt"), "first line\nuncommitted line\n");
   writeFileSync(join(ws, "idea.txt"), "a new file nobody added\n");
@@ -27,9 +21,9 @@ function workspace(): { ws: string; env: Record<string, string | undefined> } {
     join(ws, ".nanohermes", "commands", "team", "greet.md"),
     "---\ndescription: greet someone\nargument-hint: NAME\n---\nSay hello to $1 from the team.\n",
   );
-  const env = testEnv({ OPENAI_API_KEY: "sk-test", NANOHERMES_MODEL: "mock-model" });
-  writeFileSync(join(env.NANOHERMES_HOME!, "trusted.json"), JSON.stringify([ws]));
-  return { ws, env };
+  const e2e = await e2eEnv(script, { model: "mock-model" });
+  writeFileSync(join(e2e.home, "trusted.json"), JSON.stringify([ws]));
+  return { ws, ...e2e };
 }
 
 /** Esc closes the completion list; a pause, so Esc and the next key are not read as one Alt chord. */
@@ -48,15 +42,14 @@ describe.each([
   [80, 24],
 ])("commands at %ix%i", (cols, rows) => {
   it("! runs a command whose output the model reads next turn; /status, /diff, a custom command and /model", async () => {
-    const { ws, env } = workspace();
-    server = await startMockServer([
+    const { ws, mock, pty } = await trustedRepo([
       textReply("saw the shell output"),
       textReply("greeted"),
       textReply("on the other model"),
       textReply("reviewed it"),
       textReply("wrote AGENTS.md"),
     ]);
-    app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
+    const app = pty({ cols, rows, cwd: ws });
     await app.waitFor("Ask anything");
 
     await app.typeSlowly("!echo shell-out-$((6*7))");
@@ -66,11 +59,11 @@ describe.each([
     await app.answer("y");
     await app.waitFor("shell-out-42");
     expect(app.screen()).toContain("run_command");
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
     await app.typeSlowly("what did it print?");
     app.type(keys.enter);
     await app.waitFor("saw the shell output");
-    const first = userTexts(server, 0);
+    const first = userTexts(mock, 0);
     expect(first[0]).toContain("<bash-input>echo shell-out-$((6*7))</bash-input>");
     expect(first[0]).toContain("shell-out-42");
     expect(first.at(-1)).toBe("what did it print?");
@@ -107,7 +100,7 @@ describe.each([
     await closeCompletion(app);
     app.type(keys.enter);
     await app.waitFor("greeted");
-    expect(userTexts(server, 1).at(-1)).toBe("Say hello to Ada from the team.");
+    expect(userTexts(mock, 1).at(-1)).toBe("Say hello to Ada from the team.");
 
     await app.typeSlowly("/model other-model");
     await closeCompletion(app);
@@ -116,13 +109,13 @@ describe.each([
     await app.typeSlowly("and now?");
     app.type(keys.enter);
     await app.waitFor("on the other model");
-    expect(server.requests[2]!.model).toBe("other-model");
-    expect(server.requests[1]!.model).toBe("mock-model");
+    expect(mock.requests[2]!.model).toBe("other-model");
+    expect(mock.requests[1]!.model).toBe("mock-model");
 
     await app.typeSlowly("/review");
     app.type(keys.enter);
     await app.waitFor("reviewed it");
-    const review = userTexts(server, 3).at(-1)!;
+    const review = userTexts(mock, 3).at(-1)!;
     expect(review).toContain("Review the uncommitted change");
     expect(review).toMatch(/```diff\n[\s\S]*\+uncommitted line[\s\S]*```$/);
     // A file git does not track yet is part of the change under review.
@@ -132,12 +125,11 @@ describe.each([
     await app.typeSlowly("/init");
     app.type(keys.enter);
     await app.waitFor("wrote AGENTS.md");
-    expect(userTexts(server, 4).at(-1)).toMatch(/^Look at this repository and write AGENTS\.md/);
+    expect(userTexts(mock, 4).at(-1)).toMatch(/^Look at this repository and write AGENTS\.md/);
   });
 
   it("a failed edit is neither asked about nor counted; a denied command keeps its command and stops the turn", async () => {
-    const { ws, env } = workspace();
-    server = await startMockServer([
+    const { ws, pty } = await trustedRepo([
       toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "not in the file", new_string: "x" } }]),
       textReply("the edit failed"),
       toolReply([{ name: "run_command", args: { command: "touch denied-file.txt" } }]),
@@ -146,7 +138,7 @@ describe.each([
       ]),
       textReply("edited"),
     ]);
-    app = new PtyApp({ cols, rows, cwd: ws, env: { ...env, OPENAI_BASE_URL: server.url } });
+    const app = pty({ cols, rows, cwd: ws });
     await app.waitFor("Ask anything");
 
     await app.typeSlowly("edit it");
@@ -176,12 +168,9 @@ describe.each([
 
 describe("the shortcut sheet", () => {
   it("fits one 80x24 screen: every key of its first page is on screen at once", async () => {
-    app = new PtyApp({
-      cols: 80,
-      rows: 24,
-      cwd: tempDir(),
-      env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
-    });
+    // No model to reach: the sheet needs none.
+    const { pty } = await e2eEnv([], { env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
+    const app = pty({ cols: 80, rows: 24 });
     await app.waitFor("Ask anything");
     app.type("?");
     const screen = await app.waitFor("Keys and commands");
@@ -202,19 +191,21 @@ describe("the shortcut sheet", () => {
 
 describe("the task list after one-shot runs", () => {
   it("lists no -p run nobody kept, and a kept task shows its tokens before it is opened", async () => {
-    server = await startMockServer(() => textReply("fine", { usage: { prompt: 1500, completion: 500 } }));
-    const ws = tempDir();
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "mock-model" });
+    const {
+      workspace: ws,
+      run,
+      pty,
+    } = await e2eEnv(() => textReply("fine", { usage: { prompt: 1500, completion: 500 } }), { model: "mock-model" });
     for (const args of [
       ["-p", "throwaway question"],
       ["-p", "throwaway question"],
       ["-p", "kept question"],
       ["-p", "and more", "--continue"],
     ]) {
-      const r = await runCli([...args, "-C", ws], { env });
+      const r = await run([...args, "-C", ws]);
       expect(r.code, r.stderr).toBe(0);
     }
-    app = new PtyApp({ cols: 80, rows: 24, cwd: ws, env });
+    const app = pty({ cols: 80, rows: 24 });
     // The list is narrow at 80 columns: the title is cut ("kept que…").
     const screen = await app.waitFor("kept que");
     expect(screen).not.toContain("throwaway");

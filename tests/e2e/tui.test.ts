@@ -3,29 +3,12 @@
 // quitting with the terminal restored. At 120x40, 80x24 and 50x20.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys, type PtyApp } from "../helpers/pty.js";
 import { waitFor } from "../helpers/wait.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-function start(s: MockServer, cols: number, rows: number, ws = tempDir()): PtyApp {
-  return new PtyApp({
-    cols,
-    rows,
-    cwd: ws,
-    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }),
-  });
-}
 
 /** Terminal state a user would notice after exit: main screen, cursor shown, modes off. */
 function expectRestored(a: PtyApp): void {
@@ -42,14 +25,17 @@ describe.each([
 ])("the UI at %ix%i", (cols, rows) => {
   it("streams a reply, asks for approval inline, stops mid-stream, and the next turn works", async () => {
     const ws = tempDir();
-    server = await startMockServer([
-      { content: "Hello from the **mock** model, streaming.", chunkSize: 4, chunkDelayMs: 20 },
-      toolReply([{ name: "run_command", args: { command: "touch approved.txt" } }]),
-      textReply("made the file"),
-      { content: "this reply is long ".repeat(60), chunkSize: 6, chunkDelayMs: 40 },
-      textReply("after the stop"),
-    ]);
-    app = start(server, cols, rows, ws);
+    const { mock, pty } = await e2eEnv(
+      [
+        { content: "Hello from the **mock** model, streaming.", chunkSize: 4, chunkDelayMs: 20 },
+        toolReply([{ name: "run_command", args: { command: "touch approved.txt" } }]),
+        textReply("made the file"),
+        { content: "this reply is long ".repeat(60), chunkSize: 6, chunkDelayMs: 40 },
+        textReply("after the stop"),
+      ],
+      { model: "mock-model" },
+    );
+    const app = pty({ cols, rows, cwd: ws });
     await app.waitFor("Ask anything");
     expect(app.altScreen).toBe(true);
     const lines = app.lines();
@@ -75,12 +61,12 @@ describe.each([
     await app.waitFor("this reply is long");
     app.type(keys.ctrl("c"));
     await app.waitFor(/stopped/);
-    expect(server.aborted).toBeGreaterThanOrEqual(1);
+    expect(mock.aborted).toBeGreaterThanOrEqual(1);
 
     app.type("and now?");
     app.type(keys.enter);
     await app.waitFor("after the stop");
-    const sent = server.requests.at(-1)!.messages as { role: string }[];
+    const sent = mock.requests.at(-1)!.messages as { role: string }[];
     expect(sent.filter((m) => m.role === "user").length).toBe(4);
     // The reply is on screen a frame before its turn ends; Ctrl-C during the turn would stop it
     // instead of asking to exit. The idle composer's placeholder says the turn is over.
@@ -99,8 +85,8 @@ describe.each([
 
 describe("the UI", () => {
   it("never renders more than rows - 1 lines and re-lays out on resize", async () => {
-    server = await startMockServer([textReply("resized fine")]);
-    app = start(server, 120, 40);
+    const { pty } = await e2eEnv([textReply("resized fine")], { model: "mock-model" });
+    const app = pty({ cols: 120, rows: 40 });
     await app.waitFor("Ask anything");
     expect(app.lines()[39], app.screen()).toBe("");
     app.resize(50, 20);
@@ -129,22 +115,25 @@ describe("the UI", () => {
   it("switches tasks while one runs; the running one keeps going", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    server = await startMockServer(async (_req, i) => {
-      if (i === 0) {
-        await gate;
-        return textReply("slow task finished");
-      }
-      return textReply("quick answer");
-    });
-    app = start(server, 120, 40);
+    const { mock, pty } = await e2eEnv(
+      async (_req, i) => {
+        if (i === 0) {
+          await gate;
+          return textReply("slow task finished");
+        }
+        return textReply("quick answer");
+      },
+      { model: "mock-model" },
+    );
+    const app = pty({ cols: 120, rows: 40 });
     await app.waitFor("Ask anything");
     app.type("slow one");
     app.type(keys.enter);
     await app.waitFor(/running/);
     // The first request must be the slow task's: "running" shows before its request is sent (the
     // session is saved and the sandbox probed first), so wait until the server has it.
-    await waitFor(() => server!.requests.length > 0, { what: "the slow task's model request" });
-    expect(server.requests[0]?.messages.at(-1)).toMatchObject({
+    await waitFor(() => mock.requests.length > 0, { what: "the slow task's model request" });
+    expect(mock.requests[0]?.messages.at(-1)).toMatchObject({
       role: "user",
       content: expect.stringContaining("slow one"),
     });
@@ -163,35 +152,31 @@ describe("the UI", () => {
   });
 
   it("a pasted multi-line block is one message; Enter typed right after text submits", async () => {
-    server = await startMockServer([textReply("got the paste"), textReply("got the typed line")]);
-    app = start(server, 80, 24);
+    const { mock, pty } = await e2eEnv([textReply("got the paste"), textReply("got the typed line")], {
+      model: "mock-model",
+    });
+    const app = pty({ cols: 80, rows: 24 });
     await app.waitFor("Ask anything");
     app.type(keys.paste("line one\nline two\nline three"));
     await app.waitFor("line three");
     app.type(keys.enter);
     await app.waitFor("got the paste");
-    expect(server.requests[0]!.messages.at(-1)).toMatchObject({
+    expect(mock.requests[0]!.messages.at(-1)).toMatchObject({
       role: "user",
       content: "line one\nline two\nline three",
     });
     // Keystrokes and Enter arriving in one read, as over a slow SSH link.
     app.type("fast typing\r");
     await app.waitFor("got the typed line");
-    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: "user", content: "fast typing" });
+    expect(mock.requests[1]!.messages.at(-1)).toMatchObject({ role: "user", content: "fast typing" });
     app.type(keys.ctrl("d"));
     await app.exit();
   });
 
   it("restores the terminal and saves the session on SIGTERM and SIGHUP", async () => {
     for (const signal of ["SIGTERM", "SIGHUP"]) {
-      server = await startMockServer([textReply("saved before exit")]);
-      const home = tempDir("nh-home-");
-      app = new PtyApp({
-        cols: 80,
-        rows: 24,
-        cwd: tempDir(),
-        env: testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url, NANOHERMES_HOME: home }),
-      });
+      const { home, pty, dispose } = await e2eEnv([textReply("saved before exit")]);
+      const app = pty({ cols: 80, rows: 24 });
       await app.waitFor("Ask anything");
       app.type("remember me\r");
       await app.waitFor("saved before exit");
@@ -200,8 +185,7 @@ describe("the UI", () => {
       expectRestored(app);
       const sessions = join(home, "sessions");
       expect(existsSync(sessions)).toBe(true);
-      await server.close();
-      server = undefined;
+      await dispose();
     }
   });
 
