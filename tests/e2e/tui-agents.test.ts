@@ -3,25 +3,10 @@
 // opens and streams, and Ctrl-C stops the task with every child. At 120x40 and 50x20.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
 const tasks = [
   "fix the parser",
@@ -40,28 +25,20 @@ function childOf(req: RecordedRequest): string | null {
     : null;
 }
 
-async function fanOutServer(): Promise<MockServer> {
-  return startMockServer((req) => {
-    const child = childOf(req);
-    if (child) return { content: `${child} streams: ${"step by step ".repeat(120)}`, chunkSize: 6, chunkDelayMs: 120 };
-    const answered = req.messages.some((m) => (m as { role: string }).role === "tool");
-    return answered
-      ? textReply("the workers reported back")
-      : toolReply(tasks.map((task) => ({ name: "subagent", args: { agent: "worker", task } })));
-  });
-}
+const fanOut = (req: RecordedRequest) => {
+  const child = childOf(req);
+  if (child) return { content: `${child} streams: ${"step by step ".repeat(120)}`, chunkSize: 6, chunkDelayMs: 120 };
+  const answered = req.messages.some((m) => (m as { role: string }).role === "tool");
+  return answered
+    ? textReply("the workers reported back")
+    : toolReply(tasks.map((task) => ({ name: "subagent", args: { agent: "worker", task } })));
+};
 
-function start(s: MockServer, cols: number, rows: number): PtyApp {
-  const ws = tempDir();
+async function start(cols: number, rows: number) {
+  const { mock, workspace: ws, pty } = await e2eEnv(fanOut, { model: "mock-model" });
   const file = join(ws, "subagents.json");
   writeFileSync(file, JSON.stringify({ agents: { worker: { prompt: "You do one focused task and report back." } } }));
-  return new PtyApp({
-    cols,
-    rows,
-    cwd: ws,
-    args: ["--subagents", file],
-    env: testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: s.url, NANOHERMES_MODEL: "mock-model" }),
-  });
+  return { mock, app: pty({ cols, rows, args: ["--subagents", file] }) };
 }
 
 describe.each([
@@ -69,8 +46,7 @@ describe.each([
   [50, 20],
 ])("the subagent board at %ix%i", (cols, rows) => {
   it("follows six children, opens one live, and Ctrl-C stops them all", async () => {
-    server = await fanOutServer();
-    app = start(server, cols, rows);
+    const { mock, app } = await start(cols, rows);
     await app.waitFor("Ask anything");
     app.type("fan out to six workers");
     app.type(keys.enter);
@@ -104,8 +80,8 @@ describe.each([
     screen = await app.waitFor(/6 stopped|■6/, 15_000);
     expect(screen).toMatch(/5 ■ agent-5 worker/);
     expect(screen).toMatch(/1 ■ agent-1 worker/);
-    expect(server.maxInFlight).toBe(4);
-    expect(server.requests.filter((r) => childOf(r) !== null)).toHaveLength(4);
+    expect(mock.maxInFlight).toBe(4);
+    expect(mock.requests.filter((r) => childOf(r) !== null)).toHaveLength(4);
     await app.waitFor(/Agents\]/);
 
     // Back to the input; a key typed within 25 ms of a lone Esc would read as Alt+key.

@@ -3,40 +3,18 @@
 // runs once approved, and a server that dies comes back while the UI keeps working.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { filesystemStdio, ownTmp } from "../helpers/mcp.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import { type Responder, textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys } from "../helpers/pty.js";
 
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-function start(s: MockServer, ws: string, home: string, cols = 120, rows = 40): PtyApp {
-  return new PtyApp({
-    cols,
-    rows,
-    cwd: ws,
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: s.url,
-      NANOHERMES_MODEL: "mock-model",
-      NANOHERMES_HOME: home,
-      ...ownTmp(),
-    }),
-  });
-}
+/** The mock, a workspace and a home, for a UI whose temp files stay in a folder of its own. */
+const world = (script: Responder[] = []) => e2eEnv(script, { model: "mock-model", env: ownTmp() });
 
 describe("MCP in the UI", () => {
   it("draws before a slow server is up, then shows it ready; an MCP write asks inline and runs once approved", async () => {
-    const ws = tempDir();
-    const home = tempDir("nh-home-");
+    const { mock, workspace: ws, home, pty } = await world();
     // A server that takes 1.5 s to start (node waits, then runs the filesystem server).
     const fs = filesystemStdio(ws);
     const slow = {
@@ -49,11 +27,11 @@ describe("MCP in the UI", () => {
     };
     writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { files: slow } }));
     const target = join(ws, "via-mcp.txt");
-    server = await startMockServer([
+    mock.push(
       toolReply([{ name: "mcp__files__write_file", args: { path: target, content: "written by the MCP server\n" } }]),
       textReply("wrote it through MCP"),
-    ]);
-    app = start(server, ws, home);
+    );
+    const app = pty({ cols: 120, rows: 40 });
     await app.waitFor("Ask anything");
     // The first frame came before the server could possibly be ready.
     await app.waitFor(/mcp 0\/1…/);
@@ -68,12 +46,11 @@ describe("MCP in the UI", () => {
     await app.answer("y");
     await app.waitFor("wrote it through MCP");
     expect(readFileSync(target, "utf8")).toBe("written by the MCP server\n");
-    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: "tool" });
+    expect(mock.requests[1]!.messages.at(-1)).toMatchObject({ role: "tool" });
   });
 
   it("a server that is missing shows as failed in the title bar and /mcp, and the agent still answers", async () => {
-    const ws = tempDir();
-    const home = tempDir("nh-home-");
+    const { mock, home, pty } = await world([textReply("no MCP needed")]);
     mkdirSync(join(home, "skills", "notes"), { recursive: true });
     writeFileSync(
       join(home, "skills", "notes", "SKILL.md"),
@@ -83,8 +60,7 @@ describe("MCP in the UI", () => {
       join(home, "config.json"),
       JSON.stringify({ mcpServers: { ghost: { command: "/nonexistent/mcp-ghost" } } }),
     );
-    server = await startMockServer([textReply("no MCP needed")]);
-    app = start(server, ws, home, 80, 24);
+    const app = pty({ cols: 80, rows: 24 });
     await app.waitFor(/mcp 0\/1 failed/);
     app.type("/mcp");
     app.type(keys.enter);
@@ -99,7 +75,7 @@ describe("MCP in the UI", () => {
     app.type("hello");
     app.type(keys.enter);
     await app.waitFor("no MCP needed");
-    const system = server.requests[0]!.messages[0] as { content: string };
+    const system = mock.requests[0]!.messages[0] as { content: string };
     expect(system.content).toContain("- notes: Keep notes tidy");
   });
 });

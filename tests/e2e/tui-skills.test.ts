@@ -4,19 +4,11 @@
 // at start; `e` edits it through $EDITOR (checked by the engine), `d` drops it (kept, not deleted).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer, type Responder } from "../helpers/mock-openai.js";
-import { keys, PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
-  await server?.close();
-  server = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { type Responder, textReply, toolReply } from "../helpers/mock-openai.js";
+import { keys, type PtyApp } from "../helpers/pty.js";
 
 const SKILL = [
   "---",
@@ -30,24 +22,17 @@ const SKILL = [
   "",
 ].join("\n");
 
-function homes() {
-  const home = tempDir("nh-home-");
-  const osHome = tempDir("nh-oshome-");
-  return { ws: tempDir(), home, osHome };
-}
-
-/** The test environment with the review on; a pty takes no unset values, so those keys are left out. */
-function env(url: string, home: string, osHome: string, extra: Record<string, string | undefined> = {}) {
-  const all = testEnv({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: url,
-    NANOHERMES_MODEL: "mock-model",
-    NANOHERMES_HOME: home,
-    HOME: osHome,
-    NANOHERMES_NO_SKILL_REVIEW: undefined,
-    ...extra,
+/**
+ * The mock, a workspace, a home and an OS home of the test's own, with the review on; a pty takes no
+ * unset values, so those keys are left out of the environment.
+ */
+async function world(script: Responder[], extra: Record<string, string | undefined> = {}) {
+  const e2e = await e2eEnv(script, {
+    model: "mock-model",
+    env: { HOME: tempDir("nh-oshome-"), NANOHERMES_NO_SKILL_REVIEW: undefined, ...extra },
   });
-  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
+  for (const [key, value] of Object.entries(e2e.env)) if (value === undefined) delete e2e.env[key];
+  return e2e;
 }
 
 /** From the default Changes tab, ← twice: Files, then round to the last tab, Skills. */
@@ -61,7 +46,6 @@ async function toSkillsTab(a: PtyApp): Promise<string> {
 }
 
 it("at 120x40 a recovered turn's proposal shows in the Skills tab; a accepts it and the skill is live", async () => {
-  const { ws, home, osHome } = homes();
   const review = JSON.stringify({
     action: "create",
     name: "run-unit-tests",
@@ -75,12 +59,10 @@ it("at 120x40 a recovered turn's proposal shows in the Skills tab; a accepts it 
     textReply("The tests pass: 12 passed."),
     textReply(review),
   ];
-  server = await startMockServer(script);
-  app = new PtyApp({
+  const { home, pty } = await world(script);
+  const app = pty({
     cols: 120,
     rows: 40,
-    cwd: ws,
-    env: env(server.url, home, osHome),
     args: ["--approval", "never", "--sandbox", "off"],
   });
   await app.waitFor("Ask anything");
@@ -138,19 +120,13 @@ describe.each([
   [50, 20],
 ])("at %ix%i", (cols, rows) => {
   it("a proposal from an earlier run shows at start; e edits it in $EDITOR, d drops it (kept in rejected/)", async () => {
-    const { ws, home, osHome } = homes();
-    const id = seedProposal(home);
     // The editor appends a line to the file it is given, as a person would.
     const editor = join(tempDir(), "append.sh");
     writeFileSync(editor, '#!/bin/sh\nprintf "2. Read the first failure before changing anything.\\n" >> "$1"\n');
     chmodSync(editor, 0o755);
-    server = await startMockServer([]);
-    app = new PtyApp({
-      cols,
-      rows,
-      cwd: ws,
-      env: env(server.url, home, osHome, { EDITOR: editor, VISUAL: undefined }),
-    });
+    const { mock, home, pty } = await world([], { EDITOR: editor, VISUAL: undefined });
+    const id = seedProposal(home);
+    const app = pty({ cols, rows });
     await app.waitFor("Ask anything");
     await toSkillsTab(app);
     await app.waitFor("new run-unit-tests");
@@ -174,6 +150,6 @@ describe.each([
     await app.waitFor("no skill proposals waiting", 15_000);
     expect(existsSync(join(home, "skills", ".proposals", "rejected", `${id}.json`))).toBe(true);
     expect(existsSync(join(home, "skills", "run-unit-tests"))).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
   });
 });
