@@ -6,23 +6,12 @@
 // bundle replaces (scripts/builtin-facades.mjs).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 it("a streamed one-shot turn with a tool call loads no web streams, undici, Web Crypto or report module, and builds no collator", async () => {
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
-  server = await startMockServer([
-    toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-    textReply("One line."),
-  ]);
   // Node's own list of the built-in modules it loaded, written as the program exits.
   const dir = tempDir();
   const preload = join(dir, "module-list.mjs");
@@ -40,8 +29,16 @@ it("a streamed one-shot turn with a tool call loads no web streams, undici, Web 
       `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, [...process.moduleLoadList, \`collations \${collations}\`].join("\\n")));`,
     ].join("\n"),
   );
+  const {
+    workspace: ws,
+    home,
+    run,
+  } = await e2eEnv([toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("One line.")], {
+    model: "mock-model",
+    env: { NODE_OPTIONS: `--import ${preload}` },
+  });
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
   // Earlier tasks in the index, which the run orders by time when it adds its own.
-  const home = tempDir();
   const earlier = (id: string, updatedAt: string) => ({
     id,
     sessionFile: join(home, `${id}.json`),
@@ -54,15 +51,7 @@ it("a streamed one-shot turn with a tool call loads no web streams, undici, Web 
     join(home, "tasks.json"),
     JSON.stringify([earlier("a", "2026-11-30T10:00:00.000Z"), earlier("b", "2026-12-01T10:00:00.000Z")]),
   );
-  const r = await runCli(["-p", "what is in notes.txt?", "-C", ws], {
-    env: testEnv({
-      NANOHERMES_HOME: home,
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
-      NODE_OPTIONS: `--import ${preload}`,
-    }),
-  });
+  const r = await run(["-p", "what is in notes.txt?", "-C", ws]);
   expect(r.stderr).toBe("");
   expect(r.stdout).toBe("One line.\n");
   const loaded = readFileSync(list, "utf8").split("\n");

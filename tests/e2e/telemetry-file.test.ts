@@ -8,22 +8,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
-let server: MockServer | undefined;
 let collector: Server | undefined;
 afterEach(async () => {
-  await server?.close();
   collector?.closeAllConnections();
   await new Promise<void>((r) => (collector ? collector.close(() => r()) : r()));
-  server = undefined;
   collector = undefined;
 });
 
@@ -32,13 +24,8 @@ const isChild = (req: RecordedRequest) =>
   String((req.messages[0] as ChatMessage).content).includes('You are the subagent "scout"');
 const results = (req: RecordedRequest) => req.messages.filter((m) => (m as ChatMessage).role === "tool").length;
 
-function env(extra: Record<string, string> = {}) {
-  const e = testEnv({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: server!.url,
-    NANOHERMES_MODEL: "mock-model",
-    ...extra,
-  });
+/** The environment with a deny rule and a subagent in its home's config. */
+function withConfig(e: Record<string, string | undefined>) {
   writeFileSync(
     join(e.NANOHERMES_HOME!, "config.json"),
     JSON.stringify({
@@ -52,19 +39,24 @@ function env(extra: Record<string, string> = {}) {
 describe("--telemetry-file", () => {
   it("writes the --stream-json events, version line first, with the observer events of a refused call and a subagent", async () => {
     const outside = join(tempDir(), "outside.txt");
-    server = await startMockServer((req) => {
-      if (isChild(req)) return textReply("child answer");
-      if (results(req) === 0)
-        return toolReply([
-          { name: "run_command", args: { command: "touch denied.txt" } },
-          { name: "subagent", args: { agent: "scout", task: "look" } },
-          { name: "write_file", args: { path: outside, content: "x" } },
-        ]);
-      return textReply("done");
-    });
+    const { envWith } = await e2eEnv(
+      (req) => {
+        if (isChild(req)) return textReply("child answer");
+        if (results(req) === 0)
+          return toolReply([
+            { name: "run_command", args: { command: "touch denied.txt" } },
+            { name: "subagent", args: { agent: "scout", task: "look" } },
+            { name: "write_file", args: { path: outside, content: "x" } },
+          ]);
+        return textReply("done");
+      },
+      { model: "mock-model" },
+    );
     const ws = tempDir();
     const file = join(tempDir(), "events.jsonl");
-    const r = await runCli(["-p", "go", "-C", ws, "--stream-json", "--telemetry-file", file], { env: env() });
+    const r = await runCli(["-p", "go", "-C", ws, "--stream-json", "--telemetry-file", file], {
+      env: withConfig(envWith()),
+    });
     expect(r.code).toBe(0);
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     expect(lines).toEqual(r.stdout.trimEnd().split("\n"));
@@ -101,38 +93,38 @@ describe("--telemetry-file", () => {
   });
 
   it("refuses a file it cannot open before the turn, in one line", async () => {
-    server = await startMockServer([textReply("never")]);
+    const { mock, envWith } = await e2eEnv([textReply("never")], { model: "mock-model" });
     const r = await runCli(
       ["-p", "go", "-C", tempDir(), "--telemetry-file", join(tempDir(), "no", "such", "f.jsonl")],
       {
-        env: env(),
+        env: withConfig(envWith()),
       },
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^nanohermes: --telemetry-file \S+f\.jsonl: ENOENT/);
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
   });
 });
 
 describe("OpenTelemetry settings and collectors", () => {
   it("refuses gRPC and malformed headers before the turn, naming the variable", async () => {
-    server = await startMockServer([textReply("never")]);
+    const { mock, envWith } = await e2eEnv([textReply("never")], { model: "mock-model" });
     const grpc = await runCli(["-p", "go", "-C", tempDir()], {
-      env: env({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }),
+      env: withConfig(envWith({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })),
     });
     expect(grpc.code).toBe(2);
     expect(grpc.stderr).toMatch(
       /OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported; use http\/protobuf or http\/json/,
     );
     const headers = await runCli(["-p", "go", "-C", tempDir()], {
-      env: env({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_HEADERS: "api-key" }),
+      env: withConfig(envWith({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_HEADERS: "api-key" })),
     });
     expect(headers.code).toBe(2);
     expect(headers.stderr).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: "api-key" is not KEY=VALUE/);
-    expect(server.requests).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
     // Off (the default, or =0), the same variables are not read at all.
     const off = await runCli(["-p", "go", "-C", tempDir()], {
-      env: env({ NANOHERMES_TELEMETRY: "0", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }),
+      env: withConfig(envWith({ NANOHERMES_TELEMETRY: "0", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })),
     });
     expect(off.stdout).toBe("never\n");
   });
@@ -144,13 +136,15 @@ describe("OpenTelemetry settings and collectors", () => {
     await new Promise<void>((r) => collector!.listen(0, "127.0.0.1", r));
     const hanging = `http://127.0.0.1:${(collector.address() as { port: number }).port}`;
     for (const endpoint of [hanging, "http://127.0.0.1:9"]) {
-      server = await startMockServer([toolReply([{ name: "list_dir", args: { path: "." } }]), textReply("listed")]);
+      const { envWith, dispose } = await e2eEnv(
+        [toolReply([{ name: "list_dir", args: { path: "." } }]), textReply("listed")],
+        { model: "mock-model" },
+      );
       const r = await runCli(["-p", "go", "-C", tempDir()], {
-        env: env({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }),
+        env: withConfig(envWith({ NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })),
       });
       expect(r).toMatchObject({ code: 0, stdout: "listed\n", stderr: "" });
-      await server.close();
-      server = undefined;
+      await dispose();
     }
     // The hanging collector was sent the spans, and the program exited without its answer.
     expect(pending.map((req) => req.url)).toContain("/v1/traces");

@@ -4,65 +4,47 @@
 // chunk, so the list is known to see it.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
 import { loadedSources, loadReport } from "../helpers/loaded-sources.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { PtyApp } from "../helpers/pty.js";
-
-let server: MockServer | undefined;
-let app: PtyApp | undefined;
-afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  await server?.close();
-  server = undefined;
-  app = undefined;
-});
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 const isOtel = (source: string) =>
   source.includes("node_modules/@opentelemetry/") ||
   source === "src/telemetry/otel.ts" ||
   source === "src/telemetry/spans.ts";
 
-function oneShotEnv(extra: Record<string, string>) {
-  return testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server!.url, NANOHERMES_MODEL: "mock-model", ...extra });
-}
-
 it("a one-shot turn with a tool call loads no OpenTelemetry module when telemetry is off, and its chunk when on", async () => {
   const ws = tempDir();
   writeFileSync(join(ws, "notes.txt"), "alpha\n");
   for (const on of [false, true]) {
-    server = await startMockServer([
-      toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-      textReply("One line."),
-    ]);
     const log = loadReport();
-    const r = await runCli(["-p", "what is in notes.txt?", "-C", ws], {
-      env: oneShotEnv({
-        ...log.env,
-        ...(on ? { NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" } : {}),
-      }),
-    });
+    const { run, dispose } = await e2eEnv(
+      [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("One line.")],
+      {
+        model: "mock-model",
+        env: {
+          ...log.env,
+          ...(on ? { NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" } : {}),
+        },
+      },
+    );
+    const r = await run(["-p", "what is in notes.txt?", "-C", ws]);
     expect(r.stdout).toBe("One line.\n");
     const { sources } = loadedSources(log.file);
     // The list is real: the one-shot path and the gate were loaded through it.
     expect(sources).toContain("src/oneshot/run.ts");
     expect(sources).toContain("src/tools/registry.ts");
     expect(sources.filter(isOtel).length > 0, `telemetry ${on ? "on" : "off"}`).toBe(on);
-    await server.close();
-    server = undefined;
+    await dispose();
   }
 });
 
 it("the UI's first frame and a turn load no OpenTelemetry module with telemetry off", async () => {
-  server = await startMockServer(() => textReply("Hello from the model."));
   const log = loadReport();
-  app = new PtyApp({
-    cols: 100,
-    rows: 30,
-    cwd: tempDir(),
-    env: oneShotEnv(log.env),
-  });
+  const { pty } = await e2eEnv(() => textReply("Hello from the model."), { model: "mock-model", env: log.env });
+  const app = pty({ cols: 100, rows: 30 });
   await app.waitFor("Ask anything", 20_000);
   app.type("hi\r");
   // The reply shows while the turn is still saving; Ctrl-D then asks whether to quit a running
