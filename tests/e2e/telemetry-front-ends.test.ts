@@ -9,28 +9,32 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, expect, it } from "vitest";
 import { initialize, startAcp, until } from "../helpers/acp.js";
-import { CLI, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { CLI, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.js";
 
-let server: MockServer | undefined;
 let receiver: OtlpReceiver | undefined;
 afterEach(async () => {
-  await server?.close();
   await receiver?.close();
-  server = undefined;
   receiver = undefined;
 });
 
-function telemetryEnv() {
-  return testEnv({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: server!.url,
-    NANOHERMES_MODEL: "mock-model",
-    NANOHERMES_TELEMETRY: "1",
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver!.url}/v1/traces`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-  }) as Record<string, string>;
+/** The mock (read notes.txt, then answer), a workspace with the notes, telemetry on to `to`. */
+async function world(to: OtlpReceiver) {
+  const { workspace: ws, env } = await e2eEnv(
+    [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("Read it.")],
+    {
+      model: "mock-model",
+      env: {
+        NANOHERMES_TELEMETRY: "1",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${to.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      },
+    },
+  );
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
+  return { ws, env: env as Record<string, string> };
 }
 
 /** The turn's spans: one invoke_agent with a chat per model request and the read under it. */
@@ -45,20 +49,16 @@ function expectTurnTree() {
   expect(read).toMatchObject({ traceId: root!.traceId, parentSpanId: root!.spanId });
 }
 
-const script = () => [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("Read it.")];
-
 it("nanohermes mcp-server exports a thread's turn as spans and writes the telemetry file", async () => {
   receiver = await startOtlpReceiver();
-  server = await startMockServer(script());
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
+  const { ws, env } = await world(receiver);
   const file = join(tempDir(), "events.jsonl");
   const client = new Client({ name: "test-agent", version: "1" });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "mcp-server", "--sandbox", "off", "--telemetry-file", file],
-      env: telemetryEnv(),
+      env,
       stderr: "pipe",
     }),
   );
@@ -80,10 +80,8 @@ it("nanohermes mcp-server exports a thread's turn as spans and writes the teleme
 
 it("nanohermes acp exports a session's turn as spans", async () => {
   receiver = await startOtlpReceiver();
-  server = await startMockServer(script());
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
-  const c = startAcp(telemetryEnv());
+  const { ws, env } = await world(receiver);
+  const c = startAcp(env);
   try {
     await initialize(c);
     const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });

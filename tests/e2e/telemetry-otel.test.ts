@@ -6,22 +6,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { runCli } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver.js";
 
-let server: MockServer | undefined;
 let receiver: OtlpReceiver | undefined;
 afterEach(async () => {
-  await server?.close();
   await receiver?.close();
-  server = undefined;
   receiver = undefined;
 });
 
@@ -38,39 +30,37 @@ const USAGE = {
 };
 
 /** Step 1: read a file and run a denied command; step 2: delegate; step 3: answer. The child answers at once. */
-function script() {
-  return startMockServer((req) => {
-    if (isChild(req)) return textReply("the notes say alpha", { usage: USAGE.child });
-    const done = toolResults(req);
-    if (done === 0)
-      return toolReply(
-        [
-          { name: "read_file", args: { path: "notes.txt" } },
-          { name: "run_command", args: { command: "touch denied.txt" } },
-        ],
-        { usage: USAGE.tools },
-      );
-    if (done === 2)
-      return toolReply([{ name: "subagent", args: { agent: "scout", task: "read notes.txt" } }], {
-        usage: USAGE.delegate,
-      });
-    return textReply("All done.", { usage: USAGE.final });
-  });
+function script(req: RecordedRequest) {
+  if (isChild(req)) return textReply("the notes say alpha", { usage: USAGE.child });
+  const done = toolResults(req);
+  if (done === 0)
+    return toolReply(
+      [
+        { name: "read_file", args: { path: "notes.txt" } },
+        { name: "run_command", args: { command: "touch denied.txt" } },
+      ],
+      { usage: USAGE.tools },
+    );
+  if (done === 2)
+    return toolReply([{ name: "subagent", args: { agent: "scout", task: "read notes.txt" } }], {
+      usage: USAGE.delegate,
+    });
+  return textReply("All done.", { usage: USAGE.final });
 }
 
-function setup(receiverUrl: string, protocol: string) {
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
-  const env = testEnv({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: server!.url,
-    NANOHERMES_MODEL: "mock-model",
-    NANOHERMES_TELEMETRY: "1",
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
-    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-    OTEL_SERVICE_NAME: "nh-under-test",
-    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test,team=agents%20one",
+/** The mock on that script, a workspace with notes.txt, telemetry on towards the receiver. */
+async function setup(receiverUrl: string, protocol: string) {
+  const { workspace: ws, env } = await e2eEnv(script, {
+    model: "mock-model",
+    env: {
+      NANOHERMES_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
+      OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+      OTEL_SERVICE_NAME: "nh-under-test",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test,team=agents%20one",
+    },
   });
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
   writeFileSync(
     join(env.NANOHERMES_HOME!, "config.json"),
     JSON.stringify({
@@ -94,9 +84,8 @@ describe("OpenTelemetry export", () => {
   it.each(["http/protobuf", "http/json"])(
     "a turn with a refused call and a subagent arrives over %s as one GenAI span tree",
     async (protocol) => {
-      server = await script();
       receiver = await startOtlpReceiver();
-      const { ws, env } = setup(receiver.url, protocol);
+      const { ws, env } = await setup(receiver.url, protocol);
       const r = await runCli(["-p", "look at the notes", "-C", ws, "--json"], { env });
       expect(r.stderr).toMatch(/run_command: refused: matches your deny rule/);
       const out = JSON.parse(r.stdout) as { response: string; session: string; usage: { prompt: number } };
