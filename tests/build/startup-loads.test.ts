@@ -6,9 +6,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 import { loadedSources } from "../helpers/loaded-sources.js";
 import { uiStartReport } from "../helpers/ui-start.js";
 
@@ -19,12 +20,6 @@ interface Loads {
   sources: string[];
   bytes: number;
 }
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /** A source's name as the list keeps it: a package by its name, our own files by path. */
 const sourceName = (input: string) => {
@@ -53,21 +48,15 @@ function check(name: string, now: Loads): void {
 }
 
 it("a one-shot turn with a tool call runs no source beyond its recorded list", async () => {
-  server = await startMockServer([
-    toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-    textReply("One line."),
-  ]);
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
   const report = join(tempDir(), "report.json");
+  const { workspace: ws, env } = await e2eEnv(
+    [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("One line.")],
+    { model: "mock-model", env: { NANOHERMES_CODE_CACHE_REPORT: report } },
+  );
+  writeFileSync(join(ws, "notes.txt"), "alpha\n");
   const child = spawn(process.execPath, [join(root, "dist/cli.js"), "-p", "what is in notes.txt?"], {
     cwd: ws,
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
-      NANOHERMES_CODE_CACHE_REPORT: report,
-    }) as NodeJS.ProcessEnv,
+    env: env as NodeJS.ProcessEnv,
     stdio: "ignore",
   });
   expect(await new Promise((done) => child.on("close", done))).toBe(0);

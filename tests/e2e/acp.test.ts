@@ -10,25 +10,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { type AcpChild, initialize, optionOf, select, startAcp, until } from "../helpers/acp.js";
 import { CLI, tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
-let server: MockServer | undefined;
 const children: AcpChild[] = [];
 afterEach(async () => {
   await Promise.all(children.splice(0).map((c) => c.stop()));
-  await server?.close();
-  server = undefined;
 });
-
-function envFor(url: string, home = tempDir("nh-home-")): Record<string, string | undefined> {
-  return testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: url, NANOHERMES_MODEL: "m", NANOHERMES_HOME: home });
-}
 
 function start(env: Record<string, string | undefined>): AcpChild {
   const c = startAcp(env, ["--sandbox", "off"]);
@@ -52,16 +40,19 @@ describe("nanohermes acp", () => {
     mkdirSync(join(ws, "victim"));
     writeFileSync(join(ws, "victim", "keep.txt"), "keep\n");
     writeFileSync(join(ws, "notes.txt"), "old line\n");
-    server = await startMockServer([
-      toolReply([{ name: "todo_write", args: { items: [{ content: "edit notes", status: "in_progress" }] } }], {
-        reasoning: "Let me plan.",
-      }),
-      toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "old line", new_string: "new line" } }]),
-      toolReply([{ name: "run_command", args: { command: "touch rejected.txt" } }]),
-      toolReply([{ name: "run_command", args: { command: "rm -rf --no-preserve-root victim" } }]),
-      textReply("All done."),
-    ]);
-    const c = start(envFor(server.url));
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([{ name: "todo_write", args: { items: [{ content: "edit notes", status: "in_progress" }] } }], {
+          reasoning: "Let me plan.",
+        }),
+        toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "old line", new_string: "new line" } }]),
+        toolReply([{ name: "run_command", args: { command: "touch rejected.txt" } }]),
+        toolReply([{ name: "run_command", args: { command: "rm -rf --no-preserve-root victim" } }]),
+        textReply("All done."),
+      ],
+      { model: "m" },
+    );
+    const c = start(env);
     const init = await initialize(c);
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities).toMatchObject({
@@ -104,8 +95,8 @@ describe("nanohermes acp", () => {
     expect(c.permissions[0]?.options.map((o) => o.kind)).toEqual(
       expect.arrayContaining(["allow_once", "allow_always", "reject_once", "reject_always"]),
     );
-    expect(toolResults(server.requests[3]).at(-1)).toMatch(/denied/);
-    expect(toolResults(server.requests[4]).at(-1)).toMatch(/^refused: refused in every mode/);
+    expect(toolResults(mock.requests[3]).at(-1)).toMatch(/denied/);
+    expect(toolResults(mock.requests[4]).at(-1)).toMatch(/^refused: refused in every mode/);
 
     const updates = c.updates(sessionId);
     // The order a client renders: thought, plan, the edit asked then run with its diff, the answer, usage.
@@ -137,15 +128,18 @@ describe("nanohermes acp", () => {
   it("remembers allow_always and reject_always for the session: the same kind of call is not asked again", async () => {
     const ws = tempDir();
     const command = (c: string) => toolReply([{ name: "run_command", args: { command: c } }]);
-    server = await startMockServer([
-      // Each second command starts with the first one's words: what "always" covers ("touch one.txt").
-      command("touch one.txt"),
-      command("touch one.txt two.txt"),
-      command("mkdir d1"),
-      command("mkdir d1 d2"),
-      textReply("done"),
-    ]);
-    const c = start(envFor(server.url));
+    const { mock, env } = await e2eEnv(
+      [
+        // Each second command starts with the first one's words: what "always" covers ("touch one.txt").
+        command("touch one.txt"),
+        command("touch one.txt two.txt"),
+        command("mkdir d1"),
+        command("mkdir d1 d2"),
+        textReply("done"),
+      ],
+      { model: "m" },
+    );
+    const c = start(env);
     await initialize(c);
     const sessionId = await newSession(c, ws);
     c.answer = async (request) =>
@@ -158,25 +152,28 @@ describe("nanohermes acp", () => {
     expect(c.permissions.map((p) => p.toolCall.title)).toEqual(["Run: touch one.txt", "Run: mkdir d1"]);
     expect([existsSync(join(ws, "one.txt")), existsSync(join(ws, "two.txt"))]).toEqual([true, true]);
     expect([existsSync(join(ws, "d1")), existsSync(join(ws, "d2"))]).toEqual([false, false]);
-    expect(toolResults(server.requests[4]).at(-1)).toMatch(/reject such calls for this session/);
+    expect(toolResults(mock.requests[4]).at(-1)).toMatch(/reject such calls for this session/);
   });
 
   it("read_file takes the editor's buffer (unsaved edits) when the editor reads files, after the checks on disk", async () => {
     const ws = tempDir();
     writeFileSync(join(ws, "notes.txt"), "saved line\n");
-    server = await startMockServer([
-      toolReply([
-        { name: "read_file", args: { path: "notes.txt" } },
-        { name: "read_file", args: { path: "missing.txt" } },
-      ]),
-      textReply("read"),
-    ]);
-    const c = start(envFor(server.url));
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([
+          { name: "read_file", args: { path: "notes.txt" } },
+          { name: "read_file", args: { path: "missing.txt" } },
+        ]),
+        textReply("read"),
+      ],
+      { model: "m" },
+    );
+    const c = start(env);
     await initialize(c, true);
     c.buffers.set(join(ws, "notes.txt"), "unsaved line\n");
     const sessionId = await newSession(c, ws);
     await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "read" }] });
-    const [notes, missing] = toolResults(server.requests[1]);
+    const [notes, missing] = toolResults(mock.requests[1]);
     expect(notes).toBe("     1\tunsaved line");
     // A file that is not on disk is refused by the disk's checks; the editor is not asked.
     expect(missing).toMatch(/no such file/);
@@ -187,14 +184,17 @@ describe("nanohermes acp", () => {
     const ws = tempDir();
     mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
     writeFileSync(join(ws, "notes.txt"), "saved line\n");
-    server = await startMockServer([
-      toolReply([
-        { name: "edit_file", args: { path: "notes.txt", old_string: "unsaved line", new_string: "edited line" } },
-      ]),
-      toolReply([{ name: "write_file", args: { path: ".git/hooks/x", content: "#!/bin/sh\n" } }]),
-      textReply("edited"),
-    ]);
-    const c = start(envFor(server.url));
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([
+          { name: "edit_file", args: { path: "notes.txt", old_string: "unsaved line", new_string: "edited line" } },
+        ]),
+        toolReply([{ name: "write_file", args: { path: ".git/hooks/x", content: "#!/bin/sh\n" } }]),
+        textReply("edited"),
+      ],
+      { model: "m" },
+    );
+    const c = start(env);
     await initialize(c, true, true);
     const notes = join(ws, "notes.txt");
     c.buffers.set(notes, "unsaved line\nsecond\n");
@@ -205,8 +205,8 @@ describe("nanohermes acp", () => {
       prompt: [{ type: "text", text: "edit" }],
     });
     expect(stopReason).toBe("end_turn");
-    expect(toolResults(server.requests[1]).at(-1)).toMatch(/^edited notes\.txt through the editor/);
-    expect(toolResults(server.requests[2]).at(-1)).toMatch(/protected/);
+    expect(toolResults(mock.requests[1]).at(-1)).toMatch(/^edited notes\.txt through the editor/);
+    expect(toolResults(mock.requests[2]).at(-1)).toMatch(/protected/);
     // The edit reached the editor (its buffer, unsaved text included) and nothing else did; this
     // client does not save, so the disk keeps the saved text.
     expect(c.writes).toEqual([{ path: notes, content: "edited line\nsecond\n" }]);
@@ -216,12 +216,15 @@ describe("nanohermes acp", () => {
 
   it("session/cancel stops a streaming turn at the step boundary, and withdraws a question nobody answered", async () => {
     const ws = tempDir();
-    server = await startMockServer([
-      textReply("x".repeat(400), { chunkSize: 4, chunkDelayMs: 20 }),
-      toolReply([{ name: "write_file", args: { path: "a.txt", content: "a\n" } }]),
-      textReply("after the cancel"),
-    ]);
-    const c = start(envFor(server.url));
+    const { mock, env } = await e2eEnv(
+      [
+        textReply("x".repeat(400), { chunkSize: 4, chunkDelayMs: 20 }),
+        toolReply([{ name: "write_file", args: { path: "a.txt", content: "a\n" } }]),
+        textReply("after the cancel"),
+      ],
+      { model: "m" },
+    );
+    const c = start(env);
     await initialize(c);
     const sessionId = await newSession(c, ws);
     const streaming = c.agent.request(acp.methods.agent.session.prompt, {
@@ -235,7 +238,7 @@ describe("nanohermes acp", () => {
     ).rejects.toMatchObject({ code: -32600 });
     await c.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await streaming).stopReason).toBe("cancelled");
-    expect(server.aborted).toBe(1);
+    expect(mock.aborted).toBe(1);
 
     // A question the client never answers: the cancel withdraws it, the call is refused, nothing hangs.
     let withdrawn = false;
@@ -268,11 +271,11 @@ describe("nanohermes acp", () => {
     const ws = tempDir();
     writeFileSync(join(ws, "notes.txt"), "alpha\n");
     const home = tempDir("nh-home-");
-    server = await startMockServer([
-      toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-      textReply("It says alpha."),
-    ]);
-    const first = start(envFor(server.url, home));
+    const { envWith } = await e2eEnv(
+      [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("It says alpha.")],
+      { model: "m" },
+    );
+    const first = start(envWith({ NANOHERMES_HOME: home }));
     await initialize(first);
     const sessionId = await newSession(first, ws);
     await first.agent.request(acp.methods.agent.session.prompt, {
@@ -282,7 +285,7 @@ describe("nanohermes acp", () => {
     await first.agent.request(acp.methods.agent.session.close, { sessionId });
     await first.stop();
 
-    const second = start(envFor(server.url, home));
+    const second = start(envWith({ NANOHERMES_HOME: home }));
     await initialize(second);
     const listed = await second.agent.request(acp.methods.agent.session.list, { cwd: ws });
     expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
@@ -305,8 +308,8 @@ describe("nanohermes acp", () => {
   });
 
   it("switches mode and approval policy; the mode change is reported", async () => {
-    server = await startMockServer([textReply("ok")]);
-    const c = start(envFor(server.url));
+    const { env } = await e2eEnv([textReply("ok")], { model: "m" });
+    const c = start(env);
     await initialize(c);
     const sessionId = await newSession(c, tempDir());
     await c.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
@@ -337,9 +340,9 @@ describe("nanohermes acp", () => {
   });
 
   it("answers bad input with JSON-RPC errors and keeps serving", async () => {
-    server = await startMockServer([textReply("ok")]);
+    const { env } = await e2eEnv([textReply("ok")], { model: "m" });
     const child = spawn(process.execPath, [CLI, "acp"], {
-      env: envFor(server.url) as NodeJS.ProcessEnv,
+      env: env as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";

@@ -11,25 +11,19 @@ import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { until } from "../helpers/acp.js";
-import { CLI, tempDir, testEnv } from "../helpers/cli.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { CLI, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
-let server: MockServer | undefined;
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = undefined;
 });
 
-async function connect(url: string, client = new Client({ name: "test-agent", version: "1" })): Promise<Client> {
-  const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: url, NANOHERMES_MODEL: "m" });
+async function connect(
+  env: Record<string, string | undefined>,
+  client = new Client({ name: "test-agent", version: "1" }),
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "mcp-server", "--sandbox", "off"],
@@ -54,8 +48,8 @@ const toolResults = (req: RecordedRequest | undefined) =>
 
 describe("nanohermes mcp-server", () => {
   it("lists its four tools", async () => {
-    server = await startMockServer([]);
-    const client = await connect(server.url);
+    const { env } = await e2eEnv([], { model: "m" });
+    const client = await connect(env);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "nanohermes_cancel",
@@ -72,13 +66,16 @@ describe("nanohermes mcp-server", () => {
     writeFileSync(join(ws, "notes.txt"), "old\n");
     mkdirSync(join(ws, "victim"));
     writeFileSync(join(ws, "victim", "keep.txt"), "keep\n");
-    server = await startMockServer([
-      toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "old", new_string: "new" } }]),
-      textReply("Edited notes.txt."),
-      toolReply([{ name: "run_command", args: { command: "rm -rf --no-preserve-root victim" } }]),
-      textReply("That was refused."),
-    ]);
-    const client = await connect(server.url);
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([{ name: "edit_file", args: { path: "notes.txt", old_string: "old", new_string: "new" } }]),
+        textReply("Edited notes.txt."),
+        toolReply([{ name: "run_command", args: { command: "rm -rf --no-preserve-root victim" } }]),
+        textReply("That was refused."),
+      ],
+      { model: "m" },
+    );
+    const client = await connect(env);
     const progress: string[] = [];
     const first = await client.callTool(
       {
@@ -108,8 +105,8 @@ describe("nanohermes mcp-server", () => {
       changedFiles: [],
     });
     expect(existsSync(join(ws, "victim", "keep.txt"))).toBe(true);
-    expect(toolResults(server.requests[3]).at(-1)).toMatch(/^refused: refused in every mode/);
-    expect(JSON.stringify(server.requests[2]?.messages)).toContain("edit the notes");
+    expect(toolResults(mock.requests[3]).at(-1)).toMatch(/^refused: refused in every mode/);
+    expect(JSON.stringify(mock.requests[2]?.messages)).toContain("edit the notes");
 
     const status = await client.callTool({ name: "nanohermes_status", arguments: { threadId: turn.threadId } });
     expect(status.structuredContent).toMatchObject({ running: false, turns: 2, cwd: ws, sandbox: "workspace-write" });
@@ -117,20 +114,23 @@ describe("nanohermes mcp-server", () => {
 
   it("is read-only unless the call says otherwise, and refuses what would ask (nobody to ask)", async () => {
     const ws = tempDir();
-    server = await startMockServer([
-      toolReply([{ name: "write_file", args: { path: "a.txt", content: "a\n" } }]),
-      textReply("Could not write."),
-      toolReply([{ name: "write_file", args: { path: "b.txt", content: "b\n" } }]),
-      textReply("Could not write either."),
-    ]);
-    const client = await connect(server.url);
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([{ name: "write_file", args: { path: "a.txt", content: "a\n" } }]),
+        textReply("Could not write."),
+        toolReply([{ name: "write_file", args: { path: "b.txt", content: "b\n" } }]),
+        textReply("Could not write either."),
+      ],
+      { model: "m" },
+    );
+    const client = await connect(env);
     const r = await client.callTool({
       name: "nanohermes_run",
       arguments: { prompt: "write", cwd: ws, approval: "never" },
     });
     expect(structured(r).reason).toBe("completed");
     expect(existsSync(join(ws, "a.txt"))).toBe(false);
-    expect(toolResults(server.requests[1]).at(-1)).toMatch(/read-only/);
+    expect(toolResults(mock.requests[1]).at(-1)).toMatch(/read-only/);
     // Writable, but the default policy asks before an edit: nobody can answer here, so it is refused
     // with the way to allow it.
     const w = await client.callTool({
@@ -139,25 +139,28 @@ describe("nanohermes mcp-server", () => {
     });
     expect(structured(w).reason).toBe("completed");
     expect(existsSync(join(ws, "b.txt"))).toBe(false);
-    expect(toolResults(server.requests[3]).at(-1)).toMatch(
+    expect(toolResults(mock.requests[3]).at(-1)).toMatch(
       /^not run: this call needs approval .* nobody can answer here/,
     );
   });
 
   it("asks a client that offers elicitation instead of refusing: allowed once, then denied", async () => {
     const ws = tempDir();
-    server = await startMockServer([
-      toolReply([{ name: "write_file", args: { path: "yes.txt", content: "y\n" } }]),
-      toolReply([{ name: "write_file", args: { path: "no.txt", content: "n\n" } }]),
-      textReply("One written."),
-    ]);
+    const { mock, env } = await e2eEnv(
+      [
+        toolReply([{ name: "write_file", args: { path: "yes.txt", content: "y\n" } }]),
+        toolReply([{ name: "write_file", args: { path: "no.txt", content: "n\n" } }]),
+        textReply("One written."),
+      ],
+      { model: "m" },
+    );
     const client = new Client({ name: "asking-agent", version: "1" }, { capabilities: { elicitation: { form: {} } } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
       return { action: "accept", content: { decision: asked.length === 1 ? "allow once" : "deny" } };
     });
-    await connect(server.url, client);
+    await connect(env, client);
     const r = await client.callTool({
       name: "nanohermes_run",
       arguments: { prompt: "write two files", cwd: ws, sandbox: "workspace-write" },
@@ -167,17 +170,20 @@ describe("nanohermes mcp-server", () => {
     expect(asked[0]).toMatch(/^NanoHermes asks: .*yes\.txt/);
     expect(existsSync(join(ws, "yes.txt"))).toBe(true);
     expect(existsSync(join(ws, "no.txt"))).toBe(false);
-    expect(toolResults(server.requests[2]).at(-1)).toMatch(/denied/);
+    expect(toolResults(mock.requests[2]).at(-1)).toMatch(/denied/);
   });
 
   it("cancels a running turn at the step boundary; another thread runs meanwhile; one turn per thread", async () => {
     const ws = tempDir();
-    server = await startMockServer((req) => {
-      const prompt = JSON.stringify(req.messages);
-      if (prompt.includes("slow")) return textReply("y".repeat(2000), { chunkSize: 4, chunkDelayMs: 20 });
-      return textReply("quick answer");
-    });
-    const client = await connect(server.url);
+    const { env } = await e2eEnv(
+      (req) => {
+        const prompt = JSON.stringify(req.messages);
+        if (prompt.includes("slow")) return textReply("y".repeat(2000), { chunkSize: 4, chunkDelayMs: 20 });
+        return textReply("quick answer");
+      },
+      { model: "m" },
+    );
+    const client = await connect(env);
     const first = structured(
       await client.callTool({ name: "nanohermes_run", arguments: { prompt: "hello", cwd: ws } }),
     );
@@ -206,8 +212,7 @@ describe("nanohermes mcp-server", () => {
   });
 
   it("answers bad input with JSON-RPC errors and keeps serving", async () => {
-    server = await startMockServer([]);
-    const env = testEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, NANOHERMES_MODEL: "m" });
+    const { env } = await e2eEnv([], { model: "m" });
     const child = spawn(process.execPath, [CLI, "mcp-server"], { env: env as NodeJS.ProcessEnv, stdio: "pipe" });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -6,15 +6,10 @@
 // config key the model is never asked.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 function write(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -66,7 +61,7 @@ it("a merge becomes proposals, nothing live changes; accepting them makes it", a
     run: readFileSync(t.skill("vitest-run"), "utf8"),
     noWatch: readFileSync(t.skill("vitest-no-watch"), "utf8"),
   };
-  server = await startMockServer([
+  const { mock } = await e2eEnv([
     textReply(
       JSON.stringify({
         groups: [
@@ -76,7 +71,7 @@ it("a merge becomes proposals, nothing live changes; accepting them makes it", a
       }),
     ),
   ]);
-  const r = await t.cli(["skills", "curate", "--consolidate"], server.url);
+  const r = await t.cli(["skills", "curate", "--consolidate"], mock.url);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("first curator run: a dry run");
@@ -85,8 +80,8 @@ it("a merge becomes proposals, nothing live changes; accepting them makes it", a
   );
   expect(r.stdout).toContain(`dropped: users-own <- docker-prune: "users-own" is not one of the agent's own`);
   // The model saw the agent's own skills only: not the user's, not another tool's.
-  expect(server.requests).toHaveLength(1);
-  const asked = JSON.stringify(server.requests[0]!.messages);
+  expect(mock.requests).toHaveLength(1);
+  const asked = JSON.stringify(mock.requests[0]!.messages);
   expect(asked).toContain("## vitest-run");
   expect(asked).toContain("## docker-prune");
   expect(asked).not.toContain("users-own");
@@ -95,7 +90,7 @@ it("a merge becomes proposals, nothing live changes; accepting them makes it", a
   expect(readFileSync(t.skill("vitest-run"), "utf8")).toBe(before.run);
   expect(readFileSync(t.skill("vitest-no-watch"), "utf8")).toBe(before.noWatch);
 
-  const listed = JSON.parse((await t.cli(["skills", "proposals", "--json"], server.url)).stdout) as {
+  const listed = JSON.parse((await t.cli(["skills", "proposals", "--json"], mock.url)).stdout) as {
     id: string;
     kind: string;
     name: string;
@@ -111,33 +106,33 @@ it("a merge becomes proposals, nothing live changes; accepting them makes it", a
   expect(listed[1]!.diff).toContain("-`npm test` watches; pass `run`.");
 
   for (const p of listed) {
-    const a = await t.cli(["skills", "accept", p.id], server.url);
+    const a = await t.cli(["skills", "accept", p.id], mock.url);
     expect(a.stderr).toBe("");
     expect(a.code).toBe(0);
   }
   expect(readFileSync(t.skill("vitest-run"), "utf8")).toContain("never use it here");
   expect(existsSync(t.skill("vitest-no-watch"))).toBe(false);
   expect(readFileSync(join(t.home, "skills", ".archive", "vitest-no-watch", "SKILL.md"), "utf8")).toBe(before.noWatch);
-  expect(server.requests).toHaveLength(1);
+  expect(mock.requests).toHaveLength(1);
 });
 
 it("a reply that is not a groups list proposes nothing and says so (exit 1)", async () => {
   const t = setup();
-  server = await startMockServer([textReply("I think vitest-run and vitest-no-watch overlap.")]);
-  const r = await t.cli(["skills", "curate", "--consolidate"], server.url);
+  const { mock } = await e2eEnv([textReply("I think vitest-run and vitest-no-watch overlap.")]);
+  const r = await t.cli(["skills", "curate", "--consolidate"], mock.url);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("consolidation: nothing proposed (the model did not answer with a groups list)");
-  expect(JSON.parse((await t.cli(["skills", "proposals", "--json"], server.url)).stdout)).toEqual([]);
+  expect(JSON.parse((await t.cli(["skills", "proposals", "--json"], mock.url)).stdout)).toEqual([]);
 });
 
 it("without --consolidate (or skills.consolidate) the model is not asked", async () => {
   const t = setup();
-  server = await startMockServer([]);
-  const r = await t.cli(["skills", "curate"], server.url);
+  const { mock } = await e2eEnv([]);
+  const r = await t.cli(["skills", "curate"], mock.url);
   expect(r.code).toBe(0);
   expect(r.stdout).not.toContain("consolidation");
-  expect(server.requests).toHaveLength(0);
-  const wrong = await t.cli(["skills", "list", "--consolidate"], server.url);
+  expect(mock.requests).toHaveLength(0);
+  const wrong = await t.cli(["skills", "list", "--consolidate"], mock.url);
   expect(wrong.code).toBe(2);
   expect(wrong.stderr).toContain("--consolidate goes with skills curate");
 });

@@ -5,25 +5,20 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
 import { openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { keys, PtyApp } from "../helpers/pty.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { keys } from "../helpers/pty.js";
 import { ownTmp } from "../helpers/mcp.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.js";
 
-let server: MockServer | undefined;
 let receiver: OtlpReceiver | undefined;
 let daemon: RunningDaemonProcess | undefined;
-let app: PtyApp | undefined;
 afterEach(async () => {
-  if (app && app.exitCode === null) app.kill("SIGKILL");
-  app = undefined;
   await daemon?.stop("SIGKILL");
-  await server?.close();
   await receiver?.close();
   daemon = undefined;
-  server = undefined;
   receiver = undefined;
 });
 
@@ -32,23 +27,20 @@ const PARENT = "00f067aa0ba902b7";
 
 it("a one-shot run continues TRACEPARENT, and an MCP call carries its own span in _meta", async () => {
   receiver = await startOtlpReceiver();
-  server = await startMockServer([toolReply([{ name: "mcp__meta__show_meta", args: {} }]), textReply("Seen.")]);
-  const ws = tempDir();
-  const mcp = join(tempDir(), "mcp.json");
-  const fixture = resolve(import.meta.dirname, "../fixtures/mcp/meta-echo.mjs");
-  writeFileSync(mcp, JSON.stringify({ mcpServers: { meta: { command: process.execPath, args: [fixture] } } }));
-  const r = await runCli(["-p", "show the meta", "-C", ws, "--mcp", mcp], {
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
+  const { mock, run } = await e2eEnv([toolReply([{ name: "mcp__meta__show_meta", args: {} }]), textReply("Seen.")], {
+    model: "mock-model",
+    env: {
       NANOHERMES_TELEMETRY: "1",
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
       TRACEPARENT: `00-${TRACE}-${PARENT}-01`,
       ...ownTmp(),
-    }),
-    timeoutMs: 45_000,
+    },
   });
+  const ws = tempDir();
+  const mcp = join(tempDir(), "mcp.json");
+  const fixture = resolve(import.meta.dirname, "../fixtures/mcp/meta-echo.mjs");
+  writeFileSync(mcp, JSON.stringify({ mcpServers: { meta: { command: process.execPath, args: [fixture] } } }));
+  const r = await run(["-p", "show the meta", "-C", ws, "--mcp", mcp], { timeoutMs: 45_000 });
   expect(r.stderr).toBe("");
   expect(r.stdout).toBe("Seen.\n");
   const root = receiver.spans.find((s) => s.name === "invoke_agent nanohermes")!;
@@ -56,7 +48,7 @@ it("a one-shot run continues TRACEPARENT, and an MCP call carries its own span i
   const call = receiver.spans.find((s) => s.name === "execute_tool mcp__meta__show_meta")!;
   expect(call).toMatchObject({ traceId: TRACE, parentSpanId: root.spanId });
   // What the MCP server received with the call: the call's own span, sampled.
-  const toolResult = server.requests[1]!.messages.find((m) => (m as { role: string }).role === "tool") as {
+  const toolResult = mock.requests[1]!.messages.find((m) => (m as { role: string }).role === "tool") as {
     content: string;
   };
   const meta = JSON.parse(toolResult.content) as { traceparent?: string };
@@ -65,9 +57,9 @@ it("a one-shot run continues TRACEPARENT, and an MCP call carries its own span i
 
 it("the daemon's SSE streams open with the version line, and a turn request's traceparent continues the trace", async () => {
   receiver = await startOtlpReceiver();
-  server = await startMockServer([textReply("first"), textReply("second")]);
+  const { mock } = await e2eEnv([textReply("first"), textReply("second")]);
   daemon = await startDaemonProcess({
-    modelUrl: server.url,
+    modelUrl: mock.url,
     env: {
       NANOHERMES_TELEMETRY: "1",
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -107,19 +99,11 @@ it("the daemon's SSE streams open with the version line, and a turn request's tr
 
 it("the terminal UI exports its turns when telemetry is on, and flushes them as it exits", async () => {
   receiver = await startOtlpReceiver();
-  server = await startMockServer(() => textReply("Hello from the model."));
-  app = new PtyApp({
-    cols: 100,
-    rows: 30,
-    cwd: tempDir(),
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
-      NANOHERMES_TELEMETRY: "1",
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    }),
+  const { pty } = await e2eEnv(() => textReply("Hello from the model."), {
+    model: "mock-model",
+    env: { NANOHERMES_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
   });
+  const app = pty({ cols: 100, rows: 30 });
   await app.waitFor("Ask anything", 20_000);
   app.type("hi\r");
   await app.waitFor("Hello from the model.", 20_000);
