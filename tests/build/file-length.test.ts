@@ -12,7 +12,7 @@ const LIMIT = 500;
 /** Files over the limit when the check came in (issue 33), at the length they had then. */
 const OVER: Record<string, number> = {
   "tests/tools/apply-patch.test.ts": 811,
-  "tests/daemon/daemon.test.ts": 765,
+  "tests/daemon/daemon.test.ts": 743,
   "bench/run.ts": 703,
   "tests/sandbox/classify.test.ts": 606,
   "tests/helpers/mock-openai.ts": 534,

@@ -1,29 +1,14 @@
 // The cron tool end to end against the mock model: a daemon session's model creates a job, the
 // attached front end approves it, the daemon plans and runs it, and the scheduled run is not offered
 // the tool; a one-shot run with nobody to ask is refused and stores nothing.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, openEvents, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
+import { http, openEvents, type WireJson, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
 import { waitFor } from "../helpers/wait.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(script: Parameters<typeof startMockServer>[0]): Promise<MockServer> {
-  const server = await startMockServer(script);
-  running.mocks.push(server);
-  return server;
-}
+const daemon = daemonsStoppedAfterEach();
 
 /** Asks every 250 ms until `probe` has an answer (the schedule runs on real time). */
 const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>) =>
@@ -53,14 +38,13 @@ const CREATE = {
 };
 
 it("the model creates a job, the attached user approves it, and the daemon runs it without offering the tool", async () => {
-  const model = await mock((req) => {
+  const model = await mockModel((req) => {
     if (lastUser(req).includes("scheduled: say hi")) return textReply("hi from the schedule");
     const result = lastTool(req);
     if (result !== null) return textReply(`tool said: ${result.slice(0, 200)}`);
     return toolReply([{ name: "cron", args: CREATE }]);
   });
-  const d = await startDaemonProcess({ modelUrl: model.url });
-  running.daemons.push(d);
+  const d = await daemon({ modelUrl: model.url });
   const events = await openEvents(d.url, "/v1/sessions/chat/events");
   await events.waitFor((e) => e.type === "session.loaded");
   const turn = http(d.url, "/", {
@@ -98,7 +82,7 @@ it("the model creates a job, the attached user approves it, and the daemon runs 
 }, 60_000);
 
 it("a one-shot run with nobody to ask is refused the job, and nothing is stored", async () => {
-  const model = await mock((req) => {
+  const model = await mockModel((req) => {
     const result = lastTool(req);
     return result !== null ? textReply(`tool said: ${result}`) : toolReply([{ name: "cron", args: CREATE }]);
   });

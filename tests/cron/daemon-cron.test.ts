@@ -3,34 +3,14 @@
 // with a generous deadline.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
+import { http, type RunningDaemonProcess, type WireJson, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
 import { waitFor } from "../helpers/wait.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(script: Parameters<typeof startMockServer>[0]): Promise<MockServer> {
-  const server = await startMockServer(script);
-  running.mocks.push(server);
-  return server;
-}
-async function daemon(opts: Parameters<typeof startDaemonProcess>[0]): Promise<RunningDaemonProcess> {
-  const d = await startDaemonProcess(opts);
-  running.daemons.push(d);
-  return d;
-}
+const daemon = daemonsStoppedAfterEach();
 
 const EVERY_2S = "*/2 * * * * *";
 const json = (body: object) => JSON.stringify(body);
@@ -47,7 +27,7 @@ const addJob = (d: RunningDaemonProcess, body: object) => http(d.url, "/v1/cron/
 const hasToolResult = (req: RecordedRequest) => (req.messages as { role: string }[]).some((m) => m.role === "tool");
 
 it("runs a job every 2 seconds, each run its own session, listed by the daemon", async () => {
-  const model = await mock(() => textReply("checked"));
+  const model = await mockModel(() => textReply("checked"));
   const d = await daemon({ modelUrl: model.url });
   const added = await addJob(d, { name: "tick", schedule: EVERY_2S, prompt: "check it", workspace: d.workspace });
   expect(added.status).toBe(201);
@@ -65,7 +45,7 @@ it("runs a job every 2 seconds, each run its own session, listed by the daemon",
 it("a run's session is listed by the daemon while it runs, and served once it ends", async () => {
   let release: () => void = () => {};
   const held = new Promise<void>((r) => (release = r));
-  const model = await mock(async () => {
+  const model = await mockModel(async () => {
     await held;
     return textReply("done at last");
   });
@@ -95,7 +75,7 @@ it("a run's session is listed by the daemon while it runs, and served once it en
 }, 60_000);
 
 it("after 10 seconds down, a once job runs exactly once for the missed instants and a skip job not at all", async () => {
-  const model = await mock(() => textReply("ok"));
+  const model = await mockModel(() => textReply("ok"));
   const first = await daemon({ modelUrl: model.url });
   const { home, workspace } = first;
   for (const [name, missed] of [
@@ -131,7 +111,7 @@ it("after 10 seconds down, a once job runs exactly once for the missed instants 
 
 it("a kill -9 during a run leaves a running row that the next start marks interrupted, never run twice", async () => {
   // The model hangs, so the run is in progress when the daemon dies.
-  const model = await mock(() => ({ content: "never", hangAfterChunks: 0 }));
+  const model = await mockModel(() => ({ content: "never", hangAfterChunks: 0 }));
   const first = await daemon({ modelUrl: model.url });
   const { home, workspace } = first;
   await addJob(first, { name: "slow", schedule: "0 0 1 1 *", prompt: "p", workspace });
@@ -151,7 +131,7 @@ it("a kill -9 during a run leaves a running row that the next start marks interr
 }, 60_000);
 
 it("a dangerous command asked by a scheduled run is refused, parked in the inbox, and nothing runs", async () => {
-  const model = await mock((req) =>
+  const model = await mockModel((req) =>
     hasToolResult(req)
       ? textReply("could not")
       : toolReply([

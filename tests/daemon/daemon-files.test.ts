@@ -4,26 +4,19 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
-import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { http, type RunningDaemonProcess, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 const TOKEN = "fedcba9876543210fedcba9876543210fedcba9876543210";
 const auth = { Authorization: `Bearer ${TOKEN}` };
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
+const daemon = daemonsStoppedAfterEach();
 
 async function start(workspace: string, tokenFile: string): Promise<RunningDaemonProcess> {
-  const model = await startMockServer(() => textReply("ok"));
-  running.mocks.push(model);
-  const d = await startDaemonProcess({ modelUrl: model.url, workspace, args: ["--daemon-token-file", tokenFile] });
-  running.daemons.push(d);
-  return d;
+  const model = await mockModel(() => textReply("ok"));
+  return daemon({ modelUrl: model.url, workspace, args: ["--daemon-token-file", tokenFile] });
 }
 
 const file = (d: RunningDaemonProcess, path: string) =>
@@ -84,15 +77,13 @@ describe("daemon: file reads follow no link out", () => {
     const tokenFile = join(ws, "secrets", "token");
     writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
     execFileSync("mkfifo", [join(ws, "pipe")]);
-    const model = await startMockServer(() => textReply("ok"));
-    running.mocks.push(model);
-    const d = await startDaemonProcess({
+    const model = await mockModel(() => textReply("ok"));
+    const d = await daemon({
       modelUrl: model.url,
       workspace: ws,
       sessionDir: join(ws, "state", "sessions"),
       args: ["--daemon-token-file", tokenFile],
     });
-    running.daemons.push(d);
     await http(d.url, "/", { body: JSON.stringify({ prompt: "hi" }), headers: { ...auth, "X-Session-Id": "f" } });
     for (const path of ["secrets/token", "state/sessions/f.json"]) {
       const answer = await file(d, path);

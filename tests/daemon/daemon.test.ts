@@ -3,38 +3,16 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, chmodSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BusEventSchema } from "../../src/protocol/events.js";
 import { collect, startCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
+import { http, openEvents, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
 import { waitFor } from "../helpers/wait.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { textReply, toolReply, type RecordedRequest } from "../helpers/mock-openai.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef0123456789abcdef";
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(script: Parameters<typeof startMockServer>[0]): Promise<MockServer> {
-  const server = await startMockServer(script);
-  running.mocks.push(server);
-  return server;
-}
-
-async function daemon(opts: Parameters<typeof startDaemonProcess>[0]): Promise<RunningDaemonProcess> {
-  const d = await startDaemonProcess(opts);
-  running.daemons.push(d);
-  return d;
-}
+const daemon = daemonsStoppedAfterEach();
 
 function tokenFile(): string {
   const file = join(tempDir("nh-token-"), "token");
@@ -51,7 +29,7 @@ const auth = { Authorization: `Bearer ${TOKEN}` };
 
 describe("daemon: the seed's endpoints", () => {
   it("answers POST / with the response and the session, and GET /health without auth", async () => {
-    const model = await mock((req) => textReply(`echo: ${lastUser(req)}`));
+    const model = await mockModel((req) => textReply(`echo: ${lastUser(req)}`));
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
     const health = await http(d.url, "/health");
     expect(health.status).toBe(200);
@@ -71,7 +49,7 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("refuses a missing or wrong token with 401 and accepts the right one", async () => {
-    const model = await mock(() => textReply("ok"));
+    const model = await mockModel(() => textReply("ok"));
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
     const none = await http(d.url, "/", { body: prompt("hi") });
     expect(none.status).toBe(401);
@@ -100,7 +78,7 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("keeps sessions apart by X-Session-Id and rejects ids that could name another path", async () => {
-    const model = await mock((req) =>
+    const model = await mockModel((req) =>
       textReply(`seen ${(req.messages as unknown[]).length} messages: ${lastUser(req)}`),
     );
     const d = await daemon({ modelUrl: model.url });
@@ -160,7 +138,7 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("answers bad requests with JSON errors and a status code", async () => {
-    const model = await mock(() => textReply("ok"));
+    const model = await mockModel(() => textReply("ok"));
     const d = await daemon({ modelUrl: model.url });
     const cases: [string, Parameters<typeof http>[2], number, RegExp][] = [
       ["/", { body: "{not json" }, 400, /not valid JSON/],
@@ -191,7 +169,7 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("without a token, refuses what a web page could send: an Origin, or a Host that is not loopback", async () => {
-    const model = await mock(() => textReply("ok"));
+    const model = await mockModel(() => textReply("ok"));
     const d = await daemon({ modelUrl: model.url });
     // A cross-site form post (text/plain, no preflight) from a page in the user's browser.
     const csrf = await http(d.url, "/", {
@@ -216,7 +194,7 @@ describe("daemon: the seed's endpoints", () => {
   });
 
   it("refuses oversize bodies with 413, declared or streamed, and keeps serving", async () => {
-    const model = await mock(() => textReply("fine"));
+    const model = await mockModel(() => textReply("fine"));
     const d = await daemon({ modelUrl: model.url });
     const huge = prompt("x".repeat(2 * 1024 * 1024));
     const declared = await http(d.url, "/", { body: huge });
@@ -237,7 +215,7 @@ describe("daemon: the /v1 API", () => {
   it("serves one session's requests one turn at a time and different sessions in parallel", async () => {
     let inFlight = 0;
     let maxInFlight = 0;
-    const model = await mock(async (req) => {
+    const model = await mockModel(async (req) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       // The model's latency: a window in which a second turn run in parallel would show as inFlight 2.
@@ -270,7 +248,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("streams a turn as server-sent bus events that end with turn.completed", async () => {
-    const model = await mock([
+    const model = await mockModel([
       toolReply([{ name: "run_command", args: { command: "echo streamed-output" } }]),
       textReply("all done", { chunkSize: 3 }),
     ]);
@@ -304,7 +282,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("cancels a turn during a long command: at the step boundary, or at once with force", async () => {
-    const model = await mock((req) => {
+    const model = await mockModel((req) => {
       const text = lastUser(req);
       const last = (req.messages as { role: string }[]).at(-1)!;
       if (last.role === "tool") return textReply("after the command");
@@ -354,7 +332,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("goes on after SIGHUP (the terminal it was started from went away)", async () => {
-    const model = await mock(() => textReply("still here"));
+    const model = await mockModel(() => textReply("still here"));
     const d = await daemon({ modelUrl: model.url });
     d.child.kill("SIGHUP");
     // The signal is pending before the request is sent, and the turn takes several turns of the
@@ -364,7 +342,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("keeps sessions across a restart, saving a running turn on SIGTERM", async () => {
-    const model = await mock(async (req) => {
+    const model = await mockModel(async (req) => {
       if (lastUser(req) === "slow") await new Promise((r) => setTimeout(r, 1500));
       return textReply(`re: ${lastUser(req)}`);
     });
@@ -401,7 +379,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("lets a client attach mid-turn, drop, and pick up exactly what it missed with Last-Event-ID", async () => {
-    const model = await mock(() =>
+    const model = await mockModel(() =>
       textReply("one two three four five six seven eight nine ten", { chunkSize: 4, chunkDelayMs: 60 }),
     );
     const d = await daemon({ modelUrl: model.url });
@@ -446,7 +424,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("finishes and saves a streamed turn whose client went away", async () => {
-    const model = await mock(() => textReply("a slow but complete answer", { chunkSize: 2, chunkDelayMs: 40 }));
+    const model = await mockModel(() => textReply("a slow but complete answer", { chunkSize: 2, chunkDelayMs: 40 }));
     const d = await daemon({ modelUrl: model.url });
     const stream = await openEvents(d.url, "/v1/sessions/gone/turns", { body: prompt("talk") });
     await stream.waitFor((e) => e.type === "assistant.delta");
@@ -458,7 +436,7 @@ describe("daemon: the /v1 API", () => {
   });
 
   it("takes commands: steering a running turn, undo, delete", async () => {
-    const model = await mock(async (req) => {
+    const model = await mockModel(async (req) => {
       const last = (req.messages as { role: string }[]).at(-1)!;
       if (lastUser(req) === "long" && last.role === "user")
         return toolReply([{ name: "run_command", args: { command: "sleep 1" } }]);
@@ -497,7 +475,7 @@ describe("daemon: the /v1 API", () => {
 
 describe("daemon: images", () => {
   it("takes uploaded images for a prompt, and only those", async () => {
-    const model = await mock(() => textReply("I see it"));
+    const model = await mockModel(() => textReply("I see it"));
     const d = await daemon({ modelUrl: model.url });
     const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "green" } })
       .png()
@@ -550,7 +528,7 @@ describe("daemon: images", () => {
 
 describe("daemon: files and rewind", () => {
   it("sends a file before a turn and now, and restores the daemon's files through commands", async () => {
-    const model = await mock((req) => {
+    const model = await mockModel((req) => {
       const last = (req.messages as { role: string }[]).at(-1)!;
       if (last.role === "tool") return textReply("wrote it");
       return toolReply([{ name: "write_file", args: { path: "made.txt", content: "by the agent\n" } }]);
@@ -599,7 +577,7 @@ describe("daemon: files and rewind", () => {
 
 describe("daemon: approvals", () => {
   it("refuses a call that needs approval when nobody is attached, and asks an attached front end", async () => {
-    const model = await mock((req) => {
+    const model = await mockModel((req) => {
       const last = (req.messages as { role: string; content: string }[]).at(-1)!;
       if (last.role === "tool") return textReply(`tool said: ${last.content.slice(0, 160)}`);
       return toolReply([{ name: "run_command", args: { command: `touch ${lastUser(req)}.txt` } }]);
@@ -637,7 +615,7 @@ describe("daemon: approvals", () => {
 
 describe("daemon: the Unix socket and start-up checks", () => {
   it("serves the socket (mode 600) without the token, replaces a stale socket, refuses a second daemon", async () => {
-    const model = await mock(() => textReply("via socket"));
+    const model = await mockModel(() => textReply("via socket"));
     const home = tempDir("nh-home-");
     const socket = join(home, "d.sock");
     writeFileSync(socket, "stale");
@@ -665,7 +643,7 @@ describe("daemon: the Unix socket and start-up checks", () => {
     expect(none.stderr).toContain(
       `nanohermes: cannot attach to unix:${join(home, "daemon.sock")}: no daemon at unix:${join(home, "daemon.sock")} (start one with nanohermes --daemon)`,
     );
-    const model = await mock(() => textReply("x"));
+    const model = await mockModel(() => textReply("x"));
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", tokenFile()] });
     const wrong = await collect(startCli(["attach", d.url], { env: testEnv({ NANOHERMES_DAEMON_TOKEN: "nope" }) }));
     expect(wrong.code).toBe(1);
@@ -723,7 +701,7 @@ describe("daemon: the Unix socket and start-up checks", () => {
   });
 
   it("keeps its sessions apart from the UI's by default", async () => {
-    const model = await mock(() => textReply("apart"));
+    const model = await mockModel(() => textReply("apart"));
     const home = tempDir("nh-home-");
     // A session of the local UI: the daemon must not serve (or write) it.
     mkdirSync(join(home, "sessions"), { recursive: true });
@@ -740,7 +718,7 @@ describe("daemon: the Unix socket and start-up checks", () => {
   });
 
   it("takes the seed's --session DIR/default.json as the session folder", async () => {
-    const model = await mock(() => textReply("stored"));
+    const model = await mockModel(() => textReply("stored"));
     const dir = join(tempDir(), "legacy");
     const d = await daemon({ modelUrl: model.url, args: ["--session", join(dir, "default.json")] });
     await http(d.url, "/", { body: prompt("x"), headers: { "X-Session-Id": "s1" } });
@@ -748,7 +726,7 @@ describe("daemon: the Unix socket and start-up checks", () => {
   });
 
   it("warns about a token file others can read, and takes the token from the environment", async () => {
-    const model = await mock(() => textReply("env token"));
+    const model = await mockModel(() => textReply("env token"));
     const loose = tokenFile();
     chmodSync(loose, 0o644);
     const d = await daemon({ modelUrl: model.url, args: ["--daemon-token-file", loose] });

@@ -4,24 +4,16 @@
 // stored copy reflects, so a front end (the UI's own transcript reducer here) shows each step once.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { emptyTranscript, reduceTranscript, type TranscriptState } from "../../src/ui/state/transcript.js";
 import { tempDir } from "../helpers/cli.js";
-import { openEvents, http, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { openEvents, http, type WireJson, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { pgClusterPerFile } from "../helpers/postgres.js";
 
-let cluster: PgCluster;
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(() => cluster?.stop());
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
+const pgFile = pgClusterPerFile("attach");
+const daemon = daemonsStoppedAfterEach();
 
 type Message = { role: string; content: string | null };
 
@@ -31,7 +23,7 @@ const shown = (events: WireJson[]): TranscriptState =>
 const count = (state: TranscriptState, pred: (b: WireJson) => boolean) => state.blocks.filter(pred).length;
 
 it("a front end attached to B mid-turn sees the finished steps of A's turn once, then the rest live", async () => {
-  const model = await startMockServer((req) => {
+  const model = await mockModel((req) => {
     const results = (req.messages as Message[]).filter((m) => m.role === "tool").length;
     if (results === 0) return toolReply([{ id: "call_first", name: "run_command", args: { command: "echo first" } }]);
     if (results === 1)
@@ -44,13 +36,10 @@ it("a front end attached to B mid-turn sees the finished steps of A's turn once,
       ]);
     return textReply("both done");
   });
-  running.mocks.push(model);
-  const url = await cluster.createDatabase("attach");
+  const url = await pgFile.cluster.createDatabase("attach");
   const workspace = tempDir("nh-ws-");
   const start = async () => {
-    const d = await startDaemonProcess({ modelUrl: model.url, workspace, args: ["--database-url", url] });
-    running.daemons.push(d);
-    return d;
+    return daemon({ modelUrl: model.url, workspace, args: ["--database-url", url] });
   };
   const a = await start();
   const posted = http(a.url, "/", {

@@ -5,39 +5,27 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
-import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { http, openEvents, type RunningDaemonProcess, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
+import { pgClusterPerFile } from "../helpers/postgres.js";
 
-let cluster: PgCluster;
-let databases = 0;
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(() => cluster?.stop());
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
+const db = pgClusterPerFile("cmd");
+const daemon = daemonsStoppedAfterEach();
 
 type Message = { role: string; content: string | null };
 
-async function team(script: Parameters<typeof startMockServer>[0]) {
-  const model = await startMockServer(script);
-  running.mocks.push(model);
-  const url = await cluster.createDatabase(`cmd${++databases}`);
+async function team(script: Parameters<typeof mockModel>[0]) {
+  const model = await mockModel(script);
+  const url = await db.database();
   const workspace = tempDir("nh-ws-");
   return {
     model,
     workspace,
     async start(): Promise<RunningDaemonProcess> {
-      const d = await startDaemonProcess({ modelUrl: model.url, workspace, args: ["--database-url", url] });
-      running.daemons.push(d);
-      return d;
+      return daemon({ modelUrl: model.url, workspace, args: ["--database-url", url] });
     },
   };
 }

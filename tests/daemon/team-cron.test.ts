@@ -2,42 +2,30 @@
 // home (its own cron.db, as on two machines), on one private PostgreSQL, the mock model, and
 // `nanohermes cron` run against each machine's daemon. A job added on A fires once per instant, on
 // either daemon; paused or removed on B, it is paused or gone on A.
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, startDaemonProcess, type RunningDaemonProcess, type WireJson } from "../helpers/daemon.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { http, type RunningDaemonProcess, type WireJson, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
+import { pgClusterPerFile } from "../helpers/postgres.js";
 
-let cluster: PgCluster;
-let databases = 0;
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(() => cluster?.stop());
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
+const db = pgClusterPerFile("cron");
+const daemon = daemonsStoppedAfterEach();
 
 async function team() {
-  const model = await startMockServer(() => textReply("checked"));
-  running.mocks.push(model);
-  const url = await cluster.createDatabase(`cron${++databases}`);
+  const model = await mockModel(() => textReply("checked"));
+  const url = await db.database();
   const workspace = tempDir("nh-ws-");
   return {
     model,
     workspace,
     async start(home?: string): Promise<RunningDaemonProcess> {
-      const d = await startDaemonProcess({
+      return daemon({
         modelUrl: model.url,
         workspace,
         args: ["--database-url", url],
         ...(home ? { home } : {}),
       });
-      running.daemons.push(d);
-      return d;
     },
   };
 }

@@ -4,37 +4,28 @@
 // whole step and never runs the in-flight tool call again.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
-import { http, openEvents, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import {
+  http,
+  openEvents,
+  startDaemonProcess,
+  type RunningDaemonProcess,
+  daemonsStoppedAfterEach,
+} from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { pgClusterPerFile } from "../helpers/postgres.js";
 import { waitFor } from "../helpers/wait.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef0123456789abcdef";
 const auth = { Authorization: `Bearer ${TOKEN}` };
-let cluster: PgCluster;
-let databases = 0;
-const running: { daemons: RunningDaemonProcess[]; mocks: MockServer[] } = { daemons: [], mocks: [] };
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-afterAll(() => cluster?.stop());
-afterEach(async () => {
-  await Promise.all(running.daemons.splice(0).map((d) => d.stop("SIGKILL")));
-  await Promise.all(running.mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(script: Parameters<typeof startMockServer>[0]): Promise<MockServer> {
-  const model = await startMockServer(script);
-  running.mocks.push(model);
-  return model;
-}
+const db = pgClusterPerFile("team");
+const daemon = daemonsStoppedAfterEach();
 
 /** A team: one database, one token file, one workspace; `start` adds a daemon. */
 async function team(model: MockServer, env: Record<string, string> = {}) {
-  const url = await cluster.createDatabase(`team${++databases}`);
+  const url = await db.database();
   const tokenFile = join(tempDir("nh-token-"), "token");
   writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
   const workspace = tempDir("nh-ws-");
@@ -42,14 +33,12 @@ async function team(model: MockServer, env: Record<string, string> = {}) {
     url,
     workspace,
     async start(): Promise<RunningDaemonProcess> {
-      const d = await startDaemonProcess({
+      return daemon({
         modelUrl: model.url,
         workspace,
         args: ["--daemon-token-file", tokenFile, "--database-url", url],
         env,
       });
-      running.daemons.push(d);
-      return d;
     },
   };
 }
@@ -60,14 +49,13 @@ const lastUser = (messages: unknown[]) =>
 
 describe("daemons sharing one PostgreSQL", () => {
   it("name their store at start; /health reports the database and the queue; a bad URL is refused clearly", async () => {
-    const model = await mock(() => textReply("ok"));
+    const model = await mockModel(() => textReply("ok"));
     const t = await team(model);
     const a = await t.start();
     expect(a.stderr()).toMatch(/store: PostgreSQL postgres:\/\/nh@127\.0\.0\.1:\d+\/team\d+ \(schema 6\)/);
     const health = await http(a.url, "/health");
     expect(health.json).toMatchObject({ status: "ok", store: "postgres", database: "ok", queueDepth: 0 });
-    const embedded = await startDaemonProcess({ modelUrl: model.url });
-    running.daemons.push(embedded);
+    const embedded = await daemon({ modelUrl: model.url });
     expect(embedded.stderr()).toMatch(/store: embedded \(session files in /);
     expect((await http(embedded.url, "/health")).json.store).toBe("embedded");
     await expect(
@@ -76,7 +64,7 @@ describe("daemons sharing one PostgreSQL", () => {
   });
 
   it("serve any session from any daemon: post to A, follow and cancel from B, go on from B with the history", async () => {
-    const model = await mock((req) =>
+    const model = await mockModel((req) =>
       lastUser(req.messages) === "count slowly"
         ? textReply("one two three four five six seven eight nine ten eleven twelve", {
             chunkSize: 3,
@@ -112,7 +100,7 @@ describe("daemons sharing one PostgreSQL", () => {
   });
 
   it("takes an attached front end's prompt and stop through the team: /commands on one daemon, events on another", async () => {
-    const model = await mock((req) =>
+    const model = await mockModel((req) =>
       lastUser(req.messages) === "long one"
         ? textReply("a b c d e f g h i j k l m n o p", { chunkSize: 2, chunkDelayMs: 150 })
         : textReply("short answer"),
@@ -150,7 +138,7 @@ describe("daemons sharing one PostgreSQL", () => {
   });
 
   it("run a team turn through the one gate: a blocked command is refused, a dangerous one with nobody to ask", async () => {
-    const model = await mock((req) => {
+    const model = await mockModel((req) => {
       const last = (req.messages as { role: string; content: unknown }[]).at(-1)!;
       if (last.role === "tool") return textReply(`tool said: ${String(last.content)}`);
       return toolReply([{ name: "run_command", args: { command: String(last.content) } }]);
@@ -175,7 +163,7 @@ describe("daemons sharing one PostgreSQL", () => {
 
   it("keeps one session's turns in arrival order when they are posted to two daemons", async () => {
     // The first turn is slow, so the others wait in the queue behind it.
-    const model = await mock((req) =>
+    const model = await mockModel((req) =>
       lastUser(req.messages) === "turn 0"
         ? textReply("the first turn takes a while", { chunkSize: 2, chunkDelayMs: 100 })
         : textReply("done"),
@@ -202,7 +190,7 @@ describe("daemons sharing one PostgreSQL", () => {
 
   it("kill -9 of the daemon running a turn: another resumes it from the last whole step, the running call reported as interrupted, never run again", async () => {
     const marker = "ran.txt";
-    const model = await mock((req) => {
+    const model = await mockModel((req) => {
       const messages = req.messages as { role: string; content: string }[];
       const last = messages.at(-1)!;
       if (lastUser(messages) === "build it" && last.role === "user")
@@ -241,7 +229,7 @@ describe("daemons sharing one PostgreSQL", () => {
   });
 
   it("fires each scheduled instant once across three daemons; the others record who fired it", async () => {
-    const model = await mock(() => textReply("checked"));
+    const model = await mockModel(() => textReply("checked"));
     const t = await team(model);
     const daemons = [await t.start(), await t.start(), await t.start()];
     // Each daemon has its own home (its own cron.db, as on three machines); the job is added on

@@ -2,27 +2,19 @@
 // in-process) always, and PostgreSQL on a private cluster this file starts (one cluster for the
 // file, one database per test). "Two daemons" are two stores opened on one database.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TeamStore, TurnJob, TurnResult } from "../../src/daemon/team/contract.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/daemon/team/migrations.js";
 import { openTeamStore } from "../../src/daemon/team/open.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import { tempDir } from "../helpers/cli.js";
-import { startPgCluster, type PgCluster } from "../helpers/postgres.js";
+import { pgClusterPerFile } from "../helpers/postgres.js";
 
-let cluster: PgCluster;
-let databases = 0;
 const opened: TeamStore[] = [];
-
-beforeAll(async () => {
-  cluster = await startPgCluster();
-}, 60_000);
-
-afterAll(async () => {
+const db = pgClusterPerFile("t", async () => {
   // A store whose turn never ends would hold its close: the cluster stops regardless.
   const closed = Promise.all(opened.splice(0).map((s) => s.close().catch(() => {})));
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  cluster?.stop();
 });
 
 interface Backend {
@@ -51,7 +43,7 @@ const backends: Backend[] = [
   {
     name: "postgres",
     async fresh() {
-      const url = await cluster.createDatabase(`t${++databases}`);
+      const url = await db.database();
       let node = 0;
       return {
         url,
@@ -252,7 +244,7 @@ describe.each(backends)("team store conformance: $name", (backend) => {
 
 describe("team store on PostgreSQL", () => {
   it("migrates once for daemons starting together, and refuses a schema newer than it knows", async () => {
-    const url = await cluster.createDatabase("migrate");
+    const url = await db.cluster.createDatabase("migrate");
     const stores = await Promise.all(
       [1, 2, 3].map((n) => openTeamStore({ databaseUrl: url, sessionDir: "", node: `m${n}` })),
     );
@@ -273,7 +265,7 @@ describe("team store on PostgreSQL", () => {
   });
 
   it("gives one scheduled instant to exactly one of three daemons claiming it together", async () => {
-    const url = await cluster.createDatabase("cron");
+    const url = await db.cluster.createDatabase("cron");
     const stores = await Promise.all(
       ["c1", "c2", "c3"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node })),
     );
@@ -291,7 +283,7 @@ describe("team store on PostgreSQL", () => {
 
   it("says which database it cannot reach, without its password", async () => {
     await expect(
-      openTeamStore({ databaseUrl: `postgres://nh:hunter2@127.0.0.1:${cluster.port}/no_such_db`, sessionDir: "" }),
+      openTeamStore({ databaseUrl: `postgres://nh:hunter2@127.0.0.1:${db.cluster.port}/no_such_db`, sessionDir: "" }),
     ).rejects.toThrow(/cannot reach the database postgres:\/\/nh:\*\*\*@127\.0\.0\.1:\d+\/no_such_db/);
   });
 
@@ -342,10 +334,10 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("d", "p");
     await running.promise;
-    cluster.kill();
+    db.cluster.kill();
     expect((await store.health()).database).toBe("unreachable");
     release.open();
-    cluster.start();
+    db.cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "d:p" });
     expect(await store.health()).toEqual({ database: "ok", queueDepth: 0 });
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.
@@ -368,17 +360,17 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("away", "p");
     await expect.poll(() => attempts.length, { timeout: 10_000 }).toBe(1);
-    cluster.kill();
+    db.cluster.kill();
     // Not renewed for a whole lease: the run stops (its daemon cannot know it still holds the turn).
     expect(await first.promise).toBe(true);
-    cluster.start();
+    db.cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
     expect(attempts).toEqual([1, 2]);
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.
   }, 90_000);
 
   it("relays a command to the daemon that serves it and brings its answer back; withdraws one nobody answers", async () => {
-    const url = await cluster.createDatabase("relay");
+    const url = await db.cluster.createDatabase("relay");
     const [a, b] = await Promise.all(
       ["r1", "r2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node, answerMs: 500 })),
     );
@@ -409,7 +401,7 @@ describe("team store on PostgreSQL", () => {
   });
 
   it("counts a front end attached on one daemon on every daemon, until it detaches", async () => {
-    const url = await cluster.createDatabase("attached");
+    const url = await db.cluster.createDatabase("attached");
     const [a, b] = await Promise.all(
       ["t1", "t2"].map((node) => openTeamStore({ databaseUrl: url, sessionDir: "", node })),
     );

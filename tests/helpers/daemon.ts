@@ -3,6 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { request, type IncomingHttpHeaders, type RequestOptions as RequestOptionsOf } from "node:http";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { SseParser, type SseMessage } from "../../src/remote/sse.js";
 import { startCli, tempDir, testEnv } from "./cli.js";
 
@@ -230,4 +231,20 @@ export function openEvents(target: string, path: string, opts: RequestOptions = 
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
   });
+}
+
+/**
+ * Registers an afterEach that kills (SIGKILL) every daemon the returned function started in the
+ * test; before the mock models they talk to close (those close when the test ends, mockModel).
+ */
+export function daemonsStoppedAfterEach(): (opts: DaemonStart) => Promise<RunningDaemonProcess> {
+  const started: RunningDaemonProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((d) => d.stop("SIGKILL")));
+  });
+  return async (opts) => {
+    const d = await startDaemonProcess(opts);
+    started.push(d);
+    return d;
+  };
 }

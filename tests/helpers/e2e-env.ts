@@ -50,6 +50,13 @@ export interface E2eEnv {
   dispose(): Promise<void>;
 }
 
+/** The mock model alone, closed when the test that started it ends (for daemons given its URL). */
+export async function mockModel(script: Responder[] | ScriptFn = [], opts?: MockServerOptions): Promise<MockServer> {
+  const mock = await startMockServer(script, opts);
+  onTestFinished(() => mock.close());
+  return mock;
+}
+
 /**
  * Starts the mock with `script` (none: replies pushed later) and builds the rest. Contract: call it
  * inside a test; its teardown is registered with that test (onTestFinished).

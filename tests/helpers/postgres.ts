@@ -8,6 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 export interface PgCluster {
   /** postgres://… of the cluster's `postgres` database. */
@@ -119,5 +120,38 @@ export async function startPgCluster(): Promise<PgCluster> {
     kill: () => run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]),
     start,
     stop,
+  };
+}
+
+export interface FileCluster {
+  /** The cluster, started before the file's first test: kill() and start() it to take it away. */
+  readonly cluster: PgCluster;
+  /** A database of its own for one test, named `<prefix><n>`. */
+  database(): Promise<string>;
+}
+
+/**
+ * One cluster for a test file: registers the beforeAll that starts it and the afterAll that runs
+ * `beforeStop` (closing what the tests opened on it) and stops it.
+ */
+export function pgClusterPerFile(prefix: string, beforeStop: () => Promise<void> = async () => {}): FileCluster {
+  let cluster: PgCluster | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await beforeStop();
+    cluster?.stop();
+  });
+  const started = () => {
+    if (!cluster) throw new Error("the PostgreSQL cluster is not started (use it inside a test)");
+    return cluster;
+  };
+  return {
+    get cluster() {
+      return started();
+    },
+    database: () => started().createDatabase(`${prefix}${++databases}`),
   };
 }
