@@ -5,10 +5,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { copyOfBuild } from "../helpers/build-copy.js";
-import { tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, toolReply, type MockServer } from "../helpers/mock-openai.js";
+import { tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply, toolReply } from "../helpers/mock-openai.js";
 
 interface Report {
   dir: string | null;
@@ -18,30 +19,17 @@ interface Report {
   written: number;
 }
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 /** One one-shot turn with a tool call; resolves with its output and the loader's report. */
 async function turn(dist: string, env: Record<string, string | undefined> = {}) {
-  server = await startMockServer([
-    toolReply([{ name: "read_file", args: { path: "notes.txt" } }]),
-    textReply("One line."),
-  ]);
-  const ws = tempDir();
-  writeFileSync(join(ws, "notes.txt"), "alpha\n");
   const reportFile = join(tempDir(), "report.json");
+  const world = await e2eEnv(
+    [toolReply([{ name: "read_file", args: { path: "notes.txt" } }]), textReply("One line.")],
+    { model: "mock-model", env: { NANOHERMES_CODE_CACHE_REPORT: reportFile, ...env } },
+  );
+  writeFileSync(join(world.workspace, "notes.txt"), "alpha\n");
   const child = spawn(process.execPath, [join(dist, "cli.js"), "-p", "what is in notes.txt?"], {
-    cwd: ws,
-    env: testEnv({
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.url,
-      NANOHERMES_MODEL: "mock-model",
-      NANOHERMES_CODE_CACHE_REPORT: reportFile,
-      ...env,
-    }) as NodeJS.ProcessEnv,
+    cwd: world.workspace,
+    env: world.env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -49,8 +37,7 @@ async function turn(dist: string, env: Record<string, string | undefined> = {}) 
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((done) => child.on("close", done));
-  await server.close();
-  server = undefined;
+  await world.dispose();
   const report = JSON.parse(readFileSync(reportFile, "utf8")) as Report;
   return { code, stdout, stderr, report };
 }
