@@ -2,18 +2,13 @@
 // given, refuse bad input with one line and nothing stored, and a new schedule counts from the
 // change (the instants before it are not missed runs).
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { http, daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
-let daemon: RunningDaemonProcess | undefined;
-let model: MockServer | undefined;
-afterEach(async () => {
-  await daemon?.stop("SIGKILL");
-  await model?.close();
-  daemon = model = undefined;
-});
+const startDaemon = daemonsStoppedAfterEach();
 
 it("cron update changes the fields given, refuses bad input with nothing stored", async () => {
   const home = tempDir("nh-home-");
@@ -46,8 +41,8 @@ it("cron update changes the fields given, refuses bad input with nothing stored"
 }, 60_000);
 
 it("PATCH /v1/cron/jobs/NAME changes a job on the daemon and refuses bad input with 400", async () => {
-  model = await startMockServer(() => textReply("ok"));
-  daemon = await startDaemonProcess({ modelUrl: model.url });
+  const model = await mockModel(() => textReply("ok"));
+  const daemon = await startDaemon({ modelUrl: model.url });
   const body = { name: "nightly", schedule: "0 3 * * *", prompt: "p", workspace: daemon.workspace, tz: "UTC" };
   expect((await http(daemon.url, "/v1/cron/jobs", { body: JSON.stringify(body) })).status).toBe(201);
   const patch = (change: object) =>

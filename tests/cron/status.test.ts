@@ -1,22 +1,17 @@
 // What the UI reads from the ledger (src/cron/status.ts): no ledger, nothing; with no daemon, the
 // instants of enabled jobs that passed unrun (paused jobs and instants with a row do not count);
 // with the real daemon on the socket, nothing missed and the inbox's unread count.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { addJob } from "../../src/cron/jobs.js";
 import { cronStatus, MISSED_COUNT_CAP } from "../../src/cron/status.js";
 import { CronStore, cronDbPath } from "../../src/cron/store.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { daemonsStoppedAfterEach } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 
 const HOUR = 3_600_000;
-let daemon: RunningDaemonProcess | undefined;
-let model: MockServer | undefined;
-afterEach(async () => {
-  await daemon?.stop("SIGKILL");
-  await model?.close();
-  daemon = model = undefined;
-});
+const startDaemon = daemonsStoppedAfterEach();
 
 async function ledger(home: string, fill: (store: CronStore, ws: string) => void): Promise<void> {
   const store = await CronStore.open(cronDbPath(home));
@@ -53,8 +48,8 @@ it("counts the missed instants of enabled jobs with no daemon, and nothing witho
 });
 
 it("with the daemon running, nothing is missed and the unread inbox is counted", async () => {
-  model = await startMockServer(() => textReply("ok"));
-  daemon = await startDaemonProcess({ modelUrl: model.url });
+  const model = await mockModel(() => textReply("ok"));
+  const daemon = await startDaemon({ modelUrl: model.url });
   await ledger(daemon.home, (store) => {
     store.park("nightly", null, "cron nightly wanted: run_command: not run");
     store.park("nightly", null, "cron nightly wanted: write_file: not run");
@@ -65,7 +60,7 @@ it("with the daemon running, nothing is missed and the unread inbox is counted",
 }, 60_000);
 
 it("a one-shot run tells of missed runs once on stderr, after its answer, and not again for the same instants", async () => {
-  model = await startMockServer(() => textReply("answer"));
+  const model = await mockModel(() => textReply("answer"));
   const home = tempDir("nh-home-");
   const ws = tempDir("nh-ws-");
   await ledger(home, (store, workspace) =>
