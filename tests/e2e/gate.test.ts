@@ -9,27 +9,17 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/protocol/messages.js";
 import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { http, startDaemonProcess, type RunningDaemonProcess } from "../helpers/daemon.js";
+import { daemonsStoppedAfterEach, http } from "../helpers/daemon.js";
+import { mockModel } from "../helpers/e2e-env.js";
 import { gitRepo } from "../helpers/git-repo.js";
-import {
-  startMockServer,
-  textReply,
-  toolReply,
-  type MockServer,
-  type RecordedRequest,
-} from "../helpers/mock-openai.js";
+import { textReply, toolReply, type MockServer, type RecordedRequest } from "../helpers/mock-openai.js";
 import { keys, PtyApp } from "../helpers/pty.js";
 
-let server: MockServer | undefined;
-let daemon: RunningDaemonProcess | undefined;
+const startDaemon = daemonsStoppedAfterEach();
 let app: PtyApp | undefined;
-afterEach(async () => {
+afterEach(() => {
   if (app && app.exitCode === null) app.kill("SIGKILL");
   app = undefined;
-  await daemon?.stop();
-  daemon = undefined;
-  await server?.close();
-  server = undefined;
 });
 
 /** A git repository with a victim folder and a hostile fsmonitor that leaves `pwned` behind. */
@@ -110,7 +100,7 @@ const hasToolResult = (req: RecordedRequest) => (req.messages as ChatMessage[]).
 
 /** The model asks for `command` once, then answers with what the tool said. */
 function scripted(command: string): Promise<MockServer> {
-  return startMockServer((req) =>
+  return mockModel((req) =>
     hasToolResult(req) ? textReply("the model went on") : toolReply([{ name: "run_command", args: { command } }]),
   );
 }
@@ -119,14 +109,14 @@ describe.each(["text", "json", "stream-json"] as const)("one-shot (%s)", (output
   for (const c of cases) {
     it(c.name, async () => {
       const ws = hostileRepo();
-      server = await scripted(c.command);
+      const mock = await scripted(c.command);
       const modeFlags = output === "text" ? [] : [`--${output}`];
       const r = await runCli(["-p", "go", "-C", ws, "--sandbox", "off", ...modeFlags, ...c.flags], {
-        env: envFor(server.url),
+        env: envFor(mock.url),
       });
       expect(r.code, r.stderr).toBe(0);
       expect(c.ran(ws)).toBe(false);
-      expect(toolResult(server.requests[1])).toMatch(c.says);
+      expect(toolResult(mock.requests[1])).toMatch(c.says);
       if (output === "text") expect(r.stdout).toBe("the model went on\n");
       if (output === "json") expect(JSON.parse(r.stdout)).toMatchObject({ reason: "completed" });
       if (c.runs) return;
@@ -147,7 +137,7 @@ describe.each(["text", "json", "stream-json"] as const)("one-shot (%s)", (output
 
   it("--allow pre-approves a command that would ask, and nothing else", async () => {
     const ws = hostileRepo();
-    server = await startMockServer((req) =>
+    const mock = await mockModel((req) =>
       hasToolResult(req)
         ? textReply("done")
         : toolReply([
@@ -158,7 +148,7 @@ describe.each(["text", "json", "stream-json"] as const)("one-shot (%s)", (output
     const modeFlags = output === "text" ? [] : [`--${output}`];
     const r = await runCli(
       ["-p", "go", "-C", ws, "--sandbox", "off", "--approval", "untrusted", "--allow", "mkdir -p", ...modeFlags],
-      { env: envFor(server.url) },
+      { env: envFor(mock.url) },
     );
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(ws, "made", "deep"))).toBe(true);
@@ -217,7 +207,7 @@ describe("subagents", () => {
     const isChild = (req: RecordedRequest) =>
       String((req.messages[0] as ChatMessage).content).includes('You are the subagent "worker"');
     const childResults: string[] = [];
-    server = await startMockServer((req) => {
+    const mock = await mockModel((req) => {
       if (isChild(req)) {
         if (!hasToolResult(req))
           return toolReply([
@@ -235,7 +225,7 @@ describe("subagents", () => {
         : toolReply([{ name: "subagent", args: { agent: "worker", task: "break things" } }]);
     });
     const r = await runCli(["-p", "go", "-C", ws, "--sandbox", "off", "--subagents", agentsFile], {
-      env: envFor(server.url),
+      env: envFor(mock.url),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("parent: done\n");
@@ -258,16 +248,16 @@ describe("the daemon with nobody attached", () => {
     };
     const lastUser = (req: RecordedRequest) =>
       String((req.messages as ChatMessage[]).filter((m) => m.role === "user").at(-1)?.content ?? "");
-    server = await startMockServer((req) => {
+    const mock = await mockModel((req) => {
       const last = (req.messages as ChatMessage[]).at(-1)!;
       if (last.role === "tool") return textReply(`tool said: ${String(last.content)}`);
       return toolReply([{ name: "run_command", args: { command: byPrompt[lastUser(req)] ?? lastUser(req) } }]);
     });
     const home = tempDir("nh-home-");
     writeFileSync(join(home, "config.json"), JSON.stringify({ deny: ["touch denied*"] }));
-    daemon = await startDaemonProcess({ modelUrl: server.url, workspace: ws, home, args: ["--yolo"] });
+    const daemon = await startDaemon({ modelUrl: mock.url, workspace: ws, home, args: ["--yolo"] });
     const ask = async (text: string) =>
-      (await http(daemon!.url, "/", { body: JSON.stringify({ prompt: text }), headers: { "X-Session-Id": "g" } }))
+      (await http(daemon.url, "/", { body: JSON.stringify({ prompt: text }), headers: { "X-Session-Id": "g" } }))
         .json as { response: string; reason: string };
     const blocked = await ask("blocked");
     expect(blocked.response).toMatch(/^tool said: refused: refused in every mode/);
@@ -281,14 +271,14 @@ describe("the daemon with nobody attached", () => {
 
   it("refuses a dangerous command under the default policy, and every command under untrusted", async () => {
     const ws = hostileRepo();
-    server = await startMockServer((req) => {
+    const mock = await mockModel((req) => {
       const last = (req.messages as ChatMessage[]).at(-1)!;
       if (last.role === "tool") return textReply(`tool said: ${String(last.content)}`);
       return toolReply([{ name: "run_command", args: { command: String(last.content) } }]);
     });
-    daemon = await startDaemonProcess({ modelUrl: server.url, workspace: ws, args: ["--approval", "untrusted"] });
+    const daemon = await startDaemon({ modelUrl: mock.url, workspace: ws, args: ["--approval", "untrusted"] });
     const ask = async (text: string) =>
-      (await http(daemon!.url, "/", { body: JSON.stringify({ prompt: text }), headers: { "X-Session-Id": "u" } }))
+      (await http(daemon.url, "/", { body: JSON.stringify({ prompt: text }), headers: { "X-Session-Id": "u" } }))
         .json as { response: string; reason: string };
     const dangerous = await ask("chmod -R 777 victim");
     expect(dangerous.response).toMatch(/^tool said: not run: this call needs approval \(dangerous/);
@@ -302,7 +292,7 @@ describe("the daemon with nobody attached", () => {
 describe("the UI", () => {
   it("refuses a blocked command under --yolo without asking, and runs git status rewritten", async () => {
     const ws = hostileRepo();
-    server = await startMockServer([
+    const mock = await mockModel([
       toolReply([
         { name: "run_command", args: { command: "rm -rf --no-preserve-root victim" } },
         { name: "run_command", args: { command: "touch denied.txt" } },
@@ -310,13 +300,13 @@ describe("the UI", () => {
       ]),
       textReply("the model went on"),
     ]);
-    app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: envFor(server.url), args: ["--yolo", "--sandbox", "off"] });
+    app = new PtyApp({ cols: 120, rows: 40, cwd: ws, env: envFor(mock.url), args: ["--yolo", "--sandbox", "off"] });
     await app.waitFor("Ask anything");
     await app.typeSlowly("go");
     app.type(keys.enter);
     await app.waitFor("the model went on");
     expect(app.screen()).not.toMatch(/Approval needed/);
-    const results = (server.requests[1]!.messages as ChatMessage[])
+    const results = (mock.requests[1]!.messages as ChatMessage[])
       .filter((m) => m.role === "tool")
       .map((m) => String(m.content));
     expect(results[0]).toMatch(/^refused: refused in every mode/);
