@@ -2,13 +2,14 @@
 // run three times is listed once; a task listed again at start keeps its token counts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskManager } from "../../src/agent/tasks.js";
 import { Bus } from "../../src/protocol/bus.js";
 import type { BusEvent } from "../../src/protocol/events.js";
 import { listedTasks, type TaskIndexEntry } from "../../src/session/task-index.js";
-import { runCli, tempDir, testEnv } from "../helpers/cli.js";
-import { startMockServer, textReply, type MockServer } from "../helpers/mock-openai.js";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { e2eEnv } from "../helpers/e2e-env.js";
+import { textReply } from "../helpers/mock-openai.js";
 import { testSettings } from "../helpers/settings.js";
 
 const entry = (id: string, title: string, updatedAt: string, extra: Partial<TaskIndexEntry> = {}): TaskIndexEntry => ({
@@ -47,19 +48,12 @@ describe("token counts across runs", () => {
   });
 });
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 describe("one-shot runs in the index", () => {
   it("are recorded for /resume but marked one-shot, unless they continued a session", async () => {
-    server = await startMockServer((req) =>
+    const { env } = await e2eEnv((req) =>
       textReply(`answer ${req.messages.length}`, { usage: { prompt: 50, completion: 5 } }),
     );
     const ws = tempDir();
-    const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url });
     for (let i = 0; i < 3; i++) expect((await runCli(["-p", "same prompt", "-C", ws], { env })).code).toBe(0);
     const read = () => JSON.parse(readFileSync(join(env.NANOHERMES_HOME!, "tasks.json"), "utf8")) as TaskIndexEntry[];
     expect(read()).toHaveLength(3);
