@@ -15,6 +15,7 @@ export interface DepPatch {
   hunks: Hunk[];
 }
 export function hookModules(root: string): Record<string, string>;
+export function stubModules(root: string): Record<string, string>;
 export function inkReconcilerPath(root: string): string;
 export function readPatches(root: string, dir?: string): DepPatch[];
 export function dependencyPatches(

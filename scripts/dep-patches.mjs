@@ -24,6 +24,20 @@ export function hookModules(root) {
   };
 }
 
+/**
+ * Dependencies the program replaces with a stub of ours (scripts/stubs/): Ink's optional devtools
+ * bridge, and is-in-ci, so Ink draws live frames even where the shell exports CI=true (NanoHermes
+ * decides itself whether it is interactive). The build and vitest.config.ts both map them, so
+ * component tests see the Ink that ships wherever they run.
+ * @param {string} root
+ */
+export function stubModules(root) {
+  return {
+    "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
+    "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
+  };
+}
+
 /** Ink's reconciler module (Ink's package exports only its index), as a real path. */
 export function inkReconcilerPath(root) {
   const ink = createRequire(join(root, "package.json")).resolve("ink");
