@@ -149,16 +149,33 @@ export function transplant(text, diff) {
 }
 
 /**
- * Contract: the unified diff (from its `--- a/` line, three lines of context) that turns `before`
- * into `after`, for `file` inside its package. The line diff is the `diff` package's, a dependency
- * the program already has (src/ui/render/diff.ts); the result is checked with our applier by the
- * caller before it is written.
+ * Contract: the unified diff (from its `--- a/` line, `context` lines of context) that turns
+ * `before` into `after`, for `file` inside its package. The line diff is the `diff` package's, a
+ * dependency the program already has (src/ui/render/diff.ts); the result is checked with our
+ * applier by the caller before it is written.
  */
-export function makeDiff(before, after, file) {
+export function makeDiff(before, after, file, context = 3) {
   return createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, {
-    context: 3,
+    context,
     headerOptions: FILE_HEADERS_ONLY,
   });
+}
+
+/**
+ * The lines of context a diff was written with (the most any hunk has before or after its changes),
+ * so a remade diff keeps it: yoga's minified lines are diffed with one line, not three.
+ * @param {ReturnType<typeof parseDiff>} diff
+ */
+export function contextOf(diff) {
+  let most = 0;
+  for (const { oldLines: a, newLines: b } of diff.hunks) {
+    let head = 0;
+    while (head < a.length && head < b.length && a[head] === b[head]) head++;
+    let tail = 0;
+    while (tail < a.length - head && tail < b.length - head && a.at(-1 - tail) === b.at(-1 - tail)) tail++;
+    most = Math.max(most, head, tail);
+  }
+  return Math.min(most, 3) || 3;
 }
 
 /** The header a new diff gets: `check` fails while any of these placeholders is left in it. */

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { applyOrder } from "./dep-patches.mjs";
 import {
+  contextOf,
   folderDiffs,
   folderOf,
   HEADER_TEMPLATE,
@@ -351,7 +352,8 @@ export function savePackage(root, spec, arg, { file: only } = {}) {
     const older =
       entry.source && entry.source !== folder ? folderDiffs(root, entry.source).find((d) => d.id === id) : null;
     const header = (own ?? older)?.diff?.header || HEADER_TEMPLATE;
-    const text = `${header}\n\n${makeDiff(base, edited, file)}`;
+    const context = (own ?? older)?.diff ? contextOf((own ?? older).diff) : 3;
+    const text = `${header}\n\n${makeDiff(base, edited, file, context)}`;
     // The build's applier must give back the copy, or the diff is not written.
     if (applyDiff(base, parseDiff(text, name), name) !== edited)
       throw new Error(`${name}: the new diff does not give back the copy`);

@@ -3,13 +3,25 @@
 // would hit, `edit` + `save` round-trip to a diff the build's applier takes, headers are kept, and
 // an upgrade is remade diff by diff with the hunks that did not move over reported.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dependencyPatches } from "../../scripts/dep-patches.mjs";
 
-const script = resolve(import.meta.dirname, "../../scripts/patches.mjs");
+const repo = resolve(import.meta.dirname, "../..");
+const script = join(repo, "scripts/patches.mjs");
 const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
 const PRISTINE = `${lines(1, 30).join("\n")}\n`;
 const HEADER1 = 'Why: line 4 must say four.\nMeasured: one bug fewer.\nTest: tests/x.test.ts ("four").';
@@ -157,6 +169,30 @@ describe("edit and save", () => {
   });
 });
 
+describe("when the installed text moved under the diffs", () => {
+  it("edit stops at the first diff that no longer applies, save remakes it, and the diff above is remade next", () => {
+    put("node_modules/fake/lib/a.js", `top 1\ntop 2\n${PRISTINE}`);
+    expect(tool("check").out).toMatch(/^FAIL +patches\/fake@1\.0\.0\/1-first\.diff/m);
+    const first = tool("edit", "fake");
+    expect(first.out).toContain(
+      "lib/a.js = installed + 1-first (stops at 1-first, which no longer applies (the diffs above it wait); hunk 1 of 1 (@@ -2,5 +2,5 @@) went to line 4, 2 lines lower)",
+    );
+    const saved = tool("save", "fake");
+    expect(saved.out).toContain("wrote patches/fake@1.0.0/1-first.diff (lib/a.js, 1 hunk; its header kept)");
+    expect(saved.out).toMatch(
+      /above it, patches\/fake@1\.0\.0\/2-second\.diff: hunk 1 of 2 .* no longer applies: .*edit fake@1\.0\.0 2-second/,
+    );
+    expect(tool("edit", "fake").out).toContain("lib/a.js = installed + 1-first + 2-second (hunk 1 of 2");
+    expect(tool("save", "fake").out).toContain(
+      "wrote patches/fake@1.0.0/2-second.diff (lib/a.js, 2 hunks; its header kept)",
+    );
+    expect(tool("check").status).toBe(0);
+    expect(built()).toBe(
+      `top 1\ntop 2\n${PRISTINE.replace("line 4\n", "line four\nafter four\n").replace("line 20\n", "line 20\nafter twenty\n")}`,
+    );
+  });
+});
+
 describe("after an upgrade", () => {
   // fake 1.1.0: five new lines at the top, and line 21 (the context of 2-second's second hunk) reworded.
   const UPGRADED = `${["new a", "new b", "new c", "new d", "new e", ...lines(1, 30)].join("\n")}\n`.replace(
@@ -222,3 +258,24 @@ describe("after an upgrade", () => {
     expect(unknown.err).toContain("patches/fake@1.0.0 has no diff 9-nothing (its diffs: 1-first, 2-second)");
   });
 });
+
+it("gives back each of the project's own diffs byte for byte when edited and saved unchanged", () => {
+  // A checkout with the real diffs and the real installed packages: patches/ is a copy.
+  cpSync(join(repo, "patches"), join(root, "patches"), { recursive: true });
+  rmSync(join(root, "patches/fake@1.0.0"), { recursive: true });
+  rmSync(join(root, "node_modules"), { recursive: true });
+  symlinkSync(join(repo, "node_modules"), join(root, "node_modules"));
+  let count = 0;
+  for (const folder of readdirSync(join(root, "patches")).filter((f) => f.includes("@"))) {
+    const spec = folder.replace("+", "/");
+    for (const file of readdirSync(join(root, "patches", folder)).filter((f) => f.endsWith(".diff"))) {
+      const id = file.replace(/\.diff$/, "");
+      const before = read(`patches/${folder}/${file}`);
+      expect(tool("edit", spec, id).status).toBe(0);
+      expect(tool("save", spec, id).out).toContain(`wrote patches/${folder}/${file}`);
+      expect(read(`patches/${folder}/${file}`), file).toBe(before);
+      count++;
+    }
+  }
+  expect(count).toBeGreaterThanOrEqual(18);
+}, 120_000);
