@@ -44,6 +44,11 @@ export function inkReconcilerPath(root) {
   return realpathSync(join(dirname(ink), "reconciler.js"));
 }
 
+/** The order the diffs of one module apply in: by file name, numbers as numbers (`2-...` before `10-...`). */
+export function applyOrder(a, b) {
+  return a.localeCompare(b, "en", { numeric: true });
+}
+
 /**
  * Every diff under `patches/`, in the order they apply: by package, then by file name (the
  * diffs of one module build on each other: `1-...`, `2-...`).
@@ -59,7 +64,7 @@ export function readPatches(root, dir = join(root, "patches")) {
     const version = pkgDir.name.slice(at + 1);
     const files = readdirSync(join(dir, pkgDir.name))
       .filter((f) => f.endsWith(".diff"))
-      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+      .sort(applyOrder);
     for (const f of files) {
       const name = `patches/${pkgDir.name}/${f}`;
       patches.push({ name, pkg, version, ...parseDiff(readFileSync(join(dir, pkgDir.name, f), "utf8"), name) });

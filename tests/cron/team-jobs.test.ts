@@ -24,7 +24,7 @@ afterAll(async () => {
     o.ledger.close();
     await Promise.race([o.team.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
   }
-  cluster?.stop();
+  await cluster?.stop();
 });
 
 /** A daemon's side: its own cron.db, its team store, the mirror between them (no timer, no watch). */
@@ -142,14 +142,14 @@ it("shares at start a ledger written while the daemon was down, and keeps a chan
   expect(a.ledger.job("backup")?.prompt).toBe("back up the wiki");
 
   // The database goes away: a change made meanwhile is kept here, and shared once it is back.
-  cluster.kill();
+  await cluster.kill();
   try {
     a.ledger.setEnabled("backup", false, "paused by the user");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
     expect(a.ledger.job("backup")?.enabled).toBe(false);
   } finally {
-    cluster.start();
+    await cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.

@@ -24,7 +24,7 @@ afterAll(async () => {
     o.ledger.close();
     await Promise.race([o.team.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
   }
-  cluster?.stop();
+  await cluster?.stop();
 });
 
 async function daemon(url: string, node: string, home = tempDir("nh-home-")) {
@@ -110,13 +110,13 @@ it("a run that ends while the database is away is kept and shared once it is bac
   await a.mirror.sync();
   await b.mirror.sync();
   const run = a.ledger.claim("backup", 7_000, false) as { id: number };
-  cluster.kill();
+  await cluster.kill();
   try {
     a.ledger.finish(run.id, "failed", null, "the model did not answer");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
   } finally {
-    cluster.start();
+    await cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.

@@ -22,7 +22,7 @@ afterAll(async () => {
   // A store whose turn never ends would hold its close: the cluster stops regardless.
   const closed = Promise.all(opened.splice(0).map((s) => s.close().catch(() => {})));
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  cluster?.stop();
+  await cluster?.stop();
 });
 
 interface Backend {
@@ -342,10 +342,10 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("d", "p");
     await running.promise;
-    cluster.kill();
+    await cluster.kill();
     expect((await store.health()).database).toBe("unreachable");
     release.open();
-    cluster.start();
+    await cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "d:p" });
     expect(await store.health()).toEqual({ database: "ok", queueDepth: 0 });
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.
@@ -368,10 +368,10 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("away", "p");
     await expect.poll(() => attempts.length, { timeout: 10_000 }).toBe(1);
-    cluster.kill();
+    await cluster.kill();
     // Not renewed for a whole lease: the run stops (its daemon cannot know it still holds the turn).
     expect(await first.promise).toBe(true);
-    cluster.start();
+    await cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
     expect(attempts).toEqual([1, 2]);
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.
