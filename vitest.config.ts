@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
-import { hookModules, viteDepPatches } from "./scripts/dep-patches.mjs";
+import { availableParallelism } from "node:os";
+import { hookModules, stubModules, viteDepPatches } from "./scripts/dep-patches.mjs";
 
 const root = import.meta.dirname;
 
@@ -15,11 +16,13 @@ const slow = [
   "tests/typecheck.test.ts",
   "tests/**/*.slow.test.ts",
 ];
+const fastWorkers = Math.min(8, 2 * availableParallelism());
 const all = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 
 export default defineConfig({
-  // The hook modules our dependency patches import, and `#ink-reconciler` (the build maps them too).
-  resolve: { alias: hookModules(root) },
+  // The hook modules our dependency patches import, `#ink-reconciler`, and the stubs the build puts
+  // in place of is-in-ci and Ink's devtools bridge (the build maps the same names).
+  resolve: { alias: { ...hookModules(root), ...stubModules(root) } },
   // Tests run the dependencies that ship: the diffs of patches/ applied as vite loads Ink and the
   // modules it measures text with (scripts/dep-patches.mjs, the build's list and applier).
   plugins: [viteDepPatches(root)],
@@ -29,6 +32,9 @@ export default defineConfig({
     reporters: ["default", "json"],
     outputFile: { json: "test-results.json" },
     pool: "forks",
+    // Environment variables and globals a test stubs are put back after it (files share workers).
+    unstubEnvs: true,
+    unstubGlobals: true,
     // Vite loads (and so patches) only what it inlines; Node loads the rest as installed. Ink's
     // companions go through vite too, so everything holds one Ink (its React contexts). The
     // openai SDK's and yoga's diffs are start-up savings of the bundle: not inlined (the tests of
@@ -48,12 +54,30 @@ export default defineConfig({
     },
     projects: [
       // The native helper only (quick when it is current): in-process commands run under it.
+      // Its files share their worker's modules (isolate: false): importing the sources once per
+      // worker rather than once per file is most of what makes it quick. So a test file leaves no
+      // state behind it (env, timers, process-wide flags); one that needs a module fresh imports
+      // it after vi.resetModules(). Files wait on processes and timers more than they compute, so
+      // twice as many workers as cores.
       {
         extends: true,
-        test: { name: "fast", include: all, exclude: slow, globalSetup: ["tests/global-setup-fast.ts"] },
+        test: {
+          name: "fast",
+          include: all,
+          exclude: slow,
+          globalSetup: ["tests/global-setup-fast.ts"],
+          isolate: false,
+          maxWorkers: fastWorkers,
+          sequence: { groupOrder: 0 },
+        },
       },
-      // dist/ and the helper, built once before the suite, so the program tested is the current source.
-      { extends: true, test: { name: "slow", include: slow, globalSetup: ["tests/global-setup.ts"] } },
+      // dist/ and the helper, built once before the suite, so the program tested is the current
+      // source. After the fast part, one file at a time per spare core (pseudo-terminals and timed
+      // protocols), each in a fresh module registry.
+      {
+        extends: true,
+        test: { name: "slow", include: slow, globalSetup: ["tests/global-setup.ts"], sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

@@ -16,7 +16,9 @@ import { tuiBudgetRows } from "./tui-budgets.js";
 import { benchMemory } from "./memory.js";
 import { benchSessions } from "./sessions.js";
 import { benchDaemon } from "./daemon.js";
-import { benchFileWrites } from "./files.js";
+import { benchFilesSection } from "./files.js";
+import { benchCheckpointsSection } from "./checkpoints.js";
+import { printTable } from "./table.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchProtect } from "./protect.js";
 import { benchLose } from "./lose.js";
@@ -84,12 +86,6 @@ async function series(label: string, n: number, run: () => Promise<Run>) {
     p95Ms: +p95(runs.map((r) => r.ms)).toFixed(1),
     peakRssMb: +(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(1),
   };
-}
-
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows)
-    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
 }
 
 /** Rows of an interleaved A/B table (the wire and skills sections): `pair` names the two columns. */
@@ -217,6 +213,7 @@ async function main() {
     "writer",
     "daemon",
     "files",
+    "checkpoints",
     "sandbox",
     "protect",
     "lose",
@@ -517,36 +514,8 @@ async function main() {
     }
   }
 
-  const files = skip("files") ? null : await benchFileWrites();
-  if (files) {
-    console.log(
-      `\nfile tools, per write (median of ${files.writes}, a 200-line file 7 directories deep): the no-follow walk vs the old path-based code, same run:`,
-    );
-    printTable([
-      ["measure", "walk", "old", "ratio", "target"],
-      [
-        "write_file (replace)",
-        `${files.writeFileUs[0]} us`,
-        `${files.writeFileUs[1]} us`,
-        String(files.writeFileRatio),
-        "<= 2",
-      ],
-      [
-        "edit_file (one replacement)",
-        `${files.editFileUs[0]} us`,
-        `${files.editFileUs[1]} us`,
-        String(files.editFileRatio),
-        "<= 2",
-      ],
-      [
-        "  resolving and checking the path alone",
-        `${files.resolveUs[0]} us`,
-        `${files.resolveUs[1]} us`,
-        (files.resolveUs[0] / files.resolveUs[1]).toFixed(2),
-        "",
-      ],
-    ]);
-  }
+  const files = skip("files") ? null : await benchFilesSection();
+  const checkpoints = skip("checkpoints") ? null : await benchCheckpointsSection();
   const sandbox = skip("sandbox") ? null : await benchSandboxSection();
   // Protected paths (issue 14.3): what the read-only binds and the check after add per command.
   const protect = skip("protect") ? null : await benchProtect(root);
@@ -661,6 +630,7 @@ async function main() {
     ...ran("writer", writer),
     ...ran("daemon", daemon),
     ...ran("files", files),
+    ...ran("checkpoints", checkpoints),
     ...ran("sandbox", sandbox),
     ...ran("protect", protect),
     ...ran("followers", followers),

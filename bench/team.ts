@@ -111,7 +111,7 @@ export async function benchTeam(): Promise<TeamFigures> {
   } finally {
     await stopAll();
     await model.close();
-    cluster.stop();
+    await cluster.stop();
   }
   const base = runs[0]!.turnsPerSecond;
   return {

@@ -8,7 +8,7 @@ import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { builtinFacades } from "./builtin-facades.mjs";
-import { depPatches } from "./dep-patches.mjs";
+import { depPatches, stubModules } from "./dep-patches.mjs";
 import { BANNER, programFiles } from "./as-scripts.mjs";
 import { openaiSlim, UNUSED_OPENAI_HELPERS, UNUSED_OPENAI_RESOURCES } from "./openai-slim.mjs";
 
@@ -49,10 +49,7 @@ const result = await build({
     js: without.has("code-cache") ? `#!/usr/bin/env node\n${BANNER}` : BANNER,
   },
   define: { __NANOHERMES_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
-  alias: {
-    "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
-    "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
-  },
+  alias: stubModules(root),
   plugins: [
     ...(without.has("openai-slim") ? [] : [slim.plugin]),
     ...(without.has("builtin-facades") ? [] : [builtinFacades()]),

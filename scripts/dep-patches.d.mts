@@ -14,7 +14,9 @@ export interface DepPatch {
   header: string;
   hunks: Hunk[];
 }
+export function applyOrder(a: string, b: string): number;
 export function hookModules(root: string): Record<string, string>;
+export function stubModules(root: string): Record<string, string>;
 export function inkReconcilerPath(root: string): string;
 export function readPatches(root: string, dir?: string): DepPatch[];
 export function dependencyPatches(

@@ -24,10 +24,29 @@ export function hookModules(root) {
   };
 }
 
+/**
+ * Dependencies the program replaces with a stub of ours (scripts/stubs/): Ink's optional devtools
+ * bridge, and is-in-ci, so Ink draws live frames even where the shell exports CI=true (NanoHermes
+ * decides itself whether it is interactive). The build and vitest.config.ts both map them, so
+ * component tests see the Ink that ships wherever they run.
+ * @param {string} root
+ */
+export function stubModules(root) {
+  return {
+    "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
+    "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
+  };
+}
+
 /** Ink's reconciler module (Ink's package exports only its index), as a real path. */
 export function inkReconcilerPath(root) {
   const ink = createRequire(join(root, "package.json")).resolve("ink");
   return realpathSync(join(dirname(ink), "reconciler.js"));
+}
+
+/** The order the diffs of one module apply in: by file name, numbers as numbers (`2-...` before `10-...`). */
+export function applyOrder(a, b) {
+  return a.localeCompare(b, "en", { numeric: true });
 }
 
 /**
@@ -45,7 +64,7 @@ export function readPatches(root, dir = join(root, "patches")) {
     const version = pkgDir.name.slice(at + 1);
     const files = readdirSync(join(dir, pkgDir.name))
       .filter((f) => f.endsWith(".diff"))
-      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+      .sort(applyOrder);
     for (const f of files) {
       const name = `patches/${pkgDir.name}/${f}`;
       patches.push({ name, pkg, version, ...parseDiff(readFileSync(join(dir, pkgDir.name, f), "utf8"), name) });

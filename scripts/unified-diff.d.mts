@@ -15,3 +15,5 @@ export interface ParsedDiff {
 }
 export function parseDiff(text: string, name: string): ParsedDiff;
 export function applyDiff(text: string, diff: ParsedDiff, where: string): string;
+export function hunkLine(hunk: Hunk): number;
+export function hunkMismatch(lines: string[], finalNewline: boolean, hunk: Hunk, from: number): string | null;

@@ -78,23 +78,9 @@ export function applyDiff(text, diff, where) {
   const out = [];
   let from = 0;
   for (const [n, hunk] of diff.hunks.entries()) {
-    const name = `${where}: hunk ${n + 1} of ${diff.hunks.length} (${hunk.at})`;
-    // A pure insertion (`-l,0`) goes after line l; otherwise the hunk starts at line l.
-    const at = hunk.oldLines.length === 0 ? hunk.oldStart : hunk.oldStart - 1;
-    if (at < from) throw new Error(`${name} overlaps the hunk before it`);
-    if (at + hunk.oldLines.length > lines.length)
-      throw new Error(
-        `${name} no longer applies: it reads lines ${at + 1}-${at + hunk.oldLines.length}, the file has ${lines.length}`,
-      );
-    for (const [k, expected] of hunk.oldLines.entries())
-      if (lines[at + k] !== expected)
-        throw new Error(
-          `${name} no longer applies: line ${at + k + 1} reads ${quote(lines[at + k])} where the diff expects ${quote(expected)}`,
-        );
-    if (hunk.oldNoEol && (finalNewline || at + hunk.oldLines.length !== lines.length))
-      throw new Error(
-        `${name} no longer applies: it ends at the file's last line, without a newline; the file does not`,
-      );
+    const why = hunkMismatch(lines, finalNewline, hunk, from);
+    if (why) throw new Error(`${where}: hunk ${n + 1} of ${diff.hunks.length} (${hunk.at}) ${why}`);
+    const at = hunkLine(hunk);
     out.push(...lines.slice(from, at), ...hunk.newLines);
     from = at + hunk.oldLines.length;
     if (hunk.newNoEol) finalNewline = false;
@@ -102,6 +88,35 @@ export function applyDiff(text, diff, where) {
   }
   out.push(...lines.slice(from));
   return out.join("\n") + (finalNewline ? "\n" : "");
+}
+
+/** The index in the file's lines where `hunk` starts: a pure insertion (`-l,0`) goes after line l. */
+export function hunkLine(hunk) {
+  return hunk.oldLines.length === 0 ? hunk.oldStart : hunk.oldStart - 1;
+}
+
+/**
+ * Contract: why `hunk` does not apply to `lines` (a file's lines, its last newline split off:
+ * `finalNewline` says whether it had one), or null when it does. `from` is the first line the hunks
+ * before it left alone. The hunks of a diff sit at fixed lines, so each can be checked alone
+ * (scripts/patches.mjs reports every hunk that fails, not only the first).
+ * @param {string[]} lines
+ * @param {boolean} finalNewline
+ * @param {ReturnType<typeof parseDiff>["hunks"][number]} hunk
+ * @param {number} from
+ * @returns {string | null}
+ */
+export function hunkMismatch(lines, finalNewline, hunk, from) {
+  const at = hunkLine(hunk);
+  if (at < from) return "overlaps the hunk before it";
+  if (at + hunk.oldLines.length > lines.length)
+    return `no longer applies: it reads lines ${at + 1}-${at + hunk.oldLines.length}, the file has ${lines.length}`;
+  for (const [k, expected] of hunk.oldLines.entries())
+    if (lines[at + k] !== expected)
+      return `no longer applies: line ${at + k + 1} reads ${quote(lines[at + k])} where the diff expects ${quote(expected)}`;
+  if (hunk.oldNoEol && (finalNewline || at + hunk.oldLines.length !== lines.length))
+    return "no longer applies: it ends at the file's last line, without a newline; the file does not";
+  return null;
 }
 
 /** `a/build/output.js` -> `build/output.js` (a `diff -u` label may carry a date after a tab). */

@@ -360,6 +360,9 @@ export class ToolRegistry {
     else env.signal.addEventListener("abort", forward, { once: true });
     const deadlineMs = deadlineOf(tool, runArgs);
     try {
+      // A forced stop while the checkpoint was taken: the tool does not start at all.
+      if (env.signal.aborted)
+        return finish("aborted", "[interrupted] the user stopped the turn before this tool ran", "interrupted", tool);
       const traceparent = env.traceparent?.(call.id);
       const work = tool.run(runArgs, {
         workspace: env.workspace,

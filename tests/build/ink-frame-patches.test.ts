@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { depPatches } from "../../scripts/dep-patches.mjs";
+import { depPatches, stubModules } from "../../scripts/dep-patches.mjs";
 import { stockModule } from "../helpers/stock-module.js";
 
 const { default: unpatchedWidth } = await stockModule<typeof import("string-width")>("string-width");
@@ -57,10 +57,7 @@ beforeAll(async () => {
     plugins: [patches.plugin],
     // As the build: Ink's optional devtools hook is a stub, so is its CI check (with CI set, as on
     // the CI machine, Ink would draw only the last frame), and React is the production build.
-    alias: {
-      "react-devtools-core": join(root, "scripts/stubs/react-devtools-core.mjs"),
-      "is-in-ci": join(root, "scripts/stubs/is-in-ci.mjs"),
-    },
+    alias: stubModules(root),
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "silent",
     nodePaths: [join(root, "node_modules")],

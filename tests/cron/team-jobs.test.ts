@@ -104,14 +104,14 @@ it("shares at start a ledger written while the daemon was down, and keeps a chan
   expect(a.ledger.job("backup")?.prompt).toBe("back up the wiki");
 
   // The database goes away: a change made meanwhile is kept here, and shared once it is back.
-  bench.cluster.kill();
+  await bench.cluster.kill();
   try {
     a.ledger.setEnabled("backup", false, "paused by the user");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
     expect(a.ledger.job("backup")?.enabled).toBe(false);
   } finally {
-    bench.cluster.start();
+    await bench.cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.

@@ -74,13 +74,13 @@ it("a run that ends while the database is away is kept and shared once it is bac
   await a.mirror.sync();
   await b.mirror.sync();
   const run = a.ledger.claim("backup", 7_000, false) as { id: number };
-  bench.cluster.kill();
+  await bench.cluster.kill();
   try {
     a.ledger.finish(run.id, "failed", null, "the model did not answer");
     const away = await a.mirror.sync();
     expect(away.error).toBeTruthy();
   } finally {
-    bench.cluster.start();
+    await bench.cluster.start();
   }
   let report = await a.mirror.sync();
   // The pool's first query after a restart may meet a dropped connection; the next one reconnects.

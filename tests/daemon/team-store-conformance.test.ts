@@ -334,10 +334,10 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("d", "p");
     await running.promise;
-    db.cluster.kill();
+    await db.cluster.kill();
     expect((await store.health()).database).toBe("unreachable");
     release.open();
-    db.cluster.start();
+    await db.cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "d:p" });
     expect(await store.health()).toEqual({ database: "ok", queueDepth: 0 });
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.
@@ -360,10 +360,10 @@ describe("team store on PostgreSQL", () => {
     });
     const id = await store.turns.enqueue("away", "p");
     await expect.poll(() => attempts.length, { timeout: 10_000 }).toBe(1);
-    db.cluster.kill();
+    await db.cluster.kill();
     // Not renewed for a whole lease: the run stops (its daemon cannot know it still holds the turn).
     expect(await first.promise).toBe(true);
-    db.cluster.start();
+    await db.cluster.start();
     expect(await store.turns.wait(id)).toMatchObject({ reason: "completed", response: "away:p" });
     expect(attempts).toEqual([1, 2]);
     // A restart may be tried again (tests/helpers/postgres.ts): room for it.

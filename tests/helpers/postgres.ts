@@ -2,8 +2,10 @@
 // loopback port, stopped and removed at the end. initdb refuses to run as root, so as root the
 // cluster belongs to `nobody` (its folder lies in the system temp folder, not in the checkout,
 // which may sit under a folder only root may enter). Missing binaries fail the test with a
-// message naming the package: tests that need PostgreSQL are never skipped silently.
-import { execFileSync, spawnSync } from "node:child_process";
+// message naming the package: tests that need PostgreSQL are never skipped silently. initdb and
+// pg_ctl run as child processes the test process waits on without blocking: its timers and the
+// mock servers of the same file keep running while a cluster starts or stops.
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,9 +19,16 @@ export interface PgCluster {
   /** A new, empty database on the cluster; returns its URL. */
   createDatabase(name: string): Promise<string>;
   /** Stops the server at once (as a crash would); `start` brings it back on the same port. */
-  kill(): void;
-  start(): void;
-  stop(): void;
+  kill(): Promise<void>;
+  /** Starts the server (3 tries of 20 s at most each); the error of the last carries the server log's end. */
+  start(): Promise<void>;
+  /** Stops the server and removes its folder; again is a no-op. */
+  stop(): Promise<void>;
+}
+
+export interface PgClusterOptions {
+  /** Told when a PostgreSQL program (`initdb`, `pg_ctl start`, ...) is started and when it ended. */
+  onRun?: (step: string, phase: "begun" | "ended") => void;
 }
 
 function findBin(name: string): string {
@@ -48,60 +57,86 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+export async function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
   const initdb = findBin("initdb");
   const pgCtl = findBin("pg_ctl");
   const root = mkdtempSync(join(tmpdir(), "nh-pg-"));
+  const data = join(root, "data");
   const asRoot = process.getuid?.() === 0;
   // As root, everything runs as nobody, who must own the folder.
-  const run = (bin: string, args: string[]) => {
-    const [cmd, argv] = asRoot
-      ? ["setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, ...args]]
-      : [bin, args];
-    execFileSync(cmd, argv as string[], { stdio: "pipe", cwd: root });
+  const command = (bin: string, args: string[]): [string, string[]] =>
+    asRoot ? ["setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, ...args]] : [bin, args];
+  const run = async (step: string, bin: string, args: string[]) => {
+    const [cmd, argv] = command(bin, args);
+    options.onRun?.(step, "begun");
+    try {
+      await new Promise<void>((resolve, reject) => {
+        execFile(cmd, argv, { cwd: root }, (error) => (error ? reject(error) : resolve()));
+      });
+    } finally {
+      options.onRun?.(step, "ended");
+    }
   };
-  if (asRoot) chownSync(root, 65534, 65534);
-  const data = join(root, "data");
-  run(initdb, ["-D", data, "-U", "nh", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
-  const port = await freePort();
-  // fsync off is safe for a killed server (the OS keeps what was written); synchronous_commit off
-  // is not: `kill` would lose committed rows.
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const immediateStop = ["-D", data, "-m", "immediate", "-w", "stop"];
+  let stopped = false;
+  // A test file that ends without its afterAll (a hook timed out, a crash) leaves no server
+  // behind. At exit nothing else runs any more, so this last stop may block.
+  const stopAtExit = () => {
+    stopped = true;
+    try {
+      execFileSync(...command(pgCtl, immediateStop), { stdio: "pipe", cwd: root });
+    } catch {
+      // not running
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once("exit", stopAtExit);
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", stopAtExit);
+    try {
+      await run("pg_ctl stop", pgCtl, immediateStop);
+    } catch {
+      // not running
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  let port = 0;
   // A restart right after `kill` can meet the old server's last processes still exiting: pg_ctl
   // then waits in vain. It waits 20 s at most; a start that did not come up is stopped and tried
   // again, and the error of the last try carries the end of the server's log.
-  const start = () => {
+  const start = async () => {
+    // fsync off is safe for a killed server (the OS keeps what was written); synchronous_commit
+    // off is not: `kill` would lose committed rows.
+    const server = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+    const log = join(root, "log");
     for (let attempt = 1; ; attempt++) {
       try {
-        run(pgCtl, ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "20", "start"]);
+        await run("pg_ctl start", pgCtl, ["-D", data, "-o", server, "-l", log, "-w", "-t", "20", "start"]);
         return;
       } catch (error) {
         try {
-          run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+          await run("pg_ctl stop", pgCtl, immediateStop);
         } catch {
           // it was not running
         }
         if (attempt === 3) {
-          const log = existsSync(join(root, "log")) ? readFileSync(join(root, "log"), "utf8").slice(-2000) : "";
-          throw new Error(`PostgreSQL did not start (3 tries): ${(error as Error).message}\n${log}`);
+          const end = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
+          throw new Error(`PostgreSQL did not start (3 tries): ${(error as Error).message}\n${end}`);
         }
       }
     }
   };
-  start();
-  let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    try {
-      run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
-    } catch {
-      // already stopped
-    }
-    rmSync(root, { recursive: true, force: true });
-  };
-  // A test file that ends without its afterAll (a hook timed out, a crash) leaves no server behind.
-  process.once("exit", stop);
+  try {
+    if (asRoot) chownSync(root, 65534, 65534);
+    await run("initdb", initdb, ["-D", data, "-U", "nh", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+    port = await freePort();
+    await start();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   const url = `postgres://nh@127.0.0.1:${port}/postgres`;
   return {
     url,
@@ -117,7 +152,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       }
       return `postgres://nh@127.0.0.1:${port}/${name}`;
     },
-    kill: () => run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]),
+    kill: () => run("pg_ctl stop", pgCtl, immediateStop),
     start,
     stop,
   };
@@ -142,7 +177,7 @@ export function pgClusterPerFile(prefix: string, beforeStop: () => Promise<void>
   }, 60_000);
   afterAll(async () => {
     await beforeStop();
-    cluster?.stop();
+    await cluster?.stop();
   });
   const started = () => {
     if (!cluster) throw new Error("the PostgreSQL cluster is not started (use it inside a test)");

@@ -478,36 +478,3 @@ describe("restore failures land in skipped", () => {
     expect(read("d/f.txt")).toBe("d0");
   });
 });
-
-describe("cost", () => {
-  it("beforeCommand + afterCommand on 5,000 small files (printed, not asserted)", async () => {
-    for (let d = 0; d < 50; d++) {
-      mkdirSync(ws(`dir${d}`));
-      for (let f = 0; f < 100; f++)
-        writeFileSync(ws(`dir${d}`, `file${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
-    }
-    const cp = make();
-    const time = async (fn: () => Promise<unknown>) => {
-      const t0 = performance.now();
-      await fn();
-      return performance.now() - t0;
-    };
-    const coldBefore = await time(() => cp.beforeCommand(1));
-    await sh("echo changed > dir7/file7.ts");
-    const coldAfter = await time(() => cp.afterCommand(1, "run_command"));
-    const warm: number[] = [];
-    for (let turn = 2; turn < 7; turn++) {
-      const before = await time(() => cp.beforeCommand(turn));
-      await sh(`echo ${turn} > dir${turn}/file${turn}.ts`);
-      const after = await time(() => cp.afterCommand(turn, "run_command"));
-      warm.push(before + after);
-    }
-    warm.sort((a, b) => a - b);
-    console.log(
-      `checkpoints, 5,000 files: first beforeCommand ${coldBefore.toFixed(0)} ms (reads and stores every file), ` +
-        `afterCommand ${coldAfter.toFixed(0)} ms; later beforeCommand+afterCommand median ${warm[2]?.toFixed(0)} ms ` +
-        `(min ${warm[0]?.toFixed(0)}, max ${warm[4]?.toFixed(0)}); ${blobs().length} blobs`,
-    );
-    expect((await cp.turns()).length).toBe(6);
-  });
-});

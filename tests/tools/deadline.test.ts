@@ -169,3 +169,44 @@ describe("many calls on one stop signal", () => {
     }
   });
 });
+
+describe("a forced stop before the tool runs", () => {
+  it("while its checkpoint is taken: the tool never starts, and the checkpoint is closed", async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: "write_note",
+      kind: "edit",
+      description: "writes",
+      params: z.object({}),
+      summarize: () => "",
+      run: async () => {
+        ran = true;
+        return "written";
+      },
+    });
+    const stop = new AbortController();
+    const checkpoints: string[] = [];
+    const result = await new ToolRegistry([tool]).execute(
+      { id: "c1", name: tool.name, arguments: "{}" },
+      {
+        workspace: dir,
+        taskId: "t",
+        signal: stop.signal,
+        emit: () => {},
+        gate: testGate(),
+        checkpoint: {
+          before: async () => {
+            checkpoints.push("before");
+            stop.abort(); // the user's second Ctrl-C lands while the files are read
+            return null;
+          },
+          after: async () => void checkpoints.push("after"),
+        },
+      },
+    );
+    expect(ran).toBe(false);
+    expect(result.status).toBe("aborted");
+    expect(result.forModel).toBe("[interrupted] the user stopped the turn before this tool ran");
+    expect(checkpoints).toEqual(["before", "after"]);
+  });
+});

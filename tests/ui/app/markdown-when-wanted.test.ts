@@ -1,12 +1,17 @@
 // The full Markdown renderer loads when a reply may be drawn soon, not with the idle UI (issue 17's
 // idle-RSS budget): a resumed reply, a running turn or a prompt being written sets it off, once.
-// Its own file, because loading is process-wide.
-import { describe, expect, it } from "vitest";
-import { loadMarkdownWhenWanted, markdownWanted } from "../../../src/ui/app/markdown-when-wanted.js";
-import { createEditor } from "../../../src/ui/input/editor.js";
-import { isMarkdownLoaded } from "../../../src/ui/render/markdown.js";
-import { type AppState, initialState, Store } from "../../../src/ui/state/store.js";
-import { emptyTranscript, type TranscriptState } from "../../../src/ui/state/transcript.js";
+// Loading is process-wide, and the files of the fast suite share their worker's modules: this
+// file takes fresh copies (vi.resetModules) so the renderer is not loaded yet when it starts.
+import { describe, expect, it, vi } from "vitest";
+
+vi.resetModules();
+const { loadMarkdownWhenWanted, markdownWanted } = await import("../../../src/ui/app/markdown-when-wanted.js");
+const { createEditor } = await import("../../../src/ui/input/editor.js");
+const { isMarkdownLoaded } = await import("../../../src/ui/render/markdown.js");
+const { initialState, Store } = await import("../../../src/ui/state/store.js");
+const { emptyTranscript } = await import("../../../src/ui/state/transcript.js");
+type AppState = import("../../../src/ui/state/store.js").AppState;
+type TranscriptState = import("../../../src/ui/state/transcript.js").TranscriptState;
 
 const store = () => new Store({ frameMs: 0 });
 const withTranscript = (t: Partial<TranscriptState>): AppState => ({

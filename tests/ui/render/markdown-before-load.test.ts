@@ -1,20 +1,16 @@
 // Rendering before loadMarkdown(): the cheap renderer draws finished blocks and the open tail,
 // and a message streamed across the load re-renders its early blocks exactly once afterwards.
-// Its own file, because loading is process-wide and the other files load in beforeAll.
-import { describe, expect, it } from "vitest";
-import { IncrementalMarkdown } from "../../../src/ui/render/incremental.js";
-import {
-  isMarkdownLoaded,
-  loadMarkdown,
-  plainStyles,
-  renderBlock,
-  renderMarkdown,
-  renderOpenTail,
-  rendererGeneration,
-} from "../../../src/ui/render/markdown.js";
-import { splitAll } from "../../../src/ui/render/markdown-split.js";
-import { visibleWidth } from "../../../src/ui/render/wrap.js";
+// Loading is process-wide, and the files of the fast suite share their worker's modules: this
+// file takes fresh copies of the renderer's (vi.resetModules) before any other file loaded it.
+import { describe, expect, it, vi } from "vitest";
 import { SAMPLE, longDocument, tagStyles } from "./fixtures.js";
+
+vi.resetModules();
+const { IncrementalMarkdown } = await import("../../../src/ui/render/incremental.js");
+const { isMarkdownLoaded, loadMarkdown, plainStyles, renderBlock, renderMarkdown, renderOpenTail, rendererGeneration } =
+  await import("../../../src/ui/render/markdown.js");
+const { splitAll } = await import("../../../src/ui/render/markdown-split.js");
+const { visibleWidth } = await import("../../../src/ui/render/wrap.js");
 
 const plain = (width: number) => ({ width, styles: plainStyles, highlight: true });
 

@@ -1,7 +1,7 @@
 // The store's pacing: the stream's updates are notified at most once a frame, a UI change (a key)
 // at once and with its frame drawn at once (src/ui/terminal/frame-now.ts), and renders read the
 // state of the last notification (getView), never updates applied after it.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Store } from "../../../src/ui/state/store.js";
 import { frameNow } from "../../../src/ui/terminal/frame-now.js";
 
@@ -13,6 +13,8 @@ const started = (taskId: string) =>
     task: { id: taskId, title: taskId, status: "idle" },
   }) as unknown as Parameters<Store["dispatch"]>[0];
 
+// The flag is process-wide: start each test without one a file before it left.
+beforeEach(() => void (frameNow.pending = false));
 afterEach(() => void (frameNow.pending = false));
 
 describe("the store's notifications", () => {

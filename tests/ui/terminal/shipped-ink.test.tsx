@@ -3,18 +3,24 @@
 import { EventEmitter } from "node:events";
 import { dirname, join, resolve } from "node:path";
 import { Box, render, Text } from "ink";
-import { afterEach, expect, it, vi } from "vitest";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { inkReconcilerPath } from "../../../scripts/dep-patches.mjs";
 import { StatusLine } from "../../../src/ui/components/StatusLine.js";
 import { TitleBar } from "../../../src/ui/components/TitleBar.js";
 import { frameNow } from "../../../src/ui/terminal/frame-now.js";
 import { mountPane } from "../components/mount.js";
 
-// Ink draws only its last frame when it believes it runs in CI (is-in-ci reads CI as it is
-// imported, before any test): these tests watch the frames a terminal gets, so not in CI.
-vi.hoisted(() => {
-  process.env.CI = "false";
-  process.env.CONTINUOUS_INTEGRATION = "false";
+// The shipped Ink draws every frame even where the shell exports CI=true (is-in-ci is a stub in
+// the build, and vitest.config.ts maps the same stub): the frames watched below would otherwise be
+// only the last one. Set as the file loads, before Ink's modules read it; put back after.
+const ciBefore = vi.hoisted(() => {
+  const before = process.env.CI;
+  process.env.CI = "true";
+  return before;
+});
+afterAll(() => {
+  if (ciBefore === undefined) delete process.env.CI;
+  else process.env.CI = ciBefore;
 });
 
 const root = resolve(import.meta.dirname, "../../..");
