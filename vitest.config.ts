@@ -32,6 +32,8 @@ export default defineConfig({
     reporters: ["default", "json"],
     outputFile: { json: "test-results.json" },
     pool: "forks",
+    // The temp folders a file made with tempDir are removed when it ends.
+    setupFiles: ["tests/temp-cleanup.ts"],
     // Environment variables and globals a test stubs are put back after it (files share workers).
     unstubEnvs: true,
     unstubGlobals: true,

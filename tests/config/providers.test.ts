@@ -1,15 +1,15 @@
 // Provider presets and the seed's order for the API mode (explicit > provider > base-URL heuristic
 // > chat), through the real loader, real config files and a given environment.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseFlags, UsageError } from "../../src/config/flags.js";
 import { ConfigError, loadSettings } from "../../src/config/load.js";
 import { missingKeyMessage, providerPresets, resolveApiMode } from "../../src/config/providers.js";
 import type { ConfigFile, Settings } from "../../src/config/schema.js";
+import { tempDir } from "../helpers/cli.js";
 
-const dir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+const dir = (prefix: string) => tempDir(prefix);
 
 function load(args: string[], config: ConfigFile = {}, env: Record<string, string> = {}): Settings {
   const home = dir("nh-prov-home-");

@@ -1,16 +1,16 @@
 // Screen-reader mode is on from any of its three sources (the flag, the config's ui.screenReader,
 // NANOHERMES_SCREEN_READER=1), off otherwise, and it stops animation.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "../../src/config/flags.js";
 import { loadSettings } from "../../src/config/load.js";
 import { motionAllowed } from "../../src/ui/context/motion.js";
+import { tempDir } from "../helpers/cli.js";
 
 function load(config: object, args: string[], env: Record<string, string> = {}) {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "nh-sr-home-")));
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), "nh-sr-ws-")));
+  const home = tempDir("nh-sr-home-");
+  const workspace = tempDir("nh-sr-ws-");
   writeFileSync(join(home, "config.json"), JSON.stringify(config));
   return loadSettings({ flags: parseFlags(args), env: { NANOHERMES_HOME: home, ...env }, cwd: workspace });
 }

@@ -1,15 +1,15 @@
 // An untrusted workspace config may only tighten safety keys (strictly, on the orders written in
 // src/config/strictness.ts); every key in both directions, through the real loader and real files.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "../../src/config/flags.js";
 import { loadSettings } from "../../src/config/load.js";
 import type { ConfigFile, Settings } from "../../src/config/schema.js";
 import { trustWorkspace } from "../../src/config/trust.js";
+import { tempDir } from "../helpers/cli.js";
 
-const dir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+const dir = (prefix: string) => tempDir(prefix);
 
 function load(user: ConfigFile, ws: ConfigFile, options: { trusted?: boolean; args?: string[] } = {}): Settings {
   const home = dir("nh-trust-home-");

@@ -1,6 +1,6 @@
 // Runs the built program (dist/cli.js) as a real child process with an isolated home folder.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -20,8 +20,43 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/** Folders tempDir made and the running test file has not yet had removed. */
+const made: string[] = [];
+
+/**
+ * A fresh folder under the system's temp folder. Contract: it is removed when the test file that
+ * made it ends (tests/temp-cleanup.ts), so a test keeps nothing in it for a later file.
+ */
 export function tempDir(prefix = "nh-test-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * Removes every folder tempDir made since the last call. A test that took a permission away
+ * (a read-only folder, a mode-000 file) gets it back first; what still cannot go stays, unreported.
+ */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      try {
+        restoreModes(dir);
+        rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+      } catch {
+        // a folder a still-running process holds, or one made unremovable on purpose
+      }
+    }
+  }
+}
+
+function restoreModes(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !entry.isSymbolicLink()) restoreModes(join(dir, entry.name));
+  }
 }
 
 /**

@@ -3,8 +3,7 @@
 // write_file take that form back and act on the exact bytes; checkpoints record them and a rewind
 // restores or removes them byte for byte (a file tool's edit and a command's).
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fsPath, nameFromBytes } from "../../src/fs/byte-names.js";
@@ -18,6 +17,7 @@ import { readPathArg, showPath } from "../../src/tools/path-escape.js";
 import { readFileTool } from "../../src/tools/read-file.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
 import { callTool } from "../helpers/tools.js";
+import { tempDir } from "../helpers/cli.js";
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))));
@@ -27,7 +27,7 @@ const LATIN1 = bytes("caf", [0xe9], ".txt");
 const MIXED = bytes("ü", [0x80], "-", [0xe2, 0x82], ".md");
 
 function workspace(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "nh-bytes-")));
+  return tempDir("nh-bytes-");
 }
 /** The file `name` (bytes) in `dir`, as Node reaches it by a Buffer path. */
 const at = (dir: string, name: Buffer) => Buffer.concat([Buffer.from(`${dir}/`), name]);

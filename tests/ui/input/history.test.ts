@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditor, editorText } from "../../../src/ui/input/editor.js";
@@ -12,8 +11,9 @@ import {
   saveHistory,
   upOrHistory,
 } from "../../../src/ui/input/history.js";
+import { tempDir as makeTempDir } from "../../helpers/cli.js";
 
-const tempDir = () => mkdtemp(join(tmpdir(), "nh-history-"));
+const tempDir = async () => makeTempDir("nh-history-");
 
 describe("History", () => {
   it("walks back from the draft and forward to it again", () => {
