@@ -1,11 +1,9 @@
-// The ledger and the scheduler over a real SQLite file, with a scripted run in place of a model.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { addJob } from "../../src/cron/jobs.js";
 import { CronScheduler, type RunResult } from "../../src/cron/scheduler.js";
 import { CronStore } from "../../src/cron/store.js";
+import { tempDir } from "../helpers/cli.js";
 import { waitFor } from "../helpers/wait.js";
 
 const open: CronStore[] = [];
@@ -14,7 +12,7 @@ afterEach(() => {
 });
 
 async function fresh(): Promise<{ store: CronStore; dir: string; file: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "nh-cron-"));
+  const dir = tempDir("nh-cron-");
   const file = join(dir, "cron.db");
   const store = await CronStore.open(file);
   open.push(store);

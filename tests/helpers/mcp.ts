@@ -2,9 +2,8 @@
 // server-filesystem, started with this Node so no network or npx is involved.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { tempDir } from "./cli.js";
 import { waitFor as waitUntil } from "./wait.js";
 
 const modules = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol");
@@ -23,7 +22,7 @@ export const filesystemStdio = (dir: string) => ({ command: process.execPath, ar
  * launcher; a checkout under /tmp (as CI's may be) would have its own node_modules refused. The
  * program under test gets a temp folder of its own for its commands instead.
  */
-export const ownTmp = (): { TMPDIR: string } => ({ TMPDIR: mkdtempSync(join(tmpdir(), "nh-cmd-tmp-")) });
+export const ownTmp = (): { TMPDIR: string } => ({ TMPDIR: tempDir("nh-cmd-tmp-") });
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

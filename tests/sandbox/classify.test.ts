@@ -2,7 +2,7 @@
 // attacker would try to slip through. Plus the argv trusted commands run with, checked against a
 // real git repository whose config tries to run programs.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -545,9 +545,9 @@ describe("neutralised git against a hostile repository", () => {
   // The repository's own config points fsmonitor, the pager, external diff and a textconv driver
   // at a script that leaves a marker. Run as typed, git runs it; neutralised, it must not.
   function hostileRepo() {
-    const dir = tempDir("nh-git-");
-    const marker = join(dir, "..", `${dir.split("/").pop()}-marker`);
-    const script = join(dir, "..", `${dir.split("/").pop()}-evil.sh`);
+    const outside = tempDir("nh-git-"); // the script and its marker sit beside the repository
+    const [dir, marker, script] = [join(outside, "repo"), join(outside, "marker"), join(outside, "evil.sh")];
+    mkdirSync(dir);
     writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
     chmodSync(script, 0o755);
     const git = (...args: string[]) =>
