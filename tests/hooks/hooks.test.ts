@@ -16,6 +16,18 @@ import {
 import { launcherCwd } from "../../src/sandbox/launchers.js";
 import { tempDir } from "../helpers/cli.js";
 import { alive } from "../helpers/proc.js";
+import { waitFor } from "../helpers/wait.js";
+
+/**
+ * The hook's background child, gone: the group's SIGKILL is sent as the hook ends, and on a busy
+ * machine the kernel may end the child a moment after the hook's shell (a group left alive would
+ * sleep 30 s, far past this wait).
+ */
+const childGone = (ws: string) =>
+  waitFor(() => !alive(Number(readFileSync(join(ws, "child.pid"), "utf8"))), {
+    what: "the hook's background child ended",
+    timeoutMs: 5_000,
+  });
 
 const pre = (command: string, matcher = "*", timeoutMs = HOOK_TIMEOUT_MS): HookSpec => ({
   event: "PreToolUse",
@@ -111,9 +123,8 @@ describe("runHook", () => {
     );
     expect(run.exitCode).toBe(-2);
     expect(run.timedOut).toBe(true);
-    const pid = Number(readFileSync(join(ws, "child.pid"), "utf8"));
-    expect(pid).toBeGreaterThan(0);
-    expect(alive(pid)).toBe(false);
+    expect(Number(readFileSync(join(ws, "child.pid"), "utf8"))).toBeGreaterThan(0);
+    await childGone(ws);
   });
 
   it("kills a group that ignores SIGTERM", async () => {
@@ -121,7 +132,7 @@ describe("runHook", () => {
     const command = "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > $NANOHERMES_WORKSPACE/child.pid; sleep 30";
     const run = await runHook(pre(command, "*", 300), {}, opts(ws));
     expect(run.exitCode).toBe(-2);
-    expect(alive(Number(readFileSync(join(ws, "child.pid"), "utf8")))).toBe(false);
+    await childGone(ws);
   });
 
   it("reports -1 for a hook killed by a signal", async () => {
@@ -152,7 +163,7 @@ describe("runHook", () => {
     );
     expect(run.exitCode).toBe(-1);
     expect(run.timedOut).toBe(false);
-    expect(alive(Number(readFileSync(join(ws, "child.pid"), "utf8")))).toBe(false);
+    await childGone(ws);
   });
 
   it("does not start when already aborted", async () => {
